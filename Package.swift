@@ -1,0 +1,69 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// One set of Swift settings for every target: Swift 6 mode plus the upcoming features the house uses.
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "ARVis",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "ARVisSpec", targets: ["ARVisSpec"]),
+        .library(name: "ARVisSpecYAML", targets: ["ARVisSpecYAML"]),
+        .executable(name: "arvis", targets: ["arvis"]),
+        .executable(name: "arvis-bench", targets: ["arvis-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // Core: the grammar. Foundation only, so iOS apps can link it.
+        .target(name: "ARVisSpec", swiftSettings: swiftSettings),
+        // YAML front end for the reader (Yams lives here, not in the core).
+        .target(
+            name: "ARVisSpecYAML",
+            dependencies: ["ARVisSpec", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+        // The command-line commands, as a library so tests can drive them.
+        .target(
+            name: "ARVisCLI",
+            dependencies: [
+                "ARVisSpec", "ARVisSpecYAML",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "arvis", dependencies: ["ARVisCLI"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "arvis-bench",
+            dependencies: [
+                "ARVisSpec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "ARVisTestSupport", dependencies: ["ARVisSpec"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ARVisSpecTests",
+            dependencies: ["ARVisSpec", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisSpecYAMLTests",
+            dependencies: ["ARVisSpecYAML", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisCLITests",
+            dependencies: ["ARVisCLI", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

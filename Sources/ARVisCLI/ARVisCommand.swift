@@ -1,0 +1,55 @@
+public import ArgumentParser
+
+/// The `arvis` command: validate, format, convert and describe ARVis specs.
+public struct ARVisCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "arvis",
+        abstract: "Declarative augmented-reality environments: validate, format and convert ARVis and iARVis specs.",
+        discussion: """
+            A spec is JSON or YAML: an environment (targets with widgets), a single component, or a chart.
+            Every iARVis spec is an ARVis spec.
+
+            Examples:
+              arvis validate Examples/museum-environment.json
+              arvis validate --format json --strict specs/*.json
+              arvis fmt --write widget.json
+              arvis convert --to yaml chart.json > chart.yaml
+              arvis schema > arvis.schema.json
+            """,
+        subcommands: [Validate.self, Format.self, Convert.self, SchemaCommand.self]
+    )
+
+    public init() {}
+
+    /// Runs `arvis` with `arguments` (without the program name) and returns the process exit code.
+    ///
+    /// Exit codes: 0 success, 1 a spec has errors, 2 usage errors or unreadable input.
+    public static func run(arguments: [String]) -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                return 0
+            }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { Console.error(message) }
+            // Usage errors are exit 2, as for most Unix tools (argument-parser's default is 64).
+            return code == .validationFailure ? CLIExit.usage.rawValue : code.rawValue
+        }
+    }
+}
+
+/// The exit codes of `arvis`, in one place.
+enum CLIExit: Int32 {
+    case success = 0
+    /// A spec has errors.
+    case specErrors = 1
+    /// Bad arguments, or input that could not be read.
+    case usage = 2
+
+    var exitCode: ExitCode { ExitCode(rawValue) }
+}

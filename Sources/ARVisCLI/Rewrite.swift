@@ -1,0 +1,104 @@
+import ARVisSpec
+import ARVisSpecYAML
+import ArgumentParser
+import Foundation
+
+/// `arvis fmt`: rewrites a spec canonically.
+struct Format: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fmt",
+        abstract: "Rewrite a spec canonically: keys in the grammar's order, two-space indentation.",
+        discussion: """
+            The document's value is unchanged and formatting twice changes nothing. JSON stays JSON and
+            YAML stays YAML. A document with errors, or with unknown keys that formatting would drop, is
+            left alone and its problems are reported (exit 1).
+            """
+    )
+
+    @OptionGroup var reading: ReadingOptions
+
+    @Flag(help: "Write the result back to the file instead of printing it.")
+    var write = false
+
+    @Argument(help: "The spec file.")
+    var file: String
+
+    func run() throws {
+        let input = try Rewriting.open(file)
+        let document = try Rewriting.document(from: input, reading.readOptions)
+        let text = try Rewriting.text(document, as: input.syntax)
+        guard write else { return Console.write(text) }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        } catch {
+            Console.error("error: cannot write \(file): \(error.localizedDescription)")
+            throw CLIExit.usage.exitCode
+        }
+    }
+}
+
+/// `arvis convert`: JSON to YAML and back.
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert a spec between JSON and YAML, losslessly.",
+        discussion: "Reading the output gives a document equal to the input's. The result goes to standard output."
+    )
+
+    @OptionGroup var reading: ReadingOptions
+
+    @Option(help: "The output syntax: json or yaml.")
+    var to: Syntax
+
+    @Argument(help: "The spec file (JSON or YAML).")
+    var file: String
+
+    /// An output syntax.
+    enum Syntax: String, ExpressibleByArgument, CaseIterable {
+        case json, yaml
+    }
+
+    func run() throws {
+        let input = try Rewriting.open(file)
+        let document = try Rewriting.document(from: input, reading.readOptions)
+        Console.write(try Rewriting.text(document, as: to == .json ? .json : .yaml))
+    }
+}
+
+/// What `fmt` and `convert` share: reading a document that is safe to rewrite, and writing it.
+enum Rewriting {
+    static func open(_ file: String) throws -> SpecInput {
+        do {
+            return try SpecInput(path: file)
+        } catch {
+            Console.error("error: \(error.message)")
+            throw CLIExit.usage.exitCode
+        }
+    }
+
+    /// The document, unless it has errors or unknown keys (which a rewrite would silently drop).
+    static func document(from input: SpecInput, _ options: ReadOptions) throws -> SpecDocument {
+        let result = input.read(options: options)
+        let dropped = result.diagnostics.filter { $0.code == .unknownKey }
+        for diagnostic in result.diagnostics where diagnostic.severity == .error || diagnostic.code == .unknownKey {
+            Console.error(diagnostic.description)
+        }
+        guard let document = result.document, dropped.isEmpty else {
+            if !dropped.isEmpty { Console.error("error: rewriting would drop the unknown keys above; fix or remove them first") }
+            throw CLIExit.specErrors.exitCode
+        }
+        return document
+    }
+
+    static func text(_ document: SpecDocument, as syntax: SpecInput.Syntax) throws -> String {
+        switch syntax {
+        case .json: return SpecWriter.json(document)
+        case .yaml:
+            do {
+                return try YAMLSpecWriter.yaml(document)
+            } catch {
+                Console.error("error: \(error.message)")
+                throw CLIExit.specErrors.exitCode
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+public import ARVisSpec
+import ARVisSpecYAML
+public import ArgumentParser
+import Foundation
+
+/// Reads a spec file in JSON or YAML, chosen by extension or, failing that, by its first character.
+struct SpecInput {
+    /// The syntax a file is written in.
+    enum Syntax: String {
+        case json, yaml
+    }
+
+    let path: String
+    let data: Data
+    let syntax: Syntax
+
+    /// Reads `path` (`-` is standard input); throws a usage-level error if it cannot be read.
+    init(path: String) throws(SpecError) {
+        self.path = path
+        do {
+            data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+            throw SpecError(code: .unreadable, message: "cannot read \(path): \(reason)")
+        }
+        syntax = Self.syntax(of: path, data)
+    }
+
+    private static func syntax(of path: String, _ data: Data) -> Syntax {
+        let lowered = path.lowercased()
+        if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") { return .yaml }
+        if lowered.hasSuffix(".json") { return .json }
+        let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == nil ? .json : .yaml
+    }
+
+    /// The document and its diagnostics.
+    func read(options: ReadOptions) -> ReadResult {
+        switch syntax {
+        case .json: SpecReader.read(json: data, file: path, options: options)
+        case .yaml: YAMLSpecReader.read(yaml: data, file: path, options: options)
+        }
+    }
+}
+
+/// The options every reading command shares.
+struct ReadingOptions: ParsableArguments {
+    @Flag(help: "Treat warnings (unknown keys, trailing commas, iARVis incompatibilities) as errors.")
+    var strict = false
+
+    @Option(help: "Read the document as this kind instead of detecting it: environment, component or chart.")
+    var kind: DocumentKind?
+
+    @Option(name: .customLong("max-depth"), help: "The deepest nesting accepted.")
+    var maximumDepth = ReadOptions.defaultMaximumDepth
+
+    var readOptions: ReadOptions { ReadOptions(kind: kind, strict: strict, maximumDepth: maximumDepth) }
+
+    func validate() throws {
+        guard maximumDepth >= 1 else { throw ValidationError("--max-depth must be at least 1") }
+    }
+}
+
+extension DocumentKind: ExpressibleByArgument {}

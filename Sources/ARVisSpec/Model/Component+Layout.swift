@@ -1,0 +1,253 @@
+extension Component {
+    /// Children side by side.
+    public struct HStack: Sendable, Hashable {
+        public var elements: [Component]
+        public var alignment: VerticalAlignment?
+        public var spacing: Double?
+        public var modifiers: [Modifier]?
+
+        /// Creates a horizontal stack.
+        public init(elements: [Component], alignment: VerticalAlignment? = nil, spacing: Double? = nil, modifiers: [Modifier]? = nil) {
+            self.elements = elements
+            self.alignment = alignment
+            self.spacing = spacing
+            self.modifiers = modifiers
+        }
+    }
+
+    /// Children one above the other.
+    public struct VStack: Sendable, Hashable {
+        public var elements: [Component]
+        public var alignment: HorizontalAlignment?
+        public var spacing: Double?
+        public var modifiers: [Modifier]?
+
+        /// Creates a vertical stack.
+        public init(elements: [Component], alignment: HorizontalAlignment? = nil, spacing: Double? = nil, modifiers: [Modifier]? = nil) {
+            self.elements = elements
+            self.alignment = alignment
+            self.spacing = spacing
+            self.modifiers = modifiers
+        }
+    }
+
+    /// Flexible empty space in a stack, written `{"spacer": {}}`.
+    public struct Spacer: Sendable, Hashable {
+        /// Creates a spacer.
+        public init() {}
+    }
+
+    /// A thin line between components.
+    public struct Divider: Sendable, Hashable {
+        /// Opacity from 0 to 1; iARVis requires it in JSON, ARVis defaults to 0.5.
+        public var opacity: Double?
+        public var modifiers: [Modifier]?
+
+        /// Creates a divider.
+        public init(opacity: Double? = 0.5, modifiers: [Modifier]? = nil) {
+            self.opacity = opacity
+            self.modifiers = modifiers
+        }
+    }
+
+    /// A grid of rows, normally `gridRow` components.
+    public struct Grid: Sendable, Hashable {
+        public var rows: [Component]
+        public var modifiers: [Modifier]?
+
+        /// Creates a grid.
+        public init(rows: [Component], modifiers: [Modifier]? = nil) {
+            self.rows = rows
+            self.modifiers = modifiers
+        }
+    }
+
+    /// One row of a grid.
+    public struct GridRow: Sendable, Hashable {
+        public var rowElements: [Component]
+        public var modifiers: [Modifier]?
+
+        /// Creates a grid row.
+        public init(rowElements: [Component], modifiers: [Modifier]? = nil) {
+            self.rowElements = rowElements
+            self.modifiers = modifiers
+        }
+    }
+
+    /// A segmented picker showing one item's component at a time.
+    public struct SegmentedControl: Sendable, Hashable {
+        /// One segment: its title and its content.
+        public struct Item: Sendable, Hashable {
+            public var title: String
+            public var component: Component
+
+            /// Creates a segment.
+            public init(title: String, component: Component) {
+                self.title = title
+                self.component = component
+            }
+        }
+
+        public var items: [Item]
+        public var modifiers: [Modifier]?
+
+        /// Creates a segmented control.
+        public init(items: [Item], modifiers: [Modifier]? = nil) {
+            self.items = items
+            self.modifiers = modifiers
+        }
+    }
+}
+
+extension Component.HStack: NodeCodable {
+    static let shape = ObjectShape("Children side by side.", [
+        .required("elements", Schema.components, "The children, leading to trailing."),
+        .optional("alignment", VerticalAlignment.schema, "Vertical alignment of the children (default center)."),
+        .optional("spacing", .number(minimum: 0), "Space between children in points (default: the system's)."),
+        Schema.modifiersProperty,
+    ])
+    package static var schema: Schema { .object(shape) }
+
+    package init?(from node: Node, in context: DecodingContext) {
+        guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
+        let elements = object.required("elements", as: [Component].self)
+        let alignment = object.optional("alignment", as: VerticalAlignment.self)
+        let spacing = object.nonNegative("spacing", "spacing", context)
+        let modifiers = object.optional("modifiers", as: [Modifier].self)
+        guard let elements else { return nil }
+        self.init(elements: elements, alignment: alignment, spacing: spacing, modifiers: modifiers)
+    }
+
+    package var node: Node {
+        .object([("alignment", alignment?.node), ("spacing", spacing?.node), ("elements", elements.node), ("modifiers", modifiers?.node)])
+    }
+}
+
+extension Component.VStack: NodeCodable {
+    static let shape = ObjectShape("Children one above the other.", [
+        .required("elements", Schema.components, "The children, top to bottom."),
+        .optional("alignment", HorizontalAlignment.schema, "Horizontal alignment of the children (default center)."),
+        .optional("spacing", .number(minimum: 0), "Space between children in points (default: the system's)."),
+        Schema.modifiersProperty,
+    ])
+    package static var schema: Schema { .object(shape) }
+
+    package init?(from node: Node, in context: DecodingContext) {
+        guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
+        let elements = object.required("elements", as: [Component].self)
+        let alignment = object.optional("alignment", as: HorizontalAlignment.self)
+        let spacing = object.nonNegative("spacing", "spacing", context)
+        let modifiers = object.optional("modifiers", as: [Modifier].self)
+        guard let elements else { return nil }
+        self.init(elements: elements, alignment: alignment, spacing: spacing, modifiers: modifiers)
+    }
+
+    package var node: Node {
+        .object([("alignment", alignment?.node), ("spacing", spacing?.node), ("elements", elements.node), ("modifiers", modifiers?.node)])
+    }
+}
+
+extension Component.Spacer: NodeCodable {
+    static let shape = ObjectShape("Flexible empty space; its value is an empty object.", [])
+    package static var schema: Schema { .object(shape) }
+
+    package init?(from node: Node, in context: DecodingContext) {
+        guard ObjectReader(node, context, shape: Self.shape, expected: "an empty object {}") != nil else { return nil }
+    }
+
+    package var node: Node { .object([]) }
+}
+
+extension Component.Divider: NodeCodable {
+    static let shape = ObjectShape("A thin line.", [
+        .optional("opacity", .number(minimum: 0, maximum: 1), "Opacity from 0 to 1 (default 0.5; iARVis requires the key)."),
+        Schema.modifiersProperty,
+    ])
+    package static var schema: Schema { .object(shape) }
+
+    package init?(from node: Node, in context: DecodingContext) {
+        guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
+        let opacity = object.optional("opacity", as: Double.self)
+        let valid = context.at("opacity") { NumberCheck.within(opacity, 0...1, "an opacity", at: object.offset(of: "opacity"), context) }
+        let modifiers = object.optional("modifiers", as: [Modifier].self)
+        guard valid else { return nil }
+        self.init(opacity: opacity, modifiers: modifiers)
+    }
+
+    package var node: Node { .object([("opacity", opacity?.node), ("modifiers", modifiers?.node)]) }
+}
+
+extension Component.Grid: NodeCodable {
+    static let shape = ObjectShape("A grid of rows.", [
+        .required("rows", Schema.components, "The rows, normally gridRow components."),
+        Schema.modifiersProperty,
+    ])
+    package static var schema: Schema { .object(shape) }
+
+    package init?(from node: Node, in context: DecodingContext) {
+        guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
+        let rows = object.required("rows", as: [Component].self)
+        let modifiers = object.optional("modifiers", as: [Modifier].self)
+        guard let rows else { return nil }
+        self.init(rows: rows, modifiers: modifiers)
+    }
+
+    package var node: Node { .object([("rows", rows.node), ("modifiers", modifiers?.node)]) }
+}
+
+extension Component.GridRow: NodeCodable {
+    static let shape = ObjectShape("One row of a grid.", [
+        .required("rowElements", Schema.components, "The cells, leading to trailing."),
+        Schema.modifiersProperty,
+    ])
+    package static var schema: Schema { .object(shape) }
+
+    package init?(from node: Node, in context: DecodingContext) {
+        guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
+        let elements = object.required("rowElements", as: [Component].self)
+        let modifiers = object.optional("modifiers", as: [Modifier].self)
+        guard let elements else { return nil }
+        self.init(rowElements: elements, modifiers: modifiers)
+    }
+
+    package var node: Node { .object([("rowElements", rowElements.node), ("modifiers", modifiers?.node)]) }
+}
+
+extension Component.SegmentedControl: NodeCodable {
+    static let shape = ObjectShape("A segmented picker showing the selected item's component.", [
+        .required("items", .array(.ref(Item.self), minItems: 1), "The segments, in order."),
+        Schema.modifiersProperty,
+    ])
+    package static var schema: Schema { .object(shape) }
+
+    package init?(from node: Node, in context: DecodingContext) {
+        guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
+        let items = object.required("items", as: [Item].self)
+        if items?.isEmpty == true {
+            context.at("items") { context.error(.invalidValue, at: object.offset(of: "items"), "a segmented control needs at least one item") }
+        }
+        let modifiers = object.optional("modifiers", as: [Modifier].self)
+        guard let items, !items.isEmpty else { return nil }
+        self.init(items: items, modifiers: modifiers)
+    }
+
+    package var node: Node { .object([("items", items.node), ("modifiers", modifiers?.node)]) }
+}
+
+extension Component.SegmentedControl.Item: NodeCodable {
+    static let shape = ObjectShape("One segment.", [
+        .required("title", .string(), "The segment's title."),
+        .required("component", .ref(Component.self), "What the segment shows."),
+    ])
+    package static var schema: Schema { .object(shape) }
+
+    package init?(from node: Node, in context: DecodingContext) {
+        guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
+        let title = object.required("title", as: String.self)
+        let component = object.required("component", as: Component.self)
+        guard let title, let component else { return nil }
+        self.init(title: title, component: component)
+    }
+
+    package var node: Node { .object([("title", .string(title)), ("component", component.node)]) }
+}

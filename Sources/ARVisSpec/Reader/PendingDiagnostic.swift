@@ -1,0 +1,29 @@
+/// A diagnostic whose location is still a byte offset; resolved to line and column only when reported.
+package struct PendingDiagnostic: Sendable, Hashable {
+    package var severity: Diagnostic.Severity
+    package var code: SpecError.Code
+    package var offset: Int
+    package var path: String
+    package var message: String
+    package var hint: String?
+
+    package init(
+        _ severity: Diagnostic.Severity, _ code: SpecError.Code, offset: Int, path: String, message: String,
+        hint: String? = nil
+    ) {
+        self.severity = severity
+        self.code = code
+        self.offset = offset
+        self.path = path
+        self.message = message
+        self.hint = hint
+    }
+
+    /// The public diagnostic, located in `text`.
+    package func resolved(in text: SourceText, file: String?) -> Diagnostic {
+        let (line, column) = text.lineAndColumn(of: max(offset, 0))
+        return Diagnostic(
+            severity: severity, code: code, location: SourceLocation(file: file, line: line, column: column),
+            path: path, message: message, hint: hint)
+    }
+}

@@ -1,0 +1,101 @@
+/// The error ARVisSpec throws: a code, a one-line message and where the problem is.
+///
+/// Throwing entry points such as ``SpecReader/decode(_:file:options:)`` throw the first error of a
+/// document, with every diagnostic of the document attached.
+public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem this is. Extensible: new codes may be added without breaking clients.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable, Hashable {
+            case syntax, encoding, depthLimit, numberOutOfRange, duplicateKey, trailingComma
+            case typeMismatch, missingKey, unknownKey, invalidValue, unknownReference
+            case unknownKind, compatibility, unreadable
+        }
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// The text is not well-formed JSON or YAML.
+        public static let syntax = Code(.syntax)
+        /// The bytes are not valid UTF-8.
+        public static let encoding = Code(.encoding)
+        /// Values are nested deeper than the reader's depth limit.
+        public static let depthLimit = Code(.depthLimit)
+        /// A number does not fit a 64-bit float or integer.
+        public static let numberOutOfRange = Code(.numberOutOfRange)
+        /// An object has the same key twice.
+        public static let duplicateKey = Code(.duplicateKey)
+        /// A comma before a closing bracket (accepted, as iARVis accepts it).
+        public static let trailingComma = Code(.trailingComma)
+        /// A value has the wrong JSON type.
+        public static let typeMismatch = Code(.typeMismatch)
+        /// A required key is absent.
+        public static let missingKey = Code(.missingKey)
+        /// A key the grammar does not define.
+        public static let unknownKey = Code(.unknownKey)
+        /// A value has the right type but is not allowed (a bad colour, a negative size …).
+        public static let invalidValue = Code(.invalidValue)
+        /// A name that should refer to something defined elsewhere does not (a data source, a column …).
+        public static let unknownReference = Code(.unknownReference)
+        /// The document is none of the three kinds (environment, component, chart).
+        public static let unknownKind = Code(.unknownKind)
+        /// Valid for ARVis, but behaves differently or not at all in iARVis.
+        public static let compatibility = Code(.compatibility)
+        /// The input could not be read at all.
+        public static let unreadable = Code(.unreadable)
+
+        /// The code's name, as shown in JSON output.
+        public var description: String { value.rawValue }
+    }
+
+    /// What kind of problem this is.
+    public var code: Code
+    /// One line saying what is wrong.
+    public var message: String
+    /// Where the problem is, when it is in a source.
+    public var location: SourceLocation?
+    /// The path of the offending value in the document.
+    public var path: String
+    /// Every diagnostic of the document the error came from (including this one).
+    public var diagnostics: [Diagnostic]
+    /// The underlying error, if another error caused this one.
+    public var cause: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(
+        code: Code, message: String, location: SourceLocation? = nil, path: String = "",
+        diagnostics: [Diagnostic] = [], cause: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.location = location
+        self.path = path
+        self.diagnostics = diagnostics
+        self.cause = cause
+    }
+
+    /// The error for the first error among `diagnostics`, carrying all of them.
+    init(diagnostics: [Diagnostic]) {
+        let first = diagnostics.first { $0.severity == .error } ?? diagnostics[0]
+        self.init(
+            code: first.code, message: first.message, location: first.location, path: first.path,
+            diagnostics: diagnostics)
+    }
+
+    /// One line an author can act on: the location, the path and the message.
+    public var description: String {
+        let place = location.map { "\($0): " } ?? ""
+        let subject = path.isEmpty ? "" : "\(path): "
+        return "\(place)\(subject)\(message)"
+    }
+
+    public static func == (lhs: SpecError, rhs: SpecError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.location == rhs.location
+            && lhs.path == rhs.path && lhs.diagnostics == rhs.diagnostics
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(location)
+        hasher.combine(path)
+    }
+}

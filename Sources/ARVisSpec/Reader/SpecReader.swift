@@ -1,0 +1,79 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// The result of reading a spec: the document, unless it has errors, and every diagnostic.
+public struct ReadResult: Sendable {
+    /// The document; `nil` when any diagnostic is an error.
+    public var document: SpecDocument?
+    /// Every problem found, in document order within each pass.
+    public var diagnostics: [Diagnostic]
+}
+
+/// Reads spec documents: bytes in, a ``SpecDocument`` or located diagnostics out.
+///
+/// ```swift
+/// let result = SpecReader.read(json: data, file: "museum.json")
+/// for diagnostic in result.diagnostics { print(diagnostic) }   // museum.json:12:7: error: …
+/// if let document = result.document { … }
+/// ```
+public enum SpecReader {
+    /// Reads JSON (with iARVis's leniency for trailing commas) into a document, reporting every problem.
+    /// - Parameters:
+    ///   - data: the document's bytes, UTF-8.
+    ///   - file: the name diagnostics give as their file.
+    ///   - options: the kind to read, strictness and the depth limit.
+    public static func read(json data: Data, file: String? = nil, options: ReadOptions = ReadOptions()) -> ReadResult {
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let parsed = JSONParser.parse(bytes, maximumDepth: options.maximumDepth)
+            return read(root: parsed.root, diagnostics: parsed.diagnostics, source: bytes, file: file, options: options)
+        }
+    }
+
+    /// Reads JSON and returns the document, or throws the first error with all diagnostics attached.
+    /// - Throws: ``SpecError`` when the document has errors.
+    public static func decode(_ data: Data, file: String? = nil, options: ReadOptions = ReadOptions()) throws(SpecError) -> SpecDocument {
+        let result = read(json: data, file: file, options: options)
+        guard let document = result.document else { throw SpecError(diagnostics: result.diagnostics) }
+        return document
+    }
+
+    /// Decodes a tree produced by a front end (JSON here, YAML in ARVisSpecYAML) and locates its diagnostics.
+    package static func read(
+        root: Node?, diagnostics parserDiagnostics: [PendingDiagnostic], source: UnsafeBufferPointer<UInt8>, file: String?,
+        options: ReadOptions
+    ) -> ReadResult {
+        let context = DecodingContext(options: options)
+        var document: SpecDocument?
+        if let root { document = SpecDocument(from: root, kind: options.kind, in: context) }
+        var pending = parserDiagnostics + context.diagnostics
+        if options.strict {
+            pending = pending.map { diagnostic in
+                var escalated = diagnostic
+                escalated.severity = .error
+                return escalated
+            }
+        }
+        guard !pending.isEmpty else { return ReadResult(document: document, diagnostics: []) }
+        let text = SourceText(Array(source))
+        let diagnostics = pending.map { $0.resolved(in: text, file: file) }
+        return ReadResult(document: diagnostics.containsErrors ? nil : document, diagnostics: diagnostics)
+    }
+}
+
+/// Writes documents back as canonical JSON.
+public enum SpecWriter {
+    /// Canonical JSON: keys in the grammar's order, two-space indentation, scalar arrays on one line,
+    /// a final newline. Reading it back gives an equal document.
+    public static func json(_ document: SpecDocument) -> String {
+        JSONWriter.write(document.node, pretty: true)
+    }
+
+    /// The same document as compact JSON with no white space.
+    public static func compactJSON(_ document: SpecDocument) -> String {
+        JSONWriter.write(document.node, pretty: false)
+    }
+}

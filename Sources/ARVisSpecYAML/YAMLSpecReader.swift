@@ -1,0 +1,152 @@
+public import ARVisSpec
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import Yams
+
+/// The ARVis document tree (Yams has a `Node` of its own).
+typealias SpecNode = ARVisSpec.Node
+
+/// Reads spec documents written in YAML into the same model and diagnostics as JSON.
+///
+/// Plain scalars are typed by YAML's core schema (`true`, `12`, `1.5`, `null`); dates stay text.
+/// Anchors and aliases are refused, so a document cannot expand exponentially.
+///
+/// ```swift
+/// let result = YAMLSpecReader.read(yaml: data, file: "museum.yaml")
+/// ```
+public enum YAMLSpecReader {
+    /// Reads a YAML document, reporting every problem with its line and column.
+    public static func read(yaml data: Data, file: String? = nil, options: ReadOptions = ReadOptions()) -> ReadResult {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let (root, diagnostics) = parse(bytes, maximumDepth: options.maximumDepth)
+            return SpecReader.read(root: root, diagnostics: diagnostics, source: bytes, file: file, options: options)
+        }
+    }
+
+    /// Reads YAML and returns the document, or throws the first error with all diagnostics attached.
+    public static func decode(_ data: Data, file: String? = nil, options: ReadOptions = ReadOptions()) throws(SpecError) -> SpecDocument {
+        let result = read(yaml: data, file: file, options: options)
+        guard let document = result.document else {
+            throw SpecError(code: result.diagnostics.first { $0.severity == .error }?.code ?? .syntax,
+                            message: result.diagnostics.first { $0.severity == .error }?.message ?? "the document has errors",
+                            location: result.diagnostics.first?.location, path: result.diagnostics.first?.path ?? "",
+                            diagnostics: result.diagnostics)
+        }
+        return document
+    }
+
+    private static let resolver = Resolver.default.removing(.timestamp).removing(.merge).removing(.value)
+
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> (SpecNode?, [PendingDiagnostic]) {
+        let text = SourceText(Array(bytes))
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            let bad = firstInvalidByte(bytes)
+            return (nil, [PendingDiagnostic(.error, .encoding, offset: bad, path: "", message: "the file is not valid UTF-8", hint: "save it as UTF-8")])
+        }
+        if let tooDeep = DepthScan.firstOffsetBeyond(maximumDepth, in: bytes) {
+            return (nil, [depthError(at: tooDeep, maximumDepth)])
+        }
+        let composed: Yams.Node?
+        do {
+            composed = try Yams.compose(yaml: string, resolver)
+        } catch {
+            return (nil, [syntaxError(error, text)])
+        }
+        guard let composed else {
+            return (nil, [PendingDiagnostic(.error, .syntax, offset: 0, path: "", message: "the document is empty", hint: "a spec is a mapping such as vStack: {…}")])
+        }
+        var converter = NodeConverter(text: text, maximumDepth: maximumDepth)
+        let root = converter.convert(composed, depth: 0)
+        return (converter.failure == nil ? root : nil, converter.failure.map { [$0] } ?? [])
+    }
+
+    static func depthError(at offset: Int, _ maximumDepth: Int) -> PendingDiagnostic {
+        PendingDiagnostic(.error, .depthLimit, offset: offset, path: "", message: "values are nested more than \(maximumDepth) levels deep",
+                          hint: "flatten the document, or raise the depth limit if this nesting is intended")
+    }
+
+    private static func syntaxError(_ error: any Error, _ text: SourceText) -> PendingDiagnostic {
+        let (problem, mark): (String, Mark?) = switch error as? YamlError {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _): (problem, mark)
+        case .reader(let problem, _, _, _): (problem, nil)
+        default: (String(describing: error), nil)
+        }
+        let offset = mark.map { text.offset(line: $0.line, column: $0.column) } ?? 0
+        return PendingDiagnostic(.error, .syntax, offset: offset, path: "", message: "YAML: \(problem)")
+    }
+
+    private static func firstInvalidByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var low = 0
+        var high = bytes.count
+        // The longest valid prefix ends within a few bytes of the first bad byte; narrow it down.
+        while high - low > 4 {
+            let middle = (low + high) / 2
+            if String(validating: UnsafeBufferPointer(rebasing: bytes[0..<middle]), as: UTF8.self) != nil { low = middle } else { high = middle }
+        }
+        return low
+    }
+}
+
+/// Turns Yams nodes into ARVis nodes with byte offsets, enforcing the depth limit and refusing aliases.
+private struct NodeConverter {
+    let text: SourceText
+    let maximumDepth: Int
+    var failure: PendingDiagnostic?
+
+    init(text: SourceText, maximumDepth: Int) {
+        self.text = text
+        self.maximumDepth = maximumDepth
+    }
+
+    mutating func convert(_ node: Yams.Node, depth: Int) -> SpecNode {
+        let offset = node.mark.map { text.offset(line: $0.line, column: $0.column) } ?? 0
+        guard failure == nil else { return SpecNode(.null, offset: offset) }
+        switch node {
+        case .scalar(let scalar):
+            return SpecNode(scalarKind(node, scalar, offset), offset: offset)
+        case .sequence(let sequence):
+            guard depth < maximumDepth else { failure = YAMLSpecReader.depthError(at: offset, maximumDepth); return SpecNode(.null, offset: offset) }
+            return SpecNode(.array(sequence.map { convert($0, depth: depth + 1) }), offset: offset)
+        case .mapping(let mapping):
+            guard depth < maximumDepth else { failure = YAMLSpecReader.depthError(at: offset, maximumDepth); return SpecNode(.null, offset: offset) }
+            var members: [SpecNode.Member] = []
+            for (key, value) in mapping {
+                let keyOffset = key.mark.map { text.offset(line: $0.line, column: $0.column) } ?? offset
+                guard let keyText = key.scalar?.string else {
+                    failure = PendingDiagnostic(.error, .typeMismatch, offset: keyOffset, path: "", message: "mapping keys must be plain text, found a \(key.sequence != nil ? "sequence" : "mapping")")
+                    return SpecNode(.null, offset: offset)
+                }
+                if members.contains(where: { $0.key == keyText }) {
+                    failure = PendingDiagnostic(.error, .duplicateKey, offset: keyOffset, path: "", message: "duplicate key \"\(keyText)\"",
+                                                hint: "keep one of them")
+                }
+                members.append(SpecNode.Member(key: keyText, keyOffset: keyOffset, value: convert(value, depth: depth + 1)))
+            }
+            return SpecNode(.object(members), offset: offset)
+        case .alias:
+            failure = PendingDiagnostic(.error, .syntax, offset: offset, path: "", message: "YAML aliases are not supported", hint: "write the value out in full")
+            return SpecNode(.null, offset: offset)
+        }
+    }
+
+    private mutating func scalarKind(_ node: Yams.Node, _ scalar: Yams.Node.Scalar, _ offset: Int) -> SpecNode.Kind {
+        switch scalar.tag {
+        case Tag(.null): return .null
+        case Tag(.bool): return node.bool.map(SpecNode.Kind.bool) ?? .string(scalar.string)
+        case Tag(.int): return node.int.map(SpecNode.Kind.int) ?? .string(scalar.string)
+        case Tag(.float):
+            guard let value = node.float else { return .string(scalar.string) }
+            guard value.isFinite else {
+                failure = PendingDiagnostic(.error, .numberOutOfRange, offset: offset, path: "", message: "the number \(scalar.string) is not finite",
+                                            hint: "numbers must be finite and fit a 64-bit float")
+                return .null
+            }
+            return .double(value)
+        default: return .string(scalar.string)
+        }
+    }
+}

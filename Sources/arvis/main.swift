@@ -1,0 +1,11 @@
+import ARVisCLI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+exit(ARVisCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))
