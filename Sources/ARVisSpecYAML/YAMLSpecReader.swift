@@ -47,8 +47,10 @@ public enum YAMLSpecReader {
             let bad = firstInvalidByte(bytes)
             return (nil, [PendingDiagnostic(.error, .encoding, offset: bad, path: "", message: "the file is not valid UTF-8", hint: "save it as UTF-8")])
         }
-        if let tooDeep = DepthScan.firstOffsetBeyond(maximumDepth, in: bytes) {
-            return (nil, [depthError(at: tooDeep, maximumDepth)])
+        switch DepthScan.scan(bytes, maximumDepth: maximumDepth) {
+        case .tooDeep(let offset): return (nil, [depthError(at: offset, maximumDepth)])
+        case .alias(let offset): return (nil, [aliasError(at: offset)])
+        case nil: break
         }
         let composed: Yams.Node?
         do {
@@ -67,6 +69,11 @@ public enum YAMLSpecReader {
     static func depthError(at offset: Int, _ maximumDepth: Int) -> PendingDiagnostic {
         PendingDiagnostic(.error, .depthLimit, offset: offset, path: "", message: "values are nested more than \(maximumDepth) levels deep",
                           hint: "flatten the document, or raise the depth limit if this nesting is intended")
+    }
+
+    static func aliasError(at offset: Int) -> PendingDiagnostic {
+        PendingDiagnostic(.error, .syntax, offset: offset, path: "", message: "YAML aliases are not supported",
+                          hint: "write the value out in full; aliases can make a small document arbitrarily large")
     }
 
     private static func syntaxError(_ error: any Error, _ text: SourceText) -> PendingDiagnostic {
@@ -128,13 +135,13 @@ private struct NodeConverter {
             }
             return SpecNode(.object(members), offset: offset)
         case .alias:
-            failure = PendingDiagnostic(.error, .syntax, offset: offset, path: "", message: "YAML aliases are not supported", hint: "write the value out in full")
+            failure = YAMLSpecReader.aliasError(at: offset)
             return SpecNode(.null, offset: offset)
         }
     }
 
     private mutating func scalarKind(_ node: Yams.Node, _ scalar: Yams.Node.Scalar, _ offset: Int) -> SpecNode.Kind {
-        switch scalar.tag {
+        switch node.tag {
         case Tag(.null): return .null
         case Tag(.bool): return node.bool.map(SpecNode.Kind.bool) ?? .string(scalar.string)
         case Tag(.int): return node.int.map(SpecNode.Kind.int) ?? .string(scalar.string)

@@ -113,9 +113,11 @@ extension Chart: NodeCodable {
                 let configNode = nodes[index]["config"] ?? nodes[index]
                 guard let source = dataSource(for: component) else {
                     context.at("config") {
+                        context.at("dataKey") {
                         context.error(.unknownReference, at: configNode["dataKey"]?.offset ?? configNode.offset,
                                       "dataKey \"\(component.config.resolvedDataKey)\" names no data source",
                                       hint: Suggestion.hint(for: component.config.resolvedDataKey, among: labels, listing: true))
+                        }
                     }
                     return
                 }

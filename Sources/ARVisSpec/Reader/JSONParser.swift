@@ -118,6 +118,7 @@ package struct JSONParser {
             guard index < bytes.count else { throw truncated() }
             if bytes[index] == UInt8(ascii: "]") { index += 1; return elements }
             guard bytes[index] == UInt8(ascii: ",") else {
+                if bytes[index] == UInt8(ascii: "/") { throw unexpectedValue() }
                 throw fail(.syntax, at: index, "expected ',' or ']' after an array element, found \(describeByte(at: index))")
             }
             let comma = index
@@ -153,6 +154,7 @@ package struct JSONParser {
             guard index < bytes.count else { throw truncated() }
             if bytes[index] == UInt8(ascii: "}") { index += 1; return members }
             guard bytes[index] == UInt8(ascii: ",") else {
+                if bytes[index] == UInt8(ascii: "/") { throw unexpectedValue() }
                 throw fail(.syntax, at: index, "expected ',' or '}' after the value of \"\(key)\", found \(describeByte(at: index))",
                            hint: bytes[index] == UInt8(ascii: "\"") ? "add a comma between the members" : nil)
             }
@@ -189,8 +191,8 @@ package struct JSONParser {
         let first = members.first { $0.key == key }!.keyOffset
         diagnostics.append(PendingDiagnostic(
             .error, .duplicateKey, offset: offset, path: path.text,
-            message: "duplicate key \"\(key)\" (first at byte \(first))",
-            hint: "keep one of them; JSON parsers disagree on which one wins"))
+            message: "duplicate key \"\(key)\"",
+            hint: "the first is at \(position(of: first)); keep one of them, as JSON parsers disagree on which one wins"))
     }
 
     private mutating func parseLiteral(_ word: StaticString, _ kind: Node.Kind) throws(Stop) -> Node {
@@ -449,7 +451,7 @@ package struct JSONParser {
     }
 
     private mutating func truncated() -> Stop {
-        let hint = openContainers.last.map { "the document ends inside the \(bytes[$0] == UInt8(ascii: "{") ? "object" : "array") opened at byte \($0); it may be truncated" }
+        let hint = openContainers.last.map { "the document ends inside the \(bytes[$0] == UInt8(ascii: "{") ? "object" : "array") opened at \(position(of: $0)); it may be truncated" }
         return fail(.syntax, at: bytes.count, "unexpected end of file", hint: hint ?? "the document may be truncated")
     }
 
@@ -497,6 +499,12 @@ package struct JSONParser {
         let byte = bytes[offset]
         if byte >= 0x21, byte < 0x7F { return "'\(Character(UnicodeScalar(byte)))'" }
         return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    /// "line L, column C" of an offset, for hints that point somewhere else (error paths only).
+    private func position(of offset: Int) -> String {
+        let (line, column) = SourceText(Array(bytes)).lineAndColumn(of: offset)
+        return "line \(line), column \(column)"
     }
 
     private func text(from start: Int) -> String {

@@ -48,7 +48,7 @@ struct EnvironmentCheck {
                 guard let id else { continue }
                 if isAnchor { anchors.insert(id) }
                 if let first = seen[id] {
-                    report(key, index, nodes[index]["id"] ?? nodes[index], .invalidValue, "the id \"\(id)\" is already used by \(first)", hint: "ids must be unique in a document")
+                    report(key, index, subkey: "id", nodes[index]["id"] ?? nodes[index], .invalidValue, "the id \"\(id)\" is already used by \(first)", hint: "ids must be unique in a document")
                 } else {
                     seen[id] = "\(key)[\(index)]"
                 }
@@ -61,12 +61,12 @@ struct EnvironmentCheck {
         guard let references, let nodes = object.value(key)?.elements, nodes.count == references.count else { return }
         for (index, reference) in references.enumerated() {
             guard let reference, !anchors.contains(reference) else { continue }
-            report(key, index, nodes[index]["anchor"] ?? nodes[index], .unknownReference, "no world or geo anchor has the id \"\(reference)\"",
+            report(key, index, subkey: "anchor", nodes[index]["anchor"] ?? nodes[index], .unknownReference, "no world or geo anchor has the id \"\(reference)\"",
                    hint: Suggestion.hint(for: reference, among: anchors.sorted(), listing: true) ?? "define it under worldAnchors or geoAnchors")
         }
     }
 
-    private func report(_ key: String, _ index: Int, _ node: Node, _ code: SpecError.Code, _ message: String, hint: String?) {
-        context.at(key) { context.at(index: index) { context.error(code, at: node.offset, message, hint: hint) } }
+    private func report(_ key: String, _ index: Int, subkey: String, _ node: Node, _ code: SpecError.Code, _ message: String, hint: String?) {
+        context.at(key) { context.at(index: index) { context.at(subkey) { context.error(code, at: node.offset, message, hint: hint) } } }
     }
 }

@@ -1,0 +1,40 @@
+import ARVisSpec
+import Testing
+
+struct DatePatternTests {
+    private func parse(_ pattern: String, _ text: String) throws -> Double? {
+        try DatePattern.compile(pattern).get().parse(text)
+    }
+
+    @Test func parsesCommonPatternsDeterministically() throws {
+        #expect(try parse("yyyy-MM-dd", "1970-01-02") == 86_400)
+        #expect(try parse("yyyy-MM-dd", "2000-03-01") == 951_868_800)
+        #expect(try parse("yyyy-MM-dd'T'HH:mm:ssZZZZZ", "2022-09-28T12:00:00+02:00") == 1_664_359_200)
+        #expect(try parse("MM/dd/yyyy", "02/29/2024") == 1_709_164_800)
+        #expect(try parse("MMMM d, yyyy", "April 13, 1860") == (try parse("yyyy-MM-dd", "1860-04-13")))
+        #expect(try parse("YYYY", "1880") == (try parse("yyyy-MM-dd", "1880-01-01")))
+        #expect(try parse("yyyyMMdd", "20240105") == (try parse("yyyy-MM-dd", "2024-01-05")))
+    }
+
+    @Test func rejectsImpossibleDates() throws {
+        #expect(try parse("yyyy-MM-dd", "2020-13-01") == nil)
+        #expect(try parse("yyyy-MM-dd", "2023-02-29") == nil)
+        #expect(try parse("yyyy-MM-dd", "2020-01-01x") == nil)
+        #expect(try parse("HH:mm", "24:00") == nil)
+    }
+
+    @Test func reportsUnquotedLetters() {
+        guard case .failure(let problem) = DatePattern.compile("yyyy-MM-ddTHH") else {
+            Issue.record("compiled")
+            return
+        }
+        #expect(problem.message == "'T' is not a date field letter")
+    }
+
+    @Test func detectsIARVisBuiltInPatterns() {
+        #expect(DatePattern.detect("1949-11-19")?.pattern == "yyyy-MM-dd")
+        #expect(DatePattern.detect("2022-08-22 10:30")?.pattern == "yyyy-MM-dd HH:mm")
+        #expect(DatePattern.detect("MacBook Pro") == nil)
+        #expect(DatePattern.detect("12") == nil)
+    }
+}
