@@ -74,7 +74,8 @@ public struct SceneAnnotation: Sendable, Hashable {
 }
 
 extension Environment: NodeCodable {
-    static let shape = ObjectShape("An AR environment: targets with widgets, placed models and annotations.", [
+    static let shape = ObjectShape("An AR environment: targets with widgets, placed models and annotations.",
+                                   requiresOneOf: kindKeys.sorted(), [
         .optional("$schema", .string(), "The JSON Schema this document follows (for editors)."),
         .optional("version", .string(pattern: "^1(\\.[0-9]+)?$"), "The ARVis spec version, such as \"1.0\"."),
         .optional("imageTrackingConfigurations", .array(.ref(ImageTrackingConfiguration.self)), "Tracked images and their widgets."),

@@ -50,11 +50,14 @@ package struct ObjectShape: Sendable {
     /// Keys that older grammars used and that iARVis ignores now, with what to write instead.
     package let retiredKeys: [String: String]
     package let keys: Set<String>
+    /// Keys of which at least one must be present (none: no such rule).
+    package let requiresOneOf: [String]
 
-    package init(_ documentation: String, retiredKeys: [String: String] = [:], _ properties: [Property]) {
+    package init(_ documentation: String, retiredKeys: [String: String] = [:], requiresOneOf: [String] = [], _ properties: [Property]) {
         self.documentation = documentation
         self.properties = properties
         self.retiredKeys = retiredKeys
+        self.requiresOneOf = requiresOneOf
         self.keys = Set(properties.map(\.name))
     }
 

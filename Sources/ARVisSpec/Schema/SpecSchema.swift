@@ -19,7 +19,9 @@ public enum SpecSchema {
             (.environment, .ref(Environment.self)), (.component, .ref(Component.self)), (.chart, .ref(Chart.self)),
         ]
         let selected = roots.filter { kind == nil || $0.0 == kind }
-        let body = selected.count == 1 ? generator.node(selected[0].1) : generator.node(.oneOf(selected.map(\.1)))
+        // The reader picks the kind from the keys; the schema only asks that the document be one of them.
+        let body = selected.count == 1
+            ? generator.node(selected[0].1) : .object([("anyOf", .array(selected.map { generator.node($0.1) }))])
         let title = kind.map { "ARVis \($0.rawValue) spec" } ?? "ARVis spec (environment, component or chart)"
         var members: [Node.Member] = [
             Node.Member(key: "$schema", value: .string("https://json-schema.org/draft/2020-12/schema")),
@@ -87,6 +89,7 @@ public enum SpecSchema {
             return .object([
                 ("description", shape.documentation.isEmpty ? nil : .string(shape.documentation)), ("type", .string("object")),
                 ("properties", Node(.object(properties))), ("required", required.isEmpty ? nil : .array(required)),
+                ("anyOf", shape.requiresOneOf.isEmpty ? nil : .array(shape.requiresOneOf.map { .object([("required", .array([.string($0)]))]) })),
             ])
         }
     }
