@@ -15,3 +15,18 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = YAMLSpecReader.read(yaml: data, file: "fuzz.yaml", options: ReadOptions(maximumDepth: 64))
     return 0
 }
+
+/// libFuzzer's driver, which parses the command line and runs the loop.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
+) -> CInt
+
+/// SwiftPM links an executable's entry point under the module's name; hand it to libFuzzer.
+@_cdecl("ARVisReaderFuzzer_main")
+func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    var count = argc
+    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
+    return runFuzzerDriver(&count, &arguments) { fuzz($0, $1) }
+}
