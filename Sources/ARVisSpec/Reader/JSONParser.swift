@@ -29,6 +29,8 @@ package struct JSONParser {
     private var diagnostics: [PendingDiagnostic] = []
     /// Offsets of the arrays and objects currently open, for "not closed" hints.
     private var openContainers: [Int] = []
+    /// Line starts of the source, built the first time a hint needs a line and column.
+    private var sourceText: SourceText?
 
     /// A syntax error: parsing stops here.
     private struct Stop: Error {}
@@ -130,7 +132,7 @@ package struct JSONParser {
 
     private mutating func parseMembers() throws(Stop) -> [Node.Member] {
         var members: [Node.Member] = []
-        var seen: Set<String>?
+        var seen: [String: Int]?
         skipWhitespace()
         if try consumeClosing(UInt8(ascii: "}"), afterComma: nil) { return members }
         while true {
@@ -179,16 +181,21 @@ package struct JSONParser {
         return true
     }
 
-    private mutating func checkDuplicate(_ key: String, at offset: Int, in members: [Node.Member], seen: inout Set<String>?) {
-        let isDuplicate: Bool
+    /// Reports `key` if `members` already has it. Small objects are searched; large ones keep a
+    /// dictionary of first offsets, so an object of many (repeated) keys stays linear.
+    private mutating func checkDuplicate(_ key: String, at offset: Int, in members: [Node.Member], seen: inout [String: Int]?) {
+        let first: Int?
         if members.count < 16 {
-            isDuplicate = members.contains { $0.key == key }
+            first = members.first { $0.key == key }?.keyOffset
         } else {
-            if seen == nil { seen = Set(members.map(\.key)) }
-            isDuplicate = !seen!.insert(key).inserted
+            if seen == nil {
+                seen = [:]
+                for member in members where seen![member.key] == nil { seen![member.key] = member.keyOffset }
+            }
+            first = seen![key]
+            if first == nil { seen![key] = offset }
         }
-        guard isDuplicate else { return }
-        let first = members.first { $0.key == key }!.keyOffset
+        guard let first else { return }
         diagnostics.append(PendingDiagnostic(
             .error, .duplicateKey, offset: offset, path: path.text,
             message: "duplicate key \"\(key)\"",
@@ -501,9 +508,11 @@ package struct JSONParser {
         return "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 
-    /// "line L, column C" of an offset, for hints that point somewhere else (error paths only).
-    private func position(of offset: Int) -> String {
-        let (line, column) = SourceText(Array(bytes)).lineAndColumn(of: offset)
+    /// "line L, column C" of an offset, for hints that point somewhere else. The line table is built
+    /// once per parse, so a document full of repeated keys stays linear.
+    private mutating func position(of offset: Int) -> String {
+        if sourceText == nil { sourceText = SourceText(Array(bytes)) }
+        let (line, column) = sourceText!.lineAndColumn(of: offset)
         return "line \(line), column \(column)"
     }
 

@@ -19,10 +19,14 @@ package struct PendingDiagnostic: Sendable, Hashable {
         self.hint = hint
     }
 
-    /// The public diagnostic, located in `text`.
-    package func resolved(in text: SourceText, file: String?) -> Diagnostic {
-        let (line, column) = text.lineAndColumn(of: max(offset, 0))
-        return Diagnostic(
+    /// The public diagnostics, located in `text` in one pass.
+    package static func resolve(_ pending: [PendingDiagnostic], in text: SourceText, file: String?) -> [Diagnostic] {
+        let locations = text.lineAndColumn(ofEach: pending.map(\.offset))
+        return zip(pending, locations).map { $0.resolved(line: $1.line, column: $1.column, file: file) }
+    }
+
+    private func resolved(line: Int, column: Int, file: String?) -> Diagnostic {
+        Diagnostic(
             severity: severity, code: code, location: SourceLocation(file: file, line: line, column: column),
             path: path, message: message, hint: hint)
     }

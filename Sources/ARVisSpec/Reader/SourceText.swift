@@ -30,6 +30,29 @@ package struct SourceText: Sendable {
         return (low + 1, column)
     }
 
+    /// The line and column of each of `offsets`, in one forward pass over the text, so reporting many
+    /// problems on one long line costs the line's length once, not once per problem.
+    package func lineAndColumn(ofEach offsets: [Int]) -> [(line: Int, column: Int)] {
+        var results = [(line: Int, column: Int)](repeating: (1, 1), count: offsets.count)
+        var line = 0
+        var position = 0
+        var column = 1
+        for index in offsets.indices.sorted(by: { offsets[$0] < offsets[$1] }) {
+            let target = max(0, min(offsets[index], bytes.count))
+            while line + 1 < lineStarts.count, lineStarts[line + 1] <= target {
+                line += 1
+                position = lineStarts[line]
+                column = 1
+            }
+            while position < target {
+                if bytes[position] & 0xC0 != 0x80 { column += 1 }
+                position += 1
+            }
+            results[index] = (line + 1, column)
+        }
+        return results
+    }
+
     /// The byte offset of a 1-based line and column (used by the YAML reader).
     package func offset(line: Int, column: Int) -> Int {
         guard line >= 1 else { return 0 }

@@ -59,7 +59,7 @@ public enum SpecReader {
         }
         guard !pending.isEmpty else { return ReadResult(document: document, diagnostics: []) }
         let text = SourceText(Array(source))
-        let diagnostics = pending.map { $0.resolved(in: text, file: file) }
+        let diagnostics = PendingDiagnostic.resolve(pending, in: text, file: file)
         return ReadResult(document: diagnostics.containsErrors ? nil : document, diagnostics: diagnostics)
     }
 }
