@@ -22,33 +22,28 @@ public enum YAMLSpecReader {
     public static func read(yaml data: Data, file: String? = nil, options: ReadOptions = ReadOptions()) -> ReadResult {
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = raw.bindMemory(to: UInt8.self)
-            let (root, diagnostics) = parse(bytes, maximumDepth: options.maximumDepth)
-            return SpecReader.read(root: root, diagnostics: diagnostics, source: bytes, file: file, options: options)
+            let text = SourceText(Array(bytes))
+            let (root, diagnostics) = parse(bytes, text: text, maximumDepth: options.maximumDepth)
+            return SpecReader.read(root: root, diagnostics: diagnostics, text: text, file: file, options: options)
         }
     }
 
     /// Reads YAML and returns the document, or throws the first error with all diagnostics attached.
     public static func decode(_ data: Data, file: String? = nil, options: ReadOptions = ReadOptions()) throws(SpecError) -> SpecDocument {
         let result = read(yaml: data, file: file, options: options)
-        guard let document = result.document else {
-            throw SpecError(code: result.diagnostics.first { $0.severity == .error }?.code ?? .syntax,
-                            message: result.diagnostics.first { $0.severity == .error }?.message ?? "the document has errors",
-                            location: result.diagnostics.first?.location, path: result.diagnostics.first?.path ?? "",
-                            diagnostics: result.diagnostics)
-        }
+        guard let document = result.document else { throw SpecError(diagnostics: result.diagnostics) }
         return document
     }
 
     private static let resolver = Resolver.default.removing(.timestamp).removing(.merge).removing(.value)
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> (SpecNode?, [PendingDiagnostic]) {
-        let text = SourceText(Array(bytes))
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, text: SourceText, maximumDepth: Int) -> (SpecNode?, [PendingDiagnostic]) {
         guard let string = String(validating: bytes, as: UTF8.self) else {
-            let bad = firstInvalidByte(bytes)
+            let bad = UTF8Validation.firstInvalidOffset(in: bytes)
             return (nil, [PendingDiagnostic(.error, .encoding, offset: bad, path: "", message: "the file is not valid UTF-8", hint: "save it as UTF-8")])
         }
         switch DepthScan.scan(bytes, maximumDepth: maximumDepth) {
-        case .tooDeep(let offset): return (nil, [depthError(at: offset, maximumDepth)])
+        case .tooDeep(let offset): return (nil, [.depthLimit(at: offset, maximumDepth: maximumDepth)])
         case .alias(let offset): return (nil, [aliasError(at: offset)])
         case nil: break
         }
@@ -66,11 +61,6 @@ public enum YAMLSpecReader {
         return (converter.failure == nil ? root : nil, converter.failure.map { [$0] } ?? [])
     }
 
-    static func depthError(at offset: Int, _ maximumDepth: Int) -> PendingDiagnostic {
-        PendingDiagnostic(.error, .depthLimit, offset: offset, path: "", message: "values are nested more than \(maximumDepth) levels deep",
-                          hint: "flatten the document, or raise the depth limit if this nesting is intended")
-    }
-
     static func aliasError(at offset: Int) -> PendingDiagnostic {
         PendingDiagnostic(.error, .syntax, offset: offset, path: "", message: "YAML aliases are not supported",
                           hint: "write the value out in full; aliases can make a small document arbitrarily large")
@@ -84,17 +74,6 @@ public enum YAMLSpecReader {
         }
         let offset = mark.map { text.offset(line: $0.line, column: $0.column) } ?? 0
         return PendingDiagnostic(.error, .syntax, offset: offset, path: "", message: "YAML: \(problem)")
-    }
-
-    private static func firstInvalidByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var low = 0
-        var high = bytes.count
-        // The longest valid prefix ends within a few bytes of the first bad byte; narrow it down.
-        while high - low > 4 {
-            let middle = (low + high) / 2
-            if String(validating: UnsafeBufferPointer(rebasing: bytes[0..<middle]), as: UTF8.self) != nil { low = middle } else { high = middle }
-        }
-        return low
     }
 }
 
@@ -116,10 +95,10 @@ private struct NodeConverter {
         case .scalar(let scalar):
             return SpecNode(scalarKind(node, scalar, offset), offset: offset)
         case .sequence(let sequence):
-            guard depth < maximumDepth else { failure = YAMLSpecReader.depthError(at: offset, maximumDepth); return SpecNode(.null, offset: offset) }
+            guard depth < maximumDepth else { failure = .depthLimit(at: offset, maximumDepth: maximumDepth); return SpecNode(.null, offset: offset) }
             return SpecNode(.array(sequence.map { convert($0, depth: depth + 1) }), offset: offset)
         case .mapping(let mapping):
-            guard depth < maximumDepth else { failure = YAMLSpecReader.depthError(at: offset, maximumDepth); return SpecNode(.null, offset: offset) }
+            guard depth < maximumDepth else { failure = .depthLimit(at: offset, maximumDepth: maximumDepth); return SpecNode(.null, offset: offset) }
             var members: [SpecNode.Member] = []
             for (key, value) in mapping {
                 let keyOffset = key.mark.map { text.offset(line: $0.line, column: $0.column) } ?? offset

@@ -18,7 +18,7 @@ public enum YAMLSpecWriter {
         case .null: Yams.Node("null", Tag(.null))
         case .bool(let value): Yams.Node(value ? "true" : "false", Tag(.bool))
         case .int(let value): Yams.Node(String(value), Tag(.int))
-        case .double(let value): Yams.Node(numberText(value), Tag(.float))
+        case .double(let value): Yams.Node(JSONWriter.numberText(value), Tag(.float))
         case .string(let text): Yams.Node(text, Tag(.str), needsQuotes(text) ? .doubleQuoted : .any)
         case .array(let elements): Yams.Node(elements.map(yamsNode))
         case .object(let members): Yams.Node(members.map { (Yams.Node($0.key, Tag(.str), needsQuotes($0.key) ? .doubleQuoted : .any), yamsNode($0.value)) })
@@ -29,10 +29,5 @@ public enum YAMLSpecWriter {
     private static func needsQuotes(_ text: String) -> Bool {
         let typed: Yams.Node = Yams.Node(text)
         return text.isEmpty || Resolver.default.resolveTag(of: typed) != Tag.Name.str
-    }
-
-    private static func numberText(_ value: Double) -> String {
-        let text = value.description
-        return text.contains(where: { $0 == "." || $0 == "e" }) ? text : text + ".0"
     }
 }

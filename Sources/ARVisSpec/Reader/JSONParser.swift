@@ -95,8 +95,8 @@ package struct JSONParser {
 
     private mutating func parseContainer(_ start: Int, isObject: Bool) throws(Stop) -> Node {
         guard depth < maximumDepth else {
-            throw fail(.depthLimit, at: start, "values are nested more than \(maximumDepth) levels deep",
-                       hint: "flatten the document, or raise the depth limit if this nesting is intended")
+            diagnostics.append(.depthLimit(at: start, path: path.text, maximumDepth: maximumDepth))
+            throw Stop()
         }
         depth += 1
         openContainers.append(start)

@@ -19,6 +19,12 @@ package struct PendingDiagnostic: Sendable, Hashable {
         self.hint = hint
     }
 
+    /// Values nested deeper than the reader's limit (JSON and YAML report it alike).
+    package static func depthLimit(at offset: Int, path: String = "", maximumDepth: Int) -> PendingDiagnostic {
+        PendingDiagnostic(.error, .depthLimit, offset: offset, path: path, message: "values are nested more than \(maximumDepth) levels deep",
+                          hint: "flatten the document, or raise the depth limit if this nesting is intended")
+    }
+
     /// The public diagnostics, located in `text` in one pass.
     package static func resolve(_ pending: [PendingDiagnostic], in text: SourceText, file: String?) -> [Diagnostic] {
         let locations = text.lineAndColumn(ofEach: pending.map(\.offset))

@@ -73,7 +73,7 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The error for the first error among `diagnostics`, carrying all of them.
-    init(diagnostics: [Diagnostic]) {
+    package init(diagnostics: [Diagnostic]) {
         let first = diagnostics.first { $0.severity == .error } ?? diagnostics[0]
         self.init(
             code: first.code, message: first.message, location: first.location, path: first.path,

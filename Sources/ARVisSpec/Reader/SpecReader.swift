@@ -29,7 +29,7 @@ public enum SpecReader {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             let parsed = JSONParser.parse(bytes, maximumDepth: options.maximumDepth)
-            return read(root: parsed.root, diagnostics: parsed.diagnostics, source: bytes, file: file, options: options)
+            return read(root: parsed.root, diagnostics: parsed.diagnostics, text: SourceText(Array(bytes)), file: file, options: options)
         }
     }
 
@@ -42,8 +42,9 @@ public enum SpecReader {
     }
 
     /// Decodes a tree produced by a front end (JSON here, YAML in ARVisSpecYAML) and locates its diagnostics.
+    /// - Parameter text: the source's line table, built only if there is something to locate.
     package static func read(
-        root: Node?, diagnostics parserDiagnostics: [PendingDiagnostic], source: UnsafeBufferPointer<UInt8>, file: String?,
+        root: Node?, diagnostics parserDiagnostics: [PendingDiagnostic], text: @autoclosure () -> SourceText, file: String?,
         options: ReadOptions
     ) -> ReadResult {
         let context = DecodingContext(options: options)
@@ -58,8 +59,7 @@ public enum SpecReader {
             }
         }
         guard !pending.isEmpty else { return ReadResult(document: document, diagnostics: []) }
-        let text = SourceText(Array(source))
-        let diagnostics = PendingDiagnostic.resolve(pending, in: text, file: file)
+        let diagnostics = PendingDiagnostic.resolve(pending, in: text(), file: file)
         return ReadResult(document: diagnostics.containsErrors ? nil : document, diagnostics: diagnostics)
     }
 }

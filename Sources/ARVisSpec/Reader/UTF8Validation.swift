@@ -1,8 +1,8 @@
 /// Finds where a byte sequence stops being valid UTF-8, so an encoding error can name its byte.
-enum UTF8Validation {
+package enum UTF8Validation {
     /// The offset of the first byte that does not start or continue a valid UTF-8 sequence,
     /// or `bytes.count` when all of them are valid.
-    static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var index = 0
         while index < bytes.count {
             let length = sequenceLength(bytes, at: index)
