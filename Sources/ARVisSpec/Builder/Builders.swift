@@ -7,26 +7,24 @@
 ///     if showImage { Component.image("https://example.org/ensor.jpg") }
 /// }
 /// ```
-@resultBuilder
-public enum ComponentBuilder {
-    public static func buildExpression(_ component: Component) -> [Component] { [component] }
-    public static func buildExpression(_ components: [Component]) -> [Component] { components }
-    public static func buildBlock(_ parts: [Component]...) -> [Component] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [Component]?) -> [Component] { part ?? [] }
-    public static func buildEither(first part: [Component]) -> [Component] { part }
-    public static func buildEither(second part: [Component]) -> [Component] { part }
-    public static func buildArray(_ parts: [[Component]]) -> [Component] { parts.flatMap { $0 } }
-}
+public typealias ComponentBuilder = ListBuilder<Component>
 
 /// Builds a list of values of one type (widgets, targets, marks, data sources) from statements.
 @resultBuilder
 public enum ListBuilder<Element> {
+    /// One value.
     public static func buildExpression(_ element: Element) -> [Element] { [element] }
+    /// Several values at once, such as a mapped array.
     public static func buildExpression(_ elements: [Element]) -> [Element] { elements }
+    /// The statements of a block, in order.
     public static func buildBlock(_ parts: [Element]...) -> [Element] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its values, or none.
     public static func buildOptional(_ part: [Element]?) -> [Element] { part ?? [] }
+    /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first part: [Element]) -> [Element] { part }
+    /// The second branch of an `if`/`else` or `switch`.
     public static func buildEither(second part: [Element]) -> [Element] { part }
+    /// The values of a `for` loop, in order.
     public static func buildArray(_ parts: [[Element]]) -> [Element] { parts.flatMap { $0 } }
 }
 
