@@ -63,9 +63,8 @@ extension Interaction: NodeCodable {
     ])
     static let actionShape = ObjectShape("Opens a URL.", [
         .required("type", ActionKind.schema, "OpenURL."),
-        .required("config", .object(ObjectShape("", [.required("url", URLCheck.schema, "The URL.")])), "{\"url\": …}"),
+        .required("config", .object(URLCheck.actionObjectShape), "{\"url\": …}"),
     ])
-    private static let urlShape = ObjectShape("", [.required("url", URLCheck.schema, "The URL.")])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -89,10 +88,7 @@ extension Interaction: NodeCodable {
               action.required("type", as: ActionKind.self) != nil,
               let config = action.value("config") ?? { action.reportMissing("config"); return nil }()
         else { return nil }
-        return context.at("config") {
-            guard let object = ObjectReader(config, context, shape: urlShape), let url = object.required("url", as: String.self) else { return nil }
-            return context.at("url") { URLCheck.check(url, .action, at: object.offset(of: "url"), context) } ? url : nil
-        }
+        return context.at("config") { URLCheck.readActionObject(config, context) }
     }
 
     package var node: Node {

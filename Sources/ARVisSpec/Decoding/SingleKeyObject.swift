@@ -101,4 +101,15 @@ package enum URLCheck {
 
     /// The schema of a URL string.
     package static var schema: Schema { .string(format: "uri-reference", minLength: 1) }
+
+    /// `{"url": "…"}`: the URL a tap or click opens.
+    package static let actionObjectShape = ObjectShape("Opens a URL.", [.required("url", schema, "The URL to open.")])
+
+    /// Reads `{"url": "…"}` and checks that the URL can be opened; `nil` after reporting otherwise.
+    package static func readActionObject(_ node: Node, _ context: DecodingContext) -> String? {
+        guard let object = ObjectReader(node, context, shape: actionObjectShape),
+              let url = object.required("url", as: String.self)
+        else { return nil }
+        return context.at("url") { check(url, .action, at: object.offset(of: "url"), context) } ? url : nil
+    }
 }

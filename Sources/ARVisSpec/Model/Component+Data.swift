@@ -87,7 +87,7 @@ extension Component.Table: NodeCodable {
 extension TableConfiguration: NodeCodable {
     static let shape = ObjectShape("A table's data and orientation.", [
         .required("tableData", .ref(TableData.self), "The cells."),
-        .optional("orientation", SingleKeyObject.schema([("vertical", .object(ObjectShape("", []))), ("horizontal", .object(ObjectShape("", [])))]),
+        .optional("orientation", SingleKeyObject.schema([("vertical", .object(.empty)), ("horizontal", .object(.empty))]),
                   "{\"vertical\": {}} (records as rows, the default) or {\"horizontal\": {}}."),
     ])
     package static var schema: Schema { .object(shape) }
@@ -99,7 +99,7 @@ extension TableConfiguration: NodeCodable {
         if let value = object.value("orientation") {
             context.at("orientation") {
                 let member = SingleKeyObject.read(value, context, cases: Orientation.allCases.map(\.rawValue), what: "orientation")
-                if let member, ObjectReader(member.value, context, shape: ObjectShape("", []), expected: "an empty object {}") != nil {
+                if let member, ObjectReader(member.value, context, shape: .empty, expected: "an empty object {}") != nil {
                     orientation = Orientation(rawValue: member.key)
                 }
             }

@@ -97,13 +97,9 @@ extension Modifier: NodeCodable {
 }
 
 extension ClickAction: NodeCodable {
-    private static let urlShape = ObjectShape("Opens a URL.", [.required("url", URLCheck.schema, "The URL to open.")])
-
     package init?(from node: Node, in context: DecodingContext) {
         guard let member = SingleKeyObject.read(node, context, cases: ["openURL"], what: "action"),
-              let object = context.at(member.key, { ObjectReader(member.value, context, shape: Self.urlShape) }),
-              let url = context.at(member.key, { object.required("url", as: String.self) }),
-              context.at(member.key, { context.at("url") { URLCheck.check(url, .action, at: object.offset(of: "url"), context) } })
+              let url = context.at(member.key, { URLCheck.readActionObject(member.value, context) })
         else { return nil }
         self = .openURL(url)
     }
@@ -114,5 +110,5 @@ extension ClickAction: NodeCodable {
         }
     }
 
-    package static var schema: Schema { SingleKeyObject.schema([("openURL", .object(urlShape))]) }
+    package static var schema: Schema { SingleKeyObject.schema([("openURL", .object(URLCheck.actionObjectShape))]) }
 }

@@ -61,6 +61,9 @@ package struct ObjectShape: Sendable {
         self.keys = Set(properties.map(\.name))
     }
 
+    /// An object with no keys, such as `{"vertical": {}}`'s value.
+    package static let empty = ObjectShape("An empty object.", [])
+
     package func property(_ name: String) -> Property? { properties.first { $0.name == name } }
 }
 
