@@ -65,6 +65,7 @@ struct BadInputTests {
         BadInput("rgba_out_of_range", ##"{"text": {"content": "a", "fontStyle": {"size": 12, "color": {"rgba": {"r": 2, "g": 0, "b": 0}}}}}"##, 1, 77, ##"text.fontStyle.color.rgba.r"##, ##"a colour component must be between 0 and 1, found 2"##),
         BadInput("single_quotes", ##"{'text': {}}"##, 1, 2, ##""##, ##"keys must be in double quotes, found a single quote"##),
         BadInput("spacer_not_object", ##"{"vStack": {"elements": [{"spacer": null}]}}"##, 1, 37, ##"vStack.elements[0].spacer"##, ##"expected an empty object {}, found null"##),
+        BadInput("tooltip_field", ##"{"dataSources": [{"label": "default", "data": {"Name": ["a"], "x": [1]}}], "components": [{"type": "PointMark", "config": {"x": {"field": "x"}, "y": {"field": "x"}}, "interactions": [{"type": "Hover", "tooltip": {"type": "Manual", "config": [{"field": "name", "value": "a", "content": {"spacer": {}}}]}}]}]}"##, 1, 253, ##"components[0].interactions[0].tooltip.config[0].field"##, ##"the field "name" is not a column of the data"##),
         BadInput("truncated_object", ##"{"vStack": {"elements": ["##, 1, 26, ##"vStack.elements"##, ##"unexpected end of file"##),
         BadInput("truncated_string", ##"{"text": {"content": "abc"##, 1, 22, ##"text.content"##, ##"unterminated string"##),
         BadInput("two_keys", ##"{"text": {"content": "a"}, "image": {"url": "x.png"}}"##, 1, 1, ##""##, ##"a component has exactly one key naming its kind, found 2: "text", "image""##),

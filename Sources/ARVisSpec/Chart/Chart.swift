@@ -122,6 +122,7 @@ extension Chart: NodeCodable {
                     return
                 }
                 context.at("config") { MarkCheck.check(component, data: source.data, config: configNode, context) }
+                MarkCheck.tooltipFields(component, data: source.data, node: nodes[index], context)
                 if component.interactions != nil, index != components.count - 1 {
                     context.warning(.compatibility, at: nodes[index]["interactions"]?.offset ?? nodes[index].offset,
                                     "iARVis keeps only the last component's interactions; ARVis keeps these too")

@@ -26,6 +26,21 @@ package enum MarkCheck {
         checkEntryFields(config.conditionalAnnotations?.map(\.field), key: "conditionalAnnotations", data: data, node: node, context)
     }
 
+    /// Checks the columns named by Hover tooltip entries; `node` is the chart component's object.
+    package static func tooltipFields(_ component: ChartComponent, data: DataTable, node: Node, _ context: DecodingContext) {
+        guard let interactions = component.interactions, let nodes = node["interactions"]?.elements, nodes.count == interactions.count else { return }
+        context.at("interactions") {
+            for (index, interaction) in interactions.enumerated() {
+                guard case .hover(let tooltip) = interaction, let tooltipNode = nodes[index]["tooltip"] else { continue }
+                context.at(index: index) {
+                    context.at("tooltip") {
+                        checkEntryFields(tooltip.entries?.map(\.field), key: "config", data: data, node: tooltipNode, context)
+                    }
+                }
+            }
+        }
+    }
+
     /// Checks the `field` of each entry of the array at `node[key]`.
     package static func checkEntryFields(_ fields: [String]?, key: String, data: DataTable, node: Node, _ context: DecodingContext) {
         guard let fields, let entries = node[key]?.elements, entries.count == fields.count else { return }
