@@ -100,49 +100,62 @@ extension Component {
 }
 
 extension Component.HStack: NodeCodable {
-    static let shape = ObjectShape("Children side by side.", [
-        .required("elements", Schema.components, "The children, leading to trailing."),
-        .optional("alignment", VerticalAlignment.schema, "Vertical alignment of the children (default center)."),
-        .optional("spacing", .number(minimum: 0), "Space between children in points (default: the system's)."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = StackCoding.shape("Children side by side.", order: "leading to trailing", alignment: VerticalAlignment.self, across: "Vertical")
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
-        guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
-        let elements = object.required("elements", as: [Component].self)
-        let alignment = object.optional("alignment", as: VerticalAlignment.self)
-        let spacing = object.nonNegative("spacing", "spacing", context)
-        let modifiers = object.optional("modifiers", as: [Modifier].self)
-        guard let elements else { return nil }
-        self.init(elements: elements, alignment: alignment, spacing: spacing, modifiers: modifiers)
+        guard let stack = StackCoding.read(node, context, shape: Self.shape, alignment: VerticalAlignment.self) else { return nil }
+        self.init(elements: stack.elements, alignment: stack.alignment, spacing: stack.spacing, modifiers: stack.modifiers)
     }
 
-    package var node: Node {
-        .object([("alignment", alignment?.node), ("spacing", spacing?.node), ("elements", elements.node), ("modifiers", modifiers?.node)])
-    }
+    package var node: Node { StackCoding.node(elements, alignment, spacing, modifiers) }
 }
 
 extension Component.VStack: NodeCodable {
-    static let shape = ObjectShape("Children one above the other.", [
-        .required("elements", Schema.components, "The children, top to bottom."),
-        .optional("alignment", HorizontalAlignment.schema, "Horizontal alignment of the children (default center)."),
-        .optional("spacing", .number(minimum: 0), "Space between children in points (default: the system's)."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = StackCoding.shape("Children one above the other.", order: "top to bottom", alignment: HorizontalAlignment.self, across: "Horizontal")
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
-        guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
+        guard let stack = StackCoding.read(node, context, shape: Self.shape, alignment: HorizontalAlignment.self) else { return nil }
+        self.init(elements: stack.elements, alignment: stack.alignment, spacing: stack.spacing, modifiers: stack.modifiers)
+    }
+
+    package var node: Node { StackCoding.node(elements, alignment, spacing, modifiers) }
+}
+
+/// What horizontal and vertical stacks share: their keys, how they are read and how they are written.
+/// They differ only in the alignment across their axis.
+enum StackCoding {
+    /// A stack's parts as read from a document.
+    struct Parts<Alignment> {
+        var elements: [Component]
+        var alignment: Alignment?
+        var spacing: Double?
+        var modifiers: [Modifier]?
+    }
+
+    static func shape<Alignment: StringEnumeration>(_ documentation: String, order: String, alignment: Alignment.Type, across: String) -> ObjectShape {
+        ObjectShape(documentation, [
+            .required("elements", Schema.components, "The children, \(order)."),
+            .optional("alignment", Alignment.schema, "\(across) alignment of the children (default center)."),
+            .optional("spacing", .number(minimum: 0), "Space between children in points (default: the system's)."),
+            Schema.modifiersProperty,
+        ])
+    }
+
+    static func read<Alignment: StringEnumeration>(
+        _ node: Node, _ context: DecodingContext, shape: ObjectShape, alignment: Alignment.Type
+    ) -> Parts<Alignment>? {
+        guard let object = ObjectReader(node, context, shape: shape) else { return nil }
         let elements = object.required("elements", as: [Component].self)
-        let alignment = object.optional("alignment", as: HorizontalAlignment.self)
+        let alignment = object.optional("alignment", as: Alignment.self)
         let spacing = object.nonNegative("spacing", "spacing", context)
         let modifiers = object.optional("modifiers", as: [Modifier].self)
         guard let elements else { return nil }
-        self.init(elements: elements, alignment: alignment, spacing: spacing, modifiers: modifiers)
+        return Parts(elements: elements, alignment: alignment, spacing: spacing, modifiers: modifiers)
     }
 
-    package var node: Node {
+    static func node<Alignment: StringEnumeration>(_ elements: [Component], _ alignment: Alignment?, _ spacing: Double?, _ modifiers: [Modifier]?) -> Node {
         .object([("alignment", alignment?.node), ("spacing", spacing?.node), ("elements", elements.node), ("modifiers", modifiers?.node)])
     }
 }
