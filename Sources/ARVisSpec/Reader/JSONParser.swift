@@ -207,12 +207,26 @@ package struct JSONParser {
 
     // MARK: - Whitespace
 
+    /// Skips white space. Pretty-printed specs are mostly indentation, so runs of spaces are skipped
+    /// eight bytes at a time.
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"): index += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+                skipSpaceRun()
             default: return
             }
+        }
+    }
+
+    private static let eightSpaces = UInt64(0x2020_2020_2020_2020)
+
+    private mutating func skipSpaceRun() {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= bytes.count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) == Self.eightSpaces {
+            index += 8
         }
     }
 
