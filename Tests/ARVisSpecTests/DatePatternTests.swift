@@ -1,4 +1,4 @@
-import ARVisSpec
+@testable import ARVisSpec
 import Testing
 
 struct DatePatternTests {
@@ -36,5 +36,28 @@ struct DatePatternTests {
         #expect(DatePattern.detect("2022-08-22 10:30")?.pattern == "yyyy-MM-dd HH:mm")
         #expect(DatePattern.detect("MacBook Pro") == nil)
         #expect(DatePattern.detect("12") == nil)
+    }
+}
+
+struct DateMatchingPropertyTests {
+    @Test func matchesAgreesWithParseOnRandomText() throws {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789-/: TZ+apmAPMJanFebDec,")
+        let patterns = try ["yyyy-MM-dd", "YYYY", "MM/dd/yyyy", "yyyy-MM-dd HH:mm", "MMM d, yyyy", "h:mm a", "yyyyMMdd", "yyyy-DDD"]
+            .map { try DatePattern.compile($0).get() }
+        for _ in 0..<5000 {
+            let text = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            for pattern in patterns {
+                #expect(pattern.matches(text) == (pattern.parse(text) != nil), "\(pattern.pattern) \(text)")
+            }
+        }
+        let iso = try DatePattern.compile("yyyy-MM-dd").get()
+        #expect(iso.matches("2024-02-29") && !iso.matches("2023-02-29") && !iso.matches("2023-00-10"))
+    }
+
+    @Test(arguments: [DataValue.int(0), .int(-7), .int(1880), .int(Int.max), .int(Int.min), .double(1.5), .double(2), .bool(true), .string("1949-11-19"), .string("é")])
+    func utf8TextIsTheTextsBytes(_ value: DataValue) {
+        #expect(value.withUTF8Text { Array($0) } == value.text.map { Array($0.utf8) })
+        #expect(DataValue.null.withUTF8Text { Array($0) } == nil)
     }
 }

@@ -17,6 +17,31 @@ public enum DataValue: Sendable, Hashable {
         }
     }
 
+    /// Calls `body` with the UTF-8 bytes of ``text``, formatting integers on the stack rather than
+    /// allocating a string; `nil` for null.
+    package func withUTF8Text<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        switch self {
+        case .int(let value):
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+                var magnitude = value.magnitude
+                var start = buffer.count
+                repeat {
+                    start -= 1
+                    buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                } while magnitude > 0
+                if value < 0 {
+                    start -= 1
+                    buffer[start] = UInt8(ascii: "-")
+                }
+                return body(UnsafeBufferPointer(rebasing: buffer[start...]))
+            }
+        default:
+            guard var text else { return nil }
+            return text.withUTF8(body)
+        }
+    }
+
     /// The value as text, as iARVis stringifies numbers before applying a date format.
     public var text: String? {
         switch self {

@@ -102,13 +102,31 @@ public struct DatePattern: Sendable, Hashable {
         var text = text
         return text.withUTF8 { bytes in
             var parser = DateTextParser(bytes: bytes)
-            for (position, token) in tokens.enumerated() {
-                let nextIsNumeric = position + 1 < tokens.count && tokens[position + 1].isNumericField
-                guard parser.read(token, adjacentNumeric: nextIsNumeric) else { return nil }
-            }
-            guard parser.atEnd else { return nil }
-            return parser.fields.instant()
+            return read(&parser) ? parser.fields.instant() : nil
         }
+    }
+
+    /// Whether `text` matches the pattern and names a real date: what validation needs, without
+    /// computing the instant. `matches(t)` is `parse(t) != nil`.
+    public func matches(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { matches(utf8: $0) }
+    }
+
+    /// ``matches(_:)`` on UTF-8 bytes.
+    package func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var parser = DateTextParser(bytes: bytes)
+        return read(&parser) && parser.fields.isValid
+    }
+
+    /// Reads the parser's text token by token; whether all of it follows the pattern. The fields stay
+    /// in the parser (they are read there, not copied out).
+    private func read(_ parser: inout DateTextParser) -> Bool {
+        for (position, token) in tokens.enumerated() {
+            let nextIsNumeric = position + 1 < tokens.count && tokens[position + 1].isNumericField
+            guard parser.read(token, adjacentNumeric: nextIsNumeric) else { return false }
+        }
+        return parser.atEnd
     }
 
     /// The built-in patterns iARVis tries, in its order, that are valid Unicode patterns.
@@ -145,8 +163,20 @@ struct DateFields {
     var fraction = 0.0, offsetSeconds = 0, isPM: Bool?, isBC = false
     var dayOfYear: Int?, weekOfYear: Int?, weekday: Int?, millisecondsInDay: Int?, quarter: Int?
 
+    /// The calendar year, counting 1 BC as year 0.
+    private var astronomicalYear: Int { isBC ? 1 - year : year }
+
+    /// Whether the fields name a real day (a month and a day within it, unless the day is given by
+    /// day of year or by week).
+    var isValid: Bool {
+        guard dayOfYear == nil, weekOfYear == nil else { return true }
+        let month = quarter.map { ($0 - 1) * 3 + 1 } ?? self.month
+        return (1...12).contains(month) && day >= 1 && day <= DateFields.daysInMonth(astronomicalYear, month)
+    }
+
     func instant() -> Double? {
-        let year = isBC ? 1 - self.year : self.year
+        guard isValid else { return nil }
+        let year = astronomicalYear
         let month = quarter.map { ($0 - 1) * 3 + 1 } ?? self.month
         var dayNumber: Int
         if let dayOfYear {
@@ -157,7 +187,6 @@ struct DateFields {
             let mondayOfWeek1 = january4 - ((january4 + 3) % 7 + 7) % 7
             dayNumber = mondayOfWeek1 + (weekOfYear - 1) * 7 + ((weekday ?? 2) + 5) % 7
         } else {
-            guard (1...12).contains(month), day >= 1, day <= DateFields.daysInMonth(year, month) else { return nil }
             dayNumber = DateFields.daysFromCivil(year, month, day)
         }
         var hour = self.hour

@@ -60,12 +60,11 @@ package enum MarkCheck {
         }
         guard let pattern = descriptor.datePattern, let format = descriptor.dateFormat else { return }
         for (row, value) in column.values.enumerated() {
-            guard let text = value.text else { continue }
-            if pattern.parse(text) == nil {
+            if value.withUTF8Text({ pattern.matches(utf8: $0) }) == false {
                 context.at("dateFormat") {
                     context.error(.invalidValue, at: node["dateFormat"]?.offset ?? node.offset,
                                   "value \(value.node.compactText) in row \(row) of column \"\(descriptor.field)\" does not match the date format \"\(format)\"",
-                                  hint: DatePattern.detect(text).map { "it matches \"\($0.pattern)\"" })
+                                  hint: value.text.flatMap(DatePattern.detect).map { "it matches \"\($0.pattern)\"" })
                 }
                 return
             }
