@@ -15,6 +15,8 @@ let package = Package(
     products: [
         .library(name: "ARVisSpec", targets: ["ARVisSpec"]),
         .library(name: "ARVisSpecYAML", targets: ["ARVisSpecYAML"]),
+        .library(name: "ARVisGraphics", targets: ["ARVisGraphics"]),
+        .library(name: "ARVisRender", targets: ["ARVisRender"]),
         .executable(name: "arvis", targets: ["arvis"]),
         .executable(name: "arvis-bench", targets: ["arvis-bench"]),
     ],
@@ -25,6 +27,10 @@ let package = Package(
     targets: [
         // Core: the grammar. Foundation only, so iOS apps can link it.
         .target(name: "ARVisSpec", swiftSettings: swiftSettings),
+        // Drawing vocabulary, TrueType fonts, and the SVG / PNG / HTML writers. Foundation only; knows no specs.
+        .target(name: "ARVisGraphics", swiftSettings: swiftSettings),
+        // Spec -> drawing: layout, Markdown text, media, tables and the chart engine. Foundation only.
+        .target(name: "ARVisRender", dependencies: ["ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
         // YAML front end for the reader (Yams lives here, not in the core).
         .target(
             name: "ARVisSpecYAML",
@@ -53,6 +59,17 @@ let package = Package(
         .testTarget(
             name: "ARVisSpecTests",
             dependencies: ["ARVisSpec", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisGraphicsTests",
+            dependencies: ["ARVisGraphics", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisRenderTests",
+            dependencies: ["ARVisRender", "ARVisTestSupport"],
+            resources: [.copy("Golden")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,37 @@
+/// Which typeface a text run uses: a family, a weight and a slant.
+public struct FontFace: Sendable, Hashable {
+    /// The three DejaVu families.
+    public enum Family: String, Sendable, Hashable, CaseIterable {
+        case sans, mono, serif
+
+        /// The CSS `font-family` list for SVG and HTML output.
+        public var cssFamily: String {
+            switch self {
+            case .sans: "'DejaVu Sans', Verdana, sans-serif"
+            case .mono: "'DejaVu Sans Mono', Menlo, monospace"
+            case .serif: "'DejaVu Serif', Georgia, serif"
+            }
+        }
+    }
+
+    /// The weights the DejaVu files provide.
+    public enum Weight: Int, Sendable, Hashable, CaseIterable {
+        case light = 200, regular = 400, bold = 700
+    }
+
+    public var family: Family
+    public var weight: Weight
+    public var isItalic: Bool
+
+    /// Creates a face.
+    public init(family: Family = .sans, weight: Weight = .regular, isItalic: Bool = false) {
+        self.family = family
+        self.weight = weight
+        self.isItalic = isItalic
+    }
+
+    /// DejaVu Sans Book.
+    public static let regular = FontFace()
+    /// DejaVu Sans Bold.
+    public static let bold = FontFace(weight: .bold)
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// The DejaVu TrueType faces, loaded once from a font directory, for measuring and drawing text.
+///
+/// ```swift
+/// let fonts = try FontLibrary.standard()
+/// let width = fonts.font(for: .bold).width(of: "Hello", size: 17)
+/// ```
+public final class FontLibrary: Sendable {
+    /// The folder the faces were read from.
+    public let directory: String
+    private let faces: [FontFace: LoadedFace]
+
+    /// A face as loaded: the font file, and whether italics must be slanted by the writer.
+    struct LoadedFace: Sendable {
+        let font: TrueTypeFont
+        let needsSyntheticSlant: Bool
+    }
+
+    /// Folders searched, in order, when no directory is given and `ARVIS_FONT_DIR` is unset.
+    public static let searchDirectories = [
+        "/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF",
+        "/usr/local/share/fonts/dejavu", "/opt/homebrew/share/fonts", "/Library/Fonts",
+    ]
+
+    /// Loads the faces from `directory`.
+    ///
+    /// DejaVu Sans, Sans Mono and Serif (Book and Bold) are required; oblique and light faces are used
+    /// when present, else the upright face is slanted or the regular weight used.
+    /// - Throws: ``GraphicsError`` with code `fontMissing` naming the package to install.
+    public init(directory: String) throws {
+        self.directory = directory
+        var files: [String: TrueTypeFont] = [:]
+        var faces: [FontFace: LoadedFace] = [:]
+        for family in FontFace.Family.allCases {
+            for weight in FontFace.Weight.allCases {
+                for italic in [false, true] {
+                    let face = FontFace(family: family, weight: weight, isItalic: italic)
+                    faces[face] = try Self.load(face, from: directory, cache: &files)
+                }
+            }
+        }
+        self.faces = faces
+    }
+
+    private static func load(_ face: FontFace, from directory: String, cache: inout [String: TrueTypeFont]) throws -> LoadedFace {
+        for (name, slanted) in candidateFiles(face) {
+            if let font = try read(name, in: directory, cache: &cache, required: false) {
+                return LoadedFace(font: font, needsSyntheticSlant: slanted)
+            }
+        }
+        let required = baseName(face.family) + (face.weight == .bold ? "-Bold" : "") + ".ttf"
+        let font = try read(required, in: directory, cache: &cache, required: true)!
+        return LoadedFace(font: font, needsSyntheticSlant: face.isItalic)
+    }
+
+    private static func baseName(_ family: FontFace.Family) -> String {
+        switch family {
+        case .sans: "DejaVuSans"
+        case .mono: "DejaVuSansMono"
+        case .serif: "DejaVuSerif"
+        }
+    }
+
+    /// Files that provide `face` exactly, best first, with whether they still need slanting.
+    private static func candidateFiles(_ face: FontFace) -> [(String, Bool)] {
+        let base = baseName(face.family)
+        let slant = face.family == .serif ? "Italic" : "Oblique"
+        switch (face.weight, face.isItalic) {
+        case (.light, false): return face.family == .sans ? [("\(base)-ExtraLight.ttf", false)] : []
+        case (.light, true): return face.family == .sans ? [("\(base)-ExtraLight.ttf", true)] : [("\(base)-\(slant).ttf", false)]
+        case (.regular, true): return [("\(base)-\(slant).ttf", false)]
+        case (.bold, true): return [("\(base)-Bold\(slant).ttf", false)]
+        default: return []
+        }
+    }
+
+    private static func read(_ name: String, in directory: String, cache: inout [String: TrueTypeFont], required: Bool) throws -> TrueTypeFont? {
+        if let font = cache[name] { return font }
+        let path = (directory as NSString).appendingPathComponent(name)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            guard required else { return nil }
+            throw GraphicsError(.fontMissing, "font file \(path) not found; install the DejaVu fonts (Debian/Ubuntu: apt-get install fonts-dejavu-core) or point ARVIS_FONT_DIR at a folder holding DejaVuSans.ttf")
+        }
+        guard let font = TrueTypeFont(bytes: [UInt8](data)) else {
+            throw GraphicsError(.fontInvalid, "\(path) is not a TrueType font this reader understands")
+        }
+        cache[name] = font
+        return font
+    }
+
+    /// The font for `face`.
+    public func font(for face: FontFace) -> TrueTypeFont { faces[face]!.font }
+
+    /// Whether `face` is drawn by slanting an upright font (its file is absent).
+    public func needsSyntheticSlant(_ face: FontFace) -> Bool { faces[face]!.needsSyntheticSlant }
+
+    private static let cache = LibraryCache()
+
+    /// The library for `directory`, or for `ARVIS_FONT_DIR`, or the first of ``searchDirectories``
+    /// holding `DejaVuSans.ttf`; loaded once per process and shared.
+    /// - Throws: ``GraphicsError`` when no folder holds the fonts.
+    public static func standard(directory: String? = nil) throws -> FontLibrary {
+        let chosen = directory ?? ProcessInfo.processInfo.environment["ARVIS_FONT_DIR"]
+            ?? searchDirectories.first { FileManager.default.fileExists(atPath: $0 + "/DejaVuSans.ttf") }
+            ?? searchDirectories[0]
+        return try cache.library(for: chosen)
+    }
+}
+
+/// Libraries loaded so far, by directory.
+private final class LibraryCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var libraries: [String: FontLibrary] = [:]
+
+    func library(for directory: String) throws -> FontLibrary {
+        lock.lock()
+        defer { lock.unlock() }
+        if let library = libraries[directory] { return library }
+        let library = try FontLibrary(directory: directory)
+        libraries[directory] = library
+        return library
+    }
+}

@@ -1,0 +1,323 @@
+import Foundation
+
+/// A TrueType font file: metrics, the character map and glyph outlines (`glyf` flavour).
+public struct TrueTypeFont: Sendable {
+    private let bytes: [UInt8]
+    /// Design units per em.
+    public let unitsPerEm: Double
+    /// Typographic ascent, descent (negative) and line gap in design units (`hhea`).
+    public let ascender: Double, descender: Double, lineGap: Double
+    private let glyphCount: Int
+    private let advances: [UInt16]
+    private let asciiGlyphs: [UInt16]
+    private let characterMap: CharacterMap
+    private let locations: [Int]
+    private let glyfOffset: Int
+
+    /// Reads a font from the bytes of a `.ttf` file; `nil` if they are not a TrueType font this reader handles.
+    public init?(bytes: [UInt8]) {
+        let reader = ByteReader(bytes: bytes)
+        guard let tables = Self.tableDirectory(reader),
+              let head = tables["head"], let hhea = tables["hhea"], let maxp = tables["maxp"],
+              let hmtx = tables["hmtx"], let cmap = tables["cmap"], let loca = tables["loca"], let glyf = tables["glyf"],
+              let unitsPerEm = reader.u16(head + 18), unitsPerEm > 0,
+              let locFormat = reader.i16(head + 50),
+              let ascender = reader.i16(hhea + 4), let descender = reader.i16(hhea + 6), let lineGap = reader.i16(hhea + 8),
+              let metricCount = reader.u16(hhea + 34), metricCount > 0,
+              let glyphCount = reader.u16(maxp + 4),
+              let characterMap = CharacterMap(reader, tableOffset: cmap)
+        else { return nil }
+        var advances: [UInt16] = []
+        advances.reserveCapacity(Int(metricCount))
+        for index in 0..<Int(metricCount) {
+            guard let advance = reader.u16(hmtx + 4 * index) else { return nil }
+            advances.append(advance)
+        }
+        var locations: [Int] = []
+        locations.reserveCapacity(Int(glyphCount) + 1)
+        for index in 0...Int(glyphCount) {
+            let location = locFormat == 0 ? reader.u16(loca + 2 * index).map { Int($0) * 2 } : reader.u32(loca + 4 * index).map(Int.init)
+            guard let location else { return nil }
+            locations.append(location)
+        }
+        self.bytes = bytes
+        self.unitsPerEm = Double(unitsPerEm)
+        (self.ascender, self.descender, self.lineGap) = (Double(ascender), Double(descender), Double(lineGap))
+        self.glyphCount = Int(glyphCount)
+        self.advances = advances
+        self.characterMap = characterMap
+        self.locations = locations
+        self.glyfOffset = glyf
+        self.asciiGlyphs = (0..<128).map { characterMap.glyph(for: UInt32($0)) }
+    }
+
+    private static func tableDirectory(_ reader: ByteReader) -> [String: Int]? {
+        guard let version = reader.u32(0), version == 0x0001_0000 || version == 0x7472_7565,
+              let count = reader.u16(4) else { return nil }
+        var tables: [String: Int] = [:]
+        for index in 0..<Int(count) {
+            let record = 12 + 16 * index
+            guard let offset = reader.u32(record + 8), let length = reader.u32(record + 12),
+                  Int(offset) + Int(length) <= reader.bytes.count else { return nil }
+            let tag = String(decoding: reader.bytes[record..<record + 4], as: UTF8.self)
+            tables[tag] = Int(offset)
+        }
+        return tables
+    }
+
+    /// The glyph for a Unicode scalar (0, the "missing" glyph, when the font has none).
+    public func glyph(for scalar: Unicode.Scalar) -> UInt16 {
+        scalar.value < 128 ? asciiGlyphs[Int(scalar.value)] : characterMap.glyph(for: scalar.value)
+    }
+
+    /// Whether the font has a glyph for `scalar`.
+    public func covers(_ scalar: Unicode.Scalar) -> Bool { glyph(for: scalar) != 0 }
+
+    /// A glyph's advance width in design units.
+    public func advance(ofGlyph glyph: UInt16) -> Double {
+        Double(advances[min(Int(glyph), advances.count - 1)])
+    }
+
+    /// The width of `text` set at `size` points, in points.
+    public func width(of text: some StringProtocol, size: Double) -> Double {
+        var units = 0.0
+        for scalar in text.unicodeScalars { units += advance(ofGlyph: glyph(for: scalar)) }
+        return units * size / unitsPerEm
+    }
+
+    /// A glyph's outline in design units, y pointing up, with composites resolved.
+    public func outline(ofGlyph glyph: UInt16) -> Path {
+        var path = Path()
+        appendOutline(of: Int(glyph), transform: .identity, depth: 0, to: &path)
+        return path
+    }
+
+    private func appendOutline(of glyph: Int, transform: Transform, depth: Int, to path: inout Path) {
+        guard glyph < glyphCount, depth < 8 else { return }
+        let start = locations[glyph], end = locations[glyph + 1]
+        guard end > start else { return }
+        let reader = ByteReader(bytes: bytes)
+        let offset = glyfOffset + start
+        guard let contourCount = reader.i16(offset) else { return }
+        if contourCount >= 0 {
+            GlyphOutline.appendSimple(reader, at: offset, contours: Int(contourCount), transform: transform, to: &path)
+        } else {
+            appendComposite(reader, at: offset + 10, transform: transform, depth: depth, to: &path)
+        }
+    }
+
+    private func appendComposite(_ reader: ByteReader, at start: Int, transform: Transform, depth: Int, to path: inout Path) {
+        var cursor = start
+        while let flags = reader.u16(cursor), let component = reader.u16(cursor + 2) {
+            cursor += 4
+            let wordArguments = flags & 0x0001 != 0
+            var dx = 0.0, dy = 0.0
+            if wordArguments {
+                dx = Double(reader.i16(cursor) ?? 0)
+                dy = Double(reader.i16(cursor + 2) ?? 0)
+                cursor += 4
+            } else {
+                dx = Double(Int8(bitPattern: reader.bytes[safe: cursor] ?? 0))
+                dy = Double(Int8(bitPattern: reader.bytes[safe: cursor + 1] ?? 0))
+                cursor += 2
+            }
+            var a = 1.0, b = 0.0, c = 0.0, d = 1.0
+            func f2dot14(_ at: Int) -> Double { Double(reader.i16(at) ?? 0) / 16384 }
+            if flags & 0x0008 != 0 {
+                a = f2dot14(cursor); d = a; cursor += 2
+            } else if flags & 0x0040 != 0 {
+                a = f2dot14(cursor); d = f2dot14(cursor + 2); cursor += 4
+            } else if flags & 0x0080 != 0 {
+                a = f2dot14(cursor); b = f2dot14(cursor + 2); c = f2dot14(cursor + 4); d = f2dot14(cursor + 6); cursor += 8
+            }
+            // Point-matching arguments (ARGS_ARE_XY_VALUES clear) are rare; they are treated as no offset.
+            if flags & 0x0002 == 0 { dx = 0; dy = 0 }
+            let local = Transform(a: a, b: b, c: c, d: d, tx: dx, ty: dy)
+            appendOutline(of: Int(component), transform: transform.concatenating(local), depth: depth + 1, to: &path)
+            if flags & 0x0020 == 0 { break }
+        }
+    }
+}
+
+/// Decodes the points of a simple glyph into path segments.
+private enum GlyphOutline {
+    static func appendSimple(_ reader: ByteReader, at offset: Int, contours: Int, transform: Transform, to path: inout Path) {
+        guard contours > 0 else { return }
+        var endPoints: [Int] = []
+        for index in 0..<contours {
+            guard let end = reader.u16(offset + 10 + 2 * index) else { return }
+            endPoints.append(Int(end))
+        }
+        let pointCount = (endPoints.last ?? -1) + 1
+        guard let instructionLength = reader.u16(offset + 10 + 2 * contours) else { return }
+        var cursor = offset + 12 + 2 * contours + Int(instructionLength)
+        var flags: [UInt8] = []
+        flags.reserveCapacity(pointCount)
+        while flags.count < pointCount {
+            guard let flag = reader.bytes[safe: cursor] else { return }
+            cursor += 1
+            flags.append(flag)
+            if flag & 0x08 != 0, let repeats = reader.bytes[safe: cursor] {
+                cursor += 1
+                for _ in 0..<Int(repeats) where flags.count < pointCount { flags.append(flag) }
+            }
+        }
+        guard let xs = coordinates(reader, &cursor, flags, short: 0x02, same: 0x10),
+              let ys = coordinates(reader, &cursor, flags, short: 0x04, same: 0x20) else { return }
+        var first = 0
+        for end in endPoints {
+            guard end >= first, end < pointCount else { return }
+            let points = (first...end).map { (transform.apply(Point(Double(xs[$0]), Double(ys[$0]))), flags[$0] & 1 != 0) }
+            appendContour(points, to: &path)
+            first = end + 1
+        }
+    }
+
+    private static func coordinates(_ reader: ByteReader, _ cursor: inout Int, _ flags: [UInt8], short: UInt8, same: UInt8) -> [Int]? {
+        var values: [Int] = []
+        values.reserveCapacity(flags.count)
+        var value = 0
+        for flag in flags {
+            if flag & short != 0 {
+                guard let delta = reader.bytes[safe: cursor] else { return nil }
+                cursor += 1
+                value += flag & same != 0 ? Int(delta) : -Int(delta)
+            } else if flag & same == 0 {
+                guard let delta = reader.i16(cursor) else { return nil }
+                cursor += 2
+                value += Int(delta)
+            }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Turns on- and off-curve points into quadratic segments, inserting the implied on-curve midpoints.
+    private static func appendContour(_ points: [(Point, Bool)], to path: inout Path) {
+        guard let firstOn = points.firstIndex(where: { $0.1 }) else {
+            // All off-curve: start at the midpoint of the first two.
+            guard points.count > 1 else { return }
+            let start = midpoint(points[0].0, points[1].0)
+            path.move(to: start)
+            for index in 0..<points.count {
+                let control = points[(index + 1) % points.count].0
+                let next = midpoint(control, points[(index + 2) % points.count].0)
+                path.quad(control: control, to: next)
+            }
+            path.close()
+            return
+        }
+        let count = points.count
+        path.move(to: points[firstOn].0)
+        var pendingControl: Point?
+        for step in 1...count {
+            let (point, onCurve) = points[(firstOn + step) % count]
+            if onCurve {
+                if let control = pendingControl { path.quad(control: control, to: point) } else { path.line(to: point) }
+                pendingControl = nil
+            } else {
+                if let control = pendingControl { path.quad(control: control, to: midpoint(control, point)) }
+                pendingControl = point
+            }
+        }
+        path.close()
+    }
+
+    private static func midpoint(_ a: Point, _ b: Point) -> Point { Point((a.x + b.x) / 2, (a.y + b.y) / 2) }
+}
+
+/// The `cmap` lookup: format 12 (full Unicode) or format 4 (Basic Multilingual Plane).
+private enum CharacterMap: Sendable {
+    case segments(end: [UInt32], start: [UInt32], delta: [Int32], rangeOffsetAt: [Int], rangeOffset: [UInt16], bytes: [UInt8])
+    case groups(start: [UInt32], end: [UInt32], glyph: [UInt32])
+
+    init?(_ reader: ByteReader, tableOffset: Int) {
+        guard let count = reader.u16(tableOffset + 2) else { return nil }
+        var best: (rank: Int, offset: Int)?
+        for index in 0..<Int(count) {
+            let record = tableOffset + 4 + 8 * index
+            guard let platform = reader.u16(record), let encoding = reader.u16(record + 2),
+                  let offset = reader.u32(record + 4), let format = reader.u16(tableOffset + Int(offset)) else { continue }
+            let rank: Int
+            switch (platform, encoding, format) {
+            case (3, 10, 12), (0, 4, 12), (0, 6, 12): rank = 3
+            case (3, 1, 4), (0, 3, 4), (0, 1, 4), (0, 0, 4): rank = 2
+            default: continue
+            }
+            if rank > (best?.rank ?? 0) { best = (rank, tableOffset + Int(offset)) }
+        }
+        guard let best else { return nil }
+        if best.rank == 3 { self.init(format12: reader, at: best.offset) } else { self.init(format4: reader, at: best.offset) }
+    }
+
+    private init?(format12 reader: ByteReader, at offset: Int) {
+        guard let count = reader.u32(offset + 12), count < 1_000_000 else { return nil }
+        var start: [UInt32] = [], end: [UInt32] = [], glyph: [UInt32] = []
+        for index in 0..<Int(count) {
+            let group = offset + 16 + 12 * index
+            guard let first = reader.u32(group), let last = reader.u32(group + 4), let glyphID = reader.u32(group + 8) else { return nil }
+            start.append(first); end.append(last); glyph.append(glyphID)
+        }
+        self = .groups(start: start, end: end, glyph: glyph)
+    }
+
+    private init?(format4 reader: ByteReader, at offset: Int) {
+        guard let doubled = reader.u16(offset + 6) else { return nil }
+        let segments = Int(doubled) / 2
+        let endAt = offset + 14, startAt = endAt + 2 * segments + 2
+        let deltaAt = startAt + 2 * segments, rangeAt = deltaAt + 2 * segments
+        var end: [UInt32] = [], start: [UInt32] = [], delta: [Int32] = [], rangeOffsetAt: [Int] = [], rangeOffset: [UInt16] = []
+        for index in 0..<segments {
+            guard let last = reader.u16(endAt + 2 * index), let first = reader.u16(startAt + 2 * index),
+                  let shift = reader.i16(deltaAt + 2 * index), let range = reader.u16(rangeAt + 2 * index) else { return nil }
+            end.append(UInt32(last)); start.append(UInt32(first)); delta.append(Int32(shift))
+            rangeOffsetAt.append(rangeAt + 2 * index); rangeOffset.append(range)
+        }
+        self = .segments(end: end, start: start, delta: delta, rangeOffsetAt: rangeOffsetAt, rangeOffset: rangeOffset, bytes: reader.bytes)
+    }
+
+    func glyph(for code: UInt32) -> UInt16 {
+        switch self {
+        case .groups(let start, let end, let glyph):
+            guard let index = Self.search(end, code), code >= start[index] else { return 0 }
+            return UInt16(truncatingIfNeeded: glyph[index] + (code - start[index]))
+        case .segments(let end, let start, let delta, let rangeOffsetAt, let rangeOffset, let bytes):
+            guard code <= 0xFFFF, let index = Self.search(end, code), code >= start[index] else { return 0 }
+            if rangeOffset[index] == 0 { return UInt16(truncatingIfNeeded: Int32(code) + delta[index]) }
+            let at = rangeOffsetAt[index] + Int(rangeOffset[index]) + 2 * Int(code - start[index])
+            guard let raw = ByteReader(bytes: bytes).u16(at), raw != 0 else { return 0 }
+            return UInt16(truncatingIfNeeded: Int32(raw) + delta[index])
+        }
+    }
+
+    /// The first index whose end is at least `code`.
+    private static func search(_ ends: [UInt32], _ code: UInt32) -> Int? {
+        var low = 0, high = ends.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ends[middle] < code { low = middle + 1 } else { high = middle }
+        }
+        return low < ends.count ? low : nil
+    }
+}
+
+/// Big-endian reads that return `nil` past the end instead of trapping.
+struct ByteReader {
+    let bytes: [UInt8]
+
+    func u16(_ at: Int) -> UInt16? {
+        guard at >= 0, at + 2 <= bytes.count else { return nil }
+        return UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
+    }
+
+    func i16(_ at: Int) -> Int16? { u16(at).map { Int16(bitPattern: $0) } }
+
+    func u32(_ at: Int) -> UInt32? {
+        guard at >= 0, at + 4 <= bytes.count else { return nil }
+        return UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

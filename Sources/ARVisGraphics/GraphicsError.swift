@@ -1,0 +1,30 @@
+/// An error from ARVisGraphics: a missing or unreadable font, or a drawing too large to rasterise.
+public struct GraphicsError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, as an extensible set of codes.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable, Hashable { case fontMissing, fontInvalid, canvasTooLarge }
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// A required font file is not in the font directory.
+        public static let fontMissing = Code(.fontMissing)
+        /// A font file could not be read as TrueType.
+        public static let fontInvalid = Code(.fontInvalid)
+        /// The PNG would exceed the pixel limit.
+        public static let canvasTooLarge = Code(.canvasTooLarge)
+
+        public var description: String { value.rawValue }
+    }
+
+    public var code: Code
+    /// One line an author can act on.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,181 @@
+/// A picture: a tree of shapes, text, images and groups on a canvas of a given extent.
+///
+/// Drawings know nothing about specs; ``SVGWriter``, ``PNGWriter`` and ``HTMLWriter`` turn them into files.
+///
+/// ```swift
+/// var drawing = Drawing(extent: Extent(width: 200, height: 100), title: "Hello")
+/// drawing.elements.append(.shape(Shape(path: .roundedRect(Rect(x: 0, y: 0, width: 200, height: 100), radius: 12), fill: .white)))
+/// let svg = SVGWriter().write(drawing)
+/// ```
+public struct Drawing: Sendable, Hashable {
+    /// The canvas size in drawing units.
+    public var extent: Extent
+    /// A short accessible name, written as SVG `<title>`.
+    public var title: String?
+    /// A longer accessible description, written as SVG `<desc>`.
+    public var summary: String?
+    /// The content, painted in order.
+    public var elements: [Element]
+
+    /// Creates a drawing.
+    public init(extent: Extent, title: String? = nil, summary: String? = nil, elements: [Element] = []) {
+        self.extent = extent
+        self.title = title
+        self.summary = summary
+        self.elements = elements
+    }
+}
+
+/// One item of a drawing.
+public indirect enum Element: Sendable, Hashable {
+    case shape(Shape)
+    case text(TextRun)
+    case image(ImageItem)
+    case media(MediaItem)
+    case group(Group)
+}
+
+/// A filled and/or stroked path.
+public struct Shape: Sendable, Hashable {
+    public var path: Path
+    public var fill: DrawingColor?
+    public var stroke: Stroke?
+
+    /// Creates a shape; give a fill, a stroke or both.
+    public init(path: Path, fill: DrawingColor? = nil, stroke: Stroke? = nil) {
+        self.path = path
+        self.fill = fill
+        self.stroke = stroke
+    }
+}
+
+/// How a path's outline is drawn.
+public struct Stroke: Sendable, Hashable {
+    public var color: DrawingColor
+    public var width: Double
+    /// Dash and gap lengths, or empty for a solid line.
+    public var dash: [Double]
+    /// Round caps and joins (otherwise butt caps and miter-like joins).
+    public var isRound: Bool
+
+    /// Creates a stroke.
+    public init(color: DrawingColor, width: Double, dash: [Double] = [], isRound: Bool = false) {
+        self.color = color
+        self.width = width
+        self.dash = dash
+        self.isRound = isRound
+    }
+}
+
+/// A single line of text in one face, size and colour, starting at a baseline point.
+public struct TextRun: Sendable, Hashable {
+    public var text: String
+    /// The left end of the baseline.
+    public var origin: Point
+    public var face: FontFace
+    public var size: Double
+    public var color: DrawingColor
+    public var isUnderlined: Bool
+
+    /// Creates a text run.
+    public init(_ text: String, at origin: Point, face: FontFace = .regular, size: Double, color: DrawingColor = .black, isUnderlined: Bool = false) {
+        self.text = text
+        self.origin = origin
+        self.face = face
+        self.size = size
+        self.color = color
+        self.isUnderlined = isUnderlined
+    }
+}
+
+/// A raster image placed in a frame.
+public struct ImageItem: Sendable, Hashable {
+    public var frame: Rect
+    /// A `data:` URI or a URL, or `nil` when only the fallback can be shown.
+    public var source: String?
+    /// Fill the frame and crop (otherwise fit inside it).
+    public var fills: Bool
+    /// What to draw where the image itself cannot be shown (PNG output, no source).
+    public var fallback: [Element]
+
+    /// Creates an image item.
+    public init(frame: Rect, source: String?, fills: Bool, fallback: [Element]) {
+        self.frame = frame
+        self.source = source
+        self.fills = fills
+        self.fallback = fallback
+    }
+}
+
+/// An audio or video player: a real `<audio>`/`<video>` in HTML, its drawn chrome elsewhere.
+public struct MediaItem: Sendable, Hashable {
+    /// Audio or video.
+    public enum Kind: String, Sendable, Hashable { case audio, video }
+
+    public var kind: Kind
+    public var frame: Rect
+    public var url: String
+    /// A poster image URL for video.
+    public var poster: String?
+    /// Whether the URL is a page to embed (such as a YouTube player) rather than a media file.
+    public var isEmbeddedPage: Bool
+    /// The drawn player chrome, used by SVG and PNG output.
+    public var fallback: [Element]
+
+    /// Creates a media item.
+    public init(kind: Kind, frame: Rect, url: String, poster: String? = nil, isEmbeddedPage: Bool = false, fallback: [Element]) {
+        self.kind = kind
+        self.frame = frame
+        self.url = url
+        self.poster = poster
+        self.isEmbeddedPage = isEmbeddedPage
+        self.fallback = fallback
+    }
+}
+
+/// Elements sharing a transform, a clip, an opacity, a link or an interactive role.
+public struct Group: Sendable, Hashable {
+    public var elements: [Element]
+    public var transform: Transform
+    /// A clip outline in the group's own coordinates.
+    public var clip: Path?
+    public var opacity: Double
+    /// A URL opened when the group is clicked (SVG `<a>`).
+    public var link: String?
+    /// An accessible label, written as the group's `<title>`.
+    public var label: String?
+    public var role: Role?
+
+    /// What a group does in interactive output.
+    public enum Role: Sendable, Hashable {
+        /// Hovering the group shows the tooltip group with the same id.
+        case tooltipTrigger(id: String)
+        /// A tooltip, hidden until its trigger is hovered; static output leaves it out.
+        case tooltip(id: String)
+        /// The button choosing item `index` of segmented control `control`.
+        case segmentButton(control: String, index: Int)
+        /// Item `index` of segmented control `control`; only `selected` items show in static output.
+        case segment(control: String, index: Int, selected: Bool)
+    }
+
+    /// Creates a group.
+    public init(_ elements: [Element], transform: Transform = .identity, clip: Path? = nil, opacity: Double = 1,
+                link: String? = nil, label: String? = nil, role: Role? = nil) {
+        self.elements = elements
+        self.transform = transform
+        self.clip = clip
+        self.opacity = opacity
+        self.link = link
+        self.label = label
+        self.role = role
+    }
+
+    /// Whether static output (PNG, plain SVG) shows the group.
+    public var isVisibleStatically: Bool {
+        switch role {
+        case .tooltip: false
+        case .segment(_, _, let selected): selected
+        default: true
+        }
+    }
+}
