@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "ARVisCLI",
             dependencies: [
-                "ARVisSpec", "ARVisSpecYAML",
+                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -4,7 +4,7 @@ public import ArgumentParser
 public struct ARVisCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "arvis",
-        abstract: "Declarative augmented-reality environments: validate, format and convert ARVis and iARVis specs.",
+        abstract: "Declarative augmented-reality environments: validate, render, format and convert ARVis and iARVis specs.",
         discussion: """
             A spec is JSON or YAML: an environment (targets with widgets), a single component, or a chart.
             Every iARVis spec is an ARVis spec.
@@ -12,11 +12,12 @@ public struct ARVisCommand: ParsableCommand {
             Examples:
               arvis validate Examples/museum-environment.json
               arvis validate --format json --strict specs/*.json
+              arvis render Examples/laptop-benchmark-bar-chart.json -o chart.png
               arvis fmt --write widget.json
               arvis convert --to yaml chart.json > chart.yaml
               arvis schema > arvis.schema.json
             """,
-        subcommands: [Validate.self, Format.self, Convert.self, SchemaCommand.self]
+        subcommands: [Validate.self, Render.self, Format.self, Convert.self, SchemaCommand.self]
     )
 
     public init() {}

@@ -33,6 +33,9 @@ public struct Path: Sendable, Hashable {
     /// Closes the current subpath.
     public mutating func close() { elements.append(.close) }
 
+    /// Appends one step.
+    public mutating func appendElement(_ element: Element) { elements.append(element) }
+
     /// Appends every step of `other`.
     public mutating func append(_ other: Path) { elements.append(contentsOf: other.elements) }
 

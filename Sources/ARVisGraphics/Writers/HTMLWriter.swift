@@ -95,7 +95,7 @@ public struct HTMLWriter: Sendable {
     if(segment.getAttribute('data-index')===index){segment.removeAttribute('display');}else{segment.setAttribute('display','none');}});\
     document.querySelectorAll('.arvis-segment-button[data-control="'+control+'"]').forEach(function(other){\
     var selected=other.getAttribute('data-index')===index;\
-    other.querySelectorAll('.arvis-segment-pill').forEach(function(pill){pill.setAttribute('fill-opacity',selected?'1':'0');});});});});\
+    var pill=other.querySelector('path');if(pill){pill.setAttribute('fill-opacity',selected?'1':'0');}});});});\
     })();
     """
 }

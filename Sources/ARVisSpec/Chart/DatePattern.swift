@@ -158,7 +158,7 @@ extension DatePattern.Token {
 }
 
 /// The fields read from a date text, turned into an instant once all are known.
-struct DateFields {
+package struct DateFields {
     var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0
     var fraction = 0.0, offsetSeconds = 0, isPM: Bool?, isBC = false
     var dayOfYear: Int?, weekOfYear: Int?, weekday: Int?, millisecondsInDay: Int?, quarter: Int?
@@ -197,7 +197,7 @@ struct DateFields {
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    package static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -206,11 +206,26 @@ struct DateFields {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func daysInMonth(_ year: Int, _ month: Int) -> Int {
+    package static func daysInMonth(_ year: Int, _ month: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
         default: 31
         }
+    }
+}
+
+extension DateFields {
+    /// The proleptic Gregorian year, month and day of a day number counted from 1970-01-01.
+    package static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -1,0 +1,171 @@
+import ARVisGraphics
+import ARVisRender
+import ARVisSpec
+import ArgumentParser
+import Foundation
+
+/// `arvis render`: draws widgets, components and charts as SVG, PNG or interactive HTML.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a spec's widgets as SVG, PNG or interactive HTML, as an iPhone shows them.",
+        discussion: """
+            A component or chart renders to one file. An environment renders every widget: -o names a
+            folder that receives one file per widget (image1-widget1.svg, …) and an index.html gallery;
+            with --widget N only the N-th widget is drawn, to a file.
+
+            The format comes from --format, else from the -o extension, else SVG. SVG and HTML go to
+            standard output when -o is left out. Images are neutral placeholders with their file name
+            unless --fetch downloads them (embedded as data URIs in SVG and HTML; PNG output always
+            shows the placeholder).
+
+            Text is set in DejaVu Sans, Sans Mono and Serif, read from /usr/share/fonts/truetype/dejavu
+            or --font-dir (or ARVIS_FONT_DIR).
+
+            Examples:
+              arvis render Examples/laptop-benchmark-bar-chart.json -o chart.svg
+              arvis render Examples/two-targets-environment.json --format png --scale 2 -o out/
+              arvis render museum.json --widget 2 --format html --fetch -o widget.html
+            """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case svg, png, html
+    }
+
+    @OptionGroup var reading: ReadingOptions
+
+    @Option(help: "Draw only this widget of an environment (1 is the first).")
+    var widget: Int?
+
+    @Option(help: "Output format: svg, png or html (default: from the -o extension, else svg).")
+    var format: OutputFormat?
+
+    @Option(help: "Pixels per point for PNG output, from 0.25 to 8 (1, 2 and 3 match iPhone screens).")
+    var scale = 1.0
+
+    @Flag(help: "Download images and video posters and embed them (network access, 15 s per file).")
+    var fetch = false
+
+    @Flag(name: .customLong("full-height"), help: "Draw all of a scrolling widget's content instead of clipping it at the frame.")
+    var fullHeight = false
+
+    @Option(name: .customLong("font-dir"), help: "The folder holding the DejaVu .ttf files.")
+    var fontDirectory: String?
+
+    @Option(name: .shortAndLong, help: "The output file, or a folder for an environment's widgets (- is standard output).")
+    var output: String?
+
+    @Argument(help: "The spec file (JSON or YAML; - reads standard input).")
+    var file: String
+
+    func validate() throws {
+        guard scale >= 0.25, scale <= 8 else { throw ValidationError("--scale must be between 0.25 and 8") }
+        if let widget, widget < 1 { throw ValidationError("--widget counts from 1") }
+    }
+
+    private var resolvedFormat: OutputFormat {
+        if let format { return format }
+        let lowered = (output ?? "").lowercased()
+        if lowered.hasSuffix(".png") { return .png }
+        if lowered.hasSuffix(".html") || lowered.hasSuffix(".htm") { return .html }
+        return .svg
+    }
+
+    func run() throws {
+        let input: SpecInput
+        do { input = try SpecInput(path: file) } catch {
+            Console.error("error: \(error.message)")
+            throw CLIExit.usage.exitCode
+        }
+        let result = input.read(options: reading.readOptions)
+        guard let document = result.document else {
+            for diagnostic in result.diagnostics where diagnostic.severity == .error { Console.error(diagnostic.description) }
+            throw CLIExit.specErrors.exitCode
+        }
+        var options = RenderOptions(fullHeight: fullHeight)
+        if fetch { options.resources = ResourceFetcher(relativeTo: file).fetch(Renderer.resourceURLs(in: document)) }
+        let renderer: Renderer
+        do {
+            renderer = try Renderer(options: options, fonts: FontLibrary.standard(directory: fontDirectory))
+        } catch {
+            Console.error("error: \(error)")
+            throw CLIExit.usage.exitCode
+        }
+        var widgets = renderer.render(document)
+        if let widget {
+            guard widget <= widgets.count else {
+                Console.error("error: --widget \(widget) is out of range: \(file) has \(widgets.count) widget\(widgets.count == 1 ? "" : "s")")
+                throw CLIExit.usage.exitCode
+            }
+            widgets = [widgets[widget - 1]]
+        }
+        guard !widgets.isEmpty else {
+            Console.error("error: \(file) has no widgets to render")
+            throw CLIExit.specErrors.exitCode
+        }
+        if widgets.count == 1 && document.kind != .environment || self.widget != nil {
+            try write(widgets[0], to: output)
+        } else {
+            try writeFolder(widgets)
+        }
+    }
+
+    private func encode(_ widget: RenderedWidget) throws -> Data {
+        switch resolvedFormat {
+        case .svg: return Data(SVGWriter().write(widget.drawing).utf8)
+        case .html: return Data(HTMLWriter().page(widget.drawing).utf8)
+        case .png:
+            do {
+                let fonts = try FontLibrary.standard(directory: fontDirectory)
+                return Data(try PNGWriter(fonts: fonts, scale: scale).write(widget.drawing))
+            } catch {
+                Console.error("error: \(widget.name): \(error)")
+                throw CLIExit.specErrors.exitCode
+            }
+        }
+    }
+
+    private func write(_ widget: RenderedWidget, to path: String?) throws {
+        let data = try encode(widget)
+        guard let path, path != "-" else {
+            guard resolvedFormat != .png || isatty(STDOUT_FILENO) == 0 else {
+                Console.error("error: PNG output needs -o FILE (or a redirect): it is binary")
+                throw CLIExit.usage.exitCode
+            }
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        try save(data, to: path)
+    }
+
+    private func writeFolder(_ widgets: [RenderedWidget]) throws {
+        guard let folder = output, folder != "-" else {
+            Console.error("error: \(file) has \(widgets.count) widgets: give -o FOLDER to receive them, or --widget N for one")
+            throw CLIExit.usage.exitCode
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            Console.error("error: cannot create folder \(folder): \(error.localizedDescription)")
+            throw CLIExit.usage.exitCode
+        }
+        var entries: [HTMLWriter.GalleryEntry] = []
+        for widget in widgets {
+            let name = "\(widget.name).\(resolvedFormat.rawValue)"
+            try save(try encode(widget), to: (folder as NSString).appendingPathComponent(name))
+            entries.append(HTMLWriter.GalleryEntry(title: widget.name, link: name, drawing: widget.drawing))
+        }
+        let title = "ARVis — \((file as NSString).lastPathComponent)"
+        try save(Data(HTMLWriter().gallery(title: title, entries: entries).utf8), to: (folder as NSString).appendingPathComponent("index.html"))
+        Console.error("wrote \(widgets.count) widget\(widgets.count == 1 ? "" : "s") and index.html to \(folder)")
+    }
+
+    private func save(_ data: Data, to path: String) throws {
+        do {
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            Console.error("error: cannot write \(path): \(error.localizedDescription)")
+            throw CLIExit.usage.exitCode
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ARVisGraphics
+
+/// The space a parent offers a child; `nil` on an axis asks for the child's ideal length.
+struct Proposal: Hashable {
+    var width: Double?
+    var height: Double?
+
+    static let ideal = Proposal(width: nil, height: nil)
+}
+
+/// A laid-out piece of a widget, sized and drawn the way SwiftUI sizes views: the parent proposes,
+/// the child chooses its size, the parent places it.
+protocol LayoutNode {
+    /// The size the node takes when offered `proposal`.
+    func size(for proposal: Proposal, in context: RenderContext) -> Extent
+    /// Draws the node filling `rect` (a size it chose).
+    func draw(in rect: Rect, context: RenderContext) -> [Element]
+    /// How the node behaves in stacks: spacers and dividers stretch along the stack's axis.
+    var stretch: Stretch { get }
+}
+
+/// How a node grows inside a stack.
+enum Stretch {
+    /// Takes its chosen size.
+    case none
+    /// Takes a share of the stack's free space along the stack's axis (a spacer).
+    case spacer
+}
+
+extension LayoutNode {
+    var stretch: Stretch { .none }
+}
+
+/// What every node needs while measuring and drawing: fonts, options, and unique ids for interactive parts.
+final class RenderContext {
+    let fonts: FontLibrary
+    let options: RenderOptions
+    private var counter = 0
+
+    init(fonts: FontLibrary, options: RenderOptions) {
+        self.fonts = fonts
+        self.options = options
+    }
+
+    /// A fresh id with `prefix`, unique within one render.
+    func makeID(_ prefix: String) -> String {
+        counter += 1
+        return "\(prefix)\(counter)"
+    }
+}

@@ -1,0 +1,93 @@
+import ARVisGraphics
+import ARVisSpec
+
+/// `padding`: insets around the content; edges left out get the system padding, as in SwiftUI.
+struct PaddingNode: LayoutNode {
+    let child: any LayoutNode
+    let top: Double, leading: Double, bottom: Double, trailing: Double
+
+    init(child: any LayoutNode, _ padding: PaddingModifier) {
+        self.child = child
+        top = padding.top ?? Theme.systemPadding
+        leading = padding.leading ?? Theme.systemPadding
+        bottom = padding.bottom ?? Theme.systemPadding
+        trailing = padding.trailing ?? Theme.systemPadding
+    }
+
+    var stretch: Stretch { child.stretch }
+
+    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+        let inner = child.size(for: Proposal(width: proposal.width.map { max(0, $0 - leading - trailing) },
+                                             height: proposal.height.map { max(0, $0 - top - bottom) }), in: context)
+        return Extent(width: inner.width + leading + trailing, height: inner.height + top + bottom)
+    }
+
+    func draw(in rect: Rect, context: RenderContext) -> [Element] {
+        child.draw(in: rect.inset(top: top, left: leading, bottom: bottom, right: trailing), context: context)
+    }
+}
+
+/// `background`: a colour behind the content, as large as the content.
+struct BackgroundNode: LayoutNode {
+    let child: any LayoutNode
+    let color: DrawingColor
+
+    var stretch: Stretch { child.stretch }
+
+    func size(for proposal: Proposal, in context: RenderContext) -> Extent { child.size(for: proposal, in: context) }
+
+    func draw(in rect: Rect, context: RenderContext) -> [Element] {
+        [.shape(Shape(path: .rect(rect), fill: color))] + child.draw(in: rect, context: context)
+    }
+}
+
+/// `roundedCorner`: clips the content (and any background) to a rounded rectangle.
+struct RoundedCornerNode: LayoutNode {
+    let child: any LayoutNode
+    let radius: Double
+
+    var stretch: Stretch { child.stretch }
+
+    func size(for proposal: Proposal, in context: RenderContext) -> Extent { child.size(for: proposal, in: context) }
+
+    func draw(in rect: Rect, context: RenderContext) -> [Element] {
+        [.group(Group(child.draw(in: rect, context: context), clip: .roundedRect(rect, radius: radius)))]
+    }
+}
+
+/// `onTap` with `openURL`: the content becomes a link.
+struct TapNode: LayoutNode {
+    let child: any LayoutNode
+    let url: String
+
+    var stretch: Stretch { child.stretch }
+
+    func size(for proposal: Proposal, in context: RenderContext) -> Extent { child.size(for: proposal, in: context) }
+
+    func draw(in rect: Rect, context: RenderContext) -> [Element] {
+        // A transparent hit area makes the whole frame clickable, not only the ink.
+        let hitArea = Element.shape(Shape(path: .rect(rect), fill: .clear))
+        return [.group(Group([hitArea] + child.draw(in: rect, context: context), link: url))]
+    }
+}
+
+/// A node with a fixed size whatever it is offered.
+struct FixedSizeNode: LayoutNode {
+    let extent: Extent
+    let drawing: (Rect, RenderContext) -> [Element]
+
+    func size(for proposal: Proposal, in context: RenderContext) -> Extent { extent }
+    func draw(in rect: Rect, context: RenderContext) -> [Element] { drawing(rect, context) }
+}
+
+extension Modifier {
+    /// `node` with this modifier applied.
+    func apply(to node: any LayoutNode) -> any LayoutNode {
+        switch self {
+        case .padding(let padding): PaddingNode(child: node, padding)
+        case .background(let color): BackgroundNode(child: node, color: Theme.color(color))
+        case .roundedCorner(let radius): RoundedCornerNode(child: node, radius: radius)
+        case .onTap(.openURL(let url)): TapNode(child: node, url: url)
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import ARVisGraphics
+import ARVisSpec
+import Foundation
+
+/// Stand-ins drawn where media cannot be shown, and the chrome of players.
+enum Placeholder {
+    /// The last path component of a URL, for captions.
+    static func fileName(_ url: String) -> String {
+        let path = URLComponents(string: url)?.path ?? url
+        let name = path.split(separator: "/").last.map(String.init) ?? url
+        return name.removingPercentEncoding ?? name
+    }
+
+    /// A `data:` URI holding a resource.
+    static func dataURI(_ resource: RenderOptions.Resource) -> String {
+        "data:\(resource.mimeType);base64,\(Data(resource.data).base64EncodedString())"
+    }
+
+    /// A grey card with a landscape pictogram and the file name.
+    static func picture(in rect: Rect, caption: String, context: RenderContext) -> [Element] {
+        var elements: [Element] = [.shape(Shape(path: .rect(rect), fill: Theme.placeholderFill))]
+        let unit = min(rect.width, rect.height) / 6
+        guard unit > 2 else { return elements }
+        let center = Point(rect.midX, rect.midY - (rect.height > 60 ? unit * 0.4 : 0))
+        var mountains = Path()
+        mountains.move(to: Point(center.x - 1.5 * unit, center.y + unit))
+        mountains.line(to: Point(center.x - 0.4 * unit, center.y - 0.3 * unit))
+        mountains.line(to: Point(center.x + 0.3 * unit, center.y + 0.4 * unit))
+        mountains.line(to: Point(center.x + 0.7 * unit, center.y))
+        mountains.line(to: Point(center.x + 1.5 * unit, center.y + unit))
+        mountains.close()
+        elements.append(.shape(Shape(path: mountains, fill: Theme.placeholderInk)))
+        elements.append(.shape(Shape(path: .circle(center: Point(center.x + 0.9 * unit, center.y - 0.6 * unit), radius: 0.3 * unit), fill: Theme.placeholderInk)))
+        if rect.height > 60 && rect.width > 60 {
+            let label = TextBlock(plain: caption, style: TextStyle(size: min(13, unit * 0.8), color: Theme.placeholderInk, alignment: .center, lineLimit: 1))
+            let width = rect.width - 16
+            let height = label.size(for: Proposal(width: width, height: nil), in: context).height
+            elements += label.draw(in: Rect(x: rect.minX + 8, y: center.y + unit * 1.3, width: width, height: height), context: context)
+        }
+        return elements
+    }
+
+    /// A round play button; red rounded for YouTube.
+    static func playButton(center: Point, radius: Double, youTube: Bool) -> [Element] {
+        let background: Path = youTube
+            ? .roundedRect(Rect(x: center.x - radius * 1.4, y: center.y - radius, width: radius * 2.8, height: radius * 2), radius: radius * 0.5)
+            : .circle(center: center, radius: radius)
+        let fill = youTube ? DrawingColor(red: 255, green: 0, blue: 0) : DrawingColor.white.fading(0.9)
+        var triangle = Path()
+        triangle.move(to: Point(center.x - radius * 0.35, center.y - radius * 0.45))
+        triangle.line(to: Point(center.x + radius * 0.5, center.y))
+        triangle.line(to: Point(center.x - radius * 0.35, center.y + radius * 0.45))
+        triangle.close()
+        return [.shape(Shape(path: background, fill: fill)), .shape(Shape(path: triangle, fill: youTube ? .white : .black))]
+    }
+
+    /// An audio player bar: a play button, a progress track and times.
+    static func playerBar(in rect: Rect, context: RenderContext) -> [Element] {
+        var elements: [Element] = [.shape(Shape(path: .roundedRect(rect, radius: rect.height / 2), fill: Theme.tertiaryFill))]
+        let radius = rect.height / 2 - 6
+        let center = Point(rect.minX + rect.height / 2, rect.midY)
+        elements.append(.shape(Shape(path: .circle(center: center, radius: radius), fill: Theme.accent)))
+        var triangle = Path()
+        triangle.move(to: Point(center.x - radius * 0.35, center.y - radius * 0.45))
+        triangle.line(to: Point(center.x + radius * 0.5, center.y))
+        triangle.line(to: Point(center.x - radius * 0.35, center.y + radius * 0.45))
+        triangle.close()
+        elements.append(.shape(Shape(path: triangle, fill: .white)))
+        let trackStart = rect.minX + rect.height + 4, trackEnd = rect.maxX - 56
+        if trackEnd > trackStart {
+            elements.append(.shape(Shape(path: .roundedRect(Rect(x: trackStart, y: rect.midY - 2, width: trackEnd - trackStart, height: 4), radius: 2), fill: Theme.separator)))
+            elements.append(.text(TextRun("0:00", at: Point(trackEnd + 10, rect.midY + 5), size: 13, color: Theme.secondary)))
+        }
+        return elements
+    }
+}
+
+/// Drawn stand-ins for SF Symbols: DejaVu glyphs with multicolour tints, and a few pictograms.
+enum SymbolArt {
+    private static let yellow = DrawingColor(red: 255, green: 204, blue: 0)
+    private static let gray = DrawingColor(red: 142, green: 142, blue: 147)
+    private static let red = DrawingColor(red: 255, green: 59, blue: 48)
+
+    /// Symbol names (without `.fill`) and the glyph and colour standing in for them.
+    static let glyphs: [String: (Character, DrawingColor)] = [
+        "sun.max": ("☀", yellow), "sun.min": ("☼", yellow), "cloud": ("☁", gray), "cloud.rain": ("☂", gray), "cloud.heavyrain": ("☔", gray), "cloud.sun": ("⛅", gray), "cloud.bolt": ("☈", gray),
+        "umbrella": ("☂", Theme.accent), "snowflake": ("❄", Theme.accent), "moon": ("☾", yellow), "bolt": ("⚡", yellow),
+        "star": ("★", yellow), "heart": ("♥", red), "checkmark": ("✓", Theme.accent), "xmark": ("✕", Theme.primary),
+        "play": ("▶", Theme.primary), "info.circle": ("ⓘ", Theme.accent), "music.note": ("♪", Theme.primary),
+        "phone": ("☎", Theme.primary), "envelope": ("✉", Theme.primary), "flag": ("⚑", red),
+        "arrow.right": ("→", Theme.primary), "arrow.left": ("←", Theme.primary), "arrow.up": ("↑", Theme.primary),
+        "arrow.down": ("↓", Theme.primary), "circle": ("●", Theme.primary), "square": ("■", Theme.primary),
+        "triangle": ("▲", Theme.primary), "clock": ("◷", Theme.primary), "pencil": ("✎", Theme.primary),
+        "scissors": ("✂", Theme.primary), "hand.thumbsup": ("👍", yellow), "airplane": ("✈", Theme.primary),
+    ]
+
+    /// The glyph for a symbol name, trying shorter names (`cloud.heavyrain.fill` → `cloud.heavyrain` → `cloud`).
+    static func glyph(for name: String, in font: TrueTypeFont) -> (Character, DrawingColor)? {
+        var parts = name.split(separator: ".").filter { $0 != "fill" }
+        while !parts.isEmpty {
+            if let glyph = glyphs[parts.joined(separator: ".")], let scalar = glyph.0.unicodeScalars.first, font.covers(scalar) { return glyph }
+            parts.removeLast()
+        }
+        return nil
+    }
+
+    /// A grey funnel of stacked strokes.
+    static func tornado(in rect: Rect) -> [Element] {
+        let unit = rect.height / 12
+        return (0..<5).map { index -> Element in
+            let width = rect.width * (0.8 - Double(index) * 0.13)
+            let y = rect.minY + unit * (2 + Double(index) * 2)
+            let x = rect.midX - width / 2 + Double(index % 2) * unit * 0.8
+            return .shape(Shape(path: .polyline([Point(x, y), Point(x + width, y)]), stroke: Stroke(color: gray, width: unit * 1.1, isRound: true)))
+        }
+    }
+
+    /// A red thermometer, with a small sun beside it for `thermometer.sun`.
+    static func thermometer(in rect: Rect, withSun: Bool) -> [Element] {
+        let unit = rect.height / 12
+        let tubeX = withSun ? rect.minX + rect.width * 0.38 : rect.midX
+        let tube = Rect(x: tubeX - unit * 1.3, y: rect.minY + unit, width: unit * 2.6, height: unit * 8)
+        var elements: [Element] = [
+            .shape(Shape(path: .roundedRect(tube, radius: unit * 1.3), fill: gray.fading(0.5))),
+            .shape(Shape(path: .circle(center: Point(tubeX, rect.maxY - unit * 2.6), radius: unit * 2.2), fill: red)),
+            .shape(Shape(path: .rect(Rect(x: tubeX - unit * 0.6, y: rect.minY + unit * 4, width: unit * 1.2, height: unit * 6)), fill: red)),
+        ]
+        if withSun {
+            let sun = Point(rect.minX + rect.width * 0.78, rect.minY + unit * 3.5)
+            elements.append(.shape(Shape(path: .circle(center: sun, radius: unit * 1.5), fill: yellow)))
+            for ray in 0..<8 {
+                let angle = Double(ray) * .pi / 4
+                let inner = Point(sun.x + cos(angle) * unit * 2.1, sun.y + sin(angle) * unit * 2.1)
+                let outer = Point(sun.x + cos(angle) * unit * 2.9, sun.y + sin(angle) * unit * 2.9)
+                elements.append(.shape(Shape(path: .polyline([inner, outer]), stroke: Stroke(color: yellow, width: unit * 0.6, isRound: true))))
+            }
+        }
+        return elements
+    }
+}
+
+/// Reads pixel dimensions from PNG, GIF and JPEG headers.
+enum ImageHeader {
+    static func pixelSize(_ bytes: [UInt8]) -> (width: Double, height: Double)? {
+        if bytes.count >= 24, bytes.starts(with: [137, 80, 78, 71]) {
+            return (Double(bigEndian(bytes, 16, 4)), Double(bigEndian(bytes, 20, 4)))
+        }
+        if bytes.count >= 10, bytes.starts(with: Array("GIF".utf8)) {
+            return (Double(Int(bytes[6]) | Int(bytes[7]) << 8), Double(Int(bytes[8]) | Int(bytes[9]) << 8))
+        }
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var index = 2
+        while index + 9 < bytes.count {
+            guard bytes[index] == 0xFF else { return nil }
+            let marker = bytes[index + 1]
+            let length = bigEndian(bytes, index + 2, 2)
+            if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
+                return (Double(bigEndian(bytes, index + 7, 2)), Double(bigEndian(bytes, index + 5, 2)))
+            }
+            index += 2 + length
+        }
+        return nil
+    }
+
+    private static func bigEndian(_ bytes: [UInt8], _ at: Int, _ count: Int) -> Int {
+        (0..<count).reduce(0) { $0 << 8 | Int(bytes[at + $1]) }
+    }
+
+    /// The media type for image bytes.
+    static func mimeType(_ bytes: [UInt8]) -> String {
+        if bytes.starts(with: [137, 80, 78, 71]) { return "image/png" }
+        if bytes.starts(with: [0xFF, 0xD8]) { return "image/jpeg" }
+        if bytes.starts(with: Array("GIF".utf8)) { return "image/gif" }
+        if bytes.count > 12, Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        if bytes.starts(with: Array("<svg".utf8)) || bytes.starts(with: Array("<?xml".utf8)) { return "image/svg+xml" }
+        return "application/octet-stream"
+    }
+}

@@ -1,0 +1,268 @@
+import ARVisGraphics
+import ARVisSpec
+
+/// The typographic settings of a text block.
+struct TextStyle: Hashable {
+    var size = Theme.bodySize
+    var weight: FontWeight = .regular
+    var design: FontDesign = .rounded
+    var color = Theme.primary
+    var alignment: TextAlignment = .leading
+    /// At most this many lines; the last one ends in an ellipsis when text is cut.
+    var lineLimit: Int?
+
+    init(size: Double = Theme.bodySize, weight: FontWeight = .regular, design: FontDesign = .rounded,
+         color: DrawingColor = Theme.primary, alignment: TextAlignment = .leading, lineLimit: Int? = nil) {
+        (self.size, self.weight, self.design, self.color, self.alignment, self.lineLimit) = (size, weight, design, color, alignment, lineLimit)
+    }
+
+    init(_ fontStyle: FontStyle?, alignment: TextAlignment?) {
+        self.init(alignment: alignment ?? .leading)
+        guard let fontStyle else { return }
+        size = fontStyle.size
+        weight = fontStyle.resolvedWeight
+        design = fontStyle.resolvedDesign
+        if let color = fontStyle.color { self.color = Theme.color(color) }
+    }
+}
+
+/// Wrapped, styled text: inline Markdown broken into lines with the fonts' real advance widths.
+final class TextBlock: LayoutNode {
+    let spans: [StyledSpan]
+    let style: TextStyle
+    private var cache: [Double: Lines] = [:]
+
+    /// One laid-out line: its pieces, natural width.
+    struct Line {
+        var pieces: [Piece] = []
+        var width = 0.0
+    }
+
+    /// A word or space in one face and colour.
+    struct Piece {
+        var text: String
+        var x: Double
+        var width: Double
+        var face: FontFace
+        var link: String?
+        var isSpace: Bool
+    }
+
+    struct Lines {
+        var lines: [Line]
+        var width: Double
+    }
+
+    init(markdown: String, style: TextStyle) {
+        self.spans = InlineMarkdown.parse(markdown)
+        self.style = style
+    }
+
+    convenience init(plain: String, style: TextStyle) {
+        self.init(spans: [StyledSpan(text: plain)], style: style)
+    }
+
+    init(spans: [StyledSpan], style: TextStyle) {
+        self.spans = spans
+        self.style = style
+    }
+
+    func lineHeight(_ context: RenderContext) -> Double {
+        let font = context.fonts.font(for: Theme.face(weight: style.weight, design: style.design))
+        return (font.ascender - font.descender + font.lineGap) / font.unitsPerEm * style.size
+    }
+
+    func ascent(_ context: RenderContext) -> Double {
+        let font = context.fonts.font(for: Theme.face(weight: style.weight, design: style.design))
+        return font.ascender / font.unitsPerEm * style.size
+    }
+
+    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+        let laid = layout(width: proposal.width, context)
+        return Extent(width: laid.width, height: Double(laid.lines.count) * lineHeight(context))
+    }
+
+    func draw(in rect: Rect, context: RenderContext) -> [Element] {
+        let laid = layout(width: rect.width + 0.001, context)
+        let height = lineHeight(context), ascent = ascent(context)
+        var elements: [Element] = []
+        for (index, line) in laid.lines.enumerated() {
+            let offset: Double = switch style.alignment {
+            case .leading: 0
+            case .center: (rect.width - line.width) / 2
+            case .trailing: rect.width - line.width
+            }
+            let baseline = rect.minY + Double(index) * height + ascent
+            elements += runs(line, x: rect.minX + offset, baseline: baseline)
+        }
+        return elements
+    }
+
+    /// Text runs for a line, merging neighbouring pieces of the same face and link.
+    private func runs(_ line: Line, x: Double, baseline: Double) -> [Element] {
+        var elements: [Element] = []
+        var index = 0
+        let pieces = line.pieces
+        while index < pieces.count {
+            var end = index + 1
+            var text = pieces[index].text
+            while end < pieces.count, pieces[end].face == pieces[index].face, pieces[end].link == pieces[index].link {
+                text += pieces[end].text
+                end += 1
+            }
+            let link = pieces[index].link
+            let color = link == nil ? style.color : Theme.accent
+            let run = Element.text(TextRun(text, at: Point(x + pieces[index].x, baseline), face: pieces[index].face, size: style.size, color: color))
+            elements.append(link.map { .group(Group([run], link: $0)) } ?? run)
+            index = end
+        }
+        return elements
+    }
+
+    /// The width of the widest word, the narrowest the block gets without breaking inside words.
+    func longestWordWidth(_ context: RenderContext) -> Double {
+        var widest = 0.0
+        for span in spans {
+            let font = context.fonts.font(for: face(for: span))
+            for token in Self.tokens(span.text) where token != "\n" && token.first != " " {
+                widest = max(widest, font.width(of: token, size: style.size))
+            }
+        }
+        return widest
+    }
+
+    private func face(for span: StyledSpan) -> FontFace {
+        Theme.face(weight: span.isBold ? .bold : style.weight, design: span.isCode ? .monospaced : style.design, italic: span.isItalic)
+    }
+
+    /// Lines for a width (`nil`: no wrapping), cached per width.
+    func layout(width: Double?, _ context: RenderContext) -> Lines {
+        let key = width ?? -1
+        if let cached = cache[key] { return cached }
+        let result = breakLines(maxWidth: width ?? .infinity, context)
+        cache[key] = result
+        return result
+    }
+
+    private func breakLines(maxWidth: Double, _ context: RenderContext) -> Lines {
+        var lines: [Line] = []
+        var line = Line()
+        func endLine() {
+            while let last = line.pieces.last, last.isSpace {
+                line.width -= last.width
+                line.pieces.removeLast()
+            }
+            lines.append(line)
+            line = Line()
+        }
+        for span in spans {
+            let face = face(for: span)
+            let font = context.fonts.font(for: face)
+            for token in Self.tokens(Self.substitutingUncovered(span.text, font)) {
+                if token == "\n" {
+                    endLine()
+                    continue
+                }
+                let isSpace = token.first == " "
+                if isSpace && line.pieces.isEmpty && !lines.isEmpty { continue }
+                var text = token
+                var width = font.width(of: text, size: style.size)
+                if !isSpace && line.width + width > maxWidth && !line.pieces.isEmpty { endLine() }
+                // A word wider than the line is broken between characters.
+                while !isSpace && width > maxWidth && text.count > 1 {
+                    var cut = text.startIndex
+                    var cutWidth = 0.0
+                    for index in text.indices {
+                        let next = font.width(of: text[index...index], size: style.size)
+                        if cutWidth + next > maxWidth - line.width && index != text.startIndex { break }
+                        cutWidth += next
+                        cut = text.index(after: index)
+                    }
+                    line.pieces.append(Piece(text: String(text[..<cut]), x: line.width, width: cutWidth, face: face, link: span.link, isSpace: false))
+                    line.width += cutWidth
+                    endLine()
+                    text = String(text[cut...])
+                    width = font.width(of: text, size: style.size)
+                }
+                line.pieces.append(Piece(text: text, x: line.width, width: width, face: face, link: span.link, isSpace: isSpace))
+                line.width += width
+            }
+        }
+        endLine()
+        if let limit = style.lineLimit, lines.count > limit {
+            lines = Array(lines.prefix(limit))
+            lines[limit - 1] = ellipsized(lines[limit - 1], maxWidth: maxWidth, context)
+        }
+        return Lines(lines: lines, width: min(maxWidth, lines.map(\.width).max() ?? 0))
+    }
+
+    /// The line shortened to end in "…" within `maxWidth`.
+    func ellipsized(_ line: Line, maxWidth: Double, _ context: RenderContext) -> Line {
+        guard var last = line.pieces.last else { return line }
+        let font = context.fonts.font(for: last.face)
+        let ellipsis = font.width(of: "…", size: style.size)
+        var result = line
+        while result.width + ellipsis > maxWidth, !result.pieces.isEmpty {
+            last = result.pieces.removeLast()
+            result.width = last.x
+            if last.text.count > 1 {
+                last.text.removeLast()
+                last.width = font.width(of: last.text, size: style.size)
+                result.pieces.append(last)
+                result.width = last.x + last.width
+            }
+        }
+        let face = result.pieces.last?.face ?? last.face
+        result.pieces.append(Piece(text: "…", x: result.width, width: ellipsis, face: face, link: nil, isSpace: false))
+        result.width += ellipsis
+        return result
+    }
+
+    /// Emoji and pictographs DejaVu lacks, and the DejaVu symbols that stand in for them.
+    static let substitutes: [Unicode.Scalar: String] = [
+        "\u{1F449}": "☛", "\u{1F448}": "☚", "\u{1F446}": "☝", "\u{1F447}": "↓", "\u{2B50}": "★", "\u{1F31F}": "★",
+        "\u{2705}": "✔", "\u{274C}": "✘", "\u{2764}": "♥", "\u{1F4A1}": "☀", "\u{1F4CD}": "⚑", "\u{1F3B5}": "♪",
+        "\u{1F3B6}": "♫", "\u{1F4DE}": "☎", "\u{2709}": "✉", "\u{1F680}": "➚", "\u{1F525}": "♨", "\u{26A0}": "⚠",
+        "\u{1F600}": "☺", "\u{1F642}": "☺", "\u{1F641}": "☹",
+    ]
+
+    /// The text with characters the font cannot draw replaced by a stand-in, and emoji presentation
+    /// selectors dropped, so measuring and drawing agree in every output.
+    static func substitutingUncovered(_ text: String, _ font: TrueTypeFont) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value > 0x2000 && !font.covers($0) }) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.value == 0xFE0F || scalar.value == 0x200D { continue }
+            if scalar.value > 0x2000, !font.covers(scalar), let substitute = substitutes[scalar] {
+                result.append(contentsOf: substitute.unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// Words, runs of spaces and newlines.
+    static func tokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        var currentIsSpace = false
+        for character in text {
+            if character == "\n" || character == "\r\n" {
+                if !current.isEmpty { tokens.append(current) }
+                tokens.append("\n")
+                current = ""
+                continue
+            }
+            let isSpace = character == " " || character == "\t"
+            if !current.isEmpty && isSpace != currentIsSpace {
+                tokens.append(current)
+                current = ""
+            }
+            current.append(isSpace ? " " : character)
+            currentIsSpace = isSpace
+        }
+        if !current.isEmpty { tokens.append(current) }
+        return tokens
+    }
+}

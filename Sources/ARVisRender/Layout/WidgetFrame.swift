@@ -1,0 +1,74 @@
+import ARVisGraphics
+import ARVisSpec
+
+/// The widget's card: its size, padding, background, scrolling (clip plus indicator) and expand button.
+struct WidgetFrame {
+    let size: Size
+    let padding: EdgeInsets
+    let isOpaque: Bool
+    let isScrollEnabled: Bool
+    let showsExpandButton: Bool
+    /// Fit the height to the content instead of using `size.height` (standalone components and charts).
+    let fitsHeight: Bool
+
+    init(_ widget: WidgetConfiguration) {
+        size = widget.size ?? WidgetConfiguration.defaultSize
+        padding = widget.padding ?? WidgetConfiguration.defaultPadding
+        isOpaque = widget.isOpaque ?? true
+        isScrollEnabled = widget.isScrollEnabled ?? true
+        showsExpandButton = widget.showExpandButton ?? true
+        fitsHeight = false
+    }
+
+    /// A frame for a component shown alone: the default widget width, the content's height.
+    init(standaloneWidth: Double) {
+        size = Size(width: standaloneWidth, height: 0)
+        padding = WidgetConfiguration.defaultPadding
+        isOpaque = true
+        isScrollEnabled = true
+        showsExpandButton = false
+        fitsHeight = true
+    }
+
+    func drawing(of content: any LayoutNode, title: String, context: RenderContext) -> Drawing {
+        let innerWidth = max(0, size.width - padding.leading - padding.trailing)
+        let innerHeight = max(0, size.height - padding.top - padding.bottom)
+        let proposal = Proposal(width: innerWidth, height: isScrollEnabled || fitsHeight ? nil : innerHeight)
+        let contentSize = content.size(for: proposal, in: context)
+        let overflows = contentSize.height > innerHeight + 0.5
+        let grows = fitsHeight || (overflows && isScrollEnabled && context.options.fullHeight)
+        let height = grows ? contentSize.height + padding.top + padding.bottom : size.height
+        let frame = Rect(x: 0, y: 0, width: size.width, height: height)
+        let contentRect = Rect(x: padding.leading + max(0, (innerWidth - contentSize.width) / 2), y: padding.top,
+                               width: min(contentSize.width, max(innerWidth, contentSize.width)), height: contentSize.height)
+        var elements: [Element] = []
+        if isOpaque { elements.append(.shape(Shape(path: .roundedRect(frame, radius: Theme.widgetCornerRadius), fill: Theme.widgetBackground))) }
+        elements.append(.group(Group(content.draw(in: contentRect, context: context), clip: .roundedRect(frame, radius: Theme.widgetCornerRadius))))
+        if overflows && !grows && isScrollEnabled {
+            let visible = max(0.05, min(1, frame.height / (contentSize.height + padding.top + padding.bottom)))
+            let track = frame.height - 2 * Theme.widgetCornerRadius
+            let indicator = Rect(x: frame.maxX - 7, y: Theme.widgetCornerRadius, width: 4, height: max(12, track * visible))
+            elements.append(.shape(Shape(path: .roundedRect(indicator, radius: 2), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.35))))
+        }
+        if showsExpandButton { elements += expandButton(in: frame) }
+        return Drawing(extent: Extent(width: frame.width, height: frame.height), title: title, elements: elements)
+    }
+
+    /// The round "expand to screen" button in the top-right corner.
+    private func expandButton(in frame: Rect) -> [Element] {
+        let center = Point(frame.maxX - 26, frame.minY + 26)
+        var arrows = Path()
+        arrows.move(to: Point(center.x - 5, center.y + 5))
+        arrows.line(to: Point(center.x + 5, center.y - 5))
+        arrows.move(to: Point(center.x, center.y - 5))
+        arrows.line(to: Point(center.x + 5, center.y - 5))
+        arrows.line(to: Point(center.x + 5, center.y))
+        arrows.move(to: Point(center.x - 5, center.y))
+        arrows.line(to: Point(center.x - 5, center.y + 5))
+        arrows.line(to: Point(center.x, center.y + 5))
+        return [.group(Group([
+            .shape(Shape(path: .circle(center: center, radius: 14), fill: Theme.tertiaryFill)),
+            .shape(Shape(path: arrows, stroke: Stroke(color: Theme.secondary, width: 1.6, isRound: true))),
+        ], label: "Expand"))]
+    }
+}

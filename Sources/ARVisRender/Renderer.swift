@@ -1,0 +1,122 @@
+public import ARVisGraphics
+public import ARVisSpec
+
+/// Turns specs into drawings: every widget of an environment, a component or a chart, laid out as an
+/// iPhone shows it, ready for ``SVGWriter``, ``PNGWriter`` or ``HTMLWriter``.
+///
+/// ```swift
+/// let document = try SpecReader.read(json: bytes).document
+/// let renderer = try Renderer()
+/// for widget in renderer.render(document) {
+///     print(widget.name, SVGWriter().write(widget.drawing).count)
+/// }
+/// ```
+public struct Renderer: Sendable {
+    /// The fonts text is measured and drawn with.
+    public let fonts: FontLibrary
+    /// Rendering choices.
+    public var options: RenderOptions
+
+    /// The width of the card a standalone component or chart is drawn in (the default widget width).
+    public static let standaloneWidth = WidgetConfiguration.defaultSize.width
+
+    /// Creates a renderer with the standard fonts.
+    /// - Throws: ``GraphicsError`` when the DejaVu fonts are not installed.
+    public init(options: RenderOptions = RenderOptions(), fonts: FontLibrary? = nil) throws {
+        self.fonts = try fonts ?? FontLibrary.standard()
+        self.options = options
+    }
+
+    /// Every widget of a document, in order: for an environment each relationship's widget (and its
+    /// child widgets); for a component or chart, one card.
+    public func render(_ document: SpecDocument) -> [RenderedWidget] {
+        switch document {
+        case .environment(let environment):
+            WidgetCatalog.widgets(in: environment).map { render($0.widget, name: $0.name) }
+        case .component(let component):
+            [render(component, name: "component")]
+        case .chart(let chart):
+            [render(.chart(chart), name: "chart")]
+        }
+    }
+
+    /// One widget in its frame (size, padding, background, scroll).
+    public func render(_ widget: WidgetConfiguration, name: String) -> RenderedWidget {
+        let context = RenderContext(fonts: fonts, options: options)
+        let node = ComponentLayout.node(for: widget.component)
+        return RenderedWidget(name: name, drawing: WidgetFrame(widget).drawing(of: node, title: name, context: context))
+    }
+
+    /// A component alone, on a card of the default widget width and the content's height.
+    public func render(_ component: Component, name: String) -> RenderedWidget {
+        let context = RenderContext(fonts: fonts, options: options)
+        let node = ComponentLayout.node(for: component)
+        let frame = WidgetFrame(standaloneWidth: Self.standaloneWidth)
+        return RenderedWidget(name: name, drawing: frame.drawing(of: node, title: name, context: context))
+    }
+
+    /// The URLs of images and video posters a document shows, for downloading into ``RenderOptions/resources``.
+    public static func resourceURLs(in document: SpecDocument) -> [String] {
+        var urls: [String] = []
+        func visit(_ component: Component) {
+            switch component {
+            case .image(let image): urls.append(image.url)
+            case .video(let video): if let id = VideoNode.youTubeID(video.url) { urls.append(VideoNode.posterURL(id)) }
+            case .chart(let chart):
+                for annotation in chart.annotations ?? [] { visit(annotation.content) }
+                for mark in chart.components {
+                    for annotation in mark.config.annotations ?? [] { visit(annotation.content) }
+                    for conditional in mark.config.conditionalAnnotations ?? [] { visit(conditional.annotation.content) }
+                }
+            default: break
+            }
+            component.children.forEach(visit)
+        }
+        switch document {
+        case .environment(let environment): WidgetCatalog.widgets(in: environment).forEach { visit($0.widget.component) }
+        case .component(let component): visit(component)
+        case .chart(let chart): visit(.chart(chart))
+        }
+        var seen = Set<String>()
+        return urls.filter { seen.insert($0).inserted }
+    }
+}
+
+/// A rendered widget: a name for files and galleries, and its drawing.
+public struct RenderedWidget: Sendable, Hashable {
+    /// A file-name-safe name such as `image1-widget2`.
+    public var name: String
+    /// The picture.
+    public var drawing: Drawing
+}
+
+/// Lists an environment's widgets with stable names.
+enum WidgetCatalog {
+    static func widgets(in environment: Environment) -> [(name: String, widget: WidgetConfiguration)] {
+        var result: [(String, WidgetConfiguration)] = []
+        func add(_ prefix: String, _ relationships: [Relationship]?) {
+            for (index, relationship) in (relationships ?? []).enumerated() {
+                addWidget("\(prefix)-widget\(index + 1)", relationship.widgetConfiguration)
+            }
+        }
+        func addWidget(_ name: String, _ widget: WidgetConfiguration) {
+            result.append((name, widget))
+            for child in widget.additionalWidgetConfiguration ?? [] {
+                addWidget("\(name)-\(safe(child.key))", child.widgetConfiguration)
+            }
+        }
+        for (index, target) in (environment.imageTrackingConfigurations ?? []).enumerated() { add("image\(index + 1)", target.relationships) }
+        for (index, target) in (environment.objectTrackingConfigurations ?? []).enumerated() { add("object\(index + 1)", target.relationships) }
+        for anchor in environment.worldAnchors ?? [] { add("world-\(safe(anchor.id))", anchor.relationships) }
+        for anchor in environment.geoAnchors ?? [] { add("geo-\(safe(anchor.id))", anchor.relationships) }
+        return result
+    }
+
+    /// Letters, digits, `-` and `_` only.
+    static func safe(_ text: String) -> String {
+        let mapped = text.unicodeScalars.map { scalar -> Character in
+            (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_") && scalar.isASCII ? Character(scalar) : "_"
+        }
+        return mapped.isEmpty ? "_" : String(mapped)
+    }
+}
