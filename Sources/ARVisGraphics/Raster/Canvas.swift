@@ -1,53 +1,67 @@
 import Foundation
 
 /// A premultiplied RGBA pixel buffer that paints drawing elements with anti-aliasing.
-struct Canvas {
+final class Canvas {
     let width: Int, height: Int
     /// Premultiplied red, green, blue, alpha per pixel, each 0…1.
-    private(set) var pixels: [Float]
-    private var clips: [Clip] = []
+    let pixels: UnsafeMutablePointer<Float>
+    private var raster: CoverageRaster
+    private let row: UnsafeMutablePointer<Float>
+    private var clips: [Clip]
     private let fonts: FontLibrary
-    private var glyphCache: [GlyphKey: Path] = [:]
+    private var glyphs: [GlyphKey: GlyphOutline] = [:]
 
     /// Where painting may happen: a pixel block and, for non-rectangular clips, a coverage mask over it.
     private struct Clip {
         var left: Int, top: Int, right: Int, bottom: Int
         var mask: [Float]?
 
-        func coverage(_ x: Int, _ y: Int) -> Float {
-            guard x >= left, x < right, y >= top, y < bottom else { return 0 }
-            guard let mask else { return 1 }
-            return mask[(y - top) * (right - left) + (x - left)]
-        }
+        static let empty = Clip(left: 0, top: 0, right: 0, bottom: 0, mask: nil)
+    }
+
+    /// A glyph flattened at one pixel size, relative to its pen position, with its bounds.
+    private struct GlyphOutline {
+        var polylines: [Polyline]
+        var minX: Double, minY: Double, maxX: Double, maxY: Double
     }
 
     private struct GlyphKey: Hashable {
         let face: FontFace
         let glyph: UInt16
+        /// Pixel size in 1/64 pixel.
+        let size: Int
     }
 
     init(width: Int, height: Int, fonts: FontLibrary) {
         self.width = width
         self.height = height
         self.fonts = fonts
-        self.pixels = [Float](repeating: 0, count: width * height * 4)
-        self.clips = [Clip(left: 0, top: 0, right: width, bottom: height, mask: nil)]
+        pixels = .allocate(capacity: width * height * 4)
+        pixels.initialize(repeating: 0, count: width * height * 4)
+        row = .allocate(capacity: width + 2)
+        raster = CoverageRaster(width: width, height: height)
+        clips = [Clip(left: 0, top: 0, right: width, bottom: height, mask: nil)]
     }
 
-    mutating func draw(_ elements: [Element], transform: Transform, opacity: Double) {
+    deinit {
+        pixels.deallocate()
+        row.deallocate()
+        raster.deallocate()
+    }
+
+    func draw(_ elements: [Element], transform: Transform, opacity: Double) {
         for element in elements { draw(element, transform: transform, opacity: opacity) }
     }
 
-    mutating func draw(_ element: Element, transform: Transform, opacity: Double) {
+    func draw(_ element: Element, transform: Transform, opacity: Double) {
         switch element {
         case .shape(let shape):
             let polylines = shape.path.applying(transform).flattened(tolerance: 0.1)
-            if let fill = shape.fill { fillPolylines(polylines, fill.fading(opacity)) }
+            if let color = shape.fill { fill(polylines, color.fading(opacity)) }
             if let stroke = shape.stroke {
                 let width = stroke.width * transform.averageScale
                 let dash = stroke.dash.map { $0 * transform.averageScale }
-                let outlines = Stroker.outlines(of: polylines, width: width, dash: dash, round: stroke.isRound)
-                fillPolylines(outlines, stroke.color.fading(opacity))
+                fill(Stroker.outlines(of: polylines, width: width, dash: dash, round: stroke.isRound), stroke.color.fading(opacity))
             }
         case .text(let run): drawText(run, transform: transform, opacity: opacity)
         case .image(let image): draw(image.fallback, transform: transform, opacity: opacity)
@@ -55,60 +69,91 @@ struct Canvas {
         case .group(let group):
             guard group.isVisibleStatically else { return }
             let inner = transform.concatenating(group.transform)
-            if let clip = group.clip { pushClip(clip.applying(inner)) }
+            if let clip = group.clip { pushClip(clip.applying(inner).flattened(tolerance: 0.1)) }
             draw(group.elements, transform: inner, opacity: opacity * group.opacity)
             if group.clip != nil { clips.removeLast() }
         }
     }
 
-    private mutating func drawText(_ run: TextRun, transform: Transform, opacity: Double) {
+    // MARK: Text
+
+    private func drawText(_ run: TextRun, transform: Transform, opacity: Double) {
         let font = fonts.font(for: run.face)
-        let scale = run.size / font.unitsPerEm
         let slant = fonts.needsSyntheticSlant(run.face) ? 0.2 : 0
+        let color = run.color.fading(opacity)
+        // Glyphs are cached flattened at their pixel size when the transform only scales and moves.
+        let pixelSize = run.size * transform.a
+        let simple = transform.b == 0 && transform.c == 0 && transform.a == transform.d && pixelSize > 0 && pixelSize < 2000
         var pen = run.origin.x
+        var placed: [(GlyphOutline, Point)] = []
         var outline = Path()
+        let scale = run.size / font.unitsPerEm
         for scalar in run.text.unicodeScalars {
             let glyph = font.glyph(for: scalar)
-            let key = GlyphKey(face: run.face, glyph: glyph)
-            let glyphPath: Path
-            if let cached = glyphCache[key] {
-                glyphPath = cached
+            if simple {
+                placed.append((cachedGlyph(font, run.face, glyph, pixelSize: pixelSize, slant: slant), transform.apply(Point(pen, run.origin.y))))
             } else {
-                glyphPath = font.outline(ofGlyph: glyph)
-                glyphCache[key] = glyphPath
-            }
-            if !glyphPath.isEmpty {
                 let place = Transform(a: scale, b: 0, c: -slant * scale, d: -scale, tx: pen, ty: run.origin.y)
-                outline.append(glyphPath.applying(transform.concatenating(place)))
+                outline.append(font.outline(ofGlyph: glyph).applying(transform.concatenating(place)))
             }
             pen += font.advance(ofGlyph: glyph) * scale
         }
-        let color = run.color.fading(opacity)
-        fillPolylines(outline.flattened(tolerance: 0.08), color)
+        if simple {
+            fillGlyphs(placed, color)
+        } else {
+            fill(outline.flattened(tolerance: 0.08), color)
+        }
         if run.isUnderlined {
             let thickness = max(0.5, run.size / 14)
             let line = Rect(x: run.origin.x, y: run.origin.y + run.size * 0.12, width: pen - run.origin.x, height: thickness)
-            fillPolylines(Path.rect(line).applying(transform).flattened(), color)
+            fill(Path.rect(line).applying(transform).flattened(), color)
         }
     }
 
-    private mutating func pushClip(_ path: Path) {
-        let current = clips[clips.count - 1]
-        let polylines = path.flattened(tolerance: 0.1)
-        guard let bounds = pixelBounds(polylines, within: current) else {
-            clips.append(Clip(left: 0, top: 0, right: 0, bottom: 0, mask: nil))
-            return
+    private func cachedGlyph(_ font: TrueTypeFont, _ face: FontFace, _ glyph: UInt16, pixelSize: Double, slant: Double) -> GlyphOutline {
+        let key = GlyphKey(face: face, glyph: glyph, size: Int((pixelSize * 64).rounded()))
+        if let cached = glyphs[key] { return cached }
+        let scale = pixelSize / font.unitsPerEm
+        let polylines = font.outline(ofGlyph: glyph)
+            .applying(Transform(a: scale, b: 0, c: -slant * scale, d: -scale, tx: 0, ty: 0))
+            .flattened(tolerance: 0.08)
+        var outline = GlyphOutline(polylines: polylines, minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        for polyline in polylines {
+            for point in polyline.points {
+                outline.minX = min(outline.minX, point.x); outline.maxX = max(outline.maxX, point.x)
+                outline.minY = min(outline.minY, point.y); outline.maxY = max(outline.maxY, point.y)
+            }
         }
-        var raster = CoverageRaster(left: bounds.left, top: bounds.top, width: bounds.right - bounds.left, height: bounds.bottom - bounds.top)
-        raster.add(polylines)
-        var mask = [Float](repeating: 0, count: raster.width * raster.height)
-        raster.forEachCoveredPixel { x, y, coverage in
-            mask[(y - bounds.top) * raster.width + (x - bounds.left)] = coverage * current.coverage(x, y)
-        }
-        clips.append(Clip(left: bounds.left, top: bounds.top, right: bounds.right, bottom: bounds.bottom, mask: mask))
+        glyphs[key] = outline
+        return outline
     }
 
-    private func pixelBounds(_ polylines: [Polyline], within clip: Clip) -> (left: Int, top: Int, right: Int, bottom: Int)? {
+    private func fillGlyphs(_ placed: [(GlyphOutline, Point)], _ color: DrawingColor) {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (glyph, origin) in placed where !glyph.polylines.isEmpty {
+            minX = min(minX, origin.x + glyph.minX); maxX = max(maxX, origin.x + glyph.maxX)
+            minY = min(minY, origin.y + glyph.minY); maxY = max(maxY, origin.y + glyph.maxY)
+        }
+        guard let bounds = pixelBounds(minX, minY, maxX, maxY, within: clips[clips.count - 1]) else { return }
+        raster.begin(left: bounds.left, top: bounds.top, right: bounds.right, bottom: bounds.bottom)
+        for (glyph, origin) in placed where origin.x + glyph.maxX >= Double(bounds.left) && origin.x + glyph.minX <= Double(bounds.right) {
+            raster.add(glyph.polylines, dx: origin.x, dy: origin.y)
+        }
+        composite(color)
+    }
+
+    // MARK: Filling and clipping
+
+    private func pixelBounds(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, within clip: Clip) -> (left: Int, top: Int, right: Int, bottom: Int)? {
+        guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite else { return nil }
+        let left = max(clip.left, Int(max(-1, minX).rounded(.down)))
+        let right = min(clip.right, Int(min(Double(width), maxX).rounded(.up)) + 1)
+        let top = max(clip.top, Int(max(-1, minY).rounded(.down)))
+        let bottom = min(clip.bottom, Int(min(Double(height), maxY).rounded(.up)) + 1)
+        return left < right && top < bottom ? (left, top, right, bottom) : nil
+    }
+
+    private func bounds(of polylines: [Polyline], within clip: Clip) -> (left: Int, top: Int, right: Int, bottom: Int)? {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for polyline in polylines {
             for point in polyline.points {
@@ -116,27 +161,65 @@ struct Canvas {
                 minY = min(minY, point.y); maxY = max(maxY, point.y)
             }
         }
-        guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite else { return nil }
-        let left = max(clip.left, Int(minX.rounded(.down))), right = min(clip.right, Int(maxX.rounded(.up)) + 1)
-        let top = max(clip.top, Int(minY.rounded(.down))), bottom = min(clip.bottom, Int(maxY.rounded(.up)) + 1)
-        return left < right && top < bottom ? (left, top, right, bottom) : nil
+        return pixelBounds(minX, minY, maxX, maxY, within: clip)
     }
 
-    private mutating func fillPolylines(_ polylines: [Polyline], _ color: DrawingColor) {
-        guard color.opacity > 0, let clip = clips.last, let bounds = pixelBounds(polylines, within: clip) else { return }
-        var raster = CoverageRaster(left: bounds.left, top: bounds.top, width: bounds.right - bounds.left, height: bounds.bottom - bounds.top)
+    private func fill(_ polylines: [Polyline], _ color: DrawingColor) {
+        guard color.opacity > 0, let bounds = bounds(of: polylines, within: clips[clips.count - 1]) else { return }
+        raster.begin(left: bounds.left, top: bounds.top, right: bounds.right, bottom: bounds.bottom)
         raster.add(polylines)
+        composite(color)
+    }
+
+    /// Paints the raster's block in `color`, through the current clip.
+    private func composite(_ color: DrawingColor) {
+        let clip = clips[clips.count - 1]
         let alpha = Float(color.opacity)
         let red = Float(color.red) / 255 * alpha, green = Float(color.green) / 255 * alpha, blue = Float(color.blue) / 255 * alpha
-        raster.forEachCoveredPixel { x, y, coverage in
-            let amount = coverage * clip.coverage(x, y)
-            guard amount > 0 else { return }
-            let index = (y * width + x) * 4
-            let keep = 1 - alpha * amount
-            pixels[index] = red * amount + pixels[index] * keep
-            pixels[index + 1] = green * amount + pixels[index + 1] * keep
-            pixels[index + 2] = blue * amount + pixels[index + 2] * keep
-            pixels[index + 3] = alpha * amount + pixels[index + 3] * keep
+        let left = raster.left, right = raster.right, span = right - left
+        for y in raster.top..<raster.bottom {
+            raster.readRow(y, into: row)
+            if let mask = clip.mask {
+                mask.withUnsafeBufferPointer { mask in
+                    let maskRow = (y - clip.top) * (clip.right - clip.left) - clip.left
+                    for x in left..<right { row[x - left] *= mask[maskRow + x] }
+                }
+            }
+            var pixel = pixels + (y * width + left) * 4
+            for index in 0..<span {
+                let amount = row[index]
+                if amount > 0.002 {
+                    let keep = 1 - alpha * amount
+                    pixel[0] = red * amount + pixel[0] * keep
+                    pixel[1] = green * amount + pixel[1] * keep
+                    pixel[2] = blue * amount + pixel[2] * keep
+                    pixel[3] = alpha * amount + pixel[3] * keep
+                }
+                pixel += 4
+            }
         }
+    }
+
+    private func pushClip(_ polylines: [Polyline]) {
+        let current = clips[clips.count - 1]
+        guard let bounds = bounds(of: polylines, within: current) else {
+            clips.append(.empty)
+            return
+        }
+        raster.begin(left: bounds.left, top: bounds.top, right: bounds.right, bottom: bounds.bottom)
+        raster.add(polylines)
+        let span = bounds.right - bounds.left
+        var mask = [Float](repeating: 0, count: span * (bounds.bottom - bounds.top))
+        mask.withUnsafeMutableBufferPointer { mask in
+            for y in bounds.top..<bounds.bottom {
+                let out = (y - bounds.top) * span
+                raster.readRow(y, into: mask.baseAddress! + out)
+                if let outer = current.mask {
+                    let outerRow = (y - current.top) * (current.right - current.left) - current.left
+                    for x in bounds.left..<bounds.right { mask[out + x - bounds.left] *= outer[outerRow + x] }
+                }
+            }
+        }
+        clips.append(Clip(left: bounds.left, top: bounds.top, right: bounds.right, bottom: bounds.bottom, mask: mask))
     }
 }

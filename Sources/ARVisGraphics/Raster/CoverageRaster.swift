@@ -1,91 +1,105 @@
-/// Anti-aliased coverage of a filled outline over a block of pixels, by signed-area accumulation.
+/// Anti-aliased coverage of filled outlines by signed-area accumulation.
 ///
-/// Every edge adds the area it encloses to its left into a buffer; a running sum along each row then
-/// gives each pixel's winding coverage, clamped to 0…1 (non-zero fill for outlines whose overlapping
-/// parts turn the same way, which is how glyphs, stroke pieces and shapes here are built).
+/// Every edge adds the area it encloses to its left into a buffer of cells; a running sum along each
+/// row then gives each pixel's winding coverage, clamped to 0…1 (non-zero fill for outlines whose
+/// overlapping parts turn the same way, which is how glyphs, stroke pieces and shapes here are built).
+///
+/// The cell buffer covers the whole canvas and is reused: only a block is written per fill, and
+/// reading a row back returns its cells to zero.
 struct CoverageRaster {
-    /// The block's left, top, width and height in canvas pixels.
-    let left: Int, top: Int, width: Int, height: Int
-    private var cells: [Float]
+    let width: Int, height: Int
     private let stride: Int
+    private var cells: UnsafeMutablePointer<Float>
+    /// The block written since the last read: left, top, right, bottom in pixels.
+    private(set) var left = 0, top = 0, right = 0, bottom = 0
 
-    init(left: Int, top: Int, width: Int, height: Int) {
-        self.left = left
-        self.top = top
+    init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        self.stride = width + 2
-        self.cells = [Float](repeating: 0, count: stride * height)
+        stride = width + 2
+        cells = .allocate(capacity: stride * height + 2)
+        cells.initialize(repeating: 0, count: stride * height + 2)
     }
 
-    /// Adds the edges of every polyline, closing each one.
-    mutating func add(_ polylines: [Polyline]) {
+    func deallocate() { cells.deallocate() }
+
+    /// Starts a fill limited to a block of pixels.
+    mutating func begin(left: Int, top: Int, right: Int, bottom: Int) {
+        self.left = max(0, left)
+        self.top = max(0, top)
+        self.right = min(width, right)
+        self.bottom = min(height, bottom)
+    }
+
+    /// Adds the edges of every polyline (closing each one), shifted by `dx`, `dy`.
+    mutating func add(_ polylines: [Polyline], dx: Double = 0, dy: Double = 0) {
         for polyline in polylines {
-            let points = polyline.points
-            guard points.count > 1 else { continue }
-            for index in 0..<points.count {
-                let next = index + 1 == points.count ? points[0] : points[index + 1]
-                addEdge(points[index], next)
+            polyline.points.withUnsafeBufferPointer { points in
+                guard points.count > 1 else { return }
+                var previous = points[points.count - 1]
+                for point in points {
+                    addEdge(Point(previous.x + dx, previous.y + dy), Point(point.x + dx, point.y + dy))
+                    previous = point
+                }
             }
         }
     }
 
     /// Adds one edge given in canvas pixel coordinates.
     mutating func addEdge(_ from: Point, _ to: Point) {
-        let x0 = from.x - Double(left), y0 = from.y - Double(top)
-        let x1 = to.x - Double(left), y1 = to.y - Double(top)
-        guard y0 != y1, x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite else { return }
-        let direction: Double = y1 > y0 ? 1 : -1
-        let (ax, ay, bx, by) = y1 > y0 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
-        let slope = (bx - ax) / (by - ay)
-        let firstRow = max(0, Int(ay.rounded(.down)))
-        let lastRow = min(height - 1, Int(by.rounded(.up)) - 1)
+        guard from.y != to.y, from.x.isFinite, to.x.isFinite, from.y.isFinite, to.y.isFinite else { return }
+        let direction: Double = to.y > from.y ? 1 : -1
+        let (a, b) = to.y > from.y ? (from, to) : (to, from)
+        let slope = (b.x - a.x) / (b.y - a.y)
+        let firstRow = max(top, Int(max(-1, a.y).rounded(.down)))
+        let lastRow = min(bottom - 1, Int(min(Double(height), b.y).rounded(.up)) - 1)
         guard firstRow <= lastRow else { return }
-        let limit = Double(width)
+        let minimum = Double(left), maximum = Double(right)
         for row in firstRow...lastRow {
-            let top = max(ay, Double(row)), bottom = min(by, Double(row + 1))
-            guard bottom > top else { continue }
-            let xTop = min(limit, max(0, ax + (top - ay) * slope))
-            let xBottom = min(limit, max(0, ax + (bottom - ay) * slope))
-            addSpan(row: row, xTop, xBottom, weight: (bottom - top) * direction)
+            let rowTop = max(a.y, Double(row)), rowBottom = min(b.y, Double(row + 1))
+            guard rowBottom > rowTop else { continue }
+            let xTop = min(maximum, max(minimum, a.x + (rowTop - a.y) * slope))
+            let xBottom = min(maximum, max(minimum, a.x + (rowBottom - a.y) * slope))
+            addSpan(row: row, xTop, xBottom, weight: (rowBottom - rowTop) * direction)
         }
     }
 
     /// Distributes one row's piece of an edge over the cells it crosses, splitting at pixel boundaries.
-    private mutating func addSpan(row: Int, _ xa: Double, _ xb: Double, weight: Double) {
-        let base = row * stride
+    @inline(__always) private mutating func addSpan(row: Int, _ xa: Double, _ xb: Double, weight: Double) {
+        let base = cells + row * stride
         let low = min(xa, xb), high = max(xa, xb)
         let firstCell = Int(low.rounded(.down))
         if high - Double(firstCell) <= 1 {
             let middle = (xa + xb) / 2 - Double(firstCell)
-            cells[base + firstCell] += Float(weight * (1 - middle))
-            cells[base + firstCell + 1] += Float(weight * middle)
+            base[firstCell] += Float(weight * (1 - middle))
+            base[firstCell + 1] += Float(weight * middle)
             return
         }
-        let span = high - low
+        let perUnit = weight / (high - low)
         var x = low
         var cell = firstCell
         while x < high {
             let next = min(high, Double(cell + 1))
-            let share = weight * (next - x) / span
+            let share = perUnit * (next - x)
             let middle = (x + next) / 2 - Double(cell)
-            cells[base + cell] += Float(share * (1 - middle))
-            cells[base + cell + 1] += Float(share * middle)
+            base[cell] += Float(share * (1 - middle))
+            base[cell + 1] += Float(share * middle)
             x = next
             cell += 1
         }
     }
 
-    /// Calls `body(x, y, coverage)` for each pixel of the block with coverage above zero, in canvas coordinates.
-    func forEachCoveredPixel(_ body: (Int, Int, Float) -> Void) {
-        for row in 0..<height {
-            var sum: Float = 0
-            let base = row * stride
-            for column in 0..<width {
-                sum += cells[base + column]
-                let coverage = min(1, abs(sum))
-                if coverage > 0.002 { body(left + column, top + row, coverage) }
-            }
+    /// Turns row `row` of the block into coverage values in `output[0 ..< right - left]` and clears its cells.
+    func readRow(_ row: Int, into output: UnsafeMutablePointer<Float>) {
+        let base = cells + row * stride
+        var sum: Float = 0
+        for column in left..<right {
+            sum += base[column]
+            base[column] = 0
+            output[column - left] = min(1, abs(sum))
         }
+        // Cells just past the block can hold the tail of an edge's area.
+        base[right] = 0
+        base[right + 1] = 0
     }
 }

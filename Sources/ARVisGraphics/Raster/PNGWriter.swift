@@ -31,36 +31,29 @@ public struct PNGWriter: Sendable {
               width <= 100_000, height <= 100_000 else {
             throw GraphicsError(.canvasTooLarge, "a \(width)×\(height)-pixel image is larger than the \(Self.maximumPixels)-pixel limit; lower --scale or the widget size")
         }
-        var canvas = Canvas(width: width, height: height, fonts: fonts)
+        let canvas = Canvas(width: width, height: height, fonts: fonts)
         if let background {
             canvas.draw(.shape(Shape(path: .rect(Rect(x: 0, y: 0, width: drawing.extent.width, height: drawing.extent.height)), fill: background)),
                         transform: .scale(scale, scale), opacity: 1)
         }
         canvas.draw(drawing.elements, transform: .scale(scale, scale), opacity: 1)
-        return PNGEncoder.encode(width: width, height: height, premultiplied: canvas.pixels)
+        return PNGEncoder.encode(width: width, height: height, premultiplied: UnsafeBufferPointer(start: canvas.pixels, count: width * height * 4))
     }
 }
 
-/// Builds the PNG chunks: RGB when every pixel is opaque, else RGBA; rows filtered by the better of Sub and Up.
+/// Builds the PNG chunks: RGB when every pixel is opaque, else RGBA.
 enum PNGEncoder {
-    static func encode(width: Int, height: Int, premultiplied pixels: [Float]) -> [UInt8] {
-        var opaque = true
-        for index in Swift.stride(from: 3, to: pixels.count, by: 4) where pixels[index] < 0.998 {
-            opaque = false
-            break
-        }
-        let channels = opaque ? 3 : 4
-        let rowLength = width * channels
-        var rows = [UInt8](repeating: 0, count: rowLength * height)
-        for pixel in 0..<(width * height) {
-            let alpha = pixels[pixel * 4 + 3]
-            let unpremultiply: Float = alpha > 0 ? 1 / alpha : 0
-            for channel in 0..<3 {
-                rows[pixel * channels + channel] = UInt8(min(255, max(0, pixels[pixel * 4 + channel] * unpremultiply * 255 + 0.5)))
+    static func encode(width: Int, height: Int, premultiplied source: UnsafeBufferPointer<Float>) -> [UInt8] {
+        let opaque = { () -> Bool in
+            var index = 3
+            while index < source.count {
+                if source[index] < 0.998 { return false }
+                index += 4
             }
-            if !opaque { rows[pixel * channels + 3] = UInt8(min(255, max(0, alpha * 255 + 0.5))) }
-        }
-        let filtered = filter(rows, rowLength: rowLength, height: height, bytesPerPixel: channels)
+            return true
+        }()
+        let channels = opaque ? 3 : 4
+        let filtered = filteredRows(source, width: width, height: height, channels: channels)
         var file: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
         var header: [UInt8] = []
         appendBigEndian(UInt32(width), to: &header)
@@ -72,25 +65,39 @@ enum PNGEncoder {
         return file
     }
 
-    private static func filter(_ rows: [UInt8], rowLength: Int, height: Int, bytesPerPixel: Int) -> [UInt8] {
+    /// The image as PNG scanlines: each pixel un-premultiplied to 8 bits, the first row filtered with
+    /// Sub and the others with Up (flat areas, most of a widget, become runs of zeros).
+    private static func filteredRows(_ source: UnsafeBufferPointer<Float>, width: Int, height: Int, channels: Int) -> [UInt8] {
+        let rowLength = width * channels
         var output = [UInt8](repeating: 0, count: (rowLength + 1) * height)
-        var sub = [UInt8](repeating: 0, count: rowLength), up = [UInt8](repeating: 0, count: rowLength)
-        for row in 0..<height {
-            let start = row * rowLength
-            var subCost = 0, upCost = 0
-            for column in 0..<rowLength {
-                let value = rows[start + column]
-                let left = column >= bytesPerPixel ? rows[start + column - bytesPerPixel] : 0
-                let above = row > 0 ? rows[start - rowLength + column] : 0
-                sub[column] = value &- left
-                up[column] = value &- above
-                subCost += Int(Int8(bitPattern: sub[column]).magnitude)
-                upCost += Int(Int8(bitPattern: up[column]).magnitude)
+        let current = UnsafeMutablePointer<UInt8>.allocate(capacity: rowLength)
+        let previous = UnsafeMutablePointer<UInt8>.allocate(capacity: rowLength)
+        defer {
+            current.deallocate()
+            previous.deallocate()
+        }
+        output.withUnsafeMutableBufferPointer { output in
+            for row in 0..<height {
+                let pixels = source.baseAddress! + row * width * 4
+                for x in 0..<width {
+                    let alpha = pixels[x * 4 + 3]
+                    let scale: Float = alpha >= 1 ? 255 : alpha > 0 ? 255 / alpha : 0
+                    let out = current + x * channels
+                    out[0] = UInt8(min(255, pixels[x * 4] * scale + 0.5))
+                    out[1] = UInt8(min(255, pixels[x * 4 + 1] * scale + 0.5))
+                    out[2] = UInt8(min(255, pixels[x * 4 + 2] * scale + 0.5))
+                    if channels == 4 { out[3] = UInt8(min(255, alpha * 255 + 0.5)) }
+                }
+                let line = output.baseAddress! + row * (rowLength + 1)
+                if row == 0 {
+                    line[0] = 1
+                    for index in 0..<rowLength { line[1 + index] = current[index] &- (index >= channels ? current[index - channels] : 0) }
+                } else {
+                    line[0] = 2
+                    for index in 0..<rowLength { line[1 + index] = current[index] &- previous[index] }
+                }
+                previous.update(from: current, count: rowLength)
             }
-            let out = row * (rowLength + 1)
-            let useUp = upCost < subCost
-            output[out] = useUp ? 2 : 1
-            for column in 0..<rowLength { output[out + 1 + column] = useUp ? up[column] : sub[column] }
         }
         return output
     }
@@ -104,7 +111,7 @@ enum PNGEncoder {
         let typeBytes = Array(type.utf8)
         file += typeBytes
         file += data
-        appendBigEndian(crc32(typeBytes + data), to: &file)
+        appendBigEndian(crc32Update(crc32Update(0xFFFF_FFFF, typeBytes), data) ^ 0xFFFF_FFFF, to: &file)
     }
 
     private static let crcTable: [UInt32] = (0..<256).map { index -> UInt32 in
@@ -113,9 +120,16 @@ enum PNGEncoder {
         return value
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
+    /// The CRC-32 of `bytes` (finished, as PNG stores it).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 { crc32Update(0xFFFF_FFFF, bytes) ^ 0xFFFF_FFFF }
+
+    private static func crc32Update(_ start: UInt32, _ bytes: [UInt8]) -> UInt32 {
+        crcTable.withUnsafeBufferPointer { table in
+            bytes.withUnsafeBufferPointer { data in
+                var crc = start
+                for byte in data { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+                return crc
+            }
+        }
     }
 }

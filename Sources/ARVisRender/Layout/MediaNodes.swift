@@ -131,7 +131,7 @@ struct VideoNode: LayoutNode {
                                        clip: .roundedRect(rect, radius: 12))))
         }
         chrome += Placeholder.playButton(center: Point(rect.midX, rect.midY), radius: min(32, rect.height / 4), youTube: youTubeID != nil)
-        let caption = TextBlock(plain: Placeholder.fileName(video.url), style: TextStyle(size: 13, color: .white, lineLimit: 1))
+        let caption = TextBlock(plain: youTubeID != nil ? "YouTube" : Placeholder.fileName(video.url), style: TextStyle(size: 13, color: .white, lineLimit: 1))
         let captionRect = Rect(x: rect.minX + 12, y: rect.maxY - 28, width: max(0, rect.width - 24), height: 20)
         chrome += caption.draw(in: captionRect, context: context)
         if youTubeID != nil {

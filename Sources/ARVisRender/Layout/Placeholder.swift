@@ -83,15 +83,15 @@ enum SymbolArt {
 
     /// Symbol names (without `.fill`) and the glyph and colour standing in for them.
     static let glyphs: [String: (Character, DrawingColor)] = [
-        "sun.max": ("☀", yellow), "sun.min": ("☼", yellow), "cloud": ("☁", gray), "cloud.rain": ("☂", gray), "cloud.heavyrain": ("☔", gray), "cloud.sun": ("⛅", gray), "cloud.bolt": ("☈", gray),
+        "sun.max": ("☀", yellow), "sun.min": ("☼", yellow), "cloud": ("☁", gray), "cloud.rain": ("☂", gray), "cloud.heavyrain": ("☔", gray), "cloud.bolt": ("☈", gray),
         "umbrella": ("☂", Theme.accent), "snowflake": ("❄", Theme.accent), "moon": ("☾", yellow), "bolt": ("⚡", yellow),
         "star": ("★", yellow), "heart": ("♥", red), "checkmark": ("✓", Theme.accent), "xmark": ("✕", Theme.primary),
-        "play": ("▶", Theme.primary), "info.circle": ("ⓘ", Theme.accent), "music.note": ("♪", Theme.primary),
+        "play": ("▶", Theme.primary), "info": ("ℹ", Theme.accent), "music.note": ("♪", Theme.primary),
         "phone": ("☎", Theme.primary), "envelope": ("✉", Theme.primary), "flag": ("⚑", red),
         "arrow.right": ("→", Theme.primary), "arrow.left": ("←", Theme.primary), "arrow.up": ("↑", Theme.primary),
         "arrow.down": ("↓", Theme.primary), "circle": ("●", Theme.primary), "square": ("■", Theme.primary),
         "triangle": ("▲", Theme.primary), "clock": ("◷", Theme.primary), "pencil": ("✎", Theme.primary),
-        "scissors": ("✂", Theme.primary), "hand.thumbsup": ("👍", yellow), "airplane": ("✈", Theme.primary),
+        "scissors": ("✂", Theme.primary), "airplane": ("✈", Theme.primary),
     ]
 
     /// The glyph for a symbol name, trying shorter names (`cloud.heavyrain.fill` → `cloud.heavyrain` → `cloud`).

@@ -223,7 +223,7 @@ final class TextBlock: LayoutNode {
         "\u{1F449}": "☛", "\u{1F448}": "☚", "\u{1F446}": "☝", "\u{1F447}": "↓", "\u{2B50}": "★", "\u{1F31F}": "★",
         "\u{2705}": "✔", "\u{274C}": "✘", "\u{2764}": "♥", "\u{1F4A1}": "☀", "\u{1F4CD}": "⚑", "\u{1F3B5}": "♪",
         "\u{1F3B6}": "♫", "\u{1F4DE}": "☎", "\u{2709}": "✉", "\u{1F680}": "➚", "\u{1F525}": "♨", "\u{26A0}": "⚠",
-        "\u{1F600}": "☺", "\u{1F642}": "☺", "\u{1F641}": "☹",
+        "\u{20E3}": ".", "\u{1F600}": "☺", "\u{1F642}": "☺", "\u{1F641}": "☹",
     ]
 
     /// The text with characters the font cannot draw replaced by a stand-in, and emoji presentation

@@ -1,0 +1,78 @@
+@testable import ARVisGraphics
+import Foundation
+import Testing
+
+struct TrueTypeFontTests {
+    static let fonts = try? FontLibrary.standard()
+
+    @Test func readsMetricsAndCharacterMapLikeFontTools() throws {
+        let font = try #require(Self.fonts).font(for: .regular)
+        // Values read from DejaVuSans.ttf with fontTools.
+        #expect(font.unitsPerEm == 2048)
+        #expect(font.ascender == 1901 && font.descender == -483 && font.lineGap == 0)
+        #expect(font.glyph(for: "A") == 36 && font.glyph(for: "W") == 58 && font.glyph(for: "€") == 2948)
+        #expect(font.glyph(for: "😀") == 5857)  // format 12 subtable, beyond the BMP
+        #expect(font.advance(ofGlyph: 36) == 1401 && font.advance(ofGlyph: 58) == 2025)
+        #expect(abs(font.width(of: "Hello, world", size: 17) - 100.705078125) < 1e-9)
+        #expect(!font.covers("\u{E000}"))
+    }
+
+    /// The enclosed area of a glyph's flattened outline matches fontTools' AreaPen within 0.5 %.
+    @Test(arguments: [("A", 678_360.0), ("Å", 810_845.75), ("o", 538_210.25)])
+    func outlinesEncloseTheRightArea(character: Character, expected: Double) throws {
+        let font = try #require(Self.fonts).font(for: .regular)
+        let outline = font.outline(ofGlyph: font.glyph(for: character.unicodeScalars.first!))
+        var area = 0.0
+        for polyline in outline.flattened(tolerance: 0.5) {
+            let points = polyline.points
+            for index in points.indices {
+                let a = points[index], b = points[(index + 1) % points.count]
+                area += a.x * b.y - b.x * a.y
+            }
+        }
+        #expect(abs(abs(area / 2) - expected) / expected < 0.005)
+    }
+
+    @Test func rejectsBytesThatAreNotAFontWithoutCrashing() throws {
+        #expect(TrueTypeFont(bytes: []) == nil)
+        #expect(TrueTypeFont(bytes: Array("not a font at all, just text".utf8)) == nil)
+        let path = try #require(Self.fonts).directory + "/DejaVuSans.ttf"
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        for length in [12, 100, 1000, bytes.count / 2] {
+            _ = TrueTypeFont(bytes: Array(bytes.prefix(length)))
+        }
+        // Random corruption must never trap, whatever the reader makes of it.
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<20 {
+            var damaged = bytes
+            for _ in 0..<200 { damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            if let font = TrueTypeFont(bytes: damaged) {
+                for code in [65, 66, 0x20AC, 0x1F600] { _ = font.outline(ofGlyph: font.glyph(for: Unicode.Scalar(code)!)) }
+            }
+        }
+    }
+
+    @Test func missingFontDirectoryIsAClearError() {
+        #expect {
+            try FontLibrary(directory: "/nonexistent/fonts")
+        } throws: { error in
+            guard let error = error as? GraphicsError else { return false }
+            return error.code == .fontMissing && error.message.contains("fonts-dejavu-core")
+        }
+    }
+}
+
+/// A small deterministic random number generator (SplitMix64) for repeatable property tests.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
