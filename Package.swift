@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(
             name: "ARVisRenderTests",
             dependencies: ["ARVisRender", "ARVisTestSupport"],
-            resources: [.copy("Golden")],
+            exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

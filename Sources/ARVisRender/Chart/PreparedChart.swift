@@ -145,14 +145,15 @@ struct PreparedChart {
 
     /// The colour of one datum: explicit colour, then the first matching colour-map entry, then its series, then blue.
     private mutating func color(_ config: MarkConfiguration, _ table: PlotTable, _ datum: Datum) -> DrawingColor {
+        // Every series takes its palette slot, even where an explicit colour covers it, as in Swift Charts.
+        let series = datum.series.map { seriesColor($0) }
         if let color = config.foregroundStyleColor { return Theme.color(color) }
         for entry in config.foregroundStyleColorMap ?? [] {
             if let column = table[entry.field], datum.row < column.raw.count, column.raw[datum.row].matches(entry.value) {
                 return Theme.color(entry.color)
             }
         }
-        if let series = datum.series { return seriesColor(series) }
-        return Theme.palette[0]
+        return series ?? Theme.palette[0]
     }
 
     /// Stacks bars that share a category (per dodge group) and areas that share an x, per their stacking.

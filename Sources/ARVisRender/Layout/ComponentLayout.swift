@@ -58,7 +58,7 @@ enum ComponentLayout {
             base = SplomNode(splom: splom)
             modifiers = nil
         }
-        return (modifiers ?? []).reduce(base) { $1.apply(to: $0) }
+        return MemoizedNode((modifiers ?? []).reduce(base) { $1.apply(to: $0) })
     }
 
     private static func gridRow(_ component: Component) -> GridNode.Row {

@@ -25,6 +25,8 @@ enum Stretch {
     case none
     /// Takes a share of the stack's free space along the stack's axis (a spacer).
     case spacer
+    /// Spans the stack across its axis (a divider).
+    case across
 }
 
 extension LayoutNode {
@@ -47,4 +49,24 @@ final class RenderContext {
         counter += 1
         return "\(prefix)\(counter)"
     }
+}
+
+/// Remembers a node's size per proposal. Parents measure children several times (ideal, smallest,
+/// offered), so without this nested stacks and grids would take exponential time.
+final class MemoizedNode: LayoutNode {
+    let node: any LayoutNode
+    private var sizes: [Proposal: Extent] = [:]
+
+    init(_ node: any LayoutNode) { self.node = node }
+
+    var stretch: Stretch { node.stretch }
+
+    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+        if let known = sizes[proposal] { return known }
+        let size = node.size(for: proposal, in: context)
+        sizes[proposal] = size
+        return size
+    }
+
+    func draw(in rect: Rect, context: RenderContext) -> [Element] { node.draw(in: rect, context: context) }
 }

@@ -85,11 +85,11 @@ struct StackNode: LayoutNode {
             let frame: Rect
             switch axis {
             case .horizontal:
-                let height = child is DividerNode ? rect.height : size.height
+                let height = child.stretch == .across ? rect.height : size.height
                 frame = Rect(x: cursor, y: rect.minY + (rect.height - height) * alignment, width: size.width, height: height)
                 cursor += size.width + spacing
             case .vertical:
-                let width = child is DividerNode ? rect.width : size.width
+                let width = child.stretch == .across ? rect.width : size.width
                 frame = Rect(x: rect.minX + (rect.width - width) * alignment, y: cursor, width: width, height: size.height)
                 cursor += size.height + spacing
             }
@@ -110,6 +110,8 @@ struct SpacerNode: LayoutNode {
 struct DividerNode: LayoutNode {
     let axis: Axis
     let opacity: Double
+
+    var stretch: Stretch { .across }
 
     func size(for proposal: Proposal, in context: RenderContext) -> Extent {
         axis == .vertical ? Extent(width: proposal.width ?? 0, height: 17) : Extent(width: 17, height: proposal.height ?? 0)

@@ -1,0 +1,34 @@
+import ARVisGraphics
+import ARVisRender
+import ARVisSpec
+import ARVisTestSupport
+import Foundation
+import Testing
+
+/// The team's examples render to exactly the committed SVGs in `Golden/`.
+///
+/// After a deliberate rendering change, regenerate them with
+/// `ARVIS_UPDATE_GOLDEN=1 swift test --filter GoldenTests` and review the diff.
+struct GoldenTests {
+    static let examples = Corpus.examples.filter { $0.pathExtension == "json" }
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    static let updating = ProcessInfo.processInfo.environment["ARVIS_UPDATE_GOLDEN"] == "1"
+
+    @Test(arguments: examples)
+    func matchesGoldenSVG(_ example: URL) throws {
+        let renderer = try Renderer()
+        let document = try SpecReader.decode(try Data(contentsOf: example))
+        for widget in renderer.render(document) {
+            let name = example.deletingPathExtension().lastPathComponent + "--" + widget.name + ".svg"
+            let golden = Self.folder.appendingPathComponent(name)
+            let svg = SVGWriter().write(widget.drawing)
+            if Self.updating {
+                try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
+                try Data(svg.utf8).write(to: golden)
+                continue
+            }
+            let expected = try #require(try? String(contentsOf: golden, encoding: .utf8), "no golden file \(name); run with ARVIS_UPDATE_GOLDEN=1")
+            #expect(svg == expected, "\(name) differs from its golden file; if the change is intended, regenerate with ARVIS_UPDATE_GOLDEN=1")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import ARVisGraphics
+import ARVisRender
+import ARVisSpec
+import Foundation
+import Testing
+
+/// Bad values inside valid specs render something sensible instead of crashing or hanging.
+struct RobustnessTests {
+    private func render(_ json: String) throws -> [RenderedWidget] {
+        try Renderer().render(try SpecReader.decode(Data(json.utf8)))
+    }
+
+    private func svg(_ json: String) throws -> String {
+        SVGWriter().write(try #require(try render(json).first).drawing)
+    }
+
+    @Test func emptyDataSourceSaysSo() throws {
+        let svg = try svg(#"{"dataSources": [{"label": "default", "data": {"x": [], "y": []}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#)
+        #expect(svg.contains("No data to plot"))
+    }
+
+    @Test func mixedTypesBecomeCategories() throws {
+        let svg = try svg(#"{"dataSources": [{"label": "default", "data": {"x": ["a", 2, true, null, 3.5], "y": [1, 2, 3, 4, 5]}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#)
+        for label in [">a<", ">2<", ">true<", ">3.5<"] { #expect(svg.contains(label)) }
+    }
+
+    @Test func zeroSizedWidgetsRender() throws {
+        // The reader refuses a zero size; a widget built in code can still have one.
+        var widget = WidgetConfiguration(component: .text(Component.Text("hidden")))
+        widget.size = Size(width: 0, height: 0)
+        widget.padding = EdgeInsets(all: 0)
+        let drawing = try Renderer().render(widget, name: "w").drawing
+        let png = try PNGWriter(fonts: try FontLibrary.standard()).write(drawing)
+        #expect(png.count > 50)
+        #expect(SVGWriter().write(drawing).contains("viewBox=\"0 0 0 0\""))
+    }
+
+    @Test func aHundredThousandRowChartRendersInTime() throws {
+        let count = 100_000
+        let xs = (0..<count).map(String.init).joined(separator: ",")
+        let ys = (0..<count).map { String(($0 * 7919) % 1000) }.joined(separator: ",")
+        let json = #"{"dataSources": [{"label": "default", "data": {"x": [\#(xs)], "y": [\#(ys)]}}], "components": [{"type": "LineMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#
+        let start = Date()
+        let widgets = try render(json)
+        let svg = SVGWriter().write(widgets[0].drawing)
+        #expect(svg.count > 100_000)
+        #expect(Date().timeIntervalSince(start) < 60)
+    }
+
+    @Test func deeplyNestedStacksRender() throws {
+        var component = #"{"text": {"content": "deep"}}"#
+        for index in 0..<80 { component = index % 2 == 0 ? #"{"vStack": {"elements": [\#(component)]}}"# : #"{"hStack": {"elements": [\#(component)]}}"# }
+        let svg = try svg(component)
+        #expect(svg.contains(">deep<"))
+    }
+
+    @Test func hostileTextIsEscaped() throws {
+        let svg = try svg(#"{"text": {"content": "<script>alert('x')</script> & \"quotes\" \u0007bell"}}"#)
+        #expect(!svg.contains("<script>"))
+        #expect(svg.contains("&lt;script&gt;"))
+    }
+
+    @Test func unknownMarkFieldsDropTheMarkNotTheChart() throws {
+        // A field the validator would reject is tested at the chart-engine level: the data source has no "y".
+        var chart = Chart(dataSources: [DataSource(data: DataTable(["x": ["a"]]))], components: [])
+        chart.components = [ChartComponent.mark(.bar, x: "x", y: "missing")]
+        let drawing = try Renderer().render(.chart(chart), name: "c").drawing
+        #expect(SVGWriter().write(drawing).contains("No data to plot"))
+    }
+}
+
+/// Interactions become hover targets, tooltips and links in the interactive output.
+struct InteractionRenderTests {
+    @Test func hoverTooltipsAndClicksAreWired() throws {
+        let json = #"""
+        {"dataSources": [{"label": "default", "data": {"Name": ["Ensor", "Daveluy"], "Start": ["1888-01-01", "1949-01-01"], "End": ["1949-01-01", "1950-01-01"]}}],
+         "components": [{"type": "BarMark", "config": {"xStart": {"field": "Start"}, "xEnd": {"field": "End"}, "y": {"field": "Name"}},
+           "interactions": [{"type": "Hover", "tooltip": {"type": "Manual", "config": [{"field": "Name", "value": "Daveluy", "content": {"text": {"content": "Inherited"}}}]}},
+                            {"type": "Click", "action": {"type": "OpenURL", "config": {"url": "https://example.org/provenance"}}}]}]}
+        """#
+        let drawing = try #require(try Renderer().render(try SpecReader.decode(Data(json.utf8))).first).drawing
+        let page = HTMLWriter().page(drawing)
+        #expect(page.contains("data-tooltip=\"tooltip"))
+        #expect(page.contains("class=\"arvis-tooltip\" visibility=\"hidden\""))
+        #expect(page.contains(">Inherited<"))
+        #expect(page.contains("<a href=\"https://example.org/provenance\""))
+        #expect(!SVGWriter().write(drawing).contains(">Inherited<"))
+    }
+}
