@@ -11,7 +11,8 @@ struct Render: ParsableCommand {
         discussion: """
             A component or chart renders to one file. An environment renders every widget: -o names a
             folder that receives one file per widget (image1-widget1.svg, …) and an index.html gallery;
-            with --widget N only the N-th widget is drawn, to a file.
+            with --widget N only the N-th widget is drawn, to a file. An -o that ends in / or is an
+            existing folder always receives files and a gallery.
 
             The format comes from --format, else from the -o extension, else SVG. SVG and HTML go to
             standard output when -o is left out. Images are neutral placeholders with their file name
@@ -103,11 +104,18 @@ struct Render: ParsableCommand {
             Console.error("error: \(file) has no widgets to render")
             throw CLIExit.specErrors.exitCode
         }
-        if widgets.count == 1 && document.kind != .environment || self.widget != nil {
-            try write(widgets[0], to: output)
-        } else {
+        if outputIsFolder || (document.kind == .environment && self.widget == nil) {
             try writeFolder(widgets)
+        } else {
+            try write(widgets[0], to: output)
         }
+    }
+
+    /// Whether `-o` names a folder: it ends in `/` or is an existing directory.
+    private var outputIsFolder: Bool {
+        guard let output, output != "-" else { return false }
+        var isDirectory: ObjCBool = false
+        return output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
     private func encode(_ widget: RenderedWidget) throws -> Data {

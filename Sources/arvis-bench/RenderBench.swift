@@ -23,15 +23,6 @@ struct RenderBench: ParsableCommand {
         let png = PNGWriter(fonts: renderer.fonts, scale: 1)
         let pngSeconds = medians(max(10, iterations / 5), [{ _ = try? png.write(renderer.render(widget, name: "museum").drawing) }])[0]
         print(String(format: "1024×768 museum widget → PNG at 1×:       %8.3f ms", pngSeconds * 1000))
-        let drawing = renderer.render(widget, name: "museum").drawing
-        let layout = medians(20, [{ _ = renderer.render(widget, name: "museum") }])[0]
-        let blank = Drawing(extent: drawing.extent)
-        let encode = medians(20, [{ _ = try? png.write(blank) }])[0]
-        let opaque = Drawing(extent: drawing.extent, elements: [.shape(Shape(path: .rect(Rect(x: 0, y: 0, width: 1024, height: 768)), fill: .white))])
-        let opaqueEncode = medians(20, [{ _ = try? png.write(opaque) }])[0]
-        let textOnly = Drawing(extent: drawing.extent, elements: [.text(TextRun(String(repeating: "Hello world ", count: 200), at: Point(0, 20), size: 17))])
-        let text = medians(20, [{ _ = try? png.write(textOnly) }])[0]
-        print("layout", layout * 1000, "blank encode", encode * 1000, "opaque", opaqueEncode * 1000, "text2400", text * 1000)
 
         print(String(format: "RESULT bar_chart_svg_median %.4f ms", barSVG * 1000))
         print(String(format: "RESULT widget_png_median %.3f ms", pngSeconds * 1000))

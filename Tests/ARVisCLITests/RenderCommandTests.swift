@@ -46,6 +46,12 @@ struct RenderCommandTests {
         #expect(gallery.contains("href=\"image1-widget1.svg\""))
     }
 
+    @Test func aFolderOutputAlwaysGetsFilesAndAGallery() throws {
+        let folder = try temporaryFolder()
+        #expect(ARVisCommand.run(arguments: ["render", barChart, "--format", "png", "-o", folder.path + "/"]) == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["chart.png", "index.html"])
+    }
+
     @Test func widgetSelectsOneWidget() throws {
         let output = try temporaryFolder().appendingPathComponent("w.html")
         #expect(ARVisCommand.run(arguments: ["render", environment, "--widget", "2", "-o", output.path]) == 0)

@@ -171,37 +171,65 @@ final class Canvas {
         composite(color)
     }
 
-    /// Paints the raster's block in `color`, through the current clip.
+    /// Paints the raster's block in `color`, through the current clip: each row's coverage is summed
+    /// from the cells, masked and blended in one pass.
     private func composite(_ color: DrawingColor) {
         let clip = clips[clips.count - 1]
+        guard let mask = clip.mask else { return composite(color, clip: clip, mask: nil) }
+        mask.withUnsafeBufferPointer { composite(color, clip: clip, mask: $0.baseAddress) }
+    }
+
+    private func composite(_ color: DrawingColor, clip: Clip, mask: UnsafePointer<Float>?) {
         let alpha = Float(color.opacity)
-        let red = Float(color.red) / 255 * alpha, green = Float(color.green) / 255 * alpha, blue = Float(color.blue) / 255 * alpha
-        let left = raster.left, right = raster.right, span = right - left
+        let red = Float(color.red) / 255, green = Float(color.green) / 255, blue = Float(color.blue) / 255
+        let left = raster.left, right = raster.right
         for y in raster.top..<raster.bottom {
-            raster.readRow(y, into: row)
-            if let mask = clip.mask {
-                mask.withUnsafeBufferPointer { mask in
-                    let maskRow = (y - clip.top) * (clip.right - clip.left) - clip.left
-                    for x in left..<right { row[x - left] *= mask[maskRow + x] }
-                }
-            }
+            let cells = raster.row(y)
+            let maskRow = mask.map { $0 + (y - clip.top) * (clip.right - clip.left) - clip.left }
             var pixel = pixels + (y * width + left) * 4
-            for index in 0..<span {
-                let amount = row[index]
-                if amount > 0.002 {
-                    let keep = 1 - alpha * amount
-                    pixel[0] = red * amount + pixel[0] * keep
-                    pixel[1] = green * amount + pixel[1] * keep
-                    pixel[2] = blue * amount + pixel[2] * keep
-                    pixel[3] = alpha * amount + pixel[3] * keep
+            var sum: Float = 0
+            for x in left..<right {
+                sum += cells[x]
+                cells[x] = 0
+                var cover = alpha * min(1, abs(sum))
+                if let maskRow { cover *= maskRow[x] }
+                if cover >= 0.999 {
+                    pixel[0] = red; pixel[1] = green; pixel[2] = blue; pixel[3] = 1
+                } else if cover > 0.002 {
+                    let keep = 1 - cover
+                    pixel[0] = red * cover + pixel[0] * keep
+                    pixel[1] = green * cover + pixel[1] * keep
+                    pixel[2] = blue * cover + pixel[2] * keep
+                    pixel[3] = cover + pixel[3] * keep
                 }
                 pixel += 4
             }
+            cells[right] = 0
+            cells[right + 1] = 0
         }
+    }
+
+    /// The pixel block of a clip that is a whole-pixel axis-aligned rectangle, which needs no mask.
+    private func pixelRectangle(_ polylines: [Polyline]) -> (left: Int, top: Int, right: Int, bottom: Int)? {
+        guard polylines.count == 1 else { return nil }
+        var points = polylines[0].points
+        if points.count == 5, points[0] == points[4] { points.removeLast() }
+        guard points.count == 4, points.allSatisfy({ $0.x == $0.x.rounded() && $0.y == $0.y.rounded() }) else { return nil }
+        let xs = Set(points.map(\.x)), ys = Set(points.map(\.y))
+        guard xs.count == 2, ys.count == 2, let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max(),
+              (0..<4).allSatisfy({ points[$0].x == points[($0 + 1) % 4].x || points[$0].y == points[($0 + 1) % 4].y }),
+              abs(minX) < 1e9, abs(maxX) < 1e9, abs(minY) < 1e9, abs(maxY) < 1e9 else { return nil }
+        return (Int(minX), Int(minY), Int(maxX), Int(maxY))
     }
 
     private func pushClip(_ polylines: [Polyline]) {
         let current = clips[clips.count - 1]
+        if current.mask == nil, let box = pixelRectangle(polylines) {
+            let left = max(current.left, box.left), top = max(current.top, box.top)
+            let right = min(current.right, box.right), bottom = min(current.bottom, box.bottom)
+            clips.append(left < right && top < bottom ? Clip(left: left, top: top, right: right, bottom: bottom, mask: nil) : .empty)
+            return
+        }
         guard let bounds = bounds(of: polylines, within: current) else {
             clips.append(.empty)
             return

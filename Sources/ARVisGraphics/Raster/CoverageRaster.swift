@@ -89,6 +89,10 @@ struct CoverageRaster {
         }
     }
 
+    /// The cells of row `row`, indexed by canvas column (`left` … `right + 1`); whoever reads them
+    /// must return them to zero.
+    func row(_ row: Int) -> UnsafeMutablePointer<Float> { cells + row * stride }
+
     /// Turns row `row` of the block into coverage values in `output[0 ..< right - left]` and clears its cells.
     func readRow(_ row: Int, into output: UnsafeMutablePointer<Float>) {
         let base = cells + row * stride

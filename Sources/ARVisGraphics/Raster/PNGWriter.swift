@@ -70,8 +70,8 @@ enum PNGEncoder {
     private static func filteredRows(_ source: UnsafeBufferPointer<Float>, width: Int, height: Int, channels: Int) -> [UInt8] {
         let rowLength = width * channels
         var output = [UInt8](repeating: 0, count: (rowLength + 1) * height)
-        let current = UnsafeMutablePointer<UInt8>.allocate(capacity: rowLength)
-        let previous = UnsafeMutablePointer<UInt8>.allocate(capacity: rowLength)
+        var current = UnsafeMutablePointer<UInt8>.allocate(capacity: rowLength)
+        var previous = UnsafeMutablePointer<UInt8>.allocate(capacity: rowLength)
         defer {
             current.deallocate()
             previous.deallocate()
@@ -79,27 +79,59 @@ enum PNGEncoder {
         output.withUnsafeMutableBufferPointer { output in
             for row in 0..<height {
                 let pixels = source.baseAddress! + row * width * 4
-                for x in 0..<width {
-                    let alpha = pixels[x * 4 + 3]
-                    let scale: Float = alpha >= 1 ? 255 : alpha > 0 ? 255 / alpha : 0
-                    let out = current + x * channels
-                    out[0] = UInt8(min(255, pixels[x * 4] * scale + 0.5))
-                    out[1] = UInt8(min(255, pixels[x * 4 + 1] * scale + 0.5))
-                    out[2] = UInt8(min(255, pixels[x * 4 + 2] * scale + 0.5))
-                    if channels == 4 { out[3] = UInt8(min(255, alpha * 255 + 0.5)) }
-                }
+                convert(pixels, count: width, channels: channels, into: current)
                 let line = output.baseAddress! + row * (rowLength + 1)
                 if row == 0 {
                     line[0] = 1
                     for index in 0..<rowLength { line[1 + index] = current[index] &- (index >= channels ? current[index - channels] : 0) }
                 } else {
                     line[0] = 2
-                    for index in 0..<rowLength { line[1 + index] = current[index] &- previous[index] }
+                    subtract(current, previous, count: rowLength, into: line + 1)
                 }
-                previous.update(from: current, count: rowLength)
+                swap(&current, &previous)
             }
         }
         return output
+    }
+
+    /// Un-premultiplies `count` float pixels into 8-bit RGB or RGBA.
+    @inline(__always) private static func convert(_ pixels: UnsafePointer<Float>, count: Int, channels: Int, into out: UnsafeMutablePointer<UInt8>) {
+        for x in 0..<count {
+            let pixel = pixels + x * 4
+            let alpha = pixel[3]
+            let target = out + x * channels
+            if alpha <= 0 {
+                target[0] = 0; target[1] = 0; target[2] = 0
+                if channels == 4 { target[3] = 0 }
+                continue
+            }
+            let scale: Float = alpha >= 1 ? 255 : 255 / alpha
+            target[0] = byte(pixel[0] * scale)
+            target[1] = byte(pixel[1] * scale)
+            target[2] = byte(pixel[2] * scale)
+            if channels == 4 { target[3] = byte(alpha * 255) }
+        }
+    }
+
+    /// A 0…255 value rounded to the nearest byte (values outside are clamped). Adding 2²³ leaves the
+    /// rounded integer in the low mantissa bits, which avoids a checked float-to-integer conversion.
+    @inline(__always) private static func byte(_ value: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: (min(255, max(0, value)) + 8_388_608).bitPattern)
+    }
+
+    /// `out[i] = a[i] &- b[i]`, sixteen bytes at a time.
+    @inline(__always) private static func subtract(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        var index = 0
+        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b), rawOut = UnsafeMutableRawPointer(out)
+        while index + 16 <= count {
+            let difference = rawA.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) &- rawB.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            rawOut.storeBytes(of: difference, toByteOffset: index, as: SIMD16<UInt8>.self)
+            index += 16
+        }
+        while index < count {
+            out[index] = a[index] &- b[index]
+            index += 1
+        }
     }
 
     private static func appendBigEndian(_ value: UInt32, to bytes: inout [UInt8]) {

@@ -43,7 +43,10 @@ struct WidgetFrame {
                                width: min(contentSize.width, max(innerWidth, contentSize.width)), height: contentSize.height)
         var elements: [Element] = []
         if isOpaque { elements.append(.shape(Shape(path: .roundedRect(frame, radius: Theme.widgetCornerRadius), fill: Theme.widgetBackground))) }
-        elements.append(.group(Group(content.draw(in: contentRect, context: context), clip: .roundedRect(frame, radius: Theme.widgetCornerRadius))))
+        // Content inside the padding never reaches the rounded corners; a plain rectangle clips it more cheaply.
+        let nearCorners = overflows || min(padding.leading, padding.top, padding.trailing, padding.bottom) < Theme.widgetCornerRadius * 0.3
+        let clip: Path = nearCorners ? .roundedRect(frame, radius: Theme.widgetCornerRadius) : .rect(frame)
+        elements.append(.group(Group(content.draw(in: contentRect, context: context), clip: clip)))
         if overflows && !grows && isScrollEnabled {
             let visible = max(0.05, min(1, frame.height / (contentSize.height + padding.top + padding.bottom)))
             let track = frame.height - 2 * Theme.widgetCornerRadius

@@ -138,11 +138,28 @@ public struct DatePattern: Sendable, Hashable {
         "HH:mm:ss", "HH:mm",
     ].compactMap { try? compile($0).get() }
 
+    /// The built-in patterns whose text starts with a digit, and those whose text starts with a letter.
+    private static let builtInByLead: (digit: [DatePattern], letter: [DatePattern]) = (
+        builtIn.filter { $0.tokens.first?.isNumericField == true },
+        builtIn.filter { $0.tokens.first?.isNumericField == false }
+    )
+
     /// The first built-in pattern that `text` matches, as iARVis detects dates in string columns.
+    ///
+    /// The text's shape is checked first: every built-in date is at most 40 bytes, holds a digit, and
+    /// starts with a digit (numeric patterns) or a letter (month and era names), so most category
+    /// labels are turned away without trying any pattern.
     public static func detect(_ text: String) -> DatePattern? {
-        // Every built-in pattern starts with a digit or a letter and is at most 40 characters long.
-        guard let first = text.utf8.first, text.utf8.count <= 40, first >= UInt8(ascii: "0") else { return nil }
-        return builtIn.first { $0.parse(text) != nil }
+        let bytes = text.utf8
+        guard let first = bytes.first, bytes.count <= 40,
+              bytes.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let candidates: [DatePattern]
+        switch first {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): candidates = builtInByLead.digit
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"): candidates = builtInByLead.letter
+        default: return nil
+        }
+        return candidates.first { $0.parse(text) != nil }
     }
 }
 
