@@ -9,20 +9,26 @@ public struct HTMLWriter: Sendable {
     /// A page showing `drawing`, interactive.
     public func page(_ drawing: Drawing) -> String {
         let svg = SVGWriter(interactive: true).write(drawing)
-        let title = escape(drawing.title ?? "ARVis widget")
-        return """
+        return document(title: drawing.title ?? "ARVis widget", body: """
+            <main class="arvis-widget">
+            \(svg)</main>
+            <script>\(Self.script)</script>
+            """)
+    }
+
+    /// A complete page with the shared head and styles.
+    private func document(title: String, body: String) -> String {
+        """
         <!DOCTYPE html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(title)</title>
+        <title>\(escape(title))</title>
         <style>\(Self.style)</style>
         </head>
         <body>
-        <main class="arvis-widget">
-        \(svg)</main>
-        <script>\(Self.script)</script>
+        \(body)
         </body>
         </html>
 
@@ -53,23 +59,11 @@ public struct HTMLWriter: Sendable {
             let svg = SVGWriter().write(entry.drawing)
             cards += "<figure><a href=\"\(escape(entry.link))\">\(svg)</a><figcaption><a href=\"\(escape(entry.link))\">\(escape(entry.title))</a></figcaption></figure>\n"
         }
-        return """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title))</title>
-        <style>\(Self.style)</style>
-        </head>
-        <body>
-        <h1>\(escape(title))</h1>
-        <div class="arvis-gallery">
-        \(cards)</div>
-        </body>
-        </html>
-
-        """
+        return document(title: title, body: """
+            <h1>\(escape(title))</h1>
+            <div class="arvis-gallery">
+            \(cards)</div>
+            """)
     }
 
     static let style = """

@@ -4,61 +4,34 @@ import ARVisSpec
 /// Builds the layout tree for a component, applying its modifiers in order.
 enum ComponentLayout {
     static func node(for component: Component, axis: Axis = .vertical) -> any LayoutNode {
-        let base: any LayoutNode
-        let modifiers: [Modifier]?
-        switch component {
-        case .text(let text):
-            base = TextBlock(markdown: text.content, style: TextStyle(text.fontStyle, alignment: text.multilineTextAlignment))
-            modifiers = text.modifiers
-        case .image(let image):
-            base = ImageNode(image: image)
-            modifiers = image.modifiers
-        case .sfSymbol(let symbol):
-            base = SymbolNode(symbol: symbol)
-            modifiers = symbol.modifiers
-        case .audio(let audio):
-            base = AudioNode(audio: audio)
-            modifiers = audio.modifiers
-        case .video(let video):
-            base = VideoNode(video: video)
-            modifiers = video.modifiers
-        case .link(let link):
-            base = LinkNode(link)
-            modifiers = link.modifiers
+        let base: any LayoutNode = switch component {
+        case .text(let text): TextBlock(markdown: text.content, style: TextStyle(text.fontStyle, alignment: text.multilineTextAlignment))
+        case .image(let image): ImageNode(image: image)
+        case .sfSymbol(let symbol): SymbolNode(symbol: symbol)
+        case .audio(let audio): AudioNode(audio: audio)
+        case .video(let video): VideoNode(video: video)
+        case .link(let link): LinkNode(link)
         case .hStack(let stack):
-            base = StackNode(axis: .horizontal, children: stack.elements.map { node(for: $0, axis: .horizontal) },
-                             spacing: stack.spacing ?? Theme.stackSpacing, alignment: fraction(stack.alignment))
-            modifiers = stack.modifiers
+            StackNode(axis: .horizontal, children: stack.elements.map { node(for: $0, axis: .horizontal) },
+                      spacing: stack.spacing ?? Theme.stackSpacing, alignment: fraction(stack.alignment))
         case .vStack(let stack):
-            base = StackNode(axis: .vertical, children: stack.elements.map { node(for: $0, axis: .vertical) },
-                             spacing: stack.spacing ?? Theme.stackSpacing, alignment: fraction(stack.alignment))
-            modifiers = stack.modifiers
-        case .spacer:
-            base = SpacerNode()
-            modifiers = nil
-        case .divider(let divider):
-            base = DividerNode(axis: axis, opacity: divider.opacity ?? 0.5)
-            modifiers = divider.modifiers
-        case .table(let table):
-            base = TableNode(table.configuration)
-            modifiers = table.modifiers
-        case .chart(let chart):
-            base = ChartNode(chart: chart)
-            modifiers = nil
+            StackNode(axis: .vertical, children: stack.elements.map { node(for: $0, axis: .vertical) },
+                      spacing: stack.spacing ?? Theme.stackSpacing, alignment: fraction(stack.alignment))
+        case .spacer: SpacerNode()
+        case .divider(let divider): DividerNode(axis: axis, opacity: divider.opacity ?? 0.5)
+        case .table(let table): TableNode(table.configuration)
+        case .chart(let chart): ChartNode(chart: chart)
         case .segmentedControl(let control):
-            base = SegmentedControlNode(titles: control.items.map(\.title), items: control.items.map { node(for: $0.component) })
-            modifiers = control.modifiers
-        case .grid(let grid):
-            base = GridNode(rows: grid.rows.map(gridRow))
-            modifiers = grid.modifiers
-        case .gridRow(let row):
-            base = GridNode(rows: [gridRow(.gridRow(row))])
-            modifiers = nil
-        case .splom(let splom):
-            base = SplomNode(splom: splom)
-            modifiers = nil
+            SegmentedControlNode(titles: control.items.map(\.title), items: control.items.map { node(for: $0.component) })
+        case .grid(let grid): GridNode(rows: grid.rows.map(gridRow))
+        case .gridRow(let row): GridNode(rows: [.cells(row.rowElements.map { node(for: $0, axis: .horizontal) })])
+        case .splom(let splom): SplomNode(splom: splom)
         }
-        return MemoizedNode((modifiers ?? []).reduce(base) { $1.apply(to: $0) })
+        return MemoizedNode(applying(component.modifiers, to: base))
+    }
+
+    private static func applying(_ modifiers: [Modifier], to node: any LayoutNode) -> any LayoutNode {
+        modifiers.reduce(node) { $1.apply(to: $0) }
     }
 
     private static func gridRow(_ component: Component) -> GridNode.Row {
@@ -67,7 +40,7 @@ enum ComponentLayout {
         guard let modifiers = row.modifiers, !modifiers.isEmpty else { return .cells(cells) }
         // A row with modifiers is drawn as one piece spanning the grid.
         let stack = StackNode(axis: .horizontal, children: cells, spacing: Theme.stackSpacing, alignment: 0.5)
-        return .spanning(modifiers.reduce(stack) { $1.apply(to: $0) })
+        return .spanning(applying(modifiers, to: stack))
     }
 
     private static func fraction(_ alignment: HorizontalAlignment?) -> Double {

@@ -27,14 +27,21 @@ struct PaddingNode: LayoutNode {
     }
 }
 
-/// `background`: a colour behind the content, as large as the content.
-struct BackgroundNode: LayoutNode {
-    let child: any LayoutNode
-    let color: DrawingColor
+/// A modifier that changes how its content is drawn but not its size.
+protocol DecoratingNode: LayoutNode {
+    var child: any LayoutNode { get }
+}
 
+extension DecoratingNode {
     var stretch: Stretch { child.stretch }
 
     func size(for proposal: Proposal, in context: RenderContext) -> Extent { child.size(for: proposal, in: context) }
+}
+
+/// `background`: a colour behind the content, as large as the content.
+struct BackgroundNode: DecoratingNode {
+    let child: any LayoutNode
+    let color: DrawingColor
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         [.shape(Shape(path: .rect(rect), fill: color))] + child.draw(in: rect, context: context)
@@ -42,13 +49,9 @@ struct BackgroundNode: LayoutNode {
 }
 
 /// `roundedCorner`: clips the content (and any background) to a rounded rectangle.
-struct RoundedCornerNode: LayoutNode {
+struct RoundedCornerNode: DecoratingNode {
     let child: any LayoutNode
     let radius: Double
-
-    var stretch: Stretch { child.stretch }
-
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent { child.size(for: proposal, in: context) }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         [.group(Group(child.draw(in: rect, context: context), clip: .roundedRect(rect, radius: radius)))]
@@ -56,13 +59,9 @@ struct RoundedCornerNode: LayoutNode {
 }
 
 /// `onTap` with `openURL`: the content becomes a link.
-struct TapNode: LayoutNode {
+struct TapNode: DecoratingNode {
     let child: any LayoutNode
     let url: String
-
-    var stretch: Stretch { child.stretch }
-
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent { child.size(for: proposal, in: context) }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         // A transparent hit area makes the whole frame clickable, not only the ink.

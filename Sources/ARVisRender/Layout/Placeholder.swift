@@ -83,7 +83,7 @@ enum SymbolArt {
 
     /// Symbol names (without `.fill`) and the glyph and colour standing in for them.
     static let glyphs: [String: (Character, DrawingColor)] = [
-        "sun.max": ("☀", yellow), "sun.min": ("☼", yellow), "cloud": ("☁", gray), "cloud.rain": ("☂", gray), "cloud.heavyrain": ("☔", gray), "cloud.bolt": ("☈", gray),
+        "sun.max": ("☀", yellow), "sun.min": ("☼", yellow), "cloud": ("☁", .white), "cloud.rain": ("☂", .white), "cloud.heavyrain": ("☔", .white), "cloud.bolt": ("☈", gray),
         "umbrella": ("☂", Theme.accent), "snowflake": ("❄", Theme.accent), "moon": ("☾", yellow), "bolt": ("⚡", yellow),
         "star": ("★", yellow), "heart": ("♥", red), "checkmark": ("✓", Theme.accent), "xmark": ("✕", Theme.primary),
         "play": ("▶", Theme.primary), "info": ("ℹ", Theme.accent), "music.note": ("♪", Theme.primary),

@@ -49,6 +49,27 @@ public indirect enum Component: Sendable, Hashable {
         }
     }
 
+    /// The modifiers the component applies, in order; spacers, charts and SPLOMs take none.
+    public var modifiers: [Modifier] {
+        let list: [Modifier]? = switch self {
+        case .text(let value): value.modifiers
+        case .image(let value): value.modifiers
+        case .sfSymbol(let value): value.modifiers
+        case .audio(let value): value.modifiers
+        case .video(let value): value.modifiers
+        case .link(let value): value.modifiers
+        case .hStack(let value): value.modifiers
+        case .vStack(let value): value.modifiers
+        case .divider(let value): value.modifiers
+        case .table(let value): value.modifiers
+        case .segmentedControl(let value): value.modifiers
+        case .grid(let value): value.modifiers
+        case .gridRow(let value): value.modifiers
+        case .spacer, .chart, .splom: nil
+        }
+        return list ?? []
+    }
+
     /// The components directly inside this one (stack elements, grid rows, segment contents).
     public var children: [Component] {
         switch self {
