@@ -55,8 +55,8 @@ public struct HTMLWriter: Sendable {
     /// A gallery page: each drawing as a static thumbnail that links to its own file.
     public func gallery(title: String, entries: [GalleryEntry]) -> String {
         var cards = ""
-        for entry in entries {
-            let svg = SVGWriter().write(entry.drawing)
+        for (index, entry) in entries.enumerated() {
+            let svg = SVGWriter(idPrefix: "w\(index + 1)-").write(entry.drawing)
             cards += "<figure><a href=\"\(escape(entry.link))\">\(svg)</a><figcaption><a href=\"\(escape(entry.link))\">\(escape(entry.title))</a></figcaption></figure>\n"
         }
         return document(title: title, body: """

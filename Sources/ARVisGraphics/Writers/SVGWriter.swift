@@ -9,16 +9,19 @@ public struct SVGWriter: Sendable {
     public var isInteractive: Bool
     /// Pixel width and height attributes; the default is the drawing's extent.
     public var scale: Double
+    /// Put before every id the SVG defines, so several drawings can share one HTML page.
+    public var idPrefix: String
 
     /// Creates a writer.
-    public init(interactive: Bool = false, scale: Double = 1) {
+    public init(interactive: Bool = false, scale: Double = 1, idPrefix: String = "") {
         self.isInteractive = interactive
         self.scale = scale
+        self.idPrefix = idPrefix
     }
 
     /// The SVG document for `drawing`.
     public func write(_ drawing: Drawing) -> String {
-        var output = SVGOutput(interactive: isInteractive)
+        var output = SVGOutput(interactive: isInteractive, idPrefix: idPrefix)
         let width = drawing.extent.width, height = drawing.extent.height
         output.text += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
         output.text += " width=\"\(number(width * scale))\" height=\"\(number(height * scale))\""
@@ -36,11 +39,15 @@ public struct SVGWriter: Sendable {
 /// The text being written, and the tooltips held back to be painted last.
 private struct SVGOutput {
     let interactive: Bool
+    let idPrefix: String
     var text = ""
     var deferred = ""
     var clipCount = 0
 
-    init(interactive: Bool) { self.interactive = interactive }
+    init(interactive: Bool, idPrefix: String) {
+        self.interactive = interactive
+        self.idPrefix = idPrefix
+    }
 
     mutating func write(_ elements: [Element], transform: Transform) {
         for element in elements { write(element, transform: transform) }
@@ -106,7 +113,7 @@ private struct SVGOutput {
         if !interactive && !group.isVisibleStatically { return }
         if interactive, case .tooltip(let id) = group.role {
             // Painted after everything else so it sits on top, in the coordinates it was given.
-            var nested = SVGOutput(interactive: true)
+            var nested = SVGOutput(interactive: true, idPrefix: idPrefix)
             nested.clipCount = clipCount
             nested.text = "<g id=\"\(escape(id))\" class=\"arvis-tooltip\" visibility=\"hidden\" pointer-events=\"none\" transform=\"\(matrix(transform.concatenating(group.transform)))\">\n"
             nested.write(group.elements, transform: transform.concatenating(group.transform))
@@ -118,7 +125,7 @@ private struct SVGOutput {
         var clipID: String?
         if let clip = group.clip {
             clipCount += 1
-            clipID = "clip\(clipCount)"
+            clipID = "\(idPrefix)clip\(clipCount)"
             text += "<clipPath id=\"\(clipID!)\"><path d=\"\(pathData(clip))\"/></clipPath>\n"
         }
         if let link = group.link { text += "<a href=\"\(escape(link))\" target=\"_blank\">\n" }
