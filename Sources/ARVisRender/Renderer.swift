@@ -44,7 +44,8 @@ public struct Renderer: Sendable {
     public func render(_ widget: WidgetConfiguration, name: String) -> RenderedWidget {
         let context = RenderContext(fonts: fonts, options: options)
         let node = ComponentLayout.node(for: widget.component)
-        return RenderedWidget(name: name, drawing: WidgetFrame(widget).drawing(of: node, title: name, context: context))
+        let summary = AccessibleSummary.text(for: widget.component)
+        return RenderedWidget(name: name, drawing: WidgetFrame(widget).drawing(of: node, title: name, summary: summary, context: context))
     }
 
     /// A component alone, on a card of the default widget width and the content's height.
@@ -52,7 +53,8 @@ public struct Renderer: Sendable {
         let context = RenderContext(fonts: fonts, options: options)
         let node = ComponentLayout.node(for: component)
         let frame = WidgetFrame(standaloneWidth: Self.standaloneWidth)
-        return RenderedWidget(name: name, drawing: frame.drawing(of: node, title: name, context: context))
+        let summary = AccessibleSummary.text(for: component)
+        return RenderedWidget(name: name, drawing: frame.drawing(of: node, title: name, summary: summary, context: context))
     }
 
     /// The URLs of images and video posters a document shows, for downloading into ``RenderOptions/resources``.

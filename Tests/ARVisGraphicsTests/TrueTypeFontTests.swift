@@ -14,6 +14,8 @@ struct TrueTypeFontTests {
         #expect(font.glyph(for: "😀") == 5857)  // format 12 subtable, beyond the BMP
         #expect(font.advance(ofGlyph: 36) == 1401 && font.advance(ofGlyph: 58) == 2025)
         #expect(abs(font.width(of: "Hello, world", size: 17) - 100.705078125) < 1e-9)
+        // With the kern table's pairs (A–V −131, T–o −348 design units), as fontTools sums them.
+        #expect(abs(font.width(of: "AVATAR To", size: 17) - 87.19970703125) < 1e-9)
         #expect(!font.covers("\u{E000}"))
     }
 

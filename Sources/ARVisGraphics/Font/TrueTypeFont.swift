@@ -13,6 +13,8 @@ public struct TrueTypeFont: Sendable {
     private let characterMap: CharacterMap
     private let locations: [Int]
     private let glyfOffset: Int
+    /// Kerning pairs from the `kern` table (format 0), keyed by left glyph << 16 | right glyph.
+    private let kerning: [UInt32: Int16]
 
     /// Reads a font from the bytes of a `.ttf` file; `nil` if they are not a TrueType font this reader handles.
     public init?(bytes: [UInt8]) {
@@ -49,6 +51,32 @@ public struct TrueTypeFont: Sendable {
         self.locations = locations
         self.glyfOffset = glyf
         self.asciiGlyphs = (0..<128).map { characterMap.glyph(for: UInt32($0)) }
+        self.kerning = tables["kern"].map { Self.kerningPairs(reader, at: $0) } ?? [:]
+    }
+
+    /// The horizontal pairs of a version-0 `kern` table's format-0 subtables.
+    private static func kerningPairs(_ reader: ByteReader, at offset: Int) -> [UInt32: Int16] {
+        guard reader.u16(offset) == 0, let count = reader.u16(offset + 2) else { return [:] }
+        var pairs: [UInt32: Int16] = [:]
+        var subtable = offset + 4
+        for _ in 0..<Int(count) {
+            guard let length = reader.u16(subtable + 2), let coverage = reader.u16(subtable + 4), length >= 6 else { break }
+            if coverage >> 8 == 0, coverage & 0x1 != 0, let pairCount = reader.u16(subtable + 6) {
+                for index in 0..<Int(pairCount) {
+                    let entry = subtable + 14 + 6 * index
+                    guard let left = reader.u16(entry), let right = reader.u16(entry + 2), let value = reader.i16(entry + 4) else { break }
+                    pairs[UInt32(left) << 16 | UInt32(right)] = value
+                }
+            }
+            subtable += Int(length)
+        }
+        return pairs
+    }
+
+    /// The kerning adjustment between two glyphs in design units (negative brings them closer).
+    public func kerning(between left: UInt16, and right: UInt16) -> Double {
+        guard !kerning.isEmpty, let value = kerning[UInt32(left) << 16 | UInt32(right)] else { return 0 }
+        return Double(value)
     }
 
     private static func tableDirectory(_ reader: ByteReader) -> [String: Int]? {
@@ -78,10 +106,16 @@ public struct TrueTypeFont: Sendable {
         Double(advances[min(Int(glyph), advances.count - 1)])
     }
 
-    /// The width of `text` set at `size` points, in points.
+    /// The width of `text` set at `size` points, in points, with kerning.
     public func width(of text: some StringProtocol, size: Double) -> Double {
         var units = 0.0
-        for scalar in text.unicodeScalars { units += advance(ofGlyph: glyph(for: scalar)) }
+        var previous: UInt16?
+        for scalar in text.unicodeScalars {
+            let current = glyph(for: scalar)
+            units += advance(ofGlyph: current)
+            if let previous { units += kerning(between: previous, and: current) }
+            previous = current
+        }
         return units * size / unitsPerEm
     }
 

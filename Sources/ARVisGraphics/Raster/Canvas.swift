@@ -88,8 +88,11 @@ final class Canvas {
         var placed: [(GlyphOutline, Point)] = []
         var outline = Path()
         let scale = run.size / font.unitsPerEm
+        var previous: UInt16?
         for scalar in run.text.unicodeScalars {
             let glyph = font.glyph(for: scalar)
+            if let previous { pen += font.kerning(between: previous, and: glyph) * scale }
+            previous = glyph
             if simple {
                 placed.append((cachedGlyph(font, run.face, glyph, pixelSize: pixelSize, slant: slant), transform.apply(Point(pen, run.origin.y))))
             } else {

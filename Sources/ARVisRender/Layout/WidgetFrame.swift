@@ -30,7 +30,7 @@ struct WidgetFrame {
         fitsHeight = true
     }
 
-    func drawing(of content: any LayoutNode, title: String, context: RenderContext) -> Drawing {
+    func drawing(of content: any LayoutNode, title: String, summary: String, context: RenderContext) -> Drawing {
         let innerWidth = max(0, size.width - padding.leading - padding.trailing)
         let innerHeight = max(0, size.height - padding.top - padding.bottom)
         let proposal = Proposal(width: innerWidth, height: isScrollEnabled || fitsHeight ? nil : innerHeight)
@@ -54,7 +54,7 @@ struct WidgetFrame {
             elements.append(.shape(Shape(path: .roundedRect(indicator, radius: 2), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.35))))
         }
         if showsExpandButton { elements += expandButton(in: frame) }
-        return Drawing(extent: Extent(width: frame.width, height: frame.height), title: title, elements: elements)
+        return Drawing(extent: Extent(width: frame.width, height: frame.height), title: title, summary: summary, elements: elements)
     }
 
     /// The round "expand to screen" button in the top-right corner.
