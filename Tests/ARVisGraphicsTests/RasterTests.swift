@@ -104,6 +104,45 @@ struct RasterTests {
         #expect(Array(rows[1...3]) == [10, 20, 30])  // first pixel, Sub filter: the colour itself
     }
 
+    /// Undoing the Sub and Up filters gives back every pixel: a picture of four coloured quarters.
+    @Test func scanlinesUnfilterToThePicture() throws {
+        let fonts = try #require(Self.fonts)
+        let colours = [DrawingColor(red: 200, green: 10, blue: 30), DrawingColor(red: 0, green: 255, blue: 7),
+                       DrawingColor(red: 1, green: 2, blue: 3), DrawingColor(red: 250, green: 128, blue: 0)]
+        var drawing = Drawing(extent: Extent(width: 37, height: 20))
+        for (index, colour) in colours.enumerated() {
+            let rect = Rect(x: index % 2 == 0 ? 0 : 18, y: index < 2 ? 0 : 10, width: index % 2 == 0 ? 18 : 19, height: 10)
+            drawing.elements.append(.shape(Shape(path: .rect(rect), fill: colour)))
+        }
+        let png = try PNGWriter(fonts: fonts).write(drawing)
+        var idat: [UInt8] = []
+        var position = 8
+        while position + 12 <= png.count {
+            let length = Int(png[position..<position + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            if String(decoding: png[position + 4..<position + 8], as: UTF8.self) == "IDAT" { idat += png[position + 8..<position + 8 + length] }
+            position += 12 + length
+        }
+        let data = try #require(TestInflate.zlib(idat))
+        let stride = 37 * 3
+        var previous = [UInt8](repeating: 0, count: stride)
+        for row in 0..<20 {
+            let filter = data[row * (stride + 1)]
+            var line = Array(data[(row * (stride + 1) + 1)...(row * (stride + 1) + stride)])
+            for index in line.indices {
+                switch filter {
+                case 1: line[index] &+= index >= 3 ? line[index - 3] : 0
+                case 2: line[index] &+= previous[index]
+                default: #expect(filter == 0)
+                }
+            }
+            for x in [0, 17, 18, 36] {
+                let colour = colours[(row < 10 ? 0 : 2) + (x < 18 ? 0 : 1)]
+                #expect(Array(line[(x * 3)..<(x * 3 + 3)]) == [colour.red, colour.green, colour.blue], "pixel \(x), \(row)")
+            }
+            previous = line
+        }
+    }
+
     @Test func refusesCanvasesBeyondThePixelLimit() throws {
         let fonts = try #require(Self.fonts)
         #expect(throws: GraphicsError.self) {

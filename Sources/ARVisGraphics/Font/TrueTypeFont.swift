@@ -15,6 +15,8 @@ public struct TrueTypeFont: Sendable {
     private let glyfOffset: Int
     /// Kerning pairs from the `kern` table (format 0), keyed by left glyph << 16 | right glyph.
     private let kerning: [UInt32: Int16]
+    /// Whether a glyph starts any kerning pair, so most pairs skip the lookup.
+    private let kernsOnLeft: [Bool]
 
     /// Reads a font from the bytes of a `.ttf` file; `nil` if they are not a TrueType font this reader handles.
     public init?(bytes: [UInt8]) {
@@ -51,7 +53,11 @@ public struct TrueTypeFont: Sendable {
         self.locations = locations
         self.glyfOffset = glyf
         self.asciiGlyphs = (0..<128).map { characterMap.glyph(for: UInt32($0)) }
-        self.kerning = tables["kern"].map { Self.kerningPairs(reader, at: $0) } ?? [:]
+        let kerning = tables["kern"].map { Self.kerningPairs(reader, at: $0) } ?? [:]
+        var kernsOnLeft = [Bool](repeating: false, count: Int(glyphCount) + 1)
+        for key in kerning.keys where Int(key >> 16) < kernsOnLeft.count { kernsOnLeft[Int(key >> 16)] = true }
+        self.kerning = kerning
+        self.kernsOnLeft = kernsOnLeft
     }
 
     /// The horizontal pairs of a version-0 `kern` table's format-0 subtables.
@@ -75,7 +81,7 @@ public struct TrueTypeFont: Sendable {
 
     /// The kerning adjustment between two glyphs in design units (negative brings them closer).
     public func kerning(between left: UInt16, and right: UInt16) -> Double {
-        guard !kerning.isEmpty, let value = kerning[UInt32(left) << 16 | UInt32(right)] else { return 0 }
+        guard Int(left) < kernsOnLeft.count, kernsOnLeft[Int(left)], let value = kerning[UInt32(left) << 16 | UInt32(right)] else { return 0 }
         return Double(value)
     }
 

@@ -240,16 +240,25 @@ final class Canvas {
         raster.begin(left: bounds.left, top: bounds.top, right: bounds.right, bottom: bounds.bottom)
         raster.add(polylines)
         let span = bounds.right - bounds.left
-        var mask = [Float](repeating: 0, count: span * (bounds.bottom - bounds.top))
-        mask.withUnsafeMutableBufferPointer { mask in
+        // Each mask row is summed from the raster's cells (returning them to zero) and, inside an
+        // outer masked clip, multiplied by that clip's mask, in one pass.
+        let mask = [Float](unsafeUninitializedCapacity: span * (bounds.bottom - bounds.top)) { buffer, count in
             for y in bounds.top..<bounds.bottom {
-                let out = (y - bounds.top) * span
-                raster.readRow(y, into: mask.baseAddress! + out)
-                if let outer = current.mask {
-                    let outerRow = (y - current.top) * (current.right - current.left) - current.left
-                    for x in bounds.left..<bounds.right { mask[out + x - bounds.left] *= outer[outerRow + x] }
+                let cells = raster.row(y)
+                let out = buffer.baseAddress! + (y - bounds.top) * span - bounds.left
+                let outerRow = current.mask.map { _ in (y - current.top) * (current.right - current.left) - current.left }
+                var sum: Float = 0
+                for x in bounds.left..<bounds.right {
+                    sum += cells[x]
+                    cells[x] = 0
+                    var coverage = min(1, abs(sum))
+                    if let outerRow, let outer = current.mask { coverage *= outer[outerRow + x] }
+                    out[x] = coverage
                 }
+                cells[bounds.right] = 0
+                cells[bounds.right + 1] = 0
             }
+            count = span * (bounds.bottom - bounds.top)
         }
         clips.append(Clip(left: bounds.left, top: bounds.top, right: bounds.right, bottom: bounds.bottom, mask: mask))
     }

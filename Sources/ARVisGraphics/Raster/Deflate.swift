@@ -20,7 +20,7 @@ enum Deflate {
     private static let maxChain = 16
     private static let maxMatch = 258
     /// Matches longer than this enter only their first positions into the hash chains.
-    private static let maxInsert = 24
+    private static let maxInsert = 8
     private static let blockLength = 1 << 20
 
     private static func compress(_ data: UnsafeBufferPointer<UInt8>, into writer: inout BitWriter) {

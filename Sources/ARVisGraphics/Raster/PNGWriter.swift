@@ -94,22 +94,30 @@ enum PNGEncoder {
         return output
     }
 
-    /// Un-premultiplies `count` float pixels into 8-bit RGB or RGBA.
+    /// Un-premultiplies `count` float pixels into 8-bit RGB or RGBA. A pixel equal to the one before
+    /// (most of a widget is flat colour) reuses its bytes.
     @inline(__always) private static func convert(_ pixels: UnsafePointer<Float>, count: Int, channels: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeRawPointer(pixels)
+        var last: (UInt64, UInt64) = (.max, .max)
+        var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         for x in 0..<count {
-            let pixel = pixels + x * 4
-            let alpha = pixel[3]
-            let target = out + x * channels
-            if alpha <= 0 {
-                target[0] = 0; target[1] = 0; target[2] = 0
-                if channels == 4 { target[3] = 0 }
-                continue
+            let bits = (raw.loadUnaligned(fromByteOffset: x * 16, as: UInt64.self), raw.loadUnaligned(fromByteOffset: x * 16 + 8, as: UInt64.self))
+            if bits != last {
+                last = bits
+                let pixel = pixels + x * 4
+                let alpha = pixel[3]
+                if alpha <= 0 {
+                    bytes = (0, 0, 0, 0)
+                } else {
+                    let scale: Float = alpha >= 1 ? 255 : 255 / alpha
+                    bytes = (byte(pixel[0] * scale), byte(pixel[1] * scale), byte(pixel[2] * scale), byte(alpha * 255))
+                }
             }
-            let scale: Float = alpha >= 1 ? 255 : 255 / alpha
-            target[0] = byte(pixel[0] * scale)
-            target[1] = byte(pixel[1] * scale)
-            target[2] = byte(pixel[2] * scale)
-            if channels == 4 { target[3] = byte(alpha * 255) }
+            let target = out + x * channels
+            target[0] = bytes.0
+            target[1] = bytes.1
+            target[2] = bytes.2
+            if channels == 4 { target[3] = bytes.3 }
         }
     }
 
