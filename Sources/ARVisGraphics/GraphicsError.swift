@@ -13,9 +13,11 @@ public struct GraphicsError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The PNG would exceed the pixel limit.
         public static let canvasTooLarge = Code(.canvasTooLarge)
 
+        /// The code's name.
         public var description: String { value.rawValue }
     }
 
+    /// What went wrong.
     public var code: Code
     /// One line an author can act on.
     public var message: String
@@ -26,5 +28,6 @@ public struct GraphicsError: Error, Sendable, Hashable, CustomStringConvertible 
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -2,6 +2,7 @@
 public struct FontFace: Sendable, Hashable {
     /// The three DejaVu families.
     public enum Family: String, Sendable, Hashable, CaseIterable {
+        /// DejaVu Sans, DejaVu Sans Mono and DejaVu Serif.
         case sans, mono, serif
 
         /// The CSS `font-family` list for SVG and HTML output.
@@ -16,11 +17,15 @@ public struct FontFace: Sendable, Hashable {
 
     /// The weights the DejaVu files provide.
     public enum Weight: Int, Sendable, Hashable, CaseIterable {
+        /// ExtraLight (200), Book (400) and Bold (700).
         case light = 200, regular = 400, bold = 700
     }
 
+    /// Sans, Mono or Serif.
     public var family: Family
+    /// Light, regular or bold.
     public var weight: Weight
+    /// Whether the face is italic (oblique).
     public var isItalic: Bool
 
     /// Creates a face.

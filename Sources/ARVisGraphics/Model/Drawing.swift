@@ -28,17 +28,25 @@ public struct Drawing: Sendable, Hashable {
 
 /// One item of a drawing.
 public indirect enum Element: Sendable, Hashable {
+    /// A filled or stroked outline.
     case shape(Shape)
+    /// A line of text.
     case text(TextRun)
+    /// A raster image.
     case image(ImageItem)
+    /// An audio or video player.
     case media(MediaItem)
+    /// Elements sharing a transform, clip, opacity, link or role.
     case group(Group)
 }
 
 /// A filled and/or stroked path.
 public struct Shape: Sendable, Hashable {
+    /// The outline.
     public var path: Path
+    /// The fill colour, or `nil` for none.
     public var fill: DrawingColor?
+    /// The outline stroke, or `nil` for none.
     public var stroke: Stroke?
 
     /// Creates a shape; give a fill, a stroke or both.
@@ -51,7 +59,9 @@ public struct Shape: Sendable, Hashable {
 
 /// How a path's outline is drawn.
 public struct Stroke: Sendable, Hashable {
+    /// The colour.
     public var color: DrawingColor
+    /// The line width in drawing units.
     public var width: Double
     /// Dash and gap lengths, or empty for a solid line.
     public var dash: [Double]
@@ -69,12 +79,17 @@ public struct Stroke: Sendable, Hashable {
 
 /// A single line of text in one face, size and colour, starting at a baseline point.
 public struct TextRun: Sendable, Hashable {
+    /// The characters, drawn on one line.
     public var text: String
     /// The left end of the baseline.
     public var origin: Point
+    /// The typeface.
     public var face: FontFace
+    /// The font size in drawing units.
     public var size: Double
+    /// The colour.
     public var color: DrawingColor
+    /// Whether a line is drawn under the text.
     public var isUnderlined: Bool
 
     /// Creates a text run.
@@ -90,6 +105,7 @@ public struct TextRun: Sendable, Hashable {
 
 /// A raster image placed in a frame.
 public struct ImageItem: Sendable, Hashable {
+    /// Where it is drawn.
     public var frame: Rect
     /// A `data:` URI or a URL, or `nil` when only the fallback can be shown.
     public var source: String?
@@ -110,10 +126,18 @@ public struct ImageItem: Sendable, Hashable {
 /// An audio or video player: a real `<audio>`/`<video>` in HTML, its drawn chrome elsewhere.
 public struct MediaItem: Sendable, Hashable {
     /// Audio or video.
-    public enum Kind: String, Sendable, Hashable { case audio, video }
+    public enum Kind: String, Sendable, Hashable {
+        /// An `<audio>` player.
+        case audio
+        /// A `<video>` player.
+        case video
+    }
 
+    /// Audio or video.
     public var kind: Kind
+    /// Where it is drawn.
     public var frame: Rect
+    /// The media file (or page) to play.
     public var url: String
     /// A poster image URL for video.
     public var poster: String?
@@ -135,15 +159,19 @@ public struct MediaItem: Sendable, Hashable {
 
 /// Elements sharing a transform, a clip, an opacity, a link or an interactive role.
 public struct Group: Sendable, Hashable {
+    /// The content, painted in order.
     public var elements: [Element]
+    /// Maps the group's coordinates to its parent's.
     public var transform: Transform
     /// A clip outline in the group's own coordinates.
     public var clip: Path?
+    /// Multiplies the opacity of everything inside.
     public var opacity: Double
     /// A URL opened when the group is clicked (SVG `<a>`).
     public var link: String?
     /// An accessible label, written as the group's `<title>`.
     public var label: String?
+    /// What the group does in interactive output.
     public var role: Role?
 
     /// What a group does in interactive output.

@@ -2,7 +2,9 @@ import Foundation
 
 /// A point in drawing units (CSS pixels at 1×), y growing downwards.
 public struct Point: Sendable, Hashable {
+    /// The horizontal coordinate (left edge for a rectangle).
     public var x: Double
+    /// The vertical coordinate, growing downwards (top edge for a rectangle).
     public var y: Double
 
     /// Creates a point.
@@ -17,7 +19,9 @@ public struct Point: Sendable, Hashable {
 
 /// A width and a height in drawing units.
 public struct Extent: Sendable, Hashable {
+    /// The horizontal length.
     public var width: Double
+    /// The vertical length.
     public var height: Double
 
     /// Creates an extent.
@@ -32,9 +36,13 @@ public struct Extent: Sendable, Hashable {
 
 /// An axis-aligned rectangle.
 public struct Rect: Sendable, Hashable {
+    /// The horizontal coordinate (left edge for a rectangle).
     public var x: Double
+    /// The vertical coordinate, growing downwards (top edge for a rectangle).
     public var y: Double
+    /// The horizontal length.
     public var width: Double
+    /// The vertical length.
     public var height: Double
 
     /// Creates a rectangle from its top-left corner and extent.
@@ -50,11 +58,17 @@ public struct Rect: Sendable, Hashable {
         self.init(x: origin.x, y: origin.y, width: extent.width, height: extent.height)
     }
 
+    /// The left edge.
     public var minX: Double { x }
+    /// The top edge.
     public var minY: Double { y }
+    /// The right edge.
     public var maxX: Double { x + width }
+    /// The bottom edge.
     public var maxY: Double { y + height }
+    /// The horizontal centre.
     public var midX: Double { x + width / 2 }
+    /// The vertical centre.
     public var midY: Double { y + height / 2 }
     /// The rectangle's extent.
     public var extent: Extent { Extent(width: width, height: height) }
@@ -79,6 +93,7 @@ public struct Rect: Sendable, Hashable {
 
 /// A 2D affine transform `[a c tx; b d ty]`, as in SVG's `matrix(a b c d tx ty)`.
 public struct Transform: Sendable, Hashable {
+    /// The coefficients: `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`.
     public var a, b, c, d, tx, ty: Double
 
     /// Creates a transform from its six coefficients.
@@ -128,9 +143,13 @@ public struct Transform: Sendable, Hashable {
 
 /// A colour with 8-bit red, green and blue and an opacity from 0 to 1.
 public struct DrawingColor: Sendable, Hashable {
+    /// Red, 0–255.
     public var red: UInt8
+    /// Green, 0–255.
     public var green: UInt8
+    /// Blue, 0–255.
     public var blue: UInt8
+    /// Opacity, 0 (transparent) to 1 (opaque).
     public var opacity: Double
 
     /// Creates a colour from 8-bit components.
@@ -163,8 +182,11 @@ public struct DrawingColor: Sendable, Hashable {
         return text
     }
 
+    /// Opaque black.
     public static let black = DrawingColor(red: 0, green: 0, blue: 0)
+    /// Opaque white.
     public static let white = DrawingColor(red: 255, green: 255, blue: 255)
+    /// Fully transparent.
     public static let clear = DrawingColor(red: 0, green: 0, blue: 0, opacity: 0)
 }
 

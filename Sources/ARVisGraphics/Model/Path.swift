@@ -4,10 +4,15 @@ import Foundation
 public struct Path: Sendable, Hashable {
     /// One step of a path.
     public enum Element: Sendable, Hashable {
+        /// Starts a subpath.
         case move(Point)
+        /// A straight segment.
         case line(Point)
+        /// A quadratic Bézier segment.
         case quad(control: Point, to: Point)
+        /// A cubic Bézier segment.
         case cubic(control1: Point, control2: Point, to: Point)
+        /// Closes the subpath.
         case close
     }
 
@@ -179,6 +184,7 @@ public struct Path: Sendable, Hashable {
 
 /// A run of straight segments, the result of flattening a subpath.
 public struct Polyline: Sendable, Hashable {
+    /// The vertices, in order.
     public var points: [Point]
     /// Whether the last point joins back to the first.
     public var isClosed: Bool

@@ -54,9 +54,10 @@ enum Stroker {
         var result: [Polyline] = []
         for polyline in polylines {
             var points = polyline.points
-            if polyline.isClosed, let first = points.first { points.append(first) }
+            guard let first = points.first else { continue }
+            if polyline.isClosed { points.append(first) }
             var index = 0, remaining = pattern[0], on = true
-            var current: [Point] = on ? [points[0]] : []
+            var current: [Point] = [first]
             for step in 0..<(points.count - 1) {
                 var a = points[step]
                 let b = points[step + 1]
