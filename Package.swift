@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ARVisSpecYAML", targets: ["ARVisSpecYAML"]),
         .library(name: "ARVisGraphics", targets: ["ARVisGraphics"]),
         .library(name: "ARVisRender", targets: ["ARVisRender"]),
+        .library(name: "ARVisSpatial", targets: ["ARVisSpatial"]),
         .executable(name: "arvis", targets: ["arvis"]),
         .executable(name: "arvis-bench", targets: ["arvis-bench"]),
     ],
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "ARVisGraphics", swiftSettings: swiftSettings),
         // Spec -> drawing: layout, Markdown text, media, tables and the chart engine. Foundation only.
         .target(name: "ARVisRender", dependencies: ["ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
+        // 3D math, cameras, pose packets, remote annotation, session gating, registration. Foundation only.
+        .target(name: "ARVisSpatial", dependencies: ["ARVisSpec"], swiftSettings: swiftSettings),
         // YAML front end for the reader (Yams lives here, not in the core).
         .target(
             name: "ARVisSpecYAML",
@@ -70,6 +73,11 @@ let package = Package(
             name: "ARVisRenderTests",
             dependencies: ["ARVisRender", "ARVisTestSupport"],
             exclude: ["Golden"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisSpatialTests",
+            dependencies: ["ARVisSpatial", "ARVisTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
