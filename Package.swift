@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "arvis-bench",
             dependencies: [
-                "ARVisSpec", "ARVisGraphics", "ARVisRender",
+                "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

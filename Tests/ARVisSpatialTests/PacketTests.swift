@@ -1,4 +1,4 @@
-import ARVisSpatial
+@testable import ARVisSpatial
 import ARVisTestSupport
 import Foundation
 import Testing
@@ -155,5 +155,15 @@ struct SessionTests {
         items = result.kept
         #expect(!items.contains(0) && items.contains(1000))
         #expect(CapacityPolicy(maximum: 3).inserting(9, into: [5, 1, 7, 2], createdAt: { Double($0) }) == (kept: [5, 7, 9], removed: [1, 2]))
+    }
+}
+
+struct ChecksumTests {
+    @Test func crc32MatchesTheStandardCheckValue() {
+        // The CRC-32/ISO-HDLC check value of "123456789" (as zlib computes it).
+        let value = Array("123456789".utf8).withUnsafeBytes { CRC32.checksum($0) }
+        #expect(value == 0xCBF4_3926)
+        let long = Array("The quick brown fox jumps over the lazy dog".utf8).withUnsafeBytes { CRC32.checksum($0) }
+        #expect(long == 0x414F_A339)
     }
 }

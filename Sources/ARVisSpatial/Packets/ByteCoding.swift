@@ -30,17 +30,40 @@ struct ByteReader {
     mutating func readDouble() -> Double { Double(bitPattern: read(UInt64.self)) }
 }
 
-/// CRC-32 (IEEE), as zlib and PNG compute it.
+/// CRC-32 (IEEE), as zlib and PNG compute it, eight bytes at a time ("slicing by 8").
 enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index -> UInt32 in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
+    private static let tables: [[UInt32]] = {
+        var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
+        for index in 0..<256 {
+            var value = UInt32(index)
+            for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+            tables[0][index] = value
+        }
+        for index in 0..<256 {
+            for slice in 1..<8 { tables[slice][index] = (tables[slice - 1][index] >> 8) ^ tables[0][Int(tables[slice - 1][index] & 0xFF)] }
+        }
+        return tables
+    }()
+    private static let flat: [UInt32] = tables.flatMap { $0 }
 
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        flat.withUnsafeBufferPointer { table in
+            var crc: UInt32 = 0xFFFF_FFFF
+            var index = 0
+            while index + 8 <= bytes.count {
+                let low = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)) ^ crc
+                let high = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self))
+                crc = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
+                    ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ table[1 * 256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+                index += 8
+            }
+            while index < bytes.count {
+                crc = table[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
+                index += 1
+            }
+            return crc ^ 0xFFFF_FFFF
+        }
     }
 }

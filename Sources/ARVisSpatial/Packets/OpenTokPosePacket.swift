@@ -34,25 +34,45 @@ public struct OpenTokPosePacket: Sendable, Hashable {
 
     /// The 32 bytes.
     public func encoded() -> [UInt8] {
-        var writer = ByteWriter(capacity: Self.byteCount)
-        for value in [position.x, position.y, position.z, euler.x, euler.y, euler.z, zNear, fieldOfView] { writer.write(value) }
-        return writer.bytes
+        [UInt8](unsafeUninitializedCapacity: Self.byteCount) { buffer, count in
+            encode(into: UnsafeMutableRawBufferPointer(buffer))
+            count = Self.byteCount
+        }
+    }
+
+    /// Writes the 32 bytes into `buffer` (at least 32 bytes long) without allocating, as a video
+    /// pipeline attaches metadata to each frame.
+    public func encode(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= Self.byteCount, "an OpenTok pose packet needs \(Self.byteCount) bytes")
+        let values = [position.x, position.y, position.z, euler.x, euler.y, euler.z, zNear, fieldOfView]
+        for index in 0..<8 { buffer.storeBytes(of: values[index].bitPattern.littleEndian, toByteOffset: index * 4, as: UInt32.self) }
     }
 
     /// Reads a packet.
     /// - Throws: ``SpatialError`` `wrongLength` unless there are exactly 32 bytes, `notFinite` for NaN or
     ///   infinite values.
     public init(decoding bytes: [UInt8]) throws(SpatialError) {
-        guard bytes.count == Self.byteCount else {
-            throw SpatialError(.wrongLength, "an OpenTok pose packet is \(Self.byteCount) bytes; got \(bytes.count)")
+        let result = bytes.withUnsafeBytes { raw -> Result<OpenTokPosePacket, SpatialError> in
+            do throws(SpatialError) { return .success(try OpenTokPosePacket(decoding: raw)) } catch { return .failure(error) }
         }
-        var reader = ByteReader(bytes)
-        let values = (0..<8).map { _ in reader.readFloat() }
-        guard values.allSatisfy(\.isFinite) else {
+        self = try result.get()
+    }
+
+    /// Reads a packet from raw bytes without copying them.
+    /// - Throws: ``SpatialError`` `wrongLength` unless there are exactly 32 bytes, `notFinite` for NaN or
+    ///   infinite values.
+    public init(decoding raw: UnsafeRawBufferPointer) throws(SpatialError) {
+        guard raw.count == Self.byteCount else {
+            throw SpatialError(.wrongLength, "an OpenTok pose packet is \(Self.byteCount) bytes; got \(raw.count)")
+        }
+        @inline(__always) func float(_ index: Int) -> Float {
+            Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
+        }
+        let (x, y, z, pitch, yaw, roll, near, fov) = (float(0), float(1), float(2), float(3), float(4), float(5), float(6), float(7))
+        guard x.isFinite, y.isFinite, z.isFinite, pitch.isFinite, yaw.isFinite, roll.isFinite, near.isFinite, fov.isFinite else {
             throw SpatialError(.notFinite, "an OpenTok pose packet holds a NaN or infinite value")
         }
-        self.init(position: SIMD3(values[0], values[1], values[2]), euler: SIMD3(values[3], values[4], values[5]),
-                  zNear: values[6], fieldOfView: values[7])
+        self.init(position: SIMD3(x, y, z), euler: SIMD3(pitch, yaw, roll), zNear: near, fieldOfView: fov)
     }
 
     /// The camera the packet describes, seen in `viewport`.

@@ -36,48 +36,68 @@ public struct PosePacket: Sendable, Hashable {
 
     /// The 62 bytes.
     public func encoded() -> [UInt8] {
-        var writer = ByteWriter(capacity: Self.byteCount)
-        writer.write(Self.version)
-        writer.write(UInt8(0))
-        writer.write(viewport.x)
-        writer.write(viewport.y)
-        writer.write(frameID)
-        writer.write(timestamp)
-        for value in [position.x, position.y, position.z] { writer.write(value) }
-        // Store the quaternion with w ≥ 0 so w can be rebuilt from x, y, z.
+        [UInt8](unsafeUninitializedCapacity: Self.byteCount) { buffer, count in
+            encode(into: UnsafeMutableRawBufferPointer(buffer))
+            count = Self.byteCount
+        }
+    }
+
+    /// Writes the 62 bytes into `buffer` (at least 62 bytes long) without allocating.
+    public func encode(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= Self.byteCount, "an ARVis pose packet needs \(Self.byteCount) bytes")
+        buffer.storeBytes(of: Self.version, toByteOffset: 0, as: UInt8.self)
+        buffer.storeBytes(of: UInt8(0), toByteOffset: 1, as: UInt8.self)
+        buffer.storeBytes(of: viewport.x.littleEndian, toByteOffset: 2, as: UInt16.self)
+        buffer.storeBytes(of: viewport.y.littleEndian, toByteOffset: 4, as: UInt16.self)
+        buffer.storeBytes(of: frameID.littleEndian, toByteOffset: 6, as: UInt32.self)
+        buffer.storeBytes(of: timestamp.bitPattern.littleEndian, toByteOffset: 10, as: UInt64.self)
+        // The quaternion is stored with w ≥ 0 so w can be rebuilt from x, y, z.
         let sign: Double = orientation.w < 0 ? -1 : 1
-        for value in [orientation.x, orientation.y, orientation.z] { writer.write(Float(sign * value)) }
-        for value in [intrinsics.x, intrinsics.y, intrinsics.z, intrinsics.w] { writer.write(value) }
-        writer.write(CRC32.checksum(writer.bytes[...]))
-        return writer.bytes
+        let floats: [Float] = [position.x, position.y, position.z, Float(sign * orientation.x), Float(sign * orientation.y),
+                               Float(sign * orientation.z), intrinsics.x, intrinsics.y, intrinsics.z, intrinsics.w]
+        for index in 0..<floats.count {
+            buffer.storeBytes(of: floats[index].bitPattern.littleEndian, toByteOffset: 18 + 4 * index, as: UInt32.self)
+        }
+        let checksum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<(Self.byteCount - 4)]))
+        buffer.storeBytes(of: checksum.littleEndian, toByteOffset: Self.byteCount - 4, as: UInt32.self)
     }
 
     /// Reads a packet.
     /// - Throws: ``SpatialError``: `wrongLength`, `unsupportedVersion`, `checksumMismatch` (a corrupt
     ///   packet), or `notFinite` (NaN, infinity, or an orientation that is not a unit quaternion).
     public init(decoding bytes: [UInt8]) throws(SpatialError) {
-        guard bytes.count == Self.byteCount else {
-            throw SpatialError(.wrongLength, "an ARVis pose packet is \(Self.byteCount) bytes; got \(bytes.count)")
+        let result = bytes.withUnsafeBytes { raw -> Result<PosePacket, SpatialError> in
+            do throws(SpatialError) { return .success(try PosePacket(decoding: raw)) } catch { return .failure(error) }
         }
-        guard bytes[0] == Self.version else {
-            throw SpatialError(.unsupportedVersion, "ARVis pose packet version \(bytes[0]) is not supported (this reader knows version \(Self.version))")
+        self = try result.get()
+    }
+
+    /// Reads a packet from raw bytes without copying them.
+    /// - Throws: ``SpatialError``: `wrongLength`, `unsupportedVersion`, `checksumMismatch` or `notFinite`.
+    public init(decoding raw: UnsafeRawBufferPointer) throws(SpatialError) {
+        guard raw.count == Self.byteCount else {
+            throw SpatialError(.wrongLength, "an ARVis pose packet is \(Self.byteCount) bytes; got \(raw.count)")
         }
-        var reader = ByteReader(bytes)
-        reader.offset = Self.byteCount - 4
-        let stored = reader.read(UInt32.self)
-        let computed = CRC32.checksum(bytes[0..<(Self.byteCount - 4)])
-        guard stored == computed else {
+        guard raw[0] == Self.version else {
+            throw SpatialError(.unsupportedVersion, "ARVis pose packet version \(raw[0]) is not supported (this reader knows version \(Self.version))")
+        }
+        let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: Self.byteCount - 4, as: UInt32.self))
+        guard stored == CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<(Self.byteCount - 4)])) else {
             throw SpatialError(.checksumMismatch, "ARVis pose packet checksum mismatch: the packet is corrupt")
         }
-        reader.offset = 2
-        let viewport = SIMD2(reader.read(UInt16.self), reader.read(UInt16.self))
-        let frameID = reader.read(UInt32.self)
-        let timestamp = reader.readDouble()
-        let position = SIMD3(reader.readFloat(), reader.readFloat(), reader.readFloat())
-        let q = SIMD3(Double(reader.readFloat()), Double(reader.readFloat()), Double(reader.readFloat()))
-        let intrinsics = SIMD4(reader.readFloat(), reader.readFloat(), reader.readFloat(), reader.readFloat())
+        @inline(__always) func float(_ index: Int) -> Float {
+            Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 18 + 4 * index, as: UInt32.self)))
+        }
+        let viewport = SIMD2(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2, as: UInt16.self)),
+                             UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self)))
+        let frameID = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 6, as: UInt32.self))
+        let timestamp = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 10, as: UInt64.self)))
+        let position = SIMD3(float(0), float(1), float(2))
+        let q = Vec3(Double(float(3)), Double(float(4)), Double(float(5)))
+        let intrinsics = SIMD4(float(6), float(7), float(8), float(9))
         let squared = q.dot(q)
-        guard timestamp.isFinite, [position.x, position.y, position.z, intrinsics.x, intrinsics.y, intrinsics.z, intrinsics.w].allSatisfy(\.isFinite),
+        guard timestamp.isFinite, position.x.isFinite, position.y.isFinite, position.z.isFinite,
+              intrinsics.x.isFinite, intrinsics.y.isFinite, intrinsics.z.isFinite, intrinsics.w.isFinite,
               squared.isFinite, squared <= 1 + 1e-5 else {
             throw SpatialError(.notFinite, "ARVis pose packet holds a NaN or infinite value or a non-unit orientation")
         }
