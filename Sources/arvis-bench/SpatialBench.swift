@@ -1,4 +1,5 @@
 import ARVisSpatial
+import ARVisSpec
 import ArgumentParser
 import Foundation
 
@@ -109,5 +110,85 @@ struct BenchGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// Automatic placement of 12 widgets around one target.
+struct PlacementBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "placement",
+        abstract: "Time placing 12 auto widgets of mixed sizes around one image target.")
+
+    @Option(help: "Timed repetitions.")
+    var iterations = 2000
+
+    func run() throws {
+        var generator = BenchGenerator(seed: 7)
+        let widgets = (0..<12).map { _ -> WidgetConfiguration in
+            var widget = WidgetConfiguration(component: .spacer(Component.Spacer()), relativeAnchorPoint: .auto)
+            widget.size = Size(width: .random(in: 200...1400, using: &generator), height: .random(in: 150...1000, using: &generator))
+            return widget
+        }
+        let target = PlanarTarget(size: SIMD2(0.42, 0.3))
+        var placed: [PlacedWidget] = []
+        let median = medians(iterations, [{ placed = WidgetPlacement.place(widgets, on: target, viewpoint: Vec3(0.5, 1.2, 2)) }])[0]
+        print(String(format: "12 auto widgets around one target: median %.4f ms (%d placed)", median * 1000, placed.count))
+        print(String(format: "RESULT auto_placement_12_median %.4f ms", median * 1000))
+    }
+}
+
+/// ARVis against Open3D's correspondence-based RANSAC on the same 10 000 correspondences.
+struct RelocalizationVersusOpen3D: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reloc-vs-open3d",
+        abstract: "Time and compare ARVis's and Open3D's robust rigid registration on the same data.",
+        discussion: "Runs Benchmarks/open3d_reloc.py (pip install open3d) on a problem file this command writes.")
+
+    @Option(help: "Timed repetitions of each side.")
+    var iterations = 20
+
+    @Option(help: "The Python interpreter that has open3d.")
+    var python = "python3"
+
+    func run() throws {
+        let problem = RelocalizationProblem(count: 10_000, noise: 0.01, outlierRatio: 0.4, seed: 42)
+        var result: Registration?
+        let arvis = medians(iterations, [{ result = try? RigidRegistration.robust(problem.correspondences, inlierThreshold: 0.05) }])[0]
+        guard let result else { throw ValidationError("ARVis registration failed") }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("arvis-reloc-\(ProcessInfo.processInfo.processIdentifier).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let json: [String: Any] = [
+            "saved": problem.correspondences.map { [$0.saved.x, $0.saved.y, $0.saved.z] },
+            "observed": problem.correspondences.map { [$0.observed.x, $0.observed.y, $0.observed.z] },
+            "threshold": 0.05, "rotation": problem.truth.rotation.matrix,
+            "translation": [problem.truth.translation.x, problem.truth.translation.y, problem.truth.translation.z],
+        ]
+        try JSONSerialization.data(withJSONObject: json).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [python, "Benchmarks/open3d_reloc.py", "--iterations", String(iterations), file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        func figure(_ name: String) -> Double? {
+            output.split(separator: "\n").first { $0.hasPrefix("RESULT \(name) ") }.flatMap { Double($0.split(separator: " ")[2]) }
+        }
+        guard process.terminationStatus == 0, let open3d = figure("open3d_reloc_median"),
+              let open3dRotation = figure("open3d_rotation_error"), let open3dTranslation = figure("open3d_translation_error") else {
+            throw ValidationError("Benchmarks/open3d_reloc.py failed (pip install open3d)\n\(output)")
+        }
+        let rotation = result.transform.rotation.angle(to: problem.truth.rotation) * 180 / .pi
+        let translation = (result.transform.translation - problem.truth.translation).length * 1000
+        print(output.split(separator: "\n").first.map(String.init) ?? "")
+        print(String(format: "ARVis: median %.3f ms, rotation error %.5f°, translation error %.3f mm", arvis * 1000, rotation, translation))
+        print(String(format: "RESULT arvis_reloc_median %.3f ms", arvis * 1000))
+        print(String(format: "RESULT open3d_reloc_median %.3f ms", open3d))
+        print(String(format: "RESULT arvis_rotation_error %.5f deg", rotation))
+        print(String(format: "RESULT open3d_rotation_error %.5f deg", open3dRotation))
+        print(String(format: "RESULT arvis_translation_error %.3f mm", translation))
+        print(String(format: "RESULT open3d_translation_error %.3f mm", open3dTranslation))
+        print(String(format: "RESULT arvis_vs_open3d_speedup %.1f x", open3d / (arvis * 1000)))
     }
 }
