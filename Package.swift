@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ARVisGraphics", targets: ["ARVisGraphics"]),
         .library(name: "ARVisRender", targets: ["ARVisRender"]),
         .library(name: "ARVisSpatial", targets: ["ARVisSpatial"]),
+        .library(name: "ARVisExport", targets: ["ARVisExport"]),
         .executable(name: "arvis", targets: ["arvis"]),
         .executable(name: "arvis-bench", targets: ["arvis-bench"]),
     ],
@@ -34,6 +35,8 @@ let package = Package(
         .target(name: "ARVisRender", dependencies: ["ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
         // 3D math, cameras, pose packets, remote annotation, session gating, registration. Foundation only.
         .target(name: "ARVisSpatial", dependencies: ["ARVisSpec"], swiftSettings: swiftSettings),
+        // Composed scenes as glTF 2.0 / GLB. Foundation only.
+        .target(name: "ARVisExport", dependencies: ["ARVisSpatial", "ARVisSpec"], swiftSettings: swiftSettings),
         // YAML front end for the reader (Yams lives here, not in the core).
         .target(
             name: "ARVisSpecYAML",
@@ -44,7 +47,7 @@ let package = Package(
         .target(
             name: "ARVisCLI",
             dependencies: [
-                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender",
+                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -78,6 +81,11 @@ let package = Package(
         .testTarget(
             name: "ARVisSpatialTests",
             dependencies: ["ARVisSpatial", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisExportTests",
+            dependencies: ["ARVisExport", "ARVisTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -92,33 +92,25 @@ public struct RenderedWidget: Sendable, Hashable {
     public var drawing: Drawing
 }
 
-/// Lists an environment's widgets with stable names.
+/// Lists an environment's widgets with stable names (``WidgetNaming``, shared with scene ids).
 enum WidgetCatalog {
     static func widgets(in environment: Environment) -> [(name: String, widget: WidgetConfiguration)] {
         var result: [(String, WidgetConfiguration)] = []
-        func add(_ prefix: String, _ relationships: [Relationship]?) {
+        func add(_ target: String, _ relationships: [Relationship]?) {
             for (index, relationship) in (relationships ?? []).enumerated() {
-                addWidget("\(prefix)-widget\(index + 1)", relationship.widgetConfiguration)
+                addWidget(WidgetNaming.widget(of: target, index: index), relationship.widgetConfiguration)
             }
         }
         func addWidget(_ name: String, _ widget: WidgetConfiguration) {
             result.append((name, widget))
             for child in widget.additionalWidgetConfiguration ?? [] {
-                addWidget("\(name)-\(safe(child.key))", child.widgetConfiguration)
+                addWidget(WidgetNaming.child(of: name, key: child.key), child.widgetConfiguration)
             }
         }
-        for (index, target) in (environment.imageTrackingConfigurations ?? []).enumerated() { add("image\(index + 1)", target.relationships) }
-        for (index, target) in (environment.objectTrackingConfigurations ?? []).enumerated() { add("object\(index + 1)", target.relationships) }
-        for anchor in environment.worldAnchors ?? [] { add("world-\(safe(anchor.id))", anchor.relationships) }
-        for anchor in environment.geoAnchors ?? [] { add("geo-\(safe(anchor.id))", anchor.relationships) }
+        for (index, target) in (environment.imageTrackingConfigurations ?? []).enumerated() { add(WidgetNaming.target("image", index: index), target.relationships) }
+        for (index, target) in (environment.objectTrackingConfigurations ?? []).enumerated() { add(WidgetNaming.target("object", index: index), target.relationships) }
+        for anchor in environment.worldAnchors ?? [] { add(WidgetNaming.anchor("world", id: anchor.id), anchor.relationships) }
+        for anchor in environment.geoAnchors ?? [] { add(WidgetNaming.anchor("geo", id: anchor.id), anchor.relationships) }
         return result
-    }
-
-    /// Letters, digits, `-` and `_` only.
-    static func safe(_ text: String) -> String {
-        let mapped = text.unicodeScalars.map { scalar -> Character in
-            (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_") && scalar.isASCII ? Character(scalar) : "_"
-        }
-        return mapped.isEmpty ? "_" : String(mapped)
     }
 }

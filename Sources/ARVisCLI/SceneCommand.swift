@@ -1,0 +1,144 @@
+import ARVisExport
+import ARVisGraphics
+import ARVisRender
+import ARVisSpatial
+import ARVisSpec
+import ArgumentParser
+import Foundation
+
+/// `arvis scene`: the environment laid out in 3D, as scene JSON, glTF or GLB.
+struct SceneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scene",
+        abstract: "Lay an environment out in 3D and write it as scene JSON, glTF 2.0 or GLB.",
+        discussion: """
+            Every target becomes a node (images as quads), every widget a quad placed with iARVis's
+            geometry (auto widgets never overlap), placements and annotations nodes at their poses.
+            scene.json lists {id, kind, parent, transform (16 numbers, column-major, world), size [w, h]
+            in metres for quads, asset, text, anchor}; a quad lies in its node's local XY plane, centred
+            on the origin, facing +Z. glTF and GLB texture each widget with its PNG render.
+
+            Examples:
+              arvis scene Examples/two-targets-environment.json -o scene.json
+              arvis scene museum.json --viewpoint 0,1.6,2.5 --fetch -o museum.glb
+            """)
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case json, gltf, glb
+    }
+
+    @OptionGroup var reading: ReadingOptions
+
+    @Option(name: .customLong("target-size"), help: "Width×height in metres of image targets without a physicalWidth, e.g. 0.42x0.3 (default 0.2x0.2).")
+    var targetSize: String?
+
+    @Option(help: "Where the viewer stands, x,y,z in metres: auto widgets and object faces turn towards it.")
+    var viewpoint: String?
+
+    @Option(help: "Output format: json, gltf or glb (default: from the -o extension, else json).")
+    var format: OutputFormat?
+
+    @Option(help: "Pixels per point of the widget textures.")
+    var scale = 1.0
+
+    @Flag(help: "Download target images and widget images and embed them.")
+    var fetch = false
+
+    @Option(name: .shortAndLong, help: "The output file (- or nothing is standard output for JSON and glTF).")
+    var output: String?
+
+    @Argument(help: "The environment spec (JSON or YAML).")
+    var file: String
+
+    func validate() throws {
+        _ = try parsedTargetSize()
+        _ = try parsedViewpoint()
+        guard scale >= 0.25, scale <= 4 else { throw ValidationError("--scale must be between 0.25 and 4") }
+    }
+
+    private func parsedTargetSize() throws -> SIMD2<Double>? {
+        guard let targetSize else { return nil }
+        let parts = targetSize.lowercased().split(separator: "x").compactMap { Double($0) }
+        guard parts.count == 2, parts.allSatisfy({ $0 > 0 && $0.isFinite }) else {
+            throw ValidationError("--target-size is WIDTHxHEIGHT in metres, such as 0.42x0.3; got \(targetSize)")
+        }
+        return SIMD2(parts[0], parts[1])
+    }
+
+    private func parsedViewpoint() throws -> Vec3? {
+        guard let viewpoint else { return nil }
+        let parts = viewpoint.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 3, parts.allSatisfy(\.isFinite) else {
+            throw ValidationError("--viewpoint is x,y,z in metres, such as 0,1.6,2.5; got \(viewpoint)")
+        }
+        return Vec3(parts[0], parts[1], parts[2])
+    }
+
+    private var resolvedFormat: OutputFormat {
+        if let format { return format }
+        let lowered = (output ?? "").lowercased()
+        if lowered.hasSuffix(".glb") { return .glb }
+        if lowered.hasSuffix(".gltf") { return .gltf }
+        return .json
+    }
+
+    func run() throws {
+        let input: SpecInput
+        do { input = try SpecInput(path: file) } catch {
+            Console.error("error: \(error.message)")
+            throw CLIExit.usage.exitCode
+        }
+        let result = input.read(options: reading.readOptions)
+        guard let document = result.document else {
+            for diagnostic in result.diagnostics where diagnostic.severity == .error { Console.error(diagnostic.description) }
+            throw CLIExit.specErrors.exitCode
+        }
+        guard case .environment(let environment) = document else {
+            Console.error("error: \(file) is a \(document.kind.rawValue), not an environment: a scene needs targets")
+            throw CLIExit.usage.exitCode
+        }
+        let scene = SceneGraph(environment, imageSize: try parsedTargetSize(), viewpoint: try parsedViewpoint())
+        let data: Data
+        switch resolvedFormat {
+        case .json: data = Data(scene.json().utf8)
+        case .gltf: data = Data(GLTFExporter().gltf(scene, textures: try textures(document, environment)).utf8)
+        case .glb: data = Data(GLTFExporter().glb(scene, textures: try textures(document, environment)))
+        }
+        guard let output, output != "-" else {
+            guard resolvedFormat != .glb || isatty(STDOUT_FILENO) == 0 else {
+                Console.error("error: GLB output needs -o FILE (or a redirect): it is binary")
+                throw CLIExit.usage.exitCode
+            }
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        do { try data.write(to: URL(fileURLWithPath: output)) } catch {
+            Console.error("error: cannot write \(output): \(error.localizedDescription)")
+            throw CLIExit.usage.exitCode
+        }
+    }
+
+    /// Each widget's PNG render, and with --fetch each image target's picture, by scene node id.
+    private func textures(_ document: SpecDocument, _ environment: Environment) throws -> [String: [UInt8]] {
+        var options = RenderOptions()
+        let fetcher = ResourceFetcher(relativeTo: file)
+        if fetch { options.resources = fetcher.fetch(Renderer.resourceURLs(in: document)) }
+        do {
+            let renderer = try Renderer(options: options)
+            let png = PNGWriter(fonts: renderer.fonts, scale: scale)
+            var textures: [String: [UInt8]] = [:]
+            for widget in renderer.render(document) { textures[widget.name] = try png.write(widget.drawing) }
+            if fetch {
+                let images = environment.imageTrackingConfigurations ?? []
+                let pictures = fetcher.fetch(images.map(\.imageURL))
+                for (index, image) in images.enumerated() {
+                    if let picture = pictures[image.imageURL] { textures["image\(index + 1)"] = picture.data }
+                }
+            }
+            return textures
+        } catch {
+            Console.error("error: \(error)")
+            throw CLIExit.usage.exitCode
+        }
+    }
+}

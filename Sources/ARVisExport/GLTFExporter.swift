@@ -1,0 +1,125 @@
+public import ARVisSpatial
+import ARVisSpec
+import Foundation
+
+/// Writes a ``SceneGraph`` as glTF 2.0: every quad (targets with a size, widgets) a textured unit
+/// square scaled to its size, every other node (anchors, placements, annotations) an empty node
+/// with its world matrix; ids, kinds, parents, assets and texts go in each node's `extras`.
+///
+/// ```swift
+/// let glb = GLTFExporter().glb(scene, textures: ["image1-widget1": pngBytes])
+/// ```
+public struct GLTFExporter: Sendable {
+    /// Creates an exporter.
+    public init() {}
+
+    /// A `.gltf` file: JSON with the geometry and textures embedded as data URIs.
+    public func gltf(_ scene: SceneGraph, textures: [String: [UInt8]]) -> String {
+        var document = build(scene, textures: textures)
+        var bufferURI = "data:application/octet-stream;base64," + Data(document.binary).base64EncodedString()
+        if document.binary.isEmpty { bufferURI = "data:application/octet-stream;base64," }
+        document.json["buffers"] = [["byteLength": document.binary.count, "uri": bufferURI]]
+        let data = (try? JSONSerialization.data(withJSONObject: document.json, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// A `.glb` file: the JSON chunk and one binary chunk.
+    public func glb(_ scene: SceneGraph, textures: [String: [UInt8]]) -> [UInt8] {
+        var document = build(scene, textures: textures)
+        document.json["buffers"] = [["byteLength": document.binary.count]]
+        var json = [UInt8]((try? JSONSerialization.data(withJSONObject: document.json, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
+        while json.count % 4 != 0 { json.append(0x20) }
+        var binary = document.binary
+        while binary.count % 4 != 0 { binary.append(0) }
+        var file: [UInt8] = []
+        func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { file.append(contentsOf: $0) } }
+        append(0x4654_6C67)  // "glTF"
+        append(2)
+        append(UInt32(12 + 8 + json.count + 8 + binary.count))
+        append(UInt32(json.count))
+        append(0x4E4F_534A)  // "JSON"
+        file += json
+        append(UInt32(binary.count))
+        append(0x004E_4942)  // "BIN\0"
+        file += binary
+        return file
+    }
+
+    private struct Document {
+        var json: [String: Any]
+        var binary: [UInt8]
+    }
+
+    /// The glTF JSON (without `buffers`) and the binary buffer: shared quad geometry, then images.
+    private func build(_ scene: SceneGraph, textures: [String: [UInt8]]) -> Document {
+        var binary: [UInt8] = []
+        func appendFloats(_ values: [Float]) { for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { binary.append(contentsOf: $0) } } }
+        appendFloats([-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0])  // positions, 48 bytes
+        appendFloats([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1])  // normals, 48 bytes
+        appendFloats([0, 1, 1, 1, 1, 0, 0, 0])  // texture coordinates (v down), 32 bytes
+        for index: UInt16 in [0, 1, 2, 0, 2, 3] { withUnsafeBytes(of: index.littleEndian) { binary.append(contentsOf: $0) } }
+        binary += [0, 0]
+        var bufferViews: [[String: Any]] = [
+            ["buffer": 0, "byteOffset": 0, "byteLength": 48, "target": 34962],
+            ["buffer": 0, "byteOffset": 48, "byteLength": 48, "target": 34962],
+            ["buffer": 0, "byteOffset": 96, "byteLength": 32, "target": 34962],
+            ["buffer": 0, "byteOffset": 128, "byteLength": 12, "target": 34963],
+        ]
+        let accessors: [[String: Any]] = [
+            ["bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-0.5, -0.5, 0], "max": [0.5, 0.5, 0]],
+            ["bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"],
+            ["bufferView": 2, "componentType": 5126, "count": 4, "type": "VEC2"],
+            ["bufferView": 3, "componentType": 5123, "count": 6, "type": "SCALAR"],
+        ]
+        var images: [[String: Any]] = [], gltfTextures: [[String: Any]] = [], materials: [[String: Any]] = []
+        var meshes: [[String: Any]] = [], nodes: [[String: Any]] = []
+        // A plain material for quads without a texture (targets without their image).
+        materials.append(["name": "plain", "pbrMetallicRoughness": ["baseColorFactor": [0.85, 0.85, 0.87, 1], "metallicFactor": 0, "roughnessFactor": 1], "doubleSided": true])
+        for node in scene.nodes {
+            var entry: [String: Any] = ["name": node.id]
+            var extras: [String: Any] = ["kind": node.kind.rawValue]
+            if let parent = node.parent { extras["parent"] = parent }
+            if let asset = node.asset { extras["asset"] = asset }
+            if let text = node.text { extras["text"] = text }
+            if let anchor = node.anchor { extras["anchor"] = anchor.rawValue }
+            var matrix = node.pose.matrix
+            if let size = node.size, size.x > 0, size.y > 0 {
+                for row in 0..<3 {
+                    matrix[row, 0] *= size.x
+                    matrix[row, 1] *= size.y
+                }
+                var material = 0
+                if let png = textures[node.id] {
+                    while binary.count % 4 != 0 { binary.append(0) }
+                    bufferViews.append(["buffer": 0, "byteOffset": binary.count, "byteLength": png.count])
+                    binary += png
+                    images.append(["bufferView": bufferViews.count - 1, "mimeType": png.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "image/png"])
+                    gltfTextures.append(["source": images.count - 1])
+                    materials.append(["name": node.id, "pbrMetallicRoughness": ["baseColorTexture": ["index": gltfTextures.count - 1], "metallicFactor": 0, "roughnessFactor": 1],
+                                      "alphaMode": "BLEND", "doubleSided": true])
+                    material = materials.count - 1
+                }
+                meshes.append(["name": node.id, "primitives": [["attributes": ["POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2], "indices": 3, "material": material]]])
+                entry["mesh"] = meshes.count - 1
+                extras["size"] = [node.size!.x, node.size!.y]
+            }
+            entry["matrix"] = matrix.columnMajor
+            entry["extras"] = extras
+            nodes.append(entry)
+        }
+        var json: [String: Any] = [
+            "asset": ["version": "2.0", "generator": "ARVis"],
+            "scene": 0,
+            "scenes": [["nodes": Array(nodes.indices)]],
+            "nodes": nodes, "meshes": meshes, "materials": materials, "accessors": accessors, "bufferViews": bufferViews,
+        ]
+        if !images.isEmpty {
+            json["images"] = images
+            json["textures"] = gltfTextures
+            json["samplers"] = [["magFilter": 9729, "minFilter": 9729]]
+            json["textures"] = gltfTextures.map { $0.merging(["sampler": 0]) { first, _ in first } }
+        }
+        if meshes.isEmpty { json.removeValue(forKey: "meshes") }
+        return Document(json: json, binary: binary)
+    }
+}

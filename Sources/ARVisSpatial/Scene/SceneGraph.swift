@@ -1,0 +1,154 @@
+public import ARVisSpec
+import Foundation
+
+/// One node of a composed scene: a target, a widget, a placed model or an annotation marker.
+public struct SceneNode: Sendable, Hashable {
+    /// What a node stands for.
+    public enum Kind: String, Sendable, Hashable {
+        case target, widget, placement, annotation
+    }
+
+    /// A stable id: `image1`, `image1-widget2`, `world-lobby`, `placement-3` …
+    public var id: String
+    public var kind: Kind
+    /// The id of the node it hangs from (a widget's target or parent widget, a placement's anchor).
+    public var parent: String?
+    /// The node's world pose.
+    public var pose: Similarity
+    /// For quads (targets and widgets): width and height in metres, in the node's local XY plane,
+    /// centred on its origin, facing +Z.
+    public var size: SIMD2<Double>?
+    /// A target's image, or a placement's model.
+    public var asset: String?
+    /// An annotation's text.
+    public var text: String?
+    /// A widget's resolved anchor point.
+    public var anchor: AnchorPoint?
+}
+
+/// An environment laid out in 3D: every target, widget, placement and annotation with its world pose.
+///
+/// Targets without a tracked pose are laid out for viewing: images as posters on a wall 1.5 m up
+/// (facing +z, 1 m apart), objects in a row 1.5 m in front of it, world anchors at their pose, geo
+/// anchors in an east-up-south frame around the first one.
+public struct SceneGraph: Sendable, Hashable {
+    public var nodes: [SceneNode]
+
+    /// Composes the scene of an environment.
+    /// - Parameters:
+    ///   - imageSize: the size of image targets whose spec gives no width and whose aspect is unknown.
+    ///   - viewpoint: where a viewer stands, for `auto` widgets and object faces.
+    public init(_ environment: Environment, imageSize: SIMD2<Double>? = nil, viewpoint: Vec3? = nil) {
+        var nodes: [SceneNode] = []
+        var x = 0.0
+        for (index, image) in (environment.imageTrackingConfigurations ?? []).enumerated() {
+            let size = imageSize ?? PlanarTarget.imageSize(physicalWidth: image.physicalWidth, aspectRatio: nil)
+            let poster = Similarity(rotation: Rotation(axis: Vec3(1, 0, 0), angle: .pi / 2), translation: Vec3(x + size.x / 2, 1.5, 0))
+            x += size.x + 1
+            let target = PlanarTarget(pose: poster, size: size)
+            // The quad of an image lies in its plane: the target frame turned so its normal is the quad's +Z.
+            let quadPose = poster.concatenating(Similarity(rotation: Rotation(axis: Vec3(1, 0, 0), angle: -.pi / 2)))
+            let id = WidgetNaming.target("image", index: index)
+            nodes.append(SceneNode(id: id, kind: .target, pose: quadPose, size: size, asset: image.imageURL))
+            let widgets = image.relationships.map(\.widgetConfiguration)
+            Self.append(WidgetPlacement.place(widgets, on: target, viewpoint: viewpoint), widgets, target: id, to: &nodes)
+        }
+        for (index, object) in (environment.objectTrackingConfigurations ?? []).enumerated() {
+            let extent = object.extent.map { Vec3($0.x, $0.y, $0.z) } ?? Vec3(0.3, 0.3, 0.3)
+            let center = object.center.map { Vec3($0.x, $0.y, $0.z) } ?? Vec3(0, extent.y / 2, 0)
+            let target = ObjectTarget(pose: Similarity(translation: Vec3(Double(index) * 1.5, 0, 1.5)), center: center, extent: extent)
+            let id = WidgetNaming.target("object", index: index)
+            // An object is a box, not a quad: its node carries no size.
+            nodes.append(SceneNode(id: id, kind: .target, pose: target.pose.concatenating(Similarity(translation: center)), asset: object.objectURL))
+            let widgets = object.relationships.map(\.widgetConfiguration)
+            Self.append(target.place(widgets, viewpoint: viewpoint), widgets, target: id, to: &nodes)
+        }
+        for anchor in environment.worldAnchors ?? [] {
+            let pose = Similarity(rotation: anchor.rotation.map { Rotation(x: $0.x, y: $0.y, z: $0.z, w: $0.w) } ?? .identity,
+                                  translation: Vec3(anchor.position.x, anchor.position.y, anchor.position.z))
+            Self.appendAnchor(WidgetNaming.anchor("world", id: anchor.id), pose: pose, relationships: anchor.relationships, viewpoint: viewpoint, to: &nodes)
+        }
+        if let origin = environment.geoAnchors?.first {
+            let frame = LocalTangentFrame(latitude: origin.latitude, longitude: origin.longitude, altitude: origin.altitude ?? 0)
+            for anchor in environment.geoAnchors ?? [] {
+                let pose = frame.pose(latitude: anchor.latitude, longitude: anchor.longitude, altitude: anchor.altitude ?? 0, heading: anchor.heading ?? 0)
+                Self.appendAnchor(WidgetNaming.anchor("geo", id: anchor.id), pose: pose, relationships: anchor.relationships, viewpoint: viewpoint, to: &nodes)
+            }
+        }
+        let anchors = Dictionary(nodes.map { ($0.id, $0.pose) }, uniquingKeysWith: { first, _ in first })
+        for (index, placement) in (environment.placements ?? []).enumerated() {
+            let parent = placement.anchor.map { Self.anchorNodeID($0, environment) }
+            let local = Similarity(rotation: placement.rotation.map { Rotation(x: $0.x, y: $0.y, z: $0.z, w: $0.w) } ?? .identity,
+                                   translation: Vec3(placement.position.x, placement.position.y, placement.position.z), scale: placement.scale ?? 1)
+            let base = parent.flatMap { anchors[$0] } ?? .identity
+            nodes.append(SceneNode(id: "placement-\(placement.id ?? String(index + 1))", kind: .placement, parent: parent,
+                                   pose: base.concatenating(local), asset: placement.model))
+        }
+        for (index, annotation) in (environment.annotations ?? []).enumerated() {
+            let parent = annotation.anchor.map { Self.anchorNodeID($0, environment) }
+            let base = parent.flatMap { anchors[$0] } ?? .identity
+            let position = base.apply(Vec3(annotation.position.x, annotation.position.y, annotation.position.z))
+            nodes.append(SceneNode(id: "annotation-\(annotation.id ?? String(index + 1))", kind: .annotation, parent: parent,
+                                   pose: Similarity(translation: position), text: annotation.text))
+        }
+        self.nodes = nodes
+    }
+
+    /// The scene node id of an anchor referenced by id (a world or geo anchor).
+    private static func anchorNodeID(_ id: String, _ environment: Environment) -> String {
+        WidgetNaming.anchor((environment.geoAnchors ?? []).contains { $0.id == id } ? "geo" : "world", id: id)
+    }
+
+    /// A world or geo anchor: widgets on a 0.2 m square planar target at its pose.
+    private static func appendAnchor(_ id: String, pose: Similarity, relationships: [Relationship]?, viewpoint: Vec3?, to nodes: inout [SceneNode]) {
+        nodes.append(SceneNode(id: id, kind: .target, pose: pose))
+        // Anchors are points: widgets stand upright at them, facing the anchor's +z.
+        let target = PlanarTarget(pose: pose.concatenating(Similarity(rotation: Rotation(axis: Vec3(1, 0, 0), angle: .pi / 2))), size: SIMD2(0, 0))
+        let widgets = (relationships ?? []).map(\.widgetConfiguration)
+        append(WidgetPlacement.place(widgets, on: target, viewpoint: viewpoint), widgets, target: id, to: &nodes)
+    }
+
+    private static func append(_ placed: [PlacedWidget], _ widgets: [WidgetConfiguration], target: String, to nodes: inout [SceneNode]) {
+        for (widget, configuration) in zip(placed, widgets) {
+            let id = WidgetNaming.widget(of: target, index: widget.index)
+            nodes.append(SceneNode(id: id, kind: .widget, parent: target, pose: widget.pose, size: widget.size, anchor: widget.anchor))
+            appendChildren(widget.children, configuration, parent: id, to: &nodes)
+        }
+    }
+
+    private static func appendChildren(_ children: [PlacedWidget], _ parent: WidgetConfiguration, parent id: String, to nodes: inout [SceneNode]) {
+        for (child, configuration) in zip(children, parent.additionalWidgetConfiguration ?? []) {
+            let childID = WidgetNaming.child(of: id, key: configuration.key)
+            nodes.append(SceneNode(id: childID, kind: .widget, parent: id, pose: child.pose, size: child.size, anchor: child.anchor))
+            appendChildren(child.children, configuration.widgetConfiguration, parent: childID, to: &nodes)
+        }
+    }
+
+    /// The documented JSON form: `{"nodes": [{"id", "kind", "parent", "transform": [16 numbers,
+    /// column-major, world], "size": [w, h], "asset", "text", "anchor"}]}`, keys in that order.
+    public func json() -> String {
+        var lines: [String] = []
+        for node in nodes {
+            var fields = ["\"id\": \(Self.quoted(node.id))", "\"kind\": \"\(node.kind.rawValue)\""]
+            fields.append("\"parent\": \(node.parent.map(Self.quoted) ?? "null")")
+            fields.append("\"transform\": [\(node.pose.matrix.columnMajor.map(Self.number).joined(separator: ", "))]")
+            if let size = node.size { fields.append("\"size\": [\(Self.number(size.x)), \(Self.number(size.y))]") }
+            if let asset = node.asset { fields.append("\"asset\": \(Self.quoted(asset))") }
+            if let text = node.text { fields.append("\"text\": \(Self.quoted(text))") }
+            if let anchor = node.anchor { fields.append("\"anchor\": \"\(anchor.rawValue)\"") }
+            lines.append("    {" + fields.joined(separator: ", ") + "}")
+        }
+        return "{\n  \"nodes\": [\n" + lines.joined(separator: ",\n") + "\n  ]\n}\n"
+    }
+
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 1e9).rounded() / 1e9
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+        return String(rounded)
+    }
+
+    static func quoted(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+}
