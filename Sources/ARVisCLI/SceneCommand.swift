@@ -97,12 +97,20 @@ struct SceneCommand: ParsableCommand {
             Console.error("error: \(file) is a \(document.kind.rawValue), not an environment: a scene needs targets")
             throw CLIExit.usage.exitCode
         }
-        let scene = SceneGraph(environment, imageSize: try parsedTargetSize(), viewpoint: try parsedViewpoint())
+        var aspects: [String: Double] = [:]
+        var pictures: [String: RenderOptions.Resource] = [:]
+        if fetch {
+            pictures = ResourceFetcher(relativeTo: file).fetch((environment.imageTrackingConfigurations ?? []).map(\.imageURL))
+            for (url, picture) in pictures {
+                if let size = picture.pixelSize, size.height > 0 { aspects[url] = size.width / size.height }
+            }
+        }
+        let scene = SceneGraph(environment, imageSize: try parsedTargetSize(), imageAspects: aspects, viewpoint: try parsedViewpoint())
         let data: Data
         switch resolvedFormat {
         case .json: data = Data(scene.json().utf8)
-        case .gltf: data = Data(GLTFExporter().gltf(scene, textures: try textures(document, environment)).utf8)
-        case .glb: data = Data(GLTFExporter().glb(scene, textures: try textures(document, environment)))
+        case .gltf: data = Data(GLTFExporter().gltf(scene, textures: try textures(document, environment, pictures)).utf8)
+        case .glb: data = Data(GLTFExporter().glb(scene, textures: try textures(document, environment, pictures)))
         }
         guard let output, output != "-" else {
             guard resolvedFormat != .glb || isatty(STDOUT_FILENO) == 0 else {
@@ -118,22 +126,17 @@ struct SceneCommand: ParsableCommand {
         }
     }
 
-    /// Each widget's PNG render, and with --fetch each image target's picture, by scene node id.
-    private func textures(_ document: SpecDocument, _ environment: Environment) throws -> [String: [UInt8]] {
+    /// Each widget's PNG render, and each fetched image target's picture, by scene node id.
+    private func textures(_ document: SpecDocument, _ environment: Environment, _ pictures: [String: RenderOptions.Resource]) throws -> [String: [UInt8]] {
         var options = RenderOptions()
-        let fetcher = ResourceFetcher(relativeTo: file)
-        if fetch { options.resources = fetcher.fetch(Renderer.resourceURLs(in: document)) }
+        if fetch { options.resources = ResourceFetcher(relativeTo: file).fetch(Renderer.resourceURLs(in: document)) }
         do {
             let renderer = try Renderer(options: options)
             let png = PNGWriter(fonts: renderer.fonts, scale: scale)
             var textures: [String: [UInt8]] = [:]
             for widget in renderer.render(document) { textures[widget.name] = try png.write(widget.drawing) }
-            if fetch {
-                let images = environment.imageTrackingConfigurations ?? []
-                let pictures = fetcher.fetch(images.map(\.imageURL))
-                for (index, image) in images.enumerated() {
-                    if let picture = pictures[image.imageURL] { textures["image\(index + 1)"] = picture.data }
-                }
+            for (index, image) in (environment.imageTrackingConfigurations ?? []).enumerated() {
+                if let picture = pictures[image.imageURL] { textures["image\(index + 1)"] = picture.data }
             }
             return textures
         } catch {

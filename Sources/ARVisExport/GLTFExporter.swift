@@ -2,8 +2,9 @@ public import ARVisSpatial
 import ARVisSpec
 import Foundation
 
-/// Writes a ``SceneGraph`` as glTF 2.0: every quad (targets with a size, widgets) a textured unit
-/// square scaled to its size, every other node (anchors, placements, annotations) an empty node
+/// Writes a ``SceneGraph`` as glTF 2.0: every quad (targets with a size, widgets, annotation markers)
+/// a unit square scaled to its size and textured where a texture is given, every other node (anchors,
+/// objects, placements) an empty node
 /// with its world matrix; ids, kinds, parents, assets and texts go in each node's `extras`.
 ///
 /// ```swift
@@ -75,6 +76,7 @@ public struct GLTFExporter: Sendable {
         var meshes: [[String: Any]] = [], nodes: [[String: Any]] = []
         // A plain material for quads without a texture (targets without their image).
         materials.append(["name": "plain", "pbrMetallicRoughness": ["baseColorFactor": [0.85, 0.85, 0.87, 1], "metallicFactor": 0, "roughnessFactor": 1], "doubleSided": true])
+        materials.append(["name": "marker", "pbrMetallicRoughness": ["baseColorFactor": [1, 0.23, 0.19, 1], "metallicFactor": 0, "roughnessFactor": 1], "doubleSided": true])
         for node in scene.nodes {
             var entry: [String: Any] = ["name": node.id]
             var extras: [String: Any] = ["kind": node.kind.rawValue]
@@ -88,7 +90,7 @@ public struct GLTFExporter: Sendable {
                     matrix[row, 0] *= size.x
                     matrix[row, 1] *= size.y
                 }
-                var material = 0
+                var material = node.kind == .annotation ? 1 : 0
                 if let png = textures[node.id] {
                     while binary.count % 4 != 0 { binary.append(0) }
                     bufferViews.append(["buffer": 0, "byteOffset": binary.count, "byteLength": png.count])

@@ -12,6 +12,9 @@ public struct RenderOptions: Sendable {
         /// Its media type, such as `image/png`.
         public var mimeType: String
 
+        /// The image's width and height in pixels, read from its PNG, GIF or JPEG header.
+        public var pixelSize: (width: Double, height: Double)? { ImageHeader.pixelSize(data) }
+
         /// Creates a resource whose media type is read from the bytes' signature (PNG, JPEG, GIF, WebP, SVG).
         public init(data: [UInt8]) {
             self.init(data: data, mimeType: ImageHeader.mimeType(data))

@@ -76,3 +76,31 @@ struct SceneExportTests {
         #expect(first.pose.translation != second.pose.translation)
     }
 }
+
+struct SceneCompositionTests {
+    @Test func anchorsPlacementsAndAnnotationsHangFromTheirAnchors() throws {
+        let json = #"""
+        {"worldAnchors": [{"id": "lobby", "position": [1, 0, -2], "relationships": [{"widgetConfiguration": {"relativeAnchorPoint": "center", "relativePosition": [0, 0, 0], "component": {"text": {"content": "Hi"}}}}]}],
+         "placements": [{"id": "statue", "model": "statue.usdz", "anchor": "lobby", "position": [0, 0, 0.5], "scale": 2}],
+         "annotations": [{"id": "note", "anchor": "lobby", "position": [0, 1, 0], "text": "Look up"}]}
+        """#
+        guard case .environment(let environment) = try SpecReader.decode(Data(json.utf8)) else { Issue.record("not an environment"); return }
+        let scene = SceneGraph(environment)
+        #expect(scene.nodes.map(\.id) == ["world-lobby", "world-lobby-widget1", "placement-statue", "annotation-note"])
+        let placement = scene.nodes[2], annotation = scene.nodes[3]
+        #expect(placement.parent == "world-lobby" && placement.asset == "statue.usdz" && placement.pose.scale == 2)
+        #expect((placement.pose.translation - Vec3(1, 0, -1.5)).length < 1e-12)
+        #expect((annotation.pose.translation - Vec3(1, 1, -2)).length < 1e-12 && annotation.size == SIMD2(markerSize, markerSize))
+        #expect(annotation.text == "Look up")
+        let gltf = GLTFExporter().gltf(scene, textures: [:])
+        #expect(gltf.contains("\"marker\""))
+    }
+
+    @Test func imageTargetsTakeTheirPicturesAspectRatio() {
+        let environment = Environment(imageTrackingConfigurations: [ImageTrackingConfiguration(imageURL: "a.png", physicalWidth: 0.3, relationships: [])])
+        let scene = SceneGraph(environment, imageAspects: ["a.png": 1.5])
+        #expect(scene.nodes[0].size.map { abs($0.x - 0.3) < 1e-12 && abs($0.y - 0.2) < 1e-12 } == true)
+        let sized = SceneGraph(Environment(imageTrackingConfigurations: [ImageTrackingConfiguration(imageURL: "b.png", relationships: [])]), imageSize: SIMD2(0.42, 0.3))
+        #expect(sized.nodes[0].size == SIMD2(0.42, 0.3))
+    }
+}

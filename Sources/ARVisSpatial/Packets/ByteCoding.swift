@@ -44,10 +44,16 @@ enum CRC32 {
         }
         return tables
     }()
-    private static let flat: [UInt32] = tables.flatMap { $0 }
+    /// The eight tables one after another, in memory that lives as long as the process.
+    private nonisolated(unsafe) static let flat: UnsafePointer<UInt32> = {
+        let pointer = UnsafeMutablePointer<UInt32>.allocate(capacity: 8 * 256)
+        pointer.initialize(from: tables.flatMap { $0 }, count: 8 * 256)
+        return UnsafePointer(pointer)
+    }()
 
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        flat.withUnsafeBufferPointer { table in
+        let table = flat
+        do {
             var crc: UInt32 = 0xFFFF_FFFF
             var index = 0
             while index + 8 <= bytes.count {

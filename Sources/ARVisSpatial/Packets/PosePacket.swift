@@ -53,11 +53,19 @@ public struct PosePacket: Sendable, Hashable {
         buffer.storeBytes(of: timestamp.bitPattern.littleEndian, toByteOffset: 10, as: UInt64.self)
         // The quaternion is stored with w ≥ 0 so w can be rebuilt from x, y, z.
         let sign: Double = orientation.w < 0 ? -1 : 1
-        let floats: [Float] = [position.x, position.y, position.z, Float(sign * orientation.x), Float(sign * orientation.y),
-                               Float(sign * orientation.z), intrinsics.x, intrinsics.y, intrinsics.z, intrinsics.w]
-        for index in 0..<floats.count {
-            buffer.storeBytes(of: floats[index].bitPattern.littleEndian, toByteOffset: 18 + 4 * index, as: UInt32.self)
+        @inline(__always) func store(_ value: Float, _ index: Int) {
+            buffer.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: 18 + 4 * index, as: UInt32.self)
         }
+        store(position.x, 0)
+        store(position.y, 1)
+        store(position.z, 2)
+        store(Float(sign * orientation.x), 3)
+        store(Float(sign * orientation.y), 4)
+        store(Float(sign * orientation.z), 5)
+        store(intrinsics.x, 6)
+        store(intrinsics.y, 7)
+        store(intrinsics.z, 8)
+        store(intrinsics.w, 9)
         let checksum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<(Self.byteCount - 4)]))
         buffer.storeBytes(of: checksum.littleEndian, toByteOffset: Self.byteCount - 4, as: UInt32.self)
     }

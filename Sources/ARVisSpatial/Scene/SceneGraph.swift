@@ -26,23 +26,28 @@ public struct SceneNode: Sendable, Hashable {
     public var anchor: AnchorPoint?
 }
 
+/// The side of an annotation's marker quad in metres.
+public let markerSize = 0.05
+
 /// An environment laid out in 3D: every target, widget, placement and annotation with its world pose.
 ///
 /// Targets without a tracked pose are laid out for viewing: images as posters on a wall 1.5 m up
 /// (facing +z, 1 m apart), objects in a row 1.5 m in front of it, world anchors at their pose, geo
 /// anchors in an east-up-south frame around the first one.
 public struct SceneGraph: Sendable, Hashable {
+    /// The nodes, targets first, then their widgets, placements and annotations.
     public var nodes: [SceneNode]
 
     /// Composes the scene of an environment.
     /// - Parameters:
     ///   - imageSize: the size of image targets whose spec gives no width and whose aspect is unknown.
     ///   - viewpoint: where a viewer stands, for `auto` widgets and object faces.
-    public init(_ environment: Environment, imageSize: SIMD2<Double>? = nil, viewpoint: Vec3? = nil) {
+    ///   - imageAspects: width ÷ height of target images by URL, when their pictures are known.
+    public init(_ environment: Environment, imageSize: SIMD2<Double>? = nil, imageAspects: [String: Double] = [:], viewpoint: Vec3? = nil) {
         var nodes: [SceneNode] = []
         var x = 0.0
         for (index, image) in (environment.imageTrackingConfigurations ?? []).enumerated() {
-            let size = imageSize ?? PlanarTarget.imageSize(physicalWidth: image.physicalWidth, aspectRatio: nil)
+            let size = Self.size(of: image, given: imageSize, aspect: imageAspects[image.imageURL])
             let poster = Similarity(rotation: Rotation(axis: Vec3(1, 0, 0), angle: .pi / 2), translation: Vec3(x + size.x / 2, 1.5, 0))
             x += size.x + 1
             let target = PlanarTarget(pose: poster, size: size)
@@ -88,10 +93,17 @@ public struct SceneGraph: Sendable, Hashable {
             let parent = annotation.anchor.map { Self.anchorNodeID($0, environment) }
             let base = parent.flatMap { anchors[$0] } ?? .identity
             let position = base.apply(Vec3(annotation.position.x, annotation.position.y, annotation.position.z))
+            // A marker: a 5 cm square facing +z at the annotated point.
             nodes.append(SceneNode(id: "annotation-\(annotation.id ?? String(index + 1))", kind: .annotation, parent: parent,
-                                   pose: Similarity(translation: position), text: annotation.text))
+                                   pose: Similarity(translation: position), size: SIMD2(markerSize, markerSize), text: annotation.text))
         }
         self.nodes = nodes
+    }
+
+    /// An image target's size: the spec's `physicalWidth` (else the given size's width, else 0.2 m) and
+    /// the picture's aspect ratio (else the given size's, else square).
+    private static func size(of image: ImageTrackingConfiguration, given: SIMD2<Double>?, aspect: Double?) -> SIMD2<Double> {
+        PlanarTarget.imageSize(physicalWidth: image.physicalWidth ?? given?.x, aspectRatio: aspect ?? given.map { $0.x / $0.y })
     }
 
     /// The scene node id of an anchor referenced by id (a world or geo anchor).
