@@ -41,6 +41,11 @@ public struct Rotation: Sendable, Hashable {
         }
     }
 
+    /// A rotation from components already of unit length (a decoded packet's), without normalising.
+    init(unit x: Double, _ y: Double, _ z: Double, _ w: Double) {
+        (self.x, self.y, self.z, self.w) = (x, y, z, w)
+    }
+
     /// No rotation.
     public static let identity = Rotation(x: 0, y: 0, z: 0, w: 1)
 

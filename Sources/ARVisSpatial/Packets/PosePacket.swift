@@ -109,8 +109,9 @@ public struct PosePacket: Sendable, Hashable {
               squared.isFinite, squared <= 1 + 1e-5 else {
             throw SpatialError(.notFinite, "ARVis pose packet holds a NaN or infinite value or a non-unit orientation")
         }
+        // x, y, z came from a unit quaternion; w makes it unit again (to Float precision).
         self.init(frameID: frameID, timestamp: timestamp, position: position,
-                  orientation: Rotation(x: q.x, y: q.y, z: q.z, w: max(0, 1 - squared).squareRoot()),
+                  orientation: Rotation(unit: q.x, q.y, q.z, max(0, 1 - squared).squareRoot()),
                   intrinsics: intrinsics, viewport: viewport)
     }
 
