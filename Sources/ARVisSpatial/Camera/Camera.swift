@@ -23,10 +23,13 @@ public struct Camera: Sendable, Hashable {
 
     /// The camera's pose in the world (rigid: scale 1).
     public var pose: Similarity
+    /// How directions map to the image.
     public var lens: Lens
+    /// The view the camera draws into.
     public var viewport: Viewport
-    /// Near and far clipping distances in metres (SceneKit's defaults are 1 mm and 100 m).
+    /// The near clipping distance in metres (SceneKit's default is 1 mm; the far one's 100 m).
     public var near: Double
+    /// The far clipping distance in metres.
     public var far: Double
 
     /// Creates a camera.
@@ -99,7 +102,9 @@ public struct Camera: Sendable, Hashable {
 
 /// A view's size in points.
 public struct Viewport: Sendable, Hashable {
+    /// The width in points.
     public var width: Double
+    /// The height in points.
     public var height: Double
 
     /// Creates a viewport.

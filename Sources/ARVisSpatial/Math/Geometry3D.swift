@@ -1,5 +1,6 @@
 /// A half-line from an origin in a direction (unit length).
 public struct Ray: Sendable, Hashable {
+    /// Where the ray starts.
     public var origin: Vec3
     /// Unit length.
     public var direction: Vec3
@@ -18,6 +19,7 @@ public struct Ray: Sendable, Hashable {
 public struct Plane: Sendable, Hashable {
     /// Unit length.
     public var normal: Vec3
+    /// The plane's signed distance from the origin along its normal.
     public var offset: Double
 
     /// The plane through `point` with `normal`.
@@ -43,7 +45,9 @@ public struct Plane: Sendable, Hashable {
 
 /// An axis-aligned box.
 public struct Box: Sendable, Hashable {
+    /// The corner with the smallest coordinates.
     public var minimum: Vec3
+    /// The corner with the largest coordinates.
     public var maximum: Vec3
 
     /// Creates a box from two corners in any order.

@@ -72,8 +72,11 @@ public struct Matrix4: Sendable, Hashable {
 /// A rotation, a uniform scale and a translation: `p ↦ translation + scale · rotation(p)`.
 /// With `scale` 1 it is a rigid transform (a pose).
 public struct Similarity: Sendable, Hashable {
+    /// The rotation.
     public var rotation: Rotation
+    /// The translation, applied after rotating and scaling.
     public var translation: Vec3
+    /// The uniform scale (1 for a rigid pose).
     public var scale: Double
 
     /// Creates a transform.

@@ -29,6 +29,7 @@ extension SIMD3 where Scalar == Double {
 /// yaw.apply(Vec3(0, 0, -1))   // ≈ (-1, 0, 0)
 /// ```
 public struct Rotation: Sendable, Hashable {
+    /// The quaternion's vector part (x, y, z) and scalar part (w).
     public var x, y, z, w: Double
 
     /// Creates a rotation from quaternion components, normalising them (a zero quaternion is the identity).

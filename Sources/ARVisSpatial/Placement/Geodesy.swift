@@ -7,8 +7,9 @@ public struct LocalTangentFrame: Sendable, Hashable {
     public var latitude: Double, longitude: Double, altitude: Double
     private let originECEF: Vec3
 
-    /// WGS84's semi-major axis (m) and flattening.
+    /// WGS84's semi-major axis in metres.
     public static let semiMajorAxis = 6_378_137.0
+    /// WGS84's flattening.
     public static let flattening = 1 / 298.257_223_563
 
     /// Creates a frame around an origin.

@@ -19,6 +19,7 @@ public struct PlacedWidget: Sendable, Hashable {
 /// A planar target: its pose (x to the image's right, y out of its face, z towards its bottom edge,
 /// as ARKit's image anchors) and its physical size.
 public struct PlanarTarget: Sendable, Hashable {
+    /// The target's pose in the world.
     public var pose: Similarity
     /// Width and height in metres.
     public var size: SIMD2<Double>

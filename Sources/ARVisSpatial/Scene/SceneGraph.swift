@@ -5,11 +5,13 @@ import Foundation
 public struct SceneNode: Sendable, Hashable {
     /// What a node stands for.
     public enum Kind: String, Sendable, Hashable {
+        /// An image, object, world or geo target; a widget; a placed model; an annotation marker.
         case target, widget, placement, annotation
     }
 
     /// A stable id: `image1`, `image1-widget2`, `world-lobby`, `placement-3` …
     public var id: String
+    /// What the node stands for.
     public var kind: Kind
     /// The id of the node it hangs from (a widget's target or parent widget, a placement's anchor).
     public var parent: String?

@@ -3,18 +3,23 @@
 public enum SessionGate {
     /// ARKit's camera tracking state.
     public enum TrackingState: Sendable, Hashable {
+        /// Tracking works.
         case normal
+        /// Tracking works poorly, for a reason.
         case limited(LimitedReason)
+        /// No tracking.
         case notAvailable
     }
 
     /// Why tracking is limited.
     public enum LimitedReason: Sendable, Hashable {
+        /// ARKit's `ARCamera.TrackingState.Reason` cases.
         case excessiveMotion, insufficientFeatures, initializing, relocalizing, unknown
     }
 
     /// ARKit's world-mapping status.
     public enum MappingStatus: Sendable, Hashable {
+        /// ARKit's `ARFrame.WorldMappingStatus` cases.
         case notAvailable, limited, extending, mapped
     }
 
