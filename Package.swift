@@ -61,7 +61,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "ARVisTestSupport", dependencies: ["ARVisSpec"], swiftSettings: swiftSettings),
+        .target(name: "ARVisTestSupport", dependencies: ["ARVisSpec", "ARVisSpatial"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ARVisSpecTests",
             dependencies: ["ARVisSpec", "ARVisTestSupport"],

@@ -73,16 +73,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let input: SpecInput
-        do { input = try SpecInput(path: file) } catch {
-            Console.error("error: \(error.message)")
-            throw CLIExit.usage.exitCode
-        }
-        let result = input.read(options: reading.readOptions)
-        guard let document = result.document else {
-            for diagnostic in result.diagnostics where diagnostic.severity == .error { Console.error(diagnostic.description) }
-            throw CLIExit.specErrors.exitCode
-        }
+        let document = try SpecInput.document(at: file, options: reading.readOptions)
         var options = RenderOptions(fullHeight: fullHeight)
         if fetch { options.resources = ResourceFetcher(relativeTo: file).fetch(Renderer.resourceURLs(in: document)) }
         let renderer: Renderer

@@ -83,16 +83,7 @@ struct SceneCommand: ParsableCommand {
     }
 
     func run() throws {
-        let input: SpecInput
-        do { input = try SpecInput(path: file) } catch {
-            Console.error("error: \(error.message)")
-            throw CLIExit.usage.exitCode
-        }
-        let result = input.read(options: reading.readOptions)
-        guard let document = result.document else {
-            for diagnostic in result.diagnostics where diagnostic.severity == .error { Console.error(diagnostic.description) }
-            throw CLIExit.specErrors.exitCode
-        }
+        let document = try SpecInput.document(at: file, options: reading.readOptions)
         guard case .environment(let environment) = document else {
             Console.error("error: \(file) is a \(document.kind.rawValue), not an environment: a scene needs targets")
             throw CLIExit.usage.exitCode

@@ -36,7 +36,7 @@ struct RelocalizationProblem {
     let correspondences: [Correspondence]
 
     init(count: Int, noise: Double, outlierRatio: Double, seed: UInt64) {
-        var generator = BenchGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         func uniform(_ range: ClosedRange<Double>) -> Double { .random(in: range, using: &generator) }
         truth = Similarity(rotation: Rotation(axis: Vec3(0.2, 1, -0.1), angle: 0.9), translation: Vec3(1.2, -0.3, 2.5))
         var pairs: [Correspondence] = []
@@ -100,19 +100,6 @@ struct PacketBench: ParsableCommand {
     }
 }
 
-/// SplitMix64 for the benchmark's seeded data.
-struct BenchGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Automatic placement of 12 widgets around one target.
 struct PlacementBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -123,7 +110,7 @@ struct PlacementBench: ParsableCommand {
     var iterations = 2000
 
     func run() throws {
-        var generator = BenchGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let widgets = (0..<12).map { _ -> WidgetConfiguration in
             var widget = WidgetConfiguration(component: .spacer(Component.Spacer()), relativeAnchorPoint: .auto)
             widget.size = Size(width: .random(in: 200...1400, using: &generator), height: .random(in: 150...1000, using: &generator))

@@ -1,4 +1,5 @@
 @testable import ARVisGraphics
+import ARVisTestSupport
 import Testing
 
 struct DeflateTests {

@@ -1,5 +1,6 @@
 import ARVisSpatial
 import ARVisSpec
+import ARVisTestSupport
 import Testing
 
 struct PlacementTests {

@@ -1,5 +1,6 @@
 import ARVisSpatial
 import Foundation
+import ARVisTestSupport
 import Testing
 
 struct RegistrationTests {
