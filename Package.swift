@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ARVisRender", targets: ["ARVisRender"]),
         .library(name: "ARVisSpatial", targets: ["ARVisSpatial"]),
         .library(name: "ARVisExport", targets: ["ARVisExport"]),
+        .library(name: "ARVisPlanting", targets: ["ARVisPlanting"]),
         .executable(name: "arvis", targets: ["arvis"]),
         .executable(name: "arvis-bench", targets: ["arvis-bench"]),
     ],
@@ -37,6 +38,8 @@ let package = Package(
         .target(name: "ARVisSpatial", dependencies: ["ARVisSpec"], swiftSettings: swiftSettings),
         // Composed scenes as glTF 2.0 / GLB. Foundation only.
         .target(name: "ARVisExport", dependencies: ["ARVisSpatial", "ARVisSpec"], swiftSettings: swiftSettings),
+        // Spacing-constrained tree planting. Foundation only.
+        .target(name: "ARVisPlanting", dependencies: ["ARVisSpatial"], swiftSettings: swiftSettings),
         // YAML front end for the reader (Yams lives here, not in the core).
         .target(
             name: "ARVisSpecYAML",
@@ -56,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "arvis-bench",
             dependencies: [
-                "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial",
+                "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisPlanting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -86,6 +89,11 @@ let package = Package(
         .testTarget(
             name: "ARVisExportTests",
             dependencies: ["ARVisExport", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisPlantingTests",
+            dependencies: ["ARVisPlanting", "ARVisTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
