@@ -34,3 +34,32 @@ struct TapsBench: ParsableCommand {
         print(String(format: "RESULT taps_10000_median %.2f ms", median * 1000))
     }
 }
+
+/// Maximal Poisson-disk fill of a 1 km² square at r = 3 m.
+struct PoissonBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "poisson",
+        abstract: "Time a maximal Poisson-disk fill of a 1 km² square at r = 3 m and report its density per r².")
+
+    @Option(help: "Timed runs.")
+    var iterations = 5
+
+    @Option(help: "The square's side in metres.")
+    var side = 1000.0
+
+    @Option(help: "The spacing r in metres.")
+    var spacing = 3.0
+
+    func run() throws {
+        let area = Area(outer: [SIMD2(0, 0), SIMD2(side, 0), SIMD2(side, side), SIMD2(0, side)])
+        var count = 0
+        let median = medians(iterations, [{
+            var generator = SplitMix64(seed: 5)
+            count = PoissonDisk.fill(area, spacing: spacing, using: &generator).count
+        }])[0]
+        let density = Double(count) * spacing * spacing / area.squareMetres
+        print(String(format: "%.0f m square at r = %.1f m: median %.1f ms, %d points, %.3f per r²", side, spacing, median * 1000, count, density))
+        print(String(format: "RESULT poisson_1km2_median %.1f ms", median * 1000))
+        print(String(format: "RESULT poisson_density %.3f per_r2", density))
+    }
+}

@@ -158,3 +158,31 @@ struct SpatialHashTests {
         }
     }
 }
+
+struct PoissonDiskTests {
+    private let square = Area(outer: [SIMD2(0, 0), SIMD2(60, 0), SIMD2(60, 60), SIMD2(0, 60)],
+                              holes: [[SIMD2(20, 20), SIMD2(40, 20), SIMD2(40, 40), SIMD2(20, 40)]])
+
+    /// Every point inside the area and outside the hole, no two closer than the spacing, dense.
+    @Test(arguments: [1.0, 2.5, 4.0])
+    func fillsMaximallyWithinTheRules(spacing: Double) {
+        var generator = SeededGenerator(seed: UInt64(spacing * 10))
+        let points = PoissonDisk.fill(square, spacing: spacing, using: &generator)
+        #expect(points.allSatisfy { square.contains($0) })
+        var hash = SpatialHash(cellSize: spacing)
+        for point in points {
+            #expect(!hash.hasPoint(closerThan: spacing * (1 - 1e-9), to: Vec3(point.x, 0, point.y)))
+            hash.insert(Vec3(point.x, 0, point.y))
+        }
+        let density = Double(points.count) * spacing * spacing / square.squareMetres
+        #expect(density > 0.6, "density \(density) per r²")
+    }
+
+    @Test func respectsALimitAndDegenerateInput() {
+        var generator = SeededGenerator(seed: 1)
+        #expect(PoissonDisk.fill(square, spacing: 1, limit: 50, using: &generator).count == 50)
+        #expect(PoissonDisk.fill(square, spacing: 0, using: &generator).isEmpty)
+        #expect(PoissonDisk.fill(Area(outer: [SIMD2(0, 0), SIMD2(1, 0)]), spacing: 1, using: &generator).isEmpty)
+        #expect(square.squareMetres == 3600 - 400)
+    }
+}

@@ -1,0 +1,51 @@
+/// A planting area in local metres on the ground plane: an outer ring and holes, each a closed
+/// polygon of (x, z) points (the last point joins the first).
+public struct Area: Sendable, Hashable {
+    /// The outer boundary.
+    public var outer: [SIMD2<Double>]
+    /// Regions inside the boundary where nothing is planted.
+    public var holes: [[SIMD2<Double>]]
+
+    /// Creates an area.
+    public init(outer: [SIMD2<Double>], holes: [[SIMD2<Double>]] = []) {
+        self.outer = outer
+        self.holes = holes
+    }
+
+    /// Whether a point lies inside the boundary and outside every hole.
+    public func contains(_ point: SIMD2<Double>) -> Bool {
+        Self.ringContains(outer, point) && !holes.contains { Self.ringContains($0, point) }
+    }
+
+    /// Even-odd ray casting.
+    static func ringContains(_ ring: [SIMD2<Double>], _ point: SIMD2<Double>) -> Bool {
+        var inside = false
+        var previous = ring.count - 1
+        for index in ring.indices {
+            let a = ring[index], b = ring[previous]
+            if (a.y > point.y) != (b.y > point.y) && point.x < (b.x - a.x) * (point.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            previous = index
+        }
+        return inside
+    }
+
+    /// The signed-area magnitude of a ring (shoelace).
+    static func ringArea(_ ring: [SIMD2<Double>]) -> Double {
+        var twice = 0.0
+        var previous = ring.count - 1
+        for index in ring.indices {
+            twice += ring[previous].x * ring[index].y - ring[index].x * ring[previous].y
+            previous = index
+        }
+        return abs(twice) / 2
+    }
+
+    /// The area in square metres: the boundary's minus the holes'.
+    public var squareMetres: Double { Self.ringArea(outer) - holes.reduce(0) { $0 + Self.ringArea($1) } }
+
+    /// The bounding box of the boundary: minimum and maximum corners.
+    public var bounds: (minimum: SIMD2<Double>, maximum: SIMD2<Double>) {
+        let xs = outer.map(\.x), ys = outer.map(\.y)
+        return (SIMD2(xs.min() ?? 0, ys.min() ?? 0), SIMD2(xs.max() ?? 0, ys.max() ?? 0))
+    }
+}
