@@ -96,9 +96,9 @@ struct Render: ParsableCommand {
             throw CLIExit.specErrors.exitCode
         }
         if outputIsFolder || (document.kind == .environment && self.widget == nil) {
-            try writeFolder(widgets)
+            try writeFolder(widgets, fonts: renderer.fonts)
         } else {
-            try write(widgets[0], to: output)
+            try write(widgets[0], to: output, fonts: renderer.fonts)
         }
     }
 
@@ -109,13 +109,12 @@ struct Render: ParsableCommand {
         return output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
-    private func encode(_ widget: RenderedWidget) throws -> Data {
+    private func encode(_ widget: RenderedWidget, fonts: FontLibrary) throws -> Data {
         switch resolvedFormat {
         case .svg: return Data(SVGWriter().write(widget.drawing).utf8)
         case .html: return Data(HTMLWriter().page(widget.drawing).utf8)
         case .png:
             do {
-                let fonts = try FontLibrary.standard(directory: fontDirectory)
                 return Data(try PNGWriter(fonts: fonts, scale: scale).write(widget.drawing))
             } catch {
                 Console.error("error: \(widget.name): \(error)")
@@ -124,8 +123,8 @@ struct Render: ParsableCommand {
         }
     }
 
-    private func write(_ widget: RenderedWidget, to path: String?) throws {
-        let data = try encode(widget)
+    private func write(_ widget: RenderedWidget, to path: String?, fonts: FontLibrary) throws {
+        let data = try encode(widget, fonts: fonts)
         guard let path, path != "-" else {
             guard resolvedFormat != .png || isatty(STDOUT_FILENO) == 0 else {
                 Console.error("error: PNG output needs -o FILE (or a redirect): it is binary")
@@ -137,7 +136,7 @@ struct Render: ParsableCommand {
         try save(data, to: path)
     }
 
-    private func writeFolder(_ widgets: [RenderedWidget]) throws {
+    private func writeFolder(_ widgets: [RenderedWidget], fonts: FontLibrary) throws {
         guard let folder = output, folder != "-" else {
             Console.error("error: \(file) has \(widgets.count) widgets: give -o FOLDER to receive them, or --widget N for one")
             throw CLIExit.usage.exitCode
@@ -151,7 +150,7 @@ struct Render: ParsableCommand {
         var entries: [HTMLWriter.GalleryEntry] = []
         for widget in widgets {
             let name = "\(widget.name).\(resolvedFormat.rawValue)"
-            try save(try encode(widget), to: (folder as NSString).appendingPathComponent(name))
+            try save(try encode(widget, fonts: fonts), to: (folder as NSString).appendingPathComponent(name))
             entries.append(HTMLWriter.GalleryEntry(title: widget.name, link: name, drawing: widget.drawing))
         }
         let title = "ARVis — \((file as NSString).lastPathComponent)"

@@ -88,10 +88,11 @@ struct SceneCommand: ParsableCommand {
             Console.error("error: \(file) is a \(document.kind.rawValue), not an environment: a scene needs targets")
             throw CLIExit.usage.exitCode
         }
+        let fetcher = ResourceFetcher(relativeTo: file)
         var aspects: [String: Double] = [:]
         var pictures: [String: RenderOptions.Resource] = [:]
         if fetch {
-            pictures = ResourceFetcher(relativeTo: file).fetch((environment.imageTrackingConfigurations ?? []).map(\.imageURL))
+            pictures = fetcher.fetch((environment.imageTrackingConfigurations ?? []).map(\.imageURL))
             for (url, picture) in pictures {
                 if let size = picture.pixelSize, size.height > 0 { aspects[url] = size.width / size.height }
             }
@@ -100,8 +101,8 @@ struct SceneCommand: ParsableCommand {
         let data: Data
         switch resolvedFormat {
         case .json: data = Data(scene.json().utf8)
-        case .gltf: data = Data(GLTFExporter().gltf(scene, textures: try textures(document, environment, pictures)).utf8)
-        case .glb: data = Data(GLTFExporter().glb(scene, textures: try textures(document, environment, pictures)))
+        case .gltf: data = Data(GLTFExporter().gltf(scene, textures: try textures(document, environment, pictures, fetcher)).utf8)
+        case .glb: data = Data(GLTFExporter().glb(scene, textures: try textures(document, environment, pictures, fetcher)))
         }
         guard let output, output != "-" else {
             guard resolvedFormat != .glb || isatty(STDOUT_FILENO) == 0 else {
@@ -118,9 +119,10 @@ struct SceneCommand: ParsableCommand {
     }
 
     /// Each widget's PNG render, and each fetched image target's picture, by scene node id.
-    private func textures(_ document: SpecDocument, _ environment: Environment, _ pictures: [String: RenderOptions.Resource]) throws -> [String: [UInt8]] {
+    private func textures(_ document: SpecDocument, _ environment: Environment, _ pictures: [String: RenderOptions.Resource],
+                          _ fetcher: ResourceFetcher) throws -> [String: [UInt8]] {
         var options = RenderOptions()
-        if fetch { options.resources = ResourceFetcher(relativeTo: file).fetch(Renderer.resourceURLs(in: document)) }
+        if fetch { options.resources = fetcher.fetch(Renderer.resourceURLs(in: document)) }
         do {
             let renderer = try Renderer(options: options)
             let png = PNGWriter(fonts: renderer.fonts, scale: scale)

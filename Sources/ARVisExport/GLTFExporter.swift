@@ -96,7 +96,7 @@ public struct GLTFExporter: Sendable {
                     bufferViews.append(["buffer": 0, "byteOffset": binary.count, "byteLength": png.count])
                     binary += png
                     images.append(["bufferView": bufferViews.count - 1, "mimeType": png.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "image/png"])
-                    gltfTextures.append(["source": images.count - 1])
+                    gltfTextures.append(["source": images.count - 1, "sampler": 0])
                     materials.append(["name": node.id, "pbrMetallicRoughness": ["baseColorTexture": ["index": gltfTextures.count - 1], "metallicFactor": 0, "roughnessFactor": 1],
                                       "alphaMode": "BLEND", "doubleSided": true])
                     material = materials.count - 1
@@ -119,7 +119,6 @@ public struct GLTFExporter: Sendable {
             json["images"] = images
             json["textures"] = gltfTextures
             json["samplers"] = [["magFilter": 9729, "minFilter": 9729]]
-            json["textures"] = gltfTextures.map { $0.merging(["sampler": 0]) { first, _ in first } }
         }
         if meshes.isEmpty { json.removeValue(forKey: "meshes") }
         return Document(json: json, binary: binary)

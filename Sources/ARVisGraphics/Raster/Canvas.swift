@@ -6,7 +6,6 @@ final class Canvas {
     /// Premultiplied red, green, blue, alpha per pixel, each 0…1.
     let pixels: UnsafeMutablePointer<Float>
     private var raster: CoverageRaster
-    private let row: UnsafeMutablePointer<Float>
     private var clips: [Clip]
     private let fonts: FontLibrary
     private var glyphs: [GlyphKey: GlyphOutline] = [:]
@@ -38,14 +37,12 @@ final class Canvas {
         self.fonts = fonts
         pixels = .allocate(capacity: width * height * 4)
         pixels.initialize(repeating: 0, count: width * height * 4)
-        row = .allocate(capacity: width + 2)
         raster = CoverageRaster(width: width, height: height)
         clips = [Clip(left: 0, top: 0, right: width, bottom: height, mask: nil)]
     }
 
     deinit {
         pixels.deallocate()
-        row.deallocate()
         raster.deallocate()
     }
 

@@ -130,7 +130,7 @@ struct AxisScale {
         start + (number - lower) / (upper - lower) * (end - start)
     }
 
-    /// The continuous value at a position along the axis (inverse of ``position(of:)``).
+    /// Where bars and areas start: the position of zero on a linear scale (clamped to the domain), else of the domain's lower end.
     var baseline: Double { position(of: kind == .linear ? min(max(0, lower), upper) : lower) }
 
     /// Widens a linear domain to whole tick steps, and returns the ticks for an axis `length` points long.

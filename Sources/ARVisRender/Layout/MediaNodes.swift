@@ -7,7 +7,7 @@ struct ImageNode: LayoutNode {
     let image: Component.Image
 
     private func aspectRatio(_ context: RenderContext) -> Double {
-        if let resource = context.options.resources[image.url], let size = ImageHeader.pixelSize(resource.data), size.height > 0 {
+        if let size = context.options.resources[image.url]?.pixelSize, size.height > 0 {
             return size.width / size.height
         }
         return 4.0 / 3.0
