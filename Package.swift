@@ -38,8 +38,9 @@ let package = Package(
         .target(name: "ARVisSpatial", dependencies: ["ARVisSpec"], swiftSettings: swiftSettings),
         // Composed scenes as glTF 2.0 / GLB. Foundation only.
         .target(name: "ARVisExport", dependencies: ["ARVisSpatial", "ARVisSpec"], swiftSettings: swiftSettings),
-        // Spacing-constrained tree planting. Foundation only.
-        .target(name: "ARVisPlanting", dependencies: ["ARVisSpatial"], swiftSettings: swiftSettings),
+        // Spacing-constrained tree planting, areas on the map, GeoJSON, the species catalog, SVG plans.
+        // Foundation only.
+        .target(name: "ARVisPlanting", dependencies: ["ARVisSpatial", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
         // YAML front end for the reader (Yams lives here, not in the core).
         .target(
             name: "ARVisSpecYAML",
@@ -50,7 +51,7 @@ let package = Package(
         .target(
             name: "ARVisCLI",
             dependencies: [
-                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport",
+                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

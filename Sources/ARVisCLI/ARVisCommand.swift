@@ -14,11 +14,13 @@ public struct ARVisCommand: ParsableCommand {
               arvis validate --format json --strict specs/*.json
               arvis render Examples/laptop-benchmark-bar-chart.json -o chart.png
               arvis scene Examples/two-targets-environment.json -o scene.glb
+              arvis plant --area Examples/planting-area.geojson --species sobreiro --svg plan.svg -o plan.geojson
+              arvis species pinheiro
               arvis fmt --write widget.json
               arvis convert --to yaml chart.json > chart.yaml
               arvis schema > arvis.schema.json
             """,
-        subcommands: [Validate.self, Render.self, SceneCommand.self, Format.self, Convert.self, SchemaCommand.self]
+        subcommands: [Validate.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, Format.self, Convert.self, SchemaCommand.self]
     )
 
     public init() {}

@@ -23,7 +23,7 @@ package enum Suggestion {
     }
 
     /// Optimal string alignment distance (Levenshtein with adjacent transpositions), bounded in length.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         if abs(a.count - b.count) > 3 || a.count > 64 || b.count > 64 { return max(a.count, b.count) }
         var previous2 = [Int](repeating: 0, count: b.count + 1)

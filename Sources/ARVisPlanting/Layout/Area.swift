@@ -29,16 +29,22 @@ public struct Area: Sendable, Hashable {
         return inside
     }
 
-    /// The signed-area magnitude of a ring (shoelace).
-    static func ringArea(_ ring: [SIMD2<Double>]) -> Double {
+    /// The signed area of a ring (shoelace): positive when anticlockwise.
+    static func signedArea(_ ring: [SIMD2<Double>]) -> Double {
         var twice = 0.0
         var previous = ring.count - 1
         for index in ring.indices {
             twice += ring[previous].x * ring[index].y - ring[index].x * ring[previous].y
             previous = index
         }
-        return abs(twice) / 2
+        return twice / 2
     }
+
+    /// The area enclosed by a ring.
+    static func ringArea(_ ring: [SIMD2<Double>]) -> Double { abs(signedArea(ring)) }
+
+    /// Whether a ring runs clockwise (x east, y north).
+    static func isClockwise(_ ring: [SIMD2<Double>]) -> Bool { signedArea(ring) < 0 }
 
     /// The area in square metres: the boundary's minus the holes'.
     public var squareMetres: Double { Self.ringArea(outer) - holes.reduce(0) { $0 + Self.ringArea($1) } }

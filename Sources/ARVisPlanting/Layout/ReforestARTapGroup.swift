@@ -73,9 +73,13 @@ public struct ReforestARTapGroup: Sendable {
 
     /// Plants a group at a tap whose raycast hit has `initial` as its transform, among the trees of
     /// `scene` (a spatial hash with cell size `s`; placed trees are added to it).
-    public func plant<G: RandomNumberGenerator>(at initial: Matrix4, scene: inout SpatialHash, using generator: inout G) -> Outcome {
+    ///
+    /// `allowed` adds a site constraint ReforestAR lacks (inside the planting area, say): a tap or tree
+    /// it refuses counts as a failed attempt. The default allows everything, which is ReforestAR.
+    public func plant<G: RandomNumberGenerator>(at initial: Matrix4, scene: inout SpatialHash, allowed: (Vec3) -> Bool = { _ in true },
+                                                using generator: inout G) -> Outcome {
         let origin = Vec3(initial[0, 3], initial[1, 3], initial[2, 3])
-        guard passes(origin, scene) else { return .noSpace }
+        guard passes(origin, scene), allowed(origin) else { return .noSpace }
         var group = [origin]
         for _ in 1..<rules.n {
             var placed: Vec3?
@@ -86,7 +90,7 @@ public struct ReforestARTapGroup: Sendable {
                 guard attempt <= Rules.attempts else { break }
                 if Self.verify([origin], candidate, minimum: rules.minimumDistance, maximum: rules.maximumFromInitial)
                     && Self.verify(group, candidate, minimum: rules.minimumDistance, maximum: rules.maximumFromGroup)
-                    && passes(candidate, scene) {
+                    && passes(candidate, scene) && allowed(candidate) {
                     placed = candidate
                     break
                 }

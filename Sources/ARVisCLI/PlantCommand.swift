@@ -1,0 +1,198 @@
+import ARVisGraphics
+import ARVisPlanting
+import ARVisSpec
+import ArgumentParser
+import Foundation
+
+/// `arvis plant`: fill an area on the map with trees at correct spacing.
+struct PlantCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plant",
+        abstract: "Fill an area on the map with trees at correct spacing and write the plan as GeoJSON (and SVG).",
+        discussion: """
+            The area is a GeoJSON Polygon or MultiPolygon (WGS84 longitude, latitude), holes included; Points \
+            in it are trees already standing. Every new tree stands inside the area, outside its holes and the \
+            --exclude zones, and keeps from every other tree at least the larger of the two trees' spacings.
+
+            Layouts:
+              poisson     natural random spacing, filled until nothing more fits (about 0.8 trees per spacing²)
+              hex         triangular rows (--orientation turns them), 1.15 trees per spacing²
+              reforestar  ReforestAR's tap groups of --trees-per-tap at random taps, with its rules
+
+            With --count, spacings widen evenly until about that many trees cover the whole area; when even \
+            the species' spacing cannot fit them, the plan says how many are missing.
+
+            Examples:
+              arvis plant --area parcel.geojson --species "Quercus suber:3" --species sobreiro:1 -o plan.geojson
+              arvis plant --area parcel.geojson --species azinheira --species "pinheiro manso:40%" --svg plan.svg -o plan.geojson
+              arvis plant --area parcel.geojson --spacing 3 --layout hex --orientation 30 --exclude roads.geojson -o plan.geojson
+              arvis plant --area parcel.geojson --species "Pinus pinea" --count 400 --seed 7 -o plan.geojson
+            """)
+
+    enum Layout: String, ExpressibleByArgument, CaseIterable {
+        case poisson, hex, reforestar
+    }
+
+    @Option(help: ArgumentHelp("The area to plant: a GeoJSON file with Polygon or MultiPolygon features.", valueName: "area.geojson"))
+    var area: String
+
+    @Option(help: ArgumentHelp("A species from the catalog (Latin or common name, see `arvis species`), with its share of the trees: NAME, NAME:3 or NAME:40%. Repeat for a mix.", valueName: "name[:share]"))
+    var species: [String] = []
+
+    @Option(help: ArgumentHelp("Metres between trees, for every species (default: each species' catalog spacing, or 3 m without --species).", valueName: "m"))
+    var spacing: Double?
+
+    @Option(help: "How trees are laid out: poisson, hex or reforestar.")
+    var layout: Layout = .poisson
+
+    @Option(help: ArgumentHelp("Degrees anticlockwise from east of the hex layout's rows.", valueName: "degrees"))
+    var orientation = 0.0
+
+    @Option(name: .customLong("trees-per-tap"), help: "Trees per tap of the reforestar layout (ReforestAR allows 1–10).")
+    var treesPerTap = 10
+
+    @Option(help: "How many trees to plant, spread over the whole area (default: as many as fit).")
+    var count: Int?
+
+    @Option(help: "The random seed: the same seed and inputs give the same plan.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Zones to keep clear: a GeoJSON file of polygons (its points count as standing trees). Repeatable.", valueName: "zones.geojson"))
+    var exclude: [String] = []
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the plan's GeoJSON (default: standard output, with the summary on standard error).", valueName: "plan.geojson"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Also draw the plan: area, holes, zones, trees by species, scale bar and legend. SVG, or PNG when the name ends in .png.", valueName: "plan.svg"))
+    var svg: String?
+
+    func validate() throws {
+        if let spacing, !(spacing > 0 && spacing.isFinite && spacing <= 1000) { throw ValidationError("--spacing must be between 0 and 1000 metres") }
+        if let count, count < 0 { throw ValidationError("--count cannot be negative") }
+        guard orientation.isFinite else { throw ValidationError("--orientation must be a number of degrees") }
+        guard (1...100).contains(treesPerTap) else { throw ValidationError("--trees-per-tap must be between 1 and 100") }
+        _ = try mix()
+    }
+
+    /// The species mix from --species and --spacing.
+    func mix() throws -> SpeciesMix {
+        guard !species.isEmpty else { return .uniform(spacing: spacing ?? 3) }
+        let entries = try species.map { argument -> SpeciesMix.Entry in
+            let (name, share) = try Self.nameAndShare(argument)
+            let found = try Self.catalogSpecies(name)
+            return SpeciesMix.Entry(name: found.latinName, spacing: spacing ?? found.spacing, share: share)
+        }
+        return SpeciesMix(entries)
+    }
+
+    /// Splits NAME[:SHARE]; a share may be a number or a percentage.
+    static func nameAndShare(_ argument: String) throws -> (String, Double) {
+        guard let colon = argument.lastIndex(of: ":") else { return (argument, 1) }
+        let name = String(argument[..<colon]).trimmingCharacters(in: .whitespaces)
+        var text = argument[argument.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix("%") { text.removeLast() }
+        guard let share = Double(text), share > 0, share.isFinite else {
+            throw ValidationError("--species \(argument): the share after ':' must be a positive number, such as 3 or 40%")
+        }
+        return (name, share)
+    }
+
+    /// The catalog species `name` denotes, or an error that lists what it might have meant.
+    static func catalogSpecies(_ name: String) throws -> Species {
+        let catalog = SpeciesCatalog.standard
+        if let found = catalog.species(named: name) { return found }
+        let candidates = catalog.search(name).prefix(5).map { "\($0.species.latinName) (\($0.species.portugueseNames[0]))" }
+        if candidates.isEmpty {
+            throw ValidationError("--species \(name): no species of the catalog is called that; `arvis species` lists them")
+        }
+        throw ValidationError("--species \(name): did you mean \(candidates.joined(separator: ", "))? Give enough of the name to pick one.")
+    }
+
+    func run() throws {
+        let areaFeatures = try Self.features(area)
+        guard !areaFeatures.polygons.isEmpty else {
+            Console.error("error: \(area) holds no Polygon or MultiPolygon: nothing to plant")
+            throw CLIExit.specErrors.exitCode
+        }
+        let frame = GeoFrame(around: areaFeatures.polygons)
+        let mix = try mix()
+        var standing = areaFeatures.points
+        var zones: [Area] = []
+        for file in exclude {
+            let features = try Self.features(file)
+            zones += features.polygons.map(frame.area)
+            standing += features.points
+        }
+        let existing = standing.map { point in
+            StandingTree(position: frame.local(point.coordinate),
+                         spacing: point.spacing ?? point.species.flatMap { SpeciesCatalog.standard.species(named: $0)?.spacing } ?? mix.smallestSpacing,
+                         species: point.species)
+        }
+        let site = PlantingSite(areas: areaFeatures.polygons.map(frame.area), exclusions: zones, existing: existing)
+        let plan = AreaPlanner.plan(site, mix: mix, layout: plantingLayout, count: count, seed: seed)
+        try write(GeoJSONWriter.write(plan, frame: frame), to: output)
+        if let svg { try draw(plan, to: svg) }
+        let report = summary(plan, mix: mix)
+        if output == nil || output == "-" { Console.error(report) } else { Console.write(report + "\n") }
+    }
+
+    private var plantingLayout: PlantingLayout {
+        switch layout {
+        case .poisson: .poisson
+        case .hex: .triangular(spacing: nil, orientation: orientation)
+        case .reforestar: .reforestar(treesPerTap: treesPerTap)
+        }
+    }
+
+    /// The polygons and points of a GeoJSON file; problems are printed and exit 1 (2 if unreadable).
+    static func features(_ path: String) throws -> GeoFeatures {
+        let input: SpecInput
+        do { input = try SpecInput(path: path) } catch {
+            Console.error("error: \(error.message)")
+            throw CLIExit.usage.exitCode
+        }
+        do { return try GeoJSONReader.read(input.data, file: path) } catch {
+            for diagnostic in error.diagnostics where diagnostic.severity == .error { Console.error(diagnostic.description) }
+            if error.diagnostics.isEmpty { Console.error("error: \(path): \(error.message)") }
+            throw CLIExit.specErrors.exitCode
+        }
+    }
+
+    /// Writes the plan's drawing as SVG, or PNG for a .png name.
+    private func draw(_ plan: PlantingPlan, to path: String) throws {
+        let drawing = PlanDrawing(title: "Planting plan: \((area as NSString).lastPathComponent)").drawing(plan)
+        guard path.lowercased().hasSuffix(".png") else { return try write(Data(SVGWriter().write(drawing).utf8), to: path) }
+        do { try write(Data(try PNGWriter(fonts: FontLibrary.standard(directory: nil), background: .white).write(drawing)), to: path) } catch let error as GraphicsError {
+            Console.error("error: \(error)")
+            throw CLIExit.usage.exitCode
+        }
+    }
+
+    private func write(_ text: String, to path: String?) throws {
+        guard let path, path != "-" else { return Console.write(text) }
+        try write(Data(text.utf8), to: path)
+    }
+
+    private func write(_ data: Data, to path: String) throws {
+        do { try data.write(to: URL(fileURLWithPath: path)) } catch {
+            Console.error("error: cannot write \(path): \(error.localizedDescription)")
+            throw CLIExit.usage.exitCode
+        }
+    }
+
+    /// The lines printed after planting.
+    private func summary(_ plan: PlantingPlan, mix: SpeciesMix) -> String {
+        let figures = plan.summary
+        var lines = [String(format: "%d trees on %.2f ha (%.0f m²): %.0f per ha", figures.trees, figures.squareMetres / 10_000, figures.squareMetres, figures.perHectare)]
+        if let distance = figures.minimumDistance {
+            lines.append(String(format: "closest pair %.2f m apart (rule: at least %.2f m)", distance, plan.mix.smallestSpacing))
+        }
+        for (index, entry) in plan.mix.entries.enumerated() {
+            lines.append(String(format: "  %@: %d trees (%.0f%%), %.2f m apart", entry.name, figures.perSpecies[index], entry.share * 100, entry.spacing))
+        }
+        if plan.spacingFactor > 1 { lines.append(String(format: "spacing widened ×%.2f to spread %d trees over the whole area", plan.spacingFactor, count ?? 0)) }
+        if figures.shortfall > 0 { lines.append("only \(figures.trees) of the \(count ?? 0) requested trees fit: \(figures.shortfall) did not") }
+        if !plan.site.existing.isEmpty { lines.append("kept clear of \(plan.site.existing.count) standing trees") }
+        return lines.joined(separator: "\n")
+    }
+}
