@@ -106,6 +106,23 @@ struct ReforestARTests {
         #expect(scene.count == 2)
     }
 
+    /// A site constraint refuses taps and trees outside it; the default changes nothing.
+    @Test func aSiteConstraintRefusesTapsAndTreesOutsideIt() {
+        let planner = ReforestARTapGroup(rules: .init(s: 1, n: 6))
+        var free = SpatialHash(cellSize: 1), everything = SpatialHash(cellSize: 1)
+        var a = SeededGenerator(seed: 7), b = SeededGenerator(seed: 7)
+        #expect(planner.plant(at: tap(0, 0), scene: &free, using: &a) == planner.plant(at: tap(0, 0), scene: &everything, allowed: { _ in true }, using: &b))
+        var scene = SpatialHash(cellSize: 1)
+        var generator = SeededGenerator(seed: 7)
+        let eastOnly = { (point: Vec3) in point.x >= 0 }
+        #expect(planner.plant(at: tap(-0.5, 0), scene: &scene, allowed: eastOnly, using: &generator) == .noSpace)
+        guard case .placed(let trees) = planner.plant(at: tap(0, 0), scene: &scene, allowed: eastOnly, using: &generator) else {
+            Issue.record("half the square leaves room for six trees 1 m apart")
+            return
+        }
+        #expect(trees.allSatisfy { $0[0, 3] >= 0 })
+    }
+
     /// One tree that cannot fit fails the whole group.
     @Test func groupsAreAllOrNothing() {
         // Ten trees need more room than a ±2 m square with 1 m spacing can hold with 20 tries each, often;

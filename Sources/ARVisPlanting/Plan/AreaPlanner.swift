@@ -54,7 +54,7 @@ public enum AreaPlanner {
 
     /// ReforestAR tap groups at random places on the site (with its rules: s is the mix's largest
     /// spacing; every tree of a tap is one species), until `count` trees or 2 000 taps in a row find
-    /// no room.
+    /// no room. Beyond ReforestAR, trees stay on the site and clear of standing trees by their spacing.
     private static func tapped(_ site: PlantingSite, mix: SpeciesMix, treesPerTap: Int, count: Int?, seed: UInt64) -> PlantingPlan {
         let spacing = mix.largestSpacing
         let planner = ReforestARTapGroup(rules: .init(s: spacing, n: treesPerTap), scaleMode: .fixed)
@@ -64,6 +64,10 @@ public enum AreaPlanner {
         var picker = MixPicker(mix)
         var trees: [PlannedTree] = []
         let bounds = site.bounds
+        let standing = site.standingIndex()
+        let allowed = { (point: Vec3) in
+            site.allows(SIMD2(point.x, point.z)) && !(standing?.conflicts(SIMD2(point.x, point.z), spacing: spacing) ?? false)
+        }
         let target = count ?? .max
         var refusedInARow = 0
         guard !mix.entries.isEmpty, bounds.maximum.x > bounds.minimum.x, bounds.maximum.y > bounds.minimum.y else {
@@ -74,7 +78,7 @@ public enum AreaPlanner {
             tap[0, 3] = .random(in: bounds.minimum.x...bounds.maximum.x, using: &generator)
             tap[2, 3] = .random(in: bounds.minimum.y...bounds.maximum.y, using: &generator)
             let species = picker.choose(using: &generator)
-            let outcome = planner.plant(at: tap, scene: &scene, allowed: { site.allows(SIMD2($0.x, $0.z)) }, using: &generator)
+            let outcome = planner.plant(at: tap, scene: &scene, allowed: allowed, using: &generator)
             guard case .placed(let transforms) = outcome else { refusedInARow += 1; continue }
             refusedInARow = 0
             for transform in transforms.prefix(target - trees.count) {

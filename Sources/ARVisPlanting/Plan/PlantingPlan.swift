@@ -45,18 +45,22 @@ public struct PlantingPlan: Sendable {
     }
 
     /// Every way the plan breaks its rules: trees outside the site, pairs closer than the larger of
-    /// their spacings, trees too close to standing ones. Empty for every plan ARVis makes.
+    /// their spacings, trees too close to standing ones (distances within a billionth of the rule, as
+    /// lattice arithmetic leaves them, pass). Empty for every plan ARVis makes.
     public func violations() -> [String] {
         var problems: [String] = []
         let standing = site.standingIndex()
+        let tolerance = 1 - 1e-9
         var index = TreeIndex(cellSize: max(mix.largestSpacing, 1e-3))
         for (number, tree) in trees.enumerated() {
             if !site.allows(tree.position) { problems.append("tree \(number) at \(tree.position) is outside the site") }
-            if index.conflicts(tree.position, spacing: spacing(of: tree)) { problems.append("tree \(number) stands closer than its spacing to another") }
-            if standing?.conflicts(tree.position, spacing: spacing(of: tree)) ?? false {
+            if index.conflicts(tree.position, spacing: spacing(of: tree) * tolerance) {
+                problems.append("tree \(number) stands closer than its spacing to another")
+            }
+            if standing?.conflicts(tree.position, spacing: spacing(of: tree) * tolerance) ?? false {
                 problems.append("tree \(number) stands closer than its spacing to a standing tree")
             }
-            index.insert(tree.position, spacing: spacing(of: tree))
+            index.insert(tree.position, spacing: spacing(of: tree) * tolerance)
         }
         return problems
     }

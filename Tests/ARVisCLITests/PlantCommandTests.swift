@@ -1,0 +1,76 @@
+import ARVisCLI
+import ARVisTestSupport
+import Foundation
+import Testing
+
+/// `arvis plant` and `arvis species` end to end.
+struct PlantCommandTests {
+    private var area: String { Corpus.packageRoot.appendingPathComponent("Examples/planting-area.geojson").path }
+    private var zones: String { Corpus.packageRoot.appendingPathComponent("Examples/planting-exclusions.geojson").path }
+
+    private func temporaryFile(_ name: String, _ contents: String? = nil) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arvis-plant-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        if let contents { try Data(contents.utf8).write(to: url) }
+        return url
+    }
+
+    private func points(_ url: URL) throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+        return try #require(object?["features"] as? [[String: Any]])
+    }
+
+    @Test func plantsAMixWithZonesAndDrawsThePlan() throws {
+        let output = try temporaryFile("plan.geojson"), svg = output.deletingLastPathComponent().appendingPathComponent("plan.svg")
+        let code = ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "sobreiro:3", "--species", "Pinus pinea:25%",
+                                                "--exclude", zones, "--seed", "4", "-o", output.path, "--svg", svg.path])
+        #expect(code == 0)
+        let features = try points(output)
+        #expect(features.count > 500)
+        let species = Set(features.compactMap { ($0["properties"] as? [String: Any])?["species"] as? String })
+        #expect(species == ["Quercus suber", "Pinus pinea"])
+        #expect(try String(contentsOf: svg, encoding: .utf8).contains("Quercus suber"))
+        // The same seed gives the same file.
+        let again = output.deletingLastPathComponent().appendingPathComponent("again.geojson")
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "sobreiro:3", "--species", "Pinus pinea:25%",
+                                             "--exclude", zones, "--seed", "4", "-o", again.path]) == 0)
+        #expect(try Data(contentsOf: again) == Data(contentsOf: output))
+    }
+
+    @Test(arguments: ["poisson", "hex", "reforestar"])
+    func everyLayoutHonoursACount(layout: String) throws {
+        let output = try temporaryFile("plan.geojson")
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--spacing", "4", "--layout", layout, "--count", "150", "-o", output.path]) == 0)
+        #expect(try points(output).count == 150)
+    }
+
+    @Test func writesAPNGPlan() throws {
+        let output = try temporaryFile("plan.geojson"), png = output.deletingLastPathComponent().appendingPathComponent("plan.png")
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--spacing", "6", "-o", output.path, "--svg", png.path]) == 0)
+        #expect(try Array(Data(contentsOf: png).prefix(4)) == [137, 80, 78, 71])
+    }
+
+    @Test func badInputIsAClearError() throws {
+        let output = try temporaryFile("plan.geojson")
+        // Unknown or ambiguous species, bad shares and spacings are usage errors (2).
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "baobab", "-o", output.path]) == 2)
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "Quercus", "-o", output.path]) == 2)
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "sobreiro:-1", "-o", output.path]) == 2)
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--spacing", "0", "-o", output.path]) == 2)
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", "/nonexistent.geojson", "-o", output.path]) == 2)
+        // Broken GeoJSON and files without polygons are input errors (1).
+        let broken = try temporaryFile("broken.geojson", #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 95]]]}"#)
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", broken.path, "-o", output.path]) == 1)
+        let pointsOnly = try temporaryFile("points.geojson", #"{"type": "Point", "coordinates": [0, 0]}"#)
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", pointsOnly.path, "-o", output.path]) == 1)
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test func speciesListsAndSearches() {
+        #expect(ARVisCommand.run(arguments: ["species"]) == 0)
+        #expect(ARVisCommand.run(arguments: ["species", "sobreiro", "--details"]) == 0)
+        #expect(ARVisCommand.run(arguments: ["species", "pinheiro", "--format", "json"]) == 0)
+        #expect(ARVisCommand.run(arguments: ["species", "xyzzy"]) == 1)
+    }
+}
