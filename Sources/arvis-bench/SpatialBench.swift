@@ -151,21 +151,11 @@ struct RelocalizationVersusOpen3D: ParsableCommand {
             "translation": [problem.truth.translation.x, problem.truth.translation.y, problem.truth.translation.z],
         ]
         try JSONSerialization.data(withJSONObject: json).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, "Benchmarks/open3d_reloc.py", "--iterations", String(iterations), file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        func figure(_ name: String) -> Double? {
-            output.split(separator: "\n").first { $0.hasPrefix("RESULT \(name) ") }.flatMap { Double($0.split(separator: " ")[2]) }
-        }
-        guard process.terminationStatus == 0, let open3d = figure("open3d_reloc_median"),
-              let open3dRotation = figure("open3d_rotation_error"), let open3dTranslation = figure("open3d_translation_error") else {
-            throw ValidationError("Benchmarks/open3d_reloc.py failed (pip install open3d)\n\(output)")
-        }
+        let side = try PythonSide(python: python, script: "Benchmarks/open3d_reloc.py", arguments: ["--iterations", String(iterations), file.path],
+                                  install: "pip install open3d")
+        let output = side.output
+        let (open3d, open3dRotation, open3dTranslation) = try (side.figure("open3d_reloc_median"), side.figure("open3d_rotation_error"),
+                                                               side.figure("open3d_translation_error"))
         let rotation = result.transform.rotation.angle(to: problem.truth.rotation) * 180 / .pi
         let translation = (result.transform.translation - problem.truth.translation).length * 1000
         print(output.split(separator: "\n").first.map(String.init) ?? "")

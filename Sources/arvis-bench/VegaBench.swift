@@ -33,19 +33,9 @@ struct RenderVersusVega: ParsableCommand {
 
     /// Runs the Python side and reads its `RESULT vega_svg_median <ms> ms` line.
     private func vegaMedian() throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, "Benchmarks/vega_render.py", "--iterations", String(iterations), "Benchmarks/laptop-benchmark-bar-chart.vl.json"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let line = output.split(separator: "\n").first(where: { $0.hasPrefix("RESULT vega_svg_median ") }),
-              let milliseconds = Double(line.split(separator: " ")[2]) else {
-            throw ValidationError("Benchmarks/vega_render.py failed (is vl-convert-python installed? pip install vl-convert-python)\n\(output)")
-        }
-        return milliseconds / 1000
+        let side = try PythonSide(python: python, script: "Benchmarks/vega_render.py",
+                                  arguments: ["--iterations", String(iterations), "Benchmarks/laptop-benchmark-bar-chart.vl.json"],
+                                  install: "is vl-convert-python installed? pip install vl-convert-python")
+        return try side.figure("vega_svg_median") / 1000
     }
 }

@@ -4,14 +4,14 @@ import Foundation
 /// Writes plans as GeoJSON (RFC 7946): a FeatureCollection of Point features, one per line.
 public enum GeoJSONWriter {
     /// The plan's trees as Point features with `species` and `spacing` (metres) properties, positions
-    /// converted through `frame` and written to 8 decimals (about a millimetre).
+    /// converted through `frame` and written to 9 decimals (about 0.1 mm, so distances read back within a millimetre of the rules).
     public static func write(_ plan: PlantingPlan, frame: GeoFrame) -> String {
         let names = plan.mix.entries.map { Node.string($0.name).compactText }
         let spacings = plan.mix.entries.map { number($0.spacing, decimals: 3) }
         let features = plan.trees.map { tree in
             let coordinate = frame.coordinate(tree.position)
-            return "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(number(coordinate.longitude, decimals: 8)),"
-                + "\(number(coordinate.latitude, decimals: 8))]},\"properties\":{\"species\":\(names[tree.species]),"
+            return "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(number(coordinate.longitude, decimals: 9)),"
+                + "\(number(coordinate.latitude, decimals: 9))]},\"properties\":{\"species\":\(names[tree.species]),"
                 + "\"spacing\":\(spacings[tree.species])}}"
         }
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"

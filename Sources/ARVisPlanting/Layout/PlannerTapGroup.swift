@@ -3,9 +3,10 @@ import Foundation
 /// Tap groups in planner mode: as many of the requested trees as fit near the tap, nearest first,
 /// keeping every spacing rule — and how many did not fit — instead of ReforestAR's all-or-nothing.
 ///
-/// Candidates are the tap itself, rings around it, and circles just beyond the spacing around each
-/// tree the group has placed; each new tree takes the valid candidate nearest the tap, so a group
-/// packs tightly around the tap and flows around trees that already stand.
+/// Each new tree takes the valid position nearest the tap among the tap itself and points just beyond
+/// the spacing around the trees the group has placed — so a group packs tightly around the tap and
+/// flows around trees that already stand — falling back to rings around the tap, one spacing apart,
+/// when the group is hemmed in.
 public struct PlannerTapGroup: Sendable {
     /// The species planted, by share.
     public var mix: SpeciesMix
@@ -41,10 +42,7 @@ public struct PlannerTapGroup: Sendable {
             let valid = { (point: SIMD2<Double>) in
                 ((point - tap) * (point - tap)).sum() <= limit * limit && (site?.allows(point) ?? true) && !index.conflicts(point, spacing: spacing)
             }
-            let nearest = candidates(around: tap, placed: placed, spacing: spacing, limit: limit, turn: turn)
-                .filter(valid)
-                .min { (($0 - tap) * ($0 - tap)).sum() < (($1 - tap) * ($1 - tap)).sum() }
-            guard let nearest else { break }
+            guard let nearest = nearestValid(around: tap, placed: placed, spacing: spacing, limit: limit, turn: turn, valid) else { break }
             index.insert(nearest, spacing: spacing)
             picker.commit(species)
             placed.append(PlannedTree(position: nearest, species: species))
@@ -52,24 +50,24 @@ public struct PlannerTapGroup: Sendable {
         return Result(placed: placed, unplaced: count - placed.count)
     }
 
-    /// The candidate positions for a tree of `spacing`.
-    private func candidates(around tap: SIMD2<Double>, placed: [PlannedTree], spacing: Double, limit: Double, turn: Double) -> [SIMD2<Double>] {
-        let steps = 18
+    /// The valid candidate nearest the tap for a tree of `spacing`: the tap itself, then points just
+    /// beyond the spacing around the group's trees, then rings around the tap one spacing apart.
+    private func nearestValid(around tap: SIMD2<Double>, placed: [PlannedTree], spacing: Double, limit: Double, turn: Double,
+                              _ valid: (SIMD2<Double>) -> Bool) -> SIMD2<Double>? {
         func circle(_ center: SIMD2<Double>, _ radius: Double, _ points: Int) -> [SIMD2<Double>] {
             (0..<points).map { step in
                 let angle = turn + 2 * .pi * Double(step) / Double(points)
                 return center + radius * SIMD2(cos(angle), sin(angle))
             }
         }
-        var result = [tap]
-        let rings = min(Int(limit / spacing), 8)
-        if rings >= 1 {
-            for ring in 1...rings { result += circle(tap, spacing * Double(ring), steps * ring) }
+        func distance2(_ point: SIMD2<Double>) -> Double { ((point - tap) * (point - tap)).sum() }
+        if placed.isEmpty, valid(tap) { return tap }
+        let around = placed.flatMap { circle($0.position, max(spacing, mix.entries[$0.species].spacing) * (1 + 1e-7), 18) }
+        if let nearest = around.map({ ($0, distance2($0)) }).sorted(by: { $0.1 < $1.1 }).first(where: { valid($0.0) }) { return nearest.0 }
+        // Every ring point is the same distance from the tap, so the first ring with room holds the nearest.
+        for ring in stride(from: 1, through: min(Int(limit / spacing), 8), by: 1) {
+            if let found = circle(tap, spacing * Double(ring), 7 * ring).first(where: valid) { return found }
         }
-        for tree in placed {
-            let radius = max(spacing, mix.entries[tree.species].spacing) * (1 + 1e-7)
-            result += circle(tree.position, radius, steps)
-        }
-        return result
+        return nil
     }
 }
