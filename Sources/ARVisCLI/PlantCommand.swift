@@ -129,6 +129,12 @@ struct PlantCommand: ParsableCommand {
                          species: point.species)
         }
         let site = PlantingSite(areas: areaFeatures.polygons.map(frame.area), exclusions: zones, existing: existing)
+        let cells = PoissonDisk.cells(for: site, mix: mix)
+        guard layout == .reforestar || cells <= PoissonDisk.maximumCells else {
+            Console.error(String(format: "error: at %g m spacing this area needs %.2g grid cells, more than the limit of %.0g: use a larger spacing or a smaller area",
+                                 mix.smallestSpacing, cells, PoissonDisk.maximumCells))
+            throw CLIExit.usage.exitCode
+        }
         let plan = AreaPlanner.plan(site, mix: mix, layout: plantingLayout, count: count, seed: seed)
         try write(GeoJSONWriter.write(plan, frame: frame), to: output)
         if let svg { try draw(plan, to: svg) }

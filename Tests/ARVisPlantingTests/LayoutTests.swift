@@ -207,3 +207,46 @@ struct AreaPlannerTests {
         #expect(PlantingPlan(site: square, mix: .uniform(spacing: 5), trees: []).summary.minimumDistance == nil)
     }
 }
+
+/// Non-finite, degenerate and extreme input gives empty or partial results, never a trap or a hang.
+struct HostilePlantingInputTests {
+    @Test func nonFiniteSitesAndQueriesAreHarmless() {
+        let broken = PlantingSite(Area(outer: [SIMD2(0, 0), SIMD2(.nan, 0), SIMD2(10, .infinity)]))
+        var generator = SeededGenerator(seed: 1)
+        #expect(PoissonDisk.fill(broken, mix: .uniform(spacing: 2), using: &generator).isEmpty)
+        #expect(TriangularGrid.fill(broken, mix: .uniform(spacing: 2), spacing: 2, using: &generator).isEmpty)
+        #expect(AreaPlanner.plan(broken, mix: .uniform(spacing: 2), layout: .reforestar(treesPerTap: 3)).trees.isEmpty)
+        #expect(AreaPlanner.plan(broken, mix: .uniform(spacing: 2), layout: .poisson, count: 10).trees.isEmpty)
+        var index = TreeIndex(cellSize: 2)
+        index.insert(SIMD2(.nan, 1), spacing: 2)
+        index.insert(SIMD2(1e300, -1e300), spacing: 2)
+        index.insert(SIMD2(1, 1), spacing: 2)
+        #expect(index.conflicts(SIMD2(1.5, 1), spacing: 1))
+        #expect(!index.conflicts(SIMD2(.infinity, 0), spacing: 1))
+        #expect(index.nearestDistance(to: SIMD2(0, 0), within: .infinity) != nil)
+        var hash = SpatialHash(cellSize: 1)
+        hash.insert(Vec3(.nan, 0, 0))
+        hash.insert(Vec3(1e300, 0, 1e300))
+        _ = hash.hasPoint(closerThan: .infinity, to: .zero)
+        #expect(hash.hasPoint(closerThan: 2, to: Vec3(1e300, 0, 1e300)))
+        let result = PlannerTapGroup(mix: .uniform(spacing: 1), reach: .infinity).plant(5, at: SIMD2(.nan, 0), index: &index, using: &generator)
+        #expect(result.placed.count + result.unplaced == 5)
+    }
+
+    @Test func hugeReachesScanInsteadOfSpinning() {
+        var index = TreeIndex(cellSize: 0.01)
+        for step in 0..<100 { index.insert(SIMD2(Double(step), 0), spacing: 1) }
+        // A 1e6 m radius over 0.01 m cells would be 1e16 cells; it scans the 100 trees instead.
+        #expect(index.nearestDistance(to: SIMD2(5e5, 0), within: 1e6).map { abs($0 - (5e5 - 99)) < 1e-6 } == true)
+        var hash = SpatialHash(cellSize: 0.01)
+        hash.insert(Vec3(0, 0, 0))
+        #expect(hash.hasPoint(closerThan: 1e7, to: Vec3(1e6, 0, 0)))
+    }
+
+    @Test func tinySpacingsOverLargeSitesAreRefusedNotSilentlyAllocated() {
+        let huge = PlantingSite(Area(outer: [SIMD2(0, 0), SIMD2(100_000, 0), SIMD2(100_000, 100_000), SIMD2(0, 100_000)]))
+        #expect(PoissonDisk.cells(for: huge, mix: .uniform(spacing: 0.5)) > PoissonDisk.maximumCells)
+        var generator = SeededGenerator(seed: 1)
+        #expect(PoissonDisk.fill(huge, mix: .uniform(spacing: 0.5), using: &generator).isEmpty)
+    }
+}

@@ -65,7 +65,8 @@ public struct PlannerTapGroup: Sendable {
         let around = placed.flatMap { circle($0.position, max(spacing, mix.entries[$0.species].spacing) * (1 + 1e-7), 18) }
         if let nearest = around.map({ ($0, distance2($0)) }).sorted(by: { $0.1 < $1.1 }).first(where: { valid($0.0) }) { return nearest.0 }
         // Every ring point is the same distance from the tap, so the first ring with room holds the nearest.
-        for ring in stride(from: 1, through: min(Int(limit / spacing), 8), by: 1) {
+        let rings = limit / spacing >= 8 ? 8 : Int(max(limit / spacing, 0))
+        for ring in stride(from: 1, through: rings, by: 1) {
             if let found = circle(tap, spacing * Double(ring), 7 * ring).first(where: valid) { return found }
         }
         return nil

@@ -9,6 +9,17 @@ import Foundation
 /// fill too. With several species, two trees keep the larger of their spacings, and species are drawn
 /// to follow the mix's shares.
 public enum PoissonDisk {
+    /// The most background-grid cells a fill uses (cells are the smallest spacing/√2 wide); a larger
+    /// site at that spacing gives no trees. ``cells(for:mix:)`` tells in advance.
+    public static let maximumCells = 4e8
+
+    /// The background-grid cells a fill of `site` with `mix` needs.
+    public static func cells(for site: PlantingSite, mix: SpeciesMix) -> Double {
+        let size = site.bounds.maximum - site.bounds.minimum
+        let cell = mix.smallestSpacing / 2.squareRoot()
+        return (size.x / cell + 1) * (size.y / cell + 1)
+    }
+
     /// Points filling `area` with at least `spacing` between any two, and at most `limit` of them.
     public static func fill<G: RandomNumberGenerator>(_ area: Area, spacing: Double, limit: Int = .max, attempts: Int = 12,
                                                       using generator: inout G) -> [SIMD2<Double>] {
@@ -45,11 +56,12 @@ public enum PoissonDisk {
 
         init?(site: PlantingSite, mix: SpeciesMix, attempts: Int) {
             let bounds = site.bounds
+            guard [bounds.minimum.x, bounds.minimum.y, bounds.maximum.x, bounds.maximum.y].allSatisfy(\.isFinite) else { return nil }
             spacings = mix.entries.map(\.spacing)
             cell = mix.smallestSpacing / 2.squareRoot()
             columns = Int(((bounds.maximum.x - bounds.minimum.x) / cell).rounded(.up)) + 1
             rows = Int(((bounds.maximum.y - bounds.minimum.y) / cell).rounded(.up)) + 1
-            guard cell > 0, columns > 0, rows > 0, Double(columns) * Double(rows) < 4e8 else { return nil }
+            guard cell > 0, columns > 0, rows > 0, Double(columns) * Double(rows) <= PoissonDisk.maximumCells else { return nil }
             self.site = site
             standing = site.standingIndex()
             (minX, minY, maxX, maxY) = (bounds.minimum.x, bounds.minimum.y, bounds.maximum.x, bounds.maximum.y)

@@ -18,8 +18,13 @@ public struct SpatialHash: Sendable {
     /// Creates an empty hash with cells of `cellSize` metres (use the smallest distance queried).
     public init(cellSize: Double) { self.cellSize = max(cellSize, 1e-6) }
 
+    /// The cell of a point; coordinates are clamped so that no position (even infinite or NaN) traps.
     private func cell(_ point: Vec3) -> Cell {
-        Cell(x: Int((point.x / cellSize).rounded(.down)), z: Int((point.z / cellSize).rounded(.down)))
+        func coordinate(_ value: Double) -> Int {
+            let cell = (value / cellSize).rounded(.down)
+            return cell.isNaN ? 0 : Int(max(min(cell, 1e12), -1e12))
+        }
+        return Cell(x: coordinate(point.x), z: coordinate(point.z))
     }
 
     /// Adds a point.
@@ -33,15 +38,15 @@ public struct SpatialHash: Sendable {
 
     /// Whether any point lies closer than `distance` to `point` (3-D distance).
     public func hasPoint(closerThan distance: Double, to point: Vec3) -> Bool {
-        let center = cell(point)
-        let reach = Int((distance / cellSize).rounded(.up))
         let limit = distance * distance
-        for dx in -reach...reach {
-            for dz in -reach...reach {
-                for other in cells[Cell(x: center.x + dx, z: center.z + dz)] ?? [] {
-                    let difference = other - point
-                    if difference.dot(difference) < limit { return true }
-                }
+        let closer = { (other: Vec3) in (other - point).dot(other - point) < limit }
+        let reach = (distance / cellSize).rounded(.up)
+        // A reach wider than the occupied cells is answered by looking at every point.
+        guard reach.isFinite, (2 * reach + 1) * (2 * reach + 1) <= Double(cells.count) else { return cells.values.contains { $0.contains(where: closer) } }
+        let center = cell(point), cellReach = Int(reach)
+        for dx in -cellReach...cellReach {
+            for dz in -cellReach...cellReach where cells[Cell(x: center.x + dx, z: center.z + dz)]?.contains(where: closer) == true {
+                return true
             }
         }
         return false

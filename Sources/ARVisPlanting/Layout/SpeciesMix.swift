@@ -61,7 +61,9 @@ struct MixPicker {
     func choose<G: RandomNumberGenerator>(using generator: inout G) -> Int {
         guard shares.count > 1 else { return 0 }
         let deficits = shares.indices.map { max(0, shares[$0] * Double(total + 1) - Double(counts[$0])) }
-        var pick = Double.random(in: 0..<deficits.reduce(0, +), using: &generator)
+        let sum = deficits.reduce(0, +)
+        guard sum > 0, sum.isFinite else { return 0 }
+        var pick = Double.random(in: 0..<sum, using: &generator)
         for (index, deficit) in deficits.enumerated() {
             if pick < deficit { return index }
             pick -= deficit

@@ -37,9 +37,9 @@ public enum TriangularGrid {
         let angle = orientation * .pi / 180
         let along = SIMD2(cos(angle), sin(angle)) * spacing
         let across = SIMD2(-sin(angle), cos(angle)) * spacing * (3.0.squareRoot() / 2)
-        let rowCount = Int((halfDiagonal / (spacing * 3.0.squareRoot() / 2)).rounded(.up)) + 1
-        let columnCount = Int((halfDiagonal / spacing).rounded(.up)) + 1
-        guard Double(rowCount) * Double(columnCount) < 1e9 else { return [] }
+        let rows = (halfDiagonal / (spacing * 3.0.squareRoot() / 2)).rounded(.up) + 1, columns = (halfDiagonal / spacing).rounded(.up) + 1
+        guard rows.isFinite, columns.isFinite, rows * columns <= 1e9 else { return [] }
+        let (rowCount, columnCount) = (Int(rows), Int(columns))
         var points: [SIMD2<Double>] = []
         for row in -rowCount...rowCount {
             let shift = row & 1 == 0 ? 0.0 : 0.5

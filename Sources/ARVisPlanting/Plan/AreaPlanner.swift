@@ -70,7 +70,8 @@ public enum AreaPlanner {
         }
         let target = count ?? .max
         var refusedInARow = 0
-        guard !mix.entries.isEmpty, bounds.maximum.x > bounds.minimum.x, bounds.maximum.y > bounds.minimum.y else {
+        guard !mix.entries.isEmpty, bounds.maximum.x > bounds.minimum.x, bounds.maximum.y > bounds.minimum.y,
+              (bounds.maximum - bounds.minimum).x.isFinite, (bounds.maximum - bounds.minimum).y.isFinite else {
             return PlantingPlan(site: site, mix: mix, trees: [], requestedCount: count)
         }
         while trees.count < target && refusedInARow < 2_000 {
