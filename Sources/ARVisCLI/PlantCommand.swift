@@ -15,18 +15,23 @@ struct PlantCommand: ParsableCommand {
             --exclude zones, and keeps from every other tree at least the larger of the two trees' spacings.
 
             Layouts:
-              poisson     natural random spacing, filled until nothing more fits (about 0.8 trees per spacing²)
-              hex         triangular rows (--orientation turns them), 1.15 trees per spacing²
-              reforestar  ReforestAR's tap groups of --trees-per-tap at random taps, with its rules
+              poisson     random, filled until nothing fits (~0.8 trees per spacing²)
+              hex         triangular rows, turned by --orientation (1.15 per spacing²)
+              reforestar  ReforestAR's tap groups of --trees-per-tap, with its rules
 
-            With --count, spacings widen evenly until about that many trees cover the whole area; when even \
-            the species' spacing cannot fit them, the plan says how many are missing.
+            With --count, spacings widen evenly until about that many trees cover the whole \
+            area; when even the species' spacing cannot fit them, the plan says how many \
+            are missing.
 
             Examples:
-              arvis plant --area parcel.geojson --species "Quercus suber:3" --species sobreiro:1 -o plan.geojson
-              arvis plant --area parcel.geojson --species azinheira --species "pinheiro manso:40%" --svg plan.svg -o plan.geojson
-              arvis plant --area parcel.geojson --spacing 3 --layout hex --orientation 30 --exclude roads.geojson -o plan.geojson
-              arvis plant --area parcel.geojson --species "Pinus pinea" --count 400 --seed 7 -o plan.geojson
+              arvis plant --area a.geojson --species sobreiro:3 --species pinea:1 \\
+                  -o plan.geojson --svg plan.svg
+              arvis plant --area a.geojson --species "pinheiro manso:40%" \\
+                  --species azinheira -o plan.geojson
+              arvis plant --area a.geojson --spacing 3 --layout hex --orientation 30 \\
+                  --exclude roads.geojson -o plan.geojson
+              arvis plant --area a.geojson --species "Pinus pinea" --count 400 \\
+                  --seed 7 -o plan.geojson
             """)
 
     enum Layout: String, ExpressibleByArgument, CaseIterable {

@@ -217,6 +217,8 @@ struct SpeciesCatalogTests {
         let oaks = catalog.search("quer").filter { $0.quality == .prefix }
         #expect(oaks.count == 5 && oaks.allSatisfy { $0.species.latinName.hasPrefix("Quercus") })
         #expect(catalog.species(named: "Quercus") == nil, "ambiguous")
+        #expect(catalog.species(named: "suber")?.latinName == "Quercus suber", "the only word starting so")
+        #expect(catalog.species(named: "pinheiro") == nil, "bravo, manso or silvestre")
         #expect(catalog.search("xyzzy").isEmpty)
         #expect(catalog.search("").count == catalog.species.count)
     }

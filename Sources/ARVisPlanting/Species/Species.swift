@@ -85,10 +85,11 @@ public struct SpeciesCatalog: Sendable {
     }
 
     /// The species `name` denotes: the only species with a name equal to it, else the only one with a
-    /// name starting with it; nil when none or several match that well.
+    /// name starting with it, else the only one with a word of a name starting with it ("suber"); nil
+    /// when none or several match that well.
     public func species(named name: String) -> Species? {
         let matches = search(name)
-        for quality in [MatchQuality.exact, .prefix] {
+        for quality in [MatchQuality.exact, .prefix, .wordPrefix] {
             let found = matches.filter { $0.quality == quality }
             if !found.isEmpty { return found.count == 1 ? found[0].species : nil }
         }
