@@ -196,7 +196,7 @@ struct PlantCommand: ParsableCommand {
         let figures = plan.summary
         var lines = [String(format: "%d trees on %.2f ha (%.0f m²): %.0f per ha", figures.trees, figures.squareMetres / 10_000, figures.squareMetres, figures.perHectare)]
         if let distance = figures.minimumDistance {
-            lines.append(String(format: "closest pair %.2f m apart (rule: at least %.2f m)", distance, plan.mix.smallestSpacing))
+            lines.append(String(format: "closest pair %.2f m apart (rule: at least %.2f m)", distance, plan.mix.smallestSpacing / plan.spacingFactor))
         }
         for (index, entry) in plan.mix.entries.enumerated() {
             lines.append(String(format: "  %@: %d trees (%.0f%%), %.2f m apart", entry.name, figures.perSpecies[index], entry.share * 100, entry.spacing))
