@@ -41,7 +41,7 @@ struct PlantCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The area to plant: a GeoJSON file with Polygon or MultiPolygon features.", valueName: "area.geojson"))
     var area: String
 
-    @Option(help: ArgumentHelp("A species from the catalog (Latin or common name, see `arvis species`), with its share of the trees: NAME, NAME:3 or NAME:40%. Repeat for a mix.", valueName: "name[:share]"))
+    @Option(help: ArgumentHelp("A species from the catalog (Latin or common name, see `arvis species`), with its share: NAME, NAME:3 (a weight) or NAME:40% (of all trees; species without a share split the rest). Repeat for a mix.", valueName: "name[:share]"))
     var species: [String] = []
 
     @Option(help: ArgumentHelp("Metres between trees, for every species (default: each species' catalog spacing, or 3 m without --species).", valueName: "m"))
@@ -82,24 +82,12 @@ struct PlantCommand: ParsableCommand {
     /// The species mix from --species and --spacing.
     func mix() throws -> SpeciesMix {
         guard !species.isEmpty else { return .uniform(spacing: spacing ?? 3) }
-        let entries = try species.map { argument -> SpeciesMix.Entry in
-            let (name, share) = try Self.nameAndShare(argument)
-            let found = try Self.catalogSpecies(name)
+        let arguments = try species.map(SpeciesArgument.init)
+        let shares = try SpeciesArgument.shares(arguments)
+        return SpeciesMix(try zip(arguments, shares).map { argument, share in
+            let found = try Self.catalogSpecies(argument.name)
             return SpeciesMix.Entry(name: found.latinName, spacing: spacing ?? found.spacing, share: share)
-        }
-        return SpeciesMix(entries)
-    }
-
-    /// Splits NAME[:SHARE]; a share may be a number or a percentage.
-    static func nameAndShare(_ argument: String) throws -> (String, Double) {
-        guard let colon = argument.lastIndex(of: ":") else { return (argument, 1) }
-        let name = String(argument[..<colon]).trimmingCharacters(in: .whitespaces)
-        var text = argument[argument.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        if text.hasSuffix("%") { text.removeLast() }
-        guard let share = Double(text), share > 0, share.isFinite else {
-            throw ValidationError("--species \(argument): the share after ':' must be a positive number, such as 3 or 40%")
-        }
-        return (name, share)
+        })
     }
 
     /// The catalog species `name` denotes, or an error that lists what it might have meant.

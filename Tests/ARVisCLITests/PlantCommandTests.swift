@@ -23,7 +23,7 @@ struct PlantCommandTests {
 
     @Test func plantsAMixWithZonesAndDrawsThePlan() throws {
         let output = try temporaryFile("plan.geojson"), svg = output.deletingLastPathComponent().appendingPathComponent("plan.svg")
-        let code = ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "sobreiro:3", "--species", "Pinus pinea:25%",
+        let code = ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "sobreiro:75%", "--species", "Pinus pinea:25%",
                                                 "--exclude", zones, "--seed", "4", "-o", output.path, "--svg", svg.path])
         #expect(code == 0)
         let features = try points(output)
@@ -33,7 +33,7 @@ struct PlantCommandTests {
         #expect(try String(contentsOf: svg, encoding: .utf8).contains("Quercus suber"))
         // The same seed gives the same file.
         let again = output.deletingLastPathComponent().appendingPathComponent("again.geojson")
-        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "sobreiro:3", "--species", "Pinus pinea:25%",
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "sobreiro:75%", "--species", "Pinus pinea:25%",
                                              "--exclude", zones, "--seed", "4", "-o", again.path]) == 0)
         #expect(try Data(contentsOf: again) == Data(contentsOf: output))
     }
@@ -43,6 +43,22 @@ struct PlantCommandTests {
         let output = try temporaryFile("plan.geojson")
         #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--spacing", "4", "--layout", layout, "--count", "150", "-o", output.path]) == 0)
         #expect(try points(output).count == 150)
+    }
+
+    @Test func sharesAreWeightsOrPercentages() throws {
+        let output = try temporaryFile("plan.geojson")
+        func share(of name: String) throws -> Double {
+            let features = try points(output)
+            let matching = features.filter { ($0["properties"] as? [String: Any])?["species"] as? String == name }
+            return Double(matching.count) / Double(features.count)
+        }
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "pinheiro manso:40%", "--species", "azinheira", "-o", output.path]) == 0)
+        #expect(abs(try share(of: "Pinus pinea") - 0.4) < 0.01)
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--species", "suber:1", "--species", "ilex:3", "-o", output.path]) == 0)
+        #expect(abs(try share(of: "Quercus ilex") - 0.75) < 0.01)
+        for shares in [["suber:40%", "ilex:50%"], ["suber:40%", "ilex:2"], ["suber:100%", "ilex"], ["suber:120%"]] {
+            #expect(ARVisCommand.run(arguments: ["plant", "--area", area] + shares.flatMap { ["--species", $0] } + ["-o", output.path]) == 2, "\(shares)")
+        }
     }
 
     @Test func writesAPNGPlan() throws {

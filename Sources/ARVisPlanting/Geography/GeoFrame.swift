@@ -14,6 +14,7 @@ public struct GeoCoordinate: Sendable, Hashable, CustomStringConvertible {
         self.longitude = longitude
     }
 
+    /// "latitude, longitude" to seven decimals (about a centimetre).
     public var description: String { String(format: "%.7f, %.7f", latitude, longitude) }
 }
 

@@ -53,7 +53,9 @@ public struct ReforestARTapGroup: Sendable {
         case noSpace
     }
 
+    /// The rule parameters (s and n).
     public var rules: Rules
+    /// How tree transforms are scaled.
     public var scaleMode: ScaleMode
 
     /// Creates a tap group planner.

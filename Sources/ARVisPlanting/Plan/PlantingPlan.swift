@@ -32,7 +32,7 @@ public struct PlantingPlan: Sendable {
         self.spacingFactor = spacingFactor
     }
 
-    /// The spacing tree `index` keeps.
+    /// The spacing `tree` keeps.
     public func spacing(of tree: PlannedTree) -> Double { mix.entries[tree.species].spacing }
 
     /// The figures a planner reads first.

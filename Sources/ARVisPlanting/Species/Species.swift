@@ -69,6 +69,7 @@ public struct SpeciesCatalog: Sendable {
         /// A name, a word of it or its start is within a few typing mistakes of the query.
         case fuzzy
 
+        /// Better matches sort first.
         public static func < (lhs: MatchQuality, rhs: MatchQuality) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
