@@ -65,6 +65,9 @@ struct PlantCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Zones to keep clear: a GeoJSON file of polygons (its points count as standing trees). Repeatable.", valueName: "zones.geojson"))
     var exclude: [String] = []
 
+    @Option(help: ArgumentHelp("Also give each tree its position in an AR session started at LAT,LON whose -z faces HEADING degrees clockwise from north (a \"session\": [x, y, z] property, metres; y is 0 on the ground).", valueName: "lat,lon,heading"))
+    var session: String?
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the plan's GeoJSON (default: standard output, with the summary on standard error).", valueName: "plan.geojson"))
     var output: String?
 
@@ -77,6 +80,17 @@ struct PlantCommand: ParsableCommand {
         guard orientation.isFinite else { throw ValidationError("--orientation must be a number of degrees") }
         guard (1...100).contains(treesPerTap) else { throw ValidationError("--trees-per-tap must be between 1 and 100") }
         _ = try mix()
+        _ = try sessionOrigin()
+    }
+
+    /// The --session origin and heading.
+    func sessionOrigin() throws -> (GeoCoordinate, Double)? {
+        guard let session else { return nil }
+        let parts = session.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 3, parts.allSatisfy(\.isFinite), abs(parts[0]) <= 90, abs(parts[1]) <= 180 else {
+            throw ValidationError("--session is LATITUDE,LONGITUDE,HEADING in degrees, such as 39.7436,-8.8071,90; got \(session)")
+        }
+        return (GeoCoordinate(latitude: parts[0], longitude: parts[1]), parts[2])
     }
 
     /// The species mix from --species and --spacing.
@@ -129,7 +143,8 @@ struct PlantCommand: ParsableCommand {
             throw CLIExit.usage.exitCode
         }
         let plan = AreaPlanner.plan(site, mix: mix, layout: plantingLayout, count: count, seed: seed)
-        try write(GeoJSONWriter.write(plan, frame: frame), to: output)
+        let alignment = try sessionOrigin().map { SessionAlignment(origin: $0.0, heading: $0.1, in: frame) }
+        try write(GeoJSONWriter.write(plan, frame: frame, session: alignment), to: output)
         if let svg { try draw(plan, to: svg) }
         let report = summary(plan, mix: mix)
         if output == nil || output == "-" { Console.error(report) } else { Console.write(report + "\n") }

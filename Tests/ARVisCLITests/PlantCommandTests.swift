@@ -61,6 +61,20 @@ struct PlantCommandTests {
         }
     }
 
+    @Test func treesCanCarryARSessionPositions() throws {
+        let output = try temporaryFile("plan.geojson")
+        // A session started at the first tree's place, facing east: that tree is at the origin.
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--spacing", "5", "--count", "20", "-o", output.path]) == 0)
+        let first = try #require(((try points(output)).first?["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--spacing", "5", "--count", "20",
+                                             "--session", "\(first[1]),\(first[0]),90", "-o", output.path]) == 0)
+        let sessions = try points(output).compactMap { ($0["properties"] as? [String: Any])?["session"] as? [Double] }
+        #expect(sessions.count == 20)
+        #expect(sessions[0].allSatisfy { abs($0) < 1e-3 })
+        #expect(sessions.dropFirst().allSatisfy { hypot($0[0], $0[2]) >= 5 - 1e-3 && $0[1] == 0 })
+        #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--session", "39.7,-8.8", "-o", output.path]) == 2)
+    }
+
     @Test func writesAPNGPlan() throws {
         let output = try temporaryFile("plan.geojson"), png = output.deletingLastPathComponent().appendingPathComponent("plan.png")
         #expect(ARVisCommand.run(arguments: ["plant", "--area", area, "--spacing", "6", "-o", output.path, "--svg", png.path]) == 0)

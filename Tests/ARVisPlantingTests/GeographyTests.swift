@@ -56,6 +56,16 @@ struct GeoFrameTests {
         #expect(area.squareMetres > 1e7 && area.squareMetres < 2e8)
     }
 
+    @Test func polygonsOnTheMapAnswerContainmentAndArea() {
+        let frame = GeoFrame(origin: leiria)
+        let square = GeoPolygon(outer: [SIMD2(-50.0, -50), SIMD2(50, -50), SIMD2(50, 50), SIMD2(-50, 50)].map(frame.coordinate),
+                                holes: [[SIMD2(-10.0, -10), SIMD2(10, -10), SIMD2(10, 10), SIMD2(-10, 10)].map(frame.coordinate)])
+        #expect(abs(square.squareMetres - 9_600) < 0.01)
+        #expect(square.contains(frame.coordinate(SIMD2(30, 30))))
+        #expect(!square.contains(frame.coordinate(SIMD2(0, 0))))
+        #expect(!square.contains(frame.coordinate(SIMD2(60, 0))))
+    }
+
     @Test func theProjectLocationRuleIsTenMetresByDefault() {
         let frame = GeoFrame(origin: leiria)
         let project = ProjectLocation(leiria)

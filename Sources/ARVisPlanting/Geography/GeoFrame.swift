@@ -30,6 +30,16 @@ public struct GeoPolygon: Sendable, Hashable {
         self.outer = outer
         self.holes = holes
     }
+
+    /// Whether `coordinate` lies inside the outer ring and outside every hole (measured in a local
+    /// frame around the polygon, so edges are straight on the ground).
+    public func contains(_ coordinate: GeoCoordinate) -> Bool {
+        let frame = GeoFrame(around: [self])
+        return frame.area(self).contains(frame.local(coordinate))
+    }
+
+    /// The polygon's area on the ground in square metres, holes deducted.
+    public var squareMetres: Double { GeoFrame(around: [self]).area(self).squareMetres }
 }
 
 /// A local metric frame on the ground around an origin: x metres east, y metres north.
