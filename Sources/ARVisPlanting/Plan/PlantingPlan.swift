@@ -101,3 +101,17 @@ public struct PlanSummary: Sendable, Hashable {
     /// How many requested trees did not fit.
     public var shortfall: Int
 }
+
+/// A tree of a plan: where it stands in local metres and which species of the mix it is.
+public struct PlannedTree: Sendable, Hashable {
+    /// Its position in local metres (x east, y north).
+    public var position: SIMD2<Double>
+    /// The index of its species in the mix.
+    public var species: Int
+
+    /// Creates a planned tree.
+    public init(position: SIMD2<Double>, species: Int) {
+        self.position = position
+        self.species = species
+    }
+}
