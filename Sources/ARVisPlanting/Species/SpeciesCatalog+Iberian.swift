@@ -36,7 +36,7 @@ extension SpeciesCatalog {
         Species(latinName: "Fraxinus angustifolia", englishNames: ["narrow-leaved ash"], portugueseNames: ["freixo", "freixo-de-folhas-estreitas"],
                 spacing: 4, minimumHeight: 20, maximumHeight: 45,
                 description: "Deciduous tree of floodplains and valley bottoms, planted in riparian restoration and for timber.",
-                source: "\(atlas), «Fraxinus angustifolia in Europe» (growing 40–45 m; 20–25 m is common in the Iberian range). Spacing: 4 m, as in riparian restoration plantings."),
+                source: "\(atlas), «Fraxinus angustifolia in Europe» (the chapter: growing 40–45 m; general references give 20–25 m). Spacing: 4 m, as in riparian restoration plantings."),
         Species(latinName: "Olea europaea", englishNames: ["olive", "wild olive"], portugueseNames: ["oliveira", "zambujeiro"],
                 spacing: 5, minimumHeight: 5, maximumHeight: 15,
                 description: "Evergreen of dry Mediterranean lowlands; the wild form (zambujeiro) is used in restoration of degraded slopes.",
