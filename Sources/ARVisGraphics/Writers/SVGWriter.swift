@@ -179,21 +179,30 @@ func matrix(_ t: Transform) -> String {
 func number(_ value: Double, digits: Int = 2) -> String {
     guard value.isFinite else { return "0" }
     let factor = digits == 2 ? 100.0 : digits == 3 ? 1000.0 : 10000.0
-    let scaled = (abs(value) * factor).rounded()
-    guard scaled < 9e15 else { return value < 0 ? "-9e15" : "9e15" }
-    let whole = Int(scaled)
-    let divisor = Int(factor)
-    var integer = String(whole / divisor)
-    var fraction = whole % divisor
-    if value < 0 && whole != 0 { integer = "-" + integer }
-    guard fraction != 0 else { return integer }
-    var width = digits
+    guard (abs(value) * factor).rounded() < 9e15 else { return value < 0 ? "-9e15" : "9e15" }
+    return fixedDecimal(value, digits: digits) ?? "0"
+}
+
+/// `value` with at most `digits` (0–9) decimals and no trailing zeros, by integer arithmetic — the
+/// same text on every machine, and much cheaper than `String(format:)`; nil when `value` is not finite
+/// or too large for 64-bit arithmetic at that precision.
+package func fixedDecimal(_ value: Double, digits: Int) -> String? {
+    let places = min(max(digits, 0), 9)
+    var unit: UInt64 = 1
+    for _ in 0..<places { unit *= 10 }
+    let scaled = (abs(value) * Double(unit)).rounded()
+    guard value.isFinite, scaled < 9e18 else { return nil }
+    let units = UInt64(scaled)
+    let integer = (units == 0 || value > 0 ? "" : "-") + String(units / unit)
+    var fraction = units % unit
+    guard fraction > 0 else { return integer }
+    var width = places
     while fraction % 10 == 0 {
         fraction /= 10
         width -= 1
     }
-    let digitsText = String(fraction)
-    return integer + "." + String(repeating: "0", count: width - digitsText.count) + digitsText
+    let fractionText = String(fraction)
+    return integer + "." + String(repeating: "0", count: width - fractionText.count) + fractionText
 }
 
 /// Text escaped for XML content and attribute values.

@@ -1,3 +1,4 @@
+import ARVisGraphics
 import ARVisSpec
 import Foundation
 
@@ -23,23 +24,10 @@ public enum GeoJSONWriter {
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
     }
 
-    /// A number with at most `decimals` (≤ 9) decimals and no trailing zeros, formatted with integer
-    /// arithmetic (String(format:) costs more than the geodesy for a large plan).
+    /// A number with at most `decimals` (≤ 9) decimals and no trailing zeros (String(format:) costs
+    /// more than the geodesy for a large plan, so it serves only numbers too large for that).
     static func number(_ value: Double, decimals: Int) -> String {
-        let unit = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000][min(max(decimals, 0), 9)]
-        let scaled = (abs(value) * Double(unit)).rounded()
-        guard value.isFinite, scaled < 9e18 else { return value.isFinite ? String(format: "%.\(decimals)f", value) : "null" }
-        let units = UInt64(scaled)
-        var text = scaled == 0 || value > 0 ? "" : "-"
-        text += String(units / UInt64(unit))
-        var fraction = units % UInt64(unit)
-        guard fraction > 0 else { return text }
-        var digits = decimals
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        let fractionText = String(fraction)
-        return text + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+        guard value.isFinite else { return "null" }
+        return fixedDecimal(value, digits: decimals) ?? String(format: "%.\(decimals)f", value)
     }
 }
