@@ -41,11 +41,11 @@ public struct PlanDrawing: Sendable {
         let footer = mapOrigin.y + mapHeight + 16
         elements += scaleBar(scale: scale, at: Point(Self.margin, footer + 10))
         elements += northArrow(at: Point(Self.margin + max(size.x * scale, 200) - 10, footer + 4))
-        let legend = self.legend(plan, at: Point(Self.margin, footer + 48))
-        elements += legend
+        // The summary finds the closest pair over every tree: computed once, for the legend and the title.
+        let summary = plan.summary
+        elements += legend(plan, summary, at: Point(Self.margin, footer + 48))
         let height = footer + 48 + Double(legendLines(plan)) * Self.lineHeight + Self.margin
         let width = max(size.x * scale, 420) + 2 * Self.margin
-        let summary = plan.summary
         return Drawing(extent: Extent(width: width, height: height), title: title,
                        summary: "\(summary.trees) trees on \(Self.hectares(summary.squareMetres)) ha", elements: elements)
     }
@@ -121,8 +121,7 @@ public struct PlanDrawing: Sendable {
     }
 
     /// The figures, then one line per species.
-    private func legend(_ plan: PlantingPlan, at origin: Point) -> [Element] {
-        let summary = plan.summary
+    private func legend(_ plan: PlantingPlan, _ summary: PlanSummary, at origin: Point) -> [Element] {
         var figures = "\(summary.trees) trees · \(Self.hectares(summary.squareMetres)) ha · \(Self.format(summary.perHectare.rounded())) per ha"
         if let distance = summary.minimumDistance { figures += " · closest pair \(String(format: "%.2f", distance)) m" }
         if summary.shortfall > 0 { figures += " · \(summary.shortfall) did not fit" }
