@@ -60,15 +60,16 @@ struct MixPicker {
     /// once it is placed.
     func choose<G: RandomNumberGenerator>(using generator: inout G) -> Int {
         guard shares.count > 1 else { return 0 }
-        let deficits = shares.indices.map { max(0, shares[$0] * Double(total + 1) - Double(counts[$0])) }
-        let sum = deficits.reduce(0, +)
+        // Runs for every candidate of a mixed Poisson fill: deficits are recomputed, not stored.
+        func deficit(_ species: Int) -> Double { max(0, shares[species] * Double(total + 1) - Double(counts[species])) }
+        let sum = shares.indices.reduce(0) { $0 + deficit($1) }
         guard sum > 0, sum.isFinite else { return 0 }
         var pick = Double.random(in: 0..<sum, using: &generator)
-        for (index, deficit) in deficits.enumerated() {
-            if pick < deficit { return index }
-            pick -= deficit
+        for species in shares.indices {
+            if pick < deficit(species) { return species }
+            pick -= deficit(species)
         }
-        return deficits.lastIndex { $0 > 0 } ?? 0
+        return shares.indices.last { deficit($0) > 0 } ?? 0
     }
 
     /// Records that a tree of `species` was planted.
