@@ -160,11 +160,7 @@ struct PlantCommand: ParsableCommand {
 
     /// The polygons and points of a GeoJSON file; problems are printed and exit 1 (2 if unreadable).
     static func features(_ path: String) throws -> GeoFeatures {
-        let input: SpecInput
-        do { input = try SpecInput(path: path) } catch {
-            Console.error("error: \(error.message)")
-            throw CLIExit.usage.exitCode
-        }
+        let input = try SpecInput.open(path)
         do { return try GeoJSONReader.read(input.data, file: path) } catch {
             for diagnostic in error.diagnostics where diagnostic.severity == .error { Console.error(diagnostic.description) }
             if error.diagnostics.isEmpty { Console.error("error: \(path): \(error.message)") }

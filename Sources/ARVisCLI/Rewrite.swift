@@ -24,7 +24,7 @@ struct Format: ParsableCommand {
     var file: String
 
     func run() throws {
-        let input = try Rewriting.open(file)
+        let input = try SpecInput.open(file)
         let document = try Rewriting.document(from: input, reading.readOptions)
         let text = try Rewriting.text(document, as: input.syntax)
         guard write else { return Console.write(text) }
@@ -58,7 +58,7 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        let input = try Rewriting.open(file)
+        let input = try SpecInput.open(file)
         let document = try Rewriting.document(from: input, reading.readOptions)
         Console.write(try Rewriting.text(document, as: to == .json ? .json : .yaml))
     }
@@ -66,15 +66,6 @@ struct Convert: ParsableCommand {
 
 /// What `fmt` and `convert` share: reading a document that is safe to rewrite, and writing it.
 enum Rewriting {
-    static func open(_ file: String) throws -> SpecInput {
-        do {
-            return try SpecInput(path: file)
-        } catch {
-            Console.error("error: \(error.message)")
-            throw CLIExit.usage.exitCode
-        }
-    }
-
     /// The document, unless it has errors or unknown keys (which a rewrite would silently drop).
     static func document(from input: SpecInput, _ options: ReadOptions) throws -> SpecDocument {
         let result = input.read(options: options)

@@ -34,15 +34,19 @@ struct SpecInput {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == nil ? .json : .yaml
     }
 
-    /// The document in `path`, for commands that need a valid one: reading problems are printed and
-    /// become exit code 2 (unreadable) or 1 (the spec has errors).
-    static func document(at path: String, options: ReadOptions) throws -> SpecDocument {
-        let input: SpecInput
-        do { input = try SpecInput(path: path) } catch {
+    /// The file at `path`, for commands: when it cannot be read, the reason is printed and becomes
+    /// exit code 2.
+    static func open(_ path: String) throws -> SpecInput {
+        do { return try SpecInput(path: path) } catch {
             Console.error("error: \(error.message)")
             throw CLIExit.usage.exitCode
         }
-        let result = input.read(options: options)
+    }
+
+    /// The document in `path`, for commands that need a valid one: reading problems are printed and
+    /// become exit code 2 (unreadable) or 1 (the spec has errors).
+    static func document(at path: String, options: ReadOptions) throws -> SpecDocument {
+        let result = try open(path).read(options: options)
         guard let document = result.document else {
             for diagnostic in result.diagnostics where diagnostic.severity == .error { Console.error(diagnostic.description) }
             throw CLIExit.specErrors.exitCode
