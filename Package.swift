@@ -30,8 +30,9 @@ let package = Package(
     targets: [
         // Core: the grammar. Foundation only, so iOS apps can link it.
         .target(name: "ARVisSpec", swiftSettings: swiftSettings),
-        // Drawing vocabulary, TrueType fonts, and the SVG / PNG / HTML writers. Foundation only; knows no specs.
-        .target(name: "ARVisGraphics", swiftSettings: swiftSettings),
+        // Drawing vocabulary, TrueType fonts, and the SVG / PNG / HTML writers. Foundation only; knows no specs
+        // (it uses ARVisSpec's LinkPolicy only, so every writer follows the one link rule).
+        .target(name: "ARVisGraphics", dependencies: ["ARVisSpec"], swiftSettings: swiftSettings),
         // Spec -> drawing: layout, Markdown text, media, tables and the chart engine. Foundation only.
         .target(name: "ARVisRender", dependencies: ["ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
         // 3D math, cameras, pose packets, remote annotation, session gating, registration. Foundation only.

@@ -22,7 +22,7 @@ struct SVGWriterTests {
         #expect(svg.contains("viewBox=\"0 0 200.5 100\""))
         #expect(svg.contains("<title>A &lt;title&gt; &amp; more</title>"))
         #expect(svg.contains("<desc>desc</desc>"))
-        #expect(svg.contains("<a href=\"https://example.org/?a=1&amp;b=2\" target=\"_blank\">"))
+        #expect(svg.contains("<a href=\"https://example.org/?a=1&amp;b=2\" target=\"_blank\" rel=\"noopener noreferrer\">"))
         #expect(svg.contains(">Tap &quot;here&quot;</text>"))
         #expect(svg.contains("M0.33 1L10.33 1"))
         #expect(svg.contains("fill-opacity=\"0.502\"") || svg.contains("fill-opacity=\"0.5\""))

@@ -2,25 +2,6 @@
 import ARVisGraphics
 import Testing
 
-struct InlineMarkdownTests {
-    @Test func readsBoldItalicCodeAndLinks() {
-        let spans = InlineMarkdown.parse("**Born**: *1860* in `Ostend` — [map](https://example.org/m) ***both***")
-        #expect(spans.map(\.text) == ["Born", ": ", "1860", " in ", "Ostend", " — ", "map", " ", "both"])
-        #expect(spans[0].isBold && !spans[0].isItalic)
-        #expect(spans[2].isItalic && spans[4].isCode)
-        #expect(spans[6].link == "https://example.org/m")
-        #expect(spans[8].isBold && spans[8].isItalic)
-    }
-
-    @Test func leavesUnmatchedMarkersAndSnakeCaseAlone() {
-        #expect(InlineMarkdown.parse("2 * 3 = 6").map(\.text) == ["2 * 3 = 6"])
-        #expect(InlineMarkdown.parse("file_name_here").map(\.text) == ["file_name_here"])
-        #expect(InlineMarkdown.parse("\\*literal\\*").map(\.text) == ["*literal*"])
-        #expect(InlineMarkdown.parse("[not a link]").map(\.text) == ["[not a link]"])
-        #expect(InlineMarkdown.parse("").isEmpty)
-    }
-}
-
 struct TextBlockTests {
     static var context: RenderContext? { (try? FontLibrary.standard()).map { RenderContext(fonts: $0, options: RenderOptions()) } }
 

@@ -1,3 +1,5 @@
+import ARVisSpec
+
 /// Writes self-contained HTML pages: one drawing with its SVG inline and a small vanilla script that
 /// shows tooltips on hover and switches segmented controls; or a gallery page linking several.
 ///
@@ -16,6 +18,12 @@ public struct HTMLWriter: Sendable {
             """)
     }
 
+    /// The page's Content-Security-Policy: nothing runs but the page's own script (by its hash), no
+    /// inline event handlers, plugins, frames or forms; pictures and media from the web or inline.
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-\(SHA256.base64Digest(of: script))'; "
+        + "style-src 'unsafe-inline'; img-src http: https: data:; media-src http: https: data:; "
+        + "base-uri 'none'; form-action 'none'"
+
     /// A complete page with the shared head and styles.
     private func document(title: String, body: String) -> String {
         """
@@ -23,6 +31,7 @@ public struct HTMLWriter: Sendable {
         <html lang="en">
         <head>
         <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="\(Self.contentSecurityPolicy)">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title))</title>
         <style>\(Self.style)</style>
@@ -57,7 +66,8 @@ public struct HTMLWriter: Sendable {
         var cards = ""
         for (index, entry) in entries.enumerated() {
             let svg = SVGWriter(idPrefix: "w\(index + 1)-").write(entry.drawing)
-            cards += "<figure><a href=\"\(escape(entry.link))\">\(svg)</a><figcaption><a href=\"\(escape(entry.link))\">\(escape(entry.title))</a></figcaption></figure>\n"
+            let link = LinkPolicy.navigable(entry.link).map(escape) ?? ""
+            cards += "<figure><a href=\"\(link)\">\(svg)</a><figcaption><a href=\"\(link)\">\(escape(entry.title))</a></figcaption></figure>\n"
         }
         return document(title: title, body: """
             <h1>\(escape(title))</h1>

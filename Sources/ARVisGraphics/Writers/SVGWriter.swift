@@ -1,3 +1,5 @@
+import ARVisSpec
+
 /// Writes a ``Drawing`` as SVG 1.1 text: deterministic, with a `viewBox`, `<title>`/`<desc>`, text as
 /// `<text>` and links as `<a>`.
 ///
@@ -94,18 +96,18 @@ private struct SVGOutput {
     }
 
     mutating func write(_ image: ImageItem, transform: Transform) {
-        guard let source = image.source else { return write(image.fallback, transform: transform) }
+        guard let source = image.source, LinkPolicy.isLoadable(source) else { return write(image.fallback, transform: transform) }
         let frame = image.frame
         text += "<image x=\"\(number(frame.x))\" y=\"\(number(frame.y))\" width=\"\(number(frame.width))\" height=\"\(number(frame.height))\""
         text += " preserveAspectRatio=\"xMidYMid \(image.fills ? "slice" : "meet")\" href=\"\(escape(source))\"/>\n"
     }
 
     mutating func write(_ media: MediaItem, transform: Transform) {
-        guard interactive, !media.isEmbeddedPage else { return write(media.fallback, transform: transform) }
+        guard interactive, !media.isEmbeddedPage, LinkPolicy.isLoadable(media.url) else { return write(media.fallback, transform: transform) }
         let frame = media.frame
         text += "<foreignObject x=\"\(number(frame.x))\" y=\"\(number(frame.y))\" width=\"\(number(frame.width))\" height=\"\(number(frame.height))\">"
         text += "<\(media.kind.rawValue) xmlns=\"http://www.w3.org/1999/xhtml\" controls=\"controls\" preload=\"none\" src=\"\(escape(media.url))\""
-        if let poster = media.poster { text += " poster=\"\(escape(poster))\"" }
+        if let poster = media.poster, LinkPolicy.isLoadable(poster) { text += " poster=\"\(escape(poster))\"" }
         text += " style=\"width:100%;height:100%\"></\(media.kind.rawValue)></foreignObject>\n"
     }
 
@@ -128,7 +130,8 @@ private struct SVGOutput {
             clipID = "\(idPrefix)clip\(clipCount)"
             text += "<clipPath id=\"\(clipID!)\"><path d=\"\(pathData(clip))\"/></clipPath>\n"
         }
-        if let link = group.link { text += "<a href=\"\(escape(link))\" target=\"_blank\">\n" }
+        let link = LinkPolicy.navigable(group.link)
+        if let link { text += "<a href=\"\(escape(link))\" target=\"_blank\" rel=\"noopener noreferrer\">\n" }
         text += "<g"
         if group.transform != .identity { text += " transform=\"\(matrix(group.transform))\"" }
         if group.opacity < 1 { text += " opacity=\"\(number(group.opacity, digits: 3))\"" }
@@ -140,7 +143,7 @@ private struct SVGOutput {
         let inner = transform.concatenating(group.transform)
         write(group.elements, transform: inner)
         text += "</g>\n"
-        if group.link != nil { text += "</a>\n" }
+        if link != nil { text += "</a>\n" }
     }
 
     mutating func writeRoleAttributes(_ role: Group.Role?) {

@@ -78,6 +78,7 @@ extension ChartPlotter {
                 switch interaction {
                 case .hover(let tooltip): elements += tooltips(tooltip, mark)
                 case .click(let url):
+                    guard let url = LinkPolicy.navigable(url) else { continue }
                     let targets = mark.order.compactMap { mark.anchors[$0].map(hitArea) }
                     if !targets.isEmpty { elements.append(.group(Group(targets, link: url, label: "Open \(url)"))) }
                 }

@@ -135,7 +135,7 @@ struct VideoNode: LayoutNode {
         let captionRect = Rect(x: rect.minX + 12, y: rect.maxY - 28, width: max(0, rect.width - 24), height: 20)
         chrome += caption.draw(in: captionRect, context: context)
         if youTubeID != nil {
-            return [.group(Group(chrome, link: video.url, label: "YouTube video \(video.url)"))]
+            return [.group(Group(chrome, link: LinkPolicy.navigable(video.url), label: "YouTube video \(video.url)"))]
         }
         return [.media(MediaItem(kind: .video, frame: rect, url: video.url, poster: nil, fallback: chrome))]
     }

@@ -62,8 +62,13 @@ final class TextBlock: LayoutNode {
         self.init(spans: [StyledSpan(text: plain)], style: style)
     }
 
+    /// Links that ``LinkPolicy`` refuses are drawn as plain text.
     init(spans: [StyledSpan], style: TextStyle) {
-        self.spans = spans
+        self.spans = spans.map { span in
+            var checked = span
+            checked.link = LinkPolicy.navigable(span.link)
+            return checked
+        }
         self.style = style
     }
 

@@ -136,7 +136,21 @@ extension TableData: NodeCodable {
                                 "length is \(length) but the longest column has \(data.rowCount) value\(data.rowCount == 1 ? "" : "s")")
             }
         }
+        Self.checkLinks(data, node: object.value("data")!, context)
         self.init(data: data, titles: titles, length: length)
+    }
+
+    /// Warns about Markdown links in the cells that will be drawn as text.
+    private static func checkLinks(_ data: DataTable, node: Node, _ context: DecodingContext) {
+        for (column, member) in zip(data.columns, node.members ?? []) {
+            let elements = member.value.elements ?? [member.value]
+            for (row, (value, element)) in zip(column.values, elements).enumerated() {
+                guard case .string(let text) = value else { continue }
+                context.at("data") { context.at(column.name) { context.at(index: row) {
+                    URLCheck.checkMarkdownLinks(text, at: element.offset, context)
+                } } }
+            }
+        }
     }
 
     package var node: Node { .object([("data", data.node), ("titles", titles?.node), ("length", length?.node)]) }

@@ -112,6 +112,7 @@ extension Component.Text: NodeCodable {
         let font = object.optional("fontStyle", as: FontStyle.self)
         let modifiers = object.optional("modifiers", as: [Modifier].self)
         guard let content else { return nil }
+        context.at("content") { URLCheck.checkMarkdownLinks(content, at: object.offset(of: "content"), context) }
         self.init(content, multilineTextAlignment: alignment, fontStyle: font, modifiers: modifiers)
     }
 
