@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ARVisSpatial", targets: ["ARVisSpatial"]),
         .library(name: "ARVisExport", targets: ["ARVisExport"]),
         .library(name: "ARVisPlanting", targets: ["ARVisPlanting"]),
+        .library(name: "ARVisPipeline", targets: ["ARVisPipeline"]),
         .executable(name: "arvis", targets: ["arvis"]),
         .executable(name: "arvis-bench", targets: ["arvis-bench"]),
     ],
@@ -42,6 +43,13 @@ let package = Package(
         // Spacing-constrained tree planting, areas on the map, GeoJSON, the species catalog, SVG plans.
         // Foundation only.
         .target(name: "ARVisPlanting", dependencies: ["ARVisSpatial", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
+        // The work that joins the engines, shared by the CLI and the server: resources loaded under a
+        // safe policy, ... Foundation only.
+        .target(
+            name: "ARVisPipeline",
+            dependencies: ["ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting"],
+            swiftSettings: swiftSettings
+        ),
         // YAML front end for the reader (Yams lives here, not in the core).
         .target(
             name: "ARVisSpecYAML",
@@ -52,7 +60,7 @@ let package = Package(
         .target(
             name: "ARVisCLI",
             dependencies: [
-                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting",
+                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -101,6 +109,11 @@ let package = Package(
         .testTarget(
             name: "ARVisSpecYAMLTests",
             dependencies: ["ARVisSpecYAML", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisPipelineTests",
+            dependencies: ["ARVisPipeline", "ARVisTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

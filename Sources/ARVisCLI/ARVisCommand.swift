@@ -1,7 +1,7 @@
 public import ArgumentParser
 
 /// The `arvis` command: validate, format, convert and describe ARVis specs.
-public struct ARVisCommand: ParsableCommand {
+public struct ARVisCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "arvis",
         abstract: "Declarative augmented-reality environments: validate, render, format and convert ARVis and iARVis specs.",
@@ -28,10 +28,14 @@ public struct ARVisCommand: ParsableCommand {
     /// Runs `arvis` with `arguments` (without the program name) and returns the process exit code.
     ///
     /// Exit codes: 0 success, 1 a spec has errors, 2 usage errors or unreadable input.
-    public static func run(arguments: [String]) -> Int32 {
+    public static func run(arguments: [String]) async -> Int32 {
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
             return 0
         } catch {
             let code = exitCode(for: error)

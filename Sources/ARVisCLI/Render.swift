@@ -5,7 +5,7 @@ import ArgumentParser
 import Foundation
 
 /// `arvis render`: draws widgets, components and charts as SVG, PNG or interactive HTML.
-struct Render: ParsableCommand {
+struct Render: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw a spec's widgets as SVG, PNG or interactive HTML, as an iPhone shows them.",
         discussion: """
@@ -16,8 +16,9 @@ struct Render: ParsableCommand {
 
             The format comes from --format, else from the -o extension, else SVG. SVG and HTML go to
             standard output when -o is left out. Images are neutral placeholders with their file name
-            unless --fetch downloads them (embedded as data URIs in SVG and HTML; PNG output always
-            shows the placeholder).
+            unless --fetch loads them (embedded as data URIs in SVG and HTML; PNG output always
+            shows the placeholder). --fetch reads web URLs from public internet addresses only, and
+            local files only inside the spec's folder (or the --allow-files folder).
 
             Text is set in DejaVu Sans, Sans Mono and Serif, read from /usr/share/fonts/truetype/dejavu
             or --font-dir (or ARVIS_FONT_DIR).
@@ -44,8 +45,7 @@ struct Render: ParsableCommand {
     @Option(help: "Pixels per point for PNG output, from 0.25 to 8 (1, 2 and 3 match iPhone screens).")
     var scale = 1.0
 
-    @Flag(help: "Download images and video posters and embed them (network access, 15 s per file).")
-    var fetch = false
+    @OptionGroup var fetching: FetchOptions
 
     @Flag(name: .customLong("full-height"), help: "Draw all of a scrolling widget's content instead of clipping it at the frame.")
     var fullHeight = false
@@ -72,10 +72,10 @@ struct Render: ParsableCommand {
         return .svg
     }
 
-    func run() throws {
+    func run() async throws {
         let document = try SpecInput.document(at: file, options: reading.readOptions)
         var options = RenderOptions(fullHeight: fullHeight)
-        if fetch { options.resources = ResourceFetcher(relativeTo: file).fetch(Renderer.resourceURLs(in: document)) }
+        options.resources = await fetching.resources(Renderer.resourceURLs(in: document), for: file)
         let renderer: Renderer
         do {
             renderer = try Renderer(options: options, fonts: FontLibrary.standard(directory: fontDirectory))

@@ -7,7 +7,7 @@ import ArgumentParser
 import Foundation
 
 /// `arvis scene`: the environment laid out in 3D, as scene JSON, glTF or GLB.
-struct SceneCommand: ParsableCommand {
+struct SceneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scene",
         abstract: "Lay an environment out in 3D and write it as scene JSON, glTF 2.0 or GLB.",
@@ -41,8 +41,7 @@ struct SceneCommand: ParsableCommand {
     @Option(help: "Pixels per point of the widget textures.")
     var scale = 1.0
 
-    @Flag(help: "Download target images and widget images and embed them.")
-    var fetch = false
+    @OptionGroup var fetching: FetchOptions
 
     @Option(name: .shortAndLong, help: "The output file (- or nothing is standard output for JSON and glTF).")
     var output: String?
@@ -82,27 +81,23 @@ struct SceneCommand: ParsableCommand {
         return .json
     }
 
-    func run() throws {
+    func run() async throws {
         let document = try SpecInput.document(at: file, options: reading.readOptions)
         guard case .environment(let environment) = document else {
             Console.error("error: \(file) is a \(document.kind.rawValue), not an environment: a scene needs targets")
             throw CLIExit.usage.exitCode
         }
-        let fetcher = ResourceFetcher(relativeTo: file)
         var aspects: [String: Double] = [:]
-        var pictures: [String: RenderOptions.Resource] = [:]
-        if fetch {
-            pictures = fetcher.fetch((environment.imageTrackingConfigurations ?? []).map(\.imageURL))
-            for (url, picture) in pictures {
-                if let size = picture.pixelSize, size.height > 0 { aspects[url] = size.width / size.height }
-            }
+        let pictures = await fetching.resources((environment.imageTrackingConfigurations ?? []).map(\.imageURL), for: file)
+        for (url, picture) in pictures {
+            if let size = picture.pixelSize, size.height > 0 { aspects[url] = size.width / size.height }
         }
         let scene = SceneGraph(environment, imageSize: try parsedTargetSize(), imageAspects: aspects, viewpoint: try parsedViewpoint())
         let data: Data
         switch resolvedFormat {
         case .json: data = Data(scene.json().utf8)
-        case .gltf: data = Data(GLTFExporter().gltf(scene, textures: try textures(document, environment, pictures, fetcher)).utf8)
-        case .glb: data = Data(GLTFExporter().glb(scene, textures: try textures(document, environment, pictures, fetcher)))
+        case .gltf: data = Data(GLTFExporter().gltf(scene, textures: try await textures(document, environment, pictures)).utf8)
+        case .glb: data = Data(GLTFExporter().glb(scene, textures: try await textures(document, environment, pictures)))
         }
         guard let output, output != "-" else {
             guard resolvedFormat != .glb || isatty(STDOUT_FILENO) == 0 else {
@@ -119,10 +114,10 @@ struct SceneCommand: ParsableCommand {
     }
 
     /// Each widget's PNG render, and each fetched image target's picture, by scene node id.
-    private func textures(_ document: SpecDocument, _ environment: Environment, _ pictures: [String: RenderOptions.Resource],
-                          _ fetcher: ResourceFetcher) throws -> [String: [UInt8]] {
+    private func textures(_ document: SpecDocument, _ environment: Environment,
+                          _ pictures: [String: RenderOptions.Resource]) async throws -> [String: [UInt8]] {
         var options = RenderOptions()
-        if fetch { options.resources = fetcher.fetch(Renderer.resourceURLs(in: document)) }
+        options.resources = await fetching.resources(Renderer.resourceURLs(in: document), for: file)
         do {
             let renderer = try Renderer(options: options)
             let png = PNGWriter(fonts: renderer.fonts, scale: scale)

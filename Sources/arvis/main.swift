@@ -8,4 +8,4 @@ import Musl
 import Darwin
 #endif
 
-exit(ARVisCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(await ARVisCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -11,48 +11,48 @@ struct CLITests {
         return url.path
     }
 
-    @Test func validateExitCodes() throws {
+    @Test func validateExitCodes() async throws {
         let good = try temporaryFile("good.json", #"{"spacer": {}}"#)
         let bad = try temporaryFile("bad.json", #"{"spacer": 1}"#)
-        #expect(ARVisCommand.run(arguments: ["validate", good]) == 0)
-        #expect(ARVisCommand.run(arguments: ["validate", good, bad]) == 1)
-        #expect(ARVisCommand.run(arguments: ["validate", "/nonexistent/spec.json"]) == 2)
-        #expect(ARVisCommand.run(arguments: ["validate", "--format", "xml", good]) == 2)
-        #expect(ARVisCommand.run(arguments: ["validate"]) == 2)
-        #expect(ARVisCommand.run(arguments: ["validate", "--kind", "chart", good]) == 1)
+        #expect(await ARVisCommand.run(arguments: ["validate", good]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["validate", good, bad]) == 1)
+        #expect(await ARVisCommand.run(arguments: ["validate", "/nonexistent/spec.json"]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["validate", "--format", "xml", good]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["validate"]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["validate", "--kind", "chart", good]) == 1)
     }
 
-    @Test func strictTurnsWarningsIntoErrors() throws {
+    @Test func strictTurnsWarningsIntoErrors() async throws {
         let file = try temporaryFile("w.json", #"{"text": {"content": "a", "colour": "red"}}"#)
-        #expect(ARVisCommand.run(arguments: ["validate", file]) == 0)
-        #expect(ARVisCommand.run(arguments: ["validate", "--strict", file]) == 1)
+        #expect(await ARVisCommand.run(arguments: ["validate", file]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["validate", "--strict", file]) == 1)
     }
 
-    @Test func fmtWriteIsIdempotentAndKeepsTheValue() throws {
+    @Test func fmtWriteIsIdempotentAndKeepsTheValue() async throws {
         let file = try temporaryFile("f.json", #"{"vStack":{"elements":[{"text":{"content":"a"}},],"spacing":4}}"#)
-        #expect(ARVisCommand.run(arguments: ["fmt", "--write", file]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["fmt", "--write", file]) == 0)
         let once = try String(contentsOfFile: file, encoding: .utf8)
         #expect(once == "{\n  \"vStack\": {\n    \"spacing\": 4,\n    \"elements\": [\n      {\n        \"text\": {\n          \"content\": \"a\"\n        }\n      }\n    ]\n  }\n}\n")
-        #expect(ARVisCommand.run(arguments: ["fmt", "--write", file]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["fmt", "--write", file]) == 0)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == once)
     }
 
-    @Test func fmtRefusesToDropUnknownKeys() throws {
+    @Test func fmtRefusesToDropUnknownKeys() async throws {
         let file = try temporaryFile("u.json", #"{"text": {"content": "a", "note": "keep me"}}"#)
-        #expect(ARVisCommand.run(arguments: ["fmt", "--write", file]) == 1)
+        #expect(await ARVisCommand.run(arguments: ["fmt", "--write", file]) == 1)
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains("keep me"))
     }
 
-    @Test func helpAndSchemaSucceed() {
-        #expect(ARVisCommand.run(arguments: ["--help"]) == 0)
-        #expect(ARVisCommand.run(arguments: ["validate", "--help"]) == 0)
-        #expect(ARVisCommand.run(arguments: ["schema", "--kind", "chart"]) == 0)
-        #expect(ARVisCommand.run(arguments: ["schema", "--kind", "widget"]) == 2)
+    @Test func helpAndSchemaSucceed() async {
+        #expect(await ARVisCommand.run(arguments: ["--help"]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["validate", "--help"]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["schema", "--kind", "chart"]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["schema", "--kind", "widget"]) == 2)
     }
 
-    @Test func convertRejectsUnknownSyntax() throws {
+    @Test func convertRejectsUnknownSyntax() async throws {
         let file = try temporaryFile("c.json", #"{"spacer": {}}"#)
-        #expect(ARVisCommand.run(arguments: ["convert", "--to", "yaml", file]) == 0)
-        #expect(ARVisCommand.run(arguments: ["convert", "--to", "toml", file]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["convert", "--to", "yaml", file]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["convert", "--to", "toml", file]) == 2)
     }
 }

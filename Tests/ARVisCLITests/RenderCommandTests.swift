@@ -15,9 +15,9 @@ struct RenderCommandTests {
     private var environment: String { Corpus.packageRoot.appendingPathComponent("Examples/two-targets-environment.json").path }
 
     @Test(arguments: ["svg", "png", "html"])
-    func rendersAChartToEachFormat(format: String) throws {
+    func rendersAChartToEachFormat(format: String) async throws {
         let output = try temporaryFolder().appendingPathComponent("chart.\(format)")
-        #expect(ARVisCommand.run(arguments: ["render", barChart, "-o", output.path]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["render", barChart, "-o", output.path]) == 0)
         let data = try Data(contentsOf: output)
         switch format {
         case "png": #expect(Array(data.prefix(4)) == [137, 80, 78, 71])
@@ -26,64 +26,103 @@ struct RenderCommandTests {
         }
     }
 
-    @Test func scaleMultipliesPNGPixels() throws {
+    @Test func scaleMultipliesPNGPixels() async throws {
         let folder = try temporaryFolder()
         let one = folder.appendingPathComponent("1.png"), two = folder.appendingPathComponent("2.png")
-        #expect(ARVisCommand.run(arguments: ["render", barChart, "-o", one.path]) == 0)
-        #expect(ARVisCommand.run(arguments: ["render", barChart, "--scale", "2", "-o", two.path]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["render", barChart, "-o", one.path]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["render", barChart, "--scale", "2", "-o", two.path]) == 0)
         func width(_ url: URL) throws -> UInt32 {
             try Data(contentsOf: url)[16..<20].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         }
         #expect(try width(two) == 2 * width(one))
     }
 
-    @Test func anEnvironmentFillsAFolderWithAGallery() throws {
+    @Test func anEnvironmentFillsAFolderWithAGallery() async throws {
         let folder = try temporaryFolder().appendingPathComponent("out")
-        #expect(ARVisCommand.run(arguments: ["render", environment, "--format", "svg", "-o", folder.path]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["render", environment, "--format", "svg", "-o", folder.path]) == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(names.contains("index.html") && names.contains("image1-widget1.svg") && names.contains("image2-widget2.svg"))
         let gallery = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(gallery.contains("href=\"image1-widget1.svg\""))
     }
 
-    @Test func aFolderOutputAlwaysGetsFilesAndAGallery() throws {
+    @Test func aFolderOutputAlwaysGetsFilesAndAGallery() async throws {
         let folder = try temporaryFolder()
-        #expect(ARVisCommand.run(arguments: ["render", barChart, "--format", "png", "-o", folder.path + "/"]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["render", barChart, "--format", "png", "-o", folder.path + "/"]) == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["chart.png", "index.html"])
     }
 
-    @Test func widgetSelectsOneWidget() throws {
+    @Test func widgetSelectsOneWidget() async throws {
         let output = try temporaryFolder().appendingPathComponent("w.html")
-        #expect(ARVisCommand.run(arguments: ["render", environment, "--widget", "2", "-o", output.path]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["render", environment, "--widget", "2", "-o", output.path]) == 0)
         #expect(try String(contentsOf: output, encoding: .utf8).contains("<title>image1-widget2</title>"))
-        #expect(ARVisCommand.run(arguments: ["render", environment, "--widget", "99", "-o", output.path]) == 2)
-        #expect(ARVisCommand.run(arguments: ["render", environment, "--widget", "0"]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["render", environment, "--widget", "99", "-o", output.path]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["render", environment, "--widget", "0"]) == 2)
     }
 
-    @Test func badInputAndArgumentsFailClearly() throws {
+    @Test func badInputAndArgumentsFailClearly() async throws {
         let folder = try temporaryFolder()
         let bad = folder.appendingPathComponent("bad.json")
         try Data(#"{"text": {"content": 3}}"#.utf8).write(to: bad)
-        #expect(ARVisCommand.run(arguments: ["render", bad.path]) == 1)
-        #expect(ARVisCommand.run(arguments: ["render", "/nonexistent.json"]) == 2)
-        #expect(ARVisCommand.run(arguments: ["render", barChart, "--scale", "100"]) == 2)
-        #expect(ARVisCommand.run(arguments: ["render", barChart, "--format", "gif"]) == 2)
-        #expect(ARVisCommand.run(arguments: ["render", environment]) == 2)  // many widgets need -o FOLDER
-        #expect(ARVisCommand.run(arguments: ["render", barChart, "--font-dir", "/nonexistent", "-o", folder.appendingPathComponent("x.svg").path]) == 2)
-        #expect(ARVisCommand.run(arguments: ["render", barChart, "-o", "/nonexistent/dir/x.svg"]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["render", bad.path]) == 1)
+        #expect(await ARVisCommand.run(arguments: ["render", "/nonexistent.json"]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["render", barChart, "--scale", "100"]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["render", barChart, "--format", "gif"]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["render", environment]) == 2)  // many widgets need -o FOLDER
+        #expect(await ARVisCommand.run(arguments: ["render", barChart, "--font-dir", "/nonexistent", "-o", folder.appendingPathComponent("x.svg").path]) == 2)
+        #expect(await ARVisCommand.run(arguments: ["render", barChart, "-o", "/nonexistent/dir/x.svg"]) == 2)
     }
 
-    @Test func fetchEmbedsLocalImages() throws {
+    @Test func fetchEmbedsLocalImages() async throws {
         let folder = try temporaryFolder()
         let png: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 4, 0, 0, 0, 3, 8, 2, 0, 0, 0]
         try Data(png).write(to: folder.appendingPathComponent("pic.png"))
         let spec = folder.appendingPathComponent("image.json")
         try Data(#"{"image": {"url": "pic.png", "contentMode": "fit"}}"#.utf8).write(to: spec)
         let output = folder.appendingPathComponent("out.svg")
-        #expect(ARVisCommand.run(arguments: ["render", spec.path, "--fetch", "-o", output.path]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["render", spec.path, "--fetch", "-o", output.path]) == 0)
         let svg = try String(contentsOf: output, encoding: .utf8)
         #expect(svg.contains("href=\"data:image/png;base64,"))
         // A 4×3 picture keeps its aspect ratio: 992 wide, 744 tall.
         #expect(svg.contains("width=\"992\" height=\"744\""))
+    }
+
+    /// What an attacker's spec asks for: files outside its folder, this machine's services and the
+    /// cloud metadata address. None may reach the output, and the spec still renders.
+    @Test func fetchEmbedsNothingFromOutsideTheFolderOrFromPrivateAddresses() async throws {
+        let folder = try temporaryFolder()
+        let urls = ["/etc/passwd", "../../../../../../etc/passwd", "file:///proc/self/environ", "file:///etc/hostname",
+                    "http://127.0.0.1:9/x.png", "http://localhost:9/x.png", "http://169.254.169.254/latest/meta-data/", "http://[::1]:9/"]
+        let images = urls.map { #"{"image": {"url": "\#($0)", "contentMode": "fit", "width": 10, "height": 10}}"# }
+        let spec = folder.appendingPathComponent("attack.json")
+        try Data(#"{"vStack": {"elements": [\#(images.joined(separator: ","))]}}"#.utf8).write(to: spec)
+        for format in ["svg", "html"] {
+            let output = folder.appendingPathComponent("out.\(format)")
+            #expect(await ARVisCommand.run(arguments: ["render", spec.path, "--fetch", "-o", output.path]) == 0)
+            let text = try String(contentsOf: output, encoding: .utf8)
+            #expect(!text.contains("base64,"))
+            #expect(!text.contains("root:"))
+        }
+        #expect(await ARVisCommand.run(arguments: ["validate", "--strict", spec.path]) == 1)
+    }
+
+    @Test func unsafeLinksRenderAsText() async throws {
+        let folder = try temporaryFolder()
+        let spec = folder.appendingPathComponent("links.json")
+        try Data(#"""
+            {"vStack": {"elements": [
+              {"text": {"content": "[click](javascript:alert(1)) [ok](https://example.org) [x]( JaVaScRiPt&#58;alert(2))"}},
+              {"link": {"url": "vbscript:msgbox(1)", "title": "vb"}},
+              {"text": {"content": "tap", "modifiers": [{"onTap": {"action": {"openURL": {"url": "data:text/html,<script>alert(3)</script>"}}}}]}}
+            ]}}
+            """#.utf8).write(to: spec)
+        let output = folder.appendingPathComponent("out.html")
+        #expect(await ARVisCommand.run(arguments: ["render", spec.path, "-o", output.path]) == 0)
+        let html = try String(contentsOf: output, encoding: .utf8)
+        let hrefs = html.components(separatedBy: "href=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(hrefs == ["https://example.org"])
+        #expect(html.contains("Content-Security-Policy"))
+        #expect(await ARVisCommand.run(arguments: ["validate", spec.path]) == 0)
+        #expect(await ARVisCommand.run(arguments: ["validate", "--strict", spec.path]) == 1)
     }
 }

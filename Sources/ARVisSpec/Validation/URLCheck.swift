@@ -26,12 +26,16 @@ package enum URLCheck {
         let scheme = schemeOf(text)
         switch use {
         case .resource:
-            guard let scheme else { return true }
+            guard let scheme else {
+                checkResource(text, at: offset, context)
+                return true
+            }
             guard resourceSchemes.contains(scheme) else {
                 context.error(.invalidValue, at: offset, "the URL scheme \"\(scheme)\" cannot name a file to load",
                               hint: "use an http, https, file or data URL, or a relative path")
                 return false
             }
+            checkResource(text, at: offset, context)
         case .action:
             guard scheme != nil else {
                 context.error(.invalidValue, at: offset, "\"\(text)\" is not an absolute URL",
@@ -41,6 +45,18 @@ package enum URLCheck {
             checkLink(text, at: offset, context)
         }
         return true
+    }
+
+    /// Warns when a safe loader will refuse `url` whatever the disk and the DNS say.
+    static func checkResource(_ url: String, at offset: Int, _ context: DecodingContext) {
+        let reference = ResourceReference(url)
+        guard let refusal = reference.refusal else { return }
+        if case .file = reference {
+            context.warning(.unsafeResource, at: offset, "\(refusal): a server never loads it, and --fetch only under --allow-files",
+                            hint: "put the file beside the spec and give a relative path")
+        } else {
+            context.warning(.unsafeResource, at: offset, "\(refusal): it is never fetched", hint: "give a public http or https URL")
+        }
     }
 
     /// Warns when `url` will be drawn as text instead of a link (``LinkPolicy``); `iARVis:` links are

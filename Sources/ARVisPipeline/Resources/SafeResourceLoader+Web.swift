@@ -1,0 +1,214 @@
+import ARVisSpec
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension SafeResourceLoader {
+    /// Downloads `text`, following redirects by hand so that every hop's addresses are checked.
+    func download(_ text: String, reference: String) async throws(PipelineError) -> [UInt8] {
+        let deadline = DispatchTime.now() + .nanoseconds(Int(min(policy.timeout.components.seconds, 86_400) * 1_000_000_000))
+        var current = text
+        for _ in 0...max(0, policy.maximumRedirects) {
+            guard let url = URL(string: current), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw PipelineError(code: .refused, message: "\(current.prefix(100)) is not an http or https URL", subject: reference)
+            }
+            let host = ResourceReference.host(of: current)
+            guard !host.isEmpty else { throw PipelineError(code: .unreadable, message: "the URL has no host", subject: reference) }
+            let addresses = try await HostResolver.addresses(of: host, deadline: deadline, reference: reference)
+            if let refused = addresses.first(where: { !policy.allows($0) }) {
+                let hop = current == text ? "" : " (redirected to \(host))"
+                throw PipelineError(code: .refused, message: "\(host) is \(refused)\(hop), not a public internet address", subject: reference)
+            }
+            let request = Self.request(for: url, scheme: scheme, host: host, pinnedTo: addresses.first { $0.bytes.count == 4 } ?? addresses[0], deadline: deadline)
+            switch try await Download.run(request, maximumBytes: policy.maximumBytes, deadline: deadline, reference: reference) {
+            case .body(let bytes): return bytes
+            case .redirect(let location):
+                guard let next = URL(string: location, relativeTo: url)?.absoluteString else {
+                    throw PipelineError(code: .network, message: "the redirect's Location \(location.prefix(100)) is not a URL", subject: reference)
+                }
+                current = next
+            }
+        }
+        throw PipelineError(code: .network, message: "more than \(policy.maximumRedirects) redirects", subject: reference)
+    }
+
+    /// The request: plain http goes to the checked address with the name in `Host`; https goes by name.
+    static func request(for url: URL, scheme: String, host: String, pinnedTo address: IPAddress, deadline: DispatchTime) -> URLRequest {
+        var target = url
+        var hostHeader: String?
+        if scheme == "http", IPAddress(host) == nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            components.host = address.bytes.count == 16 ? "[\(address)]" : "\(address)"
+            if let pinned = components.url {
+                target = pinned
+                hostHeader = url.port.map { "\(host):\($0)" } ?? host
+            }
+        }
+        let remaining = Double(deadline.uptimeNanoseconds &- min(deadline.uptimeNanoseconds, DispatchTime.now().uptimeNanoseconds)) / 1e9
+        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, remaining))
+        request.setValue("arvis", forHTTPHeaderField: "User-Agent")
+        request.httpShouldHandleCookies = false
+        if let hostHeader { request.setValue(hostHeader, forHTTPHeaderField: "Host") }
+        return request
+    }
+}
+
+/// Resolves host names off the cooperative threads, giving up at a deadline.
+enum HostResolver {
+    static func addresses(of host: String, deadline: DispatchTime, reference: String) async throws(PipelineError) -> [IPAddress] {
+        if let literal = IPAddress(host) { return [literal] }
+        let answer = OneShot<[IPAddress]?>()
+        let result = await withCheckedContinuation { continuation in
+            answer.wait(continuation, default: nil, deadline: deadline)
+            DispatchQueue.global().async { answer.resume(resolve(host)) }
+        }
+        guard let result else { throw PipelineError(code: .timedOut, message: "resolving \(host) timed out", subject: reference) }
+        guard !result.isEmpty else { throw PipelineError(code: .network, message: "no such host \(host)", subject: reference) }
+        return result
+    }
+
+    /// Every address `getaddrinfo` gives for `host`.
+    static func resolve(_ host: String) -> [IPAddress] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc) || canImport(Musl)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+        hints.ai_socktype = SOCK_STREAM
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0 else { return [] }
+        defer { freeaddrinfo(list) }
+        var addresses: [IPAddress] = []
+        var entry = list
+        while let current = entry {
+            if let socketAddress = current.pointee.ai_addr {
+                switch Int32(socketAddress.pointee.sa_family) {
+                case AF_INET:
+                    socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                        withUnsafeBytes(of: $0.pointee.sin_addr) { addresses.append(IPAddress(bytes: Array($0))!) }
+                    }
+                case AF_INET6:
+                    socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                        withUnsafeBytes(of: $0.pointee.sin6_addr) { addresses.append(IPAddress(bytes: Array($0))!) }
+                    }
+                default: break
+                }
+            }
+            entry = current.pointee.ai_next
+        }
+        return addresses
+    }
+}
+
+/// A continuation resumed once: by the work, or by the deadline with a default value.
+final class OneShot<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Value, Never>?
+
+    /// Holds `continuation` and resumes it with `fallback` at `deadline` unless the work resumed it first.
+    func wait(_ continuation: CheckedContinuation<Value, Never>, default fallback: Value, deadline: DispatchTime) {
+        lock.withLock { self.continuation = continuation }
+        DispatchQueue.global().asyncAfter(deadline: deadline) { self.resume(fallback) }
+    }
+
+    /// Resumes the continuation with `value`, if nothing has yet.
+    func resume(_ value: Value) {
+        let continuation = lock.withLock {
+            let held = self.continuation
+            self.continuation = nil
+            return held
+        }
+        continuation?.resume(returning: value)
+    }
+}
+
+/// One HTTP exchange without following redirects, its body capped as it streams in.
+final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    /// What came back.
+    enum Outcome: Sendable {
+        case body([UInt8])
+        case redirect(String)
+    }
+
+    private let maximumBytes: Int
+    private let reference: String
+    private let outcome = OneShot<Result<Outcome, PipelineError>>()
+    private let lock = NSLock()
+    private var body: [UInt8] = []
+
+    private init(maximumBytes: Int, reference: String) {
+        self.maximumBytes = maximumBytes
+        self.reference = reference
+    }
+
+    static func run(_ request: URLRequest, maximumBytes: Int, deadline: DispatchTime, reference: String) async throws(PipelineError) -> Outcome {
+        let download = Download(maximumBytes: maximumBytes, reference: reference)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        let session = URLSession(configuration: configuration, delegate: download, delegateQueue: nil)
+        let task = session.dataTask(with: request)
+        let timedOut = PipelineError(code: .timedOut, message: "no complete answer in time", subject: reference)
+        let result = await withCheckedContinuation { continuation in
+            download.outcome.wait(continuation, default: .failure(timedOut), deadline: deadline)
+            task.resume()
+        }
+        task.cancel()
+        session.invalidateAndCancel()
+        return try result.get()
+    }
+
+    private func finish(_ result: Result<Outcome, PipelineError>, cancelling task: URLSessionTask? = nil) {
+        task?.cancel()
+        outcome.resume(result)
+    }
+
+    private func failure(_ code: PipelineError.Code, _ message: String) -> Result<Outcome, PipelineError> {
+        .failure(PipelineError(code: code, message: message, subject: reference))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        let location = response.value(forHTTPHeaderField: "Location") ?? request.url?.absoluteString ?? ""
+        // Not followed here: the caller checks the new address first. (Cancelling the task before
+        // answering the handler traps inside FoundationNetworking.)
+        completionHandler(nil)
+        finish(.success(.redirect(location)))
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        guard let http = response as? HTTPURLResponse else { return completionHandler(.allow) }
+        if (300..<400).contains(http.statusCode), let location = http.value(forHTTPHeaderField: "Location") {
+            finish(.success(.redirect(location)))
+            return completionHandler(.cancel)
+        }
+        guard (200..<300).contains(http.statusCode) else {
+            finish(failure(http.statusCode == 404 ? .notFound : .httpStatus, "the server answered HTTP \(http.statusCode)"))
+            return completionHandler(.cancel)
+        }
+        if http.expectedContentLength > Int64(maximumBytes) {
+            finish(failure(.tooLarge, "\(http.expectedContentLength) bytes is over the \(maximumBytes)-byte limit"))
+            return completionHandler(.cancel)
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let size = lock.withLock {
+            if body.count + data.count <= maximumBytes { body += data }
+            return body.count + (body.count + data.count <= maximumBytes ? 0 : data.count)
+        }
+        if size > maximumBytes { finish(failure(.tooLarge, "the body passed the \(maximumBytes)-byte limit"), cancelling: dataTask) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let error {
+            let timedOut = (error as? URLError)?.code == .timedOut
+            finish(failure(timedOut ? .timedOut : .network, timedOut ? "no complete answer in time" : error.localizedDescription))
+        } else {
+            finish(.success(.body(lock.withLock { body })))
+        }
+    }
+}
