@@ -154,8 +154,11 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             download.outcome.wait(continuation, default: .failure(timedOut), deadline: deadline)
             task.resume()
         }
-        task.cancel()
-        session.invalidateAndCancel()
+        // Cancelling can wait on the session's own queue: never on a cooperative thread.
+        DispatchQueue.global().async {
+            task.cancel()
+            session.invalidateAndCancel()
+        }
         return try result.get()
     }
 
