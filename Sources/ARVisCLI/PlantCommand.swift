@@ -68,6 +68,8 @@ struct PlantCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also give each tree its position in an AR session started at LAT,LON whose -z faces HEADING degrees clockwise from north (a \"session\": [x, y, z] property, metres; y is 0 on the ground).", valueName: "lat,lon,heading"))
     var session: String?
 
+    @OptionGroup var reporting: ReportingOptions
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the plan's GeoJSON (default: standard output, with the summary on standard error).", valueName: "plan.geojson"))
     var output: String?
 
@@ -171,8 +173,11 @@ struct PlantCommand: ParsableCommand {
     /// Writes the plan's drawing as SVG, or PNG for a .png name.
     private func draw(_ plan: PlantingPlan, to path: String) throws {
         let drawing = PlanDrawing(title: "Planting plan: \((area as NSString).lastPathComponent)").drawing(plan)
-        guard path.lowercased().hasSuffix(".png") else { return try write(Data(SVGWriter().write(drawing).utf8), to: path) }
-        do { try write(Data(try PNGWriter(fonts: FontLibrary.standard(directory: nil), background: .white).write(drawing)), to: path) } catch let error as GraphicsError {
+        guard path.lowercased().hasSuffix(".png") else { return try reporting.save(Data(SVGWriter().write(drawing).utf8), to: path, what: "SVG plan") }
+        do {
+            let png = try PNGWriter(fonts: FontLibrary.standard(directory: nil), background: .white).write(drawing)
+            try reporting.save(Data(png), to: path, what: "PNG plan")
+        } catch let error as GraphicsError {
             Console.error("error: \(error)")
             throw CLIExit.usage.exitCode
         }
@@ -180,14 +185,7 @@ struct PlantCommand: ParsableCommand {
 
     private func write(_ text: String, to path: String?) throws {
         guard let path, path != "-" else { return Console.write(text) }
-        try write(Data(text.utf8), to: path)
-    }
-
-    private func write(_ data: Data, to path: String) throws {
-        do { try data.write(to: URL(fileURLWithPath: path)) } catch {
-            Console.error("error: cannot write \(path): \(error.localizedDescription)")
-            throw CLIExit.usage.exitCode
-        }
+        try reporting.save(Data(text.utf8), to: path, what: "GeoJSON plan")
     }
 
     /// The lines printed after planting.

@@ -47,6 +47,8 @@ struct Render: AsyncParsableCommand {
 
     @OptionGroup var fetching: FetchOptions
 
+    @OptionGroup var reporting: ReportingOptions
+
     @Flag(name: .customLong("full-height"), help: "Draw all of a scrolling widget's content instead of clipping it at the frame.")
     var fullHeight = false
 
@@ -133,7 +135,7 @@ struct Render: AsyncParsableCommand {
             FileHandle.standardOutput.write(data)
             return
         }
-        try save(data, to: path)
+        try reporting.save(data, to: path, what: describe(widget))
     }
 
     private func writeFolder(_ widgets: [RenderedWidget], fonts: FontLibrary) throws {
@@ -150,20 +152,19 @@ struct Render: AsyncParsableCommand {
         var entries: [HTMLWriter.GalleryEntry] = []
         for widget in widgets {
             let name = "\(widget.name).\(resolvedFormat.rawValue)"
-            try save(try encode(widget, fonts: fonts), to: (folder as NSString).appendingPathComponent(name))
+            try reporting.save(try encode(widget, fonts: fonts), to: (folder as NSString).appendingPathComponent(name), what: describe(widget))
             entries.append(HTMLWriter.GalleryEntry(title: widget.name, link: name, drawing: widget.drawing))
         }
         let title = "ARVis — \((file as NSString).lastPathComponent)"
-        try save(Data(HTMLWriter().gallery(title: title, entries: entries).utf8), to: (folder as NSString).appendingPathComponent("index.html"))
-        Console.error("wrote \(widgets.count) widget\(widgets.count == 1 ? "" : "s") and index.html to \(folder)")
+        try reporting.save(Data(HTMLWriter().gallery(title: title, entries: entries).utf8), to: (folder as NSString).appendingPathComponent("index.html"),
+                           what: "gallery of \(widgets.count) widget\(widgets.count == 1 ? "" : "s")")
     }
 
-    private func save(_ data: Data, to path: String) throws {
-        do {
-            try data.write(to: URL(fileURLWithPath: path))
-        } catch {
-            Console.error("error: cannot write \(path): \(error.localizedDescription)")
-            throw CLIExit.usage.exitCode
-        }
+    /// "1024×781 SVG", "2048×1562 px PNG" for the report of a written file.
+    private func describe(_ widget: RenderedWidget) -> String {
+        let extent = widget.drawing.extent
+        let factor = resolvedFormat == .png ? scale : 1
+        let size = "\(Int((extent.width * factor).rounded()))×\(Int((extent.height * factor).rounded()))"
+        return resolvedFormat == .png ? "\(size) px PNG" : "\(size) \(resolvedFormat.rawValue.uppercased())"
     }
 }

@@ -17,8 +17,10 @@ struct Format: ParsableCommand {
 
     @OptionGroup var reading: ReadingOptions
 
-    @Flag(help: "Write the result back to the file instead of printing it.")
+    @Flag(help: "Write the result back to the file instead of printing it (atomically, keeping its permissions; through a symbolic link to the file it names).")
     var write = false
+
+    @OptionGroup var reporting: ReportingOptions
 
     @Argument(help: "The spec file.")
     var file: String
@@ -26,14 +28,20 @@ struct Format: ParsableCommand {
     func run() throws {
         let input = try SpecInput.open(file)
         let document = try Rewriting.document(from: input, reading.readOptions)
+        if input.syntax == .yaml {
+            let comments = YAMLComments.lines(in: input.data, document: document)
+            guard comments.isEmpty else {
+                Console.error("error: \(file) has comments (\(Rewriting.lineList(comments))) that formatting would drop; the file is left alone")
+                throw CLIExit.specErrors.exitCode
+            }
+        }
         let text = try Rewriting.text(document, as: input.syntax)
         guard write else { return Console.write(text) }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-        } catch {
-            Console.error("error: cannot write \(file): \(error.localizedDescription)")
+        guard file != "-" else {
+            Console.error("error: --write needs a file, not standard input")
             throw CLIExit.usage.exitCode
         }
+        try reporting.save(Data(text.utf8), to: file, what: "formatted")
     }
 }
 
@@ -60,6 +68,9 @@ struct Convert: ParsableCommand {
     func run() throws {
         let input = try SpecInput.open(file)
         let document = try Rewriting.document(from: input, reading.readOptions)
+        if input.syntax == .yaml, case let comments = YAMLComments.lines(in: input.data, document: document), !comments.isEmpty {
+            Console.error("warning: the comments of \(file) (\(Rewriting.lineList(comments))) are not carried over")
+        }
         Console.write(try Rewriting.text(document, as: to == .json ? .json : .yaml))
     }
 }
@@ -78,6 +89,13 @@ enum Rewriting {
             throw CLIExit.specErrors.exitCode
         }
         return document
+    }
+
+    /// "line 3", "lines 3, 7 and 9", "lines 3, 7, 9 … (12 in all)".
+    static func lineList(_ lines: [Int]) -> String {
+        guard lines.count > 1 else { return "line \(lines[0])" }
+        if lines.count > 5 { return "lines " + lines.prefix(5).map(String.init).joined(separator: ", ") + " … (\(lines.count) in all)" }
+        return "lines " + lines.dropLast().map(String.init).joined(separator: ", ") + " and \(lines.last!)"
     }
 
     static func text(_ document: SpecDocument, as syntax: SpecInput.Syntax) throws -> String {

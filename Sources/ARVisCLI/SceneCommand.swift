@@ -43,6 +43,8 @@ struct SceneCommand: AsyncParsableCommand {
 
     @OptionGroup var fetching: FetchOptions
 
+    @OptionGroup var reporting: ReportingOptions
+
     @Option(name: .shortAndLong, help: "The output file (- or nothing is standard output for JSON and glTF).")
     var output: String?
 
@@ -107,10 +109,8 @@ struct SceneCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(data)
             return
         }
-        do { try data.write(to: URL(fileURLWithPath: output)) } catch {
-            Console.error("error: cannot write \(output): \(error.localizedDescription)")
-            throw CLIExit.usage.exitCode
-        }
+        let quads = scene.nodes.filter { $0.size != nil }.count
+        try reporting.save(data, to: output, what: "\(scene.nodes.count) nodes, \(quads) quads, \(resolvedFormat.rawValue)")
     }
 
     /// Each widget's PNG render, and each fetched image target's picture, by scene node id.

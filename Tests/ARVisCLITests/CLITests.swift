@@ -37,6 +37,34 @@ struct CLITests {
         #expect(try String(contentsOfFile: file, encoding: .utf8) == once)
     }
 
+    @Test func fmtWriteKeepsPermissionsAndWritesThroughLinks() async throws {
+        let file = try temporaryFile("private.json", #"{"spacer":{}}"#)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        let link = file + ".link.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        defer { try? FileManager.default.removeItem(atPath: link) }
+        #expect(await ARVisCommand.run(arguments: ["fmt", "--write", "--quiet", link]) == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == file)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "{\n  \"spacer\": {}\n}\n")
+        let folder = (file as NSString).deletingLastPathComponent
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".arvis-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func fmtRefusesToDropYAMLComments() async throws {
+        let commented = try temporaryFile("c.yaml", "# keep this\nspacer: {}   # and this\n")
+        defer { try? FileManager.default.removeItem(atPath: commented) }
+        #expect(await ARVisCommand.run(arguments: ["fmt", "--write", commented]) == 1)
+        #expect(try String(contentsOfFile: commented, encoding: .utf8).hasPrefix("# keep this"))
+        let hashes = try temporaryFile("h.yaml", "text:\n  content: \"Item #1 # not a comment\"\n  fontStyle: {size: 12, color: '#ff0000'}\n")
+        defer { try? FileManager.default.removeItem(atPath: hashes) }
+        #expect(await ARVisCommand.run(arguments: ["fmt", "--write", "--quiet", hashes]) == 0)
+        #expect(try String(contentsOfFile: hashes, encoding: .utf8).contains("Item #1 # not a comment"))
+    }
+
     @Test func fmtRefusesToDropUnknownKeys() async throws {
         let file = try temporaryFile("u.json", #"{"text": {"content": "a", "note": "keep me"}}"#)
         #expect(await ARVisCommand.run(arguments: ["fmt", "--write", file]) == 1)

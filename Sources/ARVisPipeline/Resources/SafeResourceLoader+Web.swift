@@ -101,6 +101,19 @@ enum HostResolver {
     }
 }
 
+/// A value shared between threads behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
 /// A continuation resumed once: by the work, or by the deadline with a default value.
 final class OneShot<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
@@ -123,8 +136,71 @@ final class OneShot<Value: Sendable>: @unchecked Sendable {
     }
 }
 
+/// The one URL session every download shares, with a delegate that hands each task's events to its
+/// ``Download``.
+///
+/// FoundationNetworking on Linux is fragile with many short-lived sessions (threads tied up,
+/// deadlocks on invalidation), and creating, resuming and cancelling a task wait on the session's
+/// work queue, which a stalled or flooding transfer can hold. So there is one session, and every
+/// call into it is made from `control`, a serial queue of its own: callers (on Swift's few
+/// cooperative threads) never block, and their deadlines always fire.
+final class DownloadSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    static let shared = DownloadSession()
+
+    /// Where tasks are started and cancelled, in order.
+    let control = DispatchQueue(label: "arvis.download-session")
+    private let lock = NSLock()
+    private var downloads: [Int: Download] = [:]
+    private lazy var session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        return URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }()
+
+    /// Starts `request`, whose events go to `download`; call on `control`.
+    func start(_ request: URLRequest, for download: Download) -> URLSessionDataTask {
+        let task = session.dataTask(with: request)
+        lock.withLock { downloads[task.taskIdentifier] = download }
+        task.resume()
+        return task
+    }
+
+    /// Stops sending events for `task` and cancels it; call on `control`.
+    func finish(_ task: URLSessionTask) {
+        _ = lock.withLock { downloads.removeValue(forKey: task.taskIdentifier) }
+        task.cancel()
+    }
+
+    private func download(for task: URLSessionTask) -> Download? {
+        lock.withLock { downloads[task.taskIdentifier] }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        // Never followed here: the caller checks the new address first.
+        completionHandler(nil)
+        download(for: task)?.redirected(to: response.value(forHTTPHeaderField: "Location") ?? request.url?.absoluteString ?? "")
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        completionHandler(download(for: dataTask)?.accepts(response) ?? false ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        // Over the limit, or no longer wanted: stop the transfer.
+        if !(download(for: dataTask)?.received(data) ?? false) { control.async { self.finish(dataTask) } }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        download(for: task)?.completed(error)
+    }
+}
+
 /// One HTTP exchange without following redirects, its body capped as it streams in.
-final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class Download: @unchecked Sendable {
     /// What came back.
     enum Outcome: Sendable {
         case body([UInt8])
@@ -144,74 +220,57 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     static func run(_ request: URLRequest, maximumBytes: Int, deadline: DispatchTime, reference: String) async throws(PipelineError) -> Outcome {
         let download = Download(maximumBytes: maximumBytes, reference: reference)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        let session = URLSession(configuration: configuration, delegate: download, delegateQueue: nil)
-        let task = session.dataTask(with: request)
         let timedOut = PipelineError(code: .timedOut, message: "no complete answer in time", subject: reference)
+        let session = DownloadSession.shared
+        let task = Locked<URLSessionDataTask?>(nil)
         let result = await withCheckedContinuation { continuation in
             download.outcome.wait(continuation, default: .failure(timedOut), deadline: deadline)
-            task.resume()
+            session.control.async { task.value = session.start(request, for: download) }
         }
-        // Cancelling can wait on the session's own queue: never on a cooperative thread.
-        DispatchQueue.global().async {
-            task.cancel()
-            session.invalidateAndCancel()
-        }
+        session.control.async { task.value.map(session.finish) }
         return try result.get()
-    }
-
-    private func finish(_ result: Result<Outcome, PipelineError>, cancelling task: URLSessionTask? = nil) {
-        task?.cancel()
-        outcome.resume(result)
     }
 
     private func failure(_ code: PipelineError.Code, _ message: String) -> Result<Outcome, PipelineError> {
         .failure(PipelineError(code: code, message: message, subject: reference))
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        let location = response.value(forHTTPHeaderField: "Location") ?? request.url?.absoluteString ?? ""
-        // Not followed here: the caller checks the new address first. (Cancelling the task before
-        // answering the handler traps inside FoundationNetworking.)
-        completionHandler(nil)
-        finish(.success(.redirect(location)))
+    func redirected(to location: String) {
+        outcome.resume(.success(.redirect(location)))
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        guard let http = response as? HTTPURLResponse else { return completionHandler(.allow) }
+    /// Whether to go on receiving the body of `response`.
+    func accepts(_ response: URLResponse) -> Bool {
+        guard let http = response as? HTTPURLResponse else { return true }
         if (300..<400).contains(http.statusCode), let location = http.value(forHTTPHeaderField: "Location") {
-            finish(.success(.redirect(location)))
-            return completionHandler(.cancel)
+            outcome.resume(.success(.redirect(location)))
+            return false
         }
         guard (200..<300).contains(http.statusCode) else {
-            finish(failure(http.statusCode == 404 ? .notFound : .httpStatus, "the server answered HTTP \(http.statusCode)"))
-            return completionHandler(.cancel)
+            outcome.resume(failure(http.statusCode == 404 ? .notFound : .httpStatus, "the server answered HTTP \(http.statusCode)"))
+            return false
         }
         if http.expectedContentLength > Int64(maximumBytes) {
-            finish(failure(.tooLarge, "\(http.expectedContentLength) bytes is over the \(maximumBytes)-byte limit"))
-            return completionHandler(.cancel)
+            outcome.resume(failure(.tooLarge, "\(http.expectedContentLength) bytes is over the \(maximumBytes)-byte limit"))
+            return false
         }
-        completionHandler(.allow)
+        return true
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let size = lock.withLock {
-            if body.count + data.count <= maximumBytes { body += data }
-            return body.count + (body.count + data.count <= maximumBytes ? 0 : data.count)
+    /// Adds `data` to the body; `false` once the body is over the limit.
+    func received(_ data: Data) -> Bool {
+        let fits = lock.withLock {
+            guard body.count + data.count <= maximumBytes else { return false }
+            body += data
+            return true
         }
-        if size > maximumBytes { finish(failure(.tooLarge, "the body passed the \(maximumBytes)-byte limit"), cancelling: dataTask) }
+        if !fits { outcome.resume(failure(.tooLarge, "the body passed the \(maximumBytes)-byte limit")) }
+        return fits
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if let error {
-            let timedOut = (error as? URLError)?.code == .timedOut
-            finish(failure(timedOut ? .timedOut : .network, timedOut ? "no complete answer in time" : error.localizedDescription))
-        } else {
-            finish(.success(.body(lock.withLock { body })))
-        }
+    func completed(_ error: (any Error)?) {
+        guard let error else { return outcome.resume(.success(.body(lock.withLock { body }))) }
+        let timedOut = (error as? URLError)?.code == .timedOut
+        outcome.resume(failure(timedOut ? .timedOut : .network, timedOut ? "no complete answer in time" : error.localizedDescription))
     }
 }
