@@ -164,7 +164,7 @@ struct Render: AsyncParsableCommand {
     private func describe(_ widget: RenderedWidget) -> String {
         let extent = widget.drawing.extent
         let factor = resolvedFormat == .png ? scale : 1
-        let size = "\(Int((extent.width * factor).rounded()))×\(Int((extent.height * factor).rounded()))"
+        let size = "\(Int(saturating: (extent.width * factor).rounded()))×\(Int(saturating: (extent.height * factor).rounded()))"
         return resolvedFormat == .png ? "\(size) px PNG" : "\(size) \(resolvedFormat.rawValue.uppercased())"
     }
 }

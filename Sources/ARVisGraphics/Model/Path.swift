@@ -1,3 +1,4 @@
+import ARVisSpec
 import Foundation
 
 /// A vector outline made of straight and curved segments, in drawing units.
@@ -157,7 +158,7 @@ public struct Path: Sendable, Hashable {
     }
 
     private static func segmentCount(deviation: Double, tolerance: Double) -> Int {
-        min(100, max(1, Int((deviation / tolerance).squareRoot().rounded(.up))))
+        min(100, max(1, Int(saturating: (deviation / tolerance).squareRoot().rounded(.up))))
     }
 
     private static func flattenQuad(_ p0: Point, _ c: Point, _ p1: Point, _ tolerance: Double, into points: inout [Point]) {

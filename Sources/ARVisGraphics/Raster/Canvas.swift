@@ -1,3 +1,4 @@
+import ARVisSpec
 import Foundation
 
 /// A premultiplied RGBA pixel buffer that paints drawing elements with anti-aliasing.
@@ -111,7 +112,7 @@ final class Canvas {
     }
 
     private func cachedGlyph(_ font: TrueTypeFont, _ face: FontFace, _ glyph: UInt16, pixelSize: Double, slant: Double) -> GlyphOutline {
-        let key = GlyphKey(face: face, glyph: glyph, size: Int((pixelSize * 64).rounded()))
+        let key = GlyphKey(face: face, glyph: glyph, size: Int(saturating: (pixelSize * 64).rounded()))
         if let cached = glyphs[key] { return cached }
         let scale = pixelSize / font.unitsPerEm
         let polylines = font.outline(ofGlyph: glyph)
@@ -146,10 +147,10 @@ final class Canvas {
 
     private func pixelBounds(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, within clip: Clip) -> (left: Int, top: Int, right: Int, bottom: Int)? {
         guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite else { return nil }
-        let left = max(clip.left, Int(max(-1, minX).rounded(.down)))
-        let right = min(clip.right, Int(min(Double(width), maxX).rounded(.up)) + 1)
-        let top = max(clip.top, Int(max(-1, minY).rounded(.down)))
-        let bottom = min(clip.bottom, Int(min(Double(height), maxY).rounded(.up)) + 1)
+        let left = max(clip.left, Int(saturating: max(-1, minX).rounded(.down)))
+        let right = min(clip.right, Int(saturating: min(Double(width), maxX).rounded(.up)) + 1)
+        let top = max(clip.top, Int(saturating: max(-1, minY).rounded(.down)))
+        let bottom = min(clip.bottom, Int(saturating: min(Double(height), maxY).rounded(.up)) + 1)
         return left < right && top < bottom ? (left, top, right, bottom) : nil
     }
 
@@ -219,7 +220,7 @@ final class Canvas {
         guard xs.count == 2, ys.count == 2, let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max(),
               (0..<4).allSatisfy({ points[$0].x == points[($0 + 1) % 4].x || points[$0].y == points[($0 + 1) % 4].y }),
               abs(minX) < 1e9, abs(maxX) < 1e9, abs(minY) < 1e9, abs(maxY) < 1e9 else { return nil }
-        return (Int(minX), Int(minY), Int(maxX), Int(maxY))
+        return (Int(saturating: minX), Int(saturating: minY), Int(saturating: maxX), Int(saturating: maxY))
     }
 
     private func pushClip(_ polylines: [Polyline]) {

@@ -1,3 +1,4 @@
+import ARVisSpec
 /// Anti-aliased coverage of filled outlines by signed-area accumulation.
 ///
 /// Every edge adds the area it encloses to its left into a buffer of cells; a running sum along each
@@ -51,8 +52,8 @@ struct CoverageRaster {
         let direction: Double = to.y > from.y ? 1 : -1
         let (a, b) = to.y > from.y ? (from, to) : (to, from)
         let slope = (b.x - a.x) / (b.y - a.y)
-        let firstRow = max(top, Int(max(-1, a.y).rounded(.down)))
-        let lastRow = min(bottom - 1, Int(min(Double(height), b.y).rounded(.up)) - 1)
+        let firstRow = max(top, Int(saturating: max(-1, a.y).rounded(.down)))
+        let lastRow = min(bottom - 1, Int(saturating: min(Double(height), b.y).rounded(.up)) - 1)
         guard firstRow <= lastRow else { return }
         let minimum = Double(left), maximum = Double(right)
         for row in firstRow...lastRow {
@@ -68,7 +69,7 @@ struct CoverageRaster {
     @inline(__always) private mutating func addSpan(row: Int, _ xa: Double, _ xb: Double, weight: Double) {
         let base = cells + row * stride
         let low = min(xa, xb), high = max(xa, xb)
-        let firstCell = Int(low.rounded(.down))
+        let firstCell = Int(saturating: low.rounded(.down))
         if high - Double(firstCell) <= 1 {
             let middle = (xa + xb) / 2 - Double(firstCell)
             base[firstCell] += Float(weight * (1 - middle))

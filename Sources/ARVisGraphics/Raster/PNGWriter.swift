@@ -1,3 +1,4 @@
+import ARVisSpec
 import Foundation
 
 /// Rasterises a ``Drawing`` into a compressed PNG, anti-aliased, with text drawn from the fonts' glyph outlines.
@@ -25,8 +26,8 @@ public struct PNGWriter: Sendable {
     /// The PNG file's bytes.
     /// - Throws: ``GraphicsError`` `canvasTooLarge` when the image would exceed ``maximumPixels``.
     public func write(_ drawing: Drawing) throws -> [UInt8] {
-        let width = max(1, Int((drawing.extent.width * scale).rounded(.up)))
-        let height = max(1, Int((drawing.extent.height * scale).rounded(.up)))
+        let width = max(1, Int(saturating: (drawing.extent.width * scale).rounded(.up)))
+        let height = max(1, Int(saturating: (drawing.extent.height * scale).rounded(.up)))
         guard scale > 0, scale.isFinite, width.multipliedReportingOverflow(by: height).partialValue <= Self.maximumPixels,
               width <= 100_000, height <= 100_000 else {
             throw GraphicsError(.canvasTooLarge, "a \(width)×\(height)-pixel image is larger than the \(Self.maximumPixels)-pixel limit; lower --scale or the widget size")

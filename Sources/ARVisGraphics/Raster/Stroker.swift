@@ -1,3 +1,4 @@
+import ARVisSpec
 import Foundation
 
 /// Turns stroked polylines into closed outlines that ``CoverageRaster`` fills: one quadrilateral per
@@ -29,7 +30,7 @@ enum Stroker {
 
     /// A small polygonal disc that rounds a join or cap.
     private static func disc(_ center: Point, _ radius: Double) -> Polyline {
-        let count = max(8, min(32, Int(radius * 4)))
+        let count = max(8, min(32, Int(saturating: radius * 4)))
         let points = (0..<count).map { step -> Point in
             let angle = Double(step) / Double(count) * 2 * .pi
             return Point(center.x + radius * cos(angle), center.y + radius * sin(angle))

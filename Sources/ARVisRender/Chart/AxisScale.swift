@@ -135,7 +135,7 @@ struct AxisScale {
 
     /// Widens a linear domain to whole tick steps, and returns the ticks for an axis `length` points long.
     mutating func makeTicks(length: Double, spacing: Double, axis: AxisConfiguration?) -> [Tick] {
-        let target = max(2, Int(length / spacing))
+        let target = max(2, Int(saturating: length / spacing))
         switch kind {
         case .band:
             return categories.indices.map { Tick(position: position(.text(categories[$0])) ?? 0, label: categories[$0]) }
@@ -182,7 +182,7 @@ struct AxisScale {
     }
 
     private static func compact(_ value: Double, step: Double, grouped: Bool = false) -> String {
-        let decimals = step >= 1 ? 0 : min(6, Int((-log10(step)).rounded(.up)))
+        let decimals = step >= 1 ? 0 : min(6, Int(saturating: (-log10(step)).rounded(.up)))
         let rounded = abs(value) < step * 1e-6 ? 0 : value
         var text = String(format: "%.\(decimals)f", rounded)
         if grouped { text = groupThousands(text) }

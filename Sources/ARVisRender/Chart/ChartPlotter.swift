@@ -104,7 +104,7 @@ struct ChartPlotter {
 
     private func yAxisLabels(_ ticks: [Tick], width: Double) -> [Element] {
         let step = ticks.count > 1 ? abs(ticks[1].position - ticks[0].position) : plot.height
-        let every = step < 13 ? Int((13 / max(step, 0.1)).rounded(.up)) : 1
+        let every = step < 13 ? Int(saturating: (13 / max(step, 0.1)).rounded(.up)) : 1
         return ticks.enumerated().compactMap { index, tick -> [Element]? in
             guard index % every == 0 else { return nil }
             let label = TextBlock(plain: tick.label, style: Self.labelStyle)
@@ -131,11 +131,11 @@ struct ChartPlotter {
         }
         if xScale.kind != .band || widest <= 36 {
             // Continuous ticks and short categories: keep them straight and show every n-th.
-            let every = Int(((widest + 8) / max(spacing, 0.1)).rounded(.up))
+            let every = Int(saturating: ((widest + 8) / max(spacing, 0.1)).rounded(.up))
             return XAxisLabels(ticks: ticks, rotated: false, every: every, height: 18, maxWidth: widest)
         }
         let maxWidth = min(widest, 170, frame.height * 0.45)
-        let every = max(1, Int((14 / max(spacing, 0.1)).rounded(.up)))
+        let every = max(1, Int(saturating: (14 / max(spacing, 0.1)).rounded(.up)))
         return XAxisLabels(ticks: ticks, rotated: true, every: every, height: maxWidth * 0.7071 + 16, maxWidth: maxWidth)
     }
 

@@ -100,7 +100,7 @@ final class SplomNode: LayoutNode {
         let binCount = 12
         var bins = [Int](repeating: 0, count: binCount)
         for value in values {
-            let index = Int((value - range.0) / (range.1 - range.0) * Double(binCount))
+            let index = Int(saturating: (value - range.0) / (range.1 - range.0) * Double(binCount))
             bins[min(binCount - 1, max(0, index))] += 1
         }
         let tallest = Double(bins.max() ?? 1)

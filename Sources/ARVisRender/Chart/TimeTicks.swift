@@ -65,7 +65,7 @@ enum TimeTicks {
         case .year, .month:
             let start = civil(lower)
             var months = stride.unit == .year
-                ? Int((Double(start.year) / Double(count)).rounded(.down)) * count * 12
+                ? Int(saturating: (Double(start.year) / Double(count)).rounded(.down)) * count * 12
                 : (start.year * 12 + start.month - 1) / count * count
             let step = stride.unit == .year ? count * 12 : count
             while result.count < 400 {
@@ -78,7 +78,7 @@ enum TimeTicks {
             let days = stride.unit == .week ? 7 * count : count
             // Weeks start on Monday; 1970-01-05 was a Monday.
             let origin = stride.unit == .week ? 4 : 0
-            var day = floorDiv(Int((lower / 86_400).rounded(.down)) - origin, days) * days + origin
+            var day = floorDiv(Int(saturating: max(-4e9, min(4e9, (lower / 86_400).rounded(.down)))) - origin, days) * days + origin
             while result.count < 400 {
                 let instant = Double(day) * 86_400
                 if instant > upper { break }

@@ -12,7 +12,7 @@ struct TableNode: LayoutNode {
     init(_ configuration: TableConfiguration) {
         let data = configuration.tableData
         let titles = data.titles ?? data.data.columnNames
-        let count = min(data.length ?? data.data.rowCount, data.data.rowCount)
+        let count = max(0, min(data.length ?? data.data.rowCount, data.data.rowCount))
         let columns = titles.map { title -> [String] in
             let values = data.data[title]?.values ?? []
             return (0..<count).map { $0 < values.count ? (values[$0].text ?? "") : "" }

@@ -102,7 +102,7 @@ extension ScaleConfiguration: NodeCodable {
 
 extension AxisConfiguration: NodeCodable {
     static let strideShape = ObjectShape("Ticks every count units.", [
-        .required("component", CalendarComponent.schema, "The calendar unit."), .required("count", .integer(minimum: 1), "Units between ticks."),
+        .required("component", CalendarComponent.schema, "The calendar unit."), .required("count", .integer(minimum: 1, maximum: SpecLimits.largestStrideCount), "Units between ticks."),
     ])
     static let valuesShape = ObjectShape("Where ticks go.", [.optional("strideByDateComponent", .object(strideShape), "A date stride.")])
     static let yearShape = ObjectShape("A year format.", [.required("format", YearLabelFormat.schema, "defaultDigits.")])
@@ -127,8 +127,11 @@ extension AxisConfiguration: NodeCodable {
             stride = Self.nested(marksObject, [("axisMarksValues", Self.valuesShape), ("strideByDateComponent", Self.strideShape)], context) { stride in
                 guard let component = stride.required("component", as: CalendarComponent.self),
                       let count = stride.required("count", as: Int.self) else { return nil }
-                guard count >= 1 else {
-                    context.at("count") { context.error(.invalidValue, at: stride.offset(of: "count"), "a stride count must be at least 1, found \(count)") }
+                guard (1...SpecLimits.largestStrideCount).contains(count) else {
+                    context.at("count") {
+                        context.error(.invalidValue, at: stride.offset(of: "count"),
+                                      "a stride count must be between 1 and \(SpecLimits.largestStrideCount), found \(count)")
+                    }
                     return nil
                 }
                 return DateStride(component: component, count: count)
@@ -178,8 +181,8 @@ extension LegendConfiguration: NodeCodable {
 
 extension ChartStyle: NodeCodable {
     static let shape = ObjectShape("The chart's frame.", [
-        .optional("maxWidth", .number(exclusiveMinimum: 0), "Fixed width in points."),
-        .optional("maxHeight", .number(exclusiveMinimum: 0), "Fixed height in points (without it, at most 200)."),
+        .optional("maxWidth", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Fixed width in points."),
+        .optional("maxHeight", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Fixed height in points (without it, at most 200)."),
         .optional("padding", .ref(EdgeInsets.self), "[leading, top, trailing, bottom] (default [0, 16, 0, 16])."),
     ])
     package static var schema: Schema { .object(shape) }

@@ -68,7 +68,7 @@ extension MarkConfiguration: NodeCodable {
         .optional("dataKey", .string(), "The label of the data source to plot (default \"default\")."),
     ] + channels.map { .optional($0, .ref(FieldDescriptor.self), "The column on the \($0) channel.") } + [
         .optional("ySeries", .array(.string(), minItems: 1), "Columns drawn as one line each (LineMark without y)."),
-        .optional("height", .number(exclusiveMinimum: 0), "Fixed bar thickness in points (BarMark)."),
+        .optional("height", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Fixed bar thickness in points (BarMark)."),
         .optional("stacking", Stacking.schema, "Area stacking (AreaMark; default standard)."),
         .optional("interpolationMethod", InterpolationMethod.schema, "Line and area interpolation (default linear)."),
         .optional("symbol", .object(symbolShape), "Point symbol (default Circle)."),
@@ -79,15 +79,15 @@ extension MarkConfiguration: NodeCodable {
         .optional("foregroundStyleField", .string(), "Colour by this column's values, with a legend."),
         .optional("foregroundStyleValue", .string(), "A constant series name for colouring."),
         .optional("positionByValue", .string(), "Group marks side by side by this value."),
-        .optional("cornerRadius", .number(minimum: 0), "Bar and rectangle corner radius (default 2)."),
+        .optional("cornerRadius", .number(minimum: 0, maximum: SpecLimits.largestLength), "Bar and rectangle corner radius (default 2)."),
         .optional("annotations", .array(.ref(ChartAnnotation.self)), "Annotations at the first datum."),
         .optional("conditionalAnnotations", .array(.ref(ConditionalAnnotation.self)), "Annotations at the first datum whose field equals value."),
     ])
     static let symbolShape = ObjectShape("A point symbol.", [.required("type", SymbolShape.schema, "Circle or Square.")])
     static let sizeShape = ObjectShape("A symbol size.", [
-        .required("width", .number(minimum: 0), "Width in points."), .required("height", .number(minimum: 0), "Height in points."),
+        .required("width", .number(minimum: 0, maximum: SpecLimits.largestLength), "Width in points."), .required("height", .number(minimum: 0, maximum: SpecLimits.largestLength), "Height in points."),
     ])
-    static let lineShape = ObjectShape("A stroke style.", [.required("lineWidth", .number(minimum: 0), "Stroke width in points.")])
+    static let lineShape = ObjectShape("A stroke style.", [.required("lineWidth", .number(minimum: 0, maximum: SpecLimits.largestLength), "Stroke width in points.")])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {

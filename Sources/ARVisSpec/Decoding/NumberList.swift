@@ -26,6 +26,13 @@ package enum NumberList {
                 }
                 return nil
             }
+            guard abs(value) <= SpecLimits.largestCoordinate else {
+                context.at(index: index) {
+                    context.error(.invalidValue, at: element.offset,
+                                  "\(names[index]) must be between -\(SpecLimits.largestCoordinate.node.compactText) and \(SpecLimits.largestCoordinate.node.compactText), found \(value.node.compactText)")
+                }
+                return nil
+            }
             values.append(value)
         }
         return values
@@ -33,26 +40,34 @@ package enum NumberList {
 
     /// The schema of such an array.
     package static func schema(names: [String], minimum: Double? = nil, description: String) -> Schema {
-        .tuple(names.map { _ in .number(minimum: minimum) }, description: description)
+        .tuple(names.map { _ in .number(minimum: minimum ?? -SpecLimits.largestCoordinate, maximum: SpecLimits.largestCoordinate) }, description: description)
     }
 }
 
-/// Checks a number against a lower bound, reporting a located error.
+/// Checks a number against its legal range, reporting a located error.
 package enum NumberCheck {
-    /// Whether `value` is positive; reports `what` otherwise.
+    /// Whether `value` is positive and at most `maximum`; reports `what` otherwise.
     @discardableResult
-    package static func positive(_ value: Double?, _ what: String, at offset: Int, _ context: DecodingContext) -> Bool {
-        guard let value, value <= 0 else { return true }
-        context.error(.invalidValue, at: offset, "\(what) must be greater than 0, found \(value.node.compactText)")
-        return false
+    package static func positive(_ value: Double?, _ what: String, maximum: Double = SpecLimits.largestLength,
+                                 at offset: Int, _ context: DecodingContext) -> Bool {
+        guard let value else { return true }
+        guard value > 0 else {
+            context.error(.invalidValue, at: offset, "\(what) must be greater than 0, found \(value.node.compactText)")
+            return false
+        }
+        return atMost(value, maximum, what, at: offset, context)
     }
 
-    /// Whether `value` is zero or more; reports `what` otherwise.
+    /// Whether `value` is zero or more and at most `maximum`; reports `what` otherwise.
     @discardableResult
-    package static func nonNegative(_ value: Double?, _ what: String, at offset: Int, _ context: DecodingContext) -> Bool {
-        guard let value, value < 0 else { return true }
-        context.error(.invalidValue, at: offset, "\(what) must not be negative, found \(value.node.compactText)")
-        return false
+    package static func nonNegative(_ value: Double?, _ what: String, maximum: Double = SpecLimits.largestLength,
+                                    at offset: Int, _ context: DecodingContext) -> Bool {
+        guard let value else { return true }
+        guard value >= 0 else {
+            context.error(.invalidValue, at: offset, "\(what) must not be negative, found \(value.node.compactText)")
+            return false
+        }
+        return atMost(value, maximum, what, at: offset, context)
     }
 
     /// Whether `value` lies in `range`; reports `what` otherwise.
@@ -61,6 +76,12 @@ package enum NumberCheck {
         guard let value, !range.contains(value) else { return true }
         context.error(.invalidValue, at: offset,
                       "\(what) must be between \(range.lowerBound.node.compactText) and \(range.upperBound.node.compactText), found \(value.node.compactText)")
+        return false
+    }
+
+    private static func atMost(_ value: Double, _ maximum: Double, _ what: String, at offset: Int, _ context: DecodingContext) -> Bool {
+        guard value > maximum else { return true }
+        context.error(.invalidValue, at: offset, "\(what) must be at most \(maximum.node.compactText), found \(value.node.compactText)")
         return false
     }
 }

@@ -130,7 +130,11 @@ extension TableData: NodeCodable {
         if let titles {
             ColumnCheck.names(titles, exist: data, what: "a table title", at: object.value("titles")!, key: "titles", context)
         }
-        if let length, length != data.rowCount {
+        if let length, length < 0 {
+            context.at("length") {
+                context.error(.invalidValue, at: object.offset(of: "length"), "a table length must not be negative, found \(length)")
+            }
+        } else if let length, length != data.rowCount {
             context.at("length") {
                 context.warning(.invalidValue, at: object.offset(of: "length"),
                                 "length is \(length) but the longest column has \(data.rowCount) value\(data.rowCount == 1 ? "" : "s")")

@@ -138,7 +138,7 @@ enum StackCoding {
         ObjectShape(documentation, [
             .required("elements", Schema.components, "The children, \(order)."),
             .optional("alignment", Alignment.schema, "\(across) alignment of the children (default center)."),
-            .optional("spacing", .number(minimum: 0), "Space between children in points (default: the system's)."),
+            .optional("spacing", .number(minimum: 0, maximum: SpecLimits.largestLength), "Space between children in points (default: the system's)."),
             Schema.modifiersProperty,
         ])
     }

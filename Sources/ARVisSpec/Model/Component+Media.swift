@@ -126,8 +126,8 @@ extension Component.Image: NodeCodable {
     static let shape = ObjectShape("An image loaded from a URL.", [
         .required("url", URLCheck.schema, "The image's URL (http, https, file, data or a relative path)."),
         .optional("contentMode", ContentMode.schema, "fit or fill (default fit; iARVis requires the key)."),
-        .optional("width", .number(exclusiveMinimum: 0), "Width in points."),
-        .optional("height", .number(exclusiveMinimum: 0), "Height in points."),
+        .optional("width", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Width in points."),
+        .optional("height", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Height in points."),
         .optional("clipToCircle", .boolean, "Clip the image to a circle."),
         Schema.modifiersProperty,
     ])
@@ -154,7 +154,7 @@ extension Component.Image: NodeCodable {
 extension Component.SFSymbol: NodeCodable {
     static let shape = ObjectShape("An SF Symbol by name.", [
         .required("name", .string(minLength: 1), "The symbol's name, such as \"star.fill\"."),
-        .optional("size", .number(exclusiveMinimum: 0), "Point size (default 17)."),
+        .optional("size", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Point size (default 17)."),
         Schema.modifiersProperty,
     ])
     package static var schema: Schema { .object(shape) }
@@ -194,8 +194,8 @@ extension Component.Audio: NodeCodable {
 extension Component.Video: NodeCodable {
     static let shape = ObjectShape("A video player; YouTube URLs show a thumbnail.", [
         .required("url", URLCheck.schema, "The video's URL."),
-        .optional("width", .number(exclusiveMinimum: 0), "Width in points."),
-        .optional("height", .number(exclusiveMinimum: 0), "Height in points."),
+        .optional("width", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Width in points."),
+        .optional("height", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Height in points."),
         Schema.modifiersProperty,
     ])
     package static var schema: Schema { .object(shape) }
@@ -246,9 +246,9 @@ extension ObjectReader {
     }
 
     /// Decodes an optional number that must be positive.
-    package func positive(_ key: String, _ what: String, _ context: DecodingContext) -> Double? {
+    package func positive(_ key: String, _ what: String, maximum: Double = SpecLimits.largestLength, _ context: DecodingContext) -> Double? {
         let value = optional(key, as: Double.self)
-        return context.at(key) { NumberCheck.positive(value, what, at: offset(of: key), context) } ? value : nil
+        return context.at(key) { NumberCheck.positive(value, what, maximum: maximum, at: offset(of: key), context) } ? value : nil
     }
 
     /// Decodes an optional number that must not be negative.

@@ -131,7 +131,7 @@ extension Placement: NodeCodable {
         .optional("anchor", .string(), "The id of the world or geo anchor the pose is relative to."),
         .required("position", .ref(Vector3.self), "Position in metres."),
         .optional("rotation", .ref(Quaternion.self), "Orientation as a unit quaternion [x, y, z, w]."),
-        .optional("scale", .number(exclusiveMinimum: 0), "Uniform scale factor (default 1)."),
+        .optional("scale", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestPhysicalSize), "Uniform scale factor (default 1)."),
         .optional("properties", .map(.scalar), "Free-form properties such as species or height."),
     ])
     package static var schema: Schema { .object(shape) }
@@ -143,7 +143,7 @@ extension Placement: NodeCodable {
         let anchor = object.optional("anchor", as: String.self)
         let position = object.required("position", as: Vector3.self)
         let rotation = object.optional("rotation", as: Quaternion.self)
-        let scale = object.positive("scale", "a scale", context)
+        let scale = object.positive("scale", "a scale", maximum: SpecLimits.largestPhysicalSize, context)
         let properties = object.value("properties").flatMap { value in
             context.at("properties") { () -> DataTable? in
                 guard value.members?.allSatisfy(\.value.isScalar) != false else {

@@ -41,9 +41,9 @@ public enum ClickAction: Sendable, Hashable {
 
 extension Modifier: NodeCodable {
     private static let paddingShape = ObjectShape("Padding per edge in points; an edge left out gets the system default.",
-        ["leading", "top", "trailing", "bottom"].map { .optional($0, .number(minimum: 0), "\($0) padding") })
+        ["leading", "top", "trailing", "bottom"].map { .optional($0, .number(minimum: 0, maximum: SpecLimits.largestLength), "\($0) padding") })
     private static let backgroundShape = ObjectShape("A background colour.", [.required("color", .ref(Color.self), "the colour")])
-    private static let cornerShape = ObjectShape("A rounded-corner clip.", [.required("radius", .number(minimum: 0), "the radius in points")])
+    private static let cornerShape = ObjectShape("A rounded-corner clip.", [.required("radius", .number(minimum: 0, maximum: SpecLimits.largestLength), "the radius in points")])
     private static let tapShape = ObjectShape("A tap action.", [.required("action", .ref(ClickAction.self), "what the tap does")])
 
     package init?(from node: Node, in context: DecodingContext) {

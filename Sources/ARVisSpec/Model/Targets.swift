@@ -72,7 +72,7 @@ public struct GeoAnchor: Sendable, Hashable {
 extension ImageTrackingConfiguration: NodeCodable {
     static let shape = ObjectShape("A tracked image and its widgets.", [
         .required("imageURL", URLCheck.schema, "The image to track; also the target's identity."),
-        .optional("physicalWidth", .number(exclusiveMinimum: 0), "The printed width in metres (default 0.2, scale estimated)."),
+        .optional("physicalWidth", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestPhysicalSize), "The printed width in metres (default 0.2, scale estimated)."),
         .required("relationships", .array(.ref(Relationship.self)), "The widgets attached to the image."),
     ])
     package static var schema: Schema { .object(shape) }
@@ -80,7 +80,7 @@ extension ImageTrackingConfiguration: NodeCodable {
     package init?(from node: Node, in context: DecodingContext) {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
         let url = object.resourceURL("imageURL", context)
-        let width = object.positive("physicalWidth", "a physical width", context)
+        let width = object.positive("physicalWidth", "a physical width", maximum: SpecLimits.largestPhysicalSize, context)
         let relationships = object.required("relationships", as: [Relationship].self)
         guard let url, let relationships else { return nil }
         AnchorCheck.check(relationships, node: object.value("relationships")!, target: .image, context)

@@ -74,7 +74,7 @@ extension WidgetConfiguration: NodeCodable {
         .optional("isScrollEnabled", .boolean, "Scroll content taller than the widget (default true)."),
         .optional("showExpandButton", .boolean, "Show the expand button (default true)."),
         .optional("padding", .ref(EdgeInsets.self), "Content padding [leading, top, trailing, bottom] (default 16 each)."),
-        .optional("scale", .number(exclusiveMinimum: 0), "Metres per point (default 0.000390625 = 0.4/1024)."),
+        .optional("scale", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestWidgetScale), "Metres per point (default 0.000390625 = 0.4/1024)."),
         .optional("size", .ref(Size.self), "Layout size [width, height] in points (default [1024, 768])."),
         .optional("additionalWidgetConfiguration", .map(.ref(AdditionalWidgetConfiguration.self)), "Child widgets by key."),
     ])
@@ -115,7 +115,7 @@ extension WidgetConfiguration: NodeCodable {
             offset: object.optional("positionOffset"), aligned: object.optional("alignedToTarget"),
             opaque: object.optional("isOpaque"), scroll: object.optional("isScrollEnabled"),
             expand: object.optional("showExpandButton"), padding: object.optional("padding"),
-            scale: object.positive("scale", "a scale (metres per point)", context), size: object.optional("size"),
+            scale: object.positive("scale", "a scale (metres per point)", maximum: SpecLimits.largestWidgetScale, context), size: object.optional("size"),
             children: object.value("additionalWidgetConfiguration").flatMap { node in
                 context.at("additionalWidgetConfiguration") { readChildren(node, context) }
             })

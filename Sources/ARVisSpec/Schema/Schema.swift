@@ -5,7 +5,7 @@ package indirect enum Schema: Sendable {
     case boolean
     case string(format: String? = nil, pattern: String? = nil, minLength: Int? = nil)
     case number(minimum: Double? = nil, exclusiveMinimum: Double? = nil, maximum: Double? = nil)
-    case integer(minimum: Int? = nil)
+    case integer(minimum: Int? = nil, maximum: Int? = nil)
     case enumeration([String])
     case array(Schema, minItems: Int? = nil)
     /// A fixed-length array whose items have their own meaning, such as `[x, y, z]`.

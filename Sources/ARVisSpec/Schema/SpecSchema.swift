@@ -45,8 +45,8 @@ public enum SpecSchema {
                 return .object([("type", .string("string")), ("format", format?.node), ("pattern", pattern?.node), ("minLength", minLength?.node)])
             case .number(let minimum, let exclusiveMinimum, let maximum):
                 return .object([("type", .string("number")), ("minimum", minimum?.node), ("exclusiveMinimum", exclusiveMinimum?.node), ("maximum", maximum?.node)])
-            case .integer(let minimum):
-                return .object([("type", .string("integer")), ("minimum", minimum?.node)])
+            case .integer(let minimum, let maximum):
+                return .object([("type", .string("integer")), ("minimum", minimum?.node), ("maximum", maximum?.node)])
             case .enumeration(let values):
                 return .object([("type", .string("string")), ("enum", values.node)])
             case .array(let items, let minItems):
