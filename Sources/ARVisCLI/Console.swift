@@ -1,14 +1,49 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Writes to standard output and standard error.
+/// Writes to standard output and standard error, never trapping when they fail.
 enum Console {
-    /// Writes `text` and a newline to standard error.
+    /// Writes `text` and a newline to standard error (a failure to do so is ignored: there is
+    /// nowhere left to report it).
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        _ = writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
     }
 
     /// Writes `text` to standard output without adding a newline.
-    static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    /// - Throws: exit code 2 after saying why, when standard output cannot take it (a full disk, a closed pipe).
+    static func write(_ text: String) throws {
+        try write(Data(text.utf8))
+    }
+
+    /// Writes `data` to standard output.
+    static func write(_ data: Data) throws {
+        if let code = writeAll([UInt8](data), to: STDOUT_FILENO) {
+            error("error: cannot write to standard output: \(String(cString: strerror(code)))")
+            throw CLIExit.usage.exitCode
+        }
+    }
+
+    /// Writes every byte to `descriptor`; the `errno` of a failure, or `nil`.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            written += count
+        }
+        return nil
     }
 }
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#else
+private let systemWrite = Darwin.write
+#endif

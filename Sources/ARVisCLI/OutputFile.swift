@@ -1,15 +1,10 @@
+import ARVisPipeline
 import ArgumentParser
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-#endif
-
-#if canImport(Glibc)
-private let systemWrite = Glibc.write
-#else
-private let systemWrite = Darwin.write
 #endif
 
 /// The one way commands write files: atomically (a temporary file beside the target, then a rename),
@@ -25,7 +20,7 @@ enum OutputFile {
             Console.error("error: cannot write \(path): \(error.message)")
             throw CLIExit.usage.exitCode
         }
-        if report { Console.error("wrote \(path) (\(byteCount(data.count))\(what.map { ", \($0)" } ?? ""))") }
+        if report { Console.error("wrote \(path) (\(ByteCount(data.count))\(what.map { ", \($0)" } ?? ""))") }
     }
 
     /// Why a file could not be written.
@@ -44,7 +39,7 @@ enum OutputFile {
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw Problem(message: reason(errno, folder: folder)) }
         let temporary = String(cString: template)
-        let failure = writeAll(data, to: descriptor)
+        let failure = Console.writeAll([UInt8](data), to: descriptor)
         let mode = existingMode ?? (0o666 & ~currentUmask())
         let finished = failure == nil && fchmod(descriptor, mode) == 0 && fsync(descriptor) == 0
         let finishError = errno
@@ -54,21 +49,6 @@ enum OutputFile {
             unlink(temporary)
             throw Problem(message: reason(code, folder: folder))
         }
-    }
-
-    /// Writes every byte; the `errno` of a failure, or `nil`.
-    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
-        let bytes = [UInt8](data)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            written += count
-        }
-        return nil
     }
 
     /// `path`, or the file a symbolic link at `path` names (through every link).
@@ -96,13 +76,6 @@ enum OutputFile {
         case ENOSPC: "the disk is full"
         default: String(cString: strerror(code))
         }
-    }
-
-    /// `1.2 MB`, `853 bytes`.
-    static func byteCount(_ count: Int) -> String {
-        if count < 1_000 { return "\(count) byte\(count == 1 ? "" : "s")" }
-        if count < 1_000_000 { return String(format: "%.1f kB", Double(count) / 1_000) }
-        return String(format: "%.1f MB", Double(count) / 1_000_000)
     }
 }
 

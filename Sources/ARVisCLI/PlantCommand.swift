@@ -149,7 +149,7 @@ struct PlantCommand: ParsableCommand {
         try write(GeoJSONWriter.write(plan, frame: frame, session: alignment), to: output)
         if let svg { try draw(plan, to: svg) }
         let report = summary(plan, mix: mix)
-        if output == nil || output == "-" { Console.error(report) } else { Console.write(report + "\n") }
+        if output == nil || output == "-" { Console.error(report) } else { try Console.write(report + "\n") }
     }
 
     private var plantingLayout: PlantingLayout {
@@ -184,7 +184,7 @@ struct PlantCommand: ParsableCommand {
     }
 
     private func write(_ text: String, to path: String?) throws {
-        guard let path, path != "-" else { return Console.write(text) }
+        guard let path, path != "-" else { return try Console.write(text) }
         try reporting.save(Data(text.utf8), to: path, what: "GeoJSON plan")
     }
 

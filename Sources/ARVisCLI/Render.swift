@@ -75,7 +75,7 @@ struct Render: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let document = try SpecInput.document(at: file, options: reading.readOptions)
+        let document = try SpecInput.document(at: file, options: reading)
         var options = RenderOptions(fullHeight: fullHeight)
         options.resources = await fetching.resources(Renderer.resourceURLs(in: document), for: file)
         let renderer: Renderer
@@ -132,7 +132,7 @@ struct Render: AsyncParsableCommand {
                 Console.error("error: PNG output needs -o FILE (or a redirect): it is binary")
                 throw CLIExit.usage.exitCode
             }
-            FileHandle.standardOutput.write(data)
+            try Console.write(data)
             return
         }
         try reporting.save(data, to: path, what: describe(widget))

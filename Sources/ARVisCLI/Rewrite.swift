@@ -26,7 +26,7 @@ struct Format: ParsableCommand {
     var file: String
 
     func run() throws {
-        let input = try SpecInput.open(file)
+        let input = try SpecInput.open(file, maximumBytes: reading.maximumBytes)
         let document = try Rewriting.document(from: input, reading.readOptions)
         if input.syntax == .yaml {
             let comments = YAMLComments.lines(in: input.data, document: document)
@@ -36,7 +36,7 @@ struct Format: ParsableCommand {
             }
         }
         let text = try Rewriting.text(document, as: input.syntax)
-        guard write else { return Console.write(text) }
+        guard write else { return try Console.write(text) }
         guard file != "-" else {
             Console.error("error: --write needs a file, not standard input")
             throw CLIExit.usage.exitCode
@@ -66,12 +66,12 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        let input = try SpecInput.open(file)
+        let input = try SpecInput.open(file, maximumBytes: reading.maximumBytes)
         let document = try Rewriting.document(from: input, reading.readOptions)
         if input.syntax == .yaml, case let comments = YAMLComments.lines(in: input.data, document: document), !comments.isEmpty {
             Console.error("warning: the comments of \(file) (\(Rewriting.lineList(comments))) are not carried over")
         }
-        Console.write(try Rewriting.text(document, as: to == .json ? .json : .yaml))
+        try Console.write(try Rewriting.text(document, as: to == .json ? .json : .yaml))
     }
 }
 

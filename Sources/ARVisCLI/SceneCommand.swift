@@ -84,7 +84,7 @@ struct SceneCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let document = try SpecInput.document(at: file, options: reading.readOptions)
+        let document = try SpecInput.document(at: file, options: reading)
         guard case .environment(let environment) = document else {
             Console.error("error: \(file) is a \(document.kind.rawValue), not an environment: a scene needs targets")
             throw CLIExit.usage.exitCode
@@ -106,7 +106,7 @@ struct SceneCommand: AsyncParsableCommand {
                 Console.error("error: GLB output needs -o FILE (or a redirect): it is binary")
                 throw CLIExit.usage.exitCode
             }
-            FileHandle.standardOutput.write(data)
+            try Console.write(data)
             return
         }
         let quads = scene.nodes.filter { $0.size != nil }.count

@@ -15,7 +15,7 @@ struct SchemaCommand: ParsableCommand {
     @Option(help: "Only this kind: environment, component or chart.")
     var kind: DocumentKind?
 
-    func run() {
-        Console.write(SpecSchema.json(for: kind))
+    func run() throws {
+        try Console.write(SpecSchema.json(for: kind))
     }
 }

@@ -1,4 +1,5 @@
 public import ARVisSpec
+import ARVisPipeline
 import ARVisSpecYAML
 public import ArgumentParser
 import Foundation
@@ -14,14 +15,20 @@ struct SpecInput {
     let data: Data
     let syntax: Syntax
 
-    /// Reads `path` (`-` is standard input); throws a usage-level error if it cannot be read.
-    init(path: String) throws(SpecError) {
+    /// The default limit on an input's size.
+    static let defaultMaximumBytes = 64_000_000
+
+    /// Reads `path` (`-` is standard input), at most `maximumBytes`; throws a usage-level error if it
+    /// cannot be read.
+    init(path: String, maximumBytes: Int = SpecInput.defaultMaximumBytes) throws(SpecError) {
         self.path = path
-        do {
-            data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
+        do throws(PipelineError) {
+            let bytes = path == "-" ? try BoundedRead.standardInput(maximumBytes: maximumBytes)
+                                    : try BoundedRead.file(path, maximumBytes: maximumBytes)
+            data = Data(bytes)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-            throw SpecError(code: .unreadable, message: "cannot read \(path): \(reason)")
+            let raise = error.code == .tooLarge ? " (raise the limit with --max-input-mb)" : ""
+            throw SpecError(code: .unreadable, message: "cannot read \(error)\(raise)", cause: error)
         }
         syntax = Self.syntax(of: path, data)
     }
@@ -36,8 +43,8 @@ struct SpecInput {
 
     /// The file at `path`, for commands: when it cannot be read, the reason is printed and becomes
     /// exit code 2.
-    static func open(_ path: String) throws -> SpecInput {
-        do { return try SpecInput(path: path) } catch {
+    static func open(_ path: String, maximumBytes: Int = SpecInput.defaultMaximumBytes) throws -> SpecInput {
+        do { return try SpecInput(path: path, maximumBytes: maximumBytes) } catch {
             Console.error("error: \(error.message)")
             throw CLIExit.usage.exitCode
         }
@@ -45,8 +52,8 @@ struct SpecInput {
 
     /// The document in `path`, for commands that need a valid one: reading problems are printed and
     /// become exit code 2 (unreadable) or 1 (the spec has errors).
-    static func document(at path: String, options: ReadOptions) throws -> SpecDocument {
-        let result = try open(path).read(options: options)
+    static func document(at path: String, options: ReadingOptions) throws -> SpecDocument {
+        let result = try open(path, maximumBytes: options.maximumBytes).read(options: options.readOptions)
         guard let document = result.document else {
             for diagnostic in result.diagnostics where diagnostic.severity == .error { Console.error(diagnostic.description) }
             throw CLIExit.specErrors.exitCode
@@ -74,10 +81,17 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .customLong("max-depth"), help: "The deepest nesting accepted.")
     var maximumDepth = ReadOptions.defaultMaximumDepth
 
+    @Option(name: .customLong("max-input-mb"), help: "The largest input accepted, in megabytes.")
+    var maximumMegabytes = SpecInput.defaultMaximumBytes / 1_000_000
+
     var readOptions: ReadOptions { ReadOptions(kind: kind, strict: strict, maximumDepth: maximumDepth) }
+
+    /// The largest input accepted, in bytes.
+    var maximumBytes: Int { maximumMegabytes.multipliedReportingOverflow(by: 1_000_000).partialValue }
 
     func validate() throws {
         guard maximumDepth >= 1 else { throw ValidationError("--max-depth must be at least 1") }
+        guard (1...4_000).contains(maximumMegabytes) else { throw ValidationError("--max-input-mb must be between 1 and 4000") }
     }
 }
 

@@ -38,8 +38,8 @@ struct SpeciesCommand: ParsableCommand {
             throw CLIExit.specErrors.exitCode
         }
         switch format {
-        case .json: Console.write(json(matches))
-        case .text: Console.write(matches.map(text).joined(separator: details ? "\n\n" : "\n") + "\n")
+        case .json: try Console.write(json(matches))
+        case .text: try Console.write(matches.map(text).joined(separator: details ? "\n\n" : "\n") + "\n")
         }
     }
 

@@ -35,63 +35,33 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         var diagnostics: [Diagnostic] = []
-        var unreadable = false
+        var unreadable = 0
         for file in files {
             do {
-                diagnostics += try SpecInput(path: file).read(options: reading.readOptions).diagnostics
+                diagnostics += try SpecInput(path: file, maximumBytes: reading.maximumBytes).read(options: reading.readOptions).diagnostics.sortedByPosition
             } catch {
                 Console.error("error: \(error.message)")
-                unreadable = true
+                unreadable += 1
             }
         }
         switch format {
-        case .text: printText(diagnostics)
-        case .json: Console.write(DiagnosticJSON.encode(diagnostics) + "\n")
+        case .text: try printText(diagnostics, unreadable: unreadable)
+        case .json: try Console.write(Diagnostic.json(diagnostics) + "\n")
         }
-        if unreadable { throw CLIExit.usage.exitCode }
+        if unreadable > 0 { throw CLIExit.usage.exitCode }
         if diagnostics.containsErrors { throw CLIExit.specErrors.exitCode }
     }
 
-    private func printText(_ diagnostics: [Diagnostic]) {
+    private func printText(_ diagnostics: [Diagnostic], unreadable: Int) throws {
         for diagnostic in diagnostics {
             let place = diagnostic.path.isEmpty ? "" : "\(diagnostic.path): "
-            Console.write("\(diagnostic.location): \(diagnostic.severity.rawValue): \(place)\(diagnostic.message)\n")
-            if let hint = diagnostic.hint { Console.write("    hint: \(hint)\n") }
+            try Console.write("\(diagnostic.location): \(diagnostic.severity.rawValue): \(place)\(diagnostic.message)\n")
+            if let hint = diagnostic.hint { try Console.write("    hint: \(hint)\n") }
         }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
-        let summary = "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s")"
+        var summary = "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s")"
+        if unreadable > 0 { summary += " (\(unreadable) could not be read)" }
         Console.error(summary)
-    }
-}
-
-/// The JSON form of diagnostics printed by `validate --format json`.
-enum DiagnosticJSON {
-    private struct Entry: Encodable {
-        let file: String?, line: Int, column: Int, severity: String, code: String, path: String, message: String, hint: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(file, forKey: .file)
-            try container.encode(line, forKey: .line)
-            try container.encode(column, forKey: .column)
-            try container.encode(severity, forKey: .severity)
-            try container.encode(code, forKey: .code)
-            try container.encode(path, forKey: .path)
-            try container.encode(message, forKey: .message)
-            try container.encode(hint, forKey: .hint)
-        }
-
-        enum CodingKeys: String, CodingKey { case file, line, column, severity, code, path, message, hint }
-    }
-
-    static func encode(_ diagnostics: [Diagnostic]) -> String {
-        let entries = diagnostics.map {
-            Entry(file: $0.location.file, line: $0.location.line, column: $0.location.column, severity: $0.severity.rawValue,
-                  code: $0.code.description, path: $0.path, message: $0.message, hint: $0.hint)
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(entries)) ?? Data("[]".utf8), as: UTF8.self)
     }
 }

@@ -26,7 +26,11 @@ extension SafeResourceLoader {
             throw PipelineError(code: .notFound, message: "no such file \(full)", subject: reference)
         }
         guard Self.isInside(resolved, resolvedRoot) else { throw outside }
-        return try Self.readRegularFile(resolved, maximumBytes: policy.maximumBytes, reference: reference)
+        do throws(PipelineError) {
+            return try BoundedRead.file(resolved, maximumBytes: policy.maximumBytes, regularOnly: true)
+        } catch {
+            throw PipelineError(code: error.code, message: error.message, subject: reference, cause: error.cause)
+        }
     }
 
     /// `path` made absolute, with `.`, `..` and repeated slashes resolved by text alone.
@@ -51,35 +55,5 @@ extension SafeResourceLoader {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    /// The bytes of a regular file, read in chunks so a file that grows cannot exceed the limit.
-    static func readRegularFile(_ path: String, maximumBytes: Int, reference: String) throws(PipelineError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw PipelineError(code: .unreadable, message: "cannot open \(path): \(String(cString: strerror(errno)))", subject: reference)
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw PipelineError(code: .unreadable, message: "\(path) is not a regular file", subject: reference)
-        }
-        guard Int(status.st_size) <= maximumBytes else {
-            throw PipelineError(code: .tooLarge, message: "\(status.st_size) bytes is over the \(maximumBytes)-byte limit", subject: reference)
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw PipelineError(code: .unreadable, message: "cannot read \(path): \(String(cString: strerror(errno)))", subject: reference)
-            }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-            guard bytes.count <= maximumBytes else {
-                throw PipelineError(code: .tooLarge, message: "the file grew past the \(maximumBytes)-byte limit", subject: reference)
-            }
-        }
     }
 }

@@ -49,6 +49,12 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// The code's name, as shown in JSON output.
         public var description: String { value.rawValue }
+
+        /// The code named `name` (as ``description`` gives it), if there is one.
+        public init?(name: String) {
+            guard let value = Value(rawValue: name) else { return nil }
+            self.init(value)
+        }
     }
 
     /// What kind of problem this is.
@@ -102,5 +108,22 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
         hasher.combine(message)
         hasher.combine(location)
         hasher.combine(path)
+    }
+}
+
+extension SpecError.Code: Codable {
+    /// The code's name, as a JSON string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let code = Self(name: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown diagnostic code \(name)")
+        }
+        self = code
     }
 }
