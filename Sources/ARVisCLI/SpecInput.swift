@@ -78,7 +78,7 @@ struct ReadingOptions: ParsableArguments {
     @Option(help: "Read the document as this kind instead of detecting it: environment, component or chart.")
     var kind: DocumentKind?
 
-    @Option(name: .customLong("max-depth"), help: "The deepest nesting accepted.")
+    @Option(name: .customLong("max-depth"), help: "The deepest nesting accepted, from 1 to 1000.")
     var maximumDepth = ReadOptions.defaultMaximumDepth
 
     @Option(name: .customLong("max-input-mb"), help: "The largest input accepted, in megabytes.")
@@ -90,7 +90,9 @@ struct ReadingOptions: ParsableArguments {
     var maximumBytes: Int { maximumMegabytes.multipliedReportingOverflow(by: 1_000_000).partialValue }
 
     func validate() throws {
-        guard maximumDepth >= 1 else { throw ValidationError("--max-depth must be at least 1") }
+        guard (1...ReadOptions.largestMaximumDepth).contains(maximumDepth) else {
+            throw ValidationError("--max-depth must be between 1 and \(ReadOptions.largestMaximumDepth): deeper documents would exhaust the stack")
+        }
         guard (1...4_000).contains(maximumMegabytes) else { throw ValidationError("--max-input-mb must be between 1 and 4000") }
     }
 }

@@ -14,6 +14,23 @@ struct RobustnessTests {
         SVGWriter().write(try #require(try render(json).first).drawing)
     }
 
+    /// The deepest document any reader accepts reads, renders and writes back on a test thread's stack.
+    @Test func theDeepestAcceptedDocumentRendersAndRoundTrips() throws {
+        let levels = (ReadOptions.largestMaximumDepth - 10) / 3
+        let json = String(repeating: #"{"vStack":{"elements":["#, count: levels) + #"{"text":{"content":"deep"}}"#
+            + String(repeating: "]}}", count: levels)
+        let options = ReadOptions(maximumDepth: ReadOptions.largestMaximumDepth)
+        let document = try SpecReader.decode(Data(json.utf8), options: options)
+        let drawing = try #require(try Renderer().render(document).first).drawing
+        #expect(SVGWriter().write(drawing).contains(">deep<"))
+        #expect(try PNGWriter(fonts: try FontLibrary.standard()).write(drawing).count > 50)
+        #expect(try SpecReader.decode(Data(SpecWriter.json(document).utf8), options: options) == document)
+        #expect(ReadOptions(maximumDepth: 1_000_000).maximumDepth == ReadOptions.largestMaximumDepth)
+        let tooDeep = SpecReader.read(json: Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8),
+                                      options: ReadOptions(maximumDepth: 1_000_000))
+        #expect(tooDeep.diagnostics.first?.code == .depthLimit)
+    }
+
     @Test func emptyDataSourceSaysSo() throws {
         let svg = try svg(#"{"dataSources": [{"label": "default", "data": {"x": [], "y": []}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#)
         #expect(svg.contains("No data to plot"))
