@@ -1,5 +1,6 @@
 @testable import ARVisRender
 import ARVisGraphics
+import Foundation
 import Testing
 
 struct TextBlockTests {
@@ -14,9 +15,24 @@ struct TextBlockTests {
         #expect(lines.width <= width)
         // Words are not broken when the widest word fits.
         if width >= block.longestWordWidth(context) {
-            let words = lines.lines.flatMap { $0.pieces.filter { !$0.isSpace }.map(\.text) }
+            let words = lines.lines.flatMap { $0.pieces.flatMap { $0.text.split(separator: " ").map(String.init) } }
             #expect(words.contains("revolutionary"))
         }
+    }
+
+    /// Breaking is linear: a 200 000-character word and a 2 MB paragraph lay out in well under the
+    /// time the old quadratic breaker took for a tenth of them, and every line fits.
+    @Test(arguments: [String(repeating: "a", count: 200_000), String(repeating: "word ", count: 400_000)])
+    func hugeTextLaysOutInLinearTime(text: String) throws {
+        let context = try #require(Self.context)
+        let block = TextBlock(plain: text, style: TextStyle())
+        let clock = ContinuousClock()
+        var lines = TextBlock.Lines(lines: [], width: 0)
+        let elapsed = clock.measure { lines = block.layout(width: 300, context) }
+        #expect(elapsed < .seconds(20), "took \(elapsed)")
+        #expect(lines.lines.allSatisfy { $0.width <= 300 + 1e-9 })
+        #expect(lines.lines.map { $0.pieces.map(\.text).joined() }.joined(separator: text.hasPrefix("word") ? " " : "") == text.trimmingCharacters(in: .whitespaces))
+        #expect(lines.lines.allSatisfy { $0.pieces.count <= 2 })
     }
 
     @Test func lineLimitEndsInAnEllipsis() throws {

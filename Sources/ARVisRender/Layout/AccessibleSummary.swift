@@ -7,15 +7,19 @@ enum AccessibleSummary {
 
     static func text(for component: Component) -> String {
         var parts: [String] = []
-        collect(component, into: &parts)
+        var length = 0
+        collect(component, into: &parts, length: &length)
         let joined = parts.filter { !$0.isEmpty }.joined(separator: " · ")
         return joined.count <= limit ? joined : String(joined.prefix(limit - 1)) + "…"
     }
 
-    private static func collect(_ component: Component, into parts: inout [String]) {
-        guard parts.reduce(0, { $0 + $1.count }) < limit else { return }
+    /// Adds the parts of `component` and its children until `length` (characters so far) reaches the limit.
+    private static func collect(_ component: Component, into parts: inout [String], length: inout Int) {
+        guard length < limit else { return }
+        let count = parts.count
         switch component {
-        case .text(let text): parts.append(InlineMarkdown.parse(text.content).map(\.text).joined().replacingNewlines())
+        // Only the beginning of a long text can show; its Markdown is read only that far.
+        case .text(let text): parts.append(InlineMarkdown.parse(String(text.content.prefix(limit * 4))).map(\.text).joined().replacingNewlines())
         case .link(let link): parts.append(link.title ?? link.url)
         case .image(let image): parts.append("image \(Placeholder.fileName(image.url))")
         case .audio(let audio): parts.append("audio \(audio.title ?? Placeholder.fileName(audio.url))")
@@ -25,7 +29,8 @@ enum AccessibleSummary {
         case .segmentedControl(let control): parts.append("tabs: \(control.items.map(\.title).joined(separator: ", "))")
         default: break
         }
-        for child in component.children { collect(child, into: &parts) }
+        length += parts[count...].reduce(0) { $0 + $1.count }
+        for child in component.children { collect(child, into: &parts, length: &length) }
     }
 
     /// "Chart: BarMark (x: Score, y: Laptop)".

@@ -141,59 +141,30 @@ final class TextBlock: LayoutNode {
     }
 
     /// Lines for a width (`nil`: no wrapping), cached per width.
+    ///
+    /// Greedy breaking gives the same lines for every width between the widest line it made and
+    /// the width it was given, so drawing at the size a layout reported reuses that layout.
     func layout(width: Double?, _ context: RenderContext) -> Lines {
         let key = width ?? -1
         if let cached = cache[key] { return cached }
+        if let width, let reusable = cache.first(where: { ($0.key < 0 || $0.key >= width) && $0.value.width <= width })?.value {
+            return reusable
+        }
         let result = breakLines(maxWidth: width ?? .infinity, context)
         cache[key] = result
         return result
     }
 
     private func breakLines(maxWidth: Double, _ context: RenderContext) -> Lines {
-        var lines: [Line] = []
-        var line = Line()
-        func endLine() {
-            while let last = line.pieces.last, last.isSpace {
-                line.width -= last.width
-                line.pieces.removeLast()
-            }
-            lines.append(line)
-            line = Line()
-        }
+        var builder = LineBuilder(maxWidth: maxWidth, size: style.size)
         for span in spans {
             let face = face(for: span)
             let font = context.fonts.font(for: face)
             for token in Self.tokens(Self.substitutingUncovered(span.text, font)) {
-                if token == "\n" {
-                    endLine()
-                    continue
-                }
-                let isSpace = token.first == " "
-                if isSpace && line.pieces.isEmpty && !lines.isEmpty { continue }
-                var text = token
-                var width = font.width(of: text, size: style.size)
-                if !isSpace && line.width + width > maxWidth && !line.pieces.isEmpty { endLine() }
-                // A word wider than the line is broken between characters.
-                while !isSpace && width > maxWidth && text.count > 1 {
-                    var cut = text.startIndex
-                    var cutWidth = 0.0
-                    for index in text.indices {
-                        let next = font.width(of: text[index...index], size: style.size)
-                        if cutWidth + next > maxWidth - line.width && index != text.startIndex { break }
-                        cutWidth += next
-                        cut = text.index(after: index)
-                    }
-                    line.pieces.append(Piece(text: String(text[..<cut]), x: line.width, width: cutWidth, face: face, link: span.link, isSpace: false))
-                    line.width += cutWidth
-                    endLine()
-                    text = String(text[cut...])
-                    width = font.width(of: text, size: style.size)
-                }
-                line.pieces.append(Piece(text: text, x: line.width, width: width, face: face, link: span.link, isSpace: isSpace))
-                line.width += width
+                builder.add(token, face: face, font: font, link: span.link)
             }
         }
-        endLine()
+        var lines = builder.finish()
         if let limit = style.lineLimit, lines.count > limit {
             lines = Array(lines.prefix(limit))
             lines[limit - 1] = ellipsized(lines[limit - 1], maxWidth: maxWidth, context)
@@ -247,27 +218,40 @@ final class TextBlock: LayoutNode {
         return String(result)
     }
 
-    /// Words, runs of spaces and newlines.
-    static func tokens(_ text: String) -> [String] {
-        var tokens: [String] = []
-        var current = ""
-        var currentIsSpace = false
-        for character in text {
-            if character == "\n" || character == "\r\n" {
-                if !current.isEmpty { tokens.append(current) }
-                tokens.append("\n")
-                current = ""
-                continue
-            }
-            let isSpace = character == " " || character == "\t"
-            if !current.isEmpty && isSpace != currentIsSpace {
-                tokens.append(current)
-                current = ""
-            }
-            current.append(isSpace ? " " : character)
-            currentIsSpace = isSpace
+    /// Words, runs of spaces (tabs become spaces) and newlines, split at ASCII white space in one
+    /// pass over the UTF-8 bytes.
+    static func tokens(_ text: String) -> [Substring] {
+        var tokens: [Substring] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var startIsSpace = false
+        var hasTab = false
+        func flush(_ end: String.Index) {
+            guard start < end else { return }
+            let token = text[start..<end]
+            tokens.append(hasTab ? Substring(String(repeating: " ", count: token.utf8.count)) : token)
+            hasTab = false
         }
-        if !current.isEmpty { tokens.append(current) }
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                flush(index)
+                if byte == UInt8(ascii: "\n") || next == utf8.endIndex || utf8[next] != UInt8(ascii: "\n") { tokens.append("\n") }
+                start = next
+            } else {
+                let isSpace = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+                if start < index && isSpace != startIsSpace {
+                    flush(index)
+                    start = index
+                }
+                if start == index { startIsSpace = isSpace }
+                if byte == UInt8(ascii: "\t") { hasTab = true }
+            }
+            index = next
+        }
+        flush(utf8.endIndex)
         return tokens
     }
 }

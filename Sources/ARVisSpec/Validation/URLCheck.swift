@@ -67,9 +67,19 @@ package enum URLCheck {
                         hint: "links may be http, https, mailto or relative")
     }
 
+    /// Whether `text` has a `](`, without which it has no Markdown link (one pass over its bytes).
+    private static func hasLinkSyntax(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: "]") && byte == UInt8(ascii: "(") { return true }
+            previous = byte
+        }
+        return false
+    }
+
     /// Warns about every Markdown link in `markdown` that will be drawn as text.
     package static func checkMarkdownLinks(_ markdown: String, at offset: Int, _ context: DecodingContext) {
-        guard markdown.contains("](") else { return }
+        guard hasLinkSyntax(markdown) else { return }
         for link in InlineMarkdown.links(in: markdown) { checkLink(link, at: offset, context) }
     }
 
