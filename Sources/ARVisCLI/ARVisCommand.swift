@@ -1,3 +1,7 @@
+import ARVisGraphics
+import ARVisPipeline
+import ARVisRender
+import ARVisSpec
 public import ArgumentParser
 
 /// The `arvis` command: validate, format, convert and describe ARVis specs.
@@ -60,4 +64,27 @@ enum CLIExit: Int32 {
     case usage = 2
 
     var exitCode: ExitCode { ExitCode(rawValue) }
+
+    /// The one mapping from the libraries' errors to exit codes: problems of the input (a spec, a
+    /// plan, a drawing too large for its limits) are 1; the machine's (fonts, files) are 2.
+    static func code(for error: any Error) -> CLIExit {
+        switch error {
+        case is SpecError, is RenderError: .specErrors
+        case let error as GraphicsError: error.code == .canvasTooLarge ? .specErrors : .usage
+        case let error as PipelineError: error.code == .limitExceeded || error.code == .invalidInput ? .specErrors : .usage
+        default: .usage
+        }
+    }
+
+    /// Runs `work`; an error is printed once, as `error: …`, and becomes its exit code.
+    static func reporting<T>(_ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Console.error("error: \(error)")
+            throw code(for: error).exitCode
+        }
+    }
 }

@@ -47,6 +47,8 @@ struct Render: AsyncParsableCommand {
 
     @OptionGroup var fetching: FetchOptions
 
+    @OptionGroup var limiting: LimitOptions
+
     @OptionGroup var reporting: ReportingOptions
 
     @Flag(name: .customLong("full-height"), help: "Draw all of a scrolling widget's content instead of clipping it at the frame.")
@@ -77,15 +79,10 @@ struct Render: AsyncParsableCommand {
     func run() async throws {
         let document = try SpecInput.document(at: file, options: reading)
         var options = RenderOptions(fullHeight: fullHeight)
+        options.limits = limiting.limits
         options.resources = await fetching.resources(Renderer.resourceURLs(in: document), for: file)
-        let renderer: Renderer
-        do {
-            renderer = try Renderer(options: options, fonts: FontLibrary.standard(directory: fontDirectory))
-        } catch {
-            Console.error("error: \(error)")
-            throw CLIExit.usage.exitCode
-        }
-        var widgets = renderer.render(document)
+        let renderer = try CLIExit.reporting { try Renderer(options: options, fonts: FontLibrary.standard(directory: fontDirectory)) }
+        var widgets = try CLIExit.reporting { try renderer.render(document) }
         if let widget {
             guard widget <= widgets.count else {
                 Console.error("error: --widget \(widget) is out of range: \(file) has \(widgets.count) widget\(widgets.count == 1 ? "" : "s")")

@@ -43,6 +43,8 @@ struct SceneCommand: AsyncParsableCommand {
 
     @OptionGroup var fetching: FetchOptions
 
+    @OptionGroup var limiting: LimitOptions
+
     @OptionGroup var reporting: ReportingOptions
 
     @Option(name: .shortAndLong, help: "The output file (- or nothing is standard output for JSON and glTF).")
@@ -117,19 +119,17 @@ struct SceneCommand: AsyncParsableCommand {
     private func textures(_ document: SpecDocument, _ environment: Environment,
                           _ pictures: [String: RenderOptions.Resource]) async throws -> [String: [UInt8]] {
         var options = RenderOptions()
+        options.limits = limiting.limits
         options.resources = await fetching.resources(Renderer.resourceURLs(in: document), for: file)
-        do {
+        return try CLIExit.reporting {
             let renderer = try Renderer(options: options)
             let png = PNGWriter(fonts: renderer.fonts, scale: scale)
             var textures: [String: [UInt8]] = [:]
-            for widget in renderer.render(document) { textures[widget.name] = try png.write(widget.drawing) }
+            for widget in try renderer.render(document) { textures[widget.name] = try png.write(widget.drawing) }
             for (index, image) in (environment.imageTrackingConfigurations ?? []).enumerated() {
                 if let picture = pictures[image.imageURL] { textures["image\(index + 1)"] = picture.data }
             }
             return textures
-        } catch {
-            Console.error("error: \(error)")
-            throw CLIExit.usage.exitCode
         }
     }
 }

@@ -4,6 +4,8 @@ public struct RenderOptions: Sendable {
     public var fullHeight: Bool
     /// Downloaded bytes of images and posters by URL, embedded as data URIs; others get placeholders.
     public var resources: [String: Resource]
+    /// How much one widget may draw.
+    public var limits = RenderLimits()
 
     /// A downloaded image.
     public struct Resource: Sendable, Hashable {

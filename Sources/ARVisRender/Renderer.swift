@@ -7,7 +7,7 @@ public import ARVisSpec
 /// ```swift
 /// let document = try SpecReader.read(json: bytes).document
 /// let renderer = try Renderer()
-/// for widget in renderer.render(document) {
+/// for widget in try renderer.render(document) {
 ///     print(widget.name, SVGWriter().write(widget.drawing).count)
 /// }
 /// ```
@@ -29,19 +29,24 @@ public struct Renderer: Sendable {
 
     /// Every widget of a document, in order: for an environment each relationship's widget (and its
     /// child widgets); for a component or chart, one card.
-    public func render(_ document: SpecDocument) -> [RenderedWidget] {
+    /// - Throws: ``RenderError`` when a widget would draw more than ``RenderOptions/limits`` allow.
+    public func render(_ document: SpecDocument) throws(RenderError) -> [RenderedWidget] {
         switch document {
         case .environment(let environment):
-            WidgetCatalog.widgets(in: environment).map { render($0.widget, name: $0.name) }
+            var widgets: [RenderedWidget] = []
+            for entry in WidgetCatalog.widgets(in: environment) { widgets.append(try render(entry.widget, name: entry.name)) }
+            return widgets
         case .component(let component):
-            [render(component, name: "component")]
+            return [try render(component, name: "component")]
         case .chart(let chart):
-            [render(.chart(chart), name: "chart")]
+            return [try render(.chart(chart), name: "chart")]
         }
     }
 
     /// One widget in its frame (size, padding, background, scroll).
-    public func render(_ widget: WidgetConfiguration, name: String) -> RenderedWidget {
+    /// - Throws: ``RenderError`` when the widget would draw more than ``RenderOptions/limits`` allow.
+    public func render(_ widget: WidgetConfiguration, name: String) throws(RenderError) -> RenderedWidget {
+        try options.limits.check(widget.component, widget: name)
         let context = RenderContext(fonts: fonts, options: options)
         let node = ComponentLayout.node(for: widget.component)
         let summary = AccessibleSummary.text(for: widget.component)
@@ -49,7 +54,9 @@ public struct Renderer: Sendable {
     }
 
     /// A component alone, on a card of the default widget width and the content's height.
-    public func render(_ component: Component, name: String) -> RenderedWidget {
+    /// - Throws: ``RenderError`` when the component would draw more than ``RenderOptions/limits`` allow.
+    public func render(_ component: Component, name: String) throws(RenderError) -> RenderedWidget {
+        try options.limits.check(component, widget: name)
         let context = RenderContext(fonts: fonts, options: options)
         let node = ComponentLayout.node(for: component)
         let frame = WidgetFrame(standaloneWidth: Self.standaloneWidth)

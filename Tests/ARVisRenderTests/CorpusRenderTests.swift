@@ -19,12 +19,12 @@ struct CorpusRenderTests {
     func rendersEveryWidget(_ file: URL) throws {
         let renderer = try #require(Self.renderer)
         let document = try SpecReader.decode(try Data(contentsOf: file))
-        let widgets = renderer.render(document)
+        let widgets = try renderer.render(document)
         #expect(!widgets.isEmpty)
         for widget in widgets {
             let svg = SVGWriter().write(widget.drawing)
             #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>\n"))
-            #expect(svg == SVGWriter().write(renderer.render(document).first { $0.name == widget.name }!.drawing), "not deterministic")
+            #expect(svg == SVGWriter().write(try renderer.render(document).first { $0.name == widget.name }!.drawing), "not deterministic")
             #expect(widget.drawing.extent.width > 0 && widget.drawing.extent.height > 0)
             let png = try PNGWriter(fonts: renderer.fonts).write(widget.drawing)
             #expect(png.count > 100)

@@ -18,7 +18,7 @@ struct GoldenTests {
     func matchesGoldenSVG(_ example: URL) throws {
         let renderer = try Renderer()
         let document = try SpecReader.decode(try Data(contentsOf: example))
-        for widget in renderer.render(document) {
+        for widget in try renderer.render(document) {
             let name = example.deletingPathExtension().lastPathComponent + "--" + widget.name + ".svg"
             let golden = Self.folder.appendingPathComponent(name)
             let svg = SVGWriter().write(widget.drawing)

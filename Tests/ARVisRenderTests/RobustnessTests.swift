@@ -31,6 +31,21 @@ struct RobustnessTests {
         #expect(tooDeep.diagnostics.first?.code == .depthLimit)
     }
 
+    @Test func widgetsOverTheLimitsAreRefusedWithTheLimitNamed() throws {
+        let rows = (0..<2_000).map { "\"\($0)\"" }.joined(separator: ",")
+        let table = #"{"table": {"configuration": {"tableData": {"data": {"a": [\#(rows)], "b": [\#(rows)]}}}}}"#
+        let document = try SpecReader.decode(Data(table.utf8))
+        var options = RenderOptions()
+        options.limits.maximumTableCells = 1_000
+        let error = #expect(throws: RenderError.self) { try Renderer(options: options).render(document) }
+        #expect(error?.message == "it would draw 4 002 table cells, over the limit of 1 000 (raise it with --max-cells)")
+        options.limits.maximumTableCells = 5_000
+        #expect(try Renderer(options: options).render(document).count == 1)
+        let fields = (0..<31).map { "\"f\($0)\"" }
+        let splom = #"{"splom": {"data": {\#(fields.map { "\($0): [1, 2]" }.joined(separator: ","))}, "fields": [\#(fields.joined(separator: ","))]}}"#
+        #expect(throws: RenderError.self) { try Renderer().render(try SpecReader.decode(Data(splom.utf8))) }
+    }
+
     @Test func emptyDataSourceSaysSo() throws {
         let svg = try svg(#"{"dataSources": [{"label": "default", "data": {"x": [], "y": []}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#)
         #expect(svg.contains("No data to plot"))
