@@ -88,6 +88,11 @@ extension ChartPlotter {
 
     private func lineWidth(_ mark: PreparedMark) -> Double { mark.component.config.lineWidth ?? 1 }
 
+    /// The column width lines and areas are aggregated at: 1/16 point. On a million-row random walk
+    /// drawn at 1× and 2×, under 0.5 % of the PNG's pixels differ by more than 10 % from drawing
+    /// every row (M4ReductionTests).
+    static let columnWidth = 0.0625
+
     private func drawLines(_ mark: PreparedMark, into drawn: inout DrawnMark) {
         let cardinal = mark.component.config.interpolationMethod == .cardinal
         for group in seriesGroups(mark.data) {
@@ -98,10 +103,12 @@ extension ChartPlotter {
                 drawn.anchor(datum.row, Rect(x: x, y: y, width: 0, height: 0))
             }
             guard let color = group.first?.color, !points.isEmpty else { continue }
-            drawn.elements.append(.shape(Shape(path: Self.curve(points, cardinal: cardinal), stroke: Stroke(color: color, width: lineWidth(mark), isRound: true))))
+            let kept = M4Reduction.kept(points, columnWidth: Self.columnWidth, span: plot.width)
+            let shown = kept.count == points.count ? points : kept.map { points[$0] }
+            drawn.elements.append(.shape(Shape(path: Self.curve(shown, cardinal: cardinal), stroke: Stroke(color: color, width: lineWidth(mark), isRound: true))))
             if mark.component.config.symbol != nil || mark.component.config.symbolSize != nil {
-                for (index, datum) in group.enumerated() where index < points.count {
-                    drawn.elements += symbol(at: points[index], mark: mark, color: datum.color, defaultSize: 7)
+                for index in kept where index < group.count {
+                    drawn.elements += symbol(at: points[index], mark: mark, color: group[index].color, defaultSize: 7)
                 }
             }
         }
@@ -137,6 +144,10 @@ extension ChartPlotter {
                 drawn.anchor(datum.row, Rect(x: x, y: y, width: 0, height: 0))
             }
             guard let color = group.first?.color, top.count > 1 else { continue }
+            // Both edges keep the rows either edge needs, so they stay paired column by column.
+            let kept = Array(Set(M4Reduction.kept(top, columnWidth: Self.columnWidth, span: plot.width)
+                + M4Reduction.kept(bottom, columnWidth: Self.columnWidth, span: plot.width))).sorted()
+            if kept.count < top.count { (top, bottom) = (kept.map { top[$0] }, kept.map { bottom[$0] }) }
             var path = Self.curve(top, cardinal: cardinal)
             let lower = Self.curve(bottom.reversed(), cardinal: cardinal)
             for element in lower.elements {

@@ -1,0 +1,56 @@
+@testable import ARVisGraphics
+@testable import ARVisRender
+import ARVisTestSupport
+import Foundation
+import Testing
+
+struct M4ReductionTests {
+    /// A Gaussian random walk of `count` points across `width` points, scaled into 20…220.
+    static func walk(_ count: Int, width: Double, seed: UInt64) -> [Point] {
+        var generator = SeededGenerator(seed: seed)
+        var value = 0.0
+        let values = (0..<count).map { _ -> Double in
+            let (u, v) = (Double.random(in: Double.ulpOfOne...1, using: &generator), Double.random(in: 0...1, using: &generator))
+            value += (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+            return value
+        }
+        let (low, high) = (values.min()!, values.max()!)
+        return values.enumerated().map { Point(20 + Double($0.offset) / Double(count) * width, 20 + ($0.element - low) / max(high - low, 1) * 200) }
+    }
+
+    /// The share of pixels whose colour differs by more than 10 % between two drawings of one size.
+    static func differingShare(_ first: [Element], _ second: [Element], width: Int, height: Int, scale: Double) throws -> Double {
+        let fonts = try FontLibrary.standard()
+        let pixels = [first, second].map { elements -> [Float] in
+            let canvas = Canvas(width: width, height: height, fonts: fonts)
+            canvas.draw(elements, transform: .scale(scale, scale), opacity: 1)
+            return Array(UnsafeBufferPointer(start: canvas.pixels, count: width * height * 4))
+        }
+        var differing = 0
+        for pixel in 0..<(width * height) where (0..<4).contains(where: { abs(pixels[0][pixel * 4 + $0] - pixels[1][pixel * 4 + $0]) > 0.1 }) {
+            differing += 1
+        }
+        return Double(differing) / Double(width * height)
+    }
+
+    /// The bar: at most 1 % of a chart-sized picture's pixels differ by more than 10 %.
+    @Test(arguments: [1.0, 2.0])
+    func aReducedLineLooksLikeTheWholeLine(scale: Double) throws {
+        let points = Self.walk(300_000, width: 900, seed: UInt64(scale * 7))
+        let kept = M4Reduction.kept(points, columnWidth: ChartPlotter.columnWidth, span: 900)
+        #expect(kept.count < points.count / 4)
+        #expect(kept.first == 0 && kept.last == points.count - 1)
+        let stroke = Stroke(color: .black, width: 1, isRound: true)
+        let whole = [Element.shape(Shape(path: .polyline(points), stroke: stroke))]
+        let reduced = [Element.shape(Shape(path: .polyline(kept.map { points[$0] }), stroke: stroke))]
+        let share = try Self.differingShare(whole, reduced, width: Int(940 * scale), height: Int(240 * scale), scale: scale)
+        #expect(share <= 0.01, "\(share * 100) % of pixels differ")
+    }
+
+    @Test func unsortedOrSparsePointsAreKept() {
+        let sparse = Self.walk(100, width: 600, seed: 1)
+        #expect(M4Reduction.kept(sparse, columnWidth: 0.25, span: 600).count == 100)
+        let unsorted = Self.walk(100_000, width: 600, seed: 2).reversed()
+        #expect(M4Reduction.kept(Array(unsorted), columnWidth: 0.25, span: 600).count == 100_000)
+    }
+}
