@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisPipeline
+import ARVisPlanting
 import ARVisRender
 import ARVisSpec
 public import ArgumentParser
@@ -70,6 +71,7 @@ enum CLIExit: Int32 {
     static func code(for error: any Error) -> CLIExit {
         switch error {
         case is SpecError, is RenderError: .specErrors
+        case let error as PlantingError: error.code == .tooManyCells ? .usage : .specErrors
         case let error as GraphicsError: error.code == .canvasTooLarge ? .specErrors : .usage
         case let error as PipelineError: error.code == .limitExceeded || error.code == .invalidInput ? .specErrors : .usage
         default: .usage

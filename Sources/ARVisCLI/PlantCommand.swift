@@ -53,7 +53,7 @@ struct PlantCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Degrees anticlockwise from east of the hex layout's rows.", valueName: "degrees"))
     var orientation = 0.0
 
-    @Option(name: .customLong("trees-per-tap"), help: "Trees per tap of the reforestar layout (ReforestAR allows 1–10).")
+    @Option(name: .customLong("trees-per-tap"), help: "Trees per tap of the reforestar layout, 1 to 100 (ReforestAR's app offers 1–10).")
     var treesPerTap = 10
 
     @Option(help: "How many trees to plant, spread over the whole area (default: as many as fit).")
@@ -77,11 +77,12 @@ struct PlantCommand: ParsableCommand {
     var svg: String?
 
     func validate() throws {
-        if let spacing, !(spacing > 0 && spacing.isFinite && spacing <= 1000) { throw ValidationError("--spacing must be between 0 and 1000 metres") }
+        if let spacing, !(spacing > 0) { throw ValidationError("--spacing must be greater than 0, found \(spacing)") }
+        if let spacing, !(spacing <= 1000) { throw ValidationError("--spacing must be at most 1000 metres, found \(spacing)") }
         if let count, count < 0 { throw ValidationError("--count cannot be negative") }
         guard orientation.isFinite else { throw ValidationError("--orientation must be a number of degrees") }
         guard (1...100).contains(treesPerTap) else { throw ValidationError("--trees-per-tap must be between 1 and 100") }
-        _ = try mix()
+        _ = try mix(noting: false)
         _ = try sessionOrigin()
     }
 
@@ -95,22 +96,29 @@ struct PlantCommand: ParsableCommand {
         return (GeoCoordinate(latitude: parts[0], longitude: parts[1]), parts[2])
     }
 
-    /// The species mix from --species and --spacing.
-    func mix() throws -> SpeciesMix {
+    /// The species mix from --species and --spacing; with `noting`, says which species a forgiven
+    /// typo was taken for.
+    func mix(noting: Bool = true) throws -> SpeciesMix {
         guard !species.isEmpty else { return .uniform(spacing: spacing ?? 3) }
         let arguments = try species.map(SpeciesArgument.init)
         let shares = try SpeciesArgument.shares(arguments)
         return SpeciesMix(try zip(arguments, shares).map { argument, share in
-            let found = try Self.catalogSpecies(argument.name)
+            let found = try Self.catalogSpecies(argument.name, noting: noting)
             return SpeciesMix.Entry(name: found.latinName, spacing: spacing ?? found.spacing, share: share)
         })
     }
 
     /// The catalog species `name` denotes, or an error that lists what it might have meant.
-    static func catalogSpecies(_ name: String) throws -> Species {
+    static func catalogSpecies(_ name: String, noting: Bool) throws -> Species {
         let catalog = SpeciesCatalog.standard
         if let found = catalog.species(named: name) { return found }
-        let candidates = catalog.search(name).prefix(5).map { "\($0.species.latinName) (\($0.species.portugueseNames[0]))" }
+        let matches = catalog.search(name)
+        // A typo with one clear best match is forgiven, as `arvis species` forgives it.
+        if let best = matches.first, matches.count == 1 || matches[1].quality > best.quality {
+            if noting { Console.error("note: --species \(name) is taken as \(best.species.latinName) (\(best.species.portugueseNames[0]))") }
+            return best.species
+        }
+        let candidates = matches.prefix(5).map { "\($0.species.latinName) (\($0.species.portugueseNames[0]))" }
         if candidates.isEmpty {
             throw ValidationError("--species \(name): no species of the catalog is called that; `arvis species` lists them")
         }
@@ -123,12 +131,14 @@ struct PlantCommand: ParsableCommand {
             Console.error("error: \(area) holds no Polygon or MultiPolygon: nothing to plant")
             throw CLIExit.specErrors.exitCode
         }
+        try CLIExit.reporting { try SiteCheck.check(areaFeatures.polygons, file: area) }
         let frame = GeoFrame(around: areaFeatures.polygons)
         let mix = try mix()
         var standing = areaFeatures.points
         var zones: [Area] = []
         for file in exclude {
             let features = try Self.features(file)
+            try CLIExit.reporting { try SiteCheck.check(features.polygons, file: file) }
             zones += features.polygons.map(frame.area)
             standing += features.points
         }
@@ -145,6 +155,11 @@ struct PlantCommand: ParsableCommand {
             throw CLIExit.usage.exitCode
         }
         let plan = AreaPlanner.plan(site, mix: mix, layout: plantingLayout, count: count, seed: seed)
+        guard !plan.trees.isEmpty || count == 0 else {
+            Console.error(String(format: "error: no tree fits: %@ of %.0f m² at %g m spacing%@", area, site.squareMetres, mix.smallestSpacing,
+                                 layout == .reforestar ? " (each ReforestAR tap plants all \(treesPerTap) trees or none: try a smaller --trees-per-tap)" : ""))
+            throw CLIExit.specErrors.exitCode
+        }
         let alignment = try sessionOrigin().map { SessionAlignment(origin: $0.0, heading: $0.1, in: frame) }
         try write(GeoJSONWriter.write(plan, frame: frame, session: alignment), to: output)
         if let svg { try draw(plan, to: svg) }

@@ -1,20 +1,41 @@
+import ARVisSpec
+
 /// A planting area in local metres on the ground plane: an outer ring and holes, each a closed
 /// polygon of (x, z) points (the last point joins the first).
 public struct Area: Sendable, Hashable {
     /// The outer boundary.
-    public var outer: [SIMD2<Double>]
+    public var outer: [SIMD2<Double>] { didSet { index = Self.index(outer, holes) } }
     /// Regions inside the boundary where nothing is planted.
-    public var holes: [[SIMD2<Double>]]
+    public var holes: [[SIMD2<Double>]] { didSet { index = Self.index(outer, holes) } }
+    /// Band indexes of long rings (outer first, then holes), for containment in constant time.
+    private var index: [RingIndex?]
 
     /// Creates an area.
     public init(outer: [SIMD2<Double>], holes: [[SIMD2<Double>]] = []) {
         self.outer = outer
         self.holes = holes
+        index = Self.index(outer, holes)
+    }
+
+    private static func index(_ outer: [SIMD2<Double>], _ holes: [[SIMD2<Double>]]) -> [RingIndex?] {
+        ([outer] + holes).map { $0.count >= RingIndex.threshold ? RingIndex($0) : nil }
     }
 
     /// Whether a point lies inside the boundary and outside every hole.
     public func contains(_ point: SIMD2<Double>) -> Bool {
-        Self.ringContains(outer, point) && !holes.contains { Self.ringContains($0, point) }
+        inside(ring: 0, point) && !holes.indices.contains { inside(ring: $0 + 1, point) }
+    }
+
+    private func inside(ring: Int, _ point: SIMD2<Double>) -> Bool {
+        if let index = index[ring] { return index.contains(point) }
+        return Self.ringContains(ring == 0 ? outer : holes[ring - 1], point)
+    }
+
+    public static func == (lhs: Area, rhs: Area) -> Bool { lhs.outer == rhs.outer && lhs.holes == rhs.holes }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(outer)
+        hasher.combine(holes)
     }
 
     /// Even-odd ray casting.
@@ -51,7 +72,12 @@ public struct Area: Sendable, Hashable {
 
     /// The bounding box of the boundary: minimum and maximum corners.
     public var bounds: (minimum: SIMD2<Double>, maximum: SIMD2<Double>) {
-        let xs = outer.map(\.x), ys = outer.map(\.y)
-        return (SIMD2(xs.min() ?? 0, ys.min() ?? 0), SIMD2(xs.max() ?? 0, ys.max() ?? 0))
+        guard var low = outer.first else { return (.zero, .zero) }
+        var high = low
+        for point in outer {
+            low = pointwiseMin(low, point)
+            high = pointwiseMax(high, point)
+        }
+        return (low, high)
     }
 }

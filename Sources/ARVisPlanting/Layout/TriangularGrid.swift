@@ -34,7 +34,7 @@ public enum TriangularGrid {
         let bounds = site.bounds
         let center = (bounds.minimum + bounds.maximum) / 2
         let halfDiagonal = ((bounds.maximum - bounds.minimum) * (bounds.maximum - bounds.minimum)).sum().squareRoot() / 2
-        let angle = orientation * .pi / 180
+        let angle = orientation.truncatingRemainder(dividingBy: 360) * .pi / 180
         let along = SIMD2(cos(angle), sin(angle)) * spacing
         let across = SIMD2(-sin(angle), cos(angle)) * spacing * (3.0.squareRoot() / 2)
         let rows = (halfDiagonal / (spacing * 3.0.squareRoot() / 2)).rounded(.up) + 1, columns = (halfDiagonal / spacing).rounded(.up) + 1
