@@ -57,15 +57,17 @@ public enum WidgetPlacement {
     /// The widgets of one target, in relationship order.
     public static func place(_ widgets: [WidgetConfiguration], on target: PlanarTarget, viewpoint: Vec3? = nil) -> [PlacedWidget] {
         var placed: [PlacedWidget?] = Array(repeating: nil, count: widgets.count)
-        var occupied: [Rectangle] = [Rectangle(center: .zero, size: target.size)]
+        let autos = widgets.indices.filter { widgets[$0].relativeAnchorPoint == .auto }
+        var occupied = Occupancy()
+        occupied.insert(Occupancy.Rectangle(center: .zero, size: target.size))
         for (index, widget) in widgets.enumerated() where widget.relativeAnchorPoint != .auto {
             let result = explicit(widget, index: index, anchor: widget.relativeAnchorPoint, target: target)
-            occupied.append(Rectangle(center: planePosition(result.local), size: result.placed.size))
+            occupied.insert(Occupancy.Rectangle(center: planePosition(result.local), size: result.placed.size))
             placed[index] = result.placed
         }
-        let autos = widgets.indices.filter { widgets[$0].relativeAnchorPoint == .auto }
+        let autoOrder = autos
             .sorted { area(widgets[$0]) > area(widgets[$1]) || (area(widgets[$0]) == area(widgets[$1]) && $0 < $1) }
-        for index in autos {
+        for index in autoOrder {
             placed[index] = automatic(widgets[index], index: index, target: target, occupied: &occupied, viewpoint: viewpoint)
         }
         return placed.map { $0! }
@@ -128,34 +130,16 @@ public enum WidgetPlacement {
 
     // MARK: Automatic anchors
 
-    private struct Rectangle {
-        var center: SIMD2<Double>
-        var size: SIMD2<Double>
-
-        func overlaps(_ other: Rectangle) -> Bool {
-            let gapX = abs(center.x - other.center.x) - (size.x + other.size.x) / 2
-            let gapY = abs(center.y - other.center.y) - (size.y + other.size.y) / 2
-            return gapX < -1e-9 && gapY < -1e-9
-        }
-    }
-
-    private static func automatic(_ widget: WidgetConfiguration, index: Int, target: PlanarTarget, occupied: inout [Rectangle], viewpoint: Vec3?) -> PlacedWidget {
+    private static func automatic(_ widget: WidgetConfiguration, index: Int, target: PlanarTarget, occupied: inout Occupancy, viewpoint: Vec3?) -> PlacedWidget {
         let sides: [(AnchorPoint, SIMD2<Double>)] = [(.trailing, SIMD2(1, 0)), (.leading, SIMD2(-1, 0)), (.top, SIMD2(0, -1)), (.bottom, SIMD2(0, 1))]
-        var best: (anchor: AnchorPoint, rectangle: Rectangle, score: Double)?
+        var best: (anchor: AnchorPoint, rectangle: Occupancy.Rectangle, score: Double)?
         let shift = planePosition(offsets(widget))
         for (anchor, direction) in sides {
             let size = contentSize(widget, anchor: anchor, target: target.size)
             // Start touching the target (plus the gap), then step outwards past whatever is in the way.
             var distance = (abs(direction.x) * (target.size.x + size.x) + abs(direction.y) * (target.size.y + size.y)) / 2 + autoGap
-            var rectangle = Rectangle(center: direction * distance + shift, size: size)
-            var guardCount = 0
-            while let blocker = occupied.first(where: { $0.overlaps(rectangle) }), guardCount < 1000 {
-                let blockerFar = abs((blocker.center.x - shift.x) * direction.x + (blocker.center.y - shift.y) * direction.y)
-                    + abs(direction.x) * blocker.size.x / 2 + abs(direction.y) * blocker.size.y / 2
-                distance = max(distance + 1e-6, blockerFar + autoGap + abs(direction.x) * size.x / 2 + abs(direction.y) * size.y / 2)
-                rectangle = Rectangle(center: direction * distance + shift, size: size)
-                guardCount += 1
-            }
+            distance = occupied.firstFreeDistance(from: distance, along: direction, through: shift, size: size, gap: autoGap)
+            let rectangle = Occupancy.Rectangle(center: direction * distance + shift, size: size)
             var score = distance
             if let viewpoint {
                 // Prefer sides that turn towards the viewer: their outward direction in the world.
@@ -166,7 +150,7 @@ public enum WidgetPlacement {
             if score < best?.score ?? .infinity { best = (anchor, rectangle, score) }
         }
         let chosen = best!
-        occupied.append(chosen.rectangle)
+        occupied.insert(chosen.rectangle)
         let local = Vec3(chosen.rectangle.center.x, offsets(widget).y, chosen.rectangle.center.y)
         return finish(widget, index: index, anchor: chosen.anchor, local: local, size: chosen.rectangle.size, target: target)
     }
