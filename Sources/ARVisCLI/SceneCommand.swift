@@ -99,7 +99,7 @@ struct SceneCommand: AsyncParsableCommand {
         let scene = SceneGraph(environment, imageSize: try parsedTargetSize(), imageAspects: aspects, viewpoint: try parsedViewpoint())
         let data: Data
         switch resolvedFormat {
-        case .json: data = Data(scene.json().utf8)
+        case .json: data = Data(try CLIExit.reporting { try scene.json() }.utf8)
         case .gltf: data = Data(GLTFExporter().gltf(scene, textures: try await textures(document, environment, pictures)).utf8)
         case .glb: data = Data(GLTFExporter().glb(scene, textures: try await textures(document, environment, pictures)))
         }

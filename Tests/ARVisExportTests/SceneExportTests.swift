@@ -14,7 +14,7 @@ struct SceneExportTests {
 
     @Test func sceneJSONListsEveryNodeWithWorldTransforms() throws {
         let scene = SceneGraph(try environment())
-        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(scene.json().utf8)) as? [String: Any])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(try scene.json().utf8)) as? [String: Any])
         let nodes = try #require(parsed["nodes"] as? [[String: Any]])
         #expect(nodes.count == scene.nodes.count)
         #expect(nodes.map { $0["id"] as? String } == scene.nodes.map(\.id))

@@ -139,30 +139,54 @@ public struct SceneGraph: Sendable, Hashable {
     }
 
     /// The documented JSON form: `{"nodes": [{"id", "kind", "parent", "transform": [16 numbers,
-    /// column-major, world], "size": [w, h], "asset", "text", "anchor"}]}`, keys in that order.
-    public func json() -> String {
-        var lines: [String] = []
-        for node in nodes {
-            var fields = ["\"id\": \(Self.quoted(node.id))", "\"kind\": \"\(node.kind.rawValue)\""]
-            fields.append("\"parent\": \(node.parent.map(Self.quoted) ?? "null")")
-            fields.append("\"transform\": [\(node.pose.matrix.columnMajor.map(Self.number).joined(separator: ", "))]")
-            if let size = node.size { fields.append("\"size\": [\(Self.number(size.x)), \(Self.number(size.y))]") }
-            if let asset = node.asset { fields.append("\"asset\": \(Self.quoted(asset))") }
-            if let text = node.text { fields.append("\"text\": \(Self.quoted(text))") }
-            if let anchor = node.anchor { fields.append("\"anchor\": \"\(anchor.rawValue)\"") }
-            lines.append("    {" + fields.joined(separator: ", ") + "}")
+    /// column-major, world], "size": [w, h], "asset", "text", "anchor"}]}`, compact, keys sorted and
+    /// numbers rounded to nanometres, so the same scene is the same text everywhere.
+    /// - Throws: ``SpatialError`` `notFinite` when a pose or size is NaN or infinite (never written
+    ///   as `nan` or `inf`, which no JSON reader accepts).
+    public func json() throws(SpatialError) -> String {
+        if let node = nodes.first(where: { !$0.isFinite }) {
+            throw SpatialError(.notFinite, "node \(node.id) has a transform or size that is not a finite number")
         }
-        return "{\n  \"nodes\": [\n" + lines.joined(separator: ",\n") + "\n  ]\n}\n"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(SceneDocument(nodes: nodes)), as: UTF8.self) + "\n"
+        } catch {
+            throw SpatialError(.notFinite, "the scene could not be written as JSON: \(error)")
+        }
+    }
+}
+
+/// The JSON shape of a scene: what ``SceneGraph/json()`` writes.
+struct SceneDocument: Encodable {
+    let nodes: [SceneNode]
+}
+
+extension SceneNode: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case id, kind, parent, transform, size, asset, text, anchor
     }
 
-    static func number(_ value: Double) -> String {
+    /// Whether every number of the node is finite.
+    var isFinite: Bool {
+        pose.matrix.columnMajor.allSatisfy(\.isFinite) && (size.map { $0.x.isFinite && $0.y.isFinite } ?? true)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(kind.rawValue, forKey: .kind)
+        try container.encode(parent, forKey: .parent)
+        try container.encode(pose.matrix.columnMajor.map(Self.rounded), forKey: .transform)
+        try container.encodeIfPresent(size.map { [Self.rounded($0.x), Self.rounded($0.y)] }, forKey: .size)
+        try container.encodeIfPresent(asset, forKey: .asset)
+        try container.encodeIfPresent(text, forKey: .text)
+        try container.encodeIfPresent(anchor?.rawValue, forKey: .anchor)
+    }
+
+    /// The value to a nanometre, so that the same scene writes the same text on every machine.
+    private static func rounded(_ value: Double) -> Double {
         let rounded = (value * 1e9).rounded() / 1e9
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
-        return String(rounded)
-    }
-
-    static func quoted(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+        return rounded == 0 ? 0 : rounded
     }
 }
