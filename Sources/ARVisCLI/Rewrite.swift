@@ -78,14 +78,16 @@ struct Convert: ParsableCommand {
 /// What `fmt` and `convert` share: reading a document that is safe to rewrite, and writing it.
 enum Rewriting {
     /// The document, unless it has errors or unknown keys (which a rewrite would silently drop).
+    /// The document, unless it has errors, unknown keys (which a rewrite would drop) or integers
+    /// too large for 64 bits (which it would change).
     static func document(from input: SpecInput, _ options: ReadOptions) throws -> SpecDocument {
         let result = input.read(options: options)
-        let dropped = result.diagnostics.filter { $0.code == .unknownKey }
-        for diagnostic in result.diagnostics where diagnostic.severity == .error || diagnostic.code == .unknownKey {
+        let lossy = result.diagnostics.filter { $0.code == .unknownKey || $0.code == .inexactNumber }
+        for diagnostic in result.diagnostics where diagnostic.severity == .error || lossy.contains(diagnostic) {
             Console.error(diagnostic.description)
         }
-        guard let document = result.document, dropped.isEmpty else {
-            if !dropped.isEmpty { Console.error("error: rewriting would drop the unknown keys above; fix or remove them first") }
+        guard let document = result.document, lossy.isEmpty else {
+            if !lossy.isEmpty { Console.error("error: rewriting would drop or change the values above; fix them first") }
             throw CLIExit.specErrors.exitCode
         }
         return document

@@ -58,7 +58,7 @@ public enum YAMLSpecReader {
         }
         var converter = NodeConverter(text: text, maximumDepth: maximumDepth)
         let root = converter.convert(composed, depth: 0)
-        return (converter.failure == nil ? root : nil, converter.failure.map { [$0] } ?? [])
+        return (converter.failure == nil ? root : nil, converter.warnings + (converter.failure.map { [$0] } ?? []))
     }
 
     static func aliasError(at offset: Int) -> PendingDiagnostic {
@@ -82,6 +82,8 @@ private struct NodeConverter {
     let text: SourceText
     let maximumDepth: Int
     var failure: PendingDiagnostic?
+    /// Problems that leave the value usable (integers too large for 64 bits).
+    var warnings: [PendingDiagnostic] = []
 
     init(text: SourceText, maximumDepth: Int) {
         self.text = text
@@ -93,7 +95,12 @@ private struct NodeConverter {
         guard failure == nil else { return SpecNode(.null, offset: offset) }
         switch node {
         case .scalar(let scalar):
-            return SpecNode(scalarKind(node, scalar, offset), offset: offset)
+            var kind = scalarKind(node, scalar, offset)
+            if case .string(let value) = kind, !value.hasPrefix("\u{FEFF}"), startsWithByteOrderMark(scalar, at: offset) {
+                // Yams drops a U+FEFF that begins a scalar, as it would a file's byte order mark.
+                kind = .string("\u{FEFF}" + value)
+            }
+            return SpecNode(kind, offset: offset)
         case .sequence(let sequence):
             guard depth < maximumDepth else { failure = .depthLimit(at: offset, maximumDepth: maximumDepth); return SpecNode(.null, offset: offset) }
             return SpecNode(.array(sequence.map { convert($0, depth: depth + 1) }), offset: offset)
@@ -119,11 +126,28 @@ private struct NodeConverter {
         }
     }
 
+    /// Whether the scalar's source text at `offset` begins with U+FEFF, written or escaped.
+    private func startsWithByteOrderMark(_ scalar: Yams.Node.Scalar, at offset: Int) -> Bool {
+        let quote = scalar.style == .doubleQuoted || scalar.style == .singleQuoted ? 1 : 0
+        let head = Array(text.bytes(at: offset + quote, count: 10))
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { return true }
+        // A double-quoted escape: \uFEFF or \U0000FEFF, in either case.
+        guard scalar.style == .doubleQuoted, head.count >= 6, head[0] == UInt8(ascii: "\\"), head[1] | 0x20 == UInt8(ascii: "u") else { return false }
+        let digits = head[1] == UInt8(ascii: "u") ? head[2..<6] : head.count >= 10 ? head[2..<10] : []
+        return UInt32(String(decoding: digits, as: UTF8.self), radix: 16) == 0xFEFF
+    }
+
     private mutating func scalarKind(_ node: Yams.Node, _ scalar: Yams.Node.Scalar, _ offset: Int) -> SpecNode.Kind {
         switch node.tag {
         case Tag(.null): return .null
         case Tag(.bool): return node.bool.map(SpecNode.Kind.bool) ?? .string(scalar.string)
-        case Tag(.int): return node.int.map(SpecNode.Kind.int) ?? .string(scalar.string)
+        case Tag(.int):
+            if let value = node.int { return .int(value) }
+            guard let value = Double(scalar.string.filter { $0 != "_" }), value.isFinite else { return .string(scalar.string) }
+            warnings.append(PendingDiagnostic(.warning, .inexactNumber, offset: offset, path: "",
+                                              message: "the integer \(scalar.string) does not fit 64 bits and is read as \(value)",
+                                              hint: "write it as a string to keep every digit"))
+            return .double(value)
         case Tag(.float):
             guard let value = node.float else { return .string(scalar.string) }
             guard value.isFinite else {

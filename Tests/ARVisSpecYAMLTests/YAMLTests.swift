@@ -5,6 +5,27 @@ import Foundation
 import Testing
 
 struct YAMLTests {
+    /// Invisible and unusual characters inside strings survive JSON → YAML → JSON unchanged.
+    @Test(arguments: ["a\u{FEFF}b", "\u{FEFF}", "tab\tand\u{0}nul", "line\u{2028}sep", "emoji 👍🏽", "\\ \" '"])
+    func unusualStringsRoundTrip(text: String) throws {
+        let document = SpecDocument.component(.text(Component.Text(text)))
+        let yaml = try YAMLSpecWriter.yaml(document)
+        let back = try YAMLSpecReader.decode(Data(yaml.utf8))
+        #expect(back == document)
+        #expect(try SpecReader.decode(Data(SpecWriter.json(back).utf8)) == document)
+    }
+
+    /// A whole number beyond 64 bits is read as the nearest float, in JSON and YAML alike, with a
+    /// warning that says so: never turned silently into a float or a string.
+    @Test func integersBeyondSixtyFourBitsAreFlagged() throws {
+        let json = SpecReader.read(json: Data(#"{"table": {"configuration": {"tableData": {"data": {"a": [18446744073709551615]}}}}}"#.utf8))
+        #expect(json.diagnostics.map(\.code) == [.inexactNumber])
+        let yaml = YAMLSpecReader.read(yaml: Data("table:\n  configuration:\n    tableData:\n      data:\n        a: [18446744073709551615]\n".utf8))
+        #expect(yaml.diagnostics.map(\.code) == [.inexactNumber])
+        #expect(json.document == yaml.document)
+        #expect(SpecReader.read(json: Data(#"{"table": {"configuration": {"tableData": {"data": {"a": [9223372036854775807]}}}}}"#.utf8)).diagnostics.isEmpty)
+    }
+
     @Test(arguments: Corpus.files + Corpus.examples.filter { $0.pathExtension == "json" })
     func jsonToYAMLAndBackIsLossless(_ file: URL) throws {
         let document = try SpecReader.decode(try Data(contentsOf: file))

@@ -47,6 +47,14 @@ extension JSONParser {
             throw fail(.numberOutOfRange, at: start, "the number \(text(from: start)) is out of range",
                        hint: "numbers must fit a 64-bit float (about ±1.8e308)")
         }
+        if isInteger, abs(value) >= 0x1p53 {
+            // Beyond 64-bit integers a whole number is kept as the nearest float; say so, since
+            // writing the document back would change it.
+            diagnostics.append(PendingDiagnostic(
+                .warning, .inexactNumber, offset: start, path: path.text,
+                message: "the integer \(text(from: start)) does not fit 64 bits and is read as \(negative ? -value : value)",
+                hint: "write it as a string to keep every digit"))
+        }
         return Node(.double(negative ? -value : value), offset: start)
     }
 

@@ -6,6 +6,12 @@ package struct SourceText: Sendable {
     private let bytes: [UInt8]
     private let lineStarts: [Int]
 
+    /// Up to `count` bytes of the source from `offset`.
+    package func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8> {
+        guard offset >= 0, offset < bytes.count else { return [] }
+        return bytes[offset..<min(bytes.count, offset + count)]
+    }
+
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var starts = [0]

@@ -8,7 +8,7 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
             case syntax, encoding, depthLimit, numberOutOfRange, duplicateKey, trailingComma
             case typeMismatch, missingKey, unknownKey, invalidValue, unknownReference
-            case unknownKind, compatibility, unreadable, unsafeLink, unsafeResource
+            case unknownKind, compatibility, unreadable, unsafeLink, unsafeResource, inexactNumber
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -41,6 +41,8 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let compatibility = Code(.compatibility)
         /// The input could not be read at all.
         public static let unreadable = Code(.unreadable)
+        /// A whole number too large for 64 bits, kept as the nearest float (its last digits change).
+        public static let inexactNumber = Code(.inexactNumber)
         /// A link that is drawn as text because following it could run code (`javascript:` …).
         public static let unsafeLink = Code(.unsafeLink)
         /// A resource that a safe loader will refuse: a local file outside the spec's folder, or a
