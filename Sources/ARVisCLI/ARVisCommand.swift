@@ -15,7 +15,7 @@ public struct ARVisCommand: AsyncParsableCommand {
             Every iARVis spec is an ARVis spec.
 
             Examples:
-              arvis validate Examples/museum-environment.json
+              arvis validate Examples/two-targets-environment.json
               arvis validate --format json --strict specs/*.json
               arvis render Examples/laptop-benchmark-bar-chart.json -o chart.png
               arvis scene Examples/two-targets-environment.json -o scene.glb
@@ -25,15 +25,25 @@ public struct ARVisCommand: AsyncParsableCommand {
               arvis convert --to yaml chart.json > chart.yaml
               arvis schema > arvis.schema.json
             """,
+        version: ARVisCommand.version,
         subcommands: [Validate.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, Format.self, Convert.self, SchemaCommand.self]
     )
 
     public init() {}
 
+    /// The version `arvis --version` prints.
+    public static let version = "0.6.0"
+
     /// Runs `arvis` with `arguments` (without the program name) and returns the process exit code.
     ///
     /// Exit codes: 0 success, 1 a spec has errors, 2 usage errors or unreadable input.
     public static func run(arguments: [String]) async -> Int32 {
+        if let misspelled = unknownCommand(in: arguments) {
+            let names = configuration.subcommands.compactMap { $0.configuration.commandName ?? String(describing: $0).lowercased() }
+            let suggestion = Suggestion.closest(to: misspelled, among: names).map { "; did you mean '\($0)'?" } ?? ""
+            Console.error("error: unknown command '\(misspelled)'\(suggestion)\nThe commands are: \(names.joined(separator: ", ")). See 'arvis --help'.")
+            return CLIExit.usage.rawValue
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -45,7 +55,7 @@ public struct ARVisCommand: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                print(fullMessage(for: error))
+                try? Console.write(fullMessage(for: error) + "\n")
                 return 0
             }
             let message = fullMessage(for: error)
@@ -53,6 +63,15 @@ public struct ARVisCommand: AsyncParsableCommand {
             // Usage errors are exit 2, as for most Unix tools (argument-parser's default is 64).
             return code == .validationFailure ? CLIExit.usage.rawValue : code.rawValue
         }
+    }
+}
+
+extension ARVisCommand {
+    /// The first argument, when it looks like a command name (not an option) but names none.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0.configuration.commandName ?? String(describing: $0).lowercased() }
+        return names.contains(first) || first == "help" ? nil : first
     }
 }
 

@@ -7,9 +7,14 @@ import Darwin
 
 /// Writes to standard output and standard error, never trapping when they fail.
 enum Console {
+    /// Whether this task's output is discarded: in-process tests set it, so their log shows test
+    /// results rather than thousands of lines of command output.
+    @TaskLocal static var isSilenced = false
+
     /// Writes `text` and a newline to standard error (a failure to do so is ignored: there is
     /// nowhere left to report it).
     static func error(_ text: String) {
+        guard !isSilenced else { return }
         _ = writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
     }
 
@@ -21,6 +26,7 @@ enum Console {
 
     /// Writes `data` to standard output.
     static func write(_ data: Data) throws {
+        guard !isSilenced else { return }
         if let code = writeAll([UInt8](data), to: STDOUT_FILENO) {
             error("error: cannot write to standard output: \(String(cString: strerror(code)))")
             throw CLIExit.usage.exitCode

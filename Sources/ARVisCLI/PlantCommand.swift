@@ -77,6 +77,12 @@ struct PlantCommand: ParsableCommand {
     var svg: String?
 
     func validate() throws {
+        if let output, output != "-", !["geojson", "json"].contains((output as NSString).pathExtension.lowercased()) {
+            throw ValidationError("-o \(output): the plan is GeoJSON; name it .geojson or .json")
+        }
+        if let svg, !["svg", "png"].contains((svg as NSString).pathExtension.lowercased()) {
+            throw ValidationError("--svg \(svg): the drawing is written as .svg or .png")
+        }
         if let spacing, !(spacing > 0) { throw ValidationError("--spacing must be greater than 0, found \(spacing)") }
         if let spacing, !(spacing <= 1000) { throw ValidationError("--spacing must be at most 1000 metres, found \(spacing)") }
         if let count, count < 0 { throw ValidationError("--count cannot be negative") }

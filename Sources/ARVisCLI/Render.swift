@@ -65,6 +65,10 @@ struct Render: AsyncParsableCommand {
 
     func validate() throws {
         guard scale >= 0.25, scale <= 8 else { throw ValidationError("--scale must be between 0.25 and 8") }
+        if let output, format == nil, !outputIsFolder, case let ext = (output as NSString).pathExtension.lowercased(), !ext.isEmpty,
+           !Self.fileExtensions.contains(ext) {
+            throw ValidationError("-o \(output): render writes .svg, .png or .html files (or a folder); give one of those or --format")
+        }
         if let widget, widget < 1 { throw ValidationError("--widget counts from 1") }
     }
 
@@ -94,11 +98,24 @@ struct Render: AsyncParsableCommand {
             Console.error("error: \(file) has no widgets to render")
             throw CLIExit.specErrors.exitCode
         }
-        if outputIsFolder || (document.kind == .environment && self.widget == nil) {
+        if outputIsFolder || (document.kind == .environment && self.widget == nil && !outputIsFile) {
             try writeFolder(widgets, fonts: renderer.fonts)
         } else {
+            guard widgets.count == 1 else {
+                Console.error("error: \(file) has \(widgets.count) widgets and \(output ?? "-") names one file: give --widget N (1–\(widgets.count)) for one of them, or -o FOLDER/ for all")
+                throw CLIExit.usage.exitCode
+            }
             try write(widgets[0], to: output, fonts: renderer.fonts)
         }
+    }
+
+    /// The output extensions render knows.
+    static let fileExtensions = ["svg", "png", "html", "htm"]
+
+    /// Whether `-o` names a file (a name with an extension render writes), not a folder.
+    private var outputIsFile: Bool {
+        guard let output, output != "-" else { return true }
+        return Self.fileExtensions.contains((output as NSString).pathExtension.lowercased())
     }
 
     /// Whether `-o` names a folder: it ends in `/` or is an existing directory.

@@ -8,6 +8,7 @@ struct Format: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fmt",
         abstract: "Rewrite a spec canonically: keys in the grammar's order, two-space indentation.",
+        usage: "arvis fmt [<options>] [--write] <file>",
         discussion: """
             The document's value is unchanged and formatting twice changes nothing. JSON stays JSON and
             YAML stays YAML. A document with errors, or with unknown keys that formatting would drop, is
@@ -49,6 +50,7 @@ struct Format: ParsableCommand {
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert a spec between JSON and YAML, losslessly.",
+        usage: "arvis convert [<options>] --to json|yaml <file>",
         discussion: "Reading the output gives a document equal to the input's. The result goes to standard output."
     )
 

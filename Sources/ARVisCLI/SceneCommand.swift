@@ -54,6 +54,10 @@ struct SceneCommand: AsyncParsableCommand {
     var file: String
 
     func validate() throws {
+        if let output, output != "-", format == nil, case let ext = (output as NSString).pathExtension.lowercased(),
+           !OutputFormat.allCases.map(\.rawValue).contains(ext) {
+            throw ValidationError("-o \(output): scene writes .json, .gltf or .glb files; give one of those or --format")
+        }
         _ = try parsedTargetSize()
         _ = try parsedViewpoint()
         guard scale >= 0.25, scale <= 4 else { throw ValidationError("--scale must be between 0.25 and 4") }

@@ -6,6 +6,7 @@ import Foundation
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check specs and report every problem with its file, line, column and path.",
+        usage: "arvis validate [<options>] <files> ...",
         discussion: """
             Text output has one line per problem, FILE:LINE:COL: error|warning: PATH: MESSAGE, followed
             by a "hint:" line when a fix is known. JSON output is one array of

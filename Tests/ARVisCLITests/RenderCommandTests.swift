@@ -5,11 +5,9 @@ import Testing
 
 /// `arvis render` end to end: formats, folders for environments, widget selection and errors.
 struct RenderCommandTests {
-    private func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("arvis-render-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    let scratch = ScratchFolder("render")
+
+    private func temporaryFolder() throws -> URL { try scratch.folder() }
 
     private var barChart: String { Corpus.packageRoot.appendingPathComponent("Examples/laptop-benchmark-bar-chart.json").path }
     private var environment: String { Corpus.packageRoot.appendingPathComponent("Examples/two-targets-environment.json").path }
@@ -17,7 +15,7 @@ struct RenderCommandTests {
     @Test(arguments: ["svg", "png", "html"])
     func rendersAChartToEachFormat(format: String) async throws {
         let output = try temporaryFolder().appendingPathComponent("chart.\(format)")
-        #expect(await ARVisCommand.run(arguments: ["render", barChart, "-o", output.path]) == 0)
+        #expect(await arvis(["render", barChart, "-o", output.path]) == 0)
         let data = try Data(contentsOf: output)
         switch format {
         case "png": #expect(Array(data.prefix(4)) == [137, 80, 78, 71])
@@ -29,8 +27,8 @@ struct RenderCommandTests {
     @Test func scaleMultipliesPNGPixels() async throws {
         let folder = try temporaryFolder()
         let one = folder.appendingPathComponent("1.png"), two = folder.appendingPathComponent("2.png")
-        #expect(await ARVisCommand.run(arguments: ["render", barChart, "-o", one.path]) == 0)
-        #expect(await ARVisCommand.run(arguments: ["render", barChart, "--scale", "2", "-o", two.path]) == 0)
+        #expect(await arvis(["render", barChart, "-o", one.path]) == 0)
+        #expect(await arvis(["render", barChart, "--scale", "2", "-o", two.path]) == 0)
         func width(_ url: URL) throws -> UInt32 {
             try Data(contentsOf: url)[16..<20].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         }
@@ -39,7 +37,7 @@ struct RenderCommandTests {
 
     @Test func anEnvironmentFillsAFolderWithAGallery() async throws {
         let folder = try temporaryFolder().appendingPathComponent("out")
-        #expect(await ARVisCommand.run(arguments: ["render", environment, "--format", "svg", "-o", folder.path]) == 0)
+        #expect(await arvis(["render", environment, "--format", "svg", "-o", folder.path]) == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(names.contains("index.html") && names.contains("image1-widget1.svg") && names.contains("image2-widget2.svg"))
         let gallery = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
@@ -48,29 +46,29 @@ struct RenderCommandTests {
 
     @Test func aFolderOutputAlwaysGetsFilesAndAGallery() async throws {
         let folder = try temporaryFolder()
-        #expect(await ARVisCommand.run(arguments: ["render", barChart, "--format", "png", "-o", folder.path + "/"]) == 0)
+        #expect(await arvis(["render", barChart, "--format", "png", "-o", folder.path + "/"]) == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["chart.png", "index.html"])
     }
 
     @Test func widgetSelectsOneWidget() async throws {
         let output = try temporaryFolder().appendingPathComponent("w.html")
-        #expect(await ARVisCommand.run(arguments: ["render", environment, "--widget", "2", "-o", output.path]) == 0)
+        #expect(await arvis(["render", environment, "--widget", "2", "-o", output.path]) == 0)
         #expect(try String(contentsOf: output, encoding: .utf8).contains("<title>image1-widget2</title>"))
-        #expect(await ARVisCommand.run(arguments: ["render", environment, "--widget", "99", "-o", output.path]) == 2)
-        #expect(await ARVisCommand.run(arguments: ["render", environment, "--widget", "0"]) == 2)
+        #expect(await arvis(["render", environment, "--widget", "99", "-o", output.path]) == 2)
+        #expect(await arvis(["render", environment, "--widget", "0"]) == 2)
     }
 
     @Test func badInputAndArgumentsFailClearly() async throws {
         let folder = try temporaryFolder()
         let bad = folder.appendingPathComponent("bad.json")
         try Data(#"{"text": {"content": 3}}"#.utf8).write(to: bad)
-        #expect(await ARVisCommand.run(arguments: ["render", bad.path]) == 1)
-        #expect(await ARVisCommand.run(arguments: ["render", "/nonexistent.json"]) == 2)
-        #expect(await ARVisCommand.run(arguments: ["render", barChart, "--scale", "100"]) == 2)
-        #expect(await ARVisCommand.run(arguments: ["render", barChart, "--format", "gif"]) == 2)
-        #expect(await ARVisCommand.run(arguments: ["render", environment]) == 2)  // many widgets need -o FOLDER
-        #expect(await ARVisCommand.run(arguments: ["render", barChart, "--font-dir", "/nonexistent", "-o", folder.appendingPathComponent("x.svg").path]) == 2)
-        #expect(await ARVisCommand.run(arguments: ["render", barChart, "-o", "/nonexistent/dir/x.svg"]) == 2)
+        #expect(await arvis(["render", bad.path]) == 1)
+        #expect(await arvis(["render", "/nonexistent.json"]) == 2)
+        #expect(await arvis(["render", barChart, "--scale", "100"]) == 2)
+        #expect(await arvis(["render", barChart, "--format", "gif"]) == 2)
+        #expect(await arvis(["render", environment]) == 2)  // many widgets need -o FOLDER
+        #expect(await arvis(["render", barChart, "--font-dir", "/nonexistent", "-o", folder.appendingPathComponent("x.svg").path]) == 2)
+        #expect(await arvis(["render", barChart, "-o", "/nonexistent/dir/x.svg"]) == 2)
     }
 
     @Test func fetchEmbedsLocalImages() async throws {
@@ -80,7 +78,7 @@ struct RenderCommandTests {
         let spec = folder.appendingPathComponent("image.json")
         try Data(#"{"image": {"url": "pic.png", "contentMode": "fit"}}"#.utf8).write(to: spec)
         let output = folder.appendingPathComponent("out.svg")
-        #expect(await ARVisCommand.run(arguments: ["render", spec.path, "--fetch", "-o", output.path]) == 0)
+        #expect(await arvis(["render", spec.path, "--fetch", "-o", output.path]) == 0)
         let svg = try String(contentsOf: output, encoding: .utf8)
         #expect(svg.contains("href=\"data:image/png;base64,"))
         // A 4×3 picture keeps its aspect ratio: 992 wide, 744 tall.
@@ -98,12 +96,12 @@ struct RenderCommandTests {
         try Data(#"{"vStack": {"elements": [\#(images.joined(separator: ","))]}}"#.utf8).write(to: spec)
         for format in ["svg", "html"] {
             let output = folder.appendingPathComponent("out.\(format)")
-            #expect(await ARVisCommand.run(arguments: ["render", spec.path, "--fetch", "-o", output.path]) == 0)
+            #expect(await arvis(["render", spec.path, "--fetch", "-o", output.path]) == 0)
             let text = try String(contentsOf: output, encoding: .utf8)
             #expect(!text.contains("base64,"))
             #expect(!text.contains("root:"))
         }
-        #expect(await ARVisCommand.run(arguments: ["validate", "--strict", spec.path]) == 1)
+        #expect(await arvis(["validate", "--strict", spec.path]) == 1)
     }
 
     @Test func unsafeLinksRenderAsText() async throws {
@@ -117,12 +115,12 @@ struct RenderCommandTests {
             ]}}
             """#.utf8).write(to: spec)
         let output = folder.appendingPathComponent("out.html")
-        #expect(await ARVisCommand.run(arguments: ["render", spec.path, "-o", output.path]) == 0)
+        #expect(await arvis(["render", spec.path, "-o", output.path]) == 0)
         let html = try String(contentsOf: output, encoding: .utf8)
         let hrefs = html.components(separatedBy: "href=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(hrefs == ["https://example.org"])
         #expect(html.contains("Content-Security-Policy"))
-        #expect(await ARVisCommand.run(arguments: ["validate", spec.path]) == 0)
-        #expect(await ARVisCommand.run(arguments: ["validate", "--strict", spec.path]) == 1)
+        #expect(await arvis(["validate", spec.path]) == 0)
+        #expect(await arvis(["validate", "--strict", spec.path]) == 1)
     }
 }

@@ -1,0 +1,87 @@
+import ARVisCLI
+import ARVisTestSupport
+import Foundation
+import Testing
+
+/// The built `arvis` binary, run as a user runs it: exit codes, standard output and standard error.
+struct BinaryTests {
+    let scratch = ScratchFolder("binary")
+
+    /// The `arvis` built beside this test bundle, if it was built.
+    static let binary: URL? = {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let url = folder.appendingPathComponent("arvis")
+        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+    }()
+
+    struct Run {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    /// Runs the binary with `arguments`, `input` on standard input and standard output sent to `stdout` (a pipe by default).
+    static func run(_ arguments: [String], input: Data? = nil, stdout: FileHandle? = nil) throws -> Run {
+        signal(SIGPIPE, SIG_IGN)  // arvis may stop reading input early, by design
+        let process = Process()
+        process.executableURL = try #require(binary, "arvis is not built beside the tests")
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe(), standardInput = Pipe()
+        process.standardOutput = stdout ?? output
+        process.standardError = error
+        process.standardInput = standardInput
+        try process.run()
+        let writer = Thread {
+            if let input { try? standardInput.fileHandleForWriting.write(contentsOf: input) }
+            try? standardInput.fileHandleForWriting.close()
+        }
+        writer.start()
+        let out = stdout == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
+    func validatePrintsLocatedDiagnosticsAndExitsOne() throws {
+        let spec = try scratch.file("bad.json", #"{"text": {"content": "a", "fontStyle": {"size": 0}}}"#)
+        let run = try Self.run(["validate", spec.path])
+        #expect(run.status == 1)
+        #expect(run.output == "\(spec.path):1:49: error: text.fontStyle.size: a font size must be greater than 0, found 0\n")
+        #expect(run.error == "1 error, 0 warnings in 1 file\n")
+    }
+
+    @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
+    func versionAndMisspelledCommands() throws {
+        #expect(try Self.run(["--version"]).output == ARVisCommand.version + "\n")
+        let misspelled = try Self.run(["rendr", "x.json"])
+        #expect(misspelled.status == 2)
+        #expect(misspelled.error.hasPrefix("error: unknown command 'rendr'; did you mean 'render'?"))
+    }
+
+    @Test(.enabled(if: binary != nil && FileManager.default.fileExists(atPath: "/dev/full"), "needs arvis and /dev/full"))
+    func aFullDiskIsAnErrorNotACrash() throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let run = try Self.run(["schema"], stdout: full)
+        #expect(run.status == 2)
+        #expect(run.error == "error: cannot write to standard output: No space left on device\n")
+    }
+
+    @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
+    func endlessInputStopsAtTheLimit() throws {
+        let run = try Self.run(["validate", "--max-input-mb", "1", "-"], input: Data(repeating: UInt8(ascii: "["), count: 3_000_000))
+        #expect(run.status == 2)
+        #expect(run.error.hasPrefix("error: cannot read standard input: it is over the 1 MB limit (raise the limit with --max-input-mb)"))
+    }
+
+    @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
+    func renderSaysWhatItWrote() throws {
+        let output = try scratch.folder().appendingPathComponent("chart.png")
+        let chart = Corpus.packageRoot.appendingPathComponent("Examples/laptop-benchmark-bar-chart.json").path
+        let run = try Self.run(["render", chart, "-o", output.path])
+        #expect(run.status == 0)
+        #expect(run.error.hasPrefix("wrote \(output.path) ("))
+        #expect(run.error.hasSuffix(" px PNG)\n"))
+        #expect(try Self.run(["render", chart, "--quiet", "-o", output.path]).error.isEmpty)
+    }
+}
