@@ -1,0 +1,150 @@
+"""Runs `arvis` on hostile inputs, as an attacker or a careless user would, under a 4 GB address-space
+cap and a 60 s limit each: nothing may crash or hang, no local file or private address may be read,
+no unsafe link may be written, and every refusal must be a clear message with a non-zero exit.
+
+Usage: python3 Scripts/check_hostile.py ARVIS_BINARY
+Prints one line per case and ends with `N passed, N failed`.
+"""
+import json
+import math
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+
+ADDRESS_SPACE = 4 * 1024 ** 3
+SECONDS = 60
+
+
+def cap():
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
+def run(binary, arguments, stdin=None, stdout=subprocess.PIPE):
+    try:
+        process = subprocess.run([binary] + arguments, input=stdin, stdout=stdout, stderr=subprocess.PIPE,
+                                 timeout=SECONDS, preexec_fn=cap)
+    except subprocess.TimeoutExpired:
+        return None, b"", b"timed out"
+    return process.returncode, process.stdout or b"", process.stderr
+
+
+def write(folder, name, content):
+    path = os.path.join(folder, name)
+    with open(path, "wb" if isinstance(content, bytes) else "w") as file:
+        if isinstance(content, (dict, list)):
+            json.dump(content, file)
+        else:
+            file.write(content)
+    return path
+
+
+def chart(mark, xs, ys):
+    return {"dataSources": [{"label": "default", "data": {"x": xs, "y": ys}}],
+            "components": [{"type": mark, "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}
+
+
+def polygon(coordinates):
+    return {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [coordinates]}}]}
+
+
+def cases(folder):
+    """(name, arguments, stdin, expected exit code, text the messages must contain, check of the output)"""
+    out = os.path.join(folder, "out")
+    images = ["/etc/passwd", "../../../../../../etc/passwd", "file:///proc/self/environ", "http://127.0.0.1:9/x.png",
+              "http://localhost:9/x.png", "http://169.254.169.254/latest/meta-data/", "http://[::1]:9/x.png",
+              "http://2130706433:9/x.png", "http://10.0.0.1/x.png"]
+    attack = write(folder, "attack.json", {"vStack": {"elements": [
+        {"image": {"url": url, "contentMode": "fit", "width": 10, "height": 10}} for url in images]}})
+    links = write(folder, "links.json", {"vStack": {"elements": [
+        {"text": {"content": "[a](javascript:alert(1)) [b]( JaVaScRiPt:alert(2)) [c](vbscript:x) [d](data:text/html,<script>) [ok](https://example.org)"}},
+        {"link": {"url": "javascript:alert(3)", "title": "t"}},
+        {"text": {"content": "tap", "modifiers": [{"onTap": {"action": {"openURL": {"url": "JAVASCRIPT:alert(4)"}}}}]}},
+        {"table": {"configuration": {"tableData": {"data": {"a": ["[x](javascript:alert(5))"]}}}}}]}})
+    square = [[-8.8, 39.7], [-8.79, 39.7], [-8.79, 39.71], [-8.8, 39.71], [-8.8, 39.7]]
+    yield "fetch reads no local file or private address (svg)", ["render", attack, "--fetch", "-o", out + ".svg"], None, 0, "", \
+        lambda path: b"base64," not in open(out + ".svg", "rb").read() and b"root:" not in open(out + ".svg", "rb").read()
+    yield "fetch reads no local file or private address (html)", ["render", attack, "--fetch", "-o", out + ".html"], None, 0, "", \
+        lambda path: b"base64," not in open(out + ".html", "rb").read()
+    yield "validate warns about local and private resources", ["validate", "--strict", attack], None, 1, "never fetched", None
+    yield "unsafe links become text", ["render", links, "-o", out + "-links.html"], None, 0, "", \
+        lambda path: re.findall(rb'href="([^"]*)"', open(out + "-links.html", "rb").read()) == [b"https://example.org"]
+    yield "validate reports unsafe links", ["validate", "--strict", links], None, 1, "", None
+    for name, value in [("font size", {"text": {"content": "a", "fontStyle": {"size": 1e308}}}),
+                        ("spacing", {"vStack": {"spacing": 1e308, "elements": [{"spacer": {}}]}}),
+                        ("padding", {"text": {"content": "a", "modifiers": [{"padding": {"leading": 1e308}}]}}),
+                        ("image width", {"image": {"url": "a.png", "contentMode": "fit", "width": 1e308}}),
+                        ("table length", {"table": {"configuration": {"tableData": {"data": {"a": ["1"]}, "length": -5}}}})]:
+        spec = write(folder, name.replace(" ", "-") + ".json", value)
+        yield f"a huge {name} is a located error", ["render", spec, "--format", "png", "-o", out + ".png"], None, 1, ".json:1:", None
+    yield "bar values of ±1e308 render", ["render", write(folder, "bars.json", chart("BarMark", ["a", "b"], [1e308, -1e308])), "--format", "png", "-o", out + ".png"], None, 0, "", None
+    yield "endless standard input stops at the limit", ["validate", "-"], b"[" * 70_000_000, 2, "64 MB limit", None
+    yield "/dev/zero stops at the limit", ["validate", "/dev/zero"], None, 2, "limit", None
+    yield "a folder as input", ["validate", folder], None, 2, "is a folder", None
+    deep = write(folder, "deep.json", "[" * 100_000 + "]" * 100_000)
+    yield "100 000 levels at --max-depth 1000", ["validate", "--max-depth", "1000", deep], None, 1, "nested more than", None
+    yield "--max-depth beyond the stack", ["validate", "--max-depth", "1000000", deep], None, 2, "--max-depth must be between", None
+    yield "a full disk", ["schema"], None, 2, "No space left on device", "devfull"
+    yield "a 2 000-field scatter-plot matrix", ["render", write(folder, "splom.json", {"splom": {"data": {f"f{i}": [1, 2] for i in range(2000)}, "fields": [f"f{i}" for i in range(2000)]}}), "-o", out + ".svg"], None, 1, "--max-splom-fields", None
+    yield "a 10^6-row table", ["render", write(folder, "table.json", {"table": {"configuration": {"tableData": {"data": {"a": ["x"] * 1_000_000}}}}}), "-o", out + ".svg"], None, 1, "--max-cells", None
+    yield "nested Markdown links", ["render", write(folder, "md.json", {"text": {"content": "[" * 20_000 + "a" + "](x)" * 20_000}}), "-o", out + ".svg"], None, 0, "", None
+    yield "a 200 000-character word", ["render", write(folder, "word.json", {"text": {"content": "a" * 200_000}}), "-o", out + ".svg"], None, 0, "", None
+    rows = 300_000
+    yield "a 300 000-row line chart", ["render", write(folder, "line.json", chart("LineMark", list(range(rows)), [math.sin(i / 500) for i in range(rows)])), "-o", out + ".png"], None, 0, "", None
+    yield "plant: the whole Earth", ["plant", "--area", write(folder, "earth.geojson", polygon([[-180, -90], [180, -90], [180, 90], [-180, 90], [-180, -90]])), "-o", out + ".geojson"], None, 1, "polar", None
+    yield "plant: an unsplit antimeridian crossing", ["plant", "--area", write(folder, "am.geojson", polygon([[179.99, 10], [-179.99, 10], [-179.99, 10.01], [179.99, 10.01], [179.99, 10]])), "-o", out + ".geojson"], None, 1, "antimeridian", None
+    yield "plant: a self-intersecting ring", ["plant", "--area", write(folder, "bow.geojson", polygon([[0, 0], [0.001, 0.001], [0.001, 0], [0, 0.001], [0, 0]])), "-o", out + ".geojson"], None, 1, "crosses", None
+    yield "plant: a spacing too fine", ["plant", "--area", write(folder, "square.geojson", polygon(square)), "--spacing", "0.05", "-o", out + ".geojson"], None, 2, "grid cells", None
+    yield "plant: --spacing 0", ["plant", "--area", os.path.join(folder, "square.geojson"), "--spacing", "0", "-o", out + ".geojson"], None, 2, "greater than 0", None
+    yield "plant: --orientation 1e308 still plants", ["plant", "--area", os.path.join(folder, "square.geojson"), "--layout", "hex", "--spacing", "5", "--orientation", "1e308", "-o", out + ".geojson"], None, 0, "", \
+        lambda path: len(json.load(open(out + ".geojson"))["features"]) > 1000
+    yield "plant: nothing fits", ["plant", "--area", write(folder, "tiny.geojson", polygon([[-8.8, 39.7], [-8.79999, 39.7], [-8.79999, 39.70001], [-8.8, 39.7]])), "--layout", "reforestar", "-o", out + ".geojson"], None, 1, "no tree fits", None
+    yield "scene: unknown extension", ["scene", os.path.join(folder, "attack.json"), "-o", out + ".obj"], None, 2, ".json, .gltf or .glb", None
+    yield "render: one file for many widgets", ["render", write(folder, "env.json", {"imageTrackingConfigurations": [{"imageURL": "https://example.org/a.jpg", "relationships": [
+        {"widgetConfiguration": {"component": {"text": {"content": "a"}}, "relativeAnchorPoint": "auto", "relativePosition": [0, 0, 0], "positionOffset": [0, 0, 0]}}] * 2}]}), "-o", out + ".png"], None, 2, "--widget N", None
+    yield "non-UTF-8 input", ["validate", write(folder, "latin1.json", b'{"text": {"content": "caf\xe9"}}')], None, 1, "UTF-8", None
+    yield "truncated input", ["validate", write(folder, "truncated.json", '{"vStack": {"elements": [{"text": {"conte')], None, 1, "truncated.json:1:", None
+    yield "a misspelled command", ["rendr", attack], None, 2, "did you mean 'render'", None
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for name, arguments, stdin, expected, message, check in cases(folder):
+            if check == "devfull":
+                with open("/dev/full", "wb") as full:
+                    status, _, error = run(binary, arguments, stdin, stdout=full)
+                check = None
+            else:
+                status, output, error = run(binary, arguments, stdin)
+                error = output + error
+            text = error.decode("utf-8", "replace")
+            problems = []
+            if status is None:
+                problems.append("hung past 60 s")
+            elif status < 0 or status > 2:
+                problems.append(f"crashed (status {status})")
+            elif expected == "nonzero" and status == 0 or expected != "nonzero" and status != expected:
+                problems.append(f"exit {status}, expected {expected}")
+            if status not in (None, 0) and not text.strip():
+                problems.append("refused without a message")
+            if message and message not in text:
+                problems.append(f"the messages lack {message!r}")
+            if status == 0 and check and not check(None):
+                problems.append("the output is wrong")
+            if problems:
+                failed += 1
+                print(f"FAIL {name}: {'; '.join(problems)}\n     {text.strip()[:300]}")
+            else:
+                passed += 1
+                print(f"ok   {name}")
+    print(f"hostile: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
