@@ -29,8 +29,13 @@ struct FetchOptions: ParsableArguments {
     func resources(_ references: [String], for specPath: String) async -> [String: RenderOptions.Resource] {
         guard fetch else { return [:] }
         let (resources, failures) = await loader(for: specPath).renderResources(references)
-        for failure in failures { Console.error("warning: \(failure); a placeholder is drawn") }
+        report(failures)
         return resources
+    }
+
+    /// Says why each resource did not load.
+    func report(_ failures: [PipelineError]) {
+        for failure in failures { Console.error("warning: \(failure); a placeholder is drawn") }
     }
 }
 

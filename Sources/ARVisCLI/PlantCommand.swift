@@ -1,4 +1,5 @@
 import ARVisGraphics
+import ARVisPipeline
 import ARVisPlanting
 import ARVisSpec
 import ArgumentParser
@@ -133,39 +134,12 @@ struct PlantCommand: ParsableCommand {
 
     func run() throws {
         let areaFeatures = try Self.features(area)
-        guard !areaFeatures.polygons.isEmpty else {
-            Console.error("error: \(area) holds no Polygon or MultiPolygon: nothing to plant")
-            throw CLIExit.specErrors.exitCode
-        }
-        try CLIExit.reporting { try SiteCheck.check(areaFeatures.polygons, file: area) }
-        let frame = GeoFrame(around: areaFeatures.polygons)
+        let zones = try exclude.map { (features: try Self.features($0), name: $0) }
         let mix = try mix()
-        var standing = areaFeatures.points
-        var zones: [Area] = []
-        for file in exclude {
-            let features = try Self.features(file)
-            try CLIExit.reporting { try SiteCheck.check(features.polygons, file: file) }
-            zones += features.polygons.map(frame.area)
-            standing += features.points
+        let planting = try CLIExit.reporting {
+            try AreaPlanting(area: areaFeatures, named: area, exclusions: zones, mix: mix, layout: plantingLayout, count: count, seed: seed)
         }
-        let existing = standing.map { point in
-            StandingTree(position: frame.local(point.coordinate),
-                         spacing: point.spacing ?? point.species.flatMap { SpeciesCatalog.standard.species(named: $0)?.spacing } ?? mix.smallestSpacing,
-                         species: point.species)
-        }
-        let site = PlantingSite(areas: areaFeatures.polygons.map(frame.area), exclusions: zones, existing: existing)
-        let cells = PoissonDisk.cells(for: site, mix: mix)
-        guard layout == .reforestar || cells <= PoissonDisk.maximumCells else {
-            Console.error(String(format: "error: at %g m spacing this area needs %.2g grid cells, more than the limit of %.0g: use a larger spacing or a smaller area",
-                                 mix.smallestSpacing, cells, PoissonDisk.maximumCells))
-            throw CLIExit.usage.exitCode
-        }
-        let plan = AreaPlanner.plan(site, mix: mix, layout: plantingLayout, count: count, seed: seed)
-        guard !plan.trees.isEmpty || count == 0 else {
-            Console.error(String(format: "error: no tree fits: %@ of %.0f m² at %g m spacing%@", area, site.squareMetres, mix.smallestSpacing,
-                                 layout == .reforestar ? " (each ReforestAR tap plants all \(treesPerTap) trees or none: try a smaller --trees-per-tap)" : ""))
-            throw CLIExit.specErrors.exitCode
-        }
+        let (frame, plan) = (planting.frame, planting.plan)
         let alignment = try sessionOrigin().map { SessionAlignment(origin: $0.0, heading: $0.1, in: frame) }
         try write(GeoJSONWriter.write(plan, frame: frame, session: alignment), to: output)
         if let svg { try draw(plan, to: svg) }

@@ -1,4 +1,5 @@
 import ARVisExport
+import ARVisPipeline
 import ARVisGraphics
 import ARVisRender
 import ARVisSpatial
@@ -95,17 +96,18 @@ struct SceneCommand: AsyncParsableCommand {
             Console.error("error: \(file) is a \(document.kind.rawValue), not an environment: a scene needs targets")
             throw CLIExit.usage.exitCode
         }
-        var aspects: [String: Double] = [:]
-        let pictures = await fetching.resources((environment.imageTrackingConfigurations ?? []).map(\.imageURL), for: file)
-        for (url, picture) in pictures {
-            if let size = picture.pixelSize, size.height > 0 { aspects[url] = size.width / size.height }
-        }
-        let scene = SceneGraph(environment, imageSize: try parsedTargetSize(), imageAspects: aspects, viewpoint: try parsedViewpoint())
-        let data: Data
-        switch resolvedFormat {
-        case .json: data = Data(try CLIExit.reporting { try scene.json() }.utf8)
-        case .gltf: data = Data(GLTFExporter().gltf(scene, textures: try await textures(document, environment, pictures)).utf8)
-        case .glb: data = Data(GLTFExporter().glb(scene, textures: try await textures(document, environment, pictures)))
+        var options = RenderOptions()
+        options.limits = limiting.limits
+        let textured = await TexturedScene(environment, loader: fetching.fetch ? fetching.loader(for: file) : nil,
+                                           targetSize: try parsedTargetSize(), viewpoint: try parsedViewpoint(), renderOptions: options)
+        fetching.report(textured.failures)
+        let scene = textured.graph
+        let data: Data = try CLIExit.reporting {
+            switch resolvedFormat {
+            case .json: Data(try scene.json().utf8)
+            case .gltf: Data(GLTFExporter().gltf(scene, textures: try textured.textures(scale: scale)).utf8)
+            case .glb: Data(GLTFExporter().glb(scene, textures: try textured.textures(scale: scale)))
+            }
         }
         guard let output, output != "-" else {
             guard resolvedFormat != .glb || isatty(STDOUT_FILENO) == 0 else {
@@ -117,23 +119,5 @@ struct SceneCommand: AsyncParsableCommand {
         }
         let quads = scene.nodes.filter { $0.size != nil }.count
         try reporting.save(data, to: output, what: "\(scene.nodes.count) nodes, \(quads) quads, \(resolvedFormat.rawValue)")
-    }
-
-    /// Each widget's PNG render, and each fetched image target's picture, by scene node id.
-    private func textures(_ document: SpecDocument, _ environment: Environment,
-                          _ pictures: [String: RenderOptions.Resource]) async throws -> [String: [UInt8]] {
-        var options = RenderOptions()
-        options.limits = limiting.limits
-        options.resources = await fetching.resources(Renderer.resourceURLs(in: document), for: file)
-        return try CLIExit.reporting {
-            let renderer = try Renderer(options: options)
-            let png = PNGWriter(fonts: renderer.fonts, scale: scale)
-            var textures: [String: [UInt8]] = [:]
-            for widget in try renderer.render(document) { textures[widget.name] = try png.write(widget.drawing) }
-            for (index, image) in (environment.imageTrackingConfigurations ?? []).enumerated() {
-                if let picture = pictures[image.imageURL] { textures["image\(index + 1)"] = picture.data }
-            }
-            return textures
-        }
     }
 }

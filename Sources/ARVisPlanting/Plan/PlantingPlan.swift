@@ -87,7 +87,7 @@ public struct PlantingPlan: Sendable {
 }
 
 /// The figures of a plan.
-public struct PlanSummary: Sendable, Hashable {
+public struct PlanSummary: Sendable, Hashable, Codable {
     /// How many trees.
     public var trees: Int
     /// The site's area in square metres.
