@@ -115,6 +115,13 @@ extension MarkConfiguration: NodeCodable {
         }
         foregroundStyleColor = object.optional("foregroundStyleColor")
         foregroundStyleColorMap = object.optional("foregroundStyleColorMap")
+        if foregroundStyleColor != nil, foregroundStyleColorMap?.isEmpty == false {
+            context.at("foregroundStyleColorMap") {
+                context.warning(.compatibility, at: object.offset(of: "foregroundStyleColorMap"),
+                                "this colour map never applies: foregroundStyleColor colours every datum first, as in iARVis",
+                                hint: "remove foregroundStyleColor to let the map colour its values (the rest take the default blue)")
+            }
+        }
         foregroundStyleField = object.optional("foregroundStyleField")
         foregroundStyleValue = object.optional("foregroundStyleValue")
         positionByValue = object.optional("positionByValue")
