@@ -120,10 +120,11 @@ struct SegmentedControlNode: LayoutNode {
         return min(proposal.width ?? ideal, max(ideal, 0))
     }
 
+    /// The bar and the selected (first) item, as SwiftUI sizes a segmented view: the other items
+    /// do not make the card taller.
     func size(for proposal: Proposal, in context: RenderContext) -> Extent {
-        let content = items.map { $0.size(for: Proposal(width: proposal.width, height: nil), in: context) }
-        let width = max(barWidth(proposal, context), content.map(\.width).max() ?? 0)
-        return Extent(width: width, height: barHeight + gap + (content.map(\.height).max() ?? 0))
+        let selected = items.first?.size(for: Proposal(width: proposal.width, height: nil), in: context) ?? Extent(width: 0, height: 0)
+        return Extent(width: max(barWidth(proposal, context), selected.width), height: barHeight + gap + selected.height)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
