@@ -48,7 +48,15 @@ struct AxisScaleTests {
     @Test(arguments: [(0.0, "0"), (1_500_000, "1.5M"), (250_000, "250K"), (12.5, "12.5"), (-3000, "-3,000")])
     func numberLabelsAreReadable(value: Double, label: String) {
         let step = value == 12.5 ? 0.5 : value == 1_500_000 ? 500_000 : value == 250_000 ? 50_000 : 1000
-        #expect(AxisScale.numberLabel(value, step: step) == label)
+        #expect(AxisScale.numberLabel(value, step: step, largest: abs(value)) == label)
+    }
+
+    /// Every label of an axis has one unit and one number of decimals.
+    @Test func oneAxisHasOneNumberFormat() {
+        #expect([0, 30_000, 60_000, 90_000, 120_000].map { AxisScale.numberLabel(Double($0), step: 30_000, largest: 120_000) }
+                == ["0", "30K", "60K", "90K", "120K"])
+        #expect([0, 0.5, 1].map { AxisScale.numberLabel($0, step: 0.5, largest: 1) } == ["0.0", "0.5", "1.0"])
+        #expect([0, 2_000, 4_000].map { AxisScale.numberLabel(Double($0), step: 2_000, largest: 4_000) } == ["0", "2,000", "4,000"])
     }
 }
 

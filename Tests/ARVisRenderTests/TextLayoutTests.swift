@@ -1,5 +1,6 @@
 @testable import ARVisRender
 import ARVisGraphics
+import ARVisSpec
 import Foundation
 import Testing
 
@@ -33,6 +34,12 @@ struct TextBlockTests {
         #expect(lines.lines.allSatisfy { $0.width <= 300 + 1e-9 })
         #expect(lines.lines.map { $0.pieces.map(\.text).joined() }.joined(separator: text.hasPrefix("word") ? " " : "") == text.trimmingCharacters(in: .whitespaces))
         #expect(lines.lines.allSatisfy { $0.pieces.count <= 2 })
+    }
+
+    @Test func skinToneModifiersAreDroppedNotBoxed() throws {
+        let context = try #require(Self.context)
+        let font = context.fonts.font(for: Theme.face(weight: .regular, design: .rounded))
+        #expect(TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font) == "ok \u{1F44D} ☛")
     }
 
     @Test func lineLimitEndsInAnEllipsis() throws {

@@ -145,13 +145,15 @@ struct AxisScale {
                 lower = (lower / step).rounded(.down) * step
                 upper = (upper / step).rounded(.up) * step
             }
-            var ticks: [Tick] = []
+            var values: [Double] = []
             var value = (lower / step).rounded(.up) * step
-            while value <= upper + step * 1e-9 && ticks.count < 200 {
-                ticks.append(Tick(position: position(of: value), label: Self.numberLabel(value, step: step)))
+            while value <= upper + step * 1e-9 && values.count < 200 {
+                values.append(value)
                 value += step
             }
-            return ticks
+            // One format for the whole axis: the unit and the decimals come from its largest tick and its step.
+            let largest = values.map(abs).max() ?? 0
+            return values.map { Tick(position: position(of: $0), label: Self.numberLabel($0, step: step, largest: largest)) }
         case .time:
             let stride = axis?.stride.flatMap(TimeTicks.stride) ?? TimeTicks.automaticStride(span: upper - lower, target: target)
             let instants = TimeTicks.instants(from: lower, to: upper, stride: stride)
@@ -172,13 +174,13 @@ struct AxisScale {
     }
 
     /// A tick label: grouped digits, or K/M/B for large values, with the decimals the step needs.
-    static func numberLabel(_ value: Double, step: Double) -> String {
-        let magnitude = abs(value)
-        if magnitude < step * 1e-6 { return "0" }
-        if magnitude >= 1e9 || step >= 1e9 { return compact(value / 1e9, step: step / 1e9) + "B" }
-        if magnitude >= 1e6 || step >= 1e6 { return compact(value / 1e6, step: step / 1e6) + "M" }
-        if magnitude >= 1e5 && step >= 1e3 { return compact(value / 1e3, step: step / 1e3) + "K" }
-        return compact(value, step: step, grouped: true)
+    /// A tick label in the axis's one format: a unit (K, M, B) chosen by the axis's largest tick
+    /// `largest`, and as many decimals as the step needs, zero included ("0.0, 0.5, 1.0").
+    static func numberLabel(_ value: Double, step: Double, largest: Double) -> String {
+        let (divisor, suffix): (Double, String) =
+            largest >= 1e9 || step >= 1e9 ? (1e9, "B") : largest >= 1e6 || step >= 1e6 ? (1e6, "M") : largest >= 1e5 && step >= 1e3 ? (1e3, "K") : (1, "")
+        if abs(value) < step * 1e-6, !suffix.isEmpty { return "0" }
+        return compact(value / divisor, step: step / divisor, grouped: suffix.isEmpty) + suffix
     }
 
     private static func compact(_ value: Double, step: Double, grouped: Bool = false) -> String {

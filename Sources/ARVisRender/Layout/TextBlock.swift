@@ -208,7 +208,9 @@ final class TextBlock: LayoutNode {
         guard text.unicodeScalars.contains(where: { $0.value > 0x2000 && !font.covers($0) }) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if scalar.value == 0xFE0F || scalar.value == 0x200D { continue }
+            // Presentation selectors, joiners and skin-tone modifiers (U+1F3FB–1F3FF) change how an
+            // emoji looks; drawn alone they would be boxes.
+            if scalar.value == 0xFE0F || scalar.value == 0x200D || (0x1F3FB...0x1F3FF).contains(scalar.value) { continue }
             if scalar.value > 0x2000, !font.covers(scalar), let substitute = substitutes[scalar] {
                 result.append(contentsOf: substitute.unicodeScalars)
             } else {
