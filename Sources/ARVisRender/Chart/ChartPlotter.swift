@@ -69,7 +69,9 @@ struct ChartPlotter {
 
         elements += gridLines(xTicks: xHidden ? [] : xAxis.ticks, yTicks: yLabels)
         let drawn = drawMarks()
-        elements.append(.group(Group(drawn.flatMap { $0.elements }, clip: .rect(plot.inset(top: -6, left: -6, bottom: -6, right: -6)))))
+        // Marks are not clipped at the plot, as in Swift Charts: a curve that overshoots its points
+        // stays whole instead of showing a gap. Only the chart's own frame bounds them.
+        elements.append(.group(Group(drawn.flatMap { $0.elements }, clip: .rect(frame))))
         if !yHidden { elements += yAxisLabels(yLabels, width: yLabelWidth) }
         if !xHidden { elements += xAxisLabels(xAxis) }
         elements += legendElements(legend)
