@@ -46,6 +46,25 @@ struct RobustnessTests {
         #expect(throws: RenderError.self) { try Renderer().render(try SpecReader.decode(Data(splom.utf8))) }
     }
 
+    /// A tooltip of the tallest bar flips below it instead of being cut off above the view.
+    @Test func tooltipsStayInsideTheView() throws {
+        let json = #"{"dataSources": [{"label": "default", "data": {"x": ["a", "b"], "y": [10, 100]}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}, "interactions": [{"type": "Hover", "tooltip": {"type": "Auto"}}]}]}"#
+        let drawing = try #require(try render(json).first).drawing
+        var tops: [Double] = []
+        func visit(_ elements: [Element], offset: Double) {
+            for element in elements {
+                guard case .group(let group) = element else { continue }
+                if case .tooltip = group.role, case .shape(let bubble)? = group.elements.dropFirst().first {
+                    tops.append(bubble.path.flattened(tolerance: 0.5).flatMap { $0.points.map { $0.y } }.min()! + offset)
+                }
+                visit(group.elements, offset: offset + group.transform.ty)
+            }
+        }
+        visit(drawing.elements, offset: 0)
+        #expect(tops.count == 2)
+        #expect(tops.allSatisfy { $0 >= 0 }, "\(tops)")
+    }
+
     @Test func emptyDataSourceSaysSo() throws {
         let svg = try svg(#"{"dataSources": [{"label": "default", "data": {"x": [], "y": []}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#)
         #expect(svg.contains("No data to plot"))

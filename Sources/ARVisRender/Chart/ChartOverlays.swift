@@ -122,14 +122,16 @@ extension ChartPlotter {
         return .text(Component.Text(lines.joined(separator: "\n"), fontStyle: FontStyle(size: 13)))
     }
 
-    /// A tooltip bubble at most 250 × 140 points, above the mark and inside the chart horizontally.
+    /// A tooltip bubble at most 250 × 140 points, above the mark, or below it when there is no room
+    /// above, and inside the chart horizontally, so no part is cut off at the view's edge.
     private func bubble(_ content: Component, above anchor: Rect) -> [Element] {
         let node = ComponentLayout.node(for: content)
         let size = node.size(for: Proposal(width: 250 - 20, height: nil), in: context)
         let width = min(250, size.width + 20), height = min(140, size.height + 16)
         var x = anchor.midX - width / 2
         if width < frame.width { x = min(max(x, frame.minX), frame.maxX - width) }
-        let y = max(anchor.minY - height - 8, frame.minY - height)
+        var y = anchor.minY - height - 8
+        if y < frame.minY { y = min(anchor.maxY + 8, max(frame.minY, frame.maxY - height)) }
         let box = Rect(x: x, y: y, width: width, height: height)
         let inner = Rect(x: box.minX + 10, y: box.minY + 8, width: size.width, height: size.height)
         return [
