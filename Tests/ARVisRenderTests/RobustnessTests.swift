@@ -65,6 +65,15 @@ struct RobustnessTests {
         #expect(tops.allSatisfy { $0 >= 0 }, "\(tops)")
     }
 
+    /// `clipToCircle` clips a wide image to a circle of its height, as SwiftUI's Circle does, not an ellipse.
+    @Test func clipToCircleIsACircle() throws {
+        let svg = try svg(#"{"image": {"url": "a.png", "contentMode": "fill", "width": 300, "height": 100, "clipToCircle": true}}"#)
+        let clip = try #require(svg.components(separatedBy: "<clipPath").last?.components(separatedBy: "d=\"").last?.components(separatedBy: "\"").first)
+        let numbers = clip.components(separatedBy: CharacterSet(charactersIn: "0123456789.-").inverted).compactMap(Double.init)
+        let xs = stride(from: 0, to: numbers.count - 1, by: 2).map { numbers[$0] }, ys = stride(from: 1, to: numbers.count, by: 2).map { numbers[$0] }
+        #expect(abs((xs.max()! - xs.min()!) - (ys.max()! - ys.min()!)) < 1e-6)
+    }
+
     @Test func emptyDataSourceSaysSo() throws {
         let svg = try svg(#"{"dataSources": [{"label": "default", "data": {"x": [], "y": []}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#)
         #expect(svg.contains("No data to plot"))

@@ -31,7 +31,10 @@ struct ImageNode: LayoutNode {
         let fallback = Placeholder.picture(in: rect, caption: Placeholder.fileName(image.url), context: context)
         let source = context.options.resources[image.url].map(Placeholder.dataURI)
         let item = Element.image(ImageItem(frame: rect, source: source, fills: image.contentMode == .fill, fallback: fallback))
-        let clip: Path = image.clipToCircle == true ? .ellipse(in: rect) : .rect(rect)
+        // SwiftUI's Circle fits its frame: the diameter is the shorter side, centred.
+        let side = min(rect.width, rect.height)
+        let circle = Rect(x: rect.midX - side / 2, y: rect.midY - side / 2, width: side, height: side)
+        let clip: Path = image.clipToCircle == true ? .ellipse(in: circle) : .rect(rect)
         return [.group(Group([item], clip: clip, label: Placeholder.fileName(image.url)))]
     }
 }
