@@ -22,7 +22,7 @@ final class ChartNode: LayoutNode {
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         let frame = rect.inset(top: padding.top, left: padding.leading, bottom: padding.bottom, right: padding.trailing)
-        var plotter = ChartPlotter(chart: chart, prepared: prepared, frame: frame, context: context)
+        var plotter = ChartPlotter(chart: chart, prepared: prepared, frame: frame, margins: context.canvas ?? rect, context: context)
         return plotter.draw()
     }
 }

@@ -10,12 +10,12 @@ extension ChartPlotter {
         for mark in drawn {
             let config = mark.mark.component.config
             if let first = mark.order.first, let anchor = mark.anchors[first] {
-                for annotation in config.annotations ?? [] { elements += place(annotation, beside: anchor) }
+                for annotation in config.annotations ?? [] { elements += place(annotation, beside: anchor, marks: drawn) }
             }
             for conditional in config.conditionalAnnotations ?? [] {
                 guard let row = firstRow(in: mark, field: conditional.field, value: conditional.value),
                       let anchor = mark.anchors[row] else { continue }
-                elements += place(conditional.annotation, beside: anchor)
+                elements += place(conditional.annotation, beside: anchor, marks: drawn)
             }
         }
         for annotation in chart.annotations ?? [] {
@@ -51,7 +51,9 @@ extension ChartPlotter {
     }
 
     /// An annotation beside its mark: outside the mark on the named side or corner, centred for `center`.
-    private func place(_ annotation: ChartAnnotation, beside anchor: Rect) -> [Element] {
+    /// It stays on its mark, shifted only as far as keeps it inside the chart and its margins, and
+    /// gets a halo where it crosses another mark so it stays readable.
+    private func place(_ annotation: ChartAnnotation, beside anchor: Rect, marks: [DrawnMark]) -> [Element] {
         let node = ComponentLayout.node(for: annotation.content)
         let size = node.size(for: Proposal(width: min(frame.width, 320), height: nil), in: context)
         let gap = 4.0
@@ -66,8 +68,12 @@ extension ChartPlotter {
         } else if annotation.position == .leading || annotation.position == .trailing {
             y = anchor.midY - size.height / 2
         }
-        if size.width < frame.width { x = min(max(x, frame.minX), frame.maxX - size.width) }
-        return node.draw(in: Rect(x: x, y: y, width: size.width, height: size.height), context: context)
+        if size.width < margins.width { x = min(max(x, margins.minX), margins.maxX - size.width) }
+        let rect = Rect(x: x, y: y, width: size.width, height: size.height)
+        let crosses = marks.contains { mark in mark.anchors.values.contains { $0 != anchor && $0.intersection(rect).width * $0.intersection(rect).height > 0 } }
+        let halo: [Element] = crosses ? [.shape(Shape(path: .roundedRect(rect.inset(top: -2, left: -4, bottom: -2, right: -4), radius: 4),
+                                                     fill: DrawingColor(red: 255, green: 255, blue: 255, opacity: 0.85)))] : []
+        return halo + node.draw(in: rect, context: context)
     }
 
     /// Hover tooltips (hidden until their mark is hovered) and click targets that open a URL.

@@ -7,6 +7,8 @@ struct ChartPlotter {
     let chart: Chart
     var prepared: PreparedChart
     let frame: Rect
+    /// The widget's area around the chart: what annotations beside marks may reach into.
+    let margins: Rect
     let context: RenderContext
     var xScale: AxisScale
     var yScale: AxisScale
@@ -15,10 +17,11 @@ struct ChartPlotter {
     static let labelSize = 11.0
     static let labelStyle = TextStyle(size: labelSize, color: Theme.secondary, lineLimit: 1)
 
-    init(chart: Chart, prepared: PreparedChart, frame: Rect, context: RenderContext) {
+    init(chart: Chart, prepared: PreparedChart, frame: Rect, margins: Rect? = nil, context: RenderContext) {
         self.chart = chart
         self.prepared = prepared
         self.frame = frame
+        self.margins = margins ?? frame
         self.context = context
         xScale = AxisScale(prepared.x, configuration: chart.chartXScale)
         yScale = AxisScale(prepared.y, configuration: chart.chartYScale)

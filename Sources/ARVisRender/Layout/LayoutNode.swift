@@ -37,6 +37,8 @@ extension LayoutNode {
 final class RenderContext {
     let fonts: FontLibrary
     let options: RenderOptions
+    /// The widget's area inside its padding: what overlays such as chart annotations may reach into.
+    var canvas: Rect?
     private var counter = 0
 
     init(fonts: FontLibrary, options: RenderOptions) {

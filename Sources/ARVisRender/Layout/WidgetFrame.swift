@@ -41,6 +41,7 @@ struct WidgetFrame {
         let frame = Rect(x: 0, y: 0, width: size.width, height: height)
         let contentRect = Rect(x: padding.leading + max(0, (innerWidth - contentSize.width) / 2), y: padding.top,
                                width: min(contentSize.width, max(innerWidth, contentSize.width)), height: contentSize.height)
+        context.canvas = Rect(x: padding.leading, y: padding.top, width: innerWidth, height: max(innerHeight, contentSize.height))
         var elements: [Element] = []
         if isOpaque { elements.append(.shape(Shape(path: .roundedRect(frame, radius: Theme.widgetCornerRadius), fill: Theme.widgetBackground))) }
         // Content inside the padding never reaches the rounded corners; a plain rectangle clips it more cheaply.
