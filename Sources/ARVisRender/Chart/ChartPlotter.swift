@@ -147,7 +147,10 @@ struct ChartPlotter {
     private func xAxisLabels(_ layout: XAxisLabels) -> [Element] {
         var elements: [Element] = []
         for (index, tick) in layout.ticks.enumerated() where index % layout.every == 0 {
-            let label = TextBlock(plain: tick.label, style: Self.labelStyle)
+            // Rotated category names too long for their room lose their middle, not their end, so
+            // names that share a beginning ("MacBook Pro 14\" M1 Pro", "… M1 Max") stay apart.
+            let text = layout.rotated ? middleTruncated(tick.label, maxWidth: layout.maxWidth) : tick.label
+            let label = TextBlock(plain: text, style: Self.labelStyle)
             if layout.rotated {
                 let lines = label.layout(width: layout.maxWidth, context)
                 let width = min(layout.maxWidth, lines.width)
@@ -163,6 +166,19 @@ struct ChartPlotter {
             }
         }
         return elements
+    }
+
+    /// `text`, or its beginning and end around "…", as wide as fits `maxWidth`.
+    func middleTruncated(_ text: String, maxWidth: Double) -> String {
+        guard labelWidth(text) > maxWidth else { return text }
+        let characters = Array(text)
+        var low = 0, high = characters.count
+        while low < high {
+            let kept = (low + high + 1) / 2
+            let candidate = String(characters.prefix((kept + 1) / 2)) + "…" + String(characters.suffix(kept / 2))
+            if labelWidth(candidate) <= maxWidth { low = kept } else { high = kept - 1 }
+        }
+        return String(characters.prefix((low + 1) / 2)) + "…" + String(characters.suffix(low / 2))
     }
 
     // MARK: Legend
