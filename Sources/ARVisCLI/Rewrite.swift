@@ -97,9 +97,9 @@ enum Rewriting {
 
     /// "line 3", "lines 3, 7 and 9", "lines 3, 7, 9 … (12 in all)".
     static func lineList(_ lines: [Int]) -> String {
-        guard lines.count > 1 else { return "line \(lines[0])" }
+        guard let last = lines.last, lines.count > 1 else { return "line \(lines.first ?? 0)" }
         if lines.count > 5 { return "lines " + lines.prefix(5).map(String.init).joined(separator: ", ") + " … (\(lines.count) in all)" }
-        return "lines " + lines.dropLast().map(String.init).joined(separator: ", ") + " and \(lines.last!)"
+        return "lines " + lines.dropLast().map(String.init).joined(separator: ", ") + " and \(last)"
     }
 
     static func text(_ document: SpecDocument, as syntax: SpecInput.Syntax) throws -> String {

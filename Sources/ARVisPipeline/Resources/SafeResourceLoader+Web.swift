@@ -86,11 +86,11 @@ enum HostResolver {
                 switch Int32(socketAddress.pointee.sa_family) {
                 case AF_INET:
                     socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                        withUnsafeBytes(of: $0.pointee.sin_addr) { addresses.append(IPAddress(bytes: Array($0))!) }
+                        withUnsafeBytes(of: $0.pointee.sin_addr) { IPAddress(bytes: Array($0)).map { addresses.append($0) } }
                     }
                 case AF_INET6:
                     socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                        withUnsafeBytes(of: $0.pointee.sin6_addr) { addresses.append(IPAddress(bytes: Array($0))!) }
+                        withUnsafeBytes(of: $0.pointee.sin6_addr) { IPAddress(bytes: Array($0)).map { addresses.append($0) } }
                     }
                 default: break
                 }

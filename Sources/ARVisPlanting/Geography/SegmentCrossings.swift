@@ -49,9 +49,10 @@ enum SegmentCrossings {
                     let (a, b) = (edges[Int(bucket[i])], edges[Int(bucket[j])])
                     guard !adjacent(a.0, b.0, rings), let point = crossing(a.1, a.2, b.1, b.2) else { continue }
                     let candidate = a.0.ring < b.0.ring || (a.0.ring == b.0.ring && a.0.edge < b.0.edge) ? (a.0, b.0, point) : (b.0, a.0, point)
-                    if best == nil || (candidate.0.ring, candidate.0.edge, candidate.1.edge) < (best!.first.ring, best!.first.edge, best!.second.edge) {
-                        best = candidate
+                    if let current = best, (current.first.ring, current.first.edge, current.second.edge) <= (candidate.0.ring, candidate.0.edge, candidate.1.edge) {
+                        continue
                     }
+                    best = candidate
                 }
             }
         }

@@ -35,6 +35,8 @@ public struct StyledSpan: Sendable, Hashable {
 public enum InlineMarkdown {
     /// The spans of `source`, in order.
     public static func parse(_ source: String) -> [StyledSpan] {
+        // Positions are stored in 32 bits; no text that large is Markdown anyone wrote.
+        guard source.utf8.count < Int(Int32.max) else { return [StyledSpan(text: source)] }
         var parser = MarkdownParser(Array(source.utf8))
         parser.run()
         return parser.spans

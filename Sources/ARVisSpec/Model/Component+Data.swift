@@ -140,7 +140,7 @@ extension TableData: NodeCodable {
                                 "length is \(length) but the longest column has \(data.rowCount) value\(data.rowCount == 1 ? "" : "s")")
             }
         }
-        Self.checkLinks(data, node: object.value("data")!, context)
+        if let node = object.value("data") { Self.checkLinks(data, node: node, context) }
         self.init(data: data, titles: titles, length: length)
     }
 

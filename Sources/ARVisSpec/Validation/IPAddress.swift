@@ -52,7 +52,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24",
         "224.0.0.0/4", "240.0.0.0/4",
         "::/128", "::1/128", "100::/64", "2001::/23", "2001:db8::/32", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
-    ].map { IPNetwork($0)! }
+    ].compactMap(IPNetwork.init)
 
     /// The conventional text form (IPv6 without zero compression).
     public var description: String {
