@@ -18,6 +18,22 @@ enum Console {
         _ = writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
     }
 
+    /// Whether standard error is a terminal, where progress lines can be redrawn in place.
+    static let showsProgress = isatty(STDERR_FILENO) == 1
+
+    /// Shows `text` as the current progress on a terminal, replacing the previous progress line;
+    /// nothing when standard error is a file or a pipe.
+    static func progress(_ text: String) {
+        guard showsProgress, !isSilenced else { return }
+        _ = writeAll(Array("\r\u{1B}[K\(text)".utf8), to: STDERR_FILENO)
+    }
+
+    /// Clears the progress line.
+    static func endProgress() {
+        guard showsProgress, !isSilenced else { return }
+        _ = writeAll(Array("\r\u{1B}[K".utf8), to: STDERR_FILENO)
+    }
+
     /// Writes `text` to standard output without adding a newline.
     /// - Throws: exit code 2 after saying why, when standard output cannot take it (a full disk, a closed pipe).
     static func write(_ text: String) throws {

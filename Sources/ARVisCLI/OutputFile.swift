@@ -86,6 +86,12 @@ struct ReportingOptions: ParsableArguments {
 
     /// Writes `data` to `path` atomically and reports it unless `--quiet`.
     func save(_ data: Data, to path: String, what: String? = nil) throws {
+        if !quiet { Console.endProgress() }
         try OutputFile.write(data, to: path, what: what, report: !quiet)
+    }
+
+    /// Shows progress of long work on a terminal, unless `--quiet`.
+    func progress(_ text: String) {
+        if !quiet { Console.progress(text) }
     }
 }

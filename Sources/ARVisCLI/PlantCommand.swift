@@ -136,6 +136,8 @@ struct PlantCommand: ParsableCommand {
         let areaFeatures = try Self.features(area)
         let zones = try exclude.map { (features: try Self.features($0), name: $0) }
         let mix = try mix()
+        reporting.progress("planting \(area)…")
+        defer { Console.endProgress() }
         let planting = try CLIExit.reporting {
             try AreaPlanting(area: areaFeatures, named: area, exclusions: zones, mix: mix, layout: plantingLayout, count: count, seed: seed)
         }

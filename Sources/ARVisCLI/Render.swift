@@ -164,7 +164,8 @@ struct Render: AsyncParsableCommand {
             throw CLIExit.usage.exitCode
         }
         var entries: [HTMLWriter.GalleryEntry] = []
-        for widget in widgets {
+        for (index, widget) in widgets.enumerated() {
+            reporting.progress("rendering \(index + 1) of \(widgets.count): \(widget.name)")
             let name = "\(widget.name).\(resolvedFormat.rawValue)"
             try reporting.save(try encode(widget, fonts: fonts), to: (folder as NSString).appendingPathComponent(name), what: describe(widget))
             entries.append(HTMLWriter.GalleryEntry(title: widget.name, link: name, drawing: widget.drawing))

@@ -102,6 +102,7 @@ struct SceneCommand: AsyncParsableCommand {
                                            targetSize: try parsedTargetSize(), viewpoint: try parsedViewpoint(), renderOptions: options)
         fetching.report(textured.failures)
         let scene = textured.graph
+        if resolvedFormat != .json { reporting.progress("rendering the textures of \(scene.nodes.filter { $0.kind == .widget }.count) widgets…") }
         let data: Data = try CLIExit.reporting {
             switch resolvedFormat {
             case .json: Data(try scene.json().utf8)
