@@ -160,8 +160,10 @@ struct ChartPlotter {
                 let transform = Transform.translation(anchor.x, anchor.y).concatenating(.rotation(degrees: -45))
                 elements.append(.group(Group(label.draw(in: box, context: context), transform: transform, label: tick.label)))
             } else {
+                // Every label is centred on its tick, the edge ones too (they may reach into the
+                // widget's margins), as Swift Charts aligns them.
                 let width = min(layout.maxWidth, labelWidth(tick.label))
-                let x = min(max(tick.position - width / 2, frame.minX), frame.maxX - width)
+                let x = min(max(tick.position - width / 2, margins.minX), margins.maxX - width)
                 elements += label.draw(in: Rect(x: x, y: plot.maxY + 4, width: width + 0.5, height: 14), context: context)
             }
         }
