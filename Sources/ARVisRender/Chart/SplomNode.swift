@@ -8,6 +8,8 @@ final class SplomNode: LayoutNode {
     private let table: PlotTable
     private let gap = 4.0
     private let labelHeight = 16.0
+    /// Room at the left for the row titles and the outer y axes' numbers, and at the bottom for the x axes'.
+    private let leftGutter = 52.0, bottomGutter = 14.0
 
     init(splom: Component.Splom) {
         self.splom = splom
@@ -21,14 +23,16 @@ final class SplomNode: LayoutNode {
 
     func size(for proposal: Proposal, in context: RenderContext) -> Extent {
         let width = min(proposal.width ?? 640, 900)
-        return Extent(width: width, height: width + labelHeight)
+        return Extent(width: width, height: width - leftGutter + labelHeight + bottomGutter)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         let fields = splom.fields
         guard !fields.isEmpty else { return [] }
         let count = Double(fields.count)
-        let cell = max(1, (min(rect.width, rect.height - labelHeight) - gap * (count - 1)) / count)
+        let grid = Rect(x: rect.minX + leftGutter, y: rect.minY + labelHeight, width: rect.width - leftGutter,
+                        height: rect.height - labelHeight - bottomGutter)
+        let cell = max(1, (min(grid.width, grid.height) - gap * (count - 1)) / count)
         let columns = fields.map { table[$0]?.numericIfPossible() }
         let ranges = columns.map { column -> (Double, Double) in
             let values = column?.values.compactMap { $0?.continuous } ?? []
@@ -38,15 +42,11 @@ final class SplomNode: LayoutNode {
         }
         let colors = pointColors()
         var elements: [Element] = []
-        for (row, title) in titles.enumerated() {
-            let label = TextBlock(plain: title, style: TextStyle(size: 11, weight: .semibold, alignment: .center, lineLimit: 1))
-            let x = rect.minX + Double(row) * (cell + gap)
-            elements += label.draw(in: Rect(x: x, y: rect.minY, width: cell, height: 14), context: context)
-        }
+        elements += titlesAndAxes(titles, ranges: ranges, grid: grid, cell: cell, context: context)
         let size = splom.config?.symbolSize.map { Extent(width: $0.width, height: $0.height) } ?? Extent(width: 2, height: 2)
         for row in fields.indices {
             for column in fields.indices {
-                let box = Rect(x: rect.minX + Double(column) * (cell + gap), y: rect.minY + labelHeight + Double(row) * (cell + gap), width: cell, height: cell)
+                let box = Rect(x: grid.minX + Double(column) * (cell + gap), y: grid.minY + Double(row) * (cell + gap), width: cell, height: cell)
                 elements.append(.shape(Shape(path: .rect(box), fill: Theme.tertiaryFill.fading(0.5), stroke: Stroke(color: Theme.gridLine, width: 0.5))))
                 if row == column {
                     elements += histogram(columns[row], range: ranges[row], in: box.inset(top: 4, left: 4, bottom: 4, right: 4))
@@ -54,6 +54,34 @@ final class SplomNode: LayoutNode {
                     elements += scatter(x: columns[column], y: columns[row], ranges: (ranges[column], ranges[row]), colors: colors, size: size, in: box)
                 }
             }
+        }
+        return elements
+    }
+
+    /// Column titles above the matrix, row titles turned up the left side, and each field's lowest
+    /// and highest value on the outer axes: below the bottom row and left of the first column.
+    private func titlesAndAxes(_ titles: [String], ranges: [(Double, Double)], grid: Rect, cell: Double, context: RenderContext) -> [Element] {
+        let titleStyle = TextStyle(size: 11, weight: .semibold, alignment: .center, lineLimit: 1)
+        let numberStyle = TextStyle(size: 9, color: Theme.secondary, lineLimit: 1)
+        var elements: [Element] = []
+        let bottom = grid.minY + Double(titles.count) * (cell + gap) - gap
+        for (index, title) in titles.enumerated() {
+            let offset = Double(index) * (cell + gap)
+            elements += TextBlock(plain: title, style: titleStyle).draw(in: Rect(x: grid.minX + offset, y: grid.minY - labelHeight, width: cell, height: 14), context: context)
+            let row = Rect(x: -cell / 2, y: -7, width: cell, height: 14)
+            let turned = Transform.translation(grid.minX - leftGutter + 8, grid.minY + offset + cell / 2).concatenating(.rotation(degrees: -90))
+            elements.append(.group(Group(TextBlock(plain: title, style: titleStyle).draw(in: row, context: context), transform: turned, label: title)))
+            let (low, high) = ranges[index]
+            let step = max((high - low) / 4, .leastNormalMagnitude)
+            let largest = max(abs(low), abs(high))
+            let lowText = AxisScale.numberLabel(low, step: step, largest: largest), highText = AxisScale.numberLabel(high, step: step, largest: largest)
+            elements += TextBlock(plain: lowText, style: numberStyle).draw(in: Rect(x: grid.minX + offset, y: bottom + 2, width: cell / 2, height: 12), context: context)
+            var trailing = numberStyle
+            trailing.alignment = .trailing
+            elements += TextBlock(plain: highText, style: trailing).draw(in: Rect(x: grid.minX + offset + cell / 2, y: bottom + 2, width: cell / 2, height: 12), context: context)
+            let axis = Rect(x: grid.minX - leftGutter + 16, y: 0, width: leftGutter - 20, height: 12)
+            elements += TextBlock(plain: highText, style: trailing).draw(in: Rect(x: axis.minX, y: grid.minY + offset, width: axis.width, height: 12), context: context)
+            elements += TextBlock(plain: lowText, style: trailing).draw(in: Rect(x: axis.minX, y: grid.minY + offset + cell - 12, width: axis.width, height: 12), context: context)
         }
         return elements
     }
