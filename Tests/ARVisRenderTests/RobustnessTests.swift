@@ -83,6 +83,13 @@ struct RobustnessTests {
         #expect(Set(labels).count == 12, "\(labels)")
     }
 
+    @Test func scatterPlotMatricesTitleRowsAndColumns() throws {
+        let svg = try svg(#"{"splom": {"data": {"a": [1, 2, 3], "b": [10, 20, 30]}, "fields": ["a", "b"]}}"#)
+        #expect(svg.components(separatedBy: ">a</text>").count - 1 == 2)
+        #expect(svg.components(separatedBy: ">b</text>").count - 1 == 2)
+        #expect(svg.contains("rotate") || svg.contains("matrix(0 -1"))
+    }
+
     @Test func emptyDataSourceSaysSo() throws {
         let svg = try svg(#"{"dataSources": [{"label": "default", "data": {"x": [], "y": []}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#)
         #expect(svg.contains("No data to plot"))
