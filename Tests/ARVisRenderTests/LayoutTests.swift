@@ -1,6 +1,7 @@
 @testable import ARVisRender
 import ARVisGraphics
 import ARVisSpec
+import Foundation
 import Testing
 
 struct LayoutTests {
@@ -8,6 +9,16 @@ struct LayoutTests {
 
     private func fixed(_ width: Double, _ height: Double) -> FixedSizeNode {
         FixedSizeNode(extent: Extent(width: width, height: height)) { _, _ in [] }
+    }
+
+    /// Charts in a grid share the room left over, as in a SwiftUI Grid; a fixed-width column keeps its width.
+    @Test func gridColumnsOfChartsFillTheWidth() throws {
+        let context = try #require(Self.context)
+        let chartJSON = #"{"dataSources": [{"label": "default", "data": {"x": [1, 2], "y": [1, 2]}}], "components": [{"type": "LineMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#
+        guard case .chart(let chart) = try SpecReader.decode(Data(chartJSON.utf8)) else { Issue.record("not a chart"); return }
+        let grid = GridNode(rows: [.cells([ChartNode(chart: chart), ChartNode(chart: chart), fixed(100, 50)])])
+        let size = grid.size(for: Proposal(width: 1000, height: nil), in: context)
+        #expect(abs(size.width - 1000) < 1)
     }
 
     @Test func hStackGivesFixedChildrenTheirSizeAndTextTheRest() throws {

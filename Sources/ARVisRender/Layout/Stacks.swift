@@ -148,12 +148,19 @@ struct GridNode: LayoutNode {
             }
         }
         let available = proposal.width.map { $0 - spacing * Double(max(0, columnCount - 1)) }
-        return shareLength(ideals, available: available) { column, offer in
+        func measure(_ column: Int, _ offer: Double) -> Double {
             rows.reduce(0.0) { widest, row in
                 guard case .cells(let cells) = row, column < cells.count else { return widest }
                 return max(widest, cells[column].size(for: Proposal(width: offer, height: nil), in: context).width)
             }
         }
+        var widths = shareLength(ideals, available: available, measure: measure)
+        // Room left over goes to the columns that take it (charts, flexible stacks), in equal
+        // shares, as a SwiftUI Grid gives it; columns of fixed width keep theirs.
+        guard let available, case let slack = available - widths.reduce(0, +), slack > 0.5 else { return widths }
+        let flexible = widths.indices.filter { measure($0, widths[$0] + slack) > widths[$0] + 0.5 }
+        for column in flexible { widths[column] = measure(column, widths[column] + slack / Double(flexible.count)) }
+        return widths
     }
 
     private func rowHeights(_ widths: [Double], _ width: Double?, _ context: RenderContext) -> [Double] {
