@@ -30,10 +30,27 @@ public struct SpatialError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One line saying what was expected and what was found.
     public var message: String
 
+    /// Where the problem is, when it concerns one place: a file, an element, a packet field.
+    public var location: String?
+    /// The underlying error, if another error caused this one.
+    public var cause: (any Error & Sendable)?
+
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, location: String? = nil, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
+        self.location = location
+        self.cause = cause
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.location == rhs.location
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(location)
     }
 
     /// The message.

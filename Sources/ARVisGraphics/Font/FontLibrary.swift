@@ -80,10 +80,11 @@ public final class FontLibrary: Sendable {
         let path = (directory as NSString).appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: path) else {
             guard required else { return nil }
-            throw GraphicsError(.fontMissing, "font file \(path) not found; install the DejaVu fonts (Debian/Ubuntu: apt-get install fonts-dejavu-core) or point ARVIS_FONT_DIR at a folder holding DejaVuSans.ttf")
+            throw GraphicsError(.fontMissing, "font file \(path) not found; install the DejaVu fonts (Debian/Ubuntu: apt-get install fonts-dejavu-core) or point ARVIS_FONT_DIR at a folder holding DejaVuSans.ttf",
+                                location: path)
         }
         guard let font = TrueTypeFont(bytes: [UInt8](data)) else {
-            throw GraphicsError(.fontInvalid, "\(path) is not a TrueType font this reader understands")
+            throw GraphicsError(.fontInvalid, "\(path) is not a TrueType font this reader understands", location: path)
         }
         cache[name] = font
         return font
