@@ -1,3 +1,4 @@
+import ARVisExport
 import ARVisGraphics
 import ARVisPipeline
 import ARVisPlanting
@@ -89,7 +90,7 @@ enum CLIExit: Int32 {
     /// plan, a drawing too large for its limits) are 1; the machine's (fonts, files) are 2.
     static func code(for error: any Error) -> CLIExit {
         switch error {
-        case is SpecError, is RenderError: .specErrors
+        case is SpecError, is RenderError, is ExportError: .specErrors
         case let error as PlantingError: error.code == .tooManyCells ? .usage : .specErrors
         case let error as GraphicsError: error.code == .canvasTooLarge ? .specErrors : .usage
         case let error as PipelineError: error.code == .limitExceeded || error.code == .invalidInput ? .specErrors : .usage

@@ -106,8 +106,8 @@ struct SceneCommand: AsyncParsableCommand {
         let data: Data = try CLIExit.reporting {
             switch resolvedFormat {
             case .json: Data(try scene.json().utf8)
-            case .gltf: Data(GLTFExporter().gltf(scene, textures: try textured.textures(scale: scale)).utf8)
-            case .glb: Data(GLTFExporter().glb(scene, textures: try textured.textures(scale: scale)))
+            case .gltf: Data(try GLTFExporter().gltf(scene, textures: try textured.textures(scale: scale)).utf8)
+            case .glb: Data(try GLTFExporter().glb(scene, textures: try textured.textures(scale: scale)))
             }
         }
         guard let output, output != "-" else {

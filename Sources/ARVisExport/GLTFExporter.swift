@@ -8,30 +8,37 @@ import Foundation
 /// with its world matrix; ids, kinds, parents, assets and texts go in each node's `extras`.
 ///
 /// ```swift
-/// let glb = GLTFExporter().glb(scene, textures: ["image1-widget1": pngBytes])
+/// let glb = try GLTFExporter().glb(scene, textures: ["image1-widget1": pngBytes])
 /// ```
 public struct GLTFExporter: Sendable {
     /// Creates an exporter.
     public init() {}
 
     /// A `.gltf` file: JSON with the geometry and textures embedded as data URIs.
-    public func gltf(_ scene: SceneGraph, textures: [String: [UInt8]]) -> String {
+    /// - Throws: ``ExportError`` `notFinite` when a pose or size is not a finite number.
+    public func gltf(_ scene: SceneGraph, textures: [String: [UInt8]]) throws(ExportError) -> String {
         var document = build(scene, textures: textures)
         var bufferURI = "data:application/octet-stream;base64," + Data(document.binary).base64EncodedString()
         if document.binary.isEmpty { bufferURI = "data:application/octet-stream;base64," }
         document.json["buffers"] = [["byteLength": document.binary.count, "uri": bufferURI]]
-        let data = (try? JSONSerialization.data(withJSONObject: document.json, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        let data = try Self.serialized(document.json, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
     /// A `.glb` file: the JSON chunk and one binary chunk.
-    public func glb(_ scene: SceneGraph, textures: [String: [UInt8]]) -> [UInt8] {
+    /// - Throws: ``ExportError`` `notFinite` when a pose or size is not a finite number, `tooLarge`
+    ///   when the file would pass GLB's 4 GiB limit.
+    public func glb(_ scene: SceneGraph, textures: [String: [UInt8]]) throws(ExportError) -> [UInt8] {
         var document = build(scene, textures: textures)
         document.json["buffers"] = [["byteLength": document.binary.count]]
-        var json = [UInt8]((try? JSONSerialization.data(withJSONObject: document.json, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
+        var json = [UInt8](try Self.serialized(document.json, options: [.sortedKeys, .withoutEscapingSlashes]))
         while json.count % 4 != 0 { json.append(0x20) }
         var binary = document.binary
         while binary.count % 4 != 0 { binary.append(0) }
+        let total = 12 + 8 + json.count + 8 + binary.count
+        guard total <= Int(UInt32.max) else {
+            throw ExportError(.tooLarge, "the GLB would be \(total) bytes, more than the format's 4 GiB: lower --scale or write .gltf")
+        }
         var file: [UInt8] = []
         func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { file.append(contentsOf: $0) } }
         append(0x4654_6C67)  // "glTF"
@@ -44,6 +51,15 @@ public struct GLTFExporter: Sendable {
         append(0x004E_4942)  // "BIN\0"
         file += binary
         return file
+    }
+
+    /// The JSON bytes of `object`; a non-finite number (which JSON cannot hold) is an error, never an empty file.
+    private static func serialized(_ object: [String: Any], options: JSONSerialization.WritingOptions) throws(ExportError) -> Data {
+        do {
+            return try JSONSerialization.data(withJSONObject: object, options: options)
+        } catch {
+            throw ExportError(.notFinite, "the scene has a pose or size that is not a finite number, which glTF cannot hold")
+        }
     }
 
     private struct Document {

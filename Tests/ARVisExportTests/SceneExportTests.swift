@@ -28,10 +28,20 @@ struct SceneExportTests {
         #expect(Set(scene.nodes.map(\.id)).count == scene.nodes.count, "ids are unique")
     }
 
+    /// A non-finite pose is an error in every format, never `nan` in JSON or an empty glTF.
+    @Test func nonFinitePosesAreErrors() throws {
+        var scene = SceneGraph(try environment())
+        scene.nodes[0].pose.translation = Vec3(.nan, 0, .infinity)
+        #expect(throws: SpatialError.self) { try scene.json() }
+        let gltf = #expect(throws: ExportError.self) { try GLTFExporter().gltf(scene, textures: [:]) }
+        #expect(gltf?.code == .notFinite)
+        #expect(throws: ExportError.self) { try GLTFExporter().glb(scene, textures: [:]) }
+    }
+
     /// The glTF's node matrices read back equal to the scene's poses (scaled by quad size).
     @Test func gltfTransformsReadBack() throws {
         let scene = SceneGraph(try environment())
-        let gltf = GLTFExporter().gltf(scene, textures: [:])
+        let gltf = try GLTFExporter().gltf(scene, textures: [:])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(gltf.utf8)) as? [String: Any])
         let nodes = try #require(json["nodes"] as? [[String: Any]])
         #expect((json["asset"] as? [String: Any])?["version"] as? String == "2.0")
@@ -50,7 +60,7 @@ struct SceneExportTests {
     @Test func glbHasAValidHeaderAndChunks() throws {
         let scene = SceneGraph(try environment())
         let png: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]
-        let glb = GLTFExporter().glb(scene, textures: ["image1-widget1": png])
+        let glb = try GLTFExporter().glb(scene, textures: ["image1-widget1": png])
         func word(_ offset: Int) -> UInt32 { glb[offset..<offset + 4].enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * $1.offset) } }
         #expect(word(0) == 0x4654_6C67 && word(4) == 2 && Int(word(8)) == glb.count)
         let jsonLength = Int(word(12))
@@ -92,7 +102,7 @@ struct SceneCompositionTests {
         #expect((placement.pose.translation - Vec3(1, 0, -1.5)).length < 1e-12)
         #expect((annotation.pose.translation - Vec3(1, 1, -2)).length < 1e-12 && annotation.size == SIMD2(markerSize, markerSize))
         #expect(annotation.text == "Look up")
-        let gltf = GLTFExporter().gltf(scene, textures: [:])
+        let gltf = try GLTFExporter().gltf(scene, textures: [:])
         #expect(gltf.contains("\"marker\""))
     }
 

@@ -9,7 +9,7 @@ public import ARVisSpec
 ///
 /// ```swift
 /// let scene = try await TexturedScene(environment, loader: SafeResourceLoader())
-/// let glb = GLTFExporter().glb(scene.graph, textures: try scene.textures(scale: 1))
+/// let glb = try GLTFExporter().glb(scene.graph, textures: try scene.textures(scale: 1))
 /// ```
 public struct TexturedScene: Sendable {
     /// Where every target, widget, placement and annotation goes.
