@@ -25,8 +25,8 @@ struct PlantCommand: ParsableCommand {
             are missing.
 
             Examples:
-              arvis plant --area a.geojson --species sobreiro:3 --species pinea:1 \\
-                  -o plan.geojson --svg plan.svg
+              arvis plant --area Examples/planting-area.geojson --species sobreiro:3 \\
+                  --species pinea:1 -o plan.geojson --svg plan.svg
               arvis plant --area a.geojson --species "pinheiro manso:40%" \\
                   --species azinheira -o plan.geojson
               arvis plant --area a.geojson --spacing 3 --layout hex --orientation 30 \\

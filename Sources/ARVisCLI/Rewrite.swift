@@ -11,8 +11,14 @@ struct Format: ParsableCommand {
         usage: "arvis fmt [<options>] [--write] <file>",
         discussion: """
             The document's value is unchanged and formatting twice changes nothing. JSON stays JSON and
-            YAML stays YAML. A document with errors, or with unknown keys that formatting would drop, is
-            left alone and its problems are reported (exit 1).
+            YAML stays YAML. A document with errors, with unknown keys that formatting would drop, with
+            integers too large for 64 bits or with YAML comments is left alone and its problems are
+            reported (exit 1). --write replaces the file atomically, keeping its permissions, and writes
+            through a symbolic link to the file it names.
+
+            Examples:
+              arvis fmt Examples/museum-artwork-widget.json
+              arvis fmt --write widget.yaml
             """
     )
 
@@ -51,7 +57,14 @@ struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert a spec between JSON and YAML, losslessly.",
         usage: "arvis convert [<options>] --to json|yaml <file>",
-        discussion: "Reading the output gives a document equal to the input's. The result goes to standard output."
+        discussion: """
+            Reading the output gives a document equal to the input's. The result goes to standard output.
+            YAML comments cannot be carried over (a warning names their lines).
+
+            Examples:
+              arvis convert --to yaml Examples/laptop-benchmark-bar-chart.json > chart.yaml
+              arvis convert --to json Examples/museum-label.yaml
+            """
     )
 
     @OptionGroup var reading: ReadingOptions

@@ -14,6 +14,11 @@ struct Validate: ParsableCommand {
 
             Exit status: 0 when no file has errors, 1 when any file has errors, 2 for bad arguments or
             unreadable files.
+
+            Examples:
+              arvis validate Examples/two-targets-environment.json
+              arvis validate --strict --format json specs/*.json
+              cat widget.yaml | arvis validate -
             """
     )
 
