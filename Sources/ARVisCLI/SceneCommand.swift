@@ -67,8 +67,8 @@ struct SceneCommand: AsyncParsableCommand {
     private func parsedTargetSize() throws -> SIMD2<Double>? {
         guard let targetSize else { return nil }
         let parts = targetSize.lowercased().split(separator: "x").compactMap { Double($0) }
-        guard parts.count == 2, parts.allSatisfy({ $0 > 0 && $0.isFinite }) else {
-            throw ValidationError("--target-size is WIDTHxHEIGHT in metres, such as 0.42x0.3; got \(targetSize)")
+        guard parts.count == 2, parts.allSatisfy({ $0 > 0 && $0 <= SpecLimits.largestPhysicalSize }) else {
+            throw ValidationError("--target-size is WIDTHxHEIGHT in metres, each above 0 and at most \(Int(SpecLimits.largestPhysicalSize)), such as 0.42x0.3; got \(targetSize)")
         }
         return SIMD2(parts[0], parts[1])
     }
@@ -76,8 +76,8 @@ struct SceneCommand: AsyncParsableCommand {
     private func parsedViewpoint() throws -> Vec3? {
         guard let viewpoint else { return nil }
         let parts = viewpoint.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 3, parts.allSatisfy(\.isFinite) else {
-            throw ValidationError("--viewpoint is x,y,z in metres, such as 0,1.6,2.5; got \(viewpoint)")
+        guard parts.count == 3, parts.allSatisfy({ abs($0) <= SpecLimits.largestCoordinate }) else {
+            throw ValidationError("--viewpoint is x,y,z in metres, each within ±\(Int(SpecLimits.largestCoordinate)), such as 0,1.6,2.5; got \(viewpoint)")
         }
         return Vec3(parts[0], parts[1], parts[2])
     }

@@ -34,7 +34,8 @@ struct SpeciesCommand: ParsableCommand {
     func run() throws {
         let matches = SpeciesCatalog.standard.search(query ?? "").map(\.species)
         guard !matches.isEmpty else {
-            Console.error("no species matches '\(query ?? "")'; `arvis species` lists them all")
+            let shown = (query ?? "").count > 60 ? (query ?? "").prefix(57) + "…" : Substring(query ?? "")
+            Console.error("error: no species matches '\(shown)'; `arvis species` lists them all")
             throw CLIExit.specErrors.exitCode
         }
         switch format {

@@ -186,6 +186,8 @@ extension SceneNode: Encodable {
 
     /// The value to a nanometre, so that the same scene writes the same text on every machine.
     private static func rounded(_ value: Double) -> Double {
+        // Beyond a million metres a nanometre is below a double's precision anyway.
+        guard abs(value) < 1e6 else { return value }
         let rounded = (value * 1e9).rounded() / 1e9
         return rounded == 0 ? 0 : rounded
     }
