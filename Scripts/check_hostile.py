@@ -108,6 +108,14 @@ def cases(folder):
     yield "non-UTF-8 input", ["validate", write(folder, "latin1.json", b'{"text": {"content": "caf\xe9"}}')], None, 1, "UTF-8", None
     yield "truncated input", ["validate", write(folder, "truncated.json", '{"vStack": {"elements": [{"text": {"conte')], None, 1, "truncated.json:1:", None
     yield "a misspelled command", ["rendr", attack], None, 2, "did you mean 'render'", None
+    deep_geometry = '{"type":"GeometryCollection","geometries":[' * 5000 + '{"type":"Point","coordinates":[0,0]}' + ']}' * 5000
+    yield "plant: 5 000 nested GeometryCollections", ["plant", "--area", write(folder, "deep.geojson", deep_geometry), "-o", out + ".geojson"], None, 1, "nested more than", None
+    yield "plant: NaN coordinates", ["plant", "--area", write(folder, "nan.geojson", '{"type":"Polygon","coordinates":[[[NaN,1],[2,3],[4,5],[NaN,1]]]}'), "-o", out + ".geojson"], None, 1, "NaN", None
+    yield "plant: a two-point ring", ["plant", "--area", write(folder, "line.geojson", '{"type":"Polygon","coordinates":[[[0,0],[0,0.001]]]}'), "-o", out + ".geojson"], None, 1, "at least three", None
+    yield "YAML aliases (a billion laughs)", ["validate", write(folder, "bomb.yaml", 'a: &a ["x","x"]\nb: &b [*a,*a]\nc: [*b,*b]\n')], None, 1, "aliases are not supported", None
+    yield "YAML nested 50 000 deep", ["validate", write(folder, "deep.yaml", "[" * 50_000 + "]" * 50_000)], None, 1, "nested more than", None
+    yield "scene: a target size beyond the limits", ["scene", os.path.join(folder, "env.json"), "--target-size", "1e300x1e300", "-o", out + ".json"], None, 2, "--target-size", None
+    yield "species: a 60 000-character query", ["species", "q" * 60_000], None, 1, "no species matches", None
 
 
 def main():
