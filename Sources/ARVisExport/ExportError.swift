@@ -1,5 +1,7 @@
+public import ARVisSpec
+
 /// The error ARVisExport throws: a scene that cannot be written in the format asked for.
-public struct ExportError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ExportError: ModuleError {
     /// What went wrong, as an extensible set of codes.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable { case notFinite, tooLarge }
@@ -19,21 +21,17 @@ public struct ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: Code
     /// One line an author can act on.
     public var message: String
+    /// The scene node the problem is in, when it is in one.
+    public var location: String?
     /// The underlying error, if another error caused this one.
     public var cause: (any Error & Sendable)?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
+    public init(_ code: Code, _ message: String, location: String? = nil, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
+        self.location = location
         self.cause = cause
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-        hasher.combine(message)
     }
 
     /// The message.

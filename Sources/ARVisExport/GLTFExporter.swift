@@ -17,6 +17,7 @@ public struct GLTFExporter: Sendable {
     /// A `.gltf` file: JSON with the geometry and textures embedded as data URIs.
     /// - Throws: ``ExportError`` `notFinite` when a pose or size is not a finite number.
     public func gltf(_ scene: SceneGraph, textures: [String: [UInt8]]) throws(ExportError) -> String {
+        try Self.checkFinite(scene)
         var document = build(scene, textures: textures)
         var bufferURI = "data:application/octet-stream;base64," + Data(document.binary).base64EncodedString()
         if document.binary.isEmpty { bufferURI = "data:application/octet-stream;base64," }
@@ -29,6 +30,7 @@ public struct GLTFExporter: Sendable {
     /// - Throws: ``ExportError`` `notFinite` when a pose or size is not a finite number, `tooLarge`
     ///   when the file would pass GLB's 4 GiB limit.
     public func glb(_ scene: SceneGraph, textures: [String: [UInt8]]) throws(ExportError) -> [UInt8] {
+        try Self.checkFinite(scene)
         var document = build(scene, textures: textures)
         document.json["buffers"] = [["byteLength": document.binary.count]]
         var json = [UInt8](try Self.serialized(document.json, options: [.sortedKeys, .withoutEscapingSlashes]))
@@ -51,6 +53,12 @@ public struct GLTFExporter: Sendable {
         append(0x004E_4942)  // "BIN\0"
         file += binary
         return file
+    }
+
+    /// Refuses a scene with a NaN or infinite pose or size, naming the node.
+    private static func checkFinite(_ scene: SceneGraph) throws(ExportError) {
+        guard let node = scene.nodes.first(where: { !$0.isFinite }) else { return }
+        throw ExportError(.notFinite, "the scene has a pose or size that is not a finite number, which glTF cannot hold", location: node.id)
     }
 
     /// The JSON bytes of `object`; a non-finite number (which JSON cannot hold) is an error, never an empty file.

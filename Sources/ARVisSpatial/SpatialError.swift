@@ -1,5 +1,7 @@
+public import ARVisSpec
+
 /// An error from ARVisSpatial: a malformed packet or signal, or input a computation cannot use.
-public struct SpatialError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct SpatialError: ModuleError {
     /// What went wrong, as an extensible set of codes.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
@@ -41,16 +43,6 @@ public struct SpatialError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
         self.location = location
         self.cause = cause
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.code == rhs.code && lhs.message == rhs.message && lhs.location == rhs.location
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-        hasher.combine(message)
-        hasher.combine(location)
     }
 
     /// The message.

@@ -35,6 +35,7 @@ struct SceneExportTests {
         #expect(throws: SpatialError.self) { try scene.json() }
         let gltf = #expect(throws: ExportError.self) { try GLTFExporter().gltf(scene, textures: [:]) }
         #expect(gltf?.code == .notFinite)
+        #expect(gltf?.location == scene.nodes[0].id)
         #expect(throws: ExportError.self) { try GLTFExporter().glb(scene, textures: [:]) }
     }
 

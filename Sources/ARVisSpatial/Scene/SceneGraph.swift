@@ -168,7 +168,7 @@ extension SceneNode: Encodable {
     }
 
     /// Whether every number of the node is finite.
-    var isFinite: Bool {
+    package var isFinite: Bool {
         pose.matrix.columnMajor.allSatisfy(\.isFinite) && (size.map { $0.x.isFinite && $0.y.isFinite } ?? true)
     }
 
