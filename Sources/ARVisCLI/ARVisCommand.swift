@@ -40,9 +40,8 @@ public struct ARVisCommand: AsyncParsableCommand {
     /// Exit codes: 0 success, 1 a spec has errors, 2 usage errors or unreadable input.
     public static func run(arguments: [String]) async -> Int32 {
         if let misspelled = unknownCommand(in: arguments) {
-            let names = configuration.subcommands.compactMap { $0.configuration.commandName ?? String(describing: $0).lowercased() }
-            let suggestion = Suggestion.closest(to: misspelled, among: names).map { "; did you mean '\($0)'?" } ?? ""
-            Console.error("error: unknown command '\(misspelled)'\(suggestion)\nThe commands are: \(names.joined(separator: ", ")). See 'arvis --help'.")
+            let suggestion = Suggestion.closest(to: misspelled, among: commandNames).map { "; did you mean '\($0)'?" } ?? ""
+            Console.error("error: unknown command '\(misspelled)'\(suggestion)\nThe commands are: \(commandNames.joined(separator: ", ")). See 'arvis --help'.")
             return CLIExit.usage.rawValue
         }
         do {
@@ -68,11 +67,15 @@ public struct ARVisCommand: AsyncParsableCommand {
 }
 
 extension ARVisCommand {
+    /// The subcommands' names, in help order.
+    static var commandNames: [String] {
+        configuration.subcommands.map { $0.configuration.commandName ?? String(describing: $0).lowercased() }
+    }
+
     /// The first argument, when it looks like a command name (not an option) but names none.
     static func unknownCommand(in arguments: [String]) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
-        let names = configuration.subcommands.map { $0.configuration.commandName ?? String(describing: $0).lowercased() }
-        return names.contains(first) || first == "help" ? nil : first
+        return commandNames.contains(first) || first == "help" ? nil : first
     }
 }
 

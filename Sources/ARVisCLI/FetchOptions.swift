@@ -12,8 +12,10 @@ struct FetchOptions: ParsableArguments {
         "The folder local files may be read from (default: the spec's folder; none: no local files).", valueName: "dir"))
     var allowFiles: String?
 
-    /// The loader for the spec at `specPath` (`-` is standard input, whose default is no local files).
-    func loader(for specPath: String) -> SafeResourceLoader {
+    /// The loader for the spec at `specPath` (`-` is standard input, whose default is no local
+    /// files); `nil` without `--fetch`, when nothing is loaded.
+    func loader(for specPath: String) -> SafeResourceLoader? {
+        guard fetch else { return nil }
         let specFolder = specPath == "-" ? nil : (specPath as NSString).deletingLastPathComponent
         let folder = specFolder.map { $0.isEmpty ? "." : $0 }
         var policy = ResourcePolicy()
@@ -27,8 +29,8 @@ struct FetchOptions: ParsableArguments {
 
     /// Loads `references` unless `--fetch` is off; each one that fails is reported and drawn as a placeholder.
     func resources(_ references: [String], for specPath: String) async -> [String: RenderOptions.Resource] {
-        guard fetch else { return [:] }
-        let (resources, failures) = await loader(for: specPath).renderResources(references)
+        guard let loader = loader(for: specPath) else { return [:] }
+        let (resources, failures) = await loader.renderResources(references)
         report(failures)
         return resources
     }
@@ -36,28 +38,5 @@ struct FetchOptions: ParsableArguments {
     /// Says why each resource did not load.
     func report(_ failures: [PipelineError]) {
         for failure in failures { Console.error("warning: \(failure); a placeholder is drawn") }
-    }
-}
-
-/// The options that raise or lower what one widget may draw.
-struct LimitOptions: ParsableArguments {
-    @Option(name: .customLong("max-cells"), help: "The most table cells one widget may draw.")
-    var maximumCells = RenderLimits().maximumTableCells
-
-    @Option(name: .customLong("max-marks"), help: "The most marks (bars, points …) one widget may draw.")
-    var maximumMarks = RenderLimits().maximumMarks
-
-    @Option(name: .customLong("max-splom-fields"), help: "The most fields of a scatter-plot matrix.")
-    var maximumSplomFields = RenderLimits().maximumSplomFields
-
-    var limits: RenderLimits {
-        RenderLimits(maximumTableCells: maximumCells, maximumMarks: maximumMarks, maximumSplomFields: maximumSplomFields,
-                     maximumSeriesRows: max(RenderLimits().maximumSeriesRows, maximumMarks))
-    }
-
-    func validate() throws {
-        guard maximumCells >= 1, maximumMarks >= 1, maximumSplomFields >= 1 else {
-            throw ValidationError("--max-cells, --max-marks and --max-splom-fields must be at least 1")
-        }
     }
 }

@@ -98,7 +98,7 @@ struct SceneCommand: AsyncParsableCommand {
         }
         var options = RenderOptions()
         options.limits = limiting.limits
-        let textured = await TexturedScene(environment, loader: fetching.fetch ? fetching.loader(for: file) : nil,
+        let textured = await TexturedScene(environment, loader: fetching.loader(for: file),
                                            targetSize: try parsedTargetSize(), viewpoint: try parsedViewpoint(), renderOptions: options)
         fetching.report(textured.failures)
         let scene = textured.graph
