@@ -55,3 +55,15 @@ struct ResourceReferenceTests {
         #expect(ResourceReference("ftp://x/y") == .unsupported(scheme: "ftp"))
     }
 }
+
+struct SaturatingConversionTests {
+    static let limit = 1 << 62
+    static let cases: [(Double, Int)] = [
+        (.nan, 0), (.infinity, limit), (-.infinity, -limit), (1e308, limit), (-1e308, -limit), (2.9, 2), (-2.9, -2), (0, 0),
+    ]
+
+    @Test(arguments: cases)
+    func neverTraps(value: Double, expected: Int) {
+        #expect(Int(saturating: value) == expected)
+    }
+}

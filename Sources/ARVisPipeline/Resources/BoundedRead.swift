@@ -1,3 +1,4 @@
+import ARVisSpec
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -78,7 +79,7 @@ public struct ByteCount: CustomStringConvertible, Sendable {
     public var description: String {
         func scaled(_ unit: Double, _ name: String) -> String {
             let value = Double(bytes) / unit
-            return value.rounded() == value || value >= 100 ? "\(Int(value.rounded())) \(name)" : String(format: "%.1f \(name)", value)
+            return value.rounded() == value || value >= 100 ? "\(Int(saturating: value.rounded())) \(name)" : String(format: "%.1f \(name)", value)
         }
         if bytes < 1_000 { return "\(bytes) byte\(bytes == 1 ? "" : "s")" }
         if bytes < 1_000_000 { return scaled(1_000, "kB") }

@@ -39,7 +39,8 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     var embeddedIPv4: IPAddress? {
         guard bytes.count == 16 else { return nil }
         let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
-        let compatible = bytes[0..<12].allSatisfy { $0 == 0 } && bytes[12..<16].contains { $0 != 0 } && !(bytes[12..<15].allSatisfy { $0 == 0 })
+        // IPv4-compatible (::a.b.c.d), but not :: or ::1, whose first three IPv4 bytes are zero.
+        let compatible = bytes[0..<12].allSatisfy { $0 == 0 } && !bytes[12..<15].allSatisfy { $0 == 0 }
         let nat64 = bytes[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0]
         if mapped || compatible || nat64 { return IPAddress(bytes: Array(bytes[12..<16])) }
         if bytes[0] == 0x20, bytes[1] == 0x02 { return IPAddress(bytes: Array(bytes[2..<6])) }
