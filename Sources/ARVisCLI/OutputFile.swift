@@ -38,7 +38,7 @@ enum OutputFile {
         var template = Array("\(folder)/.\((target as NSString).lastPathComponent).arvis-XXXXXX".utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw Problem(message: reason(errno, folder: folder)) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let failure = Console.writeAll([UInt8](data), to: descriptor)
         let mode = existingMode ?? (0o666 & ~currentUmask())
         let finished = failure == nil && fchmod(descriptor, mode) == 0 && fsync(descriptor) == 0

@@ -1,4 +1,4 @@
-public import ARVisSpec
+import ARVisSpec
 
 /// How much one widget may draw: the bounds that keep rendering time and memory in proportion to
 /// what a picture can show, whatever its data.

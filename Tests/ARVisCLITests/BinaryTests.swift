@@ -24,7 +24,7 @@ struct BinaryTests {
     static func run(_ arguments: [String], input: Data? = nil, stdout: FileHandle? = nil) throws -> Run {
         signal(SIGPIPE, SIG_IGN)  // arvis may stop reading input early, by design
         let process = Process()
-        process.executableURL = try #require(binary, "arvis is not built beside the tests")
+        process.executableURL = binary  // each test is enabled only when it exists
         process.arguments = arguments
         let output = Pipe(), error = Pipe(), standardInput = Pipe()
         process.standardOutput = stdout ?? output

@@ -1,5 +1,4 @@
-public import ARVisExport
-public import ARVisGraphics
+import ARVisGraphics
 public import ARVisRender
 public import ARVisSpatial
 public import ARVisSpec

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A diagnostic as JSON: `{file, line, column, severity, code, path, message, hint}`, absent values as `null`.
 extension Diagnostic: Codable {
