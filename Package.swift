@@ -83,6 +83,7 @@ let package = Package(
         .testTarget(
             name: "ARVisGraphicsTests",
             dependencies: ["ARVisGraphics", "ARVisTestSupport"],
+            exclude: ["Pictures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

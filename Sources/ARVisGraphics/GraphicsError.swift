@@ -1,10 +1,11 @@
 public import ARVisSpec
 
-/// An error from ARVisGraphics: a missing or unreadable font, or a drawing too large to rasterise.
+/// An error from ARVisGraphics: a missing or unreadable font, a drawing too large to rasterise, or a
+/// picture that cannot be decoded.
 public struct GraphicsError: ModuleError {
     /// What went wrong, as an extensible set of codes.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable, Hashable { case fontMissing, fontInvalid, canvasTooLarge }
+        private enum Value: String, Sendable, Hashable { case fontMissing, fontInvalid, canvasTooLarge, imageInvalid, imageUnsupported, imageTooLarge }
         private let value: Value
         private init(_ value: Value) { self.value = value }
 
@@ -14,6 +15,12 @@ public struct GraphicsError: ModuleError {
         public static let fontInvalid = Code(.fontInvalid)
         /// The PNG would exceed the pixel limit.
         public static let canvasTooLarge = Code(.canvasTooLarge)
+        /// A PNG or JPEG picture is damaged or truncated.
+        public static let imageInvalid = Code(.imageInvalid)
+        /// A picture is in a format (or a JPEG process) that cannot be decoded.
+        public static let imageUnsupported = Code(.imageUnsupported)
+        /// A picture has more pixels than ``RasterImage/maximumPixels``.
+        public static let imageTooLarge = Code(.imageTooLarge)
 
         /// The code's name.
         public var description: String { value.rawValue }

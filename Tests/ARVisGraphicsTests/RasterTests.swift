@@ -20,7 +20,7 @@ struct DeflateTests {
         }
         input = Array(input.prefix(length))
         let compressed = Deflate.zlib(input)
-        let inflated = try #require(TestInflate.zlib(compressed))
+        let inflated = try Inflate.zlib(compressed, limit: input.count)
         #expect(inflated == input)
         let checksum = compressed.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         #expect(checksum == Deflate.adler32(input))
@@ -100,7 +100,7 @@ struct RasterTests {
             position += 12 + length
         }
         #expect(types == ["IHDR", "IDAT", "IEND"])
-        let rows = try #require(TestInflate.zlib(idat))
+        let rows = try Inflate.zlib(idat, limit: 1 << 26)
         #expect(rows.count == 20 * (40 * 3 + 1))  // 40×20 pixels, opaque RGB, a filter byte per row
         #expect(Array(rows[1...3]) == [10, 20, 30])  // first pixel, Sub filter: the colour itself
     }
@@ -123,7 +123,7 @@ struct RasterTests {
             if String(decoding: png[position + 4..<position + 8], as: UTF8.self) == "IDAT" { idat += png[position + 8..<position + 8 + length] }
             position += 12 + length
         }
-        let data = try #require(TestInflate.zlib(idat))
+        let data = try Inflate.zlib(idat, limit: 1 << 26)
         let stride = 37 * 3
         var previous = [UInt8](repeating: 0, count: stride)
         for row in 0..<20 {

@@ -1,0 +1,78 @@
+/// A decoded picture: 8-bit red, green, blue and alpha per pixel (not premultiplied), rows top to bottom.
+///
+/// ```swift
+/// let picture = try RasterImage(decoding: jpegBytes)
+/// print(picture.width, picture.height)
+/// ```
+public struct RasterImage: Sendable, Hashable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// `width × height × 4` bytes: R, G, B, A.
+    public let pixels: [UInt8]
+
+    /// The most pixels a picture may have; larger ones are refused before their pixels are decoded.
+    public static let maximumPixels = 40_000_000
+
+    /// Wraps decoded pixels.
+    /// - Precondition: `pixels.count == width * height * 4`.
+    init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// Decodes PNG (every colour type, bit depth and interlacing) or JPEG (baseline and progressive,
+    /// greyscale, YCbCr, RGB and CMYK, turned upright by its Exif orientation).
+    /// - Throws: ``GraphicsError`` `imageUnsupported` for other formats (GIF, WebP, SVG, lossless or
+    ///   arithmetic-coded JPEG), `imageInvalid` for damaged or truncated files, `imageTooLarge` past
+    ///   `maximumPixels`.
+    public init(decoding bytes: [UInt8], maximumPixels: Int = RasterImage.maximumPixels) throws(GraphicsError) {
+        if bytes.starts(with: PNGDecoder.signature) {
+            self = try PNGDecoder(bytes, maximumPixels: maximumPixels).decode()
+        } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            self = try JPEGDecoder(bytes, maximumPixels: maximumPixels).decode()
+        } else {
+            throw GraphicsError(.imageUnsupported, "only PNG and JPEG pictures can be drawn into PNG output")
+        }
+    }
+
+    /// Checks a picture's declared size before any pixel is decoded.
+    static func checkSize(width: Int, height: Int, maximumPixels: Int, format: String) throws(GraphicsError) {
+        guard width > 0, height > 0 else { throw GraphicsError(.imageInvalid, "the \(format) picture is \(width)×\(height) pixels") }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maximumPixels else {
+            throw GraphicsError(.imageTooLarge, "the \(width)×\(height) \(format) picture has more than \(maximumPixels) pixels")
+        }
+    }
+
+    /// The same picture turned by an Exif orientation (1–8).
+    func oriented(_ orientation: Int) -> RasterImage {
+        guard (2...8).contains(orientation) else { return self }
+        let swaps = orientation >= 5
+        let outWidth = swaps ? height : width, outHeight = swaps ? width : height
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        for y in 0..<outHeight {
+            for x in 0..<outWidth {
+                // The source pixel shown at (x, y) of the upright picture.
+                let (sx, sy): (Int, Int)
+                switch orientation {
+                case 2: (sx, sy) = (width - 1 - x, y)
+                case 3: (sx, sy) = (width - 1 - x, height - 1 - y)
+                case 4: (sx, sy) = (x, height - 1 - y)
+                case 5: (sx, sy) = (y, x)
+                case 6: (sx, sy) = (y, height - 1 - x)
+                case 7: (sx, sy) = (width - 1 - y, height - 1 - x)
+                default: (sx, sy) = (width - 1 - y, x)
+                }
+                let from = (sy * width + sx) * 4, to = (y * outWidth + x) * 4
+                out[to] = pixels[from]
+                out[to + 1] = pixels[from + 1]
+                out[to + 2] = pixels[from + 2]
+                out[to + 3] = pixels[from + 3]
+            }
+        }
+        return RasterImage(width: outWidth, height: outHeight, pixels: out)
+    }
+}

@@ -1,0 +1,156 @@
+@testable import ARVisGraphics
+import ARVisTestSupport
+import Foundation
+import Testing
+
+/// The PNG and JPEG decoders against the pictures of `Pictures/`, made by
+/// `Scripts/make_picture_fixtures.py`, whose expected pixels are Pillow's (and, for 16-bit grey,
+/// the high byte of each sample).
+struct PictureTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Pictures")
+
+    static func names(_ suffix: String) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return files.filter { $0.hasSuffix(suffix) && !$0.contains(".expected.") }.sorted()
+    }
+
+    private func load(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(name)))
+    }
+
+    /// Decodes `name` and its expected picture; returns the absolute differences of every channel.
+    private func differences(_ name: String) throws -> [Int] {
+        let decoded = try RasterImage(decoding: try load(name))
+        let expectedName = (name as NSString).deletingPathExtension + ".expected.png"
+        let expected = try RasterImage(decoding: try load(expectedName))
+        try #require(decoded.width == expected.width && decoded.height == expected.height, "\(name) is \(decoded.width)×\(decoded.height)")
+        return zip(decoded.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }
+    }
+
+    @Test func fixturesArePresent() {
+        #expect(Self.names(".png").count >= 25)
+        #expect(Self.names(".jpg").count >= 11)
+    }
+
+    /// Every colour type, bit depth, palette transparency and Adam7 interlacing decodes exactly.
+    @Test(arguments: names(".png"))
+    func pngDecodesExactly(name: String) throws {
+        let differences = try differences(name)
+        #expect(differences.max() == 0, "\(name): largest difference \(differences.max() ?? -1)")
+    }
+
+    /// Baseline, progressive, subsampled, restart-interval, greyscale, CMYK and rotated JPEGs match
+    /// libjpeg's decoding (through Pillow, with its "fancy" chroma upsampling) up to rounding.
+    @Test(arguments: names(".jpg"))
+    func jpegMatchesLibjpeg(name: String) throws {
+        let differences = try differences(name)
+        let mean = Double(differences.reduce(0, +)) / Double(differences.count)
+        #expect(mean < 0.25, "\(name): mean difference \(mean)")
+        #expect(differences.max() ?? 0 <= 3, "\(name): largest difference \(differences.max() ?? -1)")
+    }
+
+    @Test func exifOrientationTurnsThePictureUpright() throws {
+        let picture = try RasterImage(decoding: try load("jpeg-orientation6.jpg"))
+        #expect(picture.width == 37 && picture.height == 23)
+    }
+
+    @Test func refusesOtherFormats() {
+        #expect { try RasterImage(decoding: Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 20)) } throws: { ($0 as? GraphicsError)?.code == .imageUnsupported }
+    }
+
+    /// Every prefix of a picture is refused with `imageInvalid` or decodes (JPEG shows what arrived), never traps.
+    @Test(arguments: ["jpeg-progressive-420.jpg", "png-rgba8-interlaced.png", "png-palette2.png"])
+    func truncatedPicturesFailCleanly(name: String) throws {
+        let bytes = try load(name)
+        for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
+            do {
+                _ = try RasterImage(decoding: Array(bytes.prefix(length)))
+            } catch {
+                #expect([.imageInvalid, .imageUnsupported].contains(error.code), "\(name) cut at \(length): \(error)")
+            }
+        }
+    }
+
+    /// Flipped bytes never trap or hang: each damaged file decodes or is refused.
+    @Test(arguments: ["jpeg-baseline-420.jpg", "jpeg-progressive-444.jpg", "jpeg-restarts-420.jpg", "png-grey4.png"])
+    func corruptedPicturesFailCleanly(name: String) throws {
+        let bytes = try load(name)
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<60 {
+            var damaged = bytes
+            for _ in 0..<3 { damaged[Int.random(in: 2..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            _ = try? RasterImage(decoding: damaged, maximumPixels: 100_000)
+        }
+    }
+
+    @Test func refusesPicturesPastThePixelLimit() throws {
+        #expect { try RasterImage(decoding: try load("png-rgb8.png"), maximumPixels: 100) } throws: { ($0 as? GraphicsError)?.code == .imageTooLarge }
+        #expect { try RasterImage(decoding: try load("jpeg-grey.jpg"), maximumPixels: 100) } throws: { ($0 as? GraphicsError)?.code == .imageTooLarge }
+    }
+
+    /// A decompression bomb: a tiny PNG whose data would inflate far past what its header declares.
+    @Test func refusesDataPastTheDeclaredSize() throws {
+        var header: [UInt8] = [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]  // 1 × 1 grey
+        let idat = Deflate.zlib([UInt8](repeating: 0, count: 1_000_000))
+        var file = PNGDecoder.signature
+        for (type, body) in [("IHDR", header), ("IDAT", idat), ("IEND", [])] {
+            file += withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + Array(type.utf8) + body + [0, 0, 0, 0]
+        }
+        header.removeAll()
+        #expect { try RasterImage(decoding: file) } throws: { ($0 as? GraphicsError)?.code == .imageInvalid }
+    }
+}
+
+struct InflateTests {
+    /// Dynamic and fixed blocks from ``Deflate`` inflate back, for flat, repetitive, random and mixed data.
+    @Test(arguments: 0..<12, [true, false])
+    func roundTrips(seed: Int, dynamic: Bool) throws {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        var input: [UInt8] = []
+        let length = [0, 1, 2, 3, 259, 4096, 70_000, 200_000][seed % 8]
+        while input.count < length {
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: input += [UInt8](repeating: UInt8.random(in: 0...255, using: &generator), count: Int.random(in: 1...600, using: &generator))
+            case 1: input += (0..<Int.random(in: 1...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            default:
+                let pattern = (0..<Int.random(in: 1...9, using: &generator)).map { _ in UInt8.random(in: 0...3, using: &generator) }
+                for _ in 0..<Int.random(in: 1...200, using: &generator) { input += pattern }
+            }
+        }
+        input = Array(input.prefix(length))
+        let compressed = Deflate.zlib(input, dynamic: dynamic)
+        #expect(try Inflate.zlib(compressed, limit: input.count) == input)
+        if input.count > 0 {
+            #expect(throws: Inflate.Failure.self) { try Inflate.zlib(compressed, limit: input.count - 1) }
+        }
+    }
+
+    /// A dynamic-Huffman stream made by zlib itself (Python's `zlib.compress(data, 9)`, `data` as below).
+    @Test func readsZlibsOwnDynamicBlocks() throws {
+        let stream = try #require(Data(base64Encoded: """
+            eNrt0kEOAiEMBdCr/BN4AU/g1ht0sDMgCEgZRjy9xJ1rNdGku7Y/6eLnkU3NnK83DnJf4jq5vJ186fOl0rvJIaJaxtG6yGgUAvfnoY1dsJS0IUVIZc6QkPI4pnlMVHmP7IznIjBUSsdE\
+            4rkK1mxdCDt88fVnO3hJ/rMQUiEqRIWoEBWiQlSIClEhP1DIA6n7g7Y=
+            """))
+        let text = Array("In the Rhine valley the vines grow on steep slopes of slate; pickers carry baskets uphill. ".utf8)
+        let expected = (0..<3000).map { index in (index / text.count) % 3 != 0 ? text[index % text.count] : UInt8((index * 7) % 26 + 97) }
+        #expect(stream[2] >> 1 & 3 == 2, "the first block is dynamic")
+        #expect(try Inflate.zlib([UInt8](stream), limit: 1 << 20) == expected)
+    }
+
+    @Test func dynamicBlocksAreSmallerOnText() {
+        let text = Array(String(repeating: "The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. ", count: 50).utf8)
+            + (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) & 0x3F }
+        #expect(Deflate.zlib(text, dynamic: true).count < Deflate.zlib(text, dynamic: false).count * 9 / 10)
+    }
+
+    @Test func buildsLengthLimitedCodes() {
+        // Fibonacci counts make the deepest possible Huffman tree; the limit must hold anyway.
+        var counts = [1, 1]
+        while counts.count < 30 { counts.append(counts[counts.count - 1] + counts[counts.count - 2]) }
+        let lengths = HuffmanCode.lengths(counts, limit: 15)
+        #expect(lengths.allSatisfy { (1...15).contains($0) })
+        let kraft = lengths.reduce(0.0) { $0 + 1 / Double(1 << Int($1)) }
+        #expect(kraft <= 1)
+        #expect(HuffmanCode.lengths([0, 0, 5, 0], limit: 7).filter { $0 > 0 }.count == 2)
+    }
+}
