@@ -50,8 +50,37 @@ struct PictureTests {
     }
 
     @Test func exifOrientationTurnsThePictureUpright() throws {
-        let picture = try RasterImage(decoding: try load("jpeg-orientation6.jpg"))
+        let bytes = try load("jpeg-orientation6.jpg")
+        let picture = try RasterImage(decoding: bytes)
         #expect(picture.width == 37 && picture.height == 23)
+        #expect(RasterImage.displaySize(of: bytes).map { [$0.width, $0.height] } == [37, 23])
+        #expect(RasterImage.displaySize(of: try load("png-grey1.png")).map { [$0.width, $0.height] } == [37, 23])
+    }
+
+    /// Drawn at one device pixel per picture pixel, a picture comes out as itself; fitted into a wider
+    /// frame it is centred with clear margins; filled, it covers the frame; undecodable, its fallback shows.
+    @Test func canvasDrawsPictures() throws {
+        let fonts = try #require(RasterTests.fonts)
+        let bytes = try load("png-rgb8.png")
+        let picture = try RasterImage(decoding: bytes)
+        let uri = "data:image/png;base64," + Data(bytes).base64EncodedString()
+        func draw(_ frame: Rect, fills: Bool, source: String? = nil, width: Int = 37) -> Canvas {
+            let canvas = Canvas(width: width, height: 23, fonts: fonts)
+            let fallback = Element.shape(Shape(path: .rect(frame), fill: DrawingColor(red: 255, green: 0, blue: 255)))
+            canvas.draw(.image(ImageItem(frame: frame, source: source ?? uri, fills: fills, fallback: [fallback])), transform: .identity, opacity: 1)
+            return canvas
+        }
+        let exact = draw(Rect(x: 0, y: 0, width: 37, height: 23), fills: false)
+        var largest: Float = 0
+        for index in 0..<37 * 23 * 4 { largest = max(largest, abs(exact.pixels[index] * 255 - Float(picture.pixels[index]))) }
+        #expect(largest < 1)
+        let fitted = draw(Rect(x: 0, y: 0, width: 74, height: 23), fills: false, width: 74)
+        #expect(fitted.pixels[(10 * 74 + 5) * 4 + 3] == 0, "left margin is clear")
+        #expect(fitted.pixels[(10 * 74 + 37) * 4 + 3] > 0.99, "the picture is centred")
+        let filled = draw(Rect(x: 0, y: 0, width: 74, height: 23), fills: true, width: 74)
+        #expect(filled.pixels[(10 * 74 + 1) * 4 + 3] > 0.99)
+        let broken = draw(Rect(x: 0, y: 0, width: 37, height: 23), fills: false, source: "data:image/png;base64,AAAA")
+        #expect(broken.pixels[(5 * 37 + 5) * 4] == 1 && broken.pixels[(5 * 37 + 5) * 4 + 1] == 0, "the fallback is drawn")
     }
 
     @Test func refusesOtherFormats() {

@@ -72,6 +72,22 @@ struct JPEGDecoder {
         return image.oriented(state.orientation)
     }
 
+    /// The picture's upright size from its frame header and Exif orientation, without decoding it.
+    func displaySize() -> (width: Int, height: Int)? {
+        var position = 2, orientation = 1
+        while let (marker, start) = nextMarker(from: position), start + 2 <= bytes.count {
+            let length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
+            guard length >= 2, start + length <= bytes.count else { return nil }
+            if marker == 0xE1 { orientation = Self.exifOrientation(bytes[start + 2..<start + length]) ?? orientation }
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), length >= 7 {
+                let height = Int(bytes[start + 3]) << 8 | Int(bytes[start + 4]), width = Int(bytes[start + 5]) << 8 | Int(bytes[start + 6])
+                return orientation >= 5 ? (height, width) : (width, height)
+            }
+            position = start + length
+        }
+        return nil
+    }
+
     /// The marker at or after `position` (skipping fill bytes and anything that is not a marker) and
     /// the index just after it.
     private func nextMarker(from position: Int) -> (UInt8, Int)? {

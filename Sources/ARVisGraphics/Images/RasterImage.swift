@@ -38,6 +38,17 @@ public struct RasterImage: Sendable, Hashable {
         }
     }
 
+    /// The size a PNG or JPEG picture is shown at (a JPEG's Exif orientation applied), read from its
+    /// header alone; `nil` for other formats or a damaged header.
+    public static func displaySize(of bytes: [UInt8]) -> (width: Int, height: Int)? {
+        if bytes.count >= 24, bytes.starts(with: PNGDecoder.signature) {
+            let read = { (at: Int) in bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            return (read(16), read(20))
+        }
+        guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
+        return JPEGDecoder(bytes, maximumPixels: maximumPixels).displaySize()
+    }
+
     /// Checks a picture's declared size before any pixel is decoded.
     static func checkSize(width: Int, height: Int, maximumPixels: Int, format: String) throws(GraphicsError) {
         guard width > 0, height > 0 else { throw GraphicsError(.imageInvalid, "the \(format) picture is \(width)×\(height) pixels") }

@@ -10,6 +10,8 @@ final class Canvas {
     private var clips: [Clip]
     private let fonts: FontLibrary
     private var glyphs: [GlyphKey: GlyphOutline] = [:]
+    /// Pictures decoded from `data:` URIs (`nil`: not decodable, draw the fallback), by URI.
+    private var pictures: [String: RasterImage?] = [:]
 
     /// Where painting may happen: a pixel block and, for non-rectangular clips, a coverage mask over it.
     private struct Clip {
@@ -62,7 +64,7 @@ final class Canvas {
                 fill(Stroker.outlines(of: polylines, width: width, dash: dash, round: stroke.isRound), stroke.color.fading(opacity))
             }
         case .text(let run): drawText(run, transform: transform, opacity: opacity)
-        case .image(let image): draw(image.fallback, transform: transform, opacity: opacity)
+        case .image(let image): drawImage(image, transform: transform, opacity: opacity)
         case .media(let media): draw(media.fallback, transform: transform, opacity: opacity)
         case .group(let group):
             guard group.isVisibleStatically else { return }
@@ -71,6 +73,32 @@ final class Canvas {
             draw(group.elements, transform: inner, opacity: opacity * group.opacity)
             if group.clip != nil { clips.removeLast() }
         }
+    }
+
+    // MARK: Pictures
+
+    /// A decodable PNG or JPEG `data:` URI fitted into (or filling) its frame; anything else draws its fallback.
+    private func drawImage(_ item: ImageItem, transform: Transform, opacity: Double) {
+        guard let source = item.source, let picture = picture(source) else { return draw(item.fallback, transform: transform, opacity: opacity) }
+        let frame = item.frame
+        let width = Double(picture.width), height = Double(picture.height)
+        let scale = item.fills ? max(frame.width / width, frame.height / height) : min(frame.width / width, frame.height / height)
+        guard scale.isFinite, scale > 0 else { return }
+        let placed = Rect(x: frame.midX - width * scale / 2, y: frame.midY - height * scale / 2, width: width * scale, height: height * scale)
+        let toPixels = transform.concatenating(Transform(a: scale, b: 0, c: 0, d: scale, tx: placed.minX, ty: placed.minY))
+        guard let paint = PicturePaint(picture, toPixels: toPixels, opacity: opacity) else { return }
+        fill(Path.rect(item.fills ? frame : placed).applying(transform).flattened(tolerance: 0.1), paint)
+    }
+
+    private func picture(_ source: String) -> RasterImage? {
+        if let cached = pictures[source] { return cached }
+        var picture: RasterImage?
+        if source.hasPrefix("data:"), let comma = source.firstIndex(of: ","), source[..<comma].hasSuffix(";base64"),
+           let bytes = Data(base64Encoded: String(source[source.index(after: comma)...])) {
+            picture = try? RasterImage(decoding: [UInt8](bytes))
+        }
+        pictures[source] = picture
+        return picture
     }
 
     // MARK: Text
@@ -166,23 +194,28 @@ final class Canvas {
     }
 
     private func fill(_ polylines: [Polyline], _ color: DrawingColor) {
-        guard color.opacity > 0, let bounds = bounds(of: polylines, within: clips[clips.count - 1]) else { return }
+        guard color.opacity > 0 else { return }
+        fill(polylines, SolidPaint(color))
+    }
+
+    private func fill<P: Paint>(_ polylines: [Polyline], _ paint: P) {
+        guard let bounds = bounds(of: polylines, within: clips[clips.count - 1]) else { return }
         raster.begin(left: bounds.left, top: bounds.top, right: bounds.right, bottom: bounds.bottom)
         raster.add(polylines)
-        composite(color)
+        composite(paint)
     }
 
-    /// Paints the raster's block in `color`, through the current clip: each row's coverage is summed
-    /// from the cells, masked and blended in one pass.
-    private func composite(_ color: DrawingColor) {
+    private func composite(_ color: DrawingColor) { composite(SolidPaint(color)) }
+
+    /// Paints the raster's block with `paint`, through the current clip: each row's coverage is summed
+    /// from the cells, masked and blended (source over) in one pass.
+    private func composite<P: Paint>(_ paint: P) {
         let clip = clips[clips.count - 1]
-        guard let mask = clip.mask else { return composite(color, clip: clip, mask: nil) }
-        mask.withUnsafeBufferPointer { composite(color, clip: clip, mask: $0.baseAddress) }
+        guard let mask = clip.mask else { return composite(paint, clip: clip, mask: nil) }
+        mask.withUnsafeBufferPointer { composite(paint, clip: clip, mask: $0.baseAddress) }
     }
 
-    private func composite(_ color: DrawingColor, clip: Clip, mask: UnsafePointer<Float>?) {
-        let alpha = Float(color.opacity)
-        let red = Float(color.red) / 255, green = Float(color.green) / 255, blue = Float(color.blue) / 255
+    private func composite<P: Paint>(_ paint: P, clip: Clip, mask: UnsafePointer<Float>?) {
         let left = raster.left, right = raster.right
         for y in raster.top..<raster.bottom {
             let cells = raster.row(y)
@@ -192,16 +225,15 @@ final class Canvas {
             for x in left..<right {
                 sum += cells[x]
                 cells[x] = 0
-                var cover = alpha * min(1, abs(sum))
+                var cover = min(1, abs(sum))
                 if let maskRow { cover *= maskRow[x] }
-                if cover >= 0.999 {
-                    pixel[0] = red; pixel[1] = green; pixel[2] = blue; pixel[3] = 1
-                } else if cover > 0.002 {
-                    let keep = 1 - cover
-                    pixel[0] = red * cover + pixel[0] * keep
-                    pixel[1] = green * cover + pixel[1] * keep
-                    pixel[2] = blue * cover + pixel[2] * keep
-                    pixel[3] = cover + pixel[3] * keep
+                if cover > 0.002 {
+                    let source = paint.color(x: x, y: y) * (cover >= 0.999 ? 1 : cover)
+                    let keep = 1 - source[3]
+                    pixel[0] = source[0] + pixel[0] * keep
+                    pixel[1] = source[1] + pixel[1] * keep
+                    pixel[2] = source[2] + pixel[2] * keep
+                    pixel[3] = source[3] + pixel[3] * keep
                 }
                 pixel += 4
             }

@@ -15,6 +15,17 @@ public struct PNGWriter: Sendable {
     public var background: DrawingColor?
     /// The largest canvas allowed, in pixels.
     public static let maximumPixels = 64_000_000
+    /// How the compressed blocks are coded: each with its own Huffman codes (smaller files, the
+    /// default), or with DEFLATE's fixed codes (a little faster).
+    public var huffmanCodes: HuffmanCodes = .dynamic
+
+    /// The Huffman codes of the compressed image data.
+    public enum HuffmanCodes: Sendable {
+        /// Codes built from each block's own symbol counts (or the fixed ones, where those are shorter).
+        case dynamic
+        /// DEFLATE's fixed codes everywhere.
+        case fixed
+    }
 
     /// Creates a writer.
     public init(fonts: FontLibrary, scale: Double = 1, background: DrawingColor? = nil) {
@@ -38,13 +49,14 @@ public struct PNGWriter: Sendable {
                         transform: .scale(scale, scale), opacity: 1)
         }
         canvas.draw(drawing.elements, transform: .scale(scale, scale), opacity: 1)
-        return PNGEncoder.encode(width: width, height: height, premultiplied: UnsafeBufferPointer(start: canvas.pixels, count: width * height * 4))
+        return PNGEncoder.encode(width: width, height: height, premultiplied: UnsafeBufferPointer(start: canvas.pixels, count: width * height * 4),
+                                 dynamic: huffmanCodes == .dynamic)
     }
 }
 
 /// Builds the PNG chunks: RGB when every pixel is opaque, else RGBA.
 enum PNGEncoder {
-    static func encode(width: Int, height: Int, premultiplied source: UnsafeBufferPointer<Float>) -> [UInt8] {
+    static func encode(width: Int, height: Int, premultiplied source: UnsafeBufferPointer<Float>, dynamic: Bool = true) -> [UInt8] {
         let opaque = { () -> Bool in
             var index = 3
             while index < source.count {
@@ -61,7 +73,7 @@ enum PNGEncoder {
         appendBigEndian(UInt32(height), to: &header)
         header += [8, opaque ? 2 : 6, 0, 0, 0]
         appendChunk("IHDR", header, to: &file)
-        appendChunk("IDAT", Deflate.zlib(filtered), to: &file)
+        appendChunk("IDAT", Deflate.zlib(filtered, dynamic: dynamic), to: &file)
         appendChunk("IEND", [], to: &file)
         return file
     }

@@ -142,28 +142,11 @@ enum SymbolArt {
 /// Reads pixel dimensions from PNG, GIF and JPEG headers.
 enum ImageHeader {
     static func pixelSize(_ bytes: [UInt8]) -> (width: Double, height: Double)? {
-        if bytes.count >= 24, bytes.starts(with: [137, 80, 78, 71]) {
-            return (Double(bigEndian(bytes, 16, 4)), Double(bigEndian(bytes, 20, 4)))
-        }
+        if let size = RasterImage.displaySize(of: bytes) { return (Double(size.width), Double(size.height)) }
         if bytes.count >= 10, bytes.starts(with: Array("GIF".utf8)) {
             return (Double(Int(bytes[6]) | Int(bytes[7]) << 8), Double(Int(bytes[8]) | Int(bytes[9]) << 8))
         }
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-        var index = 2
-        while index + 9 < bytes.count {
-            guard bytes[index] == 0xFF else { return nil }
-            let marker = bytes[index + 1]
-            let length = bigEndian(bytes, index + 2, 2)
-            if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
-                return (Double(bigEndian(bytes, index + 7, 2)), Double(bigEndian(bytes, index + 5, 2)))
-            }
-            index += 2 + length
-        }
         return nil
-    }
-
-    private static func bigEndian(_ bytes: [UInt8], _ at: Int, _ count: Int) -> Int {
-        (0..<count).reduce(0) { $0 << 8 | Int(bytes[at + $1]) }
     }
 
     /// The media type for image bytes.
