@@ -116,6 +116,49 @@ def cases(folder):
     yield "YAML nested 50 000 deep", ["validate", write(folder, "deep.yaml", "[" * 50_000 + "]" * 50_000)], None, 1, "nested more than", None
     yield "scene: a target size beyond the limits", ["scene", os.path.join(folder, "env.json"), "--target-size", "1e300x1e300", "-o", out + ".json"], None, 2, "--target-size", None
     yield "species: a 60 000-character query", ["species", "q" * 60_000], None, 1, "no species matches", None
+    yield from picture_cases(folder, out)
+
+
+def picture_cases(folder, out):
+    """Damaged and oversized pictures drawn into PNG output: each is drawn or replaced by its
+    placeholder with a warning that names it, within the memory cap."""
+    import io
+    import struct
+    import zlib
+    from PIL import Image
+
+    def png(width, height, data):
+        def chunk(kind, body):
+            return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+        header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+        return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", data) + chunk(b"IEND", b"")
+
+    def jpeg(width, height, **options):
+        buffer = io.BytesIO()
+        Image.new("RGB", (width, height), (200, 30, 30)).save(buffer, "JPEG", **options)
+        return buffer.getvalue()
+
+    progressive = jpeg(640, 480, progressive=True, quality=90)
+    huge_header = bytearray(jpeg(16, 16))
+    start = huge_header.index(b"\xff\xc0")
+    huge_header[start + 5:start + 9] = struct.pack(">HH", 65000, 65000)
+    pictures = {
+        "bomb.png": png(1, 1, zlib.compress(b"\0" * 300_000_000, 9)),
+        "giant.png": png(100_000, 100_000, zlib.compress(b"\0" * 1000)),
+        "huge-header.jpg": bytes(huge_header),
+        "truncated.jpg": progressive[:len(progressive) // 3],
+        "forty-megapixels.jpg": jpeg(8000, 5000, quality=50),
+        "garbage.jpg": b"\xff\xd8\xff" + os.urandom(5000),
+        "not-a-picture.png": b"\x89PNG\r\n\x1a\n" + b"\xff" * 100,
+    }
+    for name, content in pictures.items():
+        write(folder, name, content)
+    expected_warning = {"bomb.png": "inflates past", "giant.png": "more than", "huge-header.jpg": "more than",
+                        "garbage.jpg": "damaged", "not-a-picture.png": "damaged"}
+    for name, content in pictures.items():
+        spec = write(folder, f"picture-{name}.json", {"image": {"url": name, "contentMode": "fit", "width": 200}})
+        warning = expected_warning.get(name, "")
+        yield f"picture: {name} in PNG output", ["render", spec, "--fetch", "-o", out + ".png"], None, 0, warning, None
 
 
 def main():

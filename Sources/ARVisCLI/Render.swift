@@ -16,9 +16,10 @@ struct Render: AsyncParsableCommand {
 
             The format comes from --format, else from the -o extension, else SVG. SVG and HTML go to
             standard output when -o is left out. Images are neutral placeholders with their file name
-            unless --fetch loads them (embedded as data URIs in SVG and HTML; PNG output always
-            shows the placeholder). --fetch reads web URLs from public internet addresses only, and
-            local files only inside the spec's folder (or the --allow-files folder).
+            unless --fetch loads them: SVG and HTML embed them as data URIs, PNG draws PNG and JPEG
+            pictures (others keep the placeholder, with a warning). --fetch reads web URLs from
+            public internet addresses only, and local files only inside the spec's folder (or the
+            --allow-files folder).
 
             Text is set in DejaVu Sans, Sans Mono and Serif, read from /usr/share/fonts/truetype/dejavu
             or --font-dir (or ARVIS_FONT_DIR).
@@ -131,7 +132,10 @@ struct Render: AsyncParsableCommand {
         case .html: return Data(HTMLWriter().page(widget.drawing).utf8)
         case .png:
             do {
-                return Data(try PNGWriter(fonts: fonts, scale: scale).write(widget.drawing))
+                var warnings: [GraphicsError] = []
+                let png = try PNGWriter(fonts: fonts, scale: scale).write(widget.drawing, warnings: &warnings)
+                for warning in warnings { Console.error("warning: \(warning.location ?? widget.name): \(warning); a placeholder is drawn") }
+                return Data(png)
             } catch {
                 Console.error("error: \(widget.name): \(error)")
                 throw CLIExit.specErrors.exitCode

@@ -1,4 +1,5 @@
 import ARVisCLI
+import ARVisGraphics
 import ARVisTestSupport
 import Foundation
 import Testing
@@ -22,6 +23,25 @@ struct RenderCommandTests {
         case "svg": #expect(String(decoding: data, as: UTF8.self).hasPrefix("<svg"))
         default: #expect(String(decoding: data, as: UTF8.self).contains("<!DOCTYPE html>"))
         }
+    }
+
+    /// With --fetch, PNG output draws a local JPEG (the test card's blue squares appear); without, its placeholder.
+    @Test func pngOutputDrawsFetchedPictures() async throws {
+        let folder = try temporaryFolder()
+        let card = Corpus.packageRoot.appendingPathComponent("Tests/ARVisGraphicsTests/Pictures/jpeg-progressive-420.jpg")
+        try FileManager.default.copyItem(at: card, to: folder.appendingPathComponent("card.jpg"))
+        let spec = folder.appendingPathComponent("card.json")
+        try Data(#"{"image": {"url": "card.jpg", "width": 74, "height": 46}}"#.utf8).write(to: spec)
+        func bluePixels(_ arguments: [String]) async throws -> Int {
+            let output = folder.appendingPathComponent("card.png")
+            #expect(await arvis(["render", spec.path, "-o", output.path] + arguments) == 0)
+            let picture = try RasterImage(decoding: [UInt8](try Data(contentsOf: output)))
+            return stride(from: 0, to: picture.pixels.count, by: 4).filter { index in
+                abs(Int(picture.pixels[index]) - 20) < 30 && abs(Int(picture.pixels[index + 1]) - 60) < 30 && abs(Int(picture.pixels[index + 2]) - 200) < 30
+            }.count
+        }
+        #expect(try await bluePixels(["--fetch"]) > 60)
+        #expect(try await bluePixels([]) == 0)
     }
 
     @Test func scaleMultipliesPNGPixels() async throws {

@@ -269,21 +269,18 @@ struct JPEGFrame {
         }
         var output = [UInt8](repeating: 255, count: width * height * 4)
         let transform = adobeTransform ?? (components.count == 3 && components.map(\.id) == Array("RGB".utf8) ? 0 : 1)
-        let columns = components.map { Self.taps(count: width, factor: maxHorizontal / $0.horizontal, limit: $0.blocksPerLine * 8) }
-        var samples = [Int](repeating: 0, count: 4)
+        let columnTaps = components.map { Self.taps(count: width, factor: maxHorizontal / $0.horizontal, limit: $0.blocksPerLine * 8) }
+        let rowTaps = components.map { Self.taps(count: height, factor: maxVertical / $0.vertical, limit: $0.blocksPerColumn * 8) }
+        var rows = [[UInt8]](repeating: [UInt8](repeating: 0, count: width), count: 4)
         for y in 0..<height {
-            let rows = components.map { Self.taps(count: height, factor: maxVertical / $0.vertical, limit: $0.blocksPerColumn * 8)[y] }
+            for index in components.indices {
+                Self.upsample(planes[index], stride: components[index].storedPerLine * 8, row: rowTaps[index][y],
+                              columns: columnTaps[index], into: &rows[index])
+            }
             for x in 0..<width {
-                for index in components.indices {
-                    let stride = components[index].storedPerLine * 8
-                    let column = columns[index][x], row = rows[index]
-                    let plane = planes[index]
-                    let top = Int(plane[row.near * stride + column.near]) * 3 + Int(plane[row.near * stride + column.far])
-                    let bottom = Int(plane[row.far * stride + column.near]) * 3 + Int(plane[row.far * stride + column.far])
-                    samples[index] = (top * 3 + bottom + 8) / 16
-                }
+                let rgb = Self.color((Int(rows[0][x]), Int(rows[1][x]), Int(rows[2][x]), Int(rows[3][x])), count: components.count,
+                                     transform: transform, inverted: adobeTransform != nil)
                 let target = (y * width + x) * 4
-                let rgb = Self.color(samples, count: components.count, transform: transform, inverted: adobeTransform != nil)
                 output[target] = rgb.0
                 output[target + 1] = rgb.1
                 output[target + 2] = rgb.2
@@ -308,10 +305,21 @@ struct JPEGFrame {
         }
     }
 
+    /// One output row of a component: its samples blended 3 : 1 across and down.
+    private static func upsample(_ plane: [UInt8], stride: Int, row: Tap, columns: [Tap], into output: inout [UInt8]) {
+        plane.withUnsafeBufferPointer { plane in
+            let near = plane.baseAddress! + row.near * stride, far = plane.baseAddress! + row.far * stride
+            for (x, column) in columns.enumerated() {
+                let top = Int(near[column.near]) * 3 + Int(near[column.far])
+                let bottom = Int(far[column.near]) * 3 + Int(far[column.far])
+                output[x] = UInt8((top * 3 + bottom + 8) / 16)
+            }
+        }
+    }
+
     /// One pixel's samples as RGB: greyscale, YCbCr (transform 1), RGB (transform 0), CMYK or YCCK
     /// (transform 2; Adobe files store CMYK inverted).
-    private static func color(_ samples: [Int], count: Int, transform: Int, inverted: Bool) -> (UInt8, UInt8, UInt8) {
-        let s = (samples[0], samples[1], samples[2], samples[3])
+    @inline(__always) private static func color(_ s: (Int, Int, Int, Int), count: Int, transform: Int, inverted: Bool) -> (UInt8, UInt8, UInt8) {
         func clamp(_ value: Double) -> Int { Int(max(0, min(255, value.rounded()))) }
         func ycc(_ y: Int, _ cb: Int, _ cr: Int) -> (Int, Int, Int) {
             let luma = Double(y), blue = Double(cb - 128), red = Double(cr - 128)

@@ -155,9 +155,9 @@ struct JPEGScan {
         var reader = JPEGBits(bytes, position: position)
         for member in members { frame.components[member.component].prediction = 0 }
         let single = members.count == 1
-        let first = frame.components[members[0].component]
-        let unitsPerLine = single ? first.blocksPerLine : frame.mcusPerLine
-        let unitCount = single ? first.blocksPerLine * first.blocksPerColumn : frame.mcusPerLine * frame.mcusPerColumn
+        let (blocksPerLine, blocksPerColumn) = (frame.components[members[0].component].blocksPerLine, frame.components[members[0].component].blocksPerColumn)
+        let unitsPerLine = single ? blocksPerLine : frame.mcusPerLine
+        let unitCount = single ? blocksPerLine * blocksPerColumn : frame.mcusPerLine * frame.mcusPerColumn
         for unit in 0..<unitCount {
             if restartInterval > 0, unit > 0, unit % restartInterval == 0 {
                 reader.restart()
@@ -166,11 +166,12 @@ struct JPEGScan {
             }
             let row = unit / unitsPerLine, column = unit % unitsPerLine
             for member in members {
-                let component = frame.components[member.component]
-                let (across, down) = single ? (1, 1) : (component.horizontal, component.vertical)
+                // Only sizes are read here: a copy of the component would share, and so copy, its coefficients.
+                let storedPerLine = frame.components[member.component].storedPerLine
+                let (across, down) = single ? (1, 1) : (frame.components[member.component].horizontal, frame.components[member.component].vertical)
                 for v in 0..<down {
                     for h in 0..<across {
-                        let block = ((row * down + v) * component.storedPerLine + column * across + h) * 64
+                        let block = ((row * down + v) * storedPerLine + column * across + h) * 64
                         decodeBlock(&reader, member, &frame.components[member.component], at: block)
                     }
                 }

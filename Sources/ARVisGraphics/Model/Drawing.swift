@@ -111,15 +111,18 @@ public struct ImageItem: Sendable, Hashable {
     public var source: String?
     /// Fill the frame and crop (otherwise fit inside it).
     public var fills: Bool
-    /// What to draw where the image itself cannot be shown (PNG output, no source).
+    /// What to draw where the image itself cannot be shown (no source, or a picture PNG output cannot decode).
     public var fallback: [Element]
+    /// What the picture is called in messages: its URL as the spec gives it.
+    public var name: String?
 
     /// Creates an image item.
-    public init(frame: Rect, source: String?, fills: Bool, fallback: [Element]) {
+    public init(frame: Rect, source: String?, fills: Bool, fallback: [Element], name: String? = nil) {
         self.frame = frame
         self.source = source
         self.fills = fills
         self.fallback = fallback
+        self.name = name
     }
 }
 

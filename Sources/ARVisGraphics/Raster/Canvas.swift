@@ -12,6 +12,8 @@ final class Canvas {
     private var glyphs: [GlyphKey: GlyphOutline] = [:]
     /// Pictures decoded from `data:` URIs (`nil`: not decodable, draw the fallback), by URI.
     private var pictures: [String: RasterImage?] = [:]
+    /// Why each picture that could not be decoded was drawn as its fallback.
+    private(set) var pictureFailures: [GraphicsError] = []
 
     /// Where painting may happen: a pixel block and, for non-rectangular clips, a coverage mask over it.
     private struct Clip {
@@ -79,7 +81,7 @@ final class Canvas {
 
     /// A decodable PNG or JPEG `data:` URI fitted into (or filling) its frame; anything else draws its fallback.
     private func drawImage(_ item: ImageItem, transform: Transform, opacity: Double) {
-        guard let source = item.source, let picture = picture(source) else { return draw(item.fallback, transform: transform, opacity: opacity) }
+        guard let source = item.source, let picture = picture(source, name: item.name) else { return draw(item.fallback, transform: transform, opacity: opacity) }
         let frame = item.frame
         let width = Double(picture.width), height = Double(picture.height)
         let scale = item.fills ? max(frame.width / width, frame.height / height) : min(frame.width / width, frame.height / height)
@@ -90,12 +92,16 @@ final class Canvas {
         fill(Path.rect(item.fills ? frame : placed).applying(transform).flattened(tolerance: 0.1), paint)
     }
 
-    private func picture(_ source: String) -> RasterImage? {
+    private func picture(_ source: String, name: String?) -> RasterImage? {
         if let cached = pictures[source] { return cached }
         var picture: RasterImage?
         if source.hasPrefix("data:"), let comma = source.firstIndex(of: ","), source[..<comma].hasSuffix(";base64"),
            let bytes = Data(base64Encoded: String(source[source.index(after: comma)...])) {
-            picture = try? RasterImage(decoding: [UInt8](bytes))
+            do {
+                picture = try RasterImage(decoding: [UInt8](bytes))
+            } catch {
+                pictureFailures.append(GraphicsError(error.code, error.message, location: name, cause: error.cause))
+            }
         }
         pictures[source] = picture
         return picture

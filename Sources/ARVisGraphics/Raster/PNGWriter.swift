@@ -37,6 +37,14 @@ public struct PNGWriter: Sendable {
     /// The PNG file's bytes.
     /// - Throws: ``GraphicsError`` `canvasTooLarge` when the image would exceed ``maximumPixels``.
     public func write(_ drawing: Drawing) throws -> [UInt8] {
+        var warnings: [GraphicsError] = []
+        return try write(drawing, warnings: &warnings)
+    }
+
+    /// The PNG file's bytes, with a warning for each picture that could not be decoded (it is drawn
+    /// as its fallback; the error's `location` is the picture's URL).
+    /// - Throws: ``GraphicsError`` `canvasTooLarge` when the image would exceed ``maximumPixels``.
+    public func write(_ drawing: Drawing, warnings: inout [GraphicsError]) throws -> [UInt8] {
         let width = max(1, Int(saturating: (drawing.extent.width * scale).rounded(.up)))
         let height = max(1, Int(saturating: (drawing.extent.height * scale).rounded(.up)))
         guard scale > 0, scale.isFinite, width.multipliedReportingOverflow(by: height).partialValue <= Self.maximumPixels,
@@ -49,6 +57,7 @@ public struct PNGWriter: Sendable {
                         transform: .scale(scale, scale), opacity: 1)
         }
         canvas.draw(drawing.elements, transform: .scale(scale, scale), opacity: 1)
+        warnings += canvas.pictureFailures
         return PNGEncoder.encode(width: width, height: height, premultiplied: UnsafeBufferPointer(start: canvas.pixels, count: width * height * 4),
                                  dynamic: huffmanCodes == .dynamic)
     }

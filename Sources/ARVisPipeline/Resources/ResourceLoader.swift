@@ -20,6 +20,15 @@ public struct LoadedResources: Sendable {
 }
 
 extension ResourceLoader {
+    /// The bytes of `reference`, or why not, as a value.
+    func loadResult(_ reference: String) async -> Result<[UInt8], PipelineError> {
+        do {
+            return .success(try await load(reference))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Loads every one of `references` (duplicates once), at most `concurrency` at a time.
     public func loadAll(_ references: [String], concurrency: Int = 6) async -> LoadedResources {
         var unique: [String] = []
@@ -32,9 +41,7 @@ extension ResourceLoader {
                 guard next < unique.count else { return }
                 let index = next, reference = unique[index]
                 next += 1
-                group.addTask {
-                    do throws(PipelineError) { return (index, .success(try await load(reference))) } catch { return (index, .failure(error)) }
-                }
+                group.addTask { (index, await loadResult(reference)) }
             }
             for _ in 0..<max(1, concurrency) { start() }
             for await (index, result) in group {

@@ -30,7 +30,7 @@ struct ImageNode: LayoutNode {
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         let fallback = Placeholder.picture(in: rect, caption: Placeholder.fileName(image.url), context: context)
         let source = context.options.resources[image.url].map(Placeholder.dataURI)
-        let item = Element.image(ImageItem(frame: rect, source: source, fills: image.contentMode == .fill, fallback: fallback))
+        let item = Element.image(ImageItem(frame: rect, source: source, fills: image.contentMode == .fill, fallback: fallback, name: image.url))
         // SwiftUI's Circle fits its frame: the diameter is the shorter side, centred.
         let side = min(rect.width, rect.height)
         let circle = Rect(x: rect.midX - side / 2, y: rect.midY - side / 2, width: side, height: side)
@@ -130,7 +130,7 @@ struct VideoNode: LayoutNode {
         let poster = youTubeID.map(Self.posterURL)
         var chrome: [Element] = [.shape(Shape(path: .roundedRect(rect, radius: 12), fill: DrawingColor(red: 28, green: 28, blue: 30)))]
         if let poster, let resource = context.options.resources[poster] {
-            chrome.append(.group(Group([.image(ImageItem(frame: rect, source: Placeholder.dataURI(resource), fills: true, fallback: []))],
+            chrome.append(.group(Group([.image(ImageItem(frame: rect, source: Placeholder.dataURI(resource), fills: true, fallback: [], name: poster))],
                                        clip: .roundedRect(rect, radius: 12))))
         }
         chrome += Placeholder.playButton(center: Point(rect.midX, rect.midY), radius: min(32, rect.height / 4), youTube: youTubeID != nil)
