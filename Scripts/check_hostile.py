@@ -16,6 +16,8 @@ import tempfile
 
 ADDRESS_SPACE = 4 * 1024 ** 3
 SECONDS = 60
+# Resident memory no command may exceed on any input within the default limits.
+RESIDENT_LIMIT_KB = 1024 * 1024
 
 
 def cap():
@@ -81,7 +83,7 @@ def cases(folder):
         spec = write(folder, name.replace(" ", "-") + ".json", value)
         yield f"a huge {name} is a located error", ["render", spec, "--format", "png", "-o", out + ".png"], None, 1, ".json:1:", None
     yield "bar values of ±1e308 render", ["render", write(folder, "bars.json", chart("BarMark", ["a", "b"], [1e308, -1e308])), "--format", "png", "-o", out + ".png"], None, 0, "", None
-    yield "endless standard input stops at the limit", ["validate", "-"], b"[" * 70_000_000, 2, "64 MB limit", None
+    yield "endless standard input stops at the limit", ["validate", "-"], b"[" * 70_000_000, 2, "32 MB limit", None
     yield "/dev/zero stops at the limit", ["validate", "/dev/zero"], None, 2, "limit", None
     yield "a folder as input", ["validate", folder], None, 2, "is a folder", None
     deep = write(folder, "deep.json", "[" * 100_000 + "]" * 100_000)
@@ -91,6 +93,10 @@ def cases(folder):
     yield "a 2 000-field scatter-plot matrix", ["render", write(folder, "splom.json", {"splom": {"data": {f"f{i}": [1, 2] for i in range(2000)}, "fields": [f"f{i}" for i in range(2000)]}}), "-o", out + ".svg"], None, 1, "--max-splom-fields", None
     yield "a 10^6-row table", ["render", write(folder, "table.json", {"table": {"configuration": {"tableData": {"data": {"a": ["x"] * 1_000_000}}}}}), "-o", out + ".svg"], None, 1, "--max-cells", None
     yield "nested Markdown links", ["render", write(folder, "md.json", {"text": {"content": "[" * 20_000 + "a" + "](x)" * 20_000}}), "-o", out + ".svg"], None, 0, "", None
+    ones = write(folder, "ones.json", '{"dataSources":[{"label":"default","data":{"x":[' + "1," * 15_900_000 + '1]}}],'
+                 '"components":[{"type":"LineMark","config":{"x":{"field":"x"},"y":{"field":"x"}}}]}')
+    yield "32 MB of one-digit numbers validate under 1 GB", ["validate", ones], None, 0, "", None
+    yield "a line chart past --max-rows", ["render", ones, "-o", out + ".svg"], None, 1, "--max-rows", None
     yield "a 200 000-character word", ["render", write(folder, "word.json", {"text": {"content": "a" * 200_000}}), "-o", out + ".svg"], None, 0, "", None
     rows = 300_000
     yield "a 300 000-row line chart", ["render", write(folder, "line.json", chart("LineMark", list(range(rows)), [math.sin(i / 500) for i in range(rows)])), "-o", out + ".png"], None, 0, "", None
@@ -164,6 +170,7 @@ def picture_cases(folder, out):
 def main():
     binary = os.path.abspath(sys.argv[1])
     passed = failed = 0
+    memory_reported = False
     with tempfile.TemporaryDirectory() as folder:
         for name, arguments, stdin, expected, message, check in cases(folder):
             if check == "devfull":
@@ -187,6 +194,10 @@ def main():
                 problems.append(f"the messages lack {message!r}")
             if status == 0 and check and not check(None):
                 problems.append("the output is wrong")
+            resident = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            if resident > RESIDENT_LIMIT_KB and not memory_reported:
+                problems.append(f"resident memory reached {resident // 1024} MB (over 1 GB)")
+                memory_reported = True
             if problems:
                 failed += 1
                 print(f"FAIL {name}: {'; '.join(problems)}\n     {text.strip()[:300]}")

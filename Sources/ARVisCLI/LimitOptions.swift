@@ -12,14 +12,17 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-splom-fields"), help: "The most fields of a scatter-plot matrix.")
     var maximumSplomFields = RenderLimits().maximumSplomFields
 
+    @Option(name: .customLong("max-rows"), help: "The most data rows of one line or area chart (about 550 bytes of memory each).")
+    var maximumRows = RenderLimits().maximumSeriesRows
+
     var limits: RenderLimits {
         RenderLimits(maximumTableCells: maximumCells, maximumMarks: maximumMarks, maximumSplomFields: maximumSplomFields,
-                     maximumSeriesRows: max(RenderLimits().maximumSeriesRows, maximumMarks))
+                     maximumSeriesRows: maximumRows)
     }
 
     func validate() throws {
-        guard maximumCells >= 1, maximumMarks >= 1, maximumSplomFields >= 1 else {
-            throw ValidationError("--max-cells, --max-marks and --max-splom-fields must be at least 1")
+        guard maximumCells >= 1, maximumMarks >= 1, maximumSplomFields >= 1, maximumRows >= 1 else {
+            throw ValidationError("--max-cells, --max-marks, --max-splom-fields and --max-rows must be at least 1")
         }
     }
 }

@@ -16,7 +16,7 @@ struct SpecInput {
     let syntax: Syntax
 
     /// The default limit on an input's size.
-    static let defaultMaximumBytes = 64_000_000
+    static let defaultMaximumBytes = 32_000_000
 
     /// Reads `path` (`-` is standard input), at most `maximumBytes`; throws a usage-level error if it
     /// cannot be read.
@@ -93,7 +93,7 @@ struct ReadingOptions: ParsableArguments {
         guard (1...ReadOptions.largestMaximumDepth).contains(maximumDepth) else {
             throw ValidationError("--max-depth must be between 1 and \(ReadOptions.largestMaximumDepth): deeper documents would exhaust the stack")
         }
-        guard (1...4_000).contains(maximumMegabytes) else { throw ValidationError("--max-input-mb must be between 1 and 4000") }
+        guard (1...2_000).contains(maximumMegabytes) else { throw ValidationError("--max-input-mb must be between 1 and 2000") }
     }
 }
 

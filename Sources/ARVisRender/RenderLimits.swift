@@ -21,9 +21,9 @@ public struct RenderLimits: Sendable, Hashable {
     public var maximumSeriesRows: Int
 
     /// Creates limits; the defaults are 100 000 cells, 200 000 marks, 30 matrix fields and
-    /// 10 000 000 rows per line or area chart.
+    /// 1 500 000 rows per line or area chart (which keeps a render under 1 GB of memory).
     public init(maximumTableCells: Int = 100_000, maximumMarks: Int = 200_000, maximumSplomFields: Int = 30,
-                maximumSeriesRows: Int = 10_000_000) {
+                maximumSeriesRows: Int = 1_500_000) {
         self.maximumTableCells = maximumTableCells
         self.maximumMarks = maximumMarks
         self.maximumSplomFields = maximumSplomFields
@@ -51,7 +51,7 @@ public struct RenderLimits: Sendable, Hashable {
         }
         if usage.tableCells > maximumTableCells { throw refuse("table cells", usage.tableCells, maximumTableCells, "--max-cells") }
         if usage.marks > maximumMarks { throw refuse("marks", usage.marks, maximumMarks, "--max-marks") }
-        if usage.seriesRows > maximumSeriesRows { throw refuse("rows of a line or area chart", usage.seriesRows, maximumSeriesRows, "--max-marks") }
+        if usage.seriesRows > maximumSeriesRows { throw refuse("rows of a line or area chart", usage.seriesRows, maximumSeriesRows, "--max-rows") }
     }
 
     /// What a widget would draw, counted from its specification before any layout.

@@ -24,6 +24,9 @@ package struct JSONParser {
     var openContainers: [Int] = []
     /// Line starts of the source, built the first time a hint needs a line and column.
     var sourceText: SourceText?
+    /// The elements of the arrays being read, innermost last: each array is copied out at its exact
+    /// size when it closes, so no array carries the slack of a growing buffer.
+    private var pendingElements: [Node] = []
 
     /// A syntax error: parsing stops here.
     struct Stop: Error {}
@@ -43,6 +46,9 @@ package struct JSONParser {
     // MARK: - Document
 
     mutating func parseDocument() throws(Stop) -> Node {
+        guard bytes.count <= Node.maximumOffset else {
+            throw fail(.unreadable, at: 0, "the document is \(bytes.count) bytes; documents must be smaller than 2 GiB")
+        }
         try checkEncoding()
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
@@ -102,16 +108,32 @@ package struct JSONParser {
     }
 
     mutating func parseElements() throws(Stop) -> [Node] {
-        var elements: [Node] = []
+        let first = pendingElements.count
+        func take(_ pending: inout [Node]) -> [Node] {
+            // A fresh buffer of exactly this size (converting the slice could adopt the scratch buffer whole).
+            let count = pending.count - first
+            let elements = [Node](unsafeUninitializedCapacity: count) { buffer, initialized in
+                pending.withUnsafeBufferPointer { source in
+                    _ = buffer.initialize(fromContentsOf: UnsafeBufferPointer(rebasing: source[first...]))
+                }
+                initialized = count
+            }
+            pending.removeSubrange(first...)
+            return elements
+        }
         skipWhitespace()
-        if try consumeClosing(UInt8(ascii: "]"), afterComma: nil) { return elements }
+        if try consumeClosing(UInt8(ascii: "]"), afterComma: nil) { return [] }
         while true {
-            path.append(.index(elements.count))
-            elements.append(try parseValue())
+            path.append(.index(pendingElements.count - first))
+            let element = try parseValue()
+            pendingElements.append(element)
             path.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw truncated() }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return elements }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return take(&pendingElements)
+            }
             guard bytes[index] == UInt8(ascii: ",") else {
                 if bytes[index] == UInt8(ascii: "/") { throw unexpectedValue() }
                 throw fail(.syntax, at: index, "expected ',' or ']' after an array element, found \(describeByte(at: index))")
@@ -119,7 +141,7 @@ package struct JSONParser {
             let comma = index
             index += 1
             skipWhitespace()
-            if try consumeClosing(UInt8(ascii: "]"), afterComma: comma) { return elements }
+            if try consumeClosing(UInt8(ascii: "]"), afterComma: comma) { return take(&pendingElements) }
         }
     }
 

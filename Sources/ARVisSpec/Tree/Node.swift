@@ -2,18 +2,28 @@
 ///
 /// The reader turns JSON or YAML into a tree of nodes; the decoder turns nodes into model values
 /// and reports problems at a node's offset. Nodes built by the encoder have no source offset.
+///
+/// A node is 24 bytes (the offset is kept in 32 bits, so sources are limited to ``maximumOffset``
+/// bytes), and the reader sizes every array exactly, so a large data table costs 24 bytes per cell.
 package struct Node: Sendable, Hashable {
     /// What kind of value this is, with its content.
     package var kind: Kind
+    private var storedOffset: Int32
+
     /// Byte offset of the value's first character in its source, or `Node.noOffset`.
-    package var offset: Int
+    package var offset: Int {
+        get { Int(storedOffset) }
+        set { storedOffset = Int32(clamping: newValue) }
+    }
 
     /// The offset of a node that was not read from a source.
     package static let noOffset = -1
+    /// The largest offset a node records: sources must be smaller than 2 GiB.
+    package static let maximumOffset = Int(Int32.max)
 
     package init(_ kind: Kind, offset: Int = Node.noOffset) {
         self.kind = kind
-        self.offset = offset
+        storedOffset = Int32(clamping: offset)
     }
 
     /// The shapes a document value can take.
