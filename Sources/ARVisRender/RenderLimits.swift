@@ -3,8 +3,9 @@ import ARVisSpec
 /// How much one widget may draw: the bounds that keep rendering time and memory in proportion to
 /// what a picture can show, whatever its data.
 ///
-/// Line and area charts are exempt from the mark limit: they are drawn from at most four points per
-/// pixel column (first, last, lowest and highest), so a million rows cost what a few thousand do.
+/// Line, area and point charts are exempt from the mark limit: lines and areas are drawn from at most
+/// four points per pixel column (first, last, lowest and highest), points from one per quarter-point
+/// cell and colour, so a million rows cost what a few thousand do. They have a row limit instead.
 ///
 /// ```swift
 /// var options = RenderOptions()
@@ -17,7 +18,7 @@ public struct RenderLimits: Sendable, Hashable {
     public var maximumMarks: Int
     /// The most fields of a scatter-plot matrix (each pair is a panel).
     public var maximumSplomFields: Int
-    /// The most data rows of a line or area chart.
+    /// The most data rows of a line, area or point chart.
     public var maximumSeriesRows: Int
 
     /// Creates limits; the defaults are 100 000 cells, 200 000 marks, 30 matrix fields and
@@ -51,7 +52,7 @@ public struct RenderLimits: Sendable, Hashable {
         }
         if usage.tableCells > maximumTableCells { throw refuse("table cells", usage.tableCells, maximumTableCells, "--max-cells") }
         if usage.marks > maximumMarks { throw refuse("marks", usage.marks, maximumMarks, "--max-marks") }
-        if usage.seriesRows > maximumSeriesRows { throw refuse("rows of a line or area chart", usage.seriesRows, maximumSeriesRows, "--max-rows") }
+        if usage.seriesRows > maximumSeriesRows { throw refuse("rows of a line, area or point chart", usage.seriesRows, maximumSeriesRows, "--max-rows") }
     }
 
     /// What a widget would draw, counted from its specification before any layout.
@@ -70,7 +71,8 @@ public struct RenderLimits: Sendable, Hashable {
             case .chart(let chart):
                 for mark in chart.components {
                     let rows = chart.dataSource(for: mark)?.data.rowCount ?? 0
-                    if mark.type == .line || mark.type == .area { seriesRows = max(seriesRows, rows) } else { marks = marks &+ rows }
+                    // Lines and areas (M4) and points (binned) draw at most a few marks per cell of the plot.
+                    if [.line, .area, .point].contains(mark.type) { seriesRows = max(seriesRows, rows) } else { marks = marks &+ rows }
                 }
             default: break
             }

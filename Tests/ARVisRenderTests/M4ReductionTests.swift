@@ -53,4 +53,42 @@ struct M4ReductionTests {
         let unsorted = Self.walk(100_000, width: 600, seed: 2).reversed()
         #expect(M4Reduction.kept(Array(unsorted), columnWidth: 0.25, span: 600).count == 100_000)
     }
+
+    /// Binned points look like every point: a dense two-colour Gaussian scatter of 200 000 points with
+    /// 5-point symbols, drawn at 1× and 2×.
+    @Test(arguments: [1.0, 2.0])
+    func binnedPointsLookLikeEveryPoint(scale: Double) throws {
+        var generator = SeededGenerator(seed: UInt64(scale * 11))
+        func gaussian() -> Double {
+            let (u, v) = (Double.random(in: Double.ulpOfOne...1, using: &generator), Double.random(in: 0...1, using: &generator))
+            return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+        }
+        let points = (0..<200_000).map { _ in Point(150 + 40 * gaussian(), 100 + 30 * gaussian()) }
+        let colors = points.indices.map { $0 % 3 == 0 ? DrawingColor(red: 255, green: 149, blue: 0) : DrawingColor(red: 0, green: 122, blue: 255) }
+        let kept = PointBinning.kept(points, colors: colors)
+        #expect(kept.count < points.count * 6 / 10)
+        func dots(_ indices: [Int]) -> [Element] {
+            indices.map { .shape(Shape(path: .ellipse(in: Rect(x: points[$0].x - 2.5, y: points[$0].y - 2.5, width: 5, height: 5)), fill: colors[$0])) }
+        }
+        let share = try Self.differingShare(dots(Array(points.indices)), dots(kept), width: Int(300 * scale), height: Int(200 * scale), scale: scale)
+        #expect(share <= 0.01, "\(share * 100) % of pixels differ")
+    }
+
+    /// However many points, at most one per cell and colour is drawn.
+    @Test func binnedPointsAreBoundedByThePlotArea() {
+        var generator = SeededGenerator(seed: 5)
+        let points = (0..<1_000_000).map { _ in Point(Double.random(in: 0..<100, using: &generator), Double.random(in: 0..<100, using: &generator)) }
+        let kept = PointBinning.kept(points, colors: Array(repeating: .black, count: points.count))
+        #expect(kept.count <= 200 * 200)
+        #expect(kept == kept.sorted())
+    }
+
+    @Test func sparsePointsAreAllKeptAndTheTopmostWins() {
+        let sparse = (0..<1000).map { Point(Double($0), Double($0 % 7)) }
+        #expect(PointBinning.kept(sparse, colors: Array(repeating: .black, count: 1000)) == Array(0..<1000))
+        // Three points in one cell: orange, blue, orange. Blue and the last orange are kept, blue first.
+        let stacked = [Point(1, 1), Point(1.01, 1), Point(1.02, 1)]
+        let orange = DrawingColor(red: 255, green: 149, blue: 0)
+        #expect(PointBinning.kept(stacked, colors: [orange, .black, orange]) == [1, 2])
+    }
 }

@@ -114,11 +114,17 @@ extension ChartPlotter {
         }
     }
 
+    /// Point marks, binned (``PointBinning``): a dense scatter draws one symbol per quarter-point cell and colour.
     private func drawPoints(_ mark: PreparedMark, into drawn: inout DrawnMark) {
+        var points: [Point] = [], colors: [DrawingColor] = []
         for datum in mark.data {
             guard let x = xScale.position(datum.x), let y = yScale.position(datum.y) else { continue }
-            drawn.elements += symbol(at: Point(x, y), mark: mark, color: datum.color, defaultSize: 0)
+            points.append(Point(x, y))
+            colors.append(datum.color)
             drawn.anchor(datum.row, Rect(x: x, y: y, width: 0, height: 0))
+        }
+        for index in PointBinning.kept(points, colors: colors) {
+            drawn.elements += symbol(at: points[index], mark: mark, color: colors[index], defaultSize: 0)
         }
     }
 
