@@ -24,7 +24,7 @@ extension ChartPlotter {
             let (h, v) = Self.alignment(annotation.position)
             let rect = Rect(x: plot.minX + (plot.width - size.width) * h, y: plot.minY + (plot.height - size.height) * v,
                             width: size.width, height: size.height)
-            elements += node.draw(in: rect, context: context)
+            elements += Self.outline(of: annotation.content, in: rect) + node.draw(in: rect, context: context)
         }
         return elements
     }
@@ -73,7 +73,31 @@ extension ChartPlotter {
         let crosses = marks.contains { mark in mark.anchors.values.contains { $0 != anchor && $0.intersection(rect).width * $0.intersection(rect).height > 0 } }
         let halo: [Element] = crosses ? [.shape(Shape(path: .roundedRect(rect.inset(top: -2, left: -4, bottom: -2, right: -4), radius: 4),
                                                      fill: DrawingColor(red: 255, green: 255, blue: 255, opacity: 0.85)))] : []
-        return halo + node.draw(in: rect, context: context)
+        return halo + Self.outline(of: annotation.content, in: rect) + node.draw(in: rect, context: context)
+    }
+
+    /// A soft shadow under an annotation drawn as a card of (nearly) the widget's own colour, such as
+    /// a white card on a white widget, which would otherwise vanish into it.
+    static func outline(of content: Component, in rect: Rect) -> [Element] {
+        var background: DrawingColor?, radius = 0.0
+        for modifier in content.modifiers {
+            switch modifier {
+            case .background(let color): background = Theme.color(color)
+            case .roundedCorner(let corner): radius = corner
+            default: break
+            }
+        }
+        let widget = Theme.widgetBackground
+        guard let background, background.opacity > 0.9,
+              abs(Int(background.red) - Int(widget.red)) <= 10, abs(Int(background.green) - Int(widget.green)) <= 10,
+              abs(Int(background.blue) - Int(widget.blue)) <= 10 else { return [] }
+        return [cardShadow(rect, radius: radius)]
+    }
+
+    /// The shadow of a floating card (tooltip bubbles, annotation cards): a faint dark edge, heavier below.
+    static func cardShadow(_ box: Rect, radius: Double) -> Element {
+        .shape(Shape(path: .roundedRect(box.inset(top: -1, left: -1, bottom: -2, right: -1), radius: radius + 1),
+                     fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.12)))
     }
 
     /// Hover tooltips (hidden until their mark is hovered) and click targets that open a URL.
@@ -141,7 +165,7 @@ extension ChartPlotter {
         let box = Rect(x: x, y: y, width: width, height: height)
         let inner = Rect(x: box.minX + 10, y: box.minY + 8, width: size.width, height: size.height)
         return [
-            .shape(Shape(path: .roundedRect(box.inset(top: -1, left: -1, bottom: -2, right: -1), radius: 11), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.12))),
+            Self.cardShadow(box, radius: 10),
             .shape(Shape(path: .roundedRect(box, radius: 10), fill: .white)),
             .group(Group(node.draw(in: inner, context: context), clip: .roundedRect(box, radius: 10))),
         ]
