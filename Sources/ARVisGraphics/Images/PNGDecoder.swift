@@ -15,7 +15,14 @@ struct PNGDecoder {
     private struct Header {
         var width = 0, height = 0, bitDepth = 0, colorType = 0, interlaced = false
 
-        var channels: Int { [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 0 }
+        var channels: Int {
+            switch colorType {
+            case 2: 3
+            case 4: 2
+            case 6: 4
+            default: 1
+            }
+        }
         var bitsPerPixel: Int { channels * bitDepth }
         /// Bytes per complete pixel for filtering (at least 1).
         var filterStride: Int { max(1, bitsPerPixel / 8) }
@@ -108,6 +115,11 @@ struct PNGDecoder {
                     throw invalid("row \(row + 1) has the unknown filter type \(filter)")
                 }
                 let y = pass.1 + row * pass.3
+                if header.bitDepth == 8, header.colorType == 6 || header.colorType == 2 && transparency == nil, pass.2 == 1 {
+                    Self.copyRow(current, channels: header.channels, into: &output, at: y * header.width * 4)
+                    swap(&current, &previous)
+                    continue
+                }
                 for column in 0..<size.width {
                     let x = pass.0 + column * pass.2
                     let target = (y * header.width + x) * 4
@@ -121,6 +133,23 @@ struct PNGDecoder {
             }
         }
         return RasterImage(width: header.width, height: header.height, pixels: output)
+    }
+
+    /// An 8-bit RGB or RGBA row of a non-interlaced picture, straight into the output.
+    private static func copyRow(_ row: [UInt8], channels: Int, into output: inout [UInt8], at start: Int) {
+        row.withUnsafeBufferPointer { row in
+            output.withUnsafeMutableBufferPointer { output in
+                var source = 0, target = start
+                while source < row.count {
+                    output[target] = row[source]
+                    output[target + 1] = row[source + 1]
+                    output[target + 2] = row[source + 2]
+                    output[target + 3] = channels == 4 ? row[source + 3] : 255
+                    source += channels
+                    target += 4
+                }
+            }
+        }
     }
 
     /// Reverses one row's filter in place; `false` for an unknown filter type.
