@@ -15,6 +15,7 @@ struct JPEGHuffman {
         for length in 1...16 {
             offsets[length] = index - code
             for _ in 0..<counts[length - 1] {
+                guard code < 1 << length else { return nil }
                 if length <= Self.fastBits {
                     let first = code << (Self.fastBits - length)
                     for slot in first..<first + 1 << (Self.fastBits - length) { fast[slot] = UInt16(length << 8) | UInt16(symbols[index]) }
@@ -104,10 +105,12 @@ struct JPEGBits {
         return value
     }
 
-    /// `n` bits as a signed magnitude category value (T.81 F.2.2.1 EXTEND).
-    @inline(__always) mutating func extended(_ n: Int) -> Int {
-        guard n > 0 else { return 0 }
-        let value = bits(min(n, 16))
+    /// `n` bits as a signed magnitude category value (T.81 F.2.2.1 EXTEND). Categories past 16,
+    /// which only damaged tables hold, read as 16.
+    @inline(__always) mutating func extended(_ category: Int) -> Int {
+        guard category > 0 else { return 0 }
+        let n = min(category, 16)
+        let value = bits(n)
         return value < 1 << (n - 1) ? value - (1 << n) + 1 : value
     }
 
@@ -236,7 +239,7 @@ struct JPEGScan {
     private mutating func refineAC(_ reader: inout JPEGBits, _ ac: JPEGHuffman, _ block: UnsafeMutablePointer<Int16>) {
         let plus = Int16(truncatingIfNeeded: 1 << successiveLow), minus = Int16(truncatingIfNeeded: -1 << successiveLow)
         func correct(_ index: Int) {
-            if reader.bit() == 1, block[index] & plus == 0 { block[index] += block[index] >= 0 ? plus : minus }
+            if reader.bit() == 1, block[index] & plus == 0 { block[index] &+= block[index] >= 0 ? plus : minus }
         }
         var k = spectralStart
         if endOfBandRun == 0 {

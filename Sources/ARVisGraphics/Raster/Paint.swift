@@ -69,7 +69,9 @@ struct PicturePaint: Paint {
 
     @inline(__always) func color(x: Int, y: Int) -> SIMD4<Float> {
         let point = inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
-        let u = min(Double(width - 1), max(0, point.x - 0.5)), v = min(Double(height - 1), max(0, point.y - 0.5))
+        // Clamped to the picture (a NaN, which a degenerate mapping could give, reads as its corner).
+        let u = point.x.isNaN ? 0 : min(Double(width - 1), max(0, point.x - 0.5))
+        let v = point.y.isNaN ? 0 : min(Double(height - 1), max(0, point.y - 0.5))
         let left = Int(u), top = Int(v)
         let right = min(left + 1, width - 1), bottom = min(top + 1, height - 1)
         let fx = Float(u - Double(left)), fy = Float(v - Double(top))
