@@ -10,6 +10,8 @@ public final class FontLibrary: Sendable {
     /// The folder the faces were read from.
     public let directory: String
     private let faces: [FontFace: LoadedFace]
+    /// DejaVu Sans Book, which every face falls back to.
+    private let regular: LoadedFace
 
     /// A face as loaded: the font file, and whether italics must be slanted by the writer.
     struct LoadedFace: Sendable {
@@ -41,16 +43,21 @@ public final class FontLibrary: Sendable {
             }
         }
         self.faces = faces
+        regular = try Self.load(FontFace(family: .sans, weight: .regular, isItalic: false), from: directory, cache: &files)
     }
 
     private static func load(_ face: FontFace, from directory: String, cache: inout [String: TrueTypeFont]) throws -> LoadedFace {
         for (name, slanted) in candidateFiles(face) {
-            if let font = try read(name, in: directory, cache: &cache, required: false) {
+            if let font = try read(name, in: directory, cache: &cache) {
                 return LoadedFace(font: font, needsSyntheticSlant: slanted)
             }
         }
         let required = baseName(face.family) + (face.weight == .bold ? "-Bold" : "") + ".ttf"
-        let font = try read(required, in: directory, cache: &cache, required: true)!
+        guard let font = try read(required, in: directory, cache: &cache) else {
+            let path = (directory as NSString).appendingPathComponent(required)
+            throw GraphicsError(.fontMissing, "font file \(path) not found; install the DejaVu fonts (Debian/Ubuntu: apt-get install fonts-dejavu-core) or point ARVIS_FONT_DIR at a folder holding DejaVuSans.ttf",
+                                location: path)
+        }
         return LoadedFace(font: font, needsSyntheticSlant: face.isItalic)
     }
 
@@ -75,14 +82,11 @@ public final class FontLibrary: Sendable {
         }
     }
 
-    private static func read(_ name: String, in directory: String, cache: inout [String: TrueTypeFont], required: Bool) throws -> TrueTypeFont? {
+    /// The font file `name` of `directory`, or `nil` when there is none.
+    private static func read(_ name: String, in directory: String, cache: inout [String: TrueTypeFont]) throws -> TrueTypeFont? {
         if let font = cache[name] { return font }
         let path = (directory as NSString).appendingPathComponent(name)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            guard required else { return nil }
-            throw GraphicsError(.fontMissing, "font file \(path) not found; install the DejaVu fonts (Debian/Ubuntu: apt-get install fonts-dejavu-core) or point ARVIS_FONT_DIR at a folder holding DejaVuSans.ttf",
-                                location: path)
-        }
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
         guard let font = TrueTypeFont(bytes: [UInt8](data)) else {
             throw GraphicsError(.fontInvalid, "\(path) is not a TrueType font this reader understands", location: path)
         }
@@ -91,10 +95,10 @@ public final class FontLibrary: Sendable {
     }
 
     /// The font for `face`.
-    public func font(for face: FontFace) -> TrueTypeFont { faces[face]!.font }
+    public func font(for face: FontFace) -> TrueTypeFont { (faces[face] ?? regular).font }
 
     /// Whether `face` is drawn by slanting an upright font (its file is absent).
-    public func needsSyntheticSlant(_ face: FontFace) -> Bool { faces[face]!.needsSyntheticSlant }
+    public func needsSyntheticSlant(_ face: FontFace) -> Bool { (faces[face] ?? regular).needsSyntheticSlant }
 
     private static let cache = LibraryCache()
 
