@@ -39,7 +39,8 @@ struct TextBlockTests {
     @Test func skinToneModifiersAreDroppedNotBoxed() throws {
         let context = try #require(Self.context)
         let font = context.fonts.font(for: Theme.face(weight: .regular, design: .rounded))
-        #expect(TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font) == "ok \u{1F44D} ☛")
+        #expect(TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font.withFallback(nil)) == "ok \u{1F44D} ☛")
+        #expect(TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font) == (font.fallback == nil ? "ok \u{1F44D} ☛" : "ok \u{1F44D} \u{1F449}"))
     }
 
     @Test func lineLimitEndsInAnEllipsis() throws {
@@ -60,9 +61,26 @@ struct TextBlockTests {
 
     @Test func emojiTheFontLacksAreReplacedByDejaVuSymbols() throws {
         let context = try #require(Self.context)
-        let font = context.fonts.font(for: .regular)
+        let font = context.fonts.font(for: .regular).withFallback(nil)
         #expect(TextBlock.substitutingUncovered("Current Model \u{1F449}", font) == "Current Model ☛")
         #expect(TextBlock.substitutingUncovered("1\u{FE0F}\u{20E3} first", font) == "1. first")
         #expect(TextBlock.substitutingUncovered("plain", font) == "plain")
+    }
+
+    /// With a symbol font installed (`.ci/run` installs Debian's fonts-symbola), emoji DejaVu lacks
+    /// are measured and drawn from it instead of standing in for DejaVu symbols.
+    @Test(.enabled(if: Self.context?.fonts.fallbackName != nil, "skipped: no symbol font installed (apt-get install fonts-symbola)"))
+    func emojiComeFromTheFallbackFontWhenOneIsInstalled() throws {
+        let context = try #require(Self.context)
+        let font = context.fonts.font(for: .regular)
+        let rocket: Unicode.Scalar = "\u{1F680}"
+        #expect(font.glyph(for: rocket) == 0 && font.covers(rocket))
+        let fallback = try #require(font.fallback(for: rocket))
+        let expected = fallback.advance(ofGlyph: fallback.glyph(for: rocket)) * 20 / fallback.unitsPerEm
+        #expect(abs(font.width(of: "\u{1F680}", size: 20) - expected) < 1e-9)
+        #expect(font.fallback(for: "a") == nil, "DejaVu keeps what it has")
+        // Without the fallback the rocket measures as DejaVu's missing-glyph box.
+        let widths = [font, font.withFallback(nil)].map { $0.width(of: "\u{1F680}", size: 20) }
+        #expect(widths[0] != widths[1])
     }
 }

@@ -42,8 +42,35 @@ public final class FontLibrary: Sendable {
                 }
             }
         }
-        self.faces = faces
-        regular = try Self.load(FontFace(family: .sans, weight: .regular, isItalic: false), from: directory, cache: &files)
+        let found = Self.fallbackFont(in: directory)
+        let fallback = found?.font
+        self.faces = faces.mapValues { LoadedFace(font: $0.font.withFallback(fallback), needsSyntheticSlant: $0.needsSyntheticSlant) }
+        let regular = try Self.load(FontFace(family: .sans, weight: .regular, isItalic: false), from: directory, cache: &files)
+        self.regular = LoadedFace(font: regular.font.withFallback(fallback), needsSyntheticSlant: false)
+        fallbackName = found?.file
+    }
+
+    /// The symbol or emoji font drawing what DejaVu lacks (emoji, more symbols), by file, when installed.
+    public let fallbackName: String?
+
+    /// Symbol and emoji fonts with TrueType outlines, best first: in the font directory, else where
+    /// Debian's `fonts-symbola` and `fonts-noto-core` put them.
+    public static let fallbackFiles = [
+        "Symbola.ttf", "Symbola_hint.ttf", "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
+    ]
+
+    private static func path(_ file: String, in directory: String) -> String {
+        file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
+    }
+
+    private static func fallbackFont(in directory: String) -> (file: String, font: TrueTypeFont)? {
+        for file in fallbackFiles {
+            if let data = FileManager.default.contents(atPath: path(file, in: directory)), let font = TrueTypeFont(bytes: [UInt8](data)) {
+                return (file, font)
+            }
+        }
+        return nil
     }
 
     private static func load(_ face: FontFace, from directory: String, cache: inout [String: TrueTypeFont]) throws -> LoadedFace {

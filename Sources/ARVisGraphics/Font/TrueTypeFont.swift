@@ -17,6 +17,28 @@ public struct TrueTypeFont: Sendable {
     private let kerning: [UInt32: Int16]
     /// Whether a glyph starts any kerning pair, so most pairs skip the lookup.
     private let kernsOnLeft: [Bool]
+    /// The font that draws what this one lacks (a symbol or emoji font), if one was given.
+    public private(set) var fallback: FallbackFont?
+
+    /// A fallback font, boxed so a font can hold one.
+    public final class FallbackFont: Sendable {
+        /// The fallback's own font.
+        public let font: TrueTypeFont
+        init(_ font: TrueTypeFont) { self.font = font }
+    }
+
+    /// This font, with `font` drawing the scalars it has no glyph for.
+    public func withFallback(_ font: TrueTypeFont?) -> TrueTypeFont {
+        var copy = self
+        copy.fallback = font.map(FallbackFont.init)
+        return copy
+    }
+
+    /// The fallback font when it, and not this font, has a glyph for `scalar`.
+    public func fallback(for scalar: Unicode.Scalar) -> TrueTypeFont? {
+        guard glyph(for: scalar) == 0, let font = fallback?.font, font.glyph(for: scalar) != 0 else { return nil }
+        return font
+    }
 
     /// Reads a font from the bytes of a `.ttf` file; `nil` if they are not a TrueType font this reader handles.
     public init?(bytes: [UInt8]) {
@@ -104,8 +126,8 @@ public struct TrueTypeFont: Sendable {
         scalar.value < 128 ? asciiGlyphs[Int(scalar.value)] : characterMap.glyph(for: scalar.value)
     }
 
-    /// Whether the font has a glyph for `scalar`.
-    public func covers(_ scalar: Unicode.Scalar) -> Bool { glyph(for: scalar) != 0 }
+    /// Whether the font, or its fallback, has a glyph for `scalar`.
+    public func covers(_ scalar: Unicode.Scalar) -> Bool { glyph(for: scalar) != 0 || fallback(for: scalar) != nil }
 
     /// A glyph's advance width in design units.
     public func advance(ofGlyph glyph: UInt16) -> Double {
@@ -117,6 +139,11 @@ public struct TrueTypeFont: Sendable {
         var units = 0.0
         var previous: UInt16?
         for scalar in text.unicodeScalars {
+            if let other = fallback(for: scalar) {
+                units += other.advance(ofGlyph: other.glyph(for: scalar)) * unitsPerEm / other.unitsPerEm
+                previous = nil
+                continue
+            }
             let current = glyph(for: scalar)
             units += advance(ofGlyph: current)
             if let previous { units += kerning(between: previous, and: current) }

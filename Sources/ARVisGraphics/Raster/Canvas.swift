@@ -31,6 +31,8 @@ final class Canvas {
 
     private struct GlyphKey: Hashable {
         let face: FontFace
+        /// Whether the glyph is the fallback font's.
+        let isFallback: Bool
         let glyph: UInt16
         /// Pixel size in 1/64 pixel.
         let size: Int
@@ -122,11 +124,23 @@ final class Canvas {
         let scale = run.size / font.unitsPerEm
         var previous: UInt16?
         for scalar in run.text.unicodeScalars {
+            if let other = font.fallback(for: scalar) {
+                let glyph = other.glyph(for: scalar), otherScale = run.size / other.unitsPerEm
+                if simple {
+                    placed.append((cachedGlyph(other, run.face, glyph, pixelSize: pixelSize, slant: slant, isFallback: true), transform.apply(Point(pen, run.origin.y))))
+                } else {
+                    let place = Transform(a: otherScale, b: 0, c: -slant * otherScale, d: -otherScale, tx: pen, ty: run.origin.y)
+                    outline.append(other.outline(ofGlyph: glyph).applying(transform.concatenating(place)))
+                }
+                pen += other.advance(ofGlyph: glyph) * otherScale
+                previous = nil
+                continue
+            }
             let glyph = font.glyph(for: scalar)
             if let previous { pen += font.kerning(between: previous, and: glyph) * scale }
             previous = glyph
             if simple {
-                placed.append((cachedGlyph(font, run.face, glyph, pixelSize: pixelSize, slant: slant), transform.apply(Point(pen, run.origin.y))))
+                placed.append((cachedGlyph(font, run.face, glyph, pixelSize: pixelSize, slant: slant, isFallback: false), transform.apply(Point(pen, run.origin.y))))
             } else {
                 let place = Transform(a: scale, b: 0, c: -slant * scale, d: -scale, tx: pen, ty: run.origin.y)
                 outline.append(font.outline(ofGlyph: glyph).applying(transform.concatenating(place)))
@@ -145,8 +159,8 @@ final class Canvas {
         }
     }
 
-    private func cachedGlyph(_ font: TrueTypeFont, _ face: FontFace, _ glyph: UInt16, pixelSize: Double, slant: Double) -> GlyphOutline {
-        let key = GlyphKey(face: face, glyph: glyph, size: Int(saturating: (pixelSize * 64).rounded()))
+    private func cachedGlyph(_ font: TrueTypeFont, _ face: FontFace, _ glyph: UInt16, pixelSize: Double, slant: Double, isFallback: Bool) -> GlyphOutline {
+        let key = GlyphKey(face: face, isFallback: isFallback, glyph: glyph, size: Int(saturating: (pixelSize * 64).rounded()))
         if let cached = glyphs[key] { return cached }
         let scale = pixelSize / font.unitsPerEm
         let polylines = font.outline(ofGlyph: glyph)

@@ -194,7 +194,8 @@ final class TextBlock: LayoutNode {
         return result
     }
 
-    /// Emoji and pictographs DejaVu lacks, and the DejaVu symbols that stand in for them.
+    /// Emoji and pictographs DejaVu lacks, and the DejaVu symbols that stand in for them when no
+    /// fallback font (Symbola, Noto Sans Symbols 2) is installed to draw them.
     static let substitutes: [Unicode.Scalar: String] = [
         "\u{1F449}": "☛", "\u{1F448}": "☚", "\u{1F446}": "☝", "\u{1F447}": "↓", "\u{2B50}": "★", "\u{1F31F}": "★",
         "\u{2705}": "✔", "\u{274C}": "✘", "\u{2764}": "♥", "\u{1F4A1}": "☀", "\u{1F4CD}": "⚑", "\u{1F3B5}": "♪",
@@ -205,12 +206,15 @@ final class TextBlock: LayoutNode {
     /// The text with characters the font cannot draw replaced by a stand-in, and emoji presentation
     /// selectors dropped, so measuring and drawing agree in every output.
     static func substitutingUncovered(_ text: String, _ font: TrueTypeFont) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value > 0x2000 && !font.covers($0) }) else { return text }
+        // Presentation selectors, joiners and skin-tone modifiers (U+1F3FB–1F3FF) change how an
+        // emoji looks in a colour emoji font; drawn alone they would be boxes or swatches.
+        func isDropped(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value == 0xFE0F || scalar.value == 0x200D || (0x1F3FB...0x1F3FF).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: { isDropped($0) || $0.value > 0x2000 && !font.covers($0) }) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            // Presentation selectors, joiners and skin-tone modifiers (U+1F3FB–1F3FF) change how an
-            // emoji looks; drawn alone they would be boxes.
-            if scalar.value == 0xFE0F || scalar.value == 0x200D || (0x1F3FB...0x1F3FF).contains(scalar.value) { continue }
+            if isDropped(scalar) { continue }
             if scalar.value > 0x2000, !font.covers(scalar), let substitute = substitutes[scalar] {
                 result.append(contentsOf: substitute.unicodeScalars)
             } else {
