@@ -121,31 +121,22 @@ final class Canvas {
         var pen = run.origin.x
         var placed: [(GlyphOutline, Point)] = []
         var outline = Path()
-        let scale = run.size / font.unitsPerEm
         var previous: UInt16?
         for scalar in run.text.unicodeScalars {
-            if let other = font.fallback(for: scalar) {
-                let glyph = other.glyph(for: scalar), otherScale = run.size / other.unitsPerEm
-                if simple {
-                    placed.append((cachedGlyph(other, run.face, glyph, pixelSize: pixelSize, slant: slant, isFallback: true), transform.apply(Point(pen, run.origin.y))))
-                } else {
-                    let place = Transform(a: otherScale, b: 0, c: -slant * otherScale, d: -otherScale, tx: pen, ty: run.origin.y)
-                    outline.append(other.outline(ofGlyph: glyph).applying(transform.concatenating(place)))
-                }
-                pen += other.advance(ofGlyph: glyph) * otherScale
-                previous = nil
-                continue
-            }
-            let glyph = font.glyph(for: scalar)
-            if let previous { pen += font.kerning(between: previous, and: glyph) * scale }
-            previous = glyph
+            // A scalar DejaVu lacks comes from the fallback font, without kerning across the two.
+            let fallback = font.fallback(for: scalar)
+            let source = fallback ?? font
+            let glyph = source.glyph(for: scalar), scale = run.size / source.unitsPerEm
+            if let previous, fallback == nil { pen += font.kerning(between: previous, and: glyph) * scale }
+            previous = fallback == nil ? glyph : nil
             if simple {
-                placed.append((cachedGlyph(font, run.face, glyph, pixelSize: pixelSize, slant: slant, isFallback: false), transform.apply(Point(pen, run.origin.y))))
+                let cached = cachedGlyph(source, run.face, glyph, pixelSize: pixelSize, slant: slant, isFallback: fallback != nil)
+                placed.append((cached, transform.apply(Point(pen, run.origin.y))))
             } else {
                 let place = Transform(a: scale, b: 0, c: -slant * scale, d: -scale, tx: pen, ty: run.origin.y)
-                outline.append(font.outline(ofGlyph: glyph).applying(transform.concatenating(place)))
+                outline.append(source.outline(ofGlyph: glyph).applying(transform.concatenating(place)))
             }
-            pen += font.advance(ofGlyph: glyph) * scale
+            pen += source.advance(ofGlyph: glyph) * scale
         }
         if simple {
             fillGlyphs(placed, color)
