@@ -122,6 +122,9 @@ def cases(folder):
     yield "YAML nested 50 000 deep", ["validate", write(folder, "deep.yaml", "[" * 50_000 + "]" * 50_000)], None, 1, "nested more than", None
     yield "scene: a target size beyond the limits", ["scene", os.path.join(folder, "env.json"), "--target-size", "1e300x1e300", "-o", out + ".json"], None, 2, "--target-size", None
     yield "species: a 60 000-character query", ["species", "q" * 60_000], None, 1, "no species matches", None
+    yield "qr: text too long for any version", ["qr", "x" * 3000, "-o", out + ".svg"], None, 2, "do not fit", None
+    yield "qr: --iarvis refuses a javascript: URL", ["qr", "javascript:alert(1)", "--iarvis", "-o", out + ".svg"], None, 2, "http or https", None
+    yield "qr: an unknown output extension", ["qr", "https://example.org", "-o", out + ".gif"], None, 2, ".svg or .png", None
     yield from picture_cases(folder, out)
 
 

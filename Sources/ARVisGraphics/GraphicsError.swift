@@ -5,7 +5,7 @@ public import ARVisSpec
 public struct GraphicsError: ModuleError {
     /// What went wrong, as an extensible set of codes.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable, Hashable { case fontMissing, fontInvalid, canvasTooLarge, imageInvalid, imageUnsupported, imageTooLarge }
+        private enum Value: String, Sendable, Hashable { case fontMissing, fontInvalid, canvasTooLarge, imageInvalid, imageUnsupported, imageTooLarge, qrDataTooLong, invalidArgument }
         private let value: Value
         private init(_ value: Value) { self.value = value }
 
@@ -21,6 +21,10 @@ public struct GraphicsError: ModuleError {
         public static let imageUnsupported = Code(.imageUnsupported)
         /// A picture has more pixels than ``RasterImage/maximumPixels``.
         public static let imageTooLarge = Code(.imageTooLarge)
+        /// The text does not fit in a QR Code of version 40 at the level asked for.
+        public static let qrDataTooLong = Code(.qrDataTooLong)
+        /// A parameter is outside its range (a QR Code version, a module size).
+        public static let invalidArgument = Code(.invalidArgument)
 
         /// The code's name.
         public var description: String { value.rawValue }

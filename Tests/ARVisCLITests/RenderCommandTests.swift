@@ -1,5 +1,6 @@
 import ARVisCLI
 import ARVisGraphics
+import ARVisSpec
 import ARVisTestSupport
 import Foundation
 import Testing
@@ -142,5 +143,29 @@ struct RenderCommandTests {
         #expect(html.contains("Content-Security-Policy"))
         #expect(await arvis(["validate", spec.path]) == 0)
         #expect(await arvis(["validate", "--strict", spec.path]) == 1)
+    }
+}
+
+/// `arvis qr` end to end.
+struct QRCommandTests {
+    let scratch = ScratchFolder("qr-command")
+
+    @Test func writesPNGAndSVGOfTheDeepLink() async throws {
+        let folder = try scratch.folder()
+        let png = folder.appendingPathComponent("code.png"), svg = folder.appendingPathComponent("code.svg")
+        #expect(await arvis(["qr", "https://arvis.example/s/museum/ensor.json", "--iarvis", "--module-size", "4", "-o", png.path]) == 0)
+        let picture = try RasterImage(decoding: [UInt8](try Data(contentsOf: png)))
+        let code = try QRCode(encoding: IARVisLink.openVisConfig("https://arvis.example/s/museum/ensor.json"))
+        #expect(picture.width == (code.size + 2 * QRCode.quietZone) * 4)
+        #expect(await arvis(["qr", "hello", "--level", "H", "-o", svg.path]) == 0)
+        #expect(try String(contentsOf: svg, encoding: .utf8).contains("<title>QR Code</title>"))
+    }
+
+    @Test func refusesWhatCannotBeEncoded() async throws {
+        let folder = try scratch.folder()
+        #expect(await arvis(["qr", String(repeating: "x", count: 3000), "-o", folder.appendingPathComponent("a.svg").path]) == 2)
+        #expect(await arvis(["qr", "javascript:alert(1)", "--iarvis"]) == 2)
+        #expect(await arvis(["qr", "a", "-o", folder.appendingPathComponent("a.gif").path]) == 2)
+        #expect(await arvis(["qr", "a", "--min-version", "41"]) == 2)
     }
 }

@@ -1,0 +1,90 @@
+import ARVisGraphics
+import ARVisSpec
+import ArgumentParser
+import Foundation
+
+/// `arvis qr`: a QR Code of a URL (or any text), as SVG or PNG.
+struct QRCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "qr",
+        abstract: "Write a QR Code of a URL or any text, as SVG or PNG.",
+        discussion: """
+            A phone's camera opens the URL. With --iarvis the code holds the deep link iARVis
+            registered, iarvis://openVisConfig?url=<the URL, percent-encoded>, which opens the spec in
+            the app. The smallest version that holds the text is used (--min-version raises it), at
+            --level M unless told, raised for free when the text still fits. The format comes from
+            --format, else from the -o extension; without -o, SVG goes to standard output.
+
+            Examples:
+              arvis qr https://arvis.example/s/museum/ensor.json -o ensor.svg
+              arvis qr https://arvis.example/s/museum/ensor.json --iarvis -o ensor-app.png
+              arvis qr "https://example.org/a" --level H --module-size 12 -o poster.png
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case svg, png
+    }
+
+    enum Level: String, ExpressibleByArgument, CaseIterable {
+        case L, M, Q, H
+        var errorCorrection: QRCode.ErrorCorrection { [.L: .low, .M: .medium, .Q: .quartile, .H: .high][self] ?? .medium }
+    }
+
+    @Argument(help: "The URL or text to encode (UTF-8, up to 2 953 bytes at level L).")
+    var text: String
+
+    @Option(name: .shortAndLong, help: "The file to write (.svg or .png).")
+    var output: String?
+
+    @Option(help: "svg or png (default: from the -o extension, else svg).")
+    var format: Format?
+
+    @Option(help: "Error correction: L (7 %), M (15 %), Q (25 %) or H (30 %).")
+    var level: Level = .M
+
+    @Option(help: "Pixels (PNG) or points (SVG) per module, 1 to 100.")
+    var moduleSize: Double = 8
+
+    @Option(help: "The smallest version to use, 1 to 40 (a version-N code is 17 + 4N modules wide).")
+    var minVersion = 1
+
+    @Flag(help: "Encode iARVis's deep link to the URL instead of the URL itself.")
+    var iarvis = false
+
+    @OptionGroup var reporting: ReportingOptions
+
+    func validate() throws {
+        guard moduleSize >= 1, moduleSize <= 100 else { throw ValidationError("--module-size must be between 1 and 100") }
+        guard (1...40).contains(minVersion) else { throw ValidationError("--min-version must be between 1 and 40") }
+        if iarvis, !(text.lowercased().hasPrefix("https://") || text.lowercased().hasPrefix("http://")) {
+            throw ValidationError("--iarvis needs an http or https URL of a spec, not '\(text)'")
+        }
+        if format == nil, let output, output != "-", resolvedFormat == nil {
+            throw ValidationError("cannot tell the format of '\(output)': use .svg or .png, or --format svg|png")
+        }
+    }
+
+    private var resolvedFormat: Format? {
+        if let format { return format }
+        guard let output, output != "-" else { return .svg }
+        return Format(rawValue: (output as NSString).pathExtension.lowercased())
+    }
+
+    func run() throws {
+        let content = iarvis ? IARVisLink.openVisConfig(text) : text
+        let code = try CLIExit.reporting { try QRCode(encoding: content, errorCorrection: level.errorCorrection, minimumVersion: minVersion) }
+        let what = "version \(code.version)-\(code.errorCorrection), \(code.size)×\(code.size) modules"
+        switch resolvedFormat ?? .svg {
+        case .svg:
+            let data = Data(code.svg(moduleSize: moduleSize).utf8)
+            guard let output, output != "-" else { return try Console.write(data) }
+            try reporting.save(data, to: output, what: what)
+        case .png:
+            guard let output, output != "-" else { throw ValidationError("PNG needs -o FILE (a terminal cannot show it)") }
+            let fonts = try CLIExit.reporting { try FontLibrary.standard() }
+            let png = try CLIExit.reporting { try PNGWriter(fonts: fonts, scale: 1).write(code.drawing(moduleSize: moduleSize.rounded())) }
+            try reporting.save(Data(png), to: output, what: "\(what), PNG")
+        }
+    }
+}

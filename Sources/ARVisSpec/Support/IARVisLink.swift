@@ -1,0 +1,31 @@
+/// The deep links iARVis registered (`iarvis://…`), which open a spec in the app on a phone.
+///
+/// ```swift
+/// IARVisLink.openVisConfig("https://arvis.example/s/museum/ensor.json")
+/// // "iarvis://openVisConfig?url=https%3A%2F%2Farvis.example%2Fs%2Fmuseum%2Fensor.json"
+/// ```
+public enum IARVisLink {
+    /// The link that makes iARVis load the spec at `url`: `iarvis://openVisConfig?url=` and the URL
+    /// with everything but RFC 3986's unreserved characters percent-encoded.
+    public static func openVisConfig(_ url: String) -> String {
+        "iarvis://openVisConfig?url=" + percentEncoded(url)
+    }
+
+    /// `text` as UTF-8 with every byte other than A–Z, a–z, 0–9, `-`, `.`, `_` and `~` written `%XX`.
+    public static func percentEncoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                result.unicodeScalars.append("%")
+                result.unicodeScalars.append(hex[Int(byte >> 4)])
+                result.unicodeScalars.append(hex[Int(byte & 15)])
+            }
+        }
+        return result
+    }
+}
