@@ -27,6 +27,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // The server (issue 11): Hummingbird, its handlers generated from openapi.yaml, the store on SQLKit.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         // Core: the grammar. Foundation only, so iOS apps can link it.
@@ -55,6 +63,26 @@ let package = Package(
             name: "ARVisSpecYAML",
             dependencies: ["ARVisSpec", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
+        ),
+        // Accounts, projects, roles and specs with versions, over SQLKit (SQLite embedded).
+        .target(
+            name: "ARVisStore",
+            dependencies: ["ARVisSpec", .product(name: "SQLiteKit", package: "sqlite-kit"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // `arvis serve`: HTTP over Hummingbird 2, handlers implementing the protocol generated from openapi.yaml.
+        .target(
+            name: "ARVisServer",
+            dependencies: [
+                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         // The command-line commands, as a library so tests can drive them.
         .target(
@@ -115,6 +143,11 @@ let package = Package(
         .testTarget(
             name: "ARVisPipelineTests",
             dependencies: ["ARVisPipeline", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisStoreTests",
+            dependencies: ["ARVisStore", "ARVisTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

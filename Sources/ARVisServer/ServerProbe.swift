@@ -1,0 +1,2 @@
+import OpenAPIRuntime
+enum ServerProbe { static let probe = Components.Schemas.Health.self }

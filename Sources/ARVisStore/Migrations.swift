@@ -1,0 +1,76 @@
+import SQLKit
+
+/// The schema, as numbered steps. A database records the last step it ran and runs the rest at start,
+/// each in its own transaction; steps are never edited once released, only added.
+enum Migrations {
+    static let steps: [[String]] = [
+        [
+            """
+            CREATE TABLE accounts (
+                id TEXT PRIMARY KEY,
+                username TEXT NOT NULL,
+                username_key TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE sessions (
+                token_hash TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                expires_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX sessions_by_account ON sessions(account_id)",
+            """
+            CREATE TABLE projects (
+                id TEXT PRIMARY KEY,
+                slug TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                visibility TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                trashed_at DOUBLE PRECISION
+            )
+            """,
+            """
+            CREATE TABLE members (
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                role TEXT NOT NULL,
+                PRIMARY KEY (project_id, account_id)
+            )
+            """,
+            "CREATE INDEX members_by_account ON members(account_id)",
+            """
+            CREATE TABLE spec_versions (
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                content_hash TEXT NOT NULL,
+                media_type TEXT NOT NULL,
+                body BLOB NOT NULL,
+                author_id TEXT REFERENCES accounts(id) ON DELETE SET NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (project_id, name, version)
+            )
+            """,
+        ],
+    ]
+
+    /// Runs the steps the database has not run yet.
+    static func run(on database: any SQLDatabase) async throws {
+        try await database.raw("CREATE TABLE IF NOT EXISTS arvis_schema (step INTEGER NOT NULL)").run()
+        let done = try await database.raw("SELECT COALESCE(MAX(step), 0) AS step FROM arvis_schema").first(decodingColumn: "step", as: Int.self) ?? 0
+        for (index, statements) in steps.enumerated() where index + 1 > done {
+            try await database.raw("BEGIN IMMEDIATE").run()
+            do {
+                for statement in statements { try await database.raw(SQLQueryString(statement)).run() }
+                try await database.raw("INSERT INTO arvis_schema (step) VALUES (\(bind: index + 1))").run()
+                try await database.raw("COMMIT").run()
+            } catch {
+                try? await database.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+public import Foundation
+import SQLKit
+
+extension Store {
+    /// Creates a project with `ownerID` as its owner.
+    /// - Throws: ``StoreError`` `conflict` when the slug is taken.
+    public func createProject(slug: String, name: String, visibility: Visibility, ownerID: String, now date: Date = Date()) async throws(StoreError) -> Project {
+        let now = date.storePrecision
+        let project = Project(id: UUID().uuidString.lowercased(), slug: slug, name: name, visibility: visibility, createdAt: now, trashedAt: nil)
+        try await transaction { database in
+            guard try await database.raw("SELECT id FROM projects WHERE slug = \(bind: slug)").first() == nil else {
+                throw StoreError(.conflict, "the slug '\(slug)' is taken", location: "projects/\(slug)")
+            }
+            try await database.raw("""
+                INSERT INTO projects (id, slug, name, visibility, created_at) VALUES
+                (\(bind: project.id), \(bind: slug), \(bind: name), \(bind: visibility.rawValue), \(bind: now.timeIntervalSince1970))
+                """).run()
+            try await database.raw("""
+                INSERT INTO members (project_id, account_id, role) VALUES (\(bind: project.id), \(bind: ownerID), \(bind: Role.owner.rawValue))
+                """).run()
+        }
+        return project
+    }
+
+    /// The project with `slug` (trashed ones included), or `nil`.
+    public func project(slug: String) async throws(StoreError) -> Project? {
+        try await serialized { database in
+            try await database.raw("SELECT * FROM projects WHERE slug = \(bind: slug)").first().map(Self.project)
+        }
+    }
+
+    /// The role of an account in a project, or `nil` when it is not a member.
+    public func role(accountID: String, projectID: String) async throws(StoreError) -> Role? {
+        try await serialized { database in
+            try await database.raw("SELECT role FROM members WHERE project_id = \(bind: projectID) AND account_id = \(bind: accountID)")
+                .first(decodingColumn: "role", as: String.self).flatMap(Role.init(rawValue:))
+        }
+    }
+
+    /// The projects an account belongs to (trashed ones included), with its role, by slug.
+    public func projects(accountID: String) async throws(StoreError) -> [(project: Project, role: Role)] {
+        try await serialized { database in
+            try await database.raw("""
+                SELECT projects.*, members.role FROM projects JOIN members ON members.project_id = projects.id
+                WHERE members.account_id = \(bind: accountID) ORDER BY projects.slug
+                """).all().map { row in (try Self.project(row), Role(rawValue: try row.decode(column: "role", as: String.self)) ?? .viewer) }
+        }
+    }
+
+    static func project(_ row: any SQLRow) throws -> Project {
+        let trashed = try row.decodeNil(column: "trashed_at") ? nil : try row.decode(column: "trashed_at", as: Double.self)
+        return Project(
+            id: try row.decode(column: "id", as: String.self), slug: try row.decode(column: "slug", as: String.self),
+            name: try row.decode(column: "name", as: String.self),
+            visibility: Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private,
+            createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)),
+            trashedAt: trashed.map(Date.init(timeIntervalSince1970:)))
+    }
+}
