@@ -151,6 +151,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ARVisServerTests",
+            dependencies: ["ARVisServer", "ARVisStore", "ARVisTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ARVisCLITests",
             dependencies: ["ARVisCLI", "ARVisTestSupport"],
             swiftSettings: swiftSettings

@@ -1,0 +1,71 @@
+import ARVisStore
+import Foundation
+import HummingbirdBcrypt
+import OpenAPIRuntime
+
+extension ARVisAPI {
+    /// Usernames: 3–40 letters, digits, `.`, `_` or `-`, starting with a letter or digit.
+    static func isValidUsername(_ name: String) -> Bool {
+        guard (3...40).contains(name.count), let first = name.unicodeScalars.first, first.isASCIIAlphanumeric else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "." || $0 == "_" || $0 == "-" }
+    }
+
+    func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
+        guard case .json(let credentials) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {username, password}")))) }
+        guard Self.isValidUsername(credentials.username) else {
+            return .unprocessableContent(.init(body: .json(Self.error("invalidUsername", "a username is 3 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit"))))
+        }
+        guard (10...200).contains(credentials.password.count) else {
+            return .unprocessableContent(.init(body: .json(Self.error("weakPassword", "a password is 10 to 200 characters"))))
+        }
+        let hash = Bcrypt.hash(Self.prepared(credentials.password), cost: UInt8(clamping: configuration.passwordCost))
+        do {
+            let account = try await store.createAccount(username: credentials.username, passwordHash: hash)
+            return .created(.init(body: .json(.init(username: account.username, createdAt: account.createdAt))))
+        } catch {
+            guard error.code == .conflict else { throw error }
+            return .conflict(.init(body: .json(Self.error("usernameTaken", error.message))))
+        }
+    }
+
+    func signIn(_ input: Operations.SignIn.Input) async throws -> Operations.SignIn.Output {
+        guard case .json(let credentials) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {username, password}")))) }
+        let key = credentials.username.lowercased()
+        if let seconds = await limiter.retryAfter(key) {
+            return .tooManyRequests(.init(headers: .init(retryAfter: seconds),
+                                          body: .json(Self.error("tooManyAttempts", "too many failed sign-ins for this account; try again in \(seconds) s"))))
+        }
+        guard let found = try await store.credentials(username: credentials.username),
+              Bcrypt.verify(Self.prepared(credentials.password), hash: found.passwordHash) else {
+            await limiter.recordFailure(key)
+            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("badCredentials", "the username or the password is wrong"))))
+        }
+        await limiter.recordSuccess(key)
+        let token = SessionToken.make()
+        let expiresAt = Date().addingTimeInterval(configuration.sessionLifetime)
+        try await store.createSession(accountID: found.account.id, tokenHash: SessionToken.hash(token), expiresAt: expiresAt)
+        return .created(.init(body: .json(.init(token: token, expiresAt: expiresAt))))
+    }
+
+    func signOut(_ input: Operations.SignOut.Input) async throws -> Operations.SignOut.Output {
+        guard let token = RequestToken.current, try await signedIn() != nil else {
+            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("unauthorized", Self.unauthorizedMessage))))
+        }
+        try await store.deleteSession(tokenHash: SessionToken.hash(token))
+        return .noContent(.init())
+    }
+
+    func currentAccount(_ input: Operations.CurrentAccount.Input) async throws -> Operations.CurrentAccount.Output {
+        guard let account = try await signedIn() else {
+            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("unauthorized", Self.unauthorizedMessage))))
+        }
+        return .ok(.init(body: .json(.init(username: account.username, createdAt: account.createdAt))))
+    }
+}
+
+extension Unicode.Scalar {
+    /// A–Z, a–z or 0–9.
+    var isASCIIAlphanumeric: Bool {
+        ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
+    }
+}

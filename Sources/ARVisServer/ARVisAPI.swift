@@ -1,0 +1,39 @@
+import ARVisStore
+import Foundation
+import HummingbirdBcrypt
+import OpenAPIRuntime
+
+/// The handlers of the operations in `openapi.yaml` this server implements (the generator's filter
+/// in `openapi-generator-config.yaml` lists them).
+struct ARVisAPI: APIProtocol {
+    let store: Store
+    let configuration: ServerConfiguration
+    let limiter: SignInLimiter
+
+    /// The version `/health` reports.
+    static let version = "0.7.0"
+
+    // MARK: Operations
+
+    func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
+        guard await store.ping() else { return .serviceUnavailable(.init(body: .json(Self.error("unavailable", "the database does not answer")))) }
+        return .ok(.init(body: .json(.init(status: .ok, version: Self.version, database: .sqlite))))
+    }
+
+    /// The account the request's bearer token signs in, or `nil`.
+    func signedIn() async throws -> Account? {
+        guard let token = RequestToken.current else { return nil }
+        return try await store.account(tokenHash: SessionToken.hash(token))
+    }
+
+    static func error(_ code: String, _ message: String) -> Components.Schemas._Error {
+        .init(error: .init(code: code, message: message))
+    }
+
+    static let unauthorizedMessage = "sign in first: send Authorization: Bearer <token> from POST /api/v1/sessions"
+
+    /// bcrypt over the password's SHA-256 (base64), so passwords longer than bcrypt's 72 bytes still count whole.
+    static func prepared(_ password: String) -> String {
+        Data(SessionToken.digest(Array(password.utf8))).base64EncodedString()
+    }
+}

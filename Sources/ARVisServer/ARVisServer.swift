@@ -1,0 +1,38 @@
+public import ARVisStore
+import Foundation
+public import Hummingbird
+public import Logging
+import OpenAPIHummingbird
+import OpenAPIRuntime
+
+/// `arvis serve`: the HTTP server over Hummingbird 2, its API handlers generated from `openapi.yaml`.
+///
+/// ```swift
+/// try await ARVisServer.run(ServerConfiguration(dataDirectory: "arvis-data", port: 8080))
+/// ```
+public enum ARVisServer {
+    /// The application for `configuration` on an open store: the router with every implemented
+    /// operation, one log line per request.
+    public static func application(_ configuration: ServerConfiguration, store: Store, logger: Logger) throws -> some ApplicationProtocol {
+        let router = Router()
+        router.middlewares.add(LogRequestsMiddleware(.info))
+        let api = ARVisAPI(store: store, configuration: configuration,
+                           limiter: SignInLimiter(limit: configuration.signInAttempts, window: configuration.signInWindow))
+        try api.registerHandlers(on: router, middlewares: [ErrorShapeMiddleware(), BearerTokenMiddleware()])
+        return Application(router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)), logger: logger)
+    }
+
+    /// Opens the store under the data directory and serves until SIGINT or SIGTERM, then shuts down gracefully.
+    /// - Throws: ``StoreError`` when the database cannot be opened; the server's own errors.
+    public static func run(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "arvis.serve")) async throws {
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        let store = try await Store.open(sqliteAt: configuration.databasePath, logger: logger)
+        do {
+            try await application(configuration, store: store, logger: logger).runService()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+}

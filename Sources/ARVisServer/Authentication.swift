@@ -1,0 +1,102 @@
+import ARVisGraphics
+import ARVisStore
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// The bearer token of the request being handled, set by ``BearerTokenMiddleware``.
+enum RequestToken {
+    @TaskLocal static var current: String?
+}
+
+/// Reads `Authorization: Bearer <token>` into ``RequestToken`` for the handlers of the request.
+struct BearerTokenMiddleware: ServerMiddleware {
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+                   next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+        let header = request.headerFields[.authorization] ?? ""
+        let token = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
+        return try await RequestToken.$current.withValue(token?.isEmpty == false ? token : nil) {
+            try await next(request, body, metadata)
+        }
+    }
+}
+
+/// Session tokens: 32 random bytes, base64url; only their SHA-256 is stored.
+enum SessionToken {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func hash(_ token: String) -> String {
+        digest(Array(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func digest(_ bytes: [UInt8]) -> [UInt8] { SHA256.hash(bytes) }
+}
+
+/// Failed sign-ins per account name, so guessing passwords is slow: past the limit within the
+/// window, sign-in answers `429` with the seconds to wait.
+actor SignInLimiter {
+    private let limit: Int
+    private let window: TimeInterval
+    private var failures: [String: [Date]] = [:]
+
+    init(limit: Int, window: TimeInterval) {
+        self.limit = limit
+        self.window = window
+    }
+
+    /// Seconds to wait before `key` may try again, or `nil` when it may try now.
+    func retryAfter(_ key: String, now: Date = Date()) -> Int? {
+        let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < window }
+        failures[key] = recent.isEmpty ? nil : recent
+        guard recent.count >= limit, let oldest = recent.first else { return nil }
+        return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
+    }
+
+    func recordFailure(_ key: String, now: Date = Date()) {
+        failures[key, default: []].append(now)
+        if failures.count > 100_000 { failures.removeAll() }  // bounded memory under a flood of names
+    }
+
+    func recordSuccess(_ key: String) {
+        failures[key] = nil
+    }
+}
+
+/// Answers errors the generated layer throws in the one error shape: a body that does not decode is
+/// `400` (with what was wrong), anything else `500` without internals.
+struct ErrorShapeMiddleware: ServerMiddleware {
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+                   next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+        do {
+            return try await next(request, body, metadata)
+        } catch let error as ServerError {
+            if error.underlyingError is DecodingError {
+                return Self.response(.badRequest, "badRequest", "the body is not what \(operationID) takes: \(Self.describe(error.underlyingError))")
+            }
+            return Self.response(.internalServerError, "internal", "the server failed; the request was logged")
+        }
+    }
+
+    static func response(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> (HTTPResponse, HTTPBody?) {
+        let object = ["error": ["code": code, "message": message]]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        var response = HTTPResponse(status: status)
+        response.headerFields[.contentType] = "application/json; charset=utf-8"
+        return (response, HTTPBody(data))
+    }
+
+    /// A decoding error in one line: what was expected where.
+    static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _): "the key '\(key.stringValue)' is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath.isEmpty ? context.debugDescription : "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+        default: "it is not valid JSON"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+public import Foundation
+
+/// How `arvis serve` runs: where it keeps its data, where it listens, and its security settings.
+public struct ServerConfiguration: Sendable {
+    /// The folder of the SQLite database (created if needed).
+    public var dataDirectory: String
+    /// The address to listen on.
+    public var host: String
+    /// The port to listen on (0: any free port).
+    public var port: Int
+    /// bcrypt's cost factor: 12 by default (about a quarter second a hash); tests use the minimum, 4.
+    public var passwordCost: Int
+    /// How long a session token lasts.
+    public var sessionLifetime: TimeInterval
+    /// Failed sign-ins allowed per account within ``signInWindow`` before `429`.
+    public var signInAttempts: Int
+    /// The window failed sign-ins are counted over.
+    public var signInWindow: TimeInterval
+
+    /// Creates a configuration; the defaults are those of `arvis serve`.
+    public init(dataDirectory: String = "arvis-data", host: String = "127.0.0.1", port: Int = 8080, passwordCost: Int = 12,
+                sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInWindow: TimeInterval = 15 * 60) {
+        self.dataDirectory = dataDirectory
+        self.host = host
+        self.port = port
+        self.passwordCost = passwordCost
+        self.sessionLifetime = sessionLifetime
+        self.signInAttempts = signInAttempts
+        self.signInWindow = signInWindow
+    }
+
+    /// The database file.
+    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("arvis.sqlite") }
+}

@@ -1,2 +1,0 @@
-import OpenAPIRuntime
-enum ServerProbe { static let probe = Components.Schemas.Health.self }

@@ -1,0 +1,127 @@
+import ARVisServer
+import ARVisStore
+import ARVisTestSupport
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// The server in process (HummingbirdTesting's router client) on a fresh SQLite file per test.
+struct ServerTests {
+    let scratch = ScratchFolder("server")
+
+    /// Runs `body` against a server with the minimum bcrypt cost and 3 sign-in attempts.
+    private func withServer(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3)
+        let store = try await Store.open(sqliteAt: configuration.databasePath)
+        do {
+            let app = try ARVisServer.application(configuration, store: store, logger: Logger(label: "test"))
+            try await app.test(.router, body)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    private func json(_ object: [String: Any]) throws -> ByteBuffer {
+        ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
+    }
+
+    private func object(_ response: TestResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+    }
+
+    private static let jsonHeaders: HTTPFields = [.contentType: "application/json"]
+
+    /// Signs up and in; returns the bearer header.
+    private func signIn(_ client: any TestClientProtocol, _ name: String) async throws -> HTTPFields {
+        let credentials = try json(["username": name, "password": "correct horse battery"])
+        let created = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders, body: credentials)
+        #expect(created.status == .created)
+        let session = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: credentials)
+        #expect(session.status == .created)
+        let token = try #require(try object(session)["token"] as? String)
+        return [.contentType: "application/json", .authorization: "Bearer \(token)"]
+    }
+
+    @Test func healthAnswers() async throws {
+        try await withServer { client in
+            let response = try await client.execute(uri: "/health", method: .get)
+            #expect(response.status == .ok)
+            #expect(try object(response)["database"] as? String == "sqlite")
+        }
+    }
+
+    @Test func accountsSignInAndOut() async throws {
+        try await withServer { client in
+            let headers = try await signIn(client, "Ana")
+            let me = try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: headers)
+            #expect(me.status == .ok)
+            #expect(try object(me)["username"] as? String == "Ana")
+            let taken = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
+                                                 body: try json(["username": "ana", "password": "another long one"]))
+            #expect(taken.status == .conflict)
+            #expect(try object(taken)["error"].flatMap { ($0 as? [String: Any])?["code"] as? String } == "usernameTaken")
+            #expect(try await client.execute(uri: "/api/v1/sessions/current", method: .delete, headers: headers).status == .noContent)
+            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: headers).status == .unauthorized,
+                    "the token stops working at once")
+        }
+    }
+
+    @Test func badSignUpsAreRefusedWithReasons() async throws {
+        try await withServer { client in
+            let short = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
+                                                 body: try json(["username": "ana", "password": "short"]))
+            #expect(short.status == .unprocessableContent)
+            let badName = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
+                                                   body: try json(["username": "-x", "password": "long enough password"]))
+            #expect(badName.status == .unprocessableContent)
+            let notJSON = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders, body: ByteBuffer(string: "{"))
+            #expect(notJSON.status == .badRequest)
+        }
+    }
+
+    /// Wrong passwords are limited per account: past the limit even the right one waits.
+    @Test func signInIsRateLimited() async throws {
+        try await withServer { client in
+            _ = try await signIn(client, "bob")
+            let wrong = try json(["username": "bob", "password": "wrong password!"])
+            for _ in 0..<3 {
+                #expect(try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: wrong).status == .unauthorized)
+            }
+            let right = try json(["username": "bob", "password": "correct horse battery"])
+            let limited = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: right)
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.retryAfter] != nil)
+        }
+    }
+
+    /// Projects: the creator owns it; private projects are invisible to others, unlisted ones readable.
+    @Test func projectsAndTheirVisibility() async throws {
+        try await withServer { client in
+            let ana = try await signIn(client, "ana")
+            let bo = try await signIn(client, "bob")
+            let created = try await client.execute(uri: "/api/v1/projects", method: .post, headers: ana,
+                                                   body: try json(["name": "Museum of Fine Arts", "visibility": "private"]))
+            #expect(created.status == .created)
+            #expect(try object(created)["slug"] as? String == "museum-of-fine-arts")
+            #expect(try object(created)["role"] as? String == "owner")
+            _ = try await client.execute(uri: "/api/v1/projects", method: .post, headers: ana,
+                                         body: try json(["name": "Trees", "slug": "trees", "visibility": "unlisted"]))
+            let taken = try await client.execute(uri: "/api/v1/projects", method: .post, headers: bo,
+                                                 body: try json(["name": "Trees", "slug": "trees", "visibility": "public"]))
+            #expect(taken.status == .conflict)
+            #expect(try await client.execute(uri: "/api/v1/projects/museum-of-fine-arts", method: .get, headers: bo).status == .notFound)
+            #expect(try await client.execute(uri: "/api/v1/projects/museum-of-fine-arts", method: .get).status == .notFound)
+            let visitor = try await client.execute(uri: "/api/v1/projects/trees", method: .get)
+            #expect(visitor.status == .ok)
+            #expect(try object(visitor)["role"] == nil)
+            let mine = try await client.execute(uri: "/api/v1/projects", method: .get, headers: ana)
+            #expect(((try object(mine)["projects"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String } == ["museum-of-fine-arts", "trees"])
+            #expect(try await client.execute(uri: "/api/v1/projects", method: .post, headers: Self.jsonHeaders,
+                                             body: try json(["name": "x", "visibility": "public"])).status == .unauthorized)
+        }
+    }
+}
