@@ -89,7 +89,7 @@ let package = Package(
             name: "ARVisCLI",
             dependencies: [
                 "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisPipeline",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ARVisServer", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

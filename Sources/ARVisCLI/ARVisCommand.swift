@@ -27,13 +27,13 @@ public struct ARVisCommand: AsyncParsableCommand {
               arvis schema > arvis.schema.json
             """,
         version: ARVisCommand.version,
-        subcommands: [Validate.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, QRCommand.self, Format.self, Convert.self, SchemaCommand.self]
+        subcommands: [Validate.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, QRCommand.self, ServeCommand.self, Format.self, Convert.self, SchemaCommand.self]
     )
 
     public init() {}
 
     /// The version `arvis --version` prints.
-    public static let version = "0.6.0"
+    public static let version = ARVisVersion.current
 
     /// Runs `arvis` with `arguments` (without the program name) and returns the process exit code.
     ///
@@ -105,6 +105,18 @@ enum CLIExit: Int32 {
     static func reporting<T>(_ work: () throws -> T) throws -> T {
         do {
             return try work()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Console.error("error: \(error)")
+            throw code(for: error).exitCode
+        }
+    }
+
+    /// ``reporting(_:)`` for async work.
+    static func reportingAsync<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
         } catch let exit as ExitCode {
             throw exit
         } catch {

@@ -6,6 +6,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(CDispatch)
+// With the server's packages linked, `struct stat` is also found through Dispatch's C module, and
+// member-import visibility then asks for that module by name.
+import CDispatch
+#endif
 
 /// The one way commands write files: atomically (a temporary file beside the target, then a rename),
 /// keeping an existing file's permissions, writing through a symbolic link to the file it names,

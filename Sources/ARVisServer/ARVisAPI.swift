@@ -1,3 +1,4 @@
+import ARVisSpec
 import ARVisStore
 import Foundation
 import HummingbirdBcrypt
@@ -11,7 +12,7 @@ struct ARVisAPI: APIProtocol {
     let limiter: SignInLimiter
 
     /// The version `/health` reports.
-    static let version = "0.7.0"
+    static let version = ARVisVersion.current
 
     // MARK: Operations
 

@@ -1,6 +1,9 @@
 import ARVisCLI
 import ARVisTestSupport
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// The built `arvis` binary, run as a user runs it: exit codes, standard output and standard error.
@@ -83,5 +86,38 @@ struct BinaryTests {
         #expect(run.error.hasPrefix("wrote \(output.path) ("))
         #expect(run.error.hasSuffix(" px PNG)\n"))
         #expect(try Self.run(["render", chart, "--quiet", "-o", output.path]).error.isEmpty)
+    }
+}
+
+/// `arvis serve` as a process: it answers on its port, and SIGTERM stops it gracefully with exit 0.
+struct ServeBinaryTests {
+    let scratch = ScratchFolder("serve")
+
+    @Test(.enabled(if: BinaryTests.binary != nil, "skipped: the arvis binary is not built"))
+    func servesAndStopsOnSIGTERM() async throws {
+        let port = Int.random(in: 20_000...60_000)
+        let process = Process()
+        process.executableURL = BinaryTests.binary
+        process.arguments = ["serve", "--data", try scratch.folder().path, "--port", String(port)]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var healthy = false
+        for _ in 0..<100 where !healthy {
+            try await Task.sleep(for: .milliseconds(100))
+            if let (data, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!),
+               (response as? HTTPURLResponse)?.statusCode == 200 {
+                healthy = String(decoding: data, as: UTF8.self).contains("\"ok\"")
+            }
+        }
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        #expect(healthy, "no answer on port \(port)")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    }
+
+    @Test func refusesPortsOutOfRange() async {
+        #expect(await arvis(["serve", "--port", "0"]) == 2)
+        #expect(await arvis(["serve", "--port", "70000"]) == 2)
     }
 }
