@@ -18,7 +18,7 @@ extension ARVisAPI {
         guard (10...200).contains(credentials.password.count) else {
             return .unprocessableContent(.init(body: .json(Self.error("weakPassword", "a password is 10 to 200 characters"))))
         }
-        let hash = Bcrypt.hash(Self.prepared(credentials.password), cost: UInt8(clamping: configuration.passwordCost))
+        let hash = Bcrypt.hash(Self.prepared(credentials.password), cost: UInt8(clamping: min(31, max(4, configuration.passwordCost))))
         do {
             let account = try await store.createAccount(username: credentials.username, passwordHash: hash)
             return .created(.init(body: .json(.init(username: account.username, createdAt: account.createdAt))))

@@ -1,4 +1,5 @@
 import ARVisGraphics
+import ARVisSpec
 import ARVisStore
 import Foundation
 import HTTPTypes
@@ -54,7 +55,7 @@ actor SignInLimiter {
         let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < window }
         failures[key] = recent.isEmpty ? nil : recent
         guard recent.count >= limit, let oldest = recent.first else { return nil }
-        return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
+        return max(1, Int(saturating: (window - now.timeIntervalSince(oldest)).rounded(.up)))
     }
 
     func recordFailure(_ key: String, now: Date = Date()) {

@@ -8,7 +8,8 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port to listen on (0: any free port).
     public var port: Int
-    /// bcrypt's cost factor: 12 by default (about a quarter second a hash); tests use the minimum, 4.
+    /// bcrypt's cost factor, 4–31 (values outside are clamped): 12 by default (about a quarter second
+    /// a hash); tests use the minimum, 4.
     public var passwordCost: Int
     /// How long a session token lasts.
     public var sessionLifetime: TimeInterval

@@ -308,7 +308,8 @@ struct JPEGFrame {
     /// One output row of a component: its samples blended 3 : 1 across and down.
     private static func upsample(_ plane: [UInt8], stride: Int, row: Tap, columns: [Tap], into output: inout [UInt8]) {
         plane.withUnsafeBufferPointer { plane in
-            let near = plane.baseAddress! + row.near * stride, far = plane.baseAddress! + row.far * stride
+            guard let start = plane.baseAddress else { return }
+            let near = start + row.near * stride, far = start + row.far * stride
             for (x, column) in columns.enumerated() {
                 let top = Int(near[column.near]) * 3 + Int(near[column.far])
                 let bottom = Int(far[column.near]) * 3 + Int(far[column.far])

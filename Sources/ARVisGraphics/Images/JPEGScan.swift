@@ -185,7 +185,8 @@ struct JPEGScan {
 
     private mutating func decodeBlock(_ reader: inout JPEGBits, _ member: Member, _ component: inout JPEGComponent, at base: Int) {
         component.coefficients.withUnsafeMutableBufferPointer { all in
-            let block = all.baseAddress! + base
+            guard let start = all.baseAddress else { return }
+            let block = start + base
             if spectralStart == 0 {
                 decodeDC(&reader, member, &component.prediction, block)
             }
