@@ -11,8 +11,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Everything is kept in one SQLite file under --data (created if needed). The server logs one
             line per request and stops gracefully on Ctrl-C or SIGTERM. This stage serves health,
-            accounts (sign up, sign in, sign out) and projects; specs, the spec hub, planting and
-            anchors follow.
+            accounts (sign up, sign in, sign out, password change, deletion) and projects; specs, the
+            spec hub, planting and anchors follow.
 
             Examples:
               arvis serve

@@ -69,3 +69,39 @@ extension Unicode.Scalar {
         ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
     }
 }
+
+extension ARVisAPI {
+    func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
+        guard let token = RequestToken.current, let account = try await signedIn() else {
+            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("unauthorized", Self.unauthorizedMessage))))
+        }
+        guard case .json(let change) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {currentPassword, newPassword}")))) }
+        guard try await passwordMatches(change.currentPassword, of: account) else {
+            return .forbidden(.init(body: .json(Self.error("badCredentials", "the current password is wrong"))))
+        }
+        guard (10...200).contains(change.newPassword.count) else {
+            return .unprocessableContent(.init(body: .json(Self.error("weakPassword", "a password is 10 to 200 characters"))))
+        }
+        let hash = Bcrypt.hash(Self.prepared(change.newPassword), cost: UInt8(clamping: min(31, max(4, configuration.passwordCost))))
+        try await store.changePasswordHash(accountID: account.id, to: hash, keeping: SessionToken.hash(token))
+        return .noContent(.init())
+    }
+
+    func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
+        guard let account = try await signedIn() else {
+            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("unauthorized", Self.unauthorizedMessage))))
+        }
+        guard case .json(let confirmation) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {password}")))) }
+        guard try await passwordMatches(confirmation.password, of: account) else {
+            return .forbidden(.init(body: .json(Self.error("badCredentials", "the password is wrong"))))
+        }
+        try await store.deleteAccount(id: account.id)
+        return .noContent(.init())
+    }
+
+    /// Whether `password` is the account's, checked against the stored bcrypt hash.
+    private func passwordMatches(_ password: String, of account: Account) async throws -> Bool {
+        guard let stored = try await store.credentials(username: account.username) else { return false }
+        return Bcrypt.verify(Self.prepared(password), hash: stored.passwordHash)
+    }
+}

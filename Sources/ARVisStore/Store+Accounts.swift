@@ -67,3 +67,19 @@ extension Store {
                 createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)))
     }
 }
+
+extension Store {
+    /// Deletes an account with its sessions and memberships. Projects it alone owns go to the trash
+    /// (restorable by an administrator for 30 days); projects with other owners keep going.
+    public func deleteAccount(id: String, now date: Date = Date()) async throws(StoreError) {
+        let now = date.storePrecision
+        try await transaction { database in
+            try await database.raw("""
+                UPDATE projects SET trashed_at = \(bind: now.timeIntervalSince1970)
+                WHERE trashed_at IS NULL AND id IN (SELECT project_id FROM members WHERE account_id = \(bind: id) AND role = 'owner')
+                AND NOT EXISTS (SELECT 1 FROM members AS others WHERE others.project_id = projects.id AND others.role = 'owner' AND others.account_id <> \(bind: id))
+                """).run()
+            try await database.raw("DELETE FROM accounts WHERE id = \(bind: id)").run()
+        }
+    }
+}

@@ -124,4 +124,40 @@ struct ServerTests {
                                              body: try json(["name": "x", "visibility": "public"])).status == .unauthorized)
         }
     }
+
+    /// Changing the password needs the current one, keeps this session and signs out the others.
+    @Test func changingThePassword() async throws {
+        try await withServer { client in
+            let first = try await signIn(client, "cleo")
+            let second = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders,
+                                                  body: try json(["username": "cleo", "password": "correct horse battery"]))
+            let other: HTTPFields = [.authorization: "Bearer \(try #require(try object(second)["token"] as? String))"]
+            let wrong = try await client.execute(uri: "/api/v1/accounts/current/password", method: .put, headers: first,
+                                                 body: try json(["currentPassword": "not it at all", "newPassword": "a new long password"]))
+            #expect(wrong.status == .forbidden)
+            let changed = try await client.execute(uri: "/api/v1/accounts/current/password", method: .put, headers: first,
+                                                   body: try json(["currentPassword": "correct horse battery", "newPassword": "a new long password"]))
+            #expect(changed.status == .noContent)
+            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: first).status == .ok)
+            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: other).status == .unauthorized)
+            let old = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders,
+                                               body: try json(["username": "cleo", "password": "correct horse battery"]))
+            #expect(old.status == .unauthorized)
+        }
+    }
+
+    /// Deleting the account needs the password; its token stops working and its lone project is trashed.
+    @Test func deletingTheAccount() async throws {
+        try await withServer { client in
+            let headers = try await signIn(client, "dora")
+            _ = try await client.execute(uri: "/api/v1/projects", method: .post, headers: headers,
+                                         body: try json(["name": "Garden", "visibility": "public"]))
+            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .delete, headers: headers,
+                                             body: try json(["password": "wrong password!"])).status == .forbidden)
+            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .delete, headers: headers,
+                                             body: try json(["password": "correct horse battery"])).status == .noContent)
+            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: headers).status == .unauthorized)
+            #expect(try await client.execute(uri: "/api/v1/projects/garden", method: .get).status == .notFound)
+        }
+    }
 }

@@ -91,6 +91,20 @@ struct StoreTests {
         await store.close()
     }
 
+    /// Deleting an account ends its sessions and trashes the projects it alone owns.
+    @Test func deletingAnAccountTrashesWhatItAloneOwns() async throws {
+        let store = try await store()
+        let ana = try await store.createAccount(username: "ana", passwordHash: "h")
+        try await store.createSession(accountID: ana.id, tokenHash: "t", expiresAt: Date().addingTimeInterval(60))
+        let project = try await store.createProject(slug: "mine", name: "Mine", visibility: .public, ownerID: ana.id)
+        try await store.deleteAccount(id: ana.id)
+        #expect(try await store.account(tokenHash: "t") == nil)
+        #expect(try await store.credentials(username: "ana") == nil)
+        #expect(try await store.project(slug: project.slug)?.trashedAt != nil)
+        _ = try await store.createAccount(username: "ana", passwordHash: "h2")  // the name is free again
+        await store.close()
+    }
+
     @Test func reopeningKeepsEverything() async throws {
         let path = try scratch.folder().appendingPathComponent("keep.sqlite").path
         let first = try await Store.open(sqliteAt: path)
