@@ -156,22 +156,15 @@ struct HuffmanDecoder: Sendable {
             offsets[Int(length)] += 1
         }
         fast = [UInt16](repeating: 0, count: 1 << Self.fastBits)
-        var code = 0, index = 0
-        for length in 1...Self.fastBits {
-            for _ in 0..<counts[length] {
-                // Codes are stored most-significant bit first; the table is indexed by the bits as read.
-                var reversed = 0
-                for bit in 0..<length where code & (1 << bit) != 0 { reversed |= 1 << (length - 1 - bit) }
-                let entry = UInt16(symbols[index] << 4 | length)
-                var slot = reversed
-                while slot < 1 << Self.fastBits {
-                    fast[slot] = entry
-                    slot += 1 << length
-                }
-                code += 1
-                index += 1
+        // The same canonical codes the encoder writes, bit-reversed: the table is indexed by the bits as read.
+        let codes = HuffmanCode.codes(lengths)
+        for (symbol, length) in lengths.enumerated() where (1...Self.fastBits).contains(Int(length)) {
+            let entry = UInt16(symbol << 4 | Int(length))
+            var slot = Int(codes[symbol])
+            while slot < 1 << Self.fastBits {
+                fast[slot] = entry
+                slot += 1 << Int(length)
             }
-            code <<= 1
         }
     }
 
