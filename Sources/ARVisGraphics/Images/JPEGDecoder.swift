@@ -1,3 +1,4 @@
+import ARVisSpec
 import Foundation
 
 /// Reads a JPEG file (ITU T.81): baseline, extended and progressive Huffman-coded frames of 1, 3 or
@@ -321,7 +322,8 @@ struct JPEGFrame {
     /// One pixel's samples as RGB: greyscale, YCbCr (transform 1), RGB (transform 0), CMYK or YCCK
     /// (transform 2; Adobe files store CMYK inverted).
     @inline(__always) private static func color(_ s: (Int, Int, Int, Int), count: Int, transform: Int, inverted: Bool) -> (UInt8, UInt8, UInt8) {
-        func clamp(_ value: Double) -> Int { Int(max(0, min(255, value.rounded()))) }
+        // Saturating, so no sample (finite by construction) can trap the conversion.
+        func clamp(_ value: Double) -> Int { min(255, max(0, Int(saturating: value.rounded()))) }
         func ycc(_ y: Int, _ cb: Int, _ cr: Int) -> (Int, Int, Int) {
             let luma = Double(y), blue = Double(cb - 128), red = Double(cr - 128)
             return (clamp(luma + 1.402 * red), clamp(luma - 0.344136 * blue - 0.714136 * red), clamp(luma + 1.772 * blue))
@@ -356,7 +358,7 @@ struct JPEGFrame {
                         InverseDCT.transform(&block)
                         for y in 0..<8 {
                             let line = (row * 8 + y) * stride + column * 8
-                            for x in 0..<8 { plane[line + x] = UInt8(max(0, min(255, (block[y * 8 + x] + 128).rounded()))) }
+                            for x in 0..<8 { plane[line + x] = UInt8(clamping: Int(saturating: Double(block[y * 8 + x] + 128).rounded())) }
                         }
                     }
                 }
