@@ -15,10 +15,8 @@ extension ARVisAPI {
         guard Self.isValidUsername(credentials.username) else {
             return .unprocessableContent(.init(body: .json(Self.error("invalidUsername", "a username is 3 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit"))))
         }
-        guard (10...200).contains(credentials.password.count) else {
-            return .unprocessableContent(.init(body: .json(Self.error("weakPassword", "a password is 10 to 200 characters"))))
-        }
-        let hash = Bcrypt.hash(Self.prepared(credentials.password), cost: UInt8(clamping: min(31, max(4, configuration.passwordCost))))
+        guard Self.isAcceptablePassword(credentials.password) else { return .unprocessableContent(Self.weakPassword) }
+        let hash = passwordHash(credentials.password)
         do {
             let account = try await store.createAccount(username: credentials.username, passwordHash: hash)
             return .created(.init(body: .json(.init(username: account.username, createdAt: account.createdAt))))
@@ -49,7 +47,7 @@ extension ARVisAPI {
 
     func signOut(_ input: Operations.SignOut.Input) async throws -> Operations.SignOut.Output {
         guard let token = RequestToken.current, try await signedIn() != nil else {
-            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("unauthorized", Self.unauthorizedMessage))))
+            return .unauthorized(Self.signInFirst)
         }
         try await store.deleteSession(tokenHash: SessionToken.hash(token))
         return .noContent(.init())
@@ -57,7 +55,7 @@ extension ARVisAPI {
 
     func currentAccount(_ input: Operations.CurrentAccount.Input) async throws -> Operations.CurrentAccount.Output {
         guard let account = try await signedIn() else {
-            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("unauthorized", Self.unauthorizedMessage))))
+            return .unauthorized(Self.signInFirst)
         }
         return .ok(.init(body: .json(.init(username: account.username, createdAt: account.createdAt))))
     }
@@ -73,23 +71,21 @@ extension Unicode.Scalar {
 extension ARVisAPI {
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
         guard let token = RequestToken.current, let account = try await signedIn() else {
-            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("unauthorized", Self.unauthorizedMessage))))
+            return .unauthorized(Self.signInFirst)
         }
         guard case .json(let change) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {currentPassword, newPassword}")))) }
         guard try await passwordMatches(change.currentPassword, of: account) else {
             return .forbidden(.init(body: .json(Self.error("badCredentials", "the current password is wrong"))))
         }
-        guard (10...200).contains(change.newPassword.count) else {
-            return .unprocessableContent(.init(body: .json(Self.error("weakPassword", "a password is 10 to 200 characters"))))
-        }
-        let hash = Bcrypt.hash(Self.prepared(change.newPassword), cost: UInt8(clamping: min(31, max(4, configuration.passwordCost))))
+        guard Self.isAcceptablePassword(change.newPassword) else { return .unprocessableContent(Self.weakPassword) }
+        let hash = passwordHash(change.newPassword)
         try await store.changePasswordHash(accountID: account.id, to: hash, keeping: SessionToken.hash(token))
         return .noContent(.init())
     }
 
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
         guard let account = try await signedIn() else {
-            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("unauthorized", Self.unauthorizedMessage))))
+            return .unauthorized(Self.signInFirst)
         }
         guard case .json(let confirmation) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {password}")))) }
         guard try await passwordMatches(confirmation.password, of: account) else {

@@ -31,7 +31,7 @@ extension ARVisAPI {
 
     func createProject(_ input: Operations.CreateProject.Input) async throws -> Operations.CreateProject.Output {
         guard let account = try await signedIn() else {
-            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("unauthorized", Self.unauthorizedMessage))))
+            return .unauthorized(Self.signInFirst)
         }
         guard case .json(let creation) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {name, slug?, visibility}")))) }
         let name = creation.name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -65,7 +65,7 @@ extension ARVisAPI {
 
     func listProjects(_ input: Operations.ListProjects.Input) async throws -> Operations.ListProjects.Output {
         guard let account = try await signedIn() else {
-            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("unauthorized", Self.unauthorizedMessage))))
+            return .unauthorized(Self.signInFirst)
         }
         let projects = try await store.projects(accountID: account.id)
         return .ok(.init(body: .json(.init(projects: projects.map { Self.schema($0.project, role: $0.role) }))))

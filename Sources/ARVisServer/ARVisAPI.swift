@@ -31,7 +31,20 @@ struct ARVisAPI: APIProtocol {
         .init(error: .init(code: code, message: message))
     }
 
-    static let unauthorizedMessage = "sign in first: send Authorization: Bearer <token> from POST /api/v1/sessions"
+    /// The answer to a request without a valid token, the same for every operation.
+    static let signInFirst = Components.Responses.Unauthorized(
+        headers: .init(wwwAuthenticate: "Bearer"),
+        body: .json(error("unauthorized", "sign in first: send Authorization: Bearer <token> from POST /api/v1/sessions")))
+
+    /// The answer to a password outside 10–200 characters.
+    static let weakPassword = Components.Responses.Unprocessable(body: .json(error("weakPassword", "a password is 10 to 200 characters")))
+
+    static func isAcceptablePassword(_ password: String) -> Bool { (10...200).contains(password.count) }
+
+    /// The stored hash of a new password, at the configured bcrypt cost (clamped to bcrypt's 4–31).
+    func passwordHash(_ password: String) -> String {
+        Bcrypt.hash(Self.prepared(password), cost: UInt8(clamping: min(31, max(4, configuration.passwordCost))))
+    }
 
     /// bcrypt over the password's SHA-256 (base64), so passwords longer than bcrypt's 72 bytes still count whole.
     static func prepared(_ password: String) -> String {
