@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "ARVisServer",
             dependencies: [
-                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisStore",
+                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPipeline", "ARVisStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

@@ -46,17 +46,14 @@ extension ARVisAPI {
     }
 
     func signOut(_ input: Operations.SignOut.Input) async throws -> Operations.SignOut.Output {
-        guard let token = RequestToken.current, try await signedIn() != nil else {
-            return .unauthorized(Self.signInFirst)
-        }
+        guard let token = RequestToken.current else { throw APIError.signInFirst }
+        _ = try await requireAccount()
         try await store.deleteSession(tokenHash: SessionToken.hash(token))
         return .noContent(.init())
     }
 
     func currentAccount(_ input: Operations.CurrentAccount.Input) async throws -> Operations.CurrentAccount.Output {
-        guard let account = try await signedIn() else {
-            return .unauthorized(Self.signInFirst)
-        }
+        let account = try await requireAccount()
         return .ok(.init(body: .json(.init(username: account.username, createdAt: account.createdAt))))
     }
 }
@@ -70,9 +67,8 @@ extension Unicode.Scalar {
 
 extension ARVisAPI {
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
-        guard let token = RequestToken.current, let account = try await signedIn() else {
-            return .unauthorized(Self.signInFirst)
-        }
+        guard let token = RequestToken.current else { throw APIError.signInFirst }
+        let account = try await requireAccount()
         guard case .json(let change) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {currentPassword, newPassword}")))) }
         guard try await passwordMatches(change.currentPassword, of: account) else {
             return .forbidden(.init(body: .json(Self.error("badCredentials", "the current password is wrong"))))
@@ -84,9 +80,7 @@ extension ARVisAPI {
     }
 
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
-        guard let account = try await signedIn() else {
-            return .unauthorized(Self.signInFirst)
-        }
+        let account = try await requireAccount()
         guard case .json(let confirmation) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {password}")))) }
         guard try await passwordMatches(confirmation.password, of: account) else {
             return .forbidden(.init(body: .json(Self.error("badCredentials", "the password is wrong"))))

@@ -3,6 +3,9 @@ import Foundation
 import OpenAPIRuntime
 
 extension ARVisAPI {
+    /// How long a trashed project can be restored before it is purged.
+    static let trashRetention: TimeInterval = 30 * 86_400
+
     /// A slug from a name: lowercase ASCII letters and digits, runs of anything else as one `-`.
     static func slug(from name: String) -> String {
         var slug = ""
@@ -26,49 +29,81 @@ extension ARVisAPI {
 
     static func schema(_ project: Project, role: Role?) -> Components.Schemas.Project {
         .init(slug: project.slug, name: project.name, visibility: .init(rawValue: project.visibility.rawValue) ?? ._private,
+              location: project.location.map { .init(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude, heading: $0.heading) },
               role: role.flatMap { Components.Schemas.Role(rawValue: $0.rawValue) }, createdAt: project.createdAt, trashedAt: project.trashedAt)
     }
 
+    /// A project name, trimmed: 1–200 characters.
+    static func projectName(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...200).contains(trimmed.count) else { throw APIError.invalid("invalidName", "a project name is 1 to 200 characters") }
+        return trimmed
+    }
+
+    /// A project frame within the ranges of the document (finite, on Earth, heading 0..<360).
+    static func frame(_ frame: Components.Schemas.ProjectFrame) throws -> ProjectFrame {
+        let value = ProjectFrame(latitude: frame.latitude, longitude: frame.longitude, altitude: frame.altitude ?? 0, heading: frame.heading ?? 0)
+        guard (-90...90).contains(value.latitude), (-180...180).contains(value.longitude), (-1000...10_000).contains(value.altitude),
+              (0..<360).contains(value.heading) else {
+            throw APIError.invalid("invalidLocation", "a location has a latitude in −90…90, a longitude in −180…180, an altitude in −1000…10000 m and a heading in 0…<360°")
+        }
+        return value
+    }
+
     func createProject(_ input: Operations.CreateProject.Input) async throws -> Operations.CreateProject.Output {
-        guard let account = try await signedIn() else {
-            return .unauthorized(Self.signInFirst)
-        }
-        guard case .json(let creation) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {name, slug?, visibility}")))) }
-        let name = creation.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(name.count) else {
-            return .unprocessableContent(.init(body: .json(Self.error("invalidName", "a project name is 1 to 200 characters"))))
-        }
+        let account = try await requireAccount()
+        guard case .json(let creation) = input.body else { throw APIError.badRequest("send JSON {name, slug?, visibility}") }
+        let name = try Self.projectName(creation.name)
         let slug = creation.slug ?? Self.slug(from: name)
         guard Self.isValidSlug(slug) else {
-            return .unprocessableContent(.init(body: .json(Self.error("invalidSlug", "a slug is 2 to 64 lowercase letters and digits, joined by single hyphens"))))
+            throw APIError.invalid("invalidSlug", "a slug is 2 to 64 lowercase letters and digits, joined by single hyphens")
         }
         let visibility = Visibility(rawValue: creation.visibility.rawValue) ?? .private
-        do {
-            let project = try await store.createProject(slug: slug, name: name, visibility: visibility, ownerID: account.id)
-            return .created(.init(body: .json(Self.schema(project, role: .owner))))
-        } catch {
-            // (A `catch where` here crashes the 6.3 compiler's ownership checker.)
-            guard error.code == .conflict else { throw error }
-            return .conflict(.init(body: .json(Self.error("slugTaken", error.message))))
+        let location = try creation.location.map(Self.frame)
+        let project = try await answering { () async throws(StoreError) in
+            try await store.createProject(slug: slug, name: name, visibility: visibility, location: location, ownerID: account.id)
         }
+        return .created(.init(body: .json(Self.schema(project, role: .owner))))
     }
 
     func getProject(_ input: Operations.GetProject.Input) async throws -> Operations.GetProject.Output {
-        let notFound = Operations.GetProject.Output.notFound(.init(body: .json(Self.error("notFound", "no project '\(input.path.project)'"))))
-        guard let project = try await store.project(slug: input.path.project) else { return notFound }
-        let account = try await signedIn()
-        let role = try await account.asyncMap { try await store.role(accountID: $0.id, projectID: project.id) } ?? nil
-        // Private and trashed projects exist only for their members.
-        guard role != nil || (project.visibility != .private && project.trashedAt == nil) else { return notFound }
-        return .ok(.init(body: .json(Self.schema(project, role: role))))
+        let access = try await access(input.path.project, includingTrashed: true)
+        return .ok(.init(body: .json(Self.schema(access.project, role: access.role))))
     }
 
     func listProjects(_ input: Operations.ListProjects.Input) async throws -> Operations.ListProjects.Output {
-        guard let account = try await signedIn() else {
-            return .unauthorized(Self.signInFirst)
-        }
+        let account = try await requireAccount()
         let projects = try await store.projects(accountID: account.id)
         return .ok(.init(body: .json(.init(projects: projects.map { Self.schema($0.project, role: $0.role) }))))
+    }
+
+    func updateProject(_ input: Operations.UpdateProject.Input) async throws -> Operations.UpdateProject.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("send JSON {name?, visibility?, location?, removeLocation?}") }
+        // Editors may rename; visibility and location are the owners'.
+        let needs: Role = body.visibility != nil || body.location != nil || body.removeLocation == true ? .owner : .editor
+        let access = try await access(input.path.project, needs: needs)
+        var change = ProjectChange(name: try body.name.map(Self.projectName), visibility: body.visibility.flatMap { Visibility(rawValue: $0.rawValue) })
+        if let location = body.location {
+            change.location = .some(try Self.frame(location))
+        } else if body.removeLocation == true {
+            change.location = .some(nil)
+        }
+        let project = try await answering { () async throws(StoreError) in try await store.updateProject(id: access.project.id, change) }
+        return .ok(.init(body: .json(Self.schema(project, role: access.role))))
+    }
+
+    func trashProject(_ input: Operations.TrashProject.Input) async throws -> Operations.TrashProject.Output {
+        let access = try await access(input.path.project, needs: .owner)
+        try await store.setTrashed(projectID: access.project.id, at: Date())
+        return .noContent(.init())
+    }
+
+    func restoreProject(_ input: Operations.RestoreProject.Input) async throws -> Operations.RestoreProject.Output {
+        let access = try await access(input.path.project, needs: .owner, includingTrashed: true)
+        try await store.setTrashed(projectID: access.project.id, at: nil)
+        var project = access.project
+        project.trashedAt = nil
+        return .ok(.init(body: .json(Self.schema(project, role: access.role))))
     }
 }
 

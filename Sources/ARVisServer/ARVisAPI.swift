@@ -21,20 +21,9 @@ struct ARVisAPI: APIProtocol {
         return .ok(.init(body: .json(.init(status: .ok, version: Self.version, database: .sqlite))))
     }
 
-    /// The account the request's bearer token signs in, or `nil`.
-    func signedIn() async throws -> Account? {
-        guard let token = RequestToken.current else { return nil }
-        return try await store.account(tokenHash: SessionToken.hash(token))
-    }
-
     static func error(_ code: String, _ message: String) -> Components.Schemas._Error {
         .init(error: .init(code: code, message: message))
     }
-
-    /// The answer to a request without a valid token, the same for every operation.
-    static let signInFirst = Components.Responses.Unauthorized(
-        headers: .init(wwwAuthenticate: "Bearer"),
-        body: .json(error("unauthorized", "sign in first: send Authorization: Bearer <token> from POST /api/v1/sessions")))
 
     /// The answer to a password outside 10–200 characters.
     static let weakPassword = Components.Responses.Unprocessable(body: .json(error("weakPassword", "a password is 10 to 200 characters")))

@@ -1,3 +1,4 @@
+import ARVisGraphics
 public import ARVisStore
 import Foundation
 public import Hummingbird
@@ -16,9 +17,12 @@ public enum ARVisServer {
     public static func application(_ configuration: ServerConfiguration, store: Store, logger: Logger) throws -> some ApplicationProtocol {
         let router = Router()
         router.middlewares.add(LogRequestsMiddleware(.info))
+        router.middlewares.add(SecurityHeadersMiddleware())
         let api = ARVisAPI(store: store, configuration: configuration,
                            limiter: SignInLimiter(limit: configuration.signInAttempts, window: configuration.signInWindow))
         try api.registerHandlers(on: router, middlewares: [ErrorShapeMiddleware(), BearerTokenMiddleware()])
+        SpecRoutes(api: api).register(on: router)
+        HubRoutes(api: api, renderer: HubRenderer(fonts: try? FontLibrary.standard())).register(on: router)
         return Application(router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)), logger: logger)
     }
 

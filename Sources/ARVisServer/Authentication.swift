@@ -14,9 +14,7 @@ enum RequestToken {
 struct BearerTokenMiddleware: ServerMiddleware {
     func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
                    next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
-        let header = request.headerFields[.authorization] ?? ""
-        let token = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
-        return try await RequestToken.$current.withValue(token?.isEmpty == false ? token : nil) {
+        try await RequestToken.$current.withValue(SessionToken.bearer(request.headerFields[.authorization])) {
             try await next(request, body, metadata)
         }
     }
@@ -29,6 +27,13 @@ enum SessionToken {
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header, or `nil`.
+    static func bearer(_ header: String?) -> String? {
+        guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
+        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
     }
 
     static func hash(_ token: String) -> String {
@@ -76,6 +81,11 @@ struct ErrorShapeMiddleware: ServerMiddleware {
         do {
             return try await next(request, body, metadata)
         } catch let error as ServerError {
+            if let refusal = error.underlyingError as? APIError {
+                var response = HTTPResponse(status: refusal.status)
+                response.headerFields = refusal.headerFields
+                return (response, HTTPBody(refusal.body))
+            }
             if error.underlyingError is DecodingError {
                 return Self.response(.badRequest, "badRequest", "the body is not what \(operationID) takes: \(Self.describe(error.underlyingError))")
             }

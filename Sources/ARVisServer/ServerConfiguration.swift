@@ -8,26 +8,34 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port to listen on (0: any free port).
     public var port: Int
+    /// The address devices reach the server at, such as `https://arvis.example`, for the links and
+    /// QR codes of the spec hub; `nil`: the request's `Host` over `http`.
+    public var publicURL: String?
     /// bcrypt's cost factor, 4–31 (values outside are clamped): 12 by default (about a quarter second
     /// a hash); tests use the minimum, 4.
     public var passwordCost: Int
     /// How long a session token lasts.
     public var sessionLifetime: TimeInterval
-    /// Failed sign-ins allowed per account within ``signInWindow`` before `429`.
+    /// Failed sign-ins allowed per account, and per client address, within ``signInWindow`` before `429`.
     public var signInAttempts: Int
     /// The window failed sign-ins are counted over.
     public var signInWindow: TimeInterval
+    /// The largest spec body accepted (`413` above): 5 MB.
+    public var maximumSpecBytes: Int
 
     /// Creates a configuration; the defaults are those of `arvis serve`.
-    public init(dataDirectory: String = "arvis-data", host: String = "127.0.0.1", port: Int = 8080, passwordCost: Int = 12,
-                sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInWindow: TimeInterval = 15 * 60) {
+    public init(dataDirectory: String = "arvis-data", host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
+                passwordCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInWindow: TimeInterval = 15 * 60,
+                maximumSpecBytes: Int = 5_000_000) {
         self.dataDirectory = dataDirectory
         self.host = host
         self.port = port
+        self.publicURL = publicURL
         self.passwordCost = passwordCost
         self.sessionLifetime = sessionLifetime
         self.signInAttempts = signInAttempts
         self.signInWindow = signInWindow
+        self.maximumSpecBytes = maximumSpecBytes
     }
 
     /// The database file.

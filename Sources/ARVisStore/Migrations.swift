@@ -55,6 +55,14 @@ enum Migrations {
             )
             """,
         ],
+        [
+            // The project frame (ReforestAR's geographic origin), all four or none.
+            "ALTER TABLE projects ADD COLUMN latitude DOUBLE PRECISION",
+            "ALTER TABLE projects ADD COLUMN longitude DOUBLE PRECISION",
+            "ALTER TABLE projects ADD COLUMN altitude DOUBLE PRECISION",
+            "ALTER TABLE projects ADD COLUMN heading DOUBLE PRECISION",
+            "CREATE INDEX projects_by_trash ON projects(trashed_at)",
+        ],
     ]
 
     /// Runs the steps the database has not run yet.

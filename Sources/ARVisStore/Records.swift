@@ -49,7 +49,58 @@ public struct Project: Sendable, Hashable {
     public var createdAt: Date
     /// When it was moved to the trash, if it was.
     public var trashedAt: Date?
+    /// Where its frame is on Earth, if it has one.
+    public var location: ProjectFrame?
 }
+
+/// The geographic origin of a project's frame (ReforestAR's project origin): positions in the
+/// project are metres east, up and south of it, turned by `heading`.
+public struct ProjectFrame: Sendable, Hashable {
+    /// Degrees north, −90…90.
+    public var latitude: Double
+    /// Degrees east, −180…180.
+    public var longitude: Double
+    /// Metres above the ellipsoid.
+    public var altitude: Double
+    /// Degrees clockwise from north of the frame's −z axis, 0..<360.
+    public var heading: Double
+
+    /// Creates a frame.
+    public init(latitude: Double, longitude: Double, altitude: Double = 0, heading: Double = 0) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.heading = heading
+    }
+}
+
+/// What changes in a project; `nil` fields stay as they are.
+public struct ProjectChange: Sendable, Hashable {
+    /// A new display name.
+    public var name: String?
+    /// A new visibility.
+    public var visibility: Visibility?
+    /// A new frame: `.some(nil)` removes it.
+    public var location: ProjectFrame??
+
+    /// Creates a change.
+    public init(name: String? = nil, visibility: Visibility? = nil, location: ProjectFrame?? = nil) {
+        self.name = name
+        self.visibility = visibility
+        self.location = location
+    }
+}
+
+/// A member of a project.
+public struct Member: Sendable, Hashable {
+    /// The member's account name.
+    public var username: String
+    /// What the member may do.
+    public var role: Role
+}
+
+/// A spec's latest version, as listed.
+public typealias SpecSummary = SpecVersion
 
 /// One saved version of a spec.
 public struct SpecVersion: Sendable, Hashable {

@@ -4,16 +4,19 @@ import SQLKit
 extension Store {
     /// Creates a project with `ownerID` as its owner.
     /// - Throws: ``StoreError`` `conflict` when the slug is taken.
-    public func createProject(slug: String, name: String, visibility: Visibility, ownerID: String, now date: Date = Date()) async throws(StoreError) -> Project {
+    public func createProject(slug: String, name: String, visibility: Visibility, location: ProjectFrame? = nil, ownerID: String,
+                              now date: Date = Date()) async throws(StoreError) -> Project {
         let now = date.storePrecision
-        let project = Project(id: UUID().uuidString.lowercased(), slug: slug, name: name, visibility: visibility, createdAt: now, trashedAt: nil)
+        let project = Project(id: UUID().uuidString.lowercased(), slug: slug, name: name, visibility: visibility, createdAt: now, trashedAt: nil,
+                              location: location)
         try await transaction { database in
             guard try await database.raw("SELECT id FROM projects WHERE slug = \(bind: slug)").first() == nil else {
                 throw StoreError(.conflict, "the slug '\(slug)' is taken", location: "projects/\(slug)")
             }
             try await database.raw("""
-                INSERT INTO projects (id, slug, name, visibility, created_at) VALUES
-                (\(bind: project.id), \(bind: slug), \(bind: name), \(bind: visibility.rawValue), \(bind: now.timeIntervalSince1970))
+                INSERT INTO projects (id, slug, name, visibility, created_at, latitude, longitude, altitude, heading) VALUES
+                (\(bind: project.id), \(bind: slug), \(bind: name), \(bind: visibility.rawValue), \(bind: now.timeIntervalSince1970),
+                 \(bind: location?.latitude), \(bind: location?.longitude), \(bind: location?.altitude), \(bind: location?.heading))
                 """).run()
             try await database.raw("""
                 INSERT INTO members (project_id, account_id, role) VALUES (\(bind: project.id), \(bind: ownerID), \(bind: Role.owner.rawValue))
@@ -47,13 +50,59 @@ extension Store {
         }
     }
 
+    /// Changes a project's name, visibility or frame.
+    /// - Throws: ``StoreError`` `notFound` when there is no such project.
+    public func updateProject(id: String, _ change: ProjectChange) async throws(StoreError) -> Project {
+        try await transaction { database in
+            var assignments: [SQLQueryString] = []
+            if let name = change.name { assignments.append("name = \(bind: name)") }
+            if let visibility = change.visibility { assignments.append("visibility = \(bind: visibility.rawValue)") }
+            if let location = change.location {
+                assignments.append("""
+                    latitude = \(bind: location?.latitude), longitude = \(bind: location?.longitude),
+                    altitude = \(bind: location?.altitude), heading = \(bind: location?.heading)
+                    """)
+            }
+            if !assignments.isEmpty {
+                try await database.raw("UPDATE projects SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id)").run()
+            }
+            guard let project = try await database.raw("SELECT * FROM projects WHERE id = \(bind: id)").first().map(Self.project) else {
+                throw StoreError(.notFound, "no such project", location: "projects/\(id)")
+            }
+            return project
+        }
+    }
+
+    /// Moves a project to the trash at `date`, or takes it out with `nil`; what it holds stays until it is purged.
+    public func setTrashed(projectID: String, at date: Date?) async throws(StoreError) {
+        let when = date?.storePrecision.timeIntervalSince1970
+        try await serialized { try await $0.raw("UPDATE projects SET trashed_at = \(bind: when) WHERE id = \(bind: projectID)").run() }
+    }
+
+    /// Deletes for good every project trashed before `cutoff`, with everything in it; returns how many.
+    @discardableResult
+    public func purgeTrash(before cutoff: Date) async throws(StoreError) -> Int {
+        try await transaction { database in
+            let count = try await database.raw("""
+                SELECT COUNT(*) AS count FROM projects WHERE trashed_at IS NOT NULL AND trashed_at < \(bind: cutoff.timeIntervalSince1970)
+                """).first(decodingColumn: "count", as: Int.self) ?? 0
+            try await database.raw("DELETE FROM projects WHERE trashed_at IS NOT NULL AND trashed_at < \(bind: cutoff.timeIntervalSince1970)").run()
+            return count
+        }
+    }
+
     static func project(_ row: any SQLRow) throws -> Project {
         let trashed = try row.decodeNil(column: "trashed_at") ? nil : try row.decode(column: "trashed_at", as: Double.self)
+        var location: ProjectFrame?
+        if try !row.decodeNil(column: "latitude") {
+            location = ProjectFrame(latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self),
+                                    altitude: try row.decode(column: "altitude", as: Double.self), heading: try row.decode(column: "heading", as: Double.self))
+        }
         return Project(
             id: try row.decode(column: "id", as: String.self), slug: try row.decode(column: "slug", as: String.self),
             name: try row.decode(column: "name", as: String.self),
             visibility: Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private,
             createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)),
-            trashedAt: trashed.map(Date.init(timeIntervalSince1970:)))
+            trashedAt: trashed.map(Date.init(timeIntervalSince1970:)), location: location)
     }
 }

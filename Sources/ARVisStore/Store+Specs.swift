@@ -3,19 +3,26 @@ import SQLKit
 
 extension Store {
     /// Saves a new version of a spec. Every version is kept.
-    /// - Parameter expectedVersion: the version the change was made against (from `If-Match`); when
-    ///   another version has been saved since, nothing is written.
-    /// - Throws: ``StoreError`` `preconditionFailed` when `expectedVersion` is not the latest (0: the
-    ///   spec must not exist yet).
+    /// - Parameters:
+    ///   - expectedVersion: the version the change was made against (from `If-Match`); when another
+    ///     version has been saved since, nothing is written. 0: the spec must not exist yet.
+    ///   - expectedHashPrefix: with `expectedVersion`, the start of that version's content hash, so a
+    ///     spec deleted and created again does not match a tag of the old one.
+    /// - Throws: ``StoreError`` `preconditionFailed` when the expected version is not the latest.
     public func saveSpec(projectID: String, name: String, body: [UInt8], contentHash: String, mediaType: String,
-                         authorID: String?, expectedVersion: Int? = nil, now date: Date = Date()) async throws(StoreError) -> SpecVersion {
+                         authorID: String?, expectedVersion: Int? = nil, expectedHashPrefix: String? = nil,
+                         now date: Date = Date()) async throws(StoreError) -> SpecVersion {
         let now = date.storePrecision
         return try await transaction { database in
-            let latest = try await database.raw("""
-                SELECT COALESCE(MAX(version), 0) AS version FROM spec_versions WHERE project_id = \(bind: projectID) AND name = \(bind: name)
-                """).first(decodingColumn: "version", as: Int.self) ?? 0
-            if let expectedVersion, expectedVersion != latest {
-                throw StoreError(.preconditionFailed, "the spec '\(name)' is at version \(latest), not \(expectedVersion); fetch it again and reapply the change",
+            let row = try await database.raw("""
+                SELECT version, content_hash FROM spec_versions WHERE project_id = \(bind: projectID) AND name = \(bind: name)
+                ORDER BY version DESC LIMIT 1
+                """).first()
+            let latest = try row?.decode(column: "version", as: Int.self) ?? 0
+            let latestHash = try row?.decode(column: "content_hash", as: String.self) ?? ""
+            if let expectedVersion, expectedVersion != latest || !latestHash.hasPrefix(expectedHashPrefix ?? "") {
+                throw StoreError(.preconditionFailed, latest == 0 ? "the spec '\(name)' does not exist (any more); create it without If-Match"
+                                 : "the spec '\(name)' changed since the version you edited: it is at version \(latest); fetch it again and reapply the change",
                                  location: "specs/\(name)")
             }
             let version = SpecVersion(name: name, version: latest + 1, contentHash: contentHash, mediaType: mediaType, author: nil, createdAt: now, body: nil)
@@ -55,6 +62,31 @@ extension Store {
                 FROM spec_versions LEFT JOIN accounts ON accounts.id = spec_versions.author_id
                 WHERE project_id = \(bind: projectID) AND name = \(bind: name) ORDER BY version DESC
                 """).all().map { try Self.specVersion($0, withBody: false) }
+        }
+    }
+
+    /// The latest version of every spec in a project, by name, without bodies.
+    public func specs(projectID: String) async throws(StoreError) -> [SpecVersion] {
+        try await serialized { database in
+            try await database.raw("""
+                SELECT spec_versions.project_id, spec_versions.name, version, content_hash, media_type, spec_versions.created_at, accounts.username
+                FROM spec_versions LEFT JOIN accounts ON accounts.id = spec_versions.author_id
+                WHERE project_id = \(bind: projectID) AND version = (
+                    SELECT MAX(version) FROM spec_versions AS newer WHERE newer.project_id = spec_versions.project_id AND newer.name = spec_versions.name)
+                ORDER BY spec_versions.name
+                """).all().map { try Self.specVersion($0, withBody: false) }
+        }
+    }
+
+    /// Deletes a spec with every version; returns whether it existed.
+    @discardableResult
+    public func deleteSpec(projectID: String, name: String) async throws(StoreError) -> Bool {
+        try await transaction { database in
+            let existed = try await database.raw("""
+                SELECT 1 AS one FROM spec_versions WHERE project_id = \(bind: projectID) AND name = \(bind: name) LIMIT 1
+                """).first() != nil
+            try await database.raw("DELETE FROM spec_versions WHERE project_id = \(bind: projectID) AND name = \(bind: name)").run()
+            return existed
         }
     }
 

@@ -228,3 +228,9 @@ func escape(_ text: String) -> String {
     }
     return result
 }
+
+extension String {
+    /// The text escaped for XML and HTML content and attribute values (`&`, `<`, `>`, quotes;
+    /// control characters dropped, tabs and newlines as spaces).
+    public var xmlEscaped: String { escape(self) }
+}

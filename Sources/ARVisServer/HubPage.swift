@@ -1,0 +1,68 @@
+import ARVisGraphics
+import ARVisStore
+import Foundation
+
+/// The spec hub's page for a phone: open in iARVis, the QR Code, the widgets and links to the scene.
+/// Everything from the spec or the project is escaped; the page runs no script.
+struct HubPage {
+    var projectName: String
+    var version: SpecVersion
+    var links: HubLinks
+    var widgetNames: [String]
+    var qrSVG: String
+
+    /// The page's Content-Security-Policy: no script, pictures from the server only, not framed.
+    static let policy = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    /// A widget page's policy: its own inline script (tooltips, controls) and pictures from anywhere it names, not framed.
+    static let widgetPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src http: https: data:; "
+        + "media-src http: https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
+
+    var html: String {
+        let path = "/s/\(links.project)/\(links.name)"
+        let title = "\(version.name) — \(projectName)".xmlEscaped
+        let widgets = widgetNames.enumerated().map { index, name in
+            let number = index + 1
+            return """
+                <figure><a href="\(path)/widgets/\(number).html"><img src="\(path)/widgets/\(number).svg" alt="\(name.xmlEscaped)" loading="lazy"></a>
+                <figcaption>\(name.xmlEscaped) · <a href="\(path)/widgets/\(number).png">PNG</a></figcaption></figure>
+                """
+        }.joined(separator: "\n")
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(title)</title>
+            <style>\(Self.style)</style>
+            </head>
+            <body>
+            <header><h1>\(version.name.xmlEscaped)</h1><p>\(projectName.xmlEscaped) · version \(version.version)</p></header>
+            <nav>
+            <a class="primary" href="\(links.deepLink.xmlEscaped)">Open in iARVis</a>
+            <a href="\(path).json">Spec (JSON)</a>
+            <a href="\(path)/scene.glb">Scene (GLB)</a>
+            <a href="\(path)/scene.json">Scene graph</a>
+            </nav>
+            <figure class="qr">\(qrSVG)<figcaption>Scan with a phone to open this spec in iARVis</figcaption></figure>
+            <section class="widgets">
+            \(widgets)
+            </section>
+            </body>
+            </html>
+
+            """
+    }
+
+    private static let style = """
+        body{font:16px/1.4 -apple-system,system-ui,sans-serif;margin:0 auto;max-width:960px;padding:16px;color:#1c1c1e;background:#f2f2f7}\
+        h1{font-size:1.5em;margin:0}header p{margin:4px 0 16px;color:#636366}\
+        nav{display:flex;flex-wrap:wrap;gap:8px;margin-bottom:16px}\
+        nav a{padding:10px 14px;border-radius:10px;background:#fff;color:#007aff;text-decoration:none}\
+        nav a.primary{background:#007aff;color:#fff}\
+        .qr{background:#fff;border-radius:12px;padding:12px;margin:0 0 16px;text-align:center}.qr svg{width:200px;height:200px}\
+        .widgets{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:12px}\
+        .widgets figure{margin:0;background:#fff;border-radius:12px;padding:8px}.widgets img{width:100%;height:auto}\
+        figcaption{font-size:.85em;color:#636366;margin-top:6px}
+        """
+}

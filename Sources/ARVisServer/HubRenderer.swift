@@ -1,0 +1,164 @@
+import ARVisExport
+import ARVisGraphics
+import ARVisPipeline
+import ARVisRender
+import ARVisSpec
+import ARVisSpatial
+import ARVisStore
+import HTTPTypes
+import Foundation
+
+/// What the spec hub serves besides the spec: widgets, scenes and QR codes, each made once per
+/// spec content and kept in a bounded cache (a version's content never changes, so its renders
+/// never go stale).
+///
+/// Nothing is fetched: pictures a spec links to are drawn as placeholders, so a spec cannot make
+/// the server reach other hosts or its own network. Renders run in parallel; only the cache is shared.
+struct HubRenderer: Sendable {
+    /// A made file and its media type.
+    struct Output: Sendable {
+        var bytes: [UInt8]
+        var mediaType: String
+    }
+
+    /// The widget formats.
+    enum WidgetFormat: String, Sendable {
+        case svg, png, html
+
+        var mediaType: String {
+            switch self {
+            case .svg: "image/svg+xml"
+            case .png: "image/png"
+            case .html: "text/html; charset=utf-8"
+            }
+        }
+    }
+
+    private let fonts: FontLibrary?
+    private let cache: OutputCache
+
+    /// - Parameter capacity: the most bytes of output kept.
+    init(fonts: FontLibrary?, capacity: Int = 128_000_000) {
+        self.fonts = fonts
+        cache = OutputCache(capacity: capacity)
+    }
+
+    /// Widget `number` (from 1) of a version, in `format` (`scale` pixels per point for PNG).
+    /// - Throws: ``APIError`` `404` when there is no such widget, `422` when it cannot be drawn.
+    func widget(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) async throws -> Output {
+        try await cached("\(version.contentHash)/widgets/\(number).\(format.rawValue)@\(scale)") {
+            try draw(number, format: format, scale: scale, of: version)
+        }
+    }
+
+    private func draw(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) throws -> Output {
+        let widgets = try render(version)
+        guard (1...widgets.count).contains(number) else {
+            throw APIError.notFound("the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)")
+        }
+        let drawing = widgets[number - 1].drawing
+        let bytes: [UInt8]
+        switch format {
+        case .svg: bytes = Array(SVGWriter().write(drawing).utf8)
+        case .html: bytes = Array(HTMLWriter().page(drawing).utf8)
+        case .png:
+            do { bytes = try PNGWriter(fonts: try requireFonts(), scale: scale).write(drawing) } catch let error as APIError { throw error } catch {
+                throw APIError.invalid("renderFailed", "widget \(number) cannot be drawn as PNG: \(error)")
+            }
+        }
+        return Output(bytes: bytes, mediaType: format.mediaType)
+    }
+
+    /// Every widget's name, for the phone page.
+    func widgetNames(of version: SpecVersion) throws -> [String] {
+        try render(version).map(\.name)
+    }
+
+    /// The placed scene as scene JSON or GLB (widgets textured at 1 pixel per point).
+    /// - Throws: ``APIError`` `422` when the spec is not an environment or cannot be exported.
+    func scene(glb: Bool, of version: SpecVersion) async throws -> Output {
+        try await cached("\(version.contentHash)/scene.\(glb ? "glb" : "json")") { try await export(glb: glb, of: version) }
+    }
+
+    private func export(glb: Bool, of version: SpecVersion) async throws -> Output {
+        guard case .environment(let environment) = try document(version) else {
+            throw APIError.invalid("notAnEnvironment", "the spec '\(version.name)' is a widget, not an environment: a scene needs targets")
+        }
+        var options = RenderOptions()
+        options.resources = [:]
+        let scene = await TexturedScene(environment, renderOptions: options)
+        do {
+            return glb ? Output(bytes: try GLTFExporter().glb(scene.graph, textures: try scene.textures(scale: 1)), mediaType: "model/gltf-binary")
+                       : Output(bytes: Array(try scene.graph.json().utf8), mediaType: "application/json")
+        } catch {
+            throw APIError.invalid("exportFailed", "the scene of '\(version.name)' cannot be exported: \(error)")
+        }
+    }
+
+    /// A QR Code of `text` as SVG or PNG.
+    func qrCode(_ text: String, png: Bool) async throws -> Output {
+        try await cached("qr/\(png ? "png" : "svg")/\(text)") {
+            do {
+                let code = try QRCode(encoding: text, errorCorrection: .medium)
+                return png ? Output(bytes: try PNGWriter(fonts: try requireFonts(), scale: 1).write(code.drawing(moduleSize: 8)), mediaType: "image/png")
+                           : Output(bytes: Array(code.svg(moduleSize: 4).utf8), mediaType: "image/svg+xml")
+            } catch let error as APIError { throw error } catch {
+                throw APIError.invalid("qrFailed", "no QR Code for this link: \(error)")
+            }
+        }
+    }
+
+    /// The output under `key`, made by `make` on a miss and kept.
+    func cached(_ key: String, _ make: () async throws -> Output) async throws -> Output {
+        if let hit = await cache.output(key) { return hit }
+        return await cache.remember(try await make(), as: key)
+    }
+
+    /// The spec's widgets, drawn.
+    private func render(_ version: SpecVersion) throws -> [RenderedWidget] {
+        let document = try document(version)
+        do {
+            return try Renderer(options: RenderOptions(), fonts: fonts).render(document)
+        } catch {
+            throw APIError.invalid("renderFailed", "the spec '\(version.name)' cannot be drawn: \(error)")
+        }
+    }
+
+    private func document(_ version: SpecVersion) throws -> SpecDocument {
+        guard let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name).document else {
+            throw APIError.invalid("invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
+        }
+        return document
+    }
+
+    private func requireFonts() throws -> FontLibrary {
+        guard let fonts else { throw APIError(.serviceUnavailable, "fontsMissing", "the server has no fonts for PNG output (install fonts-dejavu-core)") }
+        return fonts
+    }
+}
+
+/// Made files by key, the oldest forgotten beyond a number of bytes.
+actor OutputCache {
+    private var outputs: [String: HubRenderer.Output] = [:]
+    private var order: [String] = []
+    private var bytes = 0
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func output(_ key: String) -> HubRenderer.Output? { outputs[key] }
+
+    /// Keeps `output` under `key` (unless it alone would take a quarter of the cache) and returns it.
+    func remember(_ output: HubRenderer.Output, as key: String) -> HubRenderer.Output {
+        guard output.bytes.count <= capacity / 4, outputs[key] == nil else { return output }
+        outputs[key] = output
+        order.append(key)
+        bytes += output.bytes.count
+        while bytes > capacity, !order.isEmpty {
+            bytes -= outputs.removeValue(forKey: order.removeFirst())?.bytes.count ?? 0
+        }
+        return output
+    }
+}

@@ -1,0 +1,125 @@
+import ARVisGraphics
+import ARVisSpec
+import ARVisStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The spec hub: stable URLs under `/s/{project}/{name}` that a device opens without an account,
+/// for specs of unlisted and public projects (or with a member's token).
+struct HubRoutes: Sendable {
+    let api: ARVisAPI
+    let renderer: HubRenderer
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/s/{project}/{name}.json") { request, context in
+            let (_, version) = try await self.latest(request, context)
+            return try SpecRoutes.response(version, request: request, asJSON: true)
+        }
+        router.get("/s/{project}/{name}") { request, context in try await self.page(request, context) }
+        router.get("/s/{project}/{name}/widgets/{widget}") { request, context in try await self.widget(request, context) }
+        router.get("/s/{project}/{name}/scene.json") { request, context in
+            let (_, version) = try await self.latest(request, context)
+            return Self.response(try await self.renderer.scene(glb: false, of: version), etag: version.etag, request: request)
+        }
+        router.get("/s/{project}/{name}/scene.glb") { request, context in
+            let (_, version) = try await self.latest(request, context)
+            return Self.response(try await self.renderer.scene(glb: true, of: version), etag: version.etag, request: request)
+        }
+        router.get("/s/{project}/{name}/qr.{format}") { request, context in try await self.qrCode(request, context) }
+    }
+
+    /// The project access and latest version the request names.
+    private func latest(_ request: Request, _ context: BasicRequestContext) async throws -> (ProjectAccess, SpecVersion) {
+        let access = try await api.access(try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+        return (access, try await api.spec(try context.parameters.require("name"), in: access))
+    }
+
+    private func widget(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (_, version) = try await latest(request, context)
+        let file = try context.parameters.require("widget")
+        let parts = file.split(separator: ".")
+        guard parts.count == 2, parts[0].count <= 6, let number = Int(parts[0]), number >= 1,
+              let format = HubRenderer.WidgetFormat(rawValue: String(parts[1])) else {
+            throw APIError.notFound("a widget is named by its number from 1 and a format: 1.svg, 1.png or 1.html")
+        }
+        var scale = 2.0
+        if let text = request.uri.queryParameters.get("scale") {
+            guard let value = Double(text), (0.25...4).contains(value) else { throw APIError.invalid("invalidScale", "scale is a number from 0.25 to 4") }
+            scale = value
+        }
+        let output = try await renderer.widget(number, format: format, scale: scale, of: version)
+        let tag = "\"\(version.contentHash.prefix(16))-\(number)-\(format.rawValue)-\(scale)\""
+        var response = Self.response(output, etag: tag, request: request)
+        if format == .html { response.headers[.contentSecurityPolicy] = HubPage.widgetPolicy }
+        return response
+    }
+
+    private func qrCode(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (access, version) = try await latest(request, context)
+        let format = try context.parameters.require("format")
+        guard format == "svg" || format == "png" else { throw APIError.notFound("a QR Code is qr.svg or qr.png") }
+        let links = HubLinks(base: baseURL(request), project: access.project.slug, name: version.name)
+        let target = request.uri.queryParameters.get("target") ?? "iarvis"
+        guard target == "iarvis" || target == "page" else { throw APIError.badRequest("target is iarvis or page") }
+        let output = try await renderer.qrCode(target == "page" ? links.page : links.deepLink, png: format == "png")
+        return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
+    }
+
+    private func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (access, version) = try await latest(request, context)
+        let links = HubLinks(base: baseURL(request), project: access.project.slug, name: version.name)
+        let output = try await renderer.cached("\(version.contentHash)/page/\(links.base)/\(access.project.name)") {
+            let names = try await renderer.widgetNames(of: version)
+            let qr = try await renderer.qrCode(links.deepLink, png: false)
+            let html = HubPage(projectName: access.project.name, version: version, links: links, widgetNames: names,
+                               qrSVG: String(decoding: qr.bytes, as: UTF8.self)).html
+            return HubRenderer.Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8")
+        }
+        var response = Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
+        response.headers[.contentSecurityPolicy] = HubPage.policy
+        return response
+    }
+
+    /// The address devices use: `--public-url`, else the request's `Host` over http.
+    private func baseURL(_ request: Request) -> String {
+        if let configured = api.configuration.publicURL { return configured.hasSuffix("/") ? String(configured.dropLast()) : configured }
+        let host = request.head.authority ?? "\(api.configuration.host):\(api.configuration.port)"
+        let isPlain = host.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || ".-:[]".unicodeScalars.contains($0) }
+        return "http://" + (isPlain && !host.isEmpty ? host : "\(api.configuration.host):\(api.configuration.port)")
+    }
+
+    /// A made file as a response with its `ETag`, or `304` when the client has it.
+    static func response(_ output: HubRenderer.Output, etag: String, request: Request) -> Response {
+        var headers = HTTPFields()
+        headers[.eTag] = etag
+        headers[.cacheControl] = "no-cache"
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = output.mediaType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: output.bytes)))
+    }
+}
+
+/// The URLs of a spec on the hub.
+struct HubLinks: Sendable {
+    /// Scheme, host and port, without a trailing slash.
+    var base: String
+    var project: String
+    var name: String
+
+    /// The phone page.
+    var page: String { "\(base)/s/\(project)/\(name)" }
+    /// The spec as iARVis loads it.
+    var spec: String { page + ".json" }
+    /// The deep link iARVis registered: `iarvis://openVisConfig?url=<spec>`.
+    var deepLink: String { IARVisLink.openVisConfig(spec) }
+}
+
+extension HubRenderer {
+    /// The first 16 hex digits of the SHA-256 of `bytes`, for `ETag`s of made files.
+    static func hexPrefix(of bytes: [UInt8]) -> String {
+        String(ARVisAPI.hexDigest(bytes).prefix(16))
+    }
+}
