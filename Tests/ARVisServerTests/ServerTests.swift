@@ -8,43 +8,8 @@ import Logging
 import Testing
 
 /// The server in process (HummingbirdTesting's router client) on a fresh SQLite file per test.
-struct ServerTests {
+struct ServerTests: ServerTesting {
     let scratch = ScratchFolder("server")
-
-    /// Runs `body` against a server with the minimum bcrypt cost and 3 sign-in attempts.
-    private func withServer(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3)
-        let store = try await Store.open(sqliteAt: configuration.databasePath)
-        do {
-            let app = try ARVisServer.application(configuration, store: store, logger: Logger(label: "test"))
-            try await app.test(.router, body)
-        } catch {
-            await store.close()
-            throw error
-        }
-        await store.close()
-    }
-
-    private func json(_ object: [String: Any]) throws -> ByteBuffer {
-        ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
-    }
-
-    private func object(_ response: TestResponse) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
-    }
-
-    private static let jsonHeaders: HTTPFields = [.contentType: "application/json"]
-
-    /// Signs up and in; returns the bearer header.
-    private func signIn(_ client: any TestClientProtocol, _ name: String) async throws -> HTTPFields {
-        let credentials = try json(["username": name, "password": "correct horse battery"])
-        let created = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders, body: credentials)
-        #expect(created.status == .created)
-        let session = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: credentials)
-        #expect(session.status == .created)
-        let token = try #require(try object(session)["token"] as? String)
-        return [.contentType: "application/json", .authorization: "Bearer \(token)"]
-    }
 
     @Test func healthAnswers() async throws {
         try await withServer { client in

@@ -1,0 +1,103 @@
+import ARVisServer
+import ARVisTestSupport
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The spec hub: what a device opens without an account.
+struct HubTests: ServerTesting {
+    let scratch = ScratchFolder("server-hub")
+
+    /// An unlisted project `museum` holding the two-target environment as `tour` and the bar chart as `chart`.
+    private func publish(_ client: any TestClientProtocol, visibility: String = "unlisted", projectName: String = "Museum") async throws -> String {
+        let owner = try await signIn(client, "ana")
+        let slug = try await createProject(client, owner, name: projectName, visibility: visibility)
+        for (name, file) in [("tour", "two-targets-environment.json"), ("chart", "laptop-benchmark-bar-chart.json")] {
+            let saved = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: owner, body: try example(file))
+            #expect(saved.status == .created)
+        }
+        return slug
+    }
+
+    @Test func theSpecAsIARVisLoadsIt() async throws {
+        try await withServer { client in
+            let slug = try await publish(client)
+            let spec = try await client.execute(uri: "/s/\(slug)/tour.json", method: .get)
+            #expect(spec.status == .ok)
+            #expect(Data(spec.body.readableBytesView) == (try Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/two-targets-environment.json"))))
+            let etag = try #require(spec.headers[.eTag])
+            #expect(try await client.execute(uri: "/s/\(slug)/tour.json", method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+            #expect(try await client.execute(uri: "/s/\(slug)/nothing.json", method: .get).status == .notFound)
+        }
+    }
+
+    @Test func widgetsInEveryFormat() async throws {
+        try await withServer { client in
+            let slug = try await publish(client)
+            let svg = try await client.execute(uri: "/s/\(slug)/chart/widgets/1.svg", method: .get)
+            #expect(svg.status == .ok)
+            #expect(svg.headers[.contentType] == "image/svg+xml")
+            #expect(String(buffer: svg.body).contains("<svg"))
+            let png = try await client.execute(uri: "/s/\(slug)/chart/widgets/1.png?scale=1", method: .get)
+            #expect(png.status == .ok)
+            #expect(Array(png.body.readableBytesView.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            let etag = try #require(png.headers[.eTag])
+            #expect(try await client.execute(uri: "/s/\(slug)/chart/widgets/1.png?scale=1", method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+            let html = try await client.execute(uri: "/s/\(slug)/tour/widgets/3.html", method: .get)
+            #expect(html.status == .ok)
+            #expect(html.headers[.contentSecurityPolicy]?.contains("frame-ancestors") == true)
+            #expect(html.headers[.xContentTypeOptions] == "nosniff")
+            #expect(try await client.execute(uri: "/s/\(slug)/chart/widgets/2.svg", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: "/s/\(slug)/chart/widgets/1.gif", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: "/s/\(slug)/chart/widgets/1.png?scale=100", method: .get).status == .unprocessableContent)
+        }
+    }
+
+    @Test func scenesOfEnvironmentsOnly() async throws {
+        try await withServer { client in
+            let slug = try await publish(client)
+            let json = try await client.execute(uri: "/s/\(slug)/tour/scene.json", method: .get)
+            #expect(json.status == .ok)
+            #expect(try JSONSerialization.jsonObject(with: Data(json.body.readableBytesView)) is [String: Any])
+            let glb = try await client.execute(uri: "/s/\(slug)/tour/scene.glb", method: .get)
+            #expect(glb.status == .ok)
+            #expect(String(decoding: glb.body.readableBytesView.prefix(4), as: UTF8.self) == "glTF")
+            let chart = try await client.execute(uri: "/s/\(slug)/chart/scene.json", method: .get)
+            #expect(chart.status == .unprocessableContent)
+            #expect(try errorCode(chart) == "notAnEnvironment")
+        }
+    }
+
+    @Test func qrCodesAndThePhonePage() async throws {
+        try await withServer { client in
+            let slug = try await publish(client, projectName: "Museum <script>alert(1)</script>")
+            let svg = try await client.execute(uri: "/s/\(slug)/tour/qr.svg", method: .get)
+            #expect(svg.status == .ok)
+            #expect(String(buffer: svg.body).hasPrefix("<svg"))
+            let png = try await client.execute(uri: "/s/\(slug)/tour/qr.png?target=page", method: .get)
+            #expect(png.headers[.contentType] == "image/png")
+            #expect(try await client.execute(uri: "/s/\(slug)/tour/qr.gif", method: .get).status == .notFound)
+            let page = try await client.execute(uri: "/s/\(slug)/tour", method: .get)
+            #expect(page.status == .ok)
+            let html = String(buffer: page.body)
+            #expect(html.contains("iarvis://openVisConfig?url="))
+            #expect(html.contains("/s/\(slug)/tour/widgets/4.svg"), "every widget of the environment is on the page")
+            #expect(!html.contains("<script>alert"), "the project's name is escaped")
+            #expect(page.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
+        }
+    }
+
+    @Test func privateAndTrashedProjectsAreNotOnTheHub() async throws {
+        try await withServer { client in
+            let slug = try await publish(client, visibility: "private")
+            #expect(try await client.execute(uri: "/s/\(slug)/tour.json", method: .get).status == .notFound)
+            let owner = try await signIn(client, "bea")
+            #expect(try await client.execute(uri: "/s/\(slug)/tour.json", method: .get, headers: owner).status == .notFound, "not a member")
+        }
+        try await withServer { client in
+            let slug = try await publish(client, visibility: "public")
+            #expect(try await client.execute(uri: "/s/\(slug)/tour.json", method: .get).status == .ok)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ARVisServer
+import ARVisStore
+import ARVisTestSupport
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// What the server suites share: a server in process (HummingbirdTesting's router client) on a
+/// fresh SQLite file per test, and JSON helpers.
+protocol ServerTesting {
+    var scratch: ScratchFolder { get }
+}
+
+extension ServerTesting {
+    /// Runs `body` against a server with the minimum bcrypt cost and 3 sign-in attempts.
+    func withServer(maximumSpecBytes: Int = 5_000_000, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3,
+                                                maximumSpecBytes: maximumSpecBytes)
+        let store = try await Store.open(sqliteAt: configuration.databasePath)
+        do {
+            let app = try ARVisServer.application(configuration, store: store, logger: Logger(label: "test"))
+            try await app.test(.router, body)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    func json(_ object: [String: Any]) throws -> ByteBuffer {
+        ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
+    }
+
+    func object(_ response: TestResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+    }
+
+    static var jsonHeaders: HTTPFields { [.contentType: "application/json"] }
+
+    /// Signs up and in; returns the bearer header.
+    func signIn(_ client: any TestClientProtocol, _ name: String) async throws -> HTTPFields {
+        let credentials = try json(["username": name, "password": "correct horse battery"])
+        let created = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders, body: credentials)
+        #expect(created.status == .created)
+        let session = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: credentials)
+        #expect(session.status == .created)
+        let token = try #require(try object(session)["token"] as? String)
+        return [.contentType: "application/json", .authorization: "Bearer \(token)"]
+    }
+
+    /// Creates a project; returns its slug.
+    @discardableResult
+    func createProject(_ client: any TestClientProtocol, _ headers: HTTPFields, name: String, visibility: String = "private") async throws -> String {
+        let response = try await client.execute(uri: "/api/v1/projects", method: .post, headers: headers,
+                                                body: try json(["name": name, "visibility": visibility]))
+        #expect(response.status == .created)
+        return try #require(try object(response)["slug"] as? String)
+    }
+
+    /// The bytes of an example of the repository.
+    func example(_ name: String) throws -> ByteBuffer {
+        ByteBuffer(bytes: try Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/\(name)")))
+    }
+
+    /// The `error.code` of an error response.
+    func errorCode(_ response: TestResponse) throws -> String? {
+        try object(response)["error"].flatMap { ($0 as? [String: Any])?["code"] as? String }
+    }
+}
