@@ -23,7 +23,8 @@ public enum ARVisServer {
         try api.registerHandlers(on: router, middlewares: [ErrorShapeMiddleware(), BearerTokenMiddleware()])
         SpecRoutes(api: api).register(on: router)
         HubRoutes(api: api, renderer: HubRenderer(fonts: try? FontLibrary.standard())).register(on: router)
-        return Application(router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)), logger: logger)
+        return Application(router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+                           services: [TrashPurger(store: store, logger: logger)], logger: logger)
     }
 
     /// Opens the store under the data directory and serves until SIGINT or SIGTERM, then shuts down gracefully.
