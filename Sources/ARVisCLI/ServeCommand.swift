@@ -7,16 +7,16 @@ import Foundation
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the ARVis server: accounts, projects and the API of openapi.yaml.",
+        abstract: "Run the ARVis server: accounts, projects, specs with versions and the spec hub.",
         discussion: """
             Everything is kept in one SQLite file under --data (created if needed). The server logs one
-            line per request and stops gracefully on Ctrl-C or SIGTERM. This stage serves health,
-            accounts (sign up, sign in, sign out, password change, deletion) and projects; specs, the
-            spec hub, planting and anchors follow.
+            line per request and stops gracefully on Ctrl-C or SIGTERM. The API is described in
+            openapi.yaml; a spec saved in a project that is unlisted or public opens on any device at
+            /s/PROJECT/NAME (a page with its widgets and QR code) and /s/PROJECT/NAME.json (for iARVis).
 
             Examples:
               arvis serve
-              arvis serve --data /var/lib/arvis --host 0.0.0.0 --port 8080
+              arvis serve --data /var/lib/arvis --host 0.0.0.0 --public-url https://arvis.example
               curl -s http://127.0.0.1:8080/health
             """
     )
@@ -30,13 +30,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on, 1 to 65535.")
     var port = 8080
 
+    @Option(name: .customLong("public-url"), help: "The address devices reach the server at, for hub links and QR codes (default: the request's Host).")
+    var publicURL: String?
+
+    @Option(name: .customLong("max-spec-mb"), help: "The largest spec accepted, in megabytes, 1 to 100.")
+    var maximumSpecMegabytes = 5
+
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+        guard (1...100).contains(maximumSpecMegabytes) else { throw ValidationError("--max-spec-mb must be between 1 and 100") }
+        if let publicURL {
+            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
+                  url.query == nil, url.fragment == nil else {
+                throw ValidationError("--public-url must be an http or https address such as https://arvis.example, without a query")
+            }
+        }
     }
 
     func run() async throws {
-        let configuration = ServerConfiguration(dataDirectory: data, host: host, port: port)
+        let configuration = ServerConfiguration(dataDirectory: data, host: host, port: port, publicURL: publicURL,
+                                                maximumSpecBytes: maximumSpecMegabytes * 1_000_000)
         Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(configuration.databasePath))")
         try await CLIExit.reportingAsync { try await ARVisServer.run(configuration) }
     }

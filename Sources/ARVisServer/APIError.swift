@@ -16,6 +16,8 @@ struct APIError: Error, HTTPResponseError {
     var message: String
     /// A JSON array of diagnostics, for a spec that does not validate.
     var diagnosticsJSON: String?
+    /// Headers the answer needs besides the content type, such as `Allow` on `405`.
+    var extraHeaders = HTTPFields()
 
     init(_ status: HTTPResponse.Status, _ code: String, _ message: String, diagnosticsJSON: String? = nil) {
         self.status = status
@@ -53,7 +55,7 @@ struct APIError: Error, HTTPResponseError {
 
     /// The headers besides the content type: a challenge on `401`.
     var headerFields: HTTPFields {
-        var fields = HTTPFields()
+        var fields = extraHeaders
         fields[.contentType] = "application/json; charset=utf-8"
         if status == .unauthorized { fields[.wwwAuthenticate] = "Bearer" }
         return fields

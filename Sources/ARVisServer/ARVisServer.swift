@@ -18,10 +18,12 @@ public enum ARVisServer {
         let router = Router()
         router.middlewares.add(LogRequestsMiddleware(.info))
         router.middlewares.add(SecurityHeadersMiddleware())
+        router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         let api = ARVisAPI(store: store, configuration: configuration,
                            limiter: SignInLimiter(limit: configuration.signInAttempts, window: configuration.signInWindow))
         try api.registerHandlers(on: router, middlewares: [ErrorShapeMiddleware(), BearerTokenMiddleware()])
         SpecRoutes(api: api).register(on: router)
+        DocumentRoutes.register(on: router)
         HubRoutes(api: api, renderer: HubRenderer(fonts: try? FontLibrary.standard())).register(on: router)
         return Application(router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
                            services: [TrashPurger(store: store, logger: logger)], logger: logger)

@@ -126,3 +126,32 @@ struct ServerTests: ServerTesting {
         }
     }
 }
+
+/// The contract as served, and what it says about methods.
+struct DocumentTests: ServerTesting {
+    let scratch = ScratchFolder("server-document")
+
+    @Test func theServedDocumentIsTheRepositorysOpenAPIYAML() async throws {
+        let file = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+        try await withServer { client in
+            let served = try await client.execute(uri: "/openapi.yaml", method: .get)
+            #expect(served.status == .ok)
+            #expect(String(buffer: served.body) == file, "run python3 Scripts/embed_openapi.py after editing openapi.yaml")
+            let page = try await client.execute(uri: "/docs", method: .get)
+            #expect(String(buffer: page.body).contains("/api/v1/projects/{project}/specs/{name}"))
+        }
+    }
+
+    @Test func aWrongMethodGets405WithAllow() async throws {
+        try await withServer { client in
+            let wrong = try await client.execute(uri: "/api/v1/projects/garden/specs/tour", method: .post)
+            #expect(wrong.status == .methodNotAllowed)
+            #expect(wrong.headers[.allow] == "DELETE, GET, PUT")
+            #expect(try errorCode(wrong) == "methodNotAllowed")
+            let options = try await client.execute(uri: "/s/garden/tour.json", method: .options)
+            #expect(options.status == .noContent)
+            #expect(options.headers[.allow] == "GET")
+            #expect(try await client.execute(uri: "/nowhere", method: .post).status == .notFound)
+        }
+    }
+}
