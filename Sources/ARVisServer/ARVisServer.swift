@@ -5,6 +5,7 @@ public import Hummingbird
 public import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
+public import Prometheus
 
 /// `arvis serve`: the HTTP server over Hummingbird 2, its API handlers generated from `openapi.yaml`.
 ///
@@ -13,9 +14,12 @@ import OpenAPIRuntime
 /// ```
 public enum ARVisServer {
     /// The application for `configuration` on an open store: the router with every implemented
-    /// operation, one log line per request.
-    public static func application(_ configuration: ServerConfiguration, store: Store, logger: Logger) throws -> some ApplicationProtocol {
+    /// operation, one log line per request, and `/metrics` emitting `metrics` (the process's metrics
+    /// backend once ``run(_:logger:)`` has bootstrapped it).
+    public static func application(_ configuration: ServerConfiguration, store: Store, logger: Logger,
+                                   metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws -> some ApplicationProtocol {
         let router = Router()
+        ServerMetrics.register(metrics, on: router)
         router.middlewares.add(LogRequestsMiddleware(.info))
         router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
@@ -34,8 +38,10 @@ public enum ARVisServer {
     public static func run(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "arvis.serve")) async throws {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let store = try await Store.open(sqliteAt: configuration.databasePath, logger: logger)
+        let metrics = PrometheusCollectorRegistry()
+        ServerMetrics.bootstrap(metrics)
         do {
-            try await application(configuration, store: store, logger: logger).runService()
+            try await application(configuration, store: store, logger: logger, metrics: metrics).runService()
         } catch {
             await store.close()
             throw error

@@ -46,7 +46,7 @@ struct HubRenderer: Sendable {
     /// Widget `number` (from 1) of a version, in `format` (`scale` pixels per point for PNG).
     /// - Throws: ``APIError`` `404` when there is no such widget, `422` when it cannot be drawn.
     func widget(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) async throws -> Output {
-        try await cached("\(version.contentHash)/widgets/\(number).\(format.rawValue)@\(scale)") {
+        try await cached("\(version.contentHash)/widgets/\(number).\(format.rawValue)@\(scale)", kind: "widget") {
             try draw(number, format: format, scale: scale, of: version)
         }
     }
@@ -77,7 +77,7 @@ struct HubRenderer: Sendable {
     /// The placed scene as scene JSON or GLB (widgets textured at 1 pixel per point).
     /// - Throws: ``APIError`` `422` when the spec is not an environment or cannot be exported.
     func scene(glb: Bool, of version: SpecVersion) async throws -> Output {
-        try await cached("\(version.contentHash)/scene.\(glb ? "glb" : "json")") { try await export(glb: glb, of: version) }
+        try await cached("\(version.contentHash)/scene.\(glb ? "glb" : "json")", kind: "scene") { try await export(glb: glb, of: version) }
     }
 
     private func export(glb: Bool, of version: SpecVersion) async throws -> Output {
@@ -97,7 +97,7 @@ struct HubRenderer: Sendable {
 
     /// A QR Code of `text` as SVG or PNG.
     func qrCode(_ text: String, png: Bool) async throws -> Output {
-        try await cached("qr/\(png ? "png" : "svg")/\(text)") {
+        try await cached("qr/\(png ? "png" : "svg")/\(text)", kind: "qr") {
             do {
                 let code = try QRCode(encoding: text, errorCorrection: .medium)
                 return png ? Output(bytes: try PNGWriter(fonts: try requireFonts(), scale: 1).write(code.drawing(moduleSize: 8)), mediaType: "image/png")
@@ -109,8 +109,9 @@ struct HubRenderer: Sendable {
     }
 
     /// The output under `key`, made by `make` on a miss and kept.
-    func cached(_ key: String, _ make: () async throws -> Output) async throws -> Output {
+    func cached(_ key: String, kind: String, _ make: () async throws -> Output) async throws -> Output {
         if let hit = await cache.output(key) { return hit }
+        ServerMetrics.countRender(kind)
         return await cache.remember(try await make(), as: key)
     }
 

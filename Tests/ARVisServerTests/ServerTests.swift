@@ -155,3 +155,17 @@ struct DocumentTests: ServerTesting {
         }
     }
 }
+
+/// `/metrics` in Prometheus's format.
+struct MetricsTests: ServerTesting {
+    let scratch = ScratchFolder("server-metrics")
+
+    @Test func metricsAreServedInPrometheusFormat() async throws {
+        try await withServer { client in
+            #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
+            let metrics = try await client.execute(uri: "/metrics", method: .get)
+            #expect(metrics.status == .ok)
+            #expect(metrics.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+        }
+    }
+}
