@@ -28,17 +28,23 @@ extension ARVisAPI {
 
     func signIn(_ input: Operations.SignIn.Input) async throws -> Operations.SignIn.Output {
         guard case .json(let credentials) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {username, password}")))) }
-        let key = credentials.username.lowercased()
-        if let seconds = await limiter.retryAfter(key) {
+        let account = credentials.username.lowercased(), address = RequestAddress.current
+        if let seconds = await accountLimiter.retryAfter(account) {
             return .tooManyRequests(.init(headers: .init(retryAfter: seconds),
                                           body: .json(Self.error("tooManyAttempts", "too many failed sign-ins for this account; try again in \(seconds) s"))))
         }
+        if let address, let seconds = await addressLimiter.retryAfter(address) {
+            return .tooManyRequests(.init(headers: .init(retryAfter: seconds),
+                                          body: .json(Self.error("tooManyAttempts", "too many failed sign-ins from this address; try again in \(seconds) s"))))
+        }
         guard let found = try await store.credentials(username: credentials.username),
               Bcrypt.verify(Self.prepared(credentials.password), hash: found.passwordHash) else {
-            await limiter.recordFailure(key)
+            await accountLimiter.recordFailure(account)
+            if let address { await addressLimiter.recordFailure(address) }
             return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("badCredentials", "the username or the password is wrong"))))
         }
-        await limiter.recordSuccess(key)
+        // An address's failures stay counted: signing in to one account does not buy guesses at others.
+        await accountLimiter.recordSuccess(account)
         let token = SessionToken.make()
         let expiresAt = Date().addingTimeInterval(configuration.sessionLifetime)
         try await store.createSession(accountID: found.account.id, tokenHash: SessionToken.hash(token), expiresAt: expiresAt)

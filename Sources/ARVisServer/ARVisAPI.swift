@@ -9,7 +9,17 @@ import OpenAPIRuntime
 struct ARVisAPI: APIProtocol {
     let store: Store
     let configuration: ServerConfiguration
-    let limiter: SignInLimiter
+    /// Failed sign-ins per account name.
+    let accountLimiter: SignInLimiter
+    /// Failed sign-ins per client address.
+    let addressLimiter: SignInLimiter
+
+    init(store: Store, configuration: ServerConfiguration) {
+        self.store = store
+        self.configuration = configuration
+        accountLimiter = SignInLimiter(limit: configuration.signInAttempts, window: configuration.signInWindow)
+        addressLimiter = SignInLimiter(limit: configuration.signInAttemptsPerAddress, window: configuration.signInWindow)
+    }
 
     /// The version `/health` reports.
     static let version = ARVisVersion.current

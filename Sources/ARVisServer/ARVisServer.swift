@@ -18,13 +18,13 @@ public enum ARVisServer {
     /// backend once ``run(_:logger:)`` has bootstrapped it).
     public static func application(_ configuration: ServerConfiguration, store: Store, logger: Logger,
                                    metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws -> some ApplicationProtocol {
-        let router = Router()
+        let router = Router(context: ServerContext.self)
         ServerMetrics.register(metrics, on: router)
         router.middlewares.add(LogRequestsMiddleware(.info))
+        router.middlewares.add(RequestAddressMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
-        let api = ARVisAPI(store: store, configuration: configuration,
-                           limiter: SignInLimiter(limit: configuration.signInAttempts, window: configuration.signInWindow))
+        let api = ARVisAPI(store: store, configuration: configuration)
         try api.registerHandlers(on: router, middlewares: [ErrorShapeMiddleware(), BearerTokenMiddleware()])
         SpecRoutes(api: api).register(on: router)
         DocumentRoutes.register(on: router)

@@ -3,7 +3,7 @@ import Hummingbird
 
 /// The contract itself: `/openapi.yaml` and its reference page `/docs`.
 enum DocumentRoutes {
-    static func register(on router: Router<BasicRequestContext>) {
+    static func register(on router: Router<ServerContext>) {
         router.get("/openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: APIDocument.text)))

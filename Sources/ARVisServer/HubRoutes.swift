@@ -11,7 +11,7 @@ struct HubRoutes: Sendable {
     let api: ARVisAPI
     let renderer: HubRenderer
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerContext>) {
         router.get("/s/{project}/{name}.json") { request, context in
             let (_, version) = try await self.latest(request, context)
             return try SpecRoutes.response(version, request: request, asJSON: true)
@@ -30,12 +30,12 @@ struct HubRoutes: Sendable {
     }
 
     /// The project access and latest version the request names.
-    private func latest(_ request: Request, _ context: BasicRequestContext) async throws -> (ProjectAccess, SpecVersion) {
+    private func latest(_ request: Request, _ context: ServerContext) async throws -> (ProjectAccess, SpecVersion) {
         let access = try await api.access(try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
         return (access, try await api.spec(try context.parameters.require("name"), in: access))
     }
 
-    private func widget(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func widget(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (_, version) = try await latest(request, context)
         let file = try context.parameters.require("widget")
         let parts = file.split(separator: ".")
@@ -55,7 +55,7 @@ struct HubRoutes: Sendable {
         return response
     }
 
-    private func qrCode(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func qrCode(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (access, version) = try await latest(request, context)
         let format = try context.parameters.require("format")
         guard format == "svg" || format == "png" else { throw APIError.notFound("a QR Code is qr.svg or qr.png") }
@@ -66,7 +66,7 @@ struct HubRoutes: Sendable {
         return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
     }
 
-    private func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func page(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (access, version) = try await latest(request, context)
         let links = HubLinks(base: baseURL(request), project: access.project.slug, name: version.name)
         let output = try await renderer.cached("\(version.contentHash)/page/\(links.base)/\(access.project.name)", kind: "page") {

@@ -16,8 +16,10 @@ public struct ServerConfiguration: Sendable {
     public var passwordCost: Int
     /// How long a session token lasts.
     public var sessionLifetime: TimeInterval
-    /// Failed sign-ins allowed per account, and per client address, within ``signInWindow`` before `429`.
+    /// Failed sign-ins allowed per account within ``signInWindow`` before `429`.
     public var signInAttempts: Int
+    /// Failed sign-ins allowed per client address (any accounts) within ``signInWindow`` before `429`.
+    public var signInAttemptsPerAddress: Int
     /// The window failed sign-ins are counted over.
     public var signInWindow: TimeInterval
     /// The largest spec body accepted (`413` above): 5 MB.
@@ -25,7 +27,8 @@ public struct ServerConfiguration: Sendable {
 
     /// Creates a configuration; the defaults are those of `arvis serve`.
     public init(dataDirectory: String = "arvis-data", host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
-                passwordCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInWindow: TimeInterval = 15 * 60,
+                passwordCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInAttemptsPerAddress: Int = 50,
+                signInWindow: TimeInterval = 15 * 60,
                 maximumSpecBytes: Int = 5_000_000) {
         self.dataDirectory = dataDirectory
         self.host = host
@@ -34,6 +37,7 @@ public struct ServerConfiguration: Sendable {
         self.passwordCost = passwordCost
         self.sessionLifetime = sessionLifetime
         self.signInAttempts = signInAttempts
+        self.signInAttemptsPerAddress = signInAttemptsPerAddress
         self.signInWindow = signInWindow
         self.maximumSpecBytes = maximumSpecBytes
     }

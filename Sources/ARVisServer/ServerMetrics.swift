@@ -22,7 +22,7 @@ enum ServerMetrics {
         Counter(label: "arvis_hub_renders_total", dimensions: [("kind", kind)]).increment()
     }
 
-    static func register(_ registry: PrometheusCollectorRegistry, on router: Router<BasicRequestContext>) {
+    static func register(_ registry: PrometheusCollectorRegistry, on router: Router<ServerContext>) {
         router.middlewares.add(MetricsMiddleware())
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -13,20 +13,20 @@ import Hummingbird
 struct SpecRoutes: Sendable {
     let api: ARVisAPI
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerContext>) {
         let spec = "/api/v1/projects/{project}/specs/{name}"
         router.get(RouterPath(spec)) { request, context in try await self.get(request, context) }
         router.put(RouterPath(spec)) { request, context in try await self.put(request, context) }
         router.get(RouterPath(spec + "/versions/{version}")) { request, context in try await self.getVersion(request, context) }
     }
 
-    private func get(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func get(_ request: Request, _ context: ServerContext) async throws -> Response {
         let access = try await api.access(try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
         let version = try await api.spec(try context.parameters.require("name"), in: access)
         return try Self.response(version, request: request, asJSON: Self.prefersJSON(request.headers[.accept], stored: version))
     }
 
-    private func getVersion(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func getVersion(_ request: Request, _ context: ServerContext) async throws -> Response {
         let access = try await api.access(try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
         guard let number = context.parameters.get("version", as: Int.self), number >= 1 else {
             throw APIError.badRequest("a version is a whole number from 1")
@@ -35,7 +35,7 @@ struct SpecRoutes: Sendable {
         return try Self.response(version, request: request, asJSON: Self.prefersJSON(request.headers[.accept], stored: version))
     }
 
-    private func put(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func put(_ request: Request, _ context: ServerContext) async throws -> Response {
         let access = try await api.access(try context.parameters.require("project"), needs: .editor,
                                           token: SessionToken.bearer(request.headers[.authorization]))
         let name = try context.parameters.require("name")
