@@ -117,19 +117,18 @@ struct PlantCommand: ParsableCommand {
 
     /// The catalog species `name` denotes, or an error that lists what it might have meant.
     static func catalogSpecies(_ name: String, noting: Bool) throws -> Species {
-        let catalog = SpeciesCatalog.standard
-        if let found = catalog.species(named: name) { return found }
-        let matches = catalog.search(name)
-        // A typo with one clear best match is forgiven, as `arvis species` forgives it.
-        if let best = matches.first, matches.count == 1 || matches[1].quality > best.quality {
-            if noting { Console.error("note: --species \(name) is taken as \(best.species.latinName) (\(best.species.portugueseNames[0]))") }
-            return best.species
-        }
-        let candidates = matches.prefix(5).map { "\($0.species.latinName) (\($0.species.portugueseNames[0]))" }
-        if candidates.isEmpty {
+        switch SpeciesCatalog.standard.resolve(name) {
+        case .found(let species):
+            return species
+        case .forgiven(let species):
+            if noting { Console.error("note: --species \(name) is taken as \(species.latinName) (\(species.portugueseNames.first ?? ""))") }
+            return species
+        case .ambiguous(let candidates):
+            let list = candidates.map { "\($0.latinName) (\($0.portugueseNames.first ?? ""))" }
+            throw ValidationError("--species \(name): did you mean \(list.joined(separator: ", "))? Give enough of the name to pick one.")
+        case .unknown:
             throw ValidationError("--species \(name): no species of the catalog is called that; `arvis species` lists them")
         }
-        throw ValidationError("--species \(name): did you mean \(candidates.joined(separator: ", "))? Give enough of the name to pick one.")
     }
 
     func run() throws {

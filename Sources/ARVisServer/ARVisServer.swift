@@ -25,12 +25,13 @@ public enum ARVisServer {
         router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         let api = ARVisAPI(store: store, configuration: configuration)
-        try api.registerHandlers(on: router, middlewares: [ErrorShapeMiddleware(), BearerTokenMiddleware()])
+        try api.registerHandlers(on: router, middlewares: [ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware()])
         SpecRoutes(api: api).register(on: router)
+        PlanRoutes(api: api).register(on: router)
         DocumentRoutes.register(on: router)
         HubRoutes(api: api, renderer: HubRenderer(fonts: try? FontLibrary.standard())).register(on: router)
         return Application(router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
-                           services: [TrashPurger(store: store, logger: logger)], logger: logger)
+                           services: [Housekeeper(store: store, logger: logger)], logger: logger)
     }
 
     /// Opens the store under the data directory and serves until SIGINT or SIGTERM, then shuts down gracefully.

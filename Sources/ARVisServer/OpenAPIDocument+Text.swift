@@ -1229,7 +1229,7 @@ components:
       properties:
         version: { type: integer }
         etag: { type: string }
-        author: { $ref: "#/components/schemas/Username" }
+        author: { type: [string, "null"], description: "Who saved it; null once the account is deleted." }
         createdAt: { type: string, format: date-time }
     SavedVersion:
       type: object
@@ -1253,6 +1253,7 @@ components:
       type: object
       description: A GeoJSON Polygon or MultiPolygon (or a Feature or FeatureCollection of them), WGS 84.
       required: [type]
+      additionalProperties: true
       properties:
         type: { type: string, enum: [Polygon, MultiPolygon, Feature, FeatureCollection] }
     AreaCreation:
@@ -1288,6 +1289,8 @@ components:
               share: { type: number, exclusiveMinimum: 0, maximum: 1000 }
         spacing: { type: number, exclusiveMinimum: 0, maximum: 1000 }
         layout: { type: string, enum: [poisson, hex, reforestar], default: poisson }
+        orientation: { type: number, minimum: -360, maximum: 360, default: 0, description: Degrees anticlockwise from east of the hex layout's rows. }
+        treesPerTap: { type: integer, minimum: 1, maximum: 100, default: 10, description: Trees per tap of the reforestar layout. }
         count: { type: integer, minimum: 1, maximum: 1000000 }
         seed: { type: integer, minimum: 0 }
     PlanSummary:
@@ -1335,7 +1338,7 @@ components:
         id: { $ref: "#/components/schemas/Identifier" }
         species: { type: string }
         position: { $ref: "#/components/schemas/FramePosition" }
-        plantedBy: { $ref: "#/components/schemas/Username" }
+        plantedBy: { type: [string, "null"], description: "The planter's username; null once the account is deleted." }
         plantedAt: { type: string, format: date-time }
         clientId: { type: [string, "null"] }
     Pose:

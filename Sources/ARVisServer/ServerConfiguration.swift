@@ -22,14 +22,16 @@ public struct ServerConfiguration: Sendable {
     public var signInAttemptsPerAddress: Int
     /// The window failed sign-ins are counted over.
     public var signInWindow: TimeInterval
-    /// The largest spec body accepted (`413` above): 5 MB.
+    /// The largest spec (or planting area) body accepted (`413` above): 5 MB.
     public var maximumSpecBytes: Int
+    /// The largest anchor body accepted, its payload included: 16 KB.
+    public var maximumAnchorBytes: Int
 
     /// Creates a configuration; the defaults are those of `arvis serve`.
     public init(dataDirectory: String = "arvis-data", host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
                 passwordCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInAttemptsPerAddress: Int = 50,
                 signInWindow: TimeInterval = 15 * 60,
-                maximumSpecBytes: Int = 5_000_000) {
+                maximumSpecBytes: Int = 5_000_000, maximumAnchorBytes: Int = 16_384) {
         self.dataDirectory = dataDirectory
         self.host = host
         self.port = port
@@ -40,6 +42,7 @@ public struct ServerConfiguration: Sendable {
         self.signInAttemptsPerAddress = signInAttemptsPerAddress
         self.signInWindow = signInWindow
         self.maximumSpecBytes = maximumSpecBytes
+        self.maximumAnchorBytes = maximumAnchorBytes
     }
 
     /// The database file.

@@ -63,6 +63,60 @@ enum Migrations {
             "ALTER TABLE projects ADD COLUMN heading DOUBLE PRECISION",
             "CREATE INDEX projects_by_trash ON projects(trashed_at)",
         ],
+        [
+            """
+            CREATE TABLE areas (
+                id TEXT PRIMARY KEY,
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                area BLOB NOT NULL,
+                exclusions BLOB,
+                square_metres DOUBLE PRECISION NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX areas_by_project ON areas(project_id)",
+            """
+            CREATE TABLE plans (
+                id TEXT PRIMARY KEY,
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                area_id TEXT NOT NULL REFERENCES areas(id) ON DELETE CASCADE,
+                summary TEXT NOT NULL,
+                geojson BLOB NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX plans_by_project ON plans(project_id)",
+            """
+            CREATE TABLE trees (
+                id TEXT PRIMARY KEY,
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                species TEXT NOT NULL,
+                spacing DOUBLE PRECISION NOT NULL,
+                x DOUBLE PRECISION NOT NULL,
+                y DOUBLE PRECISION NOT NULL,
+                z DOUBLE PRECISION NOT NULL,
+                planted_by TEXT REFERENCES accounts(id) ON DELETE SET NULL,
+                planted_at DOUBLE PRECISION NOT NULL,
+                client_id TEXT,
+                UNIQUE (project_id, client_id)
+            )
+            """,
+            "CREATE INDEX trees_by_position ON trees(project_id, x)",
+            """
+            CREATE TABLE anchors (
+                id TEXT PRIMARY KEY,
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                session TEXT,
+                pose TEXT NOT NULL,
+                payload BLOB,
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX anchors_by_session ON anchors(project_id, session, created_at)",
+            "CREATE INDEX anchors_by_expiry ON anchors(expires_at)",
+        ],
     ]
 
     /// Runs the steps the database has not run yet.

@@ -126,3 +126,91 @@ extension Date {
         Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 }
+
+/// A planting area of a project: GeoJSON polygons (with holes), and zones kept clear.
+public struct PlantingArea: Sendable, Hashable {
+    /// Stable identifier.
+    public var id: String
+    /// Display name.
+    public var name: String
+    /// The GeoJSON of the polygons to plant, as sent.
+    public var area: [UInt8]
+    /// The GeoJSON of the zones kept clear, if any.
+    public var exclusions: [UInt8]?
+    /// The area planted, in square metres (holes excluded).
+    public var squareMetres: Double
+    /// When it was added.
+    public var createdAt: Date
+}
+
+/// A stored plan of an area.
+public struct StoredPlan: Sendable, Hashable {
+    /// Stable identifier.
+    public var id: String
+    /// The area planned.
+    public var areaID: String
+    /// The plan's summary as JSON (trees, density, per species, shortfall).
+    public var summary: String
+    /// The trees as GeoJSON points; `nil` when only the list was asked for.
+    public var geojson: [UInt8]?
+    /// When it was made.
+    public var createdAt: Date
+}
+
+/// A tree planted in a project, in the project frame.
+public struct Tree: Sendable, Hashable {
+    /// Stable identifier.
+    public var id: String
+    /// The species' Latin name.
+    public var species: String
+    /// Metres every other tree keeps from it (the larger of two trees' spacings applies).
+    public var spacing: Double
+    /// Metres in the project frame.
+    public var x: Double, y: Double, z: Double
+    /// Who planted it, if the account still exists.
+    public var plantedBy: String?
+    /// When.
+    public var plantedAt: Date
+    /// The planting client's id for the change, so a retry is applied once.
+    public var clientID: String?
+
+    /// Creates a tree.
+    public init(id: String = UUID().uuidString.lowercased(), species: String, spacing: Double, x: Double, y: Double, z: Double,
+                plantedBy: String? = nil, plantedAt: Date = Date(), clientID: String? = nil) {
+        self.id = id
+        self.species = species
+        self.spacing = spacing
+        self.x = x
+        self.y = y
+        self.z = z
+        self.plantedBy = plantedBy
+        self.plantedAt = plantedAt
+        self.clientID = clientID
+    }
+}
+
+/// An anchor of a project: a pose in the project frame, what the app attaches, and when it expires.
+public struct Anchor: Sendable, Hashable {
+    /// Stable identifier.
+    public var id: String
+    /// The device session that placed it.
+    public var session: String?
+    /// Position x, y, z then orientation quaternion x, y, z, w, in the project frame.
+    public var pose: [Double]
+    /// The app's JSON, as sent.
+    public var payload: [UInt8]?
+    /// When it was saved.
+    public var createdAt: Date
+    /// When it disappears.
+    public var expiresAt: Date
+
+    /// Creates an anchor.
+    public init(id: String = UUID().uuidString.lowercased(), session: String?, pose: [Double], payload: [UInt8]?, createdAt: Date, expiresAt: Date) {
+        self.id = id
+        self.session = session
+        self.pose = pose
+        self.payload = payload
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}

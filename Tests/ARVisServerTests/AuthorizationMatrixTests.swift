@@ -73,7 +73,21 @@ struct AuthorizationMatrixTests: ServerTesting {
         Route(method: .get, path: "/s/garden/tour/scene.json", expected: read),
         Route(method: .get, path: "/s/garden/tour/qr.svg", expected: read),
         Route(method: .get, path: "/s/garden/tour/qr.svg", visibility: "public", expected: publicRead),
+        Route(method: .get, path: "/api/v1/species?q=pinus", expected: [200, 200, 200, 200, 200, 200]),
+        Route(method: .get, path: "/api/v1/projects/garden/areas", expected: read),
+        Route(method: .post, path: "/api/v1/projects/garden/areas", body: area, expected: [401, 403, 201, 201, 404, 401]),
+        Route(method: .get, path: "/api/v1/projects/garden/plans", expected: read),
+        Route(method: .get, path: "/api/v1/projects/garden/trees", expected: read),
+        Route(method: .post, path: "/api/v1/projects/garden/trees", body: #"{"species": "Pinus pinea", "position": {"x": 1, "z": 2}}"#,
+              expected: [401, 403, 201, 201, 404, 401]),
+        Route(method: .post, path: "/api/v1/projects/garden/trees", body: #"{"species": "Pinus pinea", "position": {"x": 1, "z": 2}}"#,
+              visibility: "public", expected: [401, 403, 201, 201, 403, 401]),
+        Route(method: .get, path: "/api/v1/projects/garden/anchors", expected: read),
+        Route(method: .post, path: "/api/v1/projects/garden/anchors", body: #"{"pose": {"position": [0, 0, 0], "orientation": [0, 0, 0, 1]}}"#,
+              expected: [401, 403, 201, 201, 404, 401]),
     ]
+
+    private static let area = #"{"name": "Plot", "area": {"type": "Polygon", "coordinates": [[[-8.81, 39.74], [-8.809, 39.74], [-8.809, 39.741], [-8.81, 39.74]]]}}"#
 
     @Test(arguments: routes) func everyCallerGetsWhatTheTableSays(_ route: Route) async throws {
         for caller in Caller.allCases {

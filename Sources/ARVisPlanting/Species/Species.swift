@@ -97,6 +97,36 @@ public struct SpeciesCatalog: Sendable {
         return nil
     }
 
+    /// How a name given by a person resolves against the catalog.
+    public enum Resolution: Sendable {
+        /// ``species(named:)`` found it.
+        case found(Species)
+        /// Not a name, but a typo with one clear best match, taken as that species.
+        case forgiven(Species)
+        /// Several species match as well; the best few, to offer.
+        case ambiguous([Species])
+        /// Nothing is called anything like that.
+        case unknown
+
+        /// The species, found or forgiven.
+        public var species: Species? {
+            switch self {
+            case .found(let species), .forgiven(let species): species
+            case .ambiguous, .unknown: nil
+            }
+        }
+    }
+
+    /// What `name` denotes: the species it names; a typo's one clear best match (as `arvis species`
+    /// forgives it); or the candidates when no single species stands out.
+    public func resolve(_ name: String) -> Resolution {
+        if let found = species(named: name) { return .found(found) }
+        let matches = search(name)
+        guard let best = matches.first else { return .unknown }
+        if matches.count == 1 || matches[1].quality > best.quality { return .forgiven(best.species) }
+        return .ambiguous(matches.prefix(5).map(\.species))
+    }
+
     /// `text` lowercased, without accents, with runs of spaces and hyphens as single spaces.
     static func fold(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))

@@ -1,0 +1,33 @@
+import ARVisStore
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Once an hour, deletes for good the projects trashed more than 30 days ago and the anchors past
+/// their lifetime; stops with the server.
+struct Housekeeper: Service {
+    let store: Store
+    let logger: Logger
+    var retention: TimeInterval = ARVisAPI.trashRetention
+    var interval: Duration = .seconds(3_600)
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await sweep()
+                try await Task.sleep(for: interval)
+            }
+        }
+    }
+
+    /// One round: the trash, then expired anchors.
+    func sweep() async {
+        do {
+            let projects = try await store.purgeTrash(before: Date(timeIntervalSinceNow: -retention))
+            let anchors = try await store.purgeExpiredAnchors()
+            if projects + anchors > 0 { logger.info("purged \(projects) project(s) trashed over 30 days ago and \(anchors) expired anchor(s)") }
+        } catch {
+            logger.error("housekeeping failed: \(error)")
+        }
+    }
+}
