@@ -34,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
         .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.0"),
+        .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.36.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
@@ -67,10 +70,14 @@ let package = Package(
             dependencies: ["ARVisSpec", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
-        // Accounts, projects, roles and specs with versions, over SQLKit (SQLite embedded).
+        // Accounts, projects, roles, specs with versions, planting and anchors, over SQLKit (SQLite embedded, or PostgreSQL).
         .target(
             name: "ARVisStore",
-            dependencies: ["ARVisSpec", .product(name: "SQLiteKit", package: "sqlite-kit"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ARVisSpec", .product(name: "SQLiteKit", package: "sqlite-kit"), .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // `arvis serve`: HTTP over Hummingbird 2, handlers implementing the protocol generated from openapi.yaml.
@@ -154,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ARVisStoreTests",
-            dependencies: ["ARVisStore", "ARVisTestSupport"],
+            dependencies: ["ARVisStore", "ARVisTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -9,7 +9,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the ARVis server: accounts, projects, specs with versions and the spec hub.",
         discussion: """
-            Everything is kept in one SQLite file under --data (created if needed). The server logs one
+            Everything is kept in one SQLite file under --data (created if needed), or in PostgreSQL with
+            --database postgres://…; the schema is migrated at start. The server logs one
             line per request and stops gracefully on Ctrl-C or SIGTERM. The API is described in
             openapi.yaml; a spec saved in a project that is unlisted or public opens on any device at
             /s/PROJECT/NAME (a page with its widgets and QR code) and /s/PROJECT/NAME.json (for iARVis).
@@ -23,6 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The folder the database lives in.")
     var data = "arvis-data"
+
+    @Option(help: ArgumentHelp("Keep everything in PostgreSQL instead of SQLite: postgres://user:password@host:5432/database[?sslmode=require].",
+                               valueName: "url"))
+    var database: String?
 
     @Option(help: "The address to listen on (0.0.0.0 for every interface).")
     var host = "127.0.0.1"
@@ -40,6 +45,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
         guard (1...100).contains(maximumSpecMegabytes) else { throw ValidationError("--max-spec-mb must be between 1 and 100") }
+        if let database, !(database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")) {
+            throw ValidationError("--database takes a PostgreSQL URL such as postgres://arvis:secret@127.0.0.1:5432/arvis")
+        }
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
                   url.query == nil, url.fragment == nil else {
@@ -49,9 +57,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = ServerConfiguration(dataDirectory: data, host: host, port: port, publicURL: publicURL,
+        let configuration = ServerConfiguration(dataDirectory: data, databaseURL: database, host: host, port: port, publicURL: publicURL,
                                                 maximumSpecBytes: maximumSpecMegabytes * 1_000_000)
-        Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(configuration.databasePath))")
+        let place = database == nil ? configuration.databasePath : "PostgreSQL"
+        Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(place))")
         try await CLIExit.reportingAsync { try await ARVisServer.run(configuration) }
     }
 }

@@ -28,7 +28,7 @@ struct ARVisAPI: APIProtocol {
 
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
         guard await store.ping() else { return .serviceUnavailable(.init(body: .json(Self.error("unavailable", "the database does not answer")))) }
-        return .ok(.init(body: .json(.init(status: .ok, version: Self.version, database: .sqlite))))
+        return .ok(.init(body: .json(.init(status: .ok, version: Self.version, database: store.engine == .postgres ? .postgres : .sqlite))))
     }
 
     static func error(_ code: String, _ message: String) -> Components.Schemas._Error {

@@ -34,11 +34,17 @@ public enum ARVisServer {
                            services: [Housekeeper(store: store, logger: logger)], logger: logger)
     }
 
-    /// Opens the store under the data directory and serves until SIGINT or SIGTERM, then shuts down gracefully.
+    /// Opens the store (PostgreSQL at ``ServerConfiguration/databaseURL``, else SQLite under the data
+    /// directory) and serves until SIGINT or SIGTERM, then shuts down gracefully.
     /// - Throws: ``StoreError`` when the database cannot be opened; the server's own errors.
     public static func run(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "arvis.serve")) async throws {
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        let store = try await Store.open(sqliteAt: configuration.databasePath, logger: logger)
+        let store: Store
+        if let url = configuration.databaseURL {
+            store = try await Store.open(postgres: url, logger: logger)
+        } else {
+            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            store = try await Store.open(sqliteAt: configuration.databasePath, logger: logger)
+        }
         let metrics = PrometheusCollectorRegistry()
         ServerMetrics.bootstrap(metrics)
         do {

@@ -4,6 +4,9 @@ public import Foundation
 public struct ServerConfiguration: Sendable {
     /// The folder of the SQLite database (created if needed).
     public var dataDirectory: String
+    /// A PostgreSQL URL (`postgres://user:password@host:5432/database`) to keep everything in
+    /// instead of SQLite; `nil`: SQLite under ``dataDirectory``.
+    public var databaseURL: String?
     /// The address to listen on.
     public var host: String
     /// The port to listen on (0: any free port).
@@ -28,11 +31,12 @@ public struct ServerConfiguration: Sendable {
     public var maximumAnchorBytes: Int
 
     /// Creates a configuration; the defaults are those of `arvis serve`.
-    public init(dataDirectory: String = "arvis-data", host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
+    public init(dataDirectory: String = "arvis-data", databaseURL: String? = nil, host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
                 passwordCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInAttemptsPerAddress: Int = 50,
                 signInWindow: TimeInterval = 15 * 60,
                 maximumSpecBytes: Int = 5_000_000, maximumAnchorBytes: Int = 16_384) {
         self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
         self.host = host
         self.port = port
         self.publicURL = publicURL

@@ -1,3 +1,4 @@
+import Foundation
 import SQLKit
 
 /// The schema, as numbered steps. A database records the last step it ran and runs the rest at start,
@@ -119,14 +120,30 @@ enum Migrations {
         ],
     ]
 
-    /// Runs the steps the database has not run yet.
-    static func run(on database: any SQLDatabase) async throws {
+    /// Runs the steps the database has not run yet. On PostgreSQL a session lock keeps two server
+    /// instances starting at once from running a step twice, and `BLOB` columns are `BYTEA`.
+    static func run(on database: any SQLDatabase, engine: Store.Engine) async throws {
+        let lock: SQLQueryString = "SELECT pg_advisory_lock(hashtext('arvis-migrations'))"
+        if engine == .postgres { try await database.raw(lock).run() }
+        do {
+            try await runSteps(on: database, engine: engine)
+        } catch {
+            if engine == .postgres { try? await database.raw("SELECT pg_advisory_unlock(hashtext('arvis-migrations'))").run() }
+            throw error
+        }
+        if engine == .postgres { try await database.raw("SELECT pg_advisory_unlock(hashtext('arvis-migrations'))").run() }
+    }
+
+    private static func runSteps(on database: any SQLDatabase, engine: Store.Engine) async throws {
         try await database.raw("CREATE TABLE IF NOT EXISTS arvis_schema (step INTEGER NOT NULL)").run()
         let done = try await database.raw("SELECT COALESCE(MAX(step), 0) AS step FROM arvis_schema").first(decodingColumn: "step", as: Int.self) ?? 0
         for (index, statements) in steps.enumerated() where index + 1 > done {
-            try await database.raw("BEGIN IMMEDIATE").run()
+            try await database.raw(engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
             do {
-                for statement in statements { try await database.raw(SQLQueryString(statement)).run() }
+                for statement in statements {
+                    let text = engine == .postgres ? statement.replacingOccurrences(of: " BLOB", with: " BYTEA") : statement
+                    try await database.raw(SQLQueryString(text)).run()
+                }
                 try await database.raw("INSERT INTO arvis_schema (step) VALUES (\(bind: index + 1))").run()
                 try await database.raw("COMMIT").run()
             } catch {

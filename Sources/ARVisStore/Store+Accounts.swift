@@ -22,7 +22,7 @@ extension Store {
 
     /// The account named `username` (any case) and its password hash, or `nil`.
     public func credentials(username: String) async throws(StoreError) -> (account: Account, passwordHash: String)? {
-        try await serialized { database in
+        try await withDatabase { database in
             guard let row = try await database.raw("""
                 SELECT id, username, password_hash, created_at FROM accounts WHERE username_key = \(bind: username.lowercased())
                 """).first() else { return nil }
@@ -40,7 +40,7 @@ extension Store {
 
     /// Records a session token (its hash only) until `expiresAt`.
     public func createSession(accountID: String, tokenHash: String, expiresAt: Date) async throws(StoreError) {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 INSERT INTO sessions (token_hash, account_id, expires_at) VALUES (\(bind: tokenHash), \(bind: accountID), \(bind: expiresAt.timeIntervalSince1970))
                 """).run()
@@ -49,7 +49,7 @@ extension Store {
 
     /// The account a token hash signs in, if the session exists and has not expired.
     public func account(tokenHash: String, now: Date = Date()) async throws(StoreError) -> Account? {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 SELECT accounts.id, accounts.username, accounts.created_at FROM sessions JOIN accounts ON accounts.id = sessions.account_id
                 WHERE sessions.token_hash = \(bind: tokenHash) AND sessions.expires_at > \(bind: now.timeIntervalSince1970)
@@ -59,7 +59,7 @@ extension Store {
 
     /// Ends a session at once.
     public func deleteSession(tokenHash: String) async throws(StoreError) {
-        try await serialized { try await $0.raw("DELETE FROM sessions WHERE token_hash = \(bind: tokenHash)").run() }
+        try await withDatabase { try await $0.raw("DELETE FROM sessions WHERE token_hash = \(bind: tokenHash)").run() }
     }
 
     static func account(_ row: any SQLRow) throws -> Account {

@@ -10,7 +10,7 @@ extension Store {
         var anchor = anchor
         anchor.createdAt = anchor.createdAt.storePrecision
         anchor.expiresAt = anchor.expiresAt.storePrecision
-        try await transaction { [anchor] database in
+        try await transaction(lock: "anchors:\(projectID)") { [anchor] database in
             try await database.raw("""
                 INSERT INTO anchors (id, project_id, session, pose, payload, created_at, expires_at) VALUES
                 (\(bind: anchor.id), \(bind: projectID), \(bind: anchor.session), \(bind: Self.poseText(anchor.pose)),
@@ -28,7 +28,7 @@ extension Store {
 
     /// A project's live anchors (of one session, if given), oldest first.
     public func anchors(projectID: String, session: String? = nil, now: Date = Date()) async throws(StoreError) -> [Anchor] {
-        try await serialized { database in
+        try await withDatabase { database in
             let rows: [any SQLRow]
             if let session {
                 rows = try await database.raw("""
@@ -46,7 +46,7 @@ extension Store {
 
     /// One live anchor, or `nil`.
     public func anchor(projectID: String, id: String, now: Date = Date()) async throws(StoreError) -> Anchor? {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 SELECT * FROM anchors WHERE project_id = \(bind: projectID) AND id = \(bind: id) AND expires_at > \(bind: now.timeIntervalSince1970)
                 """).first().map(Self.anchor)

@@ -4,7 +4,7 @@ import SQLKit
 extension Store {
     /// A project's members, owners first, then by name.
     public func members(projectID: String) async throws(StoreError) -> [Member] {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 SELECT accounts.username, members.role FROM members JOIN accounts ON accounts.id = members.account_id
                 WHERE members.project_id = \(bind: projectID) ORDER BY accounts.username_key
@@ -20,7 +20,7 @@ extension Store {
     /// - Throws: ``StoreError`` `notFound` when there is no such account; `conflict` when the change
     ///   would leave the project without an owner.
     public func setMember(projectID: String, username: String, role: Role) async throws(StoreError) -> Member {
-        try await transaction { database in
+        try await transaction(lock: "members:\(projectID)") { database in
             let accountID = try await Self.accountID(username: username, on: database)
             if role != .owner { try await Self.requireAnotherOwner(projectID: projectID, than: accountID, on: database) }
             try await database.raw("""
@@ -34,7 +34,7 @@ extension Store {
     /// Removes `username` from a project.
     /// - Throws: ``StoreError`` `notFound` when it is not a member; `conflict` when it is the last owner.
     public func removeMember(projectID: String, username: String) async throws(StoreError) {
-        try await transaction { database in
+        try await transaction(lock: "members:\(projectID)") { database in
             let accountID = try await Self.accountID(username: username, on: database)
             try await Self.requireAnotherOwner(projectID: projectID, than: accountID, on: database)
             let isMember = try await database.raw("""

@@ -7,7 +7,7 @@ extension Store {
                            now date: Date = Date()) async throws(StoreError) -> PlantingArea {
         let stored = PlantingArea(id: UUID().uuidString.lowercased(), name: name, area: area, exclusions: exclusions, squareMetres: squareMetres,
                                   createdAt: date.storePrecision)
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 INSERT INTO areas (id, project_id, name, area, exclusions, square_metres, created_at) VALUES
                 (\(bind: stored.id), \(bind: projectID), \(bind: name), \(bind: Data(area)), \(bind: exclusions.map { Data($0) }),
@@ -19,14 +19,14 @@ extension Store {
 
     /// A project's areas, oldest first, with their GeoJSON.
     public func areas(projectID: String) async throws(StoreError) -> [PlantingArea] {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("SELECT * FROM areas WHERE project_id = \(bind: projectID) ORDER BY created_at, id").all().map(Self.area)
         }
     }
 
     /// One area of a project, or `nil`.
     public func area(projectID: String, id: String) async throws(StoreError) -> PlantingArea? {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("SELECT * FROM areas WHERE project_id = \(bind: projectID) AND id = \(bind: id)").first().map(Self.area)
         }
     }
@@ -39,7 +39,7 @@ extension Store {
     /// Stores a plan of an area.
     public func savePlan(projectID: String, areaID: String, summary: String, geojson: [UInt8], now date: Date = Date()) async throws(StoreError) -> StoredPlan {
         let plan = StoredPlan(id: UUID().uuidString.lowercased(), areaID: areaID, summary: summary, geojson: geojson, createdAt: date.storePrecision)
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 INSERT INTO plans (id, project_id, area_id, summary, geojson, created_at) VALUES
                 (\(bind: plan.id), \(bind: projectID), \(bind: areaID), \(bind: summary), \(bind: Data(geojson)), \(bind: plan.createdAt.timeIntervalSince1970))
@@ -50,7 +50,7 @@ extension Store {
 
     /// A project's plans, oldest first, without their trees.
     public func plans(projectID: String) async throws(StoreError) -> [StoredPlan] {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 SELECT id, area_id, summary, created_at FROM plans WHERE project_id = \(bind: projectID) ORDER BY created_at, id
                 """).all().map { try Self.plan($0, withTrees: false) }
@@ -59,7 +59,7 @@ extension Store {
 
     /// One plan with its trees, or `nil`.
     public func plan(projectID: String, id: String) async throws(StoreError) -> StoredPlan? {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("SELECT * FROM plans WHERE project_id = \(bind: projectID) AND id = \(bind: id)").first()
                 .map { try Self.plan($0, withTrees: true) }
         }
@@ -76,7 +76,7 @@ extension Store {
     public func plantTree(projectID: String, _ tree: Tree, plantedByID: String?, largestSpacing: Double) async throws(StoreError) -> (tree: Tree, planted: Bool) {
         var tree = tree
         tree.plantedAt = tree.plantedAt.storePrecision
-        return try await transaction { [tree] database in
+        return try await transaction(lock: "trees:\(projectID)") { [tree] database in
             if let clientID = tree.clientID, let earlier = try await database.raw("""
                 SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
                 WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
@@ -108,7 +108,7 @@ extension Store {
 
     /// A project's trees, oldest first.
     public func trees(projectID: String) async throws(StoreError) -> [Tree] {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
                 WHERE project_id = \(bind: projectID) ORDER BY planted_at, trees.id

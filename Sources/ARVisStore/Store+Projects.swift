@@ -27,14 +27,14 @@ extension Store {
 
     /// The project with `slug` (trashed ones included), or `nil`.
     public func project(slug: String) async throws(StoreError) -> Project? {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("SELECT * FROM projects WHERE slug = \(bind: slug)").first().map(Self.project)
         }
     }
 
     /// The role of an account in a project, or `nil` when it is not a member.
     public func role(accountID: String, projectID: String) async throws(StoreError) -> Role? {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("SELECT role FROM members WHERE project_id = \(bind: projectID) AND account_id = \(bind: accountID)")
                 .first(decodingColumn: "role", as: String.self).flatMap(Role.init(rawValue:))
         }
@@ -42,7 +42,7 @@ extension Store {
 
     /// The projects an account belongs to (trashed ones included), with its role, by slug.
     public func projects(accountID: String) async throws(StoreError) -> [(project: Project, role: Role)] {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 SELECT projects.*, members.role FROM projects JOIN members ON members.project_id = projects.id
                 WHERE members.account_id = \(bind: accountID) ORDER BY projects.slug
@@ -76,7 +76,7 @@ extension Store {
     /// Moves a project to the trash at `date`, or takes it out with `nil`; what it holds stays until it is purged.
     public func setTrashed(projectID: String, at date: Date?) async throws(StoreError) {
         let when = date?.storePrecision.timeIntervalSince1970
-        try await serialized { try await $0.raw("UPDATE projects SET trashed_at = \(bind: when) WHERE id = \(bind: projectID)").run() }
+        try await withDatabase { try await $0.raw("UPDATE projects SET trashed_at = \(bind: when) WHERE id = \(bind: projectID)").run() }
     }
 
     /// Deletes for good every project trashed before `cutoff`, with everything in it; returns how many.

@@ -13,7 +13,7 @@ extension Store {
                          authorID: String?, expectedVersion: Int? = nil, expectedHashPrefix: String? = nil,
                          now date: Date = Date()) async throws(StoreError) -> SpecVersion {
         let now = date.storePrecision
-        return try await transaction { database in
+        return try await transaction(lock: "spec:\(projectID):\(name)") { database in
             let row = try await database.raw("""
                 SELECT version, content_hash FROM spec_versions WHERE project_id = \(bind: projectID) AND name = \(bind: name)
                 ORDER BY version DESC LIMIT 1
@@ -37,7 +37,7 @@ extension Store {
 
     /// A version of a spec with its body: the latest, or version `number`.
     public func spec(projectID: String, name: String, version number: Int? = nil) async throws(StoreError) -> SpecVersion? {
-        try await serialized { database in
+        try await withDatabase { database in
             let row: (any SQLRow)?
             if let number {
                 row = try await database.raw("""
@@ -56,7 +56,7 @@ extension Store {
 
     /// Every version of a spec, newest first, without bodies.
     public func versions(projectID: String, name: String) async throws(StoreError) -> [SpecVersion] {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 SELECT spec_versions.project_id, spec_versions.name, version, content_hash, media_type, spec_versions.created_at, accounts.username
                 FROM spec_versions LEFT JOIN accounts ON accounts.id = spec_versions.author_id
@@ -67,7 +67,7 @@ extension Store {
 
     /// The latest version of every spec in a project, by name, without bodies.
     public func specs(projectID: String) async throws(StoreError) -> [SpecVersion] {
-        try await serialized { database in
+        try await withDatabase { database in
             try await database.raw("""
                 SELECT spec_versions.project_id, spec_versions.name, version, content_hash, media_type, spec_versions.created_at, accounts.username
                 FROM spec_versions LEFT JOIN accounts ON accounts.id = spec_versions.author_id

@@ -1,71 +1,130 @@
 import Foundation
 public import Logging
+import NIOSSL
+import PostgresKit
+import PostgresNIO
 import SQLiteKit
 
-/// Where ARVis keeps accounts, sessions, projects, members and every version of every spec.
+/// Where ARVis keeps accounts, sessions, projects, members, every version of every spec, planting
+/// and anchors: one implementation over SQLKit, on SQLite or PostgreSQL.
 ///
-/// One SQLite file (WAL journal, foreign keys on) under the server's data directory. Every operation
-/// runs whole on one connection, one at a time, so a transaction never interleaves with another and
-/// a write that returned is on disk.
+/// - SQLite (the default): one file (WAL journal, `synchronous=FULL`, foreign keys on), one
+///   connection; operations run one at a time, so a transaction never interleaves with another and
+///   a write that returned is on disk.
+/// - PostgreSQL: a connection pool; transactions that check before they write (a spec's next
+///   version, a tree's spacing, a project's last owner) take a transaction-scoped advisory lock on
+///   what they check, so concurrent requests and server instances never both pass the check.
 ///
 /// ```swift
 /// let store = try await Store.open(sqliteAt: "arvis-data/arvis.sqlite")
 /// let account = try await store.createAccount(username: "ana", passwordHash: hash)
 /// ```
 public final class Store: Sendable {
-    private let connection: SQLiteConnection
-    private let lock = AsyncLock()
-
-    private init(connection: SQLiteConnection) {
-        self.connection = connection
+    /// The database engine behind a store.
+    public enum Engine: String, Sendable {
+        case sqlite, postgres
     }
 
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    private enum Backend: Sendable {
+        case sqlite(SQLiteConnection, AsyncLock)
+        case postgres(PostgresClient, Task<Void, Never>)
+    }
+
+    private let backend: Backend
+
+    /// The engine this store runs on.
+    public var engine: Engine {
+        switch backend {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
+
+    private init(backend: Backend) {
+        self.backend = backend
+    }
+
+    /// Opens (creating if needed) the SQLite database at `path` and brings its schema up to date.
     /// - Throws: ``StoreError`` `unavailable` when the file cannot be opened or migrated.
     public static func open(sqliteAt path: String, logger: Logger = Logger(label: "arvis.store")) async throws(StoreError) -> Store {
+        let connection: SQLiteConnection
+        do { connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger) } catch {
+            throw StoreError(.unavailable, "cannot open the database \(path): \(error)", location: path, cause: error)
+        }
+        return try await prepared(Store(backend: .sqlite(connection, AsyncLock())), location: path) { database in
+            try await database.raw("PRAGMA journal_mode = WAL").run()
+            try await database.raw("PRAGMA synchronous = FULL").run()
+            try await database.raw("PRAGMA foreign_keys = ON").run()
+        }
+    }
+
+    /// Connects to the PostgreSQL database of `url` (`postgres://user:password@host:port/database`,
+    /// `?sslmode=disable|prefer|require`; without one, TLS is off on loopback and preferred elsewhere)
+    /// and brings its schema up to date.
+    /// - Throws: ``StoreError`` `invalid` for a URL that is not one; `unavailable` when the server
+    ///   does not answer or the schema cannot be migrated.
+    public static func open(postgres url: String, logger: Logger = Logger(label: "arvis.store")) async throws(StoreError) -> Store {
+        let configuration = try PostgresURL.configuration(url)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let running = Task { await client.run() }
+        return try await prepared(Store(backend: .postgres(client, running)), location: PostgresURL.redacted(url)) { _ in }
+    }
+
+    /// `store` with its schema migrated after `setUp`; closed again when that fails.
+    private static func prepared(_ store: Store, location: String, setUp: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws(StoreError) -> Store {
         do {
-            let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-            let store = Store(connection: connection)
-            try await store.serialized { database in
-                try await database.raw("PRAGMA journal_mode = WAL").run()
-                try await database.raw("PRAGMA synchronous = FULL").run()
-                try await database.raw("PRAGMA foreign_keys = ON").run()
-                try await Migrations.run(on: database)
+            try await store.withDatabase { database in
+                try await setUp(database)
+                try await Migrations.run(on: database, engine: store.engine)
             }
             return store
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw StoreError(.unavailable, "cannot open the database \(path): \(error)", location: path, cause: error)
+            await store.close()
+            throw StoreError(.unavailable, "cannot prepare the database \(location): \(error.message)", location: location, cause: error)
         }
     }
 
     /// Closes the database.
     public func close() async {
-        try? await connection.close()
-    }
-
-    /// Runs `work` alone on the connection; a thrown database error becomes ``StoreError`` `unavailable`.
-    func serialized<T: Sendable>(_ work: @Sendable (any SQLDatabase) async throws -> T) async throws(StoreError) -> T {
-        await lock.acquire()
-        do {
-            let result = try await work(connection.sql())
-            await lock.release()
-            return result
-        } catch let error as StoreError {
-            await lock.release()
-            throw error
-        } catch {
-            await lock.release()
-            throw StoreError(.unavailable, "the database failed: \(error)", cause: error)
+        switch backend {
+        case .sqlite(let connection, _): try? await connection.close()
+        case .postgres(_, let running): running.cancel()
         }
     }
 
-    /// Runs `work` in a transaction: all of it is kept, or none.
-    func transaction<T: Sendable>(_ work: @Sendable (any SQLDatabase) async throws -> T) async throws(StoreError) -> T {
-        try await serialized { database in
-            try await database.raw("BEGIN IMMEDIATE").run()
+    /// Runs `work` on a connection (on SQLite, alone); a thrown database error becomes ``StoreError``:
+    /// `conflict` for a broken uniqueness rule, else `unavailable`.
+    func withDatabase<T: Sendable>(_ work: @Sendable (any SQLDatabase) async throws -> T) async throws(StoreError) -> T {
+        do {
+            switch backend {
+            case .sqlite(let connection, let lock):
+                await lock.acquire()
+                do {
+                    let result = try await work(connection.sql())
+                    await lock.release()
+                    return result
+                } catch {
+                    await lock.release()
+                    throw error
+                }
+            case .postgres(let client, _):
+                return try await client.withConnection { connection in try await work(connection.sql()) }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Runs `work` in a transaction: all of it is kept, or none. On PostgreSQL, `lock` names what the
+    /// transaction checks before it writes, and transactions with the same name run one at a time.
+    func transaction<T: Sendable>(lock: String? = nil, _ work: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws(StoreError) -> T {
+        let engine = engine
+        return try await withDatabase { database in
+            try await database.raw(engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
             do {
+                if engine == .postgres, let lock { try await database.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: lock)))").run() }
                 let result = try await work(database)
                 try await database.raw("COMMIT").run()
                 return result
@@ -78,7 +137,46 @@ public final class Store: Sendable {
 
     /// Whether the database answers (for `/health`).
     public func ping() async -> Bool {
-        (try? await serialized { try await $0.raw("SELECT 1 AS one").first() != nil }) ?? false
+        (try? await withDatabase { try await $0.raw("SELECT 1 AS one").first() != nil }) ?? false
+    }
+
+    /// A database error as a ``StoreError``.
+    private static func storeError(_ error: any Error) -> StoreError {
+        if let error = error as? PSQLError, error.serverInfo?[.sqlState] == "23505" {
+            return StoreError(.conflict, "it exists already: \(error.serverInfo?[.detail] ?? "a unique value is taken")", cause: error)
+        }
+        if let error = error as? SQLiteError, error.reason == .constraintUniqueFailed || error.reason == .constraintPrimaryKeyFailed {
+            return StoreError(.conflict, "it exists already: \(error.message)", cause: error)
+        }
+        return StoreError(.unavailable, "the database failed: \(String(reflecting: error))", cause: error)
+    }
+}
+
+/// Reads `postgres://` URLs into PostgresNIO's client configuration.
+enum PostgresURL {
+    static func configuration(_ url: String) throws(StoreError) -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? ""),
+              let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty else {
+            throw StoreError(.invalid, "a database URL looks like postgres://user:password@host:5432/database, not \(redacted(url))")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? (["localhost", "127.0.0.1", "::1"].contains(host) ? "disable" : "prefer")
+        let tls: PostgresClient.Configuration.TLS
+        switch mode {
+        case "disable": tls = .disable
+        case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
+        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        default: throw StoreError(.invalid, "sslmode=\(mode) is not one of disable, prefer or require")
+        }
+        return PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user, password: components.password,
+                                            database: database.isEmpty ? user : database, tls: tls)
+    }
+
+    /// The URL without its password, for messages.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? "the database URL"
     }
 }
 
