@@ -14,6 +14,8 @@ struct APIDocument: Sendable {
         var summary: String
         var tag: String
         var statuses: [String]
+        /// Whether it takes a request body (always JSON for the generated operations).
+        var takesBody: Bool
     }
 
     /// Every operation, in the document's order.
@@ -35,11 +37,16 @@ struct APIDocument: Sendable {
                 guard let name = methodNode.string, let method = HTTPRequest.Method(name.uppercased()), let operation = operationNode.mapping else { continue }
                 operations.append(Operation(
                     method: method, path: path, identifier: operation["operationId"]?.string ?? "", summary: operation["summary"]?.string ?? "",
-                    tag: operation["tags"]?.sequence?.first?.string ?? "", statuses: operation["responses"]?.mapping?.keys.compactMap(\.string) ?? []))
+                    tag: operation["tags"]?.sequence?.first?.string ?? "", statuses: operation["responses"]?.mapping?.keys.compactMap(\.string) ?? [],
+                    takesBody: operation["requestBody"] != nil))
             }
         }
         self.operations = operations
+        bodyOperations = Set(operations.filter(\.takesBody).map(\.identifier))
     }
+
+    /// The identifiers of the operations that take a body.
+    let bodyOperations: Set<String>
 
     /// The methods the document allows on a request path, `[]` when no path of the document matches.
     func methods(for requestPath: Substring) -> Set<HTTPRequest.Method> {

@@ -11,7 +11,9 @@ extension ARVisAPI {
     static let largestCatalogSpacing = SpeciesCatalog.standard.species.map(\.spacing).max() ?? 0
 
     func searchSpecies(_ input: Operations.SearchSpecies.Input) async throws -> Operations.SearchSpecies.Output {
-        let found = SpeciesCatalog.standard.search(input.query.q ?? "").prefix(50)
+        let query = input.query.q ?? ""
+        guard query.count <= 200 else { throw APIError.badRequest("q is at most 200 characters") }
+        let found = SpeciesCatalog.standard.search(query).prefix(50)
         return .ok(.init(body: .json(.init(species: found.map { match in
             .init(latinName: match.species.latinName, englishName: match.species.englishNames.first ?? "",
                   portugueseName: match.species.portugueseNames.first ?? "", spacing: match.species.spacing)

@@ -11,11 +11,12 @@ struct Housekeeper: Service {
     var retention: TimeInterval = ARVisAPI.trashRetention
     var interval: Duration = .seconds(3_600)
 
-    func run() async throws {
-        try await cancelWhenGracefulShutdown {
+    func run() async {
+        // Cancelled at graceful shutdown: the sleep ends early and the loop with it, without an error.
+        await cancelWhenGracefulShutdown { [self] in
             while !Task.isCancelled {
                 await sweep()
-                try await Task.sleep(for: interval)
+                try? await Task.sleep(for: interval)
             }
         }
     }

@@ -113,6 +113,7 @@ paths:
         "409": { $ref: "#/components/responses/Conflict" }
         "413": { $ref: "#/components/responses/TooLarge" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
   /api/v1/accounts/current:
     get:
       tags: [accounts]
@@ -125,6 +126,7 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/Account" }
         "401": { $ref: "#/components/responses/Unauthorized" }
+        "400": { $ref: "#/components/responses/BadRequest" }
     delete:
       tags: [accounts]
       operationId: deleteAccount
@@ -139,6 +141,8 @@ paths:
         "400": { $ref: "#/components/responses/BadRequest" }
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
   /api/v1/accounts/current/password:
     put:
       tags: [accounts]
@@ -155,6 +159,8 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
   /api/v1/sessions:
     post:
       tags: [accounts]
@@ -175,6 +181,8 @@ paths:
         "400": { $ref: "#/components/responses/BadRequest" }
         "401": { $ref: "#/components/responses/Unauthorized" }
         "429": { $ref: "#/components/responses/TooManyRequests" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
   /api/v1/sessions/current:
     delete:
       tags: [accounts]
@@ -183,6 +191,7 @@ paths:
       responses:
         "204": { description: Signed out. }
         "401": { $ref: "#/components/responses/Unauthorized" }
+        "400": { $ref: "#/components/responses/BadRequest" }
 
   /api/v1/projects:
     get:
@@ -202,6 +211,7 @@ paths:
                     type: array
                     items: { $ref: "#/components/schemas/Project" }
         "401": { $ref: "#/components/responses/Unauthorized" }
+        "400": { $ref: "#/components/responses/BadRequest" }
     post:
       tags: [projects]
       operationId: createProject
@@ -221,6 +231,8 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "409": { $ref: "#/components/responses/Conflict" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
   /api/v1/projects/{project}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -238,6 +250,8 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/Project" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
     patch:
       tags: [projects]
       operationId: updateProject
@@ -258,6 +272,8 @@ paths:
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
     delete:
       tags: [projects]
       operationId: trashProject
@@ -267,6 +283,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
   /api/v1/projects/{project}/restore:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -283,6 +300,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
   /api/v1/projects/{project}/members:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -303,7 +321,9 @@ paths:
                     type: array
                     items: { $ref: "#/components/schemas/Member" }
         "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
   /api/v1/projects/{project}/members/{username}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -336,6 +356,8 @@ paths:
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
         "409": { $ref: "#/components/responses/Conflict" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
     delete:
       tags: [projects]
       operationId: removeMember
@@ -346,6 +368,7 @@ paths:
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
         "409": { $ref: "#/components/responses/Conflict" }
+        "400": { $ref: "#/components/responses/BadRequest" }
 
   /api/v1/projects/{project}/specs:
     parameters:
@@ -368,6 +391,8 @@ paths:
                     type: array
                     items: { $ref: "#/components/schemas/SpecSummary" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
   /api/v1/projects/{project}/specs/{name}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -392,6 +417,8 @@ paths:
               schema: { type: string }
         "304": { $ref: "#/components/responses/NotModified" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
     put:
       tags: [specs]
       operationId: putSpec
@@ -445,6 +472,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
   /api/v1/projects/{project}/specs/{name}/versions:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -467,6 +495,8 @@ paths:
                     type: array
                     items: { $ref: "#/components/schemas/SpecVersion" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
   /api/v1/projects/{project}/specs/{name}/versions/{version}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -486,6 +516,8 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/SpecDocument" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
   /api/v1/projects/{project}/specs/{name}/versions/{version}/restore:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -506,6 +538,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
 
   /s/{project}/{name}.json:
     parameters:
@@ -528,6 +561,8 @@ paths:
               schema: { $ref: "#/components/schemas/SpecDocument" }
         "304": { $ref: "#/components/responses/NotModified" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
   /s/{project}/{name}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -546,6 +581,8 @@ paths:
             text/html:
               schema: { type: string }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
   /s/{project}/{name}/widgets/{widget}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -581,6 +618,8 @@ paths:
         "304": { $ref: "#/components/responses/NotModified" }
         "404": { $ref: "#/components/responses/NotFound" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
   /s/{project}/{name}/scene.json:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -600,6 +639,8 @@ paths:
               schema: { type: object }
         "404": { $ref: "#/components/responses/NotFound" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
   /s/{project}/{name}/scene.glb:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -619,6 +660,8 @@ paths:
               schema: { type: string, contentMediaType: model/gltf-binary }
         "404": { $ref: "#/components/responses/NotFound" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
   /s/{project}/{name}/qr.{format}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -648,6 +691,8 @@ paths:
             image/png:
               schema: { type: string, contentMediaType: image/png }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
 
   /api/v1/species:
     get:
@@ -671,6 +716,7 @@ paths:
                   species:
                     type: array
                     items: { $ref: "#/components/schemas/Species" }
+        "400": { $ref: "#/components/responses/BadRequest" }
   /api/v1/projects/{project}/areas:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -692,6 +738,8 @@ paths:
                     type: array
                     items: { $ref: "#/components/schemas/Area" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
     post:
       tags: [planting]
       operationId: createArea
@@ -712,6 +760,8 @@ paths:
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
   /api/v1/projects/{project}/areas/{id}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -728,6 +778,8 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/Area" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
     delete:
       tags: [planting]
       operationId: deleteArea
@@ -737,6 +789,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
   /api/v1/projects/{project}/plans:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -758,6 +811,8 @@ paths:
                     type: array
                     items: { $ref: "#/components/schemas/Plan" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
     post:
       tags: [planting]
       operationId: createPlan
@@ -778,6 +833,8 @@ paths:
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
   /api/v1/projects/{project}/plans/{id}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -794,6 +851,8 @@ paths:
             application/geo+json:
               schema: { type: object }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
   /api/v1/projects/{project}/trees:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -815,6 +874,8 @@ paths:
                     type: array
                     items: { $ref: "#/components/schemas/Tree" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
     post:
       tags: [planting]
       operationId: plantTree
@@ -845,6 +906,8 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/Error" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
   /api/v1/projects/{project}/trees/{id}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -858,6 +921,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
 
   /api/v1/projects/{project}/anchors:
     parameters:
@@ -885,6 +949,8 @@ paths:
                     type: array
                     items: { $ref: "#/components/schemas/Anchor" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
     post:
       tags: [anchors]
       operationId: createAnchor
@@ -907,6 +973,7 @@ paths:
         "404": { $ref: "#/components/responses/NotFound" }
         "413": { $ref: "#/components/responses/TooLarge" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
   /api/v1/projects/{project}/anchors/{id}:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -923,6 +990,8 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/Anchor" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
     delete:
       tags: [anchors]
       operationId: deleteAnchor
@@ -932,6 +1001,7 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "400": { $ref: "#/components/responses/BadRequest" }
   /api/v1/projects/{project}/relocalize:
     parameters:
       - $ref: "#/components/parameters/Project"
@@ -954,6 +1024,9 @@ paths:
         "400": { $ref: "#/components/responses/BadRequest" }
         "404": { $ref: "#/components/responses/NotFound" }
         "422": { $ref: "#/components/responses/Unprocessable" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
 
 components:
   securitySchemes:
@@ -1292,7 +1365,7 @@ components:
         orientation: { type: number, minimum: -360, maximum: 360, default: 0, description: Degrees anticlockwise from east of the hex layout's rows. }
         treesPerTap: { type: integer, minimum: 1, maximum: 100, default: 10, description: Trees per tap of the reforestar layout. }
         count: { type: integer, minimum: 1, maximum: 1000000 }
-        seed: { type: integer, minimum: 0 }
+        seed: { type: integer, minimum: 0, maximum: 9007199254740991 }
     PlanSummary:
       type: object
       required: [trees, squareMetres, perHectare, perSpecies, shortfall]

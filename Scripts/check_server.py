@@ -1,0 +1,224 @@
+"""Live checks of `arvis serve` on a loopback port, driven from outside the process.
+
+  durability BINARY [--database URL]
+      Clients save spec versions and plant trees concurrently; the server is killed with SIGKILL
+      mid-write and restarted. Every write it acknowledged must be there, unchanged, and the
+      SQLite database must pass PRAGMA integrity_check.
+  contract BINARY [--database URL] [--seed N] [--max-time S]
+      schemathesis (pinned seed) against the served /openapi.yaml, signed in, over a public
+      project with a spec: no 5xx, every status, header and body as the document says, 405 with
+      Allow for wrong methods.
+  limits BINARY
+      Failed sign-ins from one address across many accounts end in 429 (the per-address limit).
+
+Usage: python3 Scripts/check_server.py durability .build/release/arvis
+"""
+import argparse
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Examples", "two-targets-environment.json")
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """`arvis serve` in a child process on a free loopback port."""
+
+    def __init__(self, binary, data, database=None, port=None):
+        self.binary, self.data, self.database = binary, data, database
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = None
+
+    def start(self):
+        command = [self.binary, "serve", "--data", self.data, "--port", str(self.port)]
+        if self.database:
+            command += ["--database", self.database]
+        self.log = open(os.path.join(self.data, f"serve-{time.time_ns()}.log"), "w") if os.path.isdir(self.data) else subprocess.DEVNULL
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=self.log)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                if request(self, "GET", "/health")[0] == 200:
+                    return self
+            except OSError:
+                pass
+            if self.process.poll() is not None:
+                sys.exit(f"arvis serve exited with {self.process.returncode} before answering")
+            time.sleep(0.1)
+        sys.exit("arvis serve did not answer /health within 60 s")
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self):
+        """SIGTERM, and a graceful exit (status 0) within 10 s."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            code = self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            sys.exit("arvis serve did not stop within 10 s of SIGTERM")
+        if code != 0:
+            sys.exit(f"arvis serve exited with {code} on SIGTERM, not 0")
+
+
+def request(server, method, path, body=None, token=None, headers=None, timeout=10):
+    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+    all_headers = {"Content-Type": "application/json"} if data is not None else {}
+    if token:
+        all_headers["Authorization"] = f"Bearer {token}"
+    all_headers.update(headers or {})
+    req = urllib.request.Request(server.base + path, data=data, method=method, headers=all_headers)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as response:
+            return response.status, response.read(), dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), dict(error.headers)
+
+
+def account(server, name):
+    credentials = {"username": name, "password": "a long enough password"}
+    request(server, "POST", "/api/v1/accounts", credentials)
+    status, body, _ = request(server, "POST", "/api/v1/sessions", credentials)
+    assert status == 201, (status, body)
+    return json.loads(body)["token"]
+
+
+def durability(args):
+    data = tempfile.mkdtemp(prefix="arvis-durability-")
+    server = Server(args.binary, data, args.database).start()
+    token = account(server, "writer")
+    status, body, _ = request(server, "POST", "/api/v1/projects", {"name": "Durable", "visibility": "private"}, token)
+    assert status == 201, body
+    slug = json.loads(body)["slug"]
+    acknowledged_specs, acknowledged_trees, lock = [], [], threading.Lock()
+    stop = threading.Event()
+
+    def write_specs(worker):
+        etag, index = None, 0
+        while not stop.is_set():
+            content = json.dumps({"text": {"content": f"worker {worker} save {index}"}}).encode()
+            try:
+                status, body, headers = request(server, "PUT", f"/api/v1/projects/{slug}/specs/w{worker}", content, token,
+                                                {"If-Match": etag} if etag else {})
+            except OSError:
+                return
+            if status in (200, 201):
+                etag = headers.get("ETag")
+                with lock:
+                    acknowledged_specs.append((f"w{worker}", json.loads(body)["version"], content))
+            index += 1
+
+    def plant(worker):
+        index = 0
+        while not stop.is_set():
+            position = {"x": worker * 1000.0 + index * 20.0, "z": 0.0}
+            client_id = f"t{worker}-{index}"
+            try:
+                status, body, _ = request(server, "POST", f"/api/v1/projects/{slug}/trees",
+                                          {"species": "Pinus pinea", "position": position, "clientId": client_id}, token)
+            except OSError:
+                return
+            if status in (200, 201):
+                with lock:
+                    acknowledged_trees.append(json.loads(body)["id"])
+            index += 1
+
+    threads = [threading.Thread(target=write_specs, args=(n,)) for n in range(4)] + [threading.Thread(target=plant, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    time.sleep(args.seconds)
+    server.kill()
+    stop.set()
+    for thread in threads:
+        thread.join()
+
+    restarted = Server(args.binary, data, args.database, server.port).start()
+    missing = 0
+    for name, version, content in acknowledged_specs:
+        status, body, _ = request(restarted, "GET", f"/api/v1/projects/{slug}/specs/{name}/versions/{version}", token=token)
+        if status != 200 or body != content:
+            missing += 1
+            print(f"lost: spec {name} version {version} ({status})")
+    status, body, _ = request(restarted, "GET", f"/api/v1/projects/{slug}/trees", token=token)
+    stored = {tree["id"] for tree in json.loads(body)["trees"]}
+    lost_trees = [tree for tree in acknowledged_trees if tree not in stored]
+    for tree in lost_trees:
+        print(f"lost: tree {tree}")
+    restarted.stop()
+    if not args.database:
+        result = sqlite3.connect(os.path.join(data, "arvis.sqlite")).execute("PRAGMA integrity_check").fetchone()[0]
+        if result != "ok":
+            sys.exit(f"integrity_check: {result}")
+    print(f"durability: {len(acknowledged_specs)} spec versions and {len(acknowledged_trees)} trees acknowledged before SIGKILL, "
+          f"{missing + len(lost_trees)} lost" + ("" if args.database else ", integrity_check ok"))
+    if missing or lost_trees or not acknowledged_specs or not acknowledged_trees:
+        sys.exit(1)
+
+
+def contract(args):
+    data = tempfile.mkdtemp(prefix="arvis-contract-")
+    server = Server(args.binary, data, args.database).start()
+    token = account(server, "fuzzer")
+    status, _, _ = request(server, "POST", "/api/v1/projects", {"name": "Fuzz", "slug": "fuzz", "visibility": "public"}, token)
+    assert status == 201
+    with open(EXAMPLE, "rb") as example:
+        status, _, _ = request(server, "PUT", "/api/v1/projects/fuzz/specs/tour", example.read(), token)
+    assert status == 201
+    config = os.path.join(data, "schemathesis.toml")
+    with open(config, "w") as file:
+        file.write('[parameters]\n"path.project" = "fuzz"\n"path.name" = "tour"\n')
+    command = ["schemathesis", "--config-file", config, "run", server.base + "/openapi.yaml",
+               "--checks", "all", "--exclude-checks", "negative_data_rejection,positive_data_acceptance",
+               # These end the session the run signs in with; the Swift suites cover them.
+               "--exclude-operation-id", "signOut", "--exclude-operation-id", "deleteAccount", "--exclude-operation-id", "changePassword",
+               "--seed", str(args.seed), "--max-examples", "25", "--max-time", str(args.max_time), "--workers", "2",
+               "-H", f"Authorization: Bearer {token}"]
+    result = subprocess.run(command)
+    server.stop()
+    sys.exit(result.returncode)
+
+
+def limits(args):
+    data = tempfile.mkdtemp(prefix="arvis-limits-")
+    server = Server(args.binary, data).start()
+    statuses = [request(server, "POST", "/api/v1/sessions", {"username": f"guess{n}", "password": "wrong password!"})[0] for n in range(60)]
+    server.stop()
+    if 429 not in statuses or statuses[:50] != [401] * 50:
+        sys.exit(f"per-address limit: expected 50 × 401 then 429, got {statuses}")
+    print(f"limits: 50 failed sign-ins from one address over 50 accounts, then {statuses[50:].count(429)} × 429")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="check", required=True)
+    for name in ("durability", "contract", "limits"):
+        command = sub.add_parser(name)
+        command.add_argument("binary")
+        command.add_argument("--database")
+    sub.choices["durability"].add_argument("--seconds", type=float, default=3)
+    sub.choices["contract"].add_argument("--seed", type=int, default=1)
+    sub.choices["contract"].add_argument("--max-time", type=int, default=240)
+    args = parser.parse_args()
+    {"durability": durability, "contract": contract, "limits": limits}[args.check](args)
+
+
+if __name__ == "__main__":
+    main()
