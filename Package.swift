@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ARVisExport", targets: ["ARVisExport"]),
         .library(name: "ARVisPlanting", targets: ["ARVisPlanting"]),
         .library(name: "ARVisPipeline", targets: ["ARVisPipeline"]),
+        .library(name: "ARVisClient", targets: ["ARVisClient"]),
         .executable(name: "arvis", targets: ["arvis"]),
         .executable(name: "arvis-bench", targets: ["arvis-bench"]),
     ],
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
         .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.0"),
         .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
@@ -98,12 +100,22 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
+        // A client of the server, generated from the same openapi.yaml (URLSession transport: iOS apps link it).
+        .target(
+            name: "ARVisClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         // The command-line commands, as a library so tests can drive them.
         .target(
             name: "ARVisCLI",
             dependencies: [
                 "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisPipeline",
-                "ARVisServer", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+                "ARVisServer", "ARVisClient", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

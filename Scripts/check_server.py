@@ -105,7 +105,7 @@ def durability(args):
     data = tempfile.mkdtemp(prefix="arvis-durability-")
     server = Server(args.binary, data, args.database).start()
     token = account(server, "writer")
-    status, body, _ = request(server, "POST", "/api/v1/projects", {"name": "Durable", "visibility": "private"}, token)
+    status, body, _ = request(server, "POST", "/api/v1/projects", {"name": f"Durable {time.time_ns()}", "visibility": "private"}, token)
     assert status == 201, body
     slug = json.loads(body)["slug"]
     acknowledged_specs, acknowledged_trees, lock = [], [], threading.Lock()
@@ -189,7 +189,7 @@ def contract(args):
                "--checks", "all", "--exclude-checks", "negative_data_rejection,positive_data_acceptance",
                # These end the session the run signs in with; the Swift suites cover them.
                "--exclude-operation-id", "signOut", "--exclude-operation-id", "deleteAccount", "--exclude-operation-id", "changePassword",
-               "--seed", str(args.seed), "--max-examples", "25", "--max-time", str(args.max_time), "--workers", "2",
+               "--seed", str(args.seed), "--max-examples", "25", "--max-time", str(args.max_time), "--workers", "1",
                "-H", f"Authorization: Bearer {token}"]
     result = subprocess.run(command)
     server.stop()

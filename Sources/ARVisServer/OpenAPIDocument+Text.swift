@@ -505,7 +505,7 @@ paths:
     get:
       tags: [specs]
       operationId: getSpecVersion
-      summary: One saved version.
+      summary: One saved version, as JSON or YAML (by `Accept`; a JSON spec asked for as YAML comes byte for byte).
       security: [{ bearer: [] }, {}]
       responses:
         "200":
@@ -515,6 +515,8 @@ paths:
           content:
             application/json:
               schema: { $ref: "#/components/schemas/SpecDocument" }
+            application/yaml:
+              schema: { type: string }
         "404": { $ref: "#/components/responses/NotFound" }
         "400": { $ref: "#/components/responses/BadRequest" }
         "401": { $ref: "#/components/responses/Unauthorized" }

@@ -50,7 +50,8 @@ extension SpecVersion {
 
     /// The version and hash prefix an `ETag` of ``etag``'s form names, or `nil`.
     static func parse(etag: String) -> (version: Int, hashPrefix: String)? {
-        var text = Substring(etag.trimmingCharacters(in: .whitespaces))
+        // Generated clients percent-encode the quotes of header values; both spellings are accepted.
+        var text = Substring((etag.removingPercentEncoding ?? etag).trimmingCharacters(in: .whitespaces))
         if text.hasPrefix("W/") { text = text.dropFirst(2) }
         guard text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 else { return nil }
         let parts = text.dropFirst().dropLast().split(separator: "-", maxSplits: 1)
@@ -60,7 +61,7 @@ extension SpecVersion {
 
     /// Whether an `If-None-Match` list names this version.
     func isNamed(byAnyOf header: String?) -> Bool {
-        guard let header else { return false }
+        guard let header = header.map({ $0.removingPercentEncoding ?? $0 }) else { return false }
         return header.split(separator: ",").contains { candidate in
             let tag = candidate.trimmingCharacters(in: .whitespaces)
             return tag == "*" || tag == etag || tag == "W/" + etag

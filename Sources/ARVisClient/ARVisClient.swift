@@ -1,0 +1,53 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+import HTTPTypes
+public import OpenAPIRuntime
+import OpenAPIURLSession
+
+/// A client of an ARVis server, generated from the same `openapi.yaml` the server implements.
+///
+/// ```swift
+/// let client = ARVisClient.make(server: URL(string: "https://arvis.example")!, token: token)
+/// let projects = try await client.listProjects().ok.body.json.projects
+/// ```
+public enum ARVisClient {
+    /// A client of `server` over URLSession, sending `token` as its bearer token when given.
+    public static func make(server: URL, token: String? = nil, session: URLSession = .shared) -> Client {
+        Client(serverURL: server, transport: URLSessionTransport(configuration: .init(session: session)),
+               middlewares: [BearerMiddleware(token: token), SpecBodyMiddleware()])
+    }
+}
+
+/// Sends `Authorization: Bearer <token>` with every request.
+struct BearerMiddleware: ClientMiddleware {
+    let token: String?
+
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        if let token { request.headerFields[.authorization] = "Bearer \(token)" }
+        return try await next(request, body, baseURL)
+    }
+}
+
+/// Spec bodies travel byte for byte: a spec is given to `putSpec` as `.applicationYaml(bytes)`
+/// whatever its syntax (JSON is YAML too), and this labels a body that is JSON as
+/// `application/json`, so the server keeps it as JSON with its formatting, key order and line numbers.
+struct SpecBodyMiddleware: ClientMiddleware {
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+        guard operationID == "putSpec", let body else { return try await next(request, body, baseURL) }
+        let bytes = try await [UInt8](collecting: body, upTo: 100_000_000)
+        var request = request
+        if Self.looksLikeJSON(bytes) { request.headerFields[.contentType] = "application/json" }
+        return try await next(request, HTTPBody(bytes), baseURL)
+    }
+
+    /// Whether the first character past white space and a byte-order mark opens a JSON object or array.
+    static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+}
