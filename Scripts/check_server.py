@@ -10,6 +10,9 @@
       Allow for wrong methods.
   limits BINARY
       Failed sign-ins from one address across many accounts end in 429 (the per-address limit).
+  remote BINARY
+      arvis login, push and pull against the server: specs round-trip byte for byte, an invalid
+      spec is refused with located diagnostics (exit 1), a stale --if-match is refused (exit 1).
 
 Usage: python3 Scripts/check_server.py durability .build/release/arvis
 """
@@ -206,10 +209,47 @@ def limits(args):
     print(f"limits: 50 failed sign-ins from one address over 50 accounts, then {statuses[50:].count(429)} × 429")
 
 
+def remote(args):
+    data = tempfile.mkdtemp(prefix="arvis-remote-")
+    server = Server(args.binary, data, args.database).start()
+    environment = dict(os.environ, XDG_CONFIG_HOME=os.path.join(data, "config"))
+    environment.pop("ARVIS_TOKEN", None)
+    password = "a long enough password"
+    request(server, "POST", "/api/v1/accounts", {"username": "author", "password": password})
+
+    def arvis(*arguments, stdin=None):
+        return subprocess.run([args.binary, *arguments], input=stdin, capture_output=True, env=environment)
+
+    login = arvis("login", server.base, "--username", "author", "--password-stdin", stdin=(password + "\n").encode())
+    assert login.returncode == 0, login.stderr
+    mode = os.stat(os.path.join(data, "config", "arvis", "credentials.json")).st_mode & 0o777
+    assert mode == 0o600, f"credentials are {oct(mode)}, not 0600"
+    token = account(server, "author")
+    status, _, _ = request(server, "POST", "/api/v1/projects", {"name": "Museum", "visibility": "unlisted"}, token)
+    assert status == 201
+    examples = os.path.dirname(EXAMPLE)
+    for name, file in (("tour", "two-targets-environment.json"), ("label", "museum-label.yaml")):
+        path = os.path.join(examples, file)
+        pushed = arvis("push", path, f"{server.base}/s/museum/{name}")
+        assert pushed.returncode == 0, pushed.stderr
+        pulled = arvis("pull", f"{server.base}/s/museum/{name}")
+        with open(path, "rb") as original:
+            assert pulled.returncode == 0 and pulled.stdout == original.read(), f"{file} did not come back byte for byte"
+    bad = os.path.join(data, "bad.json")
+    with open(bad, "w") as file:
+        file.write('{\n  "text": {"content": 5}\n}\n')
+    refused = arvis("push", bad, f"{server.base}/s/museum/bad")
+    assert refused.returncode == 1 and b"bad.json:2:" in refused.stderr, refused.stderr
+    stale = arvis("push", os.path.join(examples, "two-targets-environment.json"), f"{server.base}/s/museum/tour", "--if-match", '"9-0000"')
+    assert stale.returncode == 1, stale.stderr
+    server.stop()
+    print("remote: login (token kept 0600), push and pull of JSON and YAML byte for byte, invalid and stale pushes refused")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="check", required=True)
-    for name in ("durability", "contract", "limits"):
+    for name in ("durability", "contract", "limits", "remote"):
         command = sub.add_parser(name)
         command.add_argument("binary")
         command.add_argument("--database")
@@ -217,7 +257,7 @@ def main():
     sub.choices["contract"].add_argument("--seed", type=int, default=1)
     sub.choices["contract"].add_argument("--max-time", type=int, default=240)
     args = parser.parse_args()
-    {"durability": durability, "contract": contract, "limits": limits}[args.check](args)
+    {"durability": durability, "contract": contract, "limits": limits, "remote": remote}[args.check](args)
 
 
 if __name__ == "__main__":

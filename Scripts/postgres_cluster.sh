@@ -11,7 +11,7 @@ case "${1:-}" in
 start)
   dir=$2 port=$3
   mkdir -p "$dir"
-  [ "$(id -u)" = 0 ] && chown postgres "$dir"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
   as_postgres "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
   as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=on" -w start >/dev/null
   echo "postgres://postgres@127.0.0.1:$port/postgres"

@@ -38,6 +38,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: "The address devices reach the server at, for hub links and QR codes (default: the request's Host).")
     var publicURL: String?
 
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp("Let browser pages from this origin call the API (CORS); repeatable, * for any. Off by default.",
+                                                               valueName: "https://studio.example"))
+    var corsOrigins: [String] = []
+
     @Option(name: .customLong("max-spec-mb"), help: "The largest spec accepted, in megabytes, 1 to 100.")
     var maximumSpecMegabytes = 5
 
@@ -58,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = ServerConfiguration(dataDirectory: data, databaseURL: database, host: host, port: port, publicURL: publicURL,
-                                                maximumSpecBytes: maximumSpecMegabytes * 1_000_000)
+                                                maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins))
         let place = database == nil ? configuration.databasePath : "PostgreSQL"
         Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(place))")
         try await CLIExit.reportingAsync { try await ARVisServer.run(configuration) }

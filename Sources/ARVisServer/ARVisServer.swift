@@ -23,6 +23,7 @@ public enum ARVisServer {
         router.middlewares.add(LogRequestsMiddleware(.info))
         router.middlewares.add(RequestAddressMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware())
+        if !configuration.allowedOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins)) }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         let api = ARVisAPI(store: store, configuration: configuration)
         try api.registerHandlers(on: router, middlewares: [ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware()])

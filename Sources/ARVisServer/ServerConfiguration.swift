@@ -29,12 +29,15 @@ public struct ServerConfiguration: Sendable {
     public var maximumSpecBytes: Int
     /// The largest anchor body accepted, its payload included: 16 KB.
     public var maximumAnchorBytes: Int
+    /// The origins browsers may call the API from (CORS), `*` for any; empty, the default: none.
+    public var allowedOrigins: Set<String>
 
     /// Creates a configuration; the defaults are those of `arvis serve`.
     public init(dataDirectory: String = "arvis-data", databaseURL: String? = nil, host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
                 passwordCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInAttemptsPerAddress: Int = 50,
                 signInWindow: TimeInterval = 15 * 60,
-                maximumSpecBytes: Int = 5_000_000, maximumAnchorBytes: Int = 16_384) {
+                maximumSpecBytes: Int = 5_000_000, maximumAnchorBytes: Int = 16_384,
+                allowedOrigins: Set<String> = []) {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL
         self.host = host
@@ -47,6 +50,7 @@ public struct ServerConfiguration: Sendable {
         self.signInWindow = signInWindow
         self.maximumSpecBytes = maximumSpecBytes
         self.maximumAnchorBytes = maximumAnchorBytes
+        self.allowedOrigins = allowedOrigins
     }
 
     /// The database file.

@@ -15,9 +15,10 @@ protocol ServerTesting {
 
 extension ServerTesting {
     /// Runs `body` against a server with the minimum bcrypt cost and 3 sign-in attempts.
-    func withServer(maximumSpecBytes: Int = 5_000_000, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    func withServer(maximumSpecBytes: Int = 5_000_000, allowedOrigins: Set<String> = [],
+                    _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3,
-                                                maximumSpecBytes: maximumSpecBytes)
+                                                maximumSpecBytes: maximumSpecBytes, allowedOrigins: allowedOrigins)
         let store = try await Store.open(sqliteAt: configuration.databasePath)
         do {
             let app = try ARVisServer.application(configuration, store: store, logger: Logger(label: "test"))

@@ -156,6 +156,27 @@ struct DocumentTests: ServerTesting {
     }
 }
 
+/// Cross-origin access: off by default, on for configured origins.
+struct CORSTests: ServerTesting {
+    let scratch = ScratchFolder("server-cors")
+
+    @Test func browsersFromOtherOriginsAreRefusedUnlessConfigured() async throws {
+        try await withServer { client in
+            let response = try await client.execute(uri: "/health", method: .get, headers: [.origin: "https://elsewhere.example"])
+            #expect(response.headers[.accessControlAllowOrigin] == nil)
+        }
+        try await withServer(allowedOrigins: ["https://studio.example"]) { client in
+            let preflight = try await client.execute(uri: "/api/v1/projects", method: .options,
+                                                     headers: [.origin: "https://studio.example", .accessControlRequestMethod: "POST"])
+            #expect(preflight.status == .noContent)
+            #expect(preflight.headers[.accessControlAllowOrigin] == "https://studio.example")
+            #expect(preflight.headers[.accessControlAllowHeaders]?.contains("Authorization") == true)
+            let other = try await client.execute(uri: "/health", method: .get, headers: [.origin: "https://elsewhere.example"])
+            #expect(other.headers[.accessControlAllowOrigin] == nil)
+        }
+    }
+}
+
 /// `/metrics` in Prometheus's format.
 struct MetricsTests: ServerTesting {
     let scratch = ScratchFolder("server-metrics")
