@@ -70,7 +70,7 @@ struct HubRoutes: Sendable {
         let (access, version) = try await latest(request, context)
         let links = HubLinks(base: baseURL(request), project: access.project.slug, name: version.name)
         let output = try await renderer.cached("\(version.contentHash)/page/\(links.base)/\(access.project.name)", kind: "page") {
-            let names = try await renderer.widgetNames(of: version)
+            let names = try renderer.widgetNames(of: version)
             let qr = try await renderer.qrCode(links.deepLink, png: false)
             let html = HubPage(projectName: access.project.name, version: version, links: links, widgetNames: names,
                                qrSVG: String(decoding: qr.bytes, as: UTF8.self)).html
