@@ -43,24 +43,34 @@ struct APIDocument: Sendable {
         }
         self.operations = operations
         bodyOperations = Set(operations.filter(\.takesBody).map(\.identifier))
+        templates = Self.templates(of: operations)
     }
+
+    /// The path templates, split once, for matching requests.
+    private let templates: [(segments: [Substring], methods: Set<HTTPRequest.Method>)]
 
     /// The identifiers of the operations that take a body.
     let bodyOperations: Set<String>
+
+    /// Each path template of `operations`, split into its segments, with its methods.
+    private static func templates(of operations: [Operation]) -> [(segments: [Substring], methods: Set<HTTPRequest.Method>)] {
+        Dictionary(grouping: operations, by: \.path).map { path, operations in
+            (path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }, Set(operations.map(\.method)))
+        }
+    }
 
     /// The methods the document allows on a request path, `[]` when no path of the document matches.
     func methods(for requestPath: Substring) -> Set<HTTPRequest.Method> {
         let segments = requestPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var methods: Set<HTTPRequest.Method> = []
-        for operation in operations where Self.matches(template: operation.path, segments) { methods.insert(operation.method) }
+        for template in templates where Self.matches(template.segments, segments) { methods.formUnion(template.methods) }
         return methods
     }
 
-    /// Whether `segments` fit a path template, `{name}` standing for one non-empty segment or part of one.
-    static func matches(template: String, _ segments: ArraySlice<Substring>) -> Bool {
-        let parts = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        guard parts.count == segments.count else { return false }
-        return zip(parts, segments).allSatisfy { part, segment in
+    /// Whether `segments` fit a template's, `{name}` standing for one non-empty segment or part of one.
+    static func matches(_ template: [Substring], _ segments: ArraySlice<Substring>) -> Bool {
+        guard template.count == segments.count else { return false }
+        return zip(template, segments).allSatisfy { part, segment in
             guard let open = part.firstIndex(of: "{"), let close = part.firstIndex(of: "}") else { return part == segment }
             let prefix = part[..<open], suffix = part[part.index(after: close)...]
             return segment.count > prefix.count + suffix.count && segment.hasPrefix(prefix) && segment.hasSuffix(suffix)

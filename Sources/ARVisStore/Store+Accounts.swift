@@ -73,6 +73,7 @@ extension Store {
     /// (restorable by an administrator for 30 days); projects with other owners keep going.
     public func deleteAccount(id: String, now date: Date = Date()) async throws(StoreError) {
         let now = date.storePrecision
+        defer { cache.forgetProjects() }
         try await transaction { database in
             try await database.raw("""
                 UPDATE projects SET trashed_at = \(bind: now.timeIntervalSince1970)

@@ -9,6 +9,7 @@ extension Store {
         let now = date.storePrecision
         let project = Project(id: UUID().uuidString.lowercased(), slug: slug, name: name, visibility: visibility, createdAt: now, trashedAt: nil,
                               location: location)
+        defer { cache.forgetProjects() }
         try await transaction { database in
             guard try await database.raw("SELECT id FROM projects WHERE slug = \(bind: slug)").first() == nil else {
                 throw StoreError(.conflict, "the slug '\(slug)' is taken", location: "projects/\(slug)")
@@ -27,9 +28,13 @@ extension Store {
 
     /// The project with `slug` (trashed ones included), or `nil`.
     public func project(slug: String) async throws(StoreError) -> Project? {
-        try await withDatabase { database in
+        if let cached = cache.project(slug: slug) { return cached }
+        let generation = cache.generation
+        let project = try await withDatabase { database in
             try await database.raw("SELECT * FROM projects WHERE slug = \(bind: slug)").first().map(Self.project)
         }
+        cache.remember(project, slug: slug, readAt: generation)
+        return project
     }
 
     /// The role of an account in a project, or `nil` when it is not a member.
@@ -53,7 +58,8 @@ extension Store {
     /// Changes a project's name, visibility or frame.
     /// - Throws: ``StoreError`` `notFound` when there is no such project.
     public func updateProject(id: String, _ change: ProjectChange) async throws(StoreError) -> Project {
-        try await transaction { database in
+        defer { cache.forgetProjects() }
+        return try await transaction { database in
             var assignments: [SQLQueryString] = []
             if let name = change.name { assignments.append("name = \(bind: name)") }
             if let visibility = change.visibility { assignments.append("visibility = \(bind: visibility.rawValue)") }
@@ -76,13 +82,15 @@ extension Store {
     /// Moves a project to the trash at `date`, or takes it out with `nil`; what it holds stays until it is purged.
     public func setTrashed(projectID: String, at date: Date?) async throws(StoreError) {
         let when = date?.storePrecision.timeIntervalSince1970
+        defer { cache.forgetProjects() }
         try await withDatabase { try await $0.raw("UPDATE projects SET trashed_at = \(bind: when) WHERE id = \(bind: projectID)").run() }
     }
 
     /// Deletes for good every project trashed before `cutoff`, with everything in it; returns how many.
     @discardableResult
     public func purgeTrash(before cutoff: Date) async throws(StoreError) -> Int {
-        try await transaction { database in
+        defer { cache.forgetProjects() }
+        return try await transaction { database in
             let count = try await database.raw("""
                 SELECT COUNT(*) AS count FROM projects WHERE trashed_at IS NOT NULL AND trashed_at < \(bind: cutoff.timeIntervalSince1970)
                 """).first(decodingColumn: "count", as: Int.self) ?? 0

@@ -13,6 +13,7 @@ extension Store {
                          authorID: String?, expectedVersion: Int? = nil, expectedHashPrefix: String? = nil,
                          now date: Date = Date()) async throws(StoreError) -> SpecVersion {
         let now = date.storePrecision
+        defer { cache.forgetSpec(projectID: projectID, name: name) }
         return try await transaction(lock: "spec:\(projectID):\(name)") { database in
             let row = try await database.raw("""
                 SELECT version, content_hash FROM spec_versions WHERE project_id = \(bind: projectID) AND name = \(bind: name)
@@ -37,7 +38,9 @@ extension Store {
 
     /// A version of a spec with its body: the latest, or version `number`.
     public func spec(projectID: String, name: String, version number: Int? = nil) async throws(StoreError) -> SpecVersion? {
-        try await withDatabase { database in
+        if number == nil, let cached = cache.latestSpec(projectID: projectID, name: name) { return cached }
+        let generation = cache.generation
+        let version = try await withDatabase { database in
             let row: (any SQLRow)?
             if let number {
                 row = try await database.raw("""
@@ -52,6 +55,8 @@ extension Store {
             }
             return try row.map { try Self.specVersion($0, withBody: true) }
         }
+        if number == nil { cache.remember(version, projectID: projectID, name: name, readAt: generation) }
+        return version
     }
 
     /// Every version of a spec, newest first, without bodies.
@@ -81,7 +86,8 @@ extension Store {
     /// Deletes a spec with every version; returns whether it existed.
     @discardableResult
     public func deleteSpec(projectID: String, name: String) async throws(StoreError) -> Bool {
-        try await transaction { database in
+        defer { cache.forgetSpec(projectID: projectID, name: name) }
+        return try await transaction { database in
             let existed = try await database.raw("""
                 SELECT 1 AS one FROM spec_versions WHERE project_id = \(bind: projectID) AND name = \(bind: name) LIMIT 1
                 """).first() != nil

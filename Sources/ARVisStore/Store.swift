@@ -31,6 +31,8 @@ public final class Store: Sendable {
     }
 
     private let backend: Backend
+    /// Hub reads kept in memory, dropped by every write that changes them.
+    let cache: ReadCache
 
     /// The engine this store runs on.
     public var engine: Engine {
@@ -42,6 +44,8 @@ public final class Store: Sendable {
 
     private init(backend: Backend) {
         self.backend = backend
+        // On PostgreSQL other server instances may write too: trust a cached read for one second.
+        cache = ReadCache(lifetime: { if case .postgres = backend { .seconds(1) } else { .seconds(3_600) } }())
     }
 
     /// Opens (creating if needed) the SQLite database at `path` and brings its schema up to date.

@@ -1,6 +1,7 @@
 import ArgumentParser
 
 /// `arvis-bench`: release-mode benchmarks that print medians and `RESULT name value unit` lines.
+@main
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "arvis-bench",
@@ -9,4 +10,3 @@ struct Bench: AsyncParsableCommand {
     )
 }
 
-await Bench.main()

@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+
+/// The reads the spec hub makes on every request — a project by slug, a spec's latest version —
+/// kept in memory. Every write through the store drops what it changes; entries also expire after
+/// ``lifetime``, which bounds how stale a read can be when another server instance wrote to the
+/// same PostgreSQL database.
+///
+/// A read that raced a write must not keep the older value: every write bumps a generation, and a
+/// value read before it (``generation`` taken before the read) is not kept.
+final class ReadCache: Sendable {
+    private struct Entry<Value: Sendable>: Sendable {
+        var value: Value
+        var expires: ContinuousClock.Instant
+    }
+
+    private struct State: Sendable {
+        var projects: [String: Entry<Project?>] = [:]
+        var latestSpecs: [String: Entry<SpecVersion?>] = [:]
+        var generation: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    /// How long an entry is trusted.
+    let lifetime: Duration
+    /// The most entries of each kind; past it, the kind is emptied (simple and bounded).
+    let capacity = 10_000
+
+    init(lifetime: Duration) {
+        self.lifetime = lifetime
+    }
+
+    /// The current generation, to take before a read whose result may be kept.
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    func project(slug: String) -> Project?? {
+        state.withLock { state in
+            guard let entry = state.projects[slug], entry.expires > .now else { return nil }
+            return .some(entry.value)
+        }
+    }
+
+    func remember(_ project: Project?, slug: String, readAt generation: UInt64) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            if state.projects.count >= capacity { state.projects.removeAll(keepingCapacity: true) }
+            state.projects[slug] = Entry(value: project, expires: .now + lifetime)
+        }
+    }
+
+    func latestSpec(projectID: String, name: String) -> SpecVersion?? {
+        state.withLock { state in
+            guard let entry = state.latestSpecs[projectID + "/" + name], entry.expires > .now else { return nil }
+            return .some(entry.value)
+        }
+    }
+
+    func remember(_ version: SpecVersion?, projectID: String, name: String, readAt generation: UInt64) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            if state.latestSpecs.count >= capacity { state.latestSpecs.removeAll(keepingCapacity: true) }
+            state.latestSpecs[projectID + "/" + name] = Entry(value: version, expires: .now + lifetime)
+        }
+    }
+
+    /// Drops every project (a project changed, was trashed, restored or purged).
+    func forgetProjects() {
+        state.withLock { state in
+            state.projects.removeAll(keepingCapacity: true)
+            state.generation &+= 1
+        }
+    }
+
+    /// Drops a spec's latest version (it was saved or deleted).
+    func forgetSpec(projectID: String, name: String) {
+        state.withLock { state in
+            state.latestSpecs.removeValue(forKey: projectID + "/" + name)
+            state.generation &+= 1
+        }
+    }
+}
