@@ -21,12 +21,12 @@ public enum ARVisServer {
         let router = Router(context: ServerContext.self)
         ServerMetrics.register(metrics, on: router)
         router.middlewares.add(LogRequestsMiddleware(.info))
-        router.middlewares.add(RequestAddressMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware())
         if !configuration.allowedOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins)) }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         let api = ARVisAPI(store: store, configuration: configuration)
-        try api.registerHandlers(on: router, middlewares: [ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware()])
+        // The generated operations see the client's address (sign-in limits); the hub's routes need not.
+        try api.registerHandlers(on: router.group().add(middleware: RequestAddressMiddleware()), middlewares: [ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware()])
         SpecRoutes(api: api).register(on: router)
         PlanRoutes(api: api).register(on: router)
         DocumentRoutes.register(on: router)
