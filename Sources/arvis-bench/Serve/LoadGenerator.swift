@@ -21,7 +21,7 @@ struct LoadGenerator {
         var latencies: Histogram<UInt64>
         var statuses: [UInt: Int]
 
-        var requests: Int { Int(latencies.totalCount) }
+        var requests: Int { Int(clamping: latencies.totalCount) }
         var perSecond: Double { Double(requests) / seconds }
         func milliseconds(atPercentile percentile: Double) -> Double { Double(latencies.valueAtPercentile(percentile)) / 1000 }
     }
