@@ -21,7 +21,6 @@ public enum ARVisServer {
         let router = Router(context: ServerContext.self)
         ServerMetrics.register(metrics, on: router)
         router.middlewares.add(LogRequestsMiddleware(.info))
-        router.middlewares.add(SecurityHeadersMiddleware())
         if !configuration.allowedOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins)) }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         let api = ARVisAPI(store: store, configuration: configuration)

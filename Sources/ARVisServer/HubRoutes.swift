@@ -50,9 +50,7 @@ struct HubRoutes: Sendable {
         }
         let output = try await renderer.widget(number, format: format, scale: scale, of: version)
         let tag = "\"\(version.contentHash.prefix(16))-\(number)-\(format.rawValue)-\(scale)\""
-        var response = Self.response(output, etag: tag, request: request)
-        if format == .html { response.headers[.contentSecurityPolicy] = HubPage.widgetPolicy }
-        return response
+        return Self.response(output, etag: tag, request: request, policy: format == .png ? nil : HubPage.widgetPolicy)
     }
 
     private func qrCode(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -76,9 +74,7 @@ struct HubRoutes: Sendable {
                                qrSVG: String(decoding: qr.bytes, as: UTF8.self)).html
             return HubRenderer.Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8")
         }
-        var response = Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
-        response.headers[.contentSecurityPolicy] = HubPage.policy
-        return response
+        return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request, policy: HubPage.policy)
     }
 
     /// The address devices use: `--public-url`, else the request's `Host` over http.
@@ -89,15 +85,15 @@ struct HubRoutes: Sendable {
         return "http://" + (isPlain && !host.isEmpty ? host : "\(api.configuration.host):\(api.configuration.port)")
     }
 
-    /// A made file as a response with its `ETag`, or `304` when the client has it.
-    static func response(_ output: HubRenderer.Output, etag: String, request: Request) -> Response {
-        var headers = HTTPFields()
-        headers[.eTag] = etag
-        headers[.cacheControl] = "no-cache"
+    /// A made file as a response with its `ETag`, or `304` when the client has it; `policy` is the
+    /// Content-Security-Policy of a page or drawing.
+    static func response(_ output: HubRenderer.Output, etag: String, request: Request, policy: String? = nil) -> Response {
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = output.mediaType
+        headers.append(HTTPField(name: .contentType, value: output.mediaType))
+        SecurityHeaders.append(to: &headers, policy: policy)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: output.bytes)))
     }
 }

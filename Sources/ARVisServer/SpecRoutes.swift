@@ -73,13 +73,12 @@ struct SpecRoutes: Sendable {
     /// A spec version as a response: its bytes (JSON is also valid YAML, so a JSON spec is served
     /// as stored either way; a YAML spec asked for as JSON is converted), `ETag`, `304` on a match.
     static func response(_ version: SpecVersion, request: Request, asJSON: Bool) throws -> Response {
-        var headers = HTTPFields()
-        headers[.eTag] = version.etag
-        headers[.cacheControl] = "no-cache"
-        if let name = HTTPField.Name.arvisVersion { headers[name] = String(version.version) }
+        var headers: HTTPFields = [.eTag: version.etag, .cacheControl: "no-cache"]
+        if let name = HTTPField.Name.arvisVersion { headers.append(HTTPField(name: name, value: String(version.version))) }
         if version.isNamed(byAnyOf: request.headers[.ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
         let stored = SpecSyntax(mediaType: version.mediaType)
-        headers[.contentType] = (asJSON ? SpecSyntax.json : .yaml).mediaType + "; charset=utf-8"
+        headers.append(HTTPField(name: .contentType, value: (asJSON ? SpecSyntax.json : .yaml).mediaType + "; charset=utf-8"))
+        SecurityHeaders.append(to: &headers)
         let bytes = asJSON && stored == .yaml ? try convertedToJSON(version) : version.body ?? []
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
