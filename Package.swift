@@ -106,6 +106,7 @@ let package = Package(
         .target(
             name: "ARVisClient",
             dependencies: [
+                "ARVisSpec",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],

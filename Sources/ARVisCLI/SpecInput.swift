@@ -37,8 +37,7 @@ struct SpecInput {
         let lowered = path.lowercased()
         if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") { return .yaml }
         if lowered.hasSuffix(".json") { return .json }
-        let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == nil ? .json : .yaml
+        return SpecReader.looksLikeJSON(data) ? .json : .yaml
     }
 
     /// The file at `path`, for commands: when it cannot be read, the reason is printed and becomes

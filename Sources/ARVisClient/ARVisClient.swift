@@ -2,6 +2,7 @@ public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
+import ARVisSpec
 import HTTPTypes
 public import OpenAPIRuntime
 import OpenAPIURLSession
@@ -41,13 +42,7 @@ struct SpecBodyMiddleware: ClientMiddleware {
         guard operationID == "putSpec", let body else { return try await next(request, body, baseURL) }
         let bytes = try await [UInt8](collecting: body, upTo: 100_000_000)
         var request = request
-        if Self.looksLikeJSON(bytes) { request.headerFields[.contentType] = "application/json" }
+        if !bytes.isEmpty, SpecReader.looksLikeJSON(bytes) { request.headerFields[.contentType] = "application/json" }
         return try await next(request, HTTPBody(bytes), baseURL)
-    }
-
-    /// Whether the first character past white space and a byte-order mark opens a JSON object or array.
-    static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
-        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 }

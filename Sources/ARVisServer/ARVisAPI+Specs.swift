@@ -1,3 +1,4 @@
+import ARVisGraphics
 import ARVisSpec
 import ARVisStore
 import Foundation
@@ -39,16 +40,11 @@ extension ARVisAPI {
             expected = (0, "")
         }
         let version = try await answering { () async throws(StoreError) in
-            try await store.saveSpec(projectID: access.project.id, name: name, body: body, contentHash: Self.hexDigest(body),
+            try await store.saveSpec(projectID: access.project.id, name: name, body: body, contentHash: SHA256.hexDigest(of: body),
                                      mediaType: syntax.mediaType, authorID: access.account?.id,
                                      expectedVersion: expected?.version, expectedHashPrefix: expected?.hashPrefix)
         }
         return Saved(version: version, warnings: diagnostics)
-    }
-
-    /// SHA-256 of `bytes`, lowercase hex.
-    static func hexDigest(_ bytes: [UInt8]) -> String {
-        SessionToken.digest(bytes).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The latest version of a spec (or version `number`), with its body.

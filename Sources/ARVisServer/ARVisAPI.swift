@@ -1,3 +1,4 @@
+import ARVisGraphics
 import ARVisSpec
 import ARVisStore
 import Foundation
@@ -47,6 +48,6 @@ struct ARVisAPI: APIProtocol {
 
     /// bcrypt over the password's SHA-256 (base64), so passwords longer than bcrypt's 72 bytes still count whole.
     static func prepared(_ password: String) -> String {
-        Data(SessionToken.digest(Array(password.utf8))).base64EncodedString()
+        Data(SHA256.hash(Array(password.utf8))).base64EncodedString()
     }
 }

@@ -37,10 +37,8 @@ enum SessionToken {
     }
 
     static func hash(_ token: String) -> String {
-        digest(Array(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hexDigest(of: Array(token.utf8))
     }
-
-    static func digest(_ bytes: [UInt8]) -> [UInt8] { SHA256.hash(bytes) }
 }
 
 /// Failed sign-ins per account name, so guessing passwords is slow: past the limit within the
@@ -109,5 +107,12 @@ struct ErrorShapeMiddleware: ServerMiddleware {
             context.codingPath.isEmpty ? context.debugDescription : "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
         default: "it is not valid JSON"
         }
+    }
+}
+
+extension SHA256 {
+    /// The SHA-256 of `bytes` in lowercase hex: token hashes, spec content hashes, `ETag`s.
+    static func hexDigest(of bytes: [UInt8]) -> String {
+        hash(bytes).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -89,9 +89,7 @@ struct HubRoutes: Sendable {
     /// Content-Security-Policy of a page or drawing.
     static func response(_ output: HubRenderer.Output, etag: String, request: Request, policy: String? = nil) -> Response {
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
-            return Response(status: .notModified, headers: headers)
-        }
+        if ETagList.names(etag, request.headers[.ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
         headers.append(HTTPField(name: .contentType, value: output.mediaType))
         SecurityHeaders.append(to: &headers, policy: policy)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: output.bytes)))
@@ -116,6 +114,6 @@ struct HubLinks: Sendable {
 extension HubRenderer {
     /// The first 16 hex digits of the SHA-256 of `bytes`, for `ETag`s of made files.
     static func hexPrefix(of bytes: [UInt8]) -> String {
-        String(ARVisAPI.hexDigest(bytes).prefix(16))
+        String(SHA256.hexDigest(of: bytes).prefix(16))
     }
 }

@@ -15,8 +15,7 @@ enum SpecSyntax: String, Sendable {
     /// type the body's first character decides.
     init?(contentType: String?, body: [UInt8]) {
         guard let contentType, !contentType.isEmpty else {
-            let first = body.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-            self = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == nil ? .json : .yaml
+            self = SpecReader.looksLikeJSON(body) ? .json : .yaml
             return
         }
         let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
@@ -61,6 +60,15 @@ extension SpecVersion {
 
     /// Whether an `If-None-Match` list names this version.
     func isNamed(byAnyOf header: String?) -> Bool {
+        ETagList.names(etag, header)
+    }
+}
+
+/// `If-None-Match` lists, as every route that answers `304` reads them.
+enum ETagList {
+    /// Whether `header` names `etag`: the tag itself, its weak form `W/…`, or `*`. Generated clients
+    /// percent-encode the quotes of header values; both spellings are accepted.
+    static func names(_ etag: String, _ header: String?) -> Bool {
         guard let header = header.map({ $0.removingPercentEncoding ?? $0 }) else { return false }
         return header.split(separator: ",").contains { candidate in
             let tag = candidate.trimmingCharacters(in: .whitespaces)

@@ -20,6 +20,13 @@ public struct ReadResult: Sendable {
 /// if let document = result.document { … }
 /// ```
 public enum SpecReader {
+    /// Whether `bytes` are JSON rather than YAML, by their first byte past white space and a
+    /// byte-order mark: `{` or `[`. No such byte (an empty input) counts as JSON.
+    public static func looksLikeJSON(_ bytes: some Sequence<UInt8>) -> Bool {
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == nil
+    }
+
     /// Reads JSON (with iARVis's leniency for trailing commas) into a document, reporting every problem.
     /// - Parameters:
     ///   - data: the document's bytes, UTF-8.
