@@ -31,6 +31,8 @@ let package = Package(
         // The server (issue 11): Hummingbird, its handlers generated from openapi.yaml, the store on SQLKit.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // Live specs, rooms and data (issue 12): WebSocket server and client.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
@@ -91,6 +93,7 @@ let package = Package(
                 "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPipeline", "ARVisStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -119,6 +122,7 @@ let package = Package(
             dependencies: [
                 "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisPipeline",
                 "ARVisServer", "ARVisClient", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -185,7 +189,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ARVisServerTests",
-            dependencies: ["ARVisServer", "ARVisStore", "ARVisTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: [
+                "ARVisServer", "ARVisStore", "ARVisSpatial", "ARVisTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

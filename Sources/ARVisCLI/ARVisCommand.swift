@@ -27,7 +27,7 @@ public struct ARVisCommand: AsyncParsableCommand {
               arvis schema > arvis.schema.json
             """,
         version: ARVisCommand.version,
-        subcommands: [Validate.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, QRCommand.self, ServeCommand.self, LoginCommand.self, PushCommand.self, PullCommand.self, Format.self, Convert.self, SchemaCommand.self]
+        subcommands: [Validate.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, QRCommand.self, ServeCommand.self, LoginCommand.self, PushCommand.self, PullCommand.self, WatchCommand.self, Format.self, Convert.self, SchemaCommand.self]
     )
 
     public init() {}

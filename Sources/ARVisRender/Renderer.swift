@@ -100,8 +100,8 @@ public struct RenderedWidget: Sendable, Hashable {
 }
 
 /// Lists an environment's widgets with stable names (``WidgetNaming``, shared with scene ids).
-enum WidgetCatalog {
-    static func widgets(in environment: Environment) -> [(name: String, widget: WidgetConfiguration)] {
+package enum WidgetCatalog {
+    package static func widgets(in environment: Environment) -> [(name: String, widget: WidgetConfiguration)] {
         var result: [(String, WidgetConfiguration)] = []
         func add(_ target: String, _ relationships: [Relationship]?) {
             for (index, relationship) in (relationships ?? []).enumerated() {

@@ -169,6 +169,15 @@ extension ARVisAPI {
     func plantTree(_ input: Operations.PlantTree.Input) async throws -> Operations.PlantTree.Output {
         let access = try await access(input.path.project, needs: .editor)
         guard case .json(let request) = input.body else { throw APIError.badRequest("send JSON {species, position: {x, y?, z}, clientId?}") }
+        let result = try await plant(request, in: access)
+        let body = Self.schema(result.tree)
+        return result.planted ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
+    }
+
+    /// Plants a tree for an editor (the REST route and shared planting in rooms).
+    /// - Returns: the tree, and `false` when a retry found it planted under the same `clientId`.
+    /// - Throws: ``APIError`` `422` for a position or species that is not one, `409` when too close to a tree.
+    func plant(_ request: Components.Schemas.TreePlanting, in access: ProjectAccess) async throws -> (tree: Tree, planted: Bool) {
         let position = request.position, y = position.y ?? 0
         guard [position.x, y, position.z].allSatisfy({ $0.isFinite && abs($0) <= 100_000 }) else {
             throw APIError.invalid("invalidPosition", "a position is metres within ±100 000 of the project's origin")
@@ -177,11 +186,9 @@ extension ARVisAPI {
         let species = try Self.catalogSpecies(request.species)
         let tree = Tree(species: species.latinName, spacing: species.spacing, x: position.x, y: y, z: position.z,
                         plantedBy: access.account?.username, clientID: request.clientId)
-        let result = try await answering { () async throws(StoreError) in
+        return try await answering { () async throws(StoreError) in
             try await store.plantTree(projectID: access.project.id, tree, plantedByID: access.account?.id, largestSpacing: Self.largestCatalogSpacing)
         }
-        let body = Self.schema(result.tree)
-        return result.planted ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
     }
 
     func listTrees(_ input: Operations.ListTrees.Input) async throws -> Operations.ListTrees.Output {

@@ -2,6 +2,7 @@ import ARVisGraphics
 public import ARVisStore
 import Foundation
 public import Hummingbird
+import HummingbirdWebSocket
 public import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
@@ -28,10 +29,17 @@ public enum ARVisServer {
         try api.registerHandlers(on: router.group().add(middleware: RequestAddressMiddleware()), middlewares: [ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware()])
         SpecRoutes(api: api).register(on: router)
         PlanRoutes(api: api).register(on: router)
+        DatasetRoutes(api: api).register(on: router)
         DocumentRoutes.register(on: router)
         HubRoutes(api: api, renderer: HubRenderer(fonts: try? FontLibrary.standard())).register(on: router)
-        return Application(router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
-                           services: [Housekeeper(store: store, logger: logger)], logger: logger)
+        let hub = LiveHub(store: store, logger: logger)
+        let webSocketRouter = Router(context: LiveContext.self)
+        LiveRoutes(api: api, hub: hub).register(on: router, webSocketRouter: webSocketRouter)
+        // Pings every 15 s close half-open connections; a client sends frames of at most 64 KB.
+        let webSocket = WebSocketServerConfiguration(maxFrameSize: LiveRoutes.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(15)))
+        return Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: webSocket)),
+                           configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+                           services: [Housekeeper(store: store, logger: logger), hub], logger: logger)
     }
 
     /// Opens the store (PostgreSQL at ``ServerConfiguration/databaseURL``, else SQLite under the data

@@ -6,8 +6,8 @@ extension APIDocument {
 openapi: 3.1.0
 info:
   title: ARVis server
-  version: 0.7.0
-  summary: Accounts, projects with roles, specs with versions, the spec hub, planting and anchors.
+  version: 0.8.0
+  summary: Accounts, projects with roles, specs with versions, the spec hub, planting, anchors and live streams.
   description: |
     The contract of `arvis serve`. The server's handlers implement the protocol generated from this
     document, and the `ARVisClient` library is generated from it too.
@@ -37,6 +37,8 @@ tags:
     description: Stable URLs a phone opens without an account.
   - name: planting
   - name: anchors
+  - name: live
+    description: Live specs, rooms and datasets.
   - name: operations
 security:
   - bearer: []
@@ -1029,6 +1031,254 @@ paths:
         "401": { $ref: "#/components/responses/Unauthorized" }
         "413": { $ref: "#/components/responses/TooLarge" }
         "415": { $ref: "#/components/responses/UnsupportedMediaType" }
+  /api/v1/projects/{project}/annotations:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+    get:
+      tags: [live]
+      operationId: listAnnotations
+      summary: The annotations placed in the project's rooms, oldest first; they stay until deleted.
+      security: [{ bearer: [] }, {}]
+      parameters:
+        - name: room
+          in: query
+          description: Only the annotations of one room.
+          schema: { $ref: "#/components/schemas/SpecName" }
+      responses:
+        "200":
+          description: The annotations.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [annotations]
+                properties:
+                  annotations:
+                    type: array
+                    items: { $ref: "#/components/schemas/Annotation" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "404": { $ref: "#/components/responses/NotFound" }
+  /api/v1/projects/{project}/annotations/{id}:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/Identifier"
+    delete:
+      tags: [live]
+      operationId: deleteAnnotation
+      summary: Delete an annotation (editors); its room's members see it go.
+      responses:
+        "204": { description: Deleted. }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "404": { $ref: "#/components/responses/NotFound" }
+  /api/v1/projects/{project}/datasets:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+    get:
+      tags: [live]
+      operationId: listDatasets
+      summary: The project's datasets with how many rows each keeps.
+      security: [{ bearer: [] }, {}]
+      responses:
+        "200":
+          description: The datasets, by name.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [datasets]
+                properties:
+                  datasets:
+                    type: array
+                    items:
+                      type: object
+                      required: [name, rows]
+                      properties:
+                        name: { $ref: "#/components/schemas/SpecName" }
+                        rows: { type: integer, minimum: 1 }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "404": { $ref: "#/components/responses/NotFound" }
+  /api/v1/projects/{project}/datasets/{dataset}:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/Dataset"
+    delete:
+      tags: [live]
+      operationId: deleteDataset
+      summary: Delete a dataset's rows (editors).
+      responses:
+        "204": { description: Deleted. }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "404": { $ref: "#/components/responses/NotFound" }
+  /api/v1/projects/{project}/datasets/{dataset}/rows:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/Dataset"
+    get:
+      tags: [live]
+      operationId: listRows
+      summary: A dataset's newest rows, oldest first (an unknown dataset has none).
+      security: [{ bearer: [] }, {}]
+      parameters:
+        - name: last
+          in: query
+          description: At most this many of the newest rows.
+          schema: { type: integer, minimum: 1, maximum: 100000, default: 1000 }
+        - name: seconds
+          in: query
+          description: Only rows at most this many seconds old.
+          schema: { type: number, exclusiveMinimum: 0, maximum: 31536000 }
+        - name: after
+          in: query
+          description: Only rows after this sequence number (what a client holding it has missed).
+          schema: { type: integer, minimum: 0 }
+      responses:
+        "200":
+          description: The rows.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [rows]
+                properties:
+                  rows:
+                    type: array
+                    items: { $ref: "#/components/schemas/DatasetRow" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "404": { $ref: "#/components/responses/NotFound" }
+    post:
+      tags: [live]
+      operationId: appendRows
+      summary: Append rows (editors) and push them to every device showing a chart that follows the dataset.
+      description: |
+        JSON lines (`application/x-ndjson`: one object per line), a JSON array of objects or one
+        object (`application/json`), or CSV with a header row (`text/csv`; numbers become numbers,
+        empty cells null). Values are strings (at most 1 000 characters), numbers, booleans or null;
+        a row has at most 64 columns; a request at most 10 000 rows and 1 MB. The dataset is made on
+        first use and keeps its newest 100 000 rows.
+      requestBody:
+        required: true
+        content:
+          application/x-ndjson:
+            schema: { type: string }
+          application/json:
+            schema:
+              oneOf:
+                - type: array
+                  items: { $ref: "#/components/schemas/RowValues" }
+                - { $ref: "#/components/schemas/RowValues" }
+          text/csv:
+            schema: { type: string }
+      responses:
+        "201":
+          description: Appended.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [appended, first, last]
+                properties:
+                  appended: { type: integer, minimum: 1 }
+                  first: { type: integer, description: "The first new row's sequence number." }
+                  last: { type: integer, description: "The last new row's sequence number." }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
+        "422": { $ref: "#/components/responses/Unprocessable" }
+  /live/{project}/{name}:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/SpecName"
+    get:
+      tags: [live]
+      operationId: liveSpec
+      summary: A spec's versions as they are saved, and its charts' dataset rows — a WebSocket on upgrade, else Server-Sent Events.
+      description: |
+        First the current version, then every saved version: `{"type": "spec", "name", "version",
+        "etag", "changed": [widget ids], "removed": [widget ids], "spec"}`, where `changed` lists the
+        widgets (ids as `arvis render` and `arvis scene` name them) whose component or placement
+        differs from the version the client holds; then `{"type": "rows", "dataset", "widgets",
+        "reset", "rows": [{"seq", "at", "values"}]}` for the datasets its charts follow (the window
+        first, `reset: true`), and `{"type": "deleted", "name"}` if the spec is deleted.
+        `?version=N&rows=name:seq,…` (or Server-Sent Events' `Last-Event-ID`, which every event's
+        `id:` sets) resumes after what the client holds. A WebSocket client sends nothing; the server
+        pings every 15 s. A client too far behind is closed (WebSocket code 4000; SSE `event: close`)
+        and resumes with its cursor.
+      security: [{ bearer: [] }, {}]
+      parameters:
+        - name: version
+          in: query
+          description: The version the client holds.
+          schema: { type: integer, minimum: 1 }
+        - name: rows
+          in: query
+          description: The last row the client holds of each dataset, `name:seq,…`.
+          schema: { type: string, maxLength: 4000 }
+      responses:
+        "101":
+          description: Switched to a WebSocket (text frames, the messages above).
+        "200":
+          description: Server-Sent Events, the messages above as `data:`.
+          content:
+            text/event-stream:
+              schema: { type: string }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "404": { $ref: "#/components/responses/NotFound" }
+  /live/{project}/rooms/{room}:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - name: room
+        in: path
+        required: true
+        description: The room (a device session).
+        schema: { $ref: "#/components/schemas/SpecName" }
+    get:
+      tags: [live]
+      operationId: liveRoom
+      summary: A room for remote annotation and shared planting (WebSocket; members of the project).
+      description: |
+        The publisher (`?role=publisher`, editors) sends ARVis pose packets (62-byte binary frames) at
+        30–60 Hz and `{"type": "planes", "planes": [{"point", "normal"}]}`; the other members get the
+        newest pose only (a slow one never gets a backlog). Editors send `{"type": "annotate", "tap":
+        [x, y], "frame", "text"?, "clientId"?}` (or the legacy `x:y:z:tapX:tapY`), `deleteAnnotation`,
+        `plant` (as `POST …/trees`) and `removeTree`; the server resolves taps against that frame's
+        pose and the room's planes, stores the change and sends it to everyone: `annotation`, `tree`,
+        `anchor`, `annotationDeleted`, `treeRemoved`, `anchorDeleted`, each with its event `seq`. A
+        refused change comes back to its sender as `{"type": "refused", "clientId", "code",
+        "message"}`. The first message is `{"type": "welcome", "room", "role", "seq",
+        "annotations"}`; `?since=seq` resumes after an event. A message that breaks the protocol
+        closes the connection: 1003 (wrong kind of frame or unknown type), 1007 (does not read, a
+        non-finite number, a corrupt packet), 1008 (the role may not send it), 1009 (over 64 KB).
+      parameters:
+        - name: role
+          in: query
+          schema: { type: string, enum: [publisher, member], default: member }
+        - name: since
+          in: query
+          description: The last event sequence number the client holds.
+          schema: { type: integer, minimum: 0 }
+      responses:
+        "101":
+          description: Switched to a WebSocket.
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "426":
+          description: Not a WebSocket upgrade.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Error" }
 
 components:
   securitySchemes:
@@ -1058,6 +1308,12 @@ components:
       in: path
       required: true
       schema: { $ref: "#/components/schemas/Identifier" }
+    Dataset:
+      name: dataset
+      in: path
+      required: true
+      description: The dataset's name (1–100 letters, digits, `_` or `-`).
+      schema: { $ref: "#/components/schemas/SpecName" }
     IfNoneMatch:
       name: If-None-Match
       in: header
@@ -1386,6 +1642,30 @@ components:
         area: { $ref: "#/components/schemas/Identifier" }
         summary: { $ref: "#/components/schemas/PlanSummary" }
         createdAt: { type: string, format: date-time }
+    Annotation:
+      type: object
+      required: [id, room, position, text, frame, author, createdAt, clientId]
+      properties:
+        id: { $ref: "#/components/schemas/Identifier" }
+        room: { $ref: "#/components/schemas/SpecName" }
+        position: { $ref: "#/components/schemas/FramePosition" }
+        text: { type: [string, "null"] }
+        frame: { type: [integer, "null"], description: "The video frame the tap was made on." }
+        author: { type: [string, "null"], description: "The author's username; null once the account is deleted." }
+        createdAt: { type: string, format: date-time }
+        clientId: { type: [string, "null"] }
+    RowValues:
+      type: object
+      description: A row's values by column.
+      maxProperties: 64
+      additionalProperties: { type: [string, number, boolean, "null"] }
+    DatasetRow:
+      type: object
+      required: [seq, at, values]
+      properties:
+        seq: { type: integer, description: "Increasing; a client resumes after the last it holds." }
+        at: { type: string, format: date-time }
+        values: { $ref: "#/components/schemas/RowValues" }
     FramePosition:
       type: object
       description: Metres in the project frame (x east of the origin along the heading's right, z towards the viewer).

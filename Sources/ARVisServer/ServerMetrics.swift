@@ -23,6 +23,16 @@ enum ServerMetrics {
         Metrics.Counter(label: "arvis_hub_renders_total", dimensions: [("kind", kind)]).increment()
     }
 
+    /// Records how many live clients (spec streams and room members) this instance serves.
+    static func recordLiveClients(_ count: Int) {
+        Metrics.Gauge(label: "arvis_live_clients").record(count)
+    }
+
+    /// Counts a live connection the server closed, by close code.
+    static func countLiveClose(_ code: UInt16) {
+        Metrics.Counter(label: "arvis_live_closes_total", dimensions: [("code", String(code))]).increment()
+    }
+
     static func register(_ registry: PrometheusCollectorRegistry, on router: Router<ServerContext>) {
         router.middlewares.add(RequestMetricsMiddleware(instruments: RequestInstruments()))
         router.get("/metrics") { _, _ in

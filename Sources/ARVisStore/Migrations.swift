@@ -118,6 +118,48 @@ enum Migrations {
             "CREATE INDEX anchors_by_session ON anchors(project_id, session, created_at)",
             "CREATE INDEX anchors_by_expiry ON anchors(expires_at)",
         ],
+        [
+            // The event log the live streams follow (issue 12), and what rooms and live data keep.
+            """
+            CREATE TABLE events (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                kind TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                detail TEXT,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX events_by_project ON events(project_id, seq)",
+            "CREATE INDEX events_by_time ON events(created_at)",
+            """
+            CREATE TABLE annotations (
+                id TEXT PRIMARY KEY,
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                room TEXT NOT NULL,
+                x DOUBLE PRECISION NOT NULL,
+                y DOUBLE PRECISION NOT NULL,
+                z DOUBLE PRECISION NOT NULL,
+                text TEXT,
+                frame BIGINT,
+                author_id TEXT REFERENCES accounts(id) ON DELETE SET NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                client_id TEXT,
+                UNIQUE (project_id, client_id)
+            )
+            """,
+            "CREATE INDEX annotations_by_room ON annotations(project_id, room, created_at)",
+            """
+            CREATE TABLE dataset_rows (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                dataset TEXT NOT NULL,
+                row TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX dataset_rows_by_name ON dataset_rows(project_id, dataset, seq)",
+        ],
     ]
 
     /// Runs the steps the database has not run yet. On PostgreSQL a session lock keeps two server
@@ -134,6 +176,13 @@ enum Migrations {
         if engine == .postgres { try await database.raw("SELECT pg_advisory_unlock(hashtext('arvis-migrations'))").run() }
     }
 
+    /// A step's statement in PostgreSQL's dialect: `BYTEA` for `BLOB`, `BIGSERIAL` keys for SQLite's
+    /// increasing integer keys.
+    private static func postgres(_ statement: String) -> String {
+        statement.replacingOccurrences(of: " BLOB", with: " BYTEA")
+            .replacingOccurrences(of: "INTEGER PRIMARY KEY AUTOINCREMENT", with: "BIGSERIAL PRIMARY KEY")
+    }
+
     private static func runSteps(on database: any SQLDatabase, engine: Store.Engine) async throws {
         try await database.raw("CREATE TABLE IF NOT EXISTS arvis_schema (step INTEGER NOT NULL)").run()
         let done = try await database.raw("SELECT COALESCE(MAX(step), 0) AS step FROM arvis_schema").first(decodingColumn: "step", as: Int.self) ?? 0
@@ -141,7 +190,7 @@ enum Migrations {
             try await database.raw(engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
             do {
                 for statement in statements {
-                    let text = engine == .postgres ? statement.replacingOccurrences(of: " BLOB", with: " BYTEA") : statement
+                    let text = engine == .postgres ? postgres(statement) : statement
                     try await database.raw(SQLQueryString(text)).run()
                 }
                 try await database.raw("INSERT INTO arvis_schema (step) VALUES (\(bind: index + 1))").run()

@@ -214,3 +214,57 @@ public struct Anchor: Sendable, Hashable {
         self.expiresAt = expiresAt
     }
 }
+
+/// A world-anchored annotation placed in a room (a remote expert's tap, resolved on the server), kept
+/// in the project until deleted.
+public struct Annotation: Sendable, Hashable {
+    /// Stable identifier.
+    public var id: String
+    /// The room (device session) it was placed in.
+    public var room: String
+    /// Metres in the room's frame.
+    public var x: Double, y: Double, z: Double
+    /// What it says, if anything.
+    public var text: String?
+    /// The video frame the tap was made on, when known.
+    public var frame: Int64?
+    /// Who placed it, if the account still exists.
+    public var author: String?
+    /// When.
+    public var createdAt: Date
+    /// The placing client's id for the change, so a retry is applied once.
+    public var clientID: String?
+
+    /// Creates an annotation.
+    public init(id: String = UUID().uuidString.lowercased(), room: String, x: Double, y: Double, z: Double, text: String? = nil,
+                frame: Int64? = nil, author: String? = nil, createdAt: Date = Date(), clientID: String? = nil) {
+        self.id = id
+        self.room = room
+        self.x = x
+        self.y = y
+        self.z = z
+        self.text = text
+        self.frame = frame
+        self.author = author
+        self.createdAt = createdAt
+        self.clientID = clientID
+    }
+}
+
+/// One row of a project dataset: its position in the store's sequence, when it arrived, and its
+/// values as a JSON object (`{"time": "…", "value": 3.2}`).
+public struct DatasetRow: Sendable, Hashable {
+    /// Increasing across the server; a client resumes after the last it holds.
+    public var sequence: Int64
+    /// When it was appended.
+    public var createdAt: Date
+    /// The row as compact JSON text: an object of column name to string, number, boolean or null.
+    public var json: String
+
+    /// Creates a row.
+    public init(sequence: Int64, createdAt: Date, json: String) {
+        self.sequence = sequence
+        self.createdAt = createdAt
+        self.json = json
+    }
+}

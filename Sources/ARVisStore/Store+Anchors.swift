@@ -10,12 +10,13 @@ extension Store {
         var anchor = anchor
         anchor.createdAt = anchor.createdAt.storePrecision
         anchor.expiresAt = anchor.expiresAt.storePrecision
-        try await transaction(lock: "anchors:\(projectID)") { [anchor] database in
+        try await recordingTransaction(lock: "anchors:\(projectID)") { [anchor] database, events in
             try await database.raw("""
                 INSERT INTO anchors (id, project_id, session, pose, payload, created_at, expires_at) VALUES
                 (\(bind: anchor.id), \(bind: projectID), \(bind: anchor.session), \(bind: Self.poseText(anchor.pose)),
                  \(bind: anchor.payload.map { Data($0) }), \(bind: anchor.createdAt.timeIntervalSince1970), \(bind: anchor.expiresAt.timeIntervalSince1970))
                 """).run()
+            try await events.record(.anchorSaved, projectID: projectID, subject: anchor.id, on: database)
             guard let session = anchor.session else { return }
             try await database.raw("""
                 DELETE FROM anchors WHERE project_id = \(bind: projectID) AND session = \(bind: session) AND id NOT IN (
@@ -55,7 +56,7 @@ extension Store {
 
     /// Deletes an anchor; returns whether it existed.
     public func deleteAnchor(projectID: String, id: String) async throws(StoreError) -> Bool {
-        try await deleteRow(from: "anchors", projectID: projectID, id: id)
+        try await deleteRow(from: "anchors", projectID: projectID, id: id, announcing: .anchorDeleted)
     }
 
     /// Deletes every anchor past its lifetime; returns how many.

@@ -76,7 +76,7 @@ extension Store {
     public func plantTree(projectID: String, _ tree: Tree, plantedByID: String?, largestSpacing: Double) async throws(StoreError) -> (tree: Tree, planted: Bool) {
         var tree = tree
         tree.plantedAt = tree.plantedAt.storePrecision
-        return try await transaction(lock: "trees:\(projectID)") { [tree] database in
+        return try await recordingTransaction(lock: "trees:\(projectID)") { [tree] database, events in
             if let clientID = tree.clientID, let earlier = try await database.raw("""
                 SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
                 WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
@@ -102,6 +102,7 @@ extension Store {
                 (\(bind: tree.id), \(bind: projectID), \(bind: tree.species), \(bind: tree.spacing), \(bind: tree.x), \(bind: tree.y), \(bind: tree.z),
                  \(bind: plantedByID), \(bind: tree.plantedAt.timeIntervalSince1970), \(bind: tree.clientID))
                 """).run()
+            try await events.record(.treePlanted, projectID: projectID, subject: tree.id, on: database)
             return (tree, true)
         }
     }
@@ -118,14 +119,26 @@ extension Store {
 
     /// Removes a tree; returns whether it existed.
     public func removeTree(projectID: String, id: String) async throws(StoreError) -> Bool {
-        try await deleteRow(from: "trees", projectID: projectID, id: id)
+        try await deleteRow(from: "trees", projectID: projectID, id: id, announcing: .treeRemoved)
     }
 
-    /// Deletes the row `id` of a project's table; returns whether it existed.
-    func deleteRow(from table: String, projectID: String, id: String) async throws(StoreError) -> Bool {
-        try await transaction { database in
+    /// A tree of a project, or `nil`.
+    public func tree(projectID: String, id: String) async throws(StoreError) -> Tree? {
+        try await withDatabase { database in
+            try await database.raw("""
+                SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
+                WHERE project_id = \(bind: projectID) AND trees.id = \(bind: id)
+                """).first().map(Self.tree)
+        }
+    }
+
+    /// Deletes the row `id` of a project's table, logging `event` when it existed; returns whether it did.
+    func deleteRow(from table: String, projectID: String, id: String, announcing event: StoreEvent.Kind? = nil,
+                   detail: String? = nil) async throws(StoreError) -> Bool {
+        try await recordingTransaction { database, events in
             let found = try await database.raw("SELECT id FROM \(ident: table) WHERE project_id = \(bind: projectID) AND id = \(bind: id)").first() != nil
             try await database.raw("DELETE FROM \(ident: table) WHERE project_id = \(bind: projectID) AND id = \(bind: id)").run()
+            if found, let event { try await events.record(event, projectID: projectID, subject: id, detail: detail, on: database) }
             return found
         }
     }

@@ -14,7 +14,7 @@ extension Store {
                          now date: Date = Date()) async throws(StoreError) -> SpecVersion {
         let now = date.storePrecision
         defer { cache.forgetSpec(projectID: projectID, name: name) }
-        return try await transaction(lock: "spec:\(projectID):\(name)") { database in
+        return try await recordingTransaction(lock: "spec:\(projectID):\(name)") { database, events in
             let row = try await database.raw("""
                 SELECT version, content_hash FROM spec_versions WHERE project_id = \(bind: projectID) AND name = \(bind: name)
                 ORDER BY version DESC LIMIT 1
@@ -32,6 +32,7 @@ extension Store {
                 (\(bind: projectID), \(bind: name), \(bind: version.version), \(bind: contentHash), \(bind: mediaType), \(bind: Data(body)),
                  \(bind: authorID), \(bind: now.timeIntervalSince1970))
                 """).run()
+            try await events.record(.specSaved, projectID: projectID, subject: name, detail: String(version.version), on: database)
             return version
         }
     }
@@ -87,11 +88,12 @@ extension Store {
     @discardableResult
     public func deleteSpec(projectID: String, name: String) async throws(StoreError) -> Bool {
         defer { cache.forgetSpec(projectID: projectID, name: name) }
-        return try await transaction { database in
+        return try await recordingTransaction(lock: "spec:\(projectID):\(name)") { database, events in
             let existed = try await database.raw("""
                 SELECT 1 AS one FROM spec_versions WHERE project_id = \(bind: projectID) AND name = \(bind: name) LIMIT 1
                 """).first() != nil
             try await database.raw("DELETE FROM spec_versions WHERE project_id = \(bind: projectID) AND name = \(bind: name)").run()
+            if existed { try await events.record(.specDeleted, projectID: projectID, subject: name, on: database) }
             return existed
         }
     }

@@ -4,6 +4,7 @@ import NIOSSL
 import PostgresKit
 import PostgresNIO
 import SQLiteKit
+import Synchronization
 
 /// Where ARVis keeps accounts, sessions, projects, members, every version of every spec, planting
 /// and anchors: one implementation over SQLKit, on SQLite or PostgreSQL.
@@ -31,6 +32,10 @@ public final class Store: Sendable {
     }
 
     private let backend: Backend
+    /// Committed events, handed to ``eventFeed()`` subscribers.
+    let feed = EventFeed()
+    /// PostgreSQL: the task following other instances' events.
+    private let listener = Mutex<Task<Void, Never>?>(nil)
     /// Hub reads kept in memory, dropped by every write that changes them.
     let cache: ReadCache
 
@@ -55,11 +60,18 @@ public final class Store: Sendable {
         do { connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger) } catch {
             throw StoreError(.unavailable, "cannot open the database \(path): \(error)", location: path, cause: error)
         }
-        return try await prepared(Store(backend: .sqlite(connection, AsyncLock())), location: path) { database in
+        let store = try await prepared(Store(backend: .sqlite(connection, AsyncLock())), location: path) { database in
             try await database.raw("PRAGMA journal_mode = WAL").run()
             try await database.raw("PRAGMA synchronous = FULL").run()
             try await database.raw("PRAGMA foreign_keys = ON").run()
         }
+        try await store.startEventFeed()
+        return store
+    }
+
+    /// Starts the feed after the newest event already committed.
+    private func startEventFeed() async throws(StoreError) {
+        feed.start(after: try await lastEventSequence())
     }
 
     /// Connects to the PostgreSQL database of `url` (`postgres://user:password@host:port/database`,
@@ -71,7 +83,10 @@ public final class Store: Sendable {
         let configuration = try PostgresURL.configuration(url)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Task { await client.run() }
-        return try await prepared(Store(backend: .postgres(client, running)), location: PostgresURL.redacted(url)) { _ in }
+        let store = try await prepared(Store(backend: .postgres(client, running)), location: PostgresURL.redacted(url)) { _ in }
+        try await store.startEventFeed()
+        store.listener.withLock { $0 = Task { await EventListener.run(store, client: client) } }
+        return store
     }
 
     /// `store` with its schema migrated after `setUp`; closed again when that fails.
@@ -90,9 +105,12 @@ public final class Store: Sendable {
 
     /// Closes the database.
     public func close() async {
+        feed.close()
         switch backend {
         case .sqlite(let connection, _): try? await connection.close()
-        case .postgres(_, let running): running.cancel()
+        case .postgres(_, let running):
+            listener.withLock { $0?.cancel() }
+            running.cancel()
         }
     }
 

@@ -14,15 +14,16 @@ protocol ServerTesting {
 }
 
 extension ServerTesting {
-    /// Runs `body` against a server with the minimum bcrypt cost and 3 sign-in attempts.
-    func withServer(maximumSpecBytes: Int = 5_000_000, allowedOrigins: Set<String> = [],
+    /// Runs `body` against a server with the minimum bcrypt cost and 3 sign-in attempts; `live`: on a
+    /// real socket with its services running (the live streams need both).
+    func withServer(maximumSpecBytes: Int = 5_000_000, allowedOrigins: Set<String> = [], live: Bool = false,
                     _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3,
                                                 maximumSpecBytes: maximumSpecBytes, allowedOrigins: allowedOrigins)
         let store = try await Store.open(sqliteAt: configuration.databasePath)
         do {
             let app = try ARVisServer.application(configuration, store: store, logger: Logger(label: "test"))
-            try await app.test(.router, body)
+            try await app.test(live ? .live : .router, body)
         } catch {
             await store.close()
             throw error

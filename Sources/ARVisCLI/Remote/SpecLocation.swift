@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where a spec lives on a server, from any of its URLs: the hub page `…/s/PROJECT/NAME`, the
-/// spec `…/s/PROJECT/NAME.json`, or the API's `…/api/v1/projects/PROJECT/specs/NAME`.
+/// spec `…/s/PROJECT/NAME.json`, its live stream `…/live/PROJECT/NAME`, or the API's
+/// `…/api/v1/projects/PROJECT/specs/NAME`.
 struct SpecLocation: Equatable {
     /// Scheme, host and port.
     var server: URL
@@ -20,7 +21,7 @@ struct SpecLocation: Equatable {
         origin.port = components.port
         guard let server = origin.url else { throw SpecLocationError("'\(text)' has no usable host") }
         self.server = server
-        if parts.count == 3, parts[0] == "s" {
+        if parts.count == 3, parts[0] == "s" || parts[0] == "live" {
             project = parts[1]
             name = parts[2].hasSuffix(".json") ? String(parts[2].dropLast(5)) : parts[2]
         } else if parts.count == 6, parts[0] == "api", parts[1] == "v1", parts[2] == "projects", parts[4] == "specs" {
@@ -29,6 +30,13 @@ struct SpecLocation: Equatable {
         } else {
             throw SpecLocationError("'\(text)' names no spec: use …/s/PROJECT/NAME or …/api/v1/projects/PROJECT/specs/NAME")
         }
+    }
+
+    /// The spec's live stream as a WebSocket URL (`ws:` or `wss:`).
+    var liveURL: String {
+        let scheme = server.scheme == "https" ? "wss" : "ws"
+        let host = server.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "localhost"
+        return "\(scheme)://\(host)\(server.port.map { ":\($0)" } ?? "")/live/\(project)/\(name)"
     }
 }
 

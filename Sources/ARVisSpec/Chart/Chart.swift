@@ -34,13 +34,91 @@ public struct DataSource: Sendable, Hashable {
     public var data: DataTable
     /// The column order; without it the data's own order is used.
     public var titles: [String]?
+    /// A project dataset whose rows are appended to `data` live (ARVis; `data` declares the columns
+    /// and holds the rows shown before any arrive).
+    public var dataset: DatasetLink?
 
     /// Creates a data source.
-    public init(label: String = "default", data: DataTable, titles: [String]? = nil) {
+    public init(label: String = "default", data: DataTable, titles: [String]? = nil, dataset: DatasetLink? = nil) {
         self.label = label
         self.data = data
         self.titles = titles
+        self.dataset = dataset
     }
+}
+
+/// A data source's live rows: a dataset of the spec's project on an ARVis server, and how many of its
+/// rows a device keeps.
+///
+/// ```json
+/// "dataset": {"name": "hall-sensor", "rows": 120, "seconds": 600}
+/// ```
+public struct DatasetLink: Sendable, Hashable {
+    /// The most rows a device keeps when the link names no window.
+    public static let defaultRows = 1_000
+    /// The most rows a window may keep (what the server keeps of a dataset).
+    public static let largestRows = 100_000
+
+    /// The dataset's name: 1–100 letters, digits, `_` or `-`, starting with a letter or digit.
+    public var name: String
+    /// Keep at most this many of the newest rows.
+    public var rows: Int?
+    /// Keep only rows at most this many seconds old.
+    public var seconds: Double?
+
+    /// Creates a link.
+    public init(name: String, rows: Int? = nil, seconds: Double? = nil) {
+        self.name = name
+        self.rows = rows
+        self.seconds = seconds
+    }
+
+    /// The rows kept: ``rows``, else ``defaultRows`` (a time window alone still keeps at most that many).
+    public var rowLimit: Int { rows ?? Self.defaultRows }
+
+    /// Whether `name` can name a dataset.
+    public static func isValidName(_ name: String) -> Bool {
+        let scalars = Array(name.unicodeScalars)
+        guard (1...100).contains(scalars.count) else { return false }
+        func allowed(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || (!first && (scalar == "_" || scalar == "-")))
+        }
+        return scalars.enumerated().allSatisfy { allowed($1, first: $0 == 0) }
+    }
+}
+
+extension DatasetLink: NodeCodable {
+    static let shape = ObjectShape("A project dataset followed live, and the window of rows a device keeps.", [
+        .required("name", .string(pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$"), "The dataset's name in the spec's project."),
+        .optional("rows", .integer(minimum: 1, maximum: largestRows), "Keep at most this many of the newest rows (default 1000)."),
+        .optional("seconds", .number(exclusiveMinimum: 0, maximum: 31_536_000), "Keep only rows at most this many seconds old."),
+    ])
+    package static var schema: Schema { .object(shape) }
+
+    package init?(from node: Node, in context: DecodingContext) {
+        guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
+        guard let name = object.required("name", as: String.self) else { return nil }
+        guard Self.isValidName(name) else {
+            context.at("name") {
+                context.error(.invalidValue, at: object.offset(of: "name"), "\"\(name)\" cannot name a dataset",
+                              hint: "use 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
+            }
+            return nil
+        }
+        self.init(name: name)
+        if let rows = object.optional("rows", as: Int.self) {
+            guard (1...Self.largestRows).contains(rows) else {
+                context.at("rows") {
+                    context.error(.invalidValue, at: object.offset(of: "rows"), "a window keeps 1 to \(Self.largestRows) rows, not \(rows)")
+                }
+                return nil
+            }
+            self.rows = rows
+        }
+        seconds = object.positive("seconds", "a window's seconds", maximum: 31_536_000, context)
+    }
+
+    package var node: Node { .object([("name", .string(name)), ("rows", rows?.node), ("seconds", seconds?.node)]) }
 }
 
 /// One mark of a chart with its configuration and interactions.
@@ -145,6 +223,7 @@ extension DataSource: NodeCodable {
         .required("label", .string(), "The name components use as their dataKey."),
         .required("data", .ref(DataTable.self), "Columns by name."),
         .optional("titles", .array(.string()), "The column order."),
+        .optional("dataset", .ref(DatasetLink.self), "ARVis: a project dataset whose rows are appended live; data declares its columns."),
     ])
     package static var schema: Schema { .object(shape) }
 
@@ -153,6 +232,7 @@ extension DataSource: NodeCodable {
         let label = object.required("label", as: String.self)
         let data = object.required("data", as: DataTable.self)
         let titles = object.optional("titles", as: [String].self)
+        let dataset = object.optional("dataset", as: DatasetLink.self)
         guard let label, let data else { return nil }
         if let titles { ColumnCheck.names(titles, exist: data, what: "a title", at: object.value("titles")!, key: "titles", context) }
         let lengths = Set(data.columns.map(\.values.count))
@@ -162,10 +242,10 @@ extension DataSource: NodeCodable {
                 context.warning(.invalidValue, at: object.offset(of: "data"), "columns have different lengths (\(counts)); short columns leave cells empty")
             }
         }
-        self.init(label: label, data: data, titles: titles)
+        self.init(label: label, data: data, titles: titles, dataset: dataset)
     }
 
-    package var node: Node { .object([("label", .string(label)), ("data", data.node), ("titles", titles?.node)]) }
+    package var node: Node { .object([("label", .string(label)), ("data", data.node), ("titles", titles?.node), ("dataset", dataset?.node)]) }
 }
 
 extension ChartComponent: NodeCodable {

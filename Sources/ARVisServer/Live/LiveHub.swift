@@ -1,0 +1,307 @@
+import ARVisPipeline
+import ARVisSpec
+import ARVisStore
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Routes what happens in projects to the live clients connected to this server instance.
+///
+/// It follows the store's event feed — on PostgreSQL, the events of every instance — reads what
+/// each event names from the store, makes its message once and queues it in the ``Outbox`` of every
+/// client watching it: spec streams get new versions with the widgets that changed and the rows of
+/// the datasets their charts follow; rooms get annotations, trees and anchors.
+final class LiveHub: Service, Sendable {
+    /// A spec stream's subject.
+    struct SpecKey: Hashable, Sendable {
+        var projectID: String
+        var name: String
+    }
+
+    /// A room's subject.
+    struct RoomKey: Hashable, Sendable {
+        var projectID: String
+        var room: String
+    }
+
+    private struct Subscribers: Sendable {
+        var next = 0
+        var clients = 0
+        var specs: [SpecKey: [Int: Outbox]] = [:]
+        var rooms: [RoomKey: Room] = [:]
+    }
+
+    let store: Store
+    let specs: SpecSnapshots
+    private let events: AsyncStream<StoreEvent>
+    private let subscribers = Mutex(Subscribers())
+    private let logger: Logger
+
+    init(store: Store, logger: Logger) {
+        self.store = store
+        self.logger = logger
+        specs = SpecSnapshots(store: store)
+        events = store.eventFeed()
+    }
+
+    /// Delivers events until the server shuts down.
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            for await event in self.events {
+                do { try await self.dispatch(event) } catch {
+                    self.logger.warning("live: event \(event.sequence) (\(event.kind.rawValue)) not delivered: \(error)")
+                }
+            }
+        }
+    }
+
+    // MARK: Subscriptions
+
+    /// Adds a client of a spec stream; returns its token for ``leave(_:)``.
+    func watch(_ key: SpecKey, outbox: Outbox) -> Int {
+        subscribers.withLock { state in
+            state.next += 1
+            state.specs[key, default: [:]][state.next] = outbox
+            state.clients += 1
+            ServerMetrics.recordLiveClients(state.clients)
+            return state.next
+        }
+    }
+
+    /// Adds a member to a room (made on first use); returns the room and the member's token.
+    func join(_ key: RoomKey, outbox: Outbox) -> (room: Room, token: Int) {
+        subscribers.withLock { state in
+            state.next += 1
+            let room = state.rooms[key] ?? Room()
+            state.rooms[key] = room
+            room.add(outbox, token: state.next)
+            state.clients += 1
+            ServerMetrics.recordLiveClients(state.clients)
+            return (room, state.next)
+        }
+    }
+
+    /// Removes a client; an empty room is forgotten with its poses.
+    func leave(_ token: Int) {
+        subscribers.withLock { state in
+            state.clients -= 1
+            ServerMetrics.recordLiveClients(state.clients)
+            for (key, var outboxes) in state.specs where outboxes.removeValue(forKey: token) != nil {
+                state.specs[key] = outboxes.isEmpty ? nil : outboxes
+                return
+            }
+            for (key, room) in state.rooms where room.remove(token) {
+                if room.isEmpty { state.rooms[key] = nil }
+                return
+            }
+        }
+    }
+
+    private func specWatchers(_ key: SpecKey) -> [Outbox] {
+        subscribers.withLock { Array(($0.specs[key] ?? [:]).values) }
+    }
+
+    private func specWatchers(ofProject projectID: String) -> [SpecKey: [Outbox]] {
+        subscribers.withLock { state in
+            state.specs.filter { $0.key.projectID == projectID }.mapValues { Array($0.values) }
+        }
+    }
+
+    private func rooms(ofProject projectID: String, named room: String? = nil) -> [Room] {
+        subscribers.withLock { state in
+            state.rooms.filter { $0.key.projectID == projectID && (room == nil || $0.key.room == room) }.map(\.value)
+        }
+    }
+
+    // MARK: Events
+
+    private func dispatch(_ event: StoreEvent) async throws {
+        switch event.kind {
+        case .specSaved, .specDeleted: try await specChanged(event)
+        case .rowsAppended: try await rowsAppended(event)
+        default:
+            let members = rooms(ofProject: event.projectID, named: Self.room(of: event))
+            guard !members.isEmpty, let message = try await roomMessage(event) else { return }
+            members.forEach { $0.broadcast(message) }
+        }
+    }
+
+    /// The room an event is for: an annotation's own; `nil` (every room of the project) for trees and anchors.
+    private static func room(of event: StoreEvent) -> String? {
+        event.kind == .annotationAdded || event.kind == .annotationDeleted ? event.detail : nil
+    }
+
+    /// A room's message for an event, with what it names read from the store; `nil` when the event
+    /// is not a room's or what it names is gone again.
+    private func roomMessage(_ event: StoreEvent) async throws -> Outbox.Message? {
+        let text: String
+        switch event.kind {
+        case .annotationAdded:
+            guard let annotation = try await store.annotation(projectID: event.projectID, id: event.subject) else { return nil }
+            text = LiveMessages.annotation(annotation, sequence: event.sequence)
+        case .treePlanted:
+            guard let tree = try await store.tree(projectID: event.projectID, id: event.subject) else { return nil }
+            text = LiveMessages.tree(tree, sequence: event.sequence)
+        case .anchorSaved:
+            guard let anchor = try await store.anchor(projectID: event.projectID, id: event.subject) else { return nil }
+            text = LiveMessages.anchor(anchor, sequence: event.sequence)
+        case .annotationDeleted, .treeRemoved, .anchorDeleted:
+            text = LiveMessages.removal(event.kind.rawValue, id: event.subject, sequence: event.sequence)
+        case .specSaved, .specDeleted, .rowsAppended:
+            return nil
+        }
+        return .ordered(stream: "events", cursor: event.sequence, text: text)
+    }
+
+    private func specChanged(_ event: StoreEvent) async throws {
+        let key = SpecKey(projectID: event.projectID, name: event.subject)
+        specs.forget(key, deleted: event.kind == .specDeleted)
+        let watchers = specWatchers(key)
+        guard !watchers.isEmpty else { return }
+        guard event.kind == .specSaved, let number = Int(event.detail ?? "") else {
+            let message = Outbox.Message.restart(stream: "spec", text: LiveMessages.deleted(name: key.name))
+            watchers.forEach { $0.send(message) }
+            return
+        }
+        guard let update = try await specs.update(key, to: number, from: number - 1) else { return }
+        watchers.forEach { $0.send(update) }
+    }
+
+    private func rowsAppended(_ event: StoreEvent) async throws {
+        let bounds = (event.detail ?? "").split(separator: "-").compactMap { Int64($0) }
+        guard bounds.count == 2, bounds[0] <= bounds[1] else { return }
+        var rows: [DatasetRow]?
+        for (key, watchers) in specWatchers(ofProject: event.projectID) {
+            guard let use = try await specs.latest(key)?.digest.datasets[event.subject] else { continue }
+            if rows == nil {
+                rows = try await store.rows(projectID: event.projectID, dataset: event.subject, last: Int(bounds[1] - bounds[0] + 1), after: bounds[0] - 1)
+            }
+            guard let rows, let last = rows.last else { return }
+            let text = LiveMessages.rows(dataset: event.subject, widgets: use.widgets, rows: rows, reset: false)
+            watchers.forEach { $0.send(.ordered(stream: "rows:" + event.subject, cursor: last.sequence, text: text)) }
+        }
+    }
+
+    // MARK: Catching up
+
+    /// The most events a room member resuming is replayed; one further behind gets the room afresh.
+    static let replayLimit = 5_000
+
+    /// What a member joining a room is sent first: `welcome` (with the room's annotations, or — for
+    /// a member resuming after event `since` — the events it missed, when there are not too many).
+    func roomCatchUp(_ key: RoomKey, publishes: Bool, after since: Int64?) async throws -> [Outbox.Message] {
+        let role = publishes ? "publisher" : "member"
+        let sequence = try await store.lastEventSequence()
+        if let since, since <= sequence {
+            let missed = try await store.events(projectID: key.projectID, after: since, limit: Self.replayLimit + 1)
+            if missed.count <= Self.replayLimit {
+                var messages: [Outbox.Message] = [
+                    .ordered(stream: "events", cursor: since, text: LiveMessages.welcome(room: key.room, role: role, sequence: since, annotations: nil)),
+                ]
+                for event in missed where Self.room(of: event) == nil || Self.room(of: event) == key.room {
+                    if let message = try await roomMessage(event) { messages.append(message) }
+                }
+                return messages
+            }
+        }
+        let annotations = try await store.annotations(projectID: key.projectID, room: key.room)
+        let text = LiveMessages.welcome(room: key.room, role: role, sequence: sequence, annotations: annotations)
+        return [.ordered(stream: "events", cursor: sequence, text: text)]
+    }
+
+    /// What a client connecting to a spec stream is sent first: the current version (with what
+    /// changed since `version`, the version it holds), then the rows of each dataset its charts
+    /// follow (the window, or what came after the row sequence it holds).
+    func catchUp(_ key: SpecKey, holding version: Int?, rowsAfter: [String: Int64]) async throws -> [Outbox.Message] {
+        guard let latest = try await specs.latest(key) else {
+            throw APIError.notFound("no spec '\(key.name)' in this project yet; it streams from its first version")
+        }
+        var messages: [Outbox.Message] = []
+        if let version, version == latest.version.version {
+            let text = LiveMessages.spec(name: key.name, version: latest.version, changed: [], removed: [], specJSON: "null")
+            messages.append(.ordered(stream: "spec", cursor: Int64(version), text: text))
+        } else if let update = try await specs.update(key, to: latest.version.version, from: version) {
+            messages.append(update)
+        }
+        for (name, use) in latest.digest.datasets.sorted(by: { $0.key < $1.key }) {
+            let after = rowsAfter[name]
+            let since = use.link.seconds.map { Date().addingTimeInterval(-$0) }
+            let rows = try await store.rows(projectID: key.projectID, dataset: name, last: use.link.rowLimit, since: since, after: after ?? 0)
+            let text = LiveMessages.rows(dataset: name, widgets: use.widgets, rows: rows, reset: after == nil)
+            messages.append(.ordered(stream: "rows:" + name, cursor: rows.last?.sequence ?? after ?? 0, text: text))
+        }
+        return messages
+    }
+}
+
+/// Versions of specs as live clients need them: read, as canonical JSON, with their widget digests;
+/// the latest of each spec and a few recent ones kept.
+final class SpecSnapshots: Sendable {
+    /// A version read for the live streams.
+    struct Snapshot: Sendable {
+        var version: SpecVersion
+        var json: String
+        var digest: WidgetDigest
+    }
+
+    private let store: Store
+    private let kept = Mutex<[String: Snapshot]>([:])
+    private let latestVersions = Mutex<[LiveHub.SpecKey: Int]>([:])
+    private let capacity = 512
+
+    init(store: Store) { self.store = store }
+
+    /// Forgets which version is the latest of `key` (a new one was saved), and when the spec was
+    /// deleted every version of it (a spec created again counts from 1 with other content).
+    func forget(_ key: LiveHub.SpecKey, deleted: Bool = false) {
+        _ = latestVersions.withLock { $0.removeValue(forKey: key) }
+        guard deleted else { return }
+        let prefix = "\(key.projectID)/\(key.name)/"
+        kept.withLock { $0 = $0.filter { !$0.key.hasPrefix(prefix) } }
+    }
+
+    /// The latest version of a spec, or `nil` when it has none.
+    func latest(_ key: LiveHub.SpecKey) async throws -> Snapshot? {
+        if let number = latestVersions.withLock({ $0[key] }), let snapshot = try await snapshot(key, number) { return snapshot }
+        guard let version = try await store.spec(projectID: key.projectID, name: key.name) else { return nil }
+        let snapshot = try remember(key, version)
+        latestVersions.withLock { $0[key] = version.version }
+        return snapshot
+    }
+
+    /// The message taking a client from version `old` (`nil`: none) to version `new`.
+    func update(_ key: LiveHub.SpecKey, to new: Int, from old: Int?) async throws -> Outbox.Message? {
+        guard let current = try await snapshot(key, new) else { return nil }
+        let previous = try await old.asyncMap { try await snapshot(key, $0) } ?? nil
+        let (changed, removed) = current.digest.changes(since: previous?.digest)
+        let text = LiveMessages.spec(name: key.name, version: current.version, changed: changed, removed: removed, specJSON: current.json)
+        return .ordered(stream: "spec", cursor: Int64(new), text: text)
+    }
+
+    /// Version `number` of a spec, or `nil` when there is no such version.
+    private func snapshot(_ key: LiveHub.SpecKey, _ number: Int) async throws -> Snapshot? {
+        guard number >= 1 else { return nil }
+        if let hit = kept.withLock({ $0[Self.name(key, number)] }) { return hit }
+        guard let version = try await store.spec(projectID: key.projectID, name: key.name, version: number) else { return nil }
+        return try remember(key, version)
+    }
+
+    private func remember(_ key: LiveHub.SpecKey, _ version: SpecVersion) throws -> Snapshot {
+        let name = Self.name(key, version.version)
+        if let hit = kept.withLock({ $0[name] }), hit.version.contentHash == version.contentHash { return hit }
+        guard let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name).document else {
+            throw APIError.invalid("invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
+        }
+        var bare = version
+        bare.body = nil
+        let snapshot = Snapshot(version: bare, json: SpecWriter.compactJSON(document), digest: WidgetDigest(document))
+        kept.withLock { kept in
+            if kept.count >= capacity { kept.removeAll(keepingCapacity: true) }
+            kept[name] = snapshot
+        }
+        return snapshot
+    }
+
+    private static func name(_ key: LiveHub.SpecKey, _ version: Int) -> String { "\(key.projectID)/\(key.name)/\(version)" }
+}

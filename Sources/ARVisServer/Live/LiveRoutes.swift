@@ -1,0 +1,284 @@
+import ARVisSpec
+import ARVisStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+
+/// The request context of WebSocket upgrades.
+struct LiveContext: RequestContext, WebSocketRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let webSocket: WebSocketHandlerReference<LiveContext>
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+    }
+}
+
+/// The live streams:
+/// - `GET /live/{project}/{name}` — a spec's versions (and its charts' dataset rows) as they are
+///   saved: a WebSocket on upgrade, else Server-Sent Events. `?version=N&rows=name:seq,…` (or SSE's
+///   `Last-Event-ID`) resumes after what the client holds.
+/// - `GET /live/{project}/rooms/{room}` — a room (WebSocket only): `?role=publisher` for the device
+///   streaming poses (editors), else a member; `?since=seq` resumes after an event sequence.
+///
+/// A token goes in `Authorization: Bearer`, or — where a browser cannot set headers — in the
+/// WebSocket subprotocol `arvis.bearer.<token>` (offered with `arvis`) or `?access_token=`.
+struct LiveRoutes: Sendable {
+    let api: ARVisAPI
+    let hub: LiveHub
+
+    /// The largest message a client may send: 64 KB (a pose packet is 62 bytes).
+    static let maximumMessageBytes = 65_536
+    /// How often an idle Server-Sent Events stream gets a comment, so a vanished client is noticed.
+    static let heartbeat = Duration.seconds(15)
+
+    func register(on router: Router<ServerContext>, webSocketRouter: Router<LiveContext>) {
+        router.get("/live/{project}/rooms/{room}") { request, context -> Response in
+            _ = try await self.roomAccess(request, parameters: context.parameters)
+            throw APIError(.upgradeRequired, "upgradeRequired", "a room is a WebSocket: connect with Upgrade: websocket")
+        }
+        router.get("/live/{project}/{name}") { request, context in try await self.events(request, parameters: context.parameters) }
+        webSocketRouter.ws("/live/{project}/rooms/{room}") { request, context in
+            guard (try? await self.roomAccess(request, parameters: context.parameters)) != nil else { return .dontUpgrade }
+            return .upgrade(Self.protocolHeaders(request))
+        } onUpgrade: { inbound, outbound, context in
+            await self.room(inbound, outbound, request: context.request, parameters: context.requestContext.parameters)
+        }
+        webSocketRouter.ws("/live/{project}/{name}") { request, context in
+            guard (try? await self.specAccess(request, parameters: context.parameters)) != nil else { return .dontUpgrade }
+            return .upgrade(Self.protocolHeaders(request))
+        } onUpgrade: { inbound, outbound, context in
+            await self.spec(inbound, outbound, request: context.request, parameters: context.requestContext.parameters)
+        }
+    }
+
+    // MARK: Spec streams
+
+    private func specAccess(_ request: Request, parameters: Parameters) async throws -> LiveHub.SpecKey {
+        let access = try await api.access(try parameters.require("project"), token: Self.token(request))
+        let name = try parameters.require("name")
+        guard isValidSpecName(name), try await hub.specs.latest(LiveHub.SpecKey(projectID: access.project.id, name: name)) != nil else {
+            throw APIError.notFound("no spec '\(name)' in '\(access.project.slug)'")
+        }
+        return LiveHub.SpecKey(projectID: access.project.id, name: name)
+    }
+
+    private func spec(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, parameters: Parameters) async {
+        let outbox = Outbox()
+        do {
+            let key = try await specAccess(request, parameters: parameters)
+            let token = hub.watch(key, outbox: outbox)
+            defer { hub.leave(token) }
+            let cursor = SpecCursor(request.uri.queryParameters)
+            outbox.sendFirst(try await hub.catchUp(key, holding: cursor.version, rowsAfter: cursor.rows))
+            await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound) { _ in
+                throw LiveClose.unsupported("a spec stream takes no messages")
+            }
+        } catch {
+            await LiveConnection.refuse(outbound, error)
+        }
+    }
+
+    /// The same stream as Server-Sent Events: `data:` is the message, `id:` the cursor to resume from.
+    private func events(_ request: Request, parameters: Parameters) async throws -> Response {
+        let key = try await specAccess(request, parameters: parameters)
+        let cursor = HTTPField.Name.lastEventID.flatMap { request.headers[$0] }.map(SpecCursor.init(lastEventID:))
+            ?? SpecCursor(request.uri.queryParameters)
+        let hub = hub
+        var headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
+        if let name = HTTPField.Name.accelBuffering { headers.append(HTTPField(name: name, value: "no")) }
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            let outbox = Outbox()
+            let token = hub.watch(key, outbox: outbox)
+            defer { hub.leave(token) }
+            outbox.sendFirst(try await hub.catchUp(key, holding: cursor.version, rowsAfter: cursor.rows))
+            let heartbeat = Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: Self.heartbeat)
+                    outbox.send(.text(""))
+                }
+            }
+            defer { heartbeat.cancel() }
+            while let frame = await outbox.next() {
+                switch frame {
+                case .text(let text) where text.isEmpty: try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                case .text(let text): try await writer.write(ByteBuffer(string: "id: \(SpecCursor(outbox.cursors).lastEventID)\ndata: \(text)\n\n"))
+                case .binary: break
+                case .close(let reason):
+                    try await writer.write(ByteBuffer(string: "event: close\ndata: {\"code\":\(reason.code),\"reason\":\(LiveMessages.quoted(reason.reason))}\n\n"))
+                    try await writer.finish(nil)
+                    return
+                }
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    // MARK: Rooms
+
+    /// Who joins a room, and as what.
+    struct RoomAccess: Sendable {
+        var access: ProjectAccess
+        var key: LiveHub.RoomKey
+        var publishes: Bool
+    }
+
+    private func roomAccess(_ request: Request, parameters: Parameters) async throws -> RoomAccess {
+        let publishes = request.uri.queryParameters["role"].map(String.init) == "publisher"
+        let access = try await api.access(try parameters.require("project"), needs: publishes ? .editor : .viewer, token: Self.token(request))
+        let room = try parameters.require("room")
+        guard isValidSpecName(room) else {
+            throw APIError.badRequest("a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
+        }
+        return RoomAccess(access: access, key: LiveHub.RoomKey(projectID: access.project.id, room: room), publishes: publishes)
+    }
+
+    private func room(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, parameters: Parameters) async {
+        let outbox = Outbox()
+        do {
+            let joining = try await roomAccess(request, parameters: parameters)
+            let (room, token) = hub.join(joining.key, outbox: outbox)
+            defer { hub.leave(token) }
+            let since = request.uri.queryParameters["since"].flatMap { Int64(String($0)) }
+            outbox.sendFirst(try await hub.roomCatchUp(joining.key, publishes: joining.publishes, after: since))
+            let session = RoomSession(api: api, joining: joining, room: room, token: token, outbox: outbox)
+            await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound, receive: session.receive)
+        } catch {
+            await LiveConnection.refuse(outbound, error)
+        }
+    }
+
+    // MARK: Tokens
+
+    /// The bearer token of a live request: the header, the `arvis.bearer.` subprotocol, or `access_token`.
+    static func token(_ request: Request) -> String? {
+        if let bearer = SessionToken.bearer(request.headers[.authorization]) { return bearer }
+        let offered = request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        if let token = offered.first(where: { $0.hasPrefix("arvis.bearer.") })?.dropFirst("arvis.bearer.".count), !token.isEmpty {
+            return String(token)
+        }
+        return request.uri.queryParameters["access_token"].map(String.init)
+    }
+
+    /// The upgrade's headers: the `arvis` subprotocol when the client offered it (a browser that
+    /// offers subprotocols refuses an answer without one).
+    private static func protocolHeaders(_ request: Request) -> HTTPFields {
+        let offered = request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        return offered.contains("arvis") ? [.secWebSocketProtocol: "arvis"] : [:]
+    }
+}
+
+/// Where a spec stream's client is: the version it holds and the last row of each dataset.
+///
+/// Written `version=3&rows=sensor:120,door:7` — in the query of a new connection, and as the `id:`
+/// of every Server-Sent Event (which a browser sends back as `Last-Event-ID` when it reconnects).
+struct SpecCursor: Sendable, Equatable {
+    var version: Int?
+    var rows: [String: Int64] = [:]
+
+    init(version: Int?, rows: [String: Int64]) {
+        self.version = version
+        self.rows = rows
+    }
+
+    init(_ query: Parameters) {
+        version = query["version"].flatMap { Int(String($0)) }
+        rows = Self.rows(query["rows"].map(String.init) ?? "")
+    }
+
+    init(lastEventID: String) {
+        var query: [String: String] = [:]
+        for pair in lastEventID.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { query[String(parts[0])] = String(parts[1]) }
+        }
+        version = query["version"].flatMap(Int.init)
+        rows = Self.rows(query["rows"] ?? "")
+    }
+
+    /// From an outbox's cursors (`spec`, and `rows:<dataset>`).
+    init(_ cursors: [String: Int64]) {
+        version = cursors["spec"].map { Int(saturating: Double($0)) }
+        for (stream, cursor) in cursors where stream.hasPrefix("rows:") { rows[String(stream.dropFirst(5))] = cursor }
+    }
+
+    var lastEventID: String {
+        var parts: [String] = []
+        if let version { parts.append("version=\(version)") }
+        if !rows.isEmpty { parts.append("rows=" + rows.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")) }
+        return parts.joined(separator: "&")
+    }
+
+    private static func rows(_ text: String) -> [String: Int64] {
+        var rows: [String: Int64] = [:]
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: ":")
+            if parts.count == 2, let sequence = Int64(parts[1]), sequence >= 0 { rows[String(parts[0])] = sequence }
+        }
+        return rows
+    }
+}
+
+/// Moves one WebSocket's messages: the outbox to the socket, the socket to a handler.
+enum LiveConnection {
+    /// Writes `outbox` to `outbound` while `receive` handles what arrives, until either side ends. A
+    /// ``LiveClose`` thrown by `receive` closes the connection with its code and reason.
+    static func pump(_ outbox: Outbox, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+                     receive: @escaping @Sendable (WebSocketMessage) async throws -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await write(outbox, to: outbound) }
+            var closing = false
+            do {
+                for try await message in inbound.messages(maxSize: LiveRoutes.maximumMessageBytes) {
+                    do { try await receive(message) } catch let close as LiveClose {
+                        outbox.close(close)
+                        closing = true
+                        break
+                    }
+                }
+            } catch {
+                // The connection failed or sent a frame too large (closed by the WebSocket layer with 1009).
+            }
+            if !closing { outbox.finish() }
+            await group.waitForAll()
+        }
+    }
+
+    private static func write(_ outbox: Outbox, to outbound: WebSocketOutboundWriter) async {
+        while let frame = await outbox.next() {
+            do {
+                switch frame {
+                case .text(let text): try await outbound.writeTextMessage(text)
+                case .binary(let bytes): try await outbound.write(.binary(bytes))
+                case .close(let reason):
+                    ServerMetrics.countLiveClose(reason.code)
+                    try await outbound.close(WebSocketErrorCode(codeNumber: Int(reason.code)), reason: reason.reason)
+                    outbox.finish()
+                    return
+                }
+            } catch {
+                outbox.finish()
+                return
+            }
+        }
+    }
+
+    /// Closes a connection that could not start (its access changed since the upgrade, or the store failed).
+    static func refuse(_ outbound: WebSocketOutboundWriter, _ error: any Error) async {
+        let reason = (error as? APIError).map { LiveClose(1008, $0.message) } ?? LiveClose(1011, "the server could not start the stream")
+        ServerMetrics.countLiveClose(reason.code)
+        try? await outbound.close(WebSocketErrorCode(codeNumber: Int(reason.code)), reason: reason.reason)
+    }
+}
+
+extension HTTPField.Name {
+    /// `Last-Event-ID`: where a reconnecting Server-Sent Events client was.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")
+    /// `X-Accel-Buffering: no` keeps nginx from buffering an event stream.
+    static let accelBuffering = HTTPField.Name("X-Accel-Buffering")
+}

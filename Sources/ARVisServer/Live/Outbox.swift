@@ -1,0 +1,197 @@
+import NIOCore
+import Synchronization
+
+/// What one live client is sent, queued until its connection takes it.
+///
+/// Bounded, and never a backlog of poses: a pose replaces the one not yet sent (a slow viewer gets
+/// the newest). Everything else — spec versions, rows, annotations, trees — is kept in order; a
+/// client so far behind that ``capacity`` messages wait is closed with ``LiveClose/tooFarBehind``
+/// and resumes from the last sequence number it holds.
+///
+/// Messages carry the cursor they advance (a spec version, an event sequence, a row sequence), and
+/// one that does not advance it is skipped, so a catch-up after a reconnect and a live event that
+/// raced it are never both sent.
+final class Outbox: Sendable {
+    /// One queued message.
+    enum Message: Sendable {
+        /// A message at `cursor` of `stream`: sent only when the cursor moves forward.
+        case ordered(stream: String, cursor: Int64, text: String)
+        /// A message sent as it is.
+        case text(String)
+        /// A message that starts `stream` again (a spec deleted and created anew counts from 1).
+        case restart(stream: String, text: String)
+        /// Close the connection.
+        case close(LiveClose)
+    }
+
+    /// What the connection writes next.
+    enum Frame: Sendable, Equatable {
+        case text(String)
+        case binary(ByteBuffer)
+        case close(LiveClose)
+    }
+
+    private struct State: Sendable {
+        var queue: [Message] = []
+        var head = 0
+        var pose: ByteBuffer?
+        var cursors: [String: Int64] = [:]
+        var waiter: CheckedContinuation<Frame?, Never>?
+        var finished = false
+    }
+
+    /// The most messages that may wait.
+    let capacity: Int
+    private let state = Mutex(State())
+
+    init(capacity: Int = 1_024) {
+        self.capacity = capacity
+    }
+
+    /// Queues `message`; past ``capacity`` the client is closed as too far behind instead.
+    func send(_ message: Message) {
+        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLock { state in
+            guard !state.finished else { return nil }
+            if state.queue.count - state.head >= capacity, case .ordered = message {
+                state.queue = [.close(.tooFarBehind(state.cursors))]
+                state.head = 0
+                state.pose = nil
+            } else {
+                state.queue.append(message)
+            }
+            return Self.handOver(&state)
+        }
+        if let (continuation, frame) = waiter { continuation.resume(returning: frame) }
+    }
+
+    /// Queues `messages` ahead of everything waiting (a catch-up that must precede live messages
+    /// queued while it was read; those it covers are then skipped by their cursors).
+    func sendFirst(_ messages: [Message]) {
+        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.queue.replaceSubrange(0..<state.head, with: messages)
+            state.head = 0
+            return Self.handOver(&state)
+        }
+        if let (continuation, frame) = waiter { continuation.resume(returning: frame) }
+    }
+
+    /// Closes the connection now: what waits is dropped (the client resumes from its cursors).
+    func close(_ reason: LiveClose) {
+        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.queue = [.close(reason)]
+            state.head = 0
+            state.pose = nil
+            return Self.handOver(&state)
+        }
+        if let (continuation, frame) = waiter { continuation.resume(returning: frame) }
+    }
+
+    /// The cursor of each stream, as far as it was sent.
+    var cursors: [String: Int64] { state.withLock { $0.cursors } }
+
+    /// Offers the newest pose; one not yet sent is dropped.
+    func sendPose(_ packet: ByteBuffer) {
+        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.pose = packet
+            return Self.handOver(&state)
+        }
+        if let (continuation, frame) = waiter { continuation.resume(returning: frame) }
+    }
+
+    /// Ends the queue: ``next()`` returns `nil` from now on.
+    func finish() {
+        let waiter = state.withLock { state -> CheckedContinuation<Frame?, Never>? in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// The next frame to write, waiting for one; `nil` once finished (or the task is cancelled).
+    func next() async -> Frame? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready: Frame?? = state.withLock { state in
+                    if let frame = Self.take(&state) { return .some(frame) }
+                    if state.finished || Task.isCancelled { return .some(nil) }
+                    state.waiter = continuation
+                    return .none
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            finish()
+        }
+    }
+
+    /// The waiting reader and the frame for it, when both are there.
+    private static func handOver(_ state: inout State) -> (CheckedContinuation<Frame?, Never>, Frame?)? {
+        guard let waiter = state.waiter, let frame = take(&state) else { return nil }
+        state.waiter = nil
+        return (waiter, frame)
+    }
+
+    /// Takes the next frame to write: queued messages first (skipping those that do not advance their
+    /// cursor), then the newest pose.
+    private static func take(_ state: inout State) -> Frame? {
+        while state.head < state.queue.count {
+            let message = state.queue[state.head]
+            state.head += 1
+            if state.head > 64, state.head * 2 > state.queue.count {
+                state.queue.removeFirst(state.head)
+                state.head = 0
+            }
+            switch message {
+            case .ordered(let stream, let cursor, let text):
+                guard cursor > state.cursors[stream, default: Int64.min] else { continue }
+                state.cursors[stream] = cursor
+                return .text(text)
+            case .text(let text): return .text(text)
+            case .restart(let stream, let text):
+                state.cursors[stream] = nil
+                return .text(text)
+            case .close(let reason):
+                state.queue = []
+                state.head = 0
+                state.pose = nil
+                return .close(reason)
+            }
+        }
+        if let pose = state.pose {
+            state.pose = nil
+            return .binary(pose)
+        }
+        return nil
+    }
+}
+
+/// Why the server closes a live connection: a WebSocket close code and a reason a person can read.
+struct LiveClose: Sendable, Equatable, Error {
+    /// The close code (RFC 6455: 1003 unsupported data, 1007 invalid data, 1008 policy; 4000–4999 ARVis's own).
+    var code: UInt16
+    /// Why, in at most 123 bytes (the protocol's limit).
+    var reason: String
+
+    init(_ code: UInt16, _ reason: String) {
+        self.code = code
+        var reason = reason
+        while reason.utf8.count > 123 { reason.removeLast() }
+        self.reason = reason
+    }
+
+    /// A frame of the wrong kind (binary where text is expected, or text that is no message).
+    static func unsupported(_ reason: String) -> LiveClose { LiveClose(1003, reason) }
+    /// A message that does not read: bad JSON, wrong field types, non-finite numbers, a corrupt packet.
+    static func invalid(_ reason: String) -> LiveClose { LiveClose(1007, reason) }
+    /// A message the client's role may not send.
+    static func notAllowed(_ reason: String) -> LiveClose { LiveClose(1008, reason) }
+    /// The client fell so far behind that its queue filled: reconnect and resume from the cursors.
+    static func tooFarBehind(_ cursors: [String: Int64]) -> LiveClose {
+        let held = cursors.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        return LiveClose(4000, "too far behind; reconnect to resume" + (held.isEmpty ? "" : " (\(held))"))
+    }
+}

@@ -1,0 +1,259 @@
+import ARVisSpatial
+import ARVisStore
+import Foundation
+import HTTPTypes
+import NIOCore
+import WSCore
+
+/// One member's connection to a room: reads what it sends, checks it, and acts.
+///
+/// - Binary frames are ARVis pose packets, from the publisher only.
+/// - Text frames are JSON messages — `annotate`, `deleteAnnotation`, `plant`, `removeTree` (editors),
+///   `planes` (the publisher) — or the OpenTok sample's legacy `x:y:z:tapX:tapY` signal.
+///
+/// A frame that breaks the protocol closes the connection with a code and a reason; a change the
+/// server refuses (a tree too close to another, a tap on a frame it no longer holds) is answered
+/// with `refused` to the sender, and the connection stays.
+struct RoomSession: Sendable {
+    let api: ARVisAPI
+    let joining: LiveRoutes.RoomAccess
+    let room: Room
+    let token: Int
+    let outbox: Outbox
+
+    /// The longest annotation text, in characters.
+    static let maximumTextLength = 2_000
+
+    func receive(_ message: WebSocketMessage) async throws {
+        switch message {
+        case .binary(let buffer): try publish(buffer)
+        case .text(let text):
+            if text.first == "{" { try await handle(json: text) } else { try await annotate(legacy: text) }
+        }
+    }
+
+    // MARK: Poses
+
+    private func publish(_ buffer: ByteBuffer) throws {
+        guard joining.publishes else {
+            throw LiveClose.notAllowed("only the room's publisher sends pose packets: connect with ?role=publisher")
+        }
+        let packet: PosePacket
+        do {
+            packet = try buffer.withUnsafeReadableBytes { raw in try PosePacket(decoding: raw) }
+        } catch let error as SpatialError {
+            throw LiveClose.invalid(error.message)
+        }
+        room.publish(packet, bytes: buffer, from: token)
+    }
+
+    // MARK: JSON messages
+
+    private struct Envelope: Decodable {
+        let type: String
+    }
+
+    private func handle(json text: String) async throws {
+        let data = Data(text.utf8)
+        guard let type = try? JSONDecoder().decode(Envelope.self, from: data).type else {
+            throw LiveClose.invalid("a message is a JSON object with a \"type\"")
+        }
+        switch type {
+        case "annotate": try await annotate(try decode(AnnotateMessage.self, data))
+        case "deleteAnnotation": try await delete(try decode(IdentifierMessage.self, data))
+        case "plant": try await plant(try decode(PlantMessage.self, data))
+        case "removeTree": try await removeTree(try decode(IdentifierMessage.self, data))
+        case "planes": try setPlanes(try decode(PlanesMessage.self, data))
+        default:
+            throw LiveClose.unsupported("unknown message type \"\(type.prefix(40))\": a room takes annotate, deleteAnnotation, plant, removeTree and planes")
+        }
+    }
+
+    private func decode<T: Decodable & Checked>(_ type: T.Type, _ data: Data) throws -> T {
+        let message: T
+        do { message = try JSONDecoder().decode(T.self, from: data) } catch {
+            throw LiveClose.invalid("a \(T.name) message is \(T.shape)")
+        }
+        if let problem = message.problem { throw LiveClose.invalid(problem) }
+        return message
+    }
+
+    private func requireEditor(_ what: String) throws {
+        guard let role = joining.access.role, role >= .editor else {
+            throw LiveClose.notAllowed("\(what) needs the editor role in this project")
+        }
+    }
+
+    private func refuse(_ clientID: String?, _ code: String, _ message: String) {
+        outbox.send(.text(LiveMessages.refused(clientID: clientID, code: code, message: message)))
+    }
+
+    /// Runs a change, answering a refusal (a `4xx` of the API) to the sender.
+    private func change(_ clientID: String?, _ work: () async throws -> Void) async throws {
+        do { try await work() } catch let error as APIError where error.status.code < 500 {
+            refuse(clientID, error.code, error.message)
+        }
+    }
+
+    // MARK: Annotations
+
+    private func annotate(_ message: AnnotateMessage) async throws {
+        try requireEditor("annotating")
+        guard let scene = room.scene(at: message.frame) else {
+            let reason = message.frame.map { "the room no longer holds the pose of frame \($0) (it keeps the last \(Room.framesKept))" }
+                ?? "the room has no pose yet: the device has not published one"
+            return refuse(message.clientId, "unknownFrame", reason)
+        }
+        try await place(tap: SIMD2(message.tap[0], message.tap[1]), on: scene, text: message.text, clientID: message.clientId)
+    }
+
+    /// The OpenTok sample's signal: the tap is in view points, read against the latest frame's size.
+    private func annotate(legacy text: String) async throws {
+        let signal: AnnotationSignal
+        do { signal = try AnnotationSignal(legacy: text) } catch {
+            throw LiveClose.unsupported("a text frame is a JSON message or a legacy x:y:z:tapX:tapY signal: \(error.message)")
+        }
+        try requireEditor("annotating")
+        guard let scene = room.scene(at: nil) else { return refuse(nil, "unknownFrame", "the room has no pose yet: the device has not published one") }
+        let size = SIMD2(Double(scene.pose.viewport.x), Double(scene.pose.viewport.y))
+        let tap = signal.tap / size
+        guard size.x > 0, size.y > 0, (0...1).contains(tap.x), (0...1).contains(tap.y) else {
+            return refuse(nil, "outsideFrame", "the tap (\(signal.tap.x), \(signal.tap.y)) is outside the \(scene.pose.viewport.x)×\(scene.pose.viewport.y) frame")
+        }
+        try await place(tap: tap, on: scene, text: nil, clientID: nil)
+    }
+
+    private func place(tap: SIMD2<Double>, on scene: (pose: PosePacket, planes: [Plane]), text: String?, clientID: String?) async throws {
+        let point = RemoteAnnotation.worldPoint(tap: tap, camera: scene.pose.camera, planes: scene.planes)
+        guard point.x.isFinite, point.y.isFinite, point.z.isFinite else {
+            return refuse(clientID, "notFinite", "the tap does not meet the world through that frame's camera")
+        }
+        let annotation = Annotation(room: joining.key.room, x: point.x, y: point.y, z: point.z, text: text, frame: Int64(scene.pose.frameID),
+                                    author: joining.access.account?.username, clientID: clientID)
+        try await change(clientID) {
+            _ = try await answering { () async throws(StoreError) in
+                try await api.store.placeAnnotation(projectID: joining.key.projectID, annotation, authorID: joining.access.account?.id)
+            }
+        }
+    }
+
+    private func delete(_ message: IdentifierMessage) async throws {
+        try requireEditor("deleting an annotation")
+        guard try await api.store.annotation(projectID: joining.key.projectID, id: message.id)?.room == joining.key.room,
+              try await api.store.deleteAnnotation(projectID: joining.key.projectID, id: message.id) else {
+            return refuse(message.clientId, "notFound", "no annotation \(message.id) in this room")
+        }
+    }
+
+    // MARK: Planting
+
+    private func plant(_ message: PlantMessage) async throws {
+        try requireEditor("planting")
+        let request = Components.Schemas.TreePlanting(species: message.species, position: .init(x: message.position.x, y: message.position.y, z: message.position.z),
+                                                      clientId: message.clientId)
+        try await change(message.clientId) { _ = try await api.plant(request, in: joining.access) }
+    }
+
+    private func removeTree(_ message: IdentifierMessage) async throws {
+        try requireEditor("removing a tree")
+        guard try await api.store.removeTree(projectID: joining.key.projectID, id: message.id) else {
+            return refuse(message.clientId, "notFound", "no tree \(message.id) in this project")
+        }
+    }
+
+    // MARK: Planes
+
+    private func setPlanes(_ message: PlanesMessage) throws {
+        guard joining.publishes else { throw LiveClose.notAllowed("only the room's publisher reports planes") }
+        room.setPlanes(message.planes.map { Plane(point: Vec3($0.point[0], $0.point[1], $0.point[2]), normal: Vec3($0.normal[0], $0.normal[1], $0.normal[2])) })
+    }
+}
+
+/// A room message that checks its own values after decoding.
+protocol Checked {
+    /// The message's type, for errors.
+    static var name: String { get }
+    /// Its JSON shape, for errors.
+    static var shape: String { get }
+    /// What is wrong with the values, or `nil`.
+    var problem: String? { get }
+}
+
+private func checkClientID(_ clientID: String?) -> String? {
+    guard let clientID else { return nil }
+    return (1...100).contains(clientID.count) ? nil : "a clientId is 1 to 100 characters"
+}
+
+private func finite(_ numbers: [Double], count: Int) -> Bool {
+    numbers.count == count && numbers.allSatisfy { $0.isFinite && abs($0) <= 1e6 }
+}
+
+/// `{"type": "annotate", "tap": [x, y], "frame"?, "text"?, "clientId"?}`: the tap normalised to the frame (0…1 from its top-left).
+struct AnnotateMessage: Decodable, Checked {
+    static let name = "annotate"
+    static let shape = "{\"type\": \"annotate\", \"tap\": [x, y] each 0…1, \"frame\"?: frame id, \"text\"?, \"clientId\"?}"
+    var tap: [Double]
+    var frame: UInt32?
+    var text: String?
+    var clientId: String?
+
+    var problem: String? {
+        if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) { return "tap is [x, y], each a number from 0 to 1" }
+        if let text, text.count > RoomSession.maximumTextLength { return "an annotation's text is at most \(RoomSession.maximumTextLength) characters" }
+        return checkClientID(clientId)
+    }
+}
+
+/// `{"type": "deleteAnnotation" | "removeTree", "id", "clientId"?}`.
+struct IdentifierMessage: Decodable, Checked {
+    static let name = "deleteAnnotation or removeTree"
+    static let shape = "{\"type\", \"id\": string, \"clientId\"?}"
+    var id: String
+    var clientId: String?
+
+    var problem: String? {
+        (1...100).contains(id.count) ? checkClientID(clientId) : "an id is 1 to 100 characters"
+    }
+}
+
+/// `{"type": "plant", "species", "position": {"x", "y"?, "z"}, "clientId"?}`, as `POST …/trees` takes.
+struct PlantMessage: Decodable, Checked {
+    struct Position: Decodable {
+        var x: Double
+        var y: Double?
+        var z: Double
+    }
+
+    static let name = "plant"
+    static let shape = "{\"type\": \"plant\", \"species\": string, \"position\": {\"x\", \"y\"?, \"z\"} in metres, \"clientId\"?}"
+    var species: String
+    var position: Position
+    var clientId: String?
+
+    var problem: String? {
+        if species.isEmpty || species.count > 200 { return "a species is 1 to 200 characters" }
+        if !finite([position.x, position.y ?? 0, position.z], count: 3) { return "a position is three finite numbers in metres" }
+        return checkClientID(clientId)
+    }
+}
+
+/// `{"type": "planes", "planes": [{"point": [x, y, z], "normal": [x, y, z]}]}`: the planes the device has found.
+struct PlanesMessage: Decodable, Checked {
+    struct PlaneMessage: Decodable {
+        var point: [Double]
+        var normal: [Double]
+    }
+
+    static let name = "planes"
+    static let shape = "{\"type\": \"planes\", \"planes\": [{\"point\": [x, y, z], \"normal\": [x, y, z]}]}"
+    var planes: [PlaneMessage]
+
+    var problem: String? {
+        if planes.count > Room.planesKept { return "a room keeps at most \(Room.planesKept) planes" }
+        for plane in planes {
+            guard finite(plane.point, count: 3), finite(plane.normal, count: 3) else { return "a plane's point and normal are three finite numbers each" }
+            guard plane.normal.map({ $0 * $0 }).reduce(0, +) > 1e-12 else { return "a plane's normal must not be zero" }
+        }
+        return nil
+    }
+}

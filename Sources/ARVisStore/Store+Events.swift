@@ -1,0 +1,195 @@
+public import Foundation
+import PostgresNIO
+import SQLKit
+import Synchronization
+
+/// What changed in a project: one row of the event log, written in the same transaction as the
+/// change, so a change that was acknowledged always has its event.
+///
+/// Only an id travels between server instances (PostgreSQL `NOTIFY` carries the sequence number);
+/// the subject is read from the store.
+public struct StoreEvent: Sendable, Hashable {
+    /// What happened.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A spec got a new version (`subject`: the spec's name; `detail`: the version).
+        case specSaved
+        /// A spec and its versions were deleted (`subject`: the name).
+        case specDeleted
+        /// An annotation was placed (`subject`: its id; `detail`: its room).
+        case annotationAdded
+        /// An annotation was deleted (`subject`: its id; `detail`: its room).
+        case annotationDeleted
+        /// A tree was planted (`subject`: its id).
+        case treePlanted
+        /// A tree was removed (`subject`: its id).
+        case treeRemoved
+        /// An anchor was saved (`subject`: its id).
+        case anchorSaved
+        /// An anchor was deleted (`subject`: its id).
+        case anchorDeleted
+        /// Rows were appended to a dataset (`subject`: its name; `detail`: `first-last` row sequence numbers).
+        case rowsAppended
+    }
+
+    /// The position in the server-wide log: increasing, and on every instance the same.
+    public var sequence: Int64
+    /// The project it happened in.
+    public var projectID: String
+    /// What happened.
+    public var kind: Kind
+    /// What it happened to (see ``Kind``).
+    public var subject: String
+    /// More about it (see ``Kind``).
+    public var detail: String?
+    /// When.
+    public var createdAt: Date
+}
+
+extension Store {
+    /// The PostgreSQL channel events are announced on.
+    static let eventChannel = "arvis_events"
+
+    /// Every event committed from now on, in sequence order, on this instance and (on PostgreSQL)
+    /// every other instance. The stream ends when the store closes.
+    public func eventFeed() -> AsyncStream<StoreEvent> {
+        feed.subscribe()
+    }
+
+    /// A project's events after `sequence`, oldest first, at most `limit` (what a client that
+    /// reconnects has missed).
+    public func events(projectID: String, after sequence: Int64, limit: Int = 1_000) async throws(StoreError) -> [StoreEvent] {
+        try await withDatabase { database in
+            try await database.raw("""
+                SELECT * FROM events WHERE project_id = \(bind: projectID) AND seq > \(bind: sequence) ORDER BY seq LIMIT \(bind: limit)
+                """).all().map(Self.event)
+        }
+    }
+
+    /// The sequence number of the newest event (0 when there is none).
+    public func lastEventSequence() async throws(StoreError) -> Int64 {
+        try await withDatabase { database in
+            try await database.raw("SELECT COALESCE(MAX(seq), 0) AS seq FROM events").first(decodingColumn: "seq", as: Int64.self) ?? 0
+        }
+    }
+
+    /// Runs `work` in a transaction whose events are logged with it and announced once it commits.
+    func recordingTransaction<T: Sendable>(lock: String? = nil, _ work: @escaping @Sendable (any SQLDatabase, EventRecorder) async throws -> T) async throws(StoreError) -> T {
+        let recorder = EventRecorder(engine: engine)
+        let result = try await transaction(lock: lock) { database in try await work(database, recorder) }
+        if engine == .sqlite { recorder.recorded.forEach(feed.deliver) }
+        return result
+    }
+
+    /// Reads the events committed after the last one delivered and delivers them (PostgreSQL: on
+    /// every notification, and after reconnecting).
+    func deliverCommittedEvents() async throws(StoreError) {
+        while true {
+            let after = feed.lastSequence
+            let events = try await withDatabase { database in
+                try await database.raw("SELECT * FROM events WHERE seq > \(bind: after) ORDER BY seq LIMIT 1000").all().map(Self.event)
+            }
+            events.forEach(feed.deliver)
+            if events.count < 1000 { return }
+        }
+    }
+
+    static func event(_ row: any SQLRow) throws -> StoreEvent {
+        StoreEvent(sequence: try row.decode(column: "seq", as: Int64.self), projectID: try row.decode(column: "project_id", as: String.self),
+                   kind: StoreEvent.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .specSaved,
+                   subject: try row.decode(column: "subject", as: String.self), detail: try row.decode(column: "detail", as: String?.self),
+                   createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)))
+    }
+}
+
+/// Logs the events of one transaction.
+final class EventRecorder: Sendable {
+    private let engine: Store.Engine
+    private let events = Mutex<[StoreEvent]>([])
+
+    init(engine: Store.Engine) { self.engine = engine }
+
+    /// The events logged so far.
+    var recorded: [StoreEvent] { events.withLock { $0 } }
+
+    /// Logs an event in the transaction on `database`. On PostgreSQL the log is appended under a lock
+    /// held to the commit, so events commit in sequence order and a reader that follows the sequence
+    /// never skips one; the notification is sent when the transaction commits.
+    func record(_ kind: StoreEvent.Kind, projectID: String, subject: String, detail: String? = nil, on database: any SQLDatabase) async throws {
+        if engine == .postgres { try await database.raw("SELECT pg_advisory_xact_lock(hashtext('arvis-events'))").run() }
+        let now = Date().storePrecision
+        let sequence = try await database.raw("""
+            INSERT INTO events (project_id, kind, subject, detail, created_at) VALUES
+            (\(bind: projectID), \(bind: kind.rawValue), \(bind: subject), \(bind: detail), \(bind: now.timeIntervalSince1970)) RETURNING seq
+            """).first(decodingColumn: "seq", as: Int64.self) ?? 0
+        if engine == .postgres { try await database.raw("SELECT pg_notify(\(bind: Store.eventChannel), \(bind: String(sequence)))").run() }
+        let event = StoreEvent(sequence: sequence, projectID: projectID, kind: kind, subject: subject, detail: detail, createdAt: now)
+        events.withLock { $0.append(event) }
+    }
+}
+
+/// Hands committed events to every subscriber of ``Store/eventFeed()``.
+final class EventFeed: Sendable {
+    private let subscribers = Mutex<(next: Int, continuations: [Int: AsyncStream<StoreEvent>.Continuation], closed: Bool)>((0, [:], false))
+    private let delivered = Mutex<Int64>(0)
+
+    /// The sequence number of the last event delivered.
+    var lastSequence: Int64 { delivered.withLock { $0 } }
+
+    /// Starts delivery after `sequence` (what was committed before the feed started is history).
+    func start(after sequence: Int64) { delivered.withLock { $0 = max($0, sequence) } }
+
+    func subscribe() -> AsyncStream<StoreEvent> {
+        let (stream, continuation) = AsyncStream<StoreEvent>.makeStream()
+        let id: Int? = subscribers.withLock { state in
+            guard !state.closed else { return nil }
+            state.next += 1
+            state.continuations[state.next] = continuation
+            return state.next
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { _ = $0.continuations.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func deliver(_ event: StoreEvent) {
+        delivered.withLock { $0 = max($0, event.sequence) }
+        for continuation in subscribers.withLock({ Array($0.continuations.values) }) { continuation.yield(event) }
+    }
+
+    func close() {
+        let continuations = subscribers.withLock { state in
+            state.closed = true
+            defer { state.continuations = [:] }
+            return Array(state.continuations.values)
+        }
+        continuations.forEach { $0.finish() }
+    }
+}
+
+/// Follows PostgreSQL's event notifications on one connection of the pool, and reconnects with
+/// back-off when it drops (catching up on what was committed meanwhile: nothing is skipped).
+enum EventListener {
+    static func run(_ store: Store, client: PostgresClient) async {
+        var delay = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            let started = ContinuousClock.now
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Store.eventChannel) { notifications in
+                        try await store.deliverCommittedEvents()
+                        for try await _ in notifications { try await store.deliverCommittedEvents() }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { break }
+            }
+            // A connection that held for a while was healthy: start the back-off again.
+            if ContinuousClock.now - started > .seconds(30) { delay = .milliseconds(100) }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+}

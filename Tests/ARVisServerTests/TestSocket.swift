@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import WSCore
+import Logging
+import NIOCore
+import NIOWebSocket
+import Synchronization
+import Testing
+
+/// A WebSocket client for the live tests: what arrives is buffered, `next` waits for it.
+final class TestSocket: Sendable {
+    private struct State: Sendable {
+        var received: [WebSocketMessage] = []
+        var outbound: WebSocketOutboundWriter?
+        var ended = false
+    }
+
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+    }
+
+    private let shared = Shared()
+    private let connection: Task<WebSocketCloseFrame?, any Error>
+
+    /// Connects to `path` on the test server's `port`.
+    init(port: Int, path: String, token: String? = nil) {
+        var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 16)
+        if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
+        connection = Task { [shared] in
+            let state = shared
+            defer { state.state.withLock { $0.ended = true } }
+            return try await WebSocketClient.connect(url: "ws://localhost:\(port)\(path)", configuration: configuration,
+                                                     logger: Logger(label: "test-socket")) { inbound, outbound, _ in
+                state.state.withLock { $0.outbound = outbound }
+                for try await message in inbound.messages(maxSize: 16 << 20) {
+                    state.state.withLock { $0.received.append(message) }
+                }
+            }
+        }
+    }
+
+    /// The next message, waiting up to `timeout`.
+    func next(timeout: Duration = .seconds(5)) async throws -> WebSocketMessage {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let message: WebSocketMessage? = shared.state.withLock { state in state.received.isEmpty ? nil : state.received.removeFirst() }
+            if let message { return message }
+            if shared.state.withLock({ $0.ended }) { throw TestSocketError.closed }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        throw TestSocketError.timedOut
+    }
+
+    /// The next message as a JSON object.
+    func nextJSON(timeout: Duration = .seconds(5)) async throws -> [String: Any] {
+        guard case .text(let text) = try await next(timeout: timeout) else { throw TestSocketError.notText }
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// Whether nothing arrives within `duration`.
+    func staysQuiet(for duration: Duration = .milliseconds(300)) async throws -> Bool {
+        try await Task.sleep(for: duration)
+        return shared.state.withLock { $0.received.isEmpty }
+    }
+
+    func send(_ text: String) async throws {
+        try await writer().write(.text(text))
+    }
+
+    func send(_ bytes: [UInt8]) async throws {
+        try await writer().write(.binary(ByteBuffer(bytes: bytes)))
+    }
+
+    /// Waits for the server to close the connection; returns its close frame.
+    func closeFrame() async throws -> WebSocketCloseFrame? {
+        try await connection.value
+    }
+
+    func close() async throws {
+        try await writer().close(.normalClosure, reason: nil)
+        _ = try? await connection.value
+    }
+
+    private func writer() async throws -> WebSocketOutboundWriter {
+        for _ in 0..<2_500 {
+            if let outbound = shared.state.withLock({ $0.outbound }) { return outbound }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        throw TestSocketError.timedOut
+    }
+}
+
+enum TestSocketError: Error {
+    case timedOut, closed, notText
+}
