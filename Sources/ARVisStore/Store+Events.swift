@@ -88,7 +88,11 @@ extension Store {
             let events = try await withDatabase { database in
                 try await database.raw("SELECT * FROM events WHERE seq > \(bind: after) ORDER BY seq LIMIT 1000").all().map(Self.event)
             }
-            events.forEach(feed.deliver)
+            for event in events {
+                // Another instance changed the spec: the cached latest version is stale now, not in a second.
+                if event.kind == .specSaved || event.kind == .specDeleted { cache.forgetSpec(projectID: event.projectID, name: event.subject) }
+                feed.deliver(event)
+            }
             if events.count < 1000 { return }
         }
     }

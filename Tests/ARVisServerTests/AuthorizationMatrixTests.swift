@@ -85,6 +85,17 @@ struct AuthorizationMatrixTests: ServerTesting {
         Route(method: .get, path: "/api/v1/projects/garden/anchors", expected: read),
         Route(method: .post, path: "/api/v1/projects/garden/anchors", body: #"{"pose": {"position": [0, 0, 0], "orientation": [0, 0, 0, 1]}}"#,
               expected: [401, 403, 201, 201, 404, 401]),
+        Route(method: .get, path: "/api/v1/projects/garden/annotations", expected: read),
+        Route(method: .get, path: "/api/v1/projects/garden/datasets", expected: read),
+        Route(method: .get, path: "/api/v1/projects/garden/datasets/sensor/rows", expected: read),
+        Route(method: .post, path: "/api/v1/projects/garden/datasets/sensor/rows", body: #"{"celsius": 21.5}"#, expected: [401, 403, 201, 201, 404, 401]),
+        Route(method: .post, path: "/api/v1/projects/garden/datasets/sensor/rows", body: #"{"celsius": 21.5}"#, visibility: "public",
+              expected: [401, 403, 201, 201, 403, 401]),
+        Route(method: .delete, path: "/api/v1/projects/garden/datasets/sensor", expected: [401, 403, 404, 404, 404, 401]),
+        // Rooms are for members, and only as WebSockets (426 to a plain GET that may join).
+        Route(method: .get, path: "/live/garden/rooms/visit", expected: [401, 426, 426, 426, 404, 401]),
+        Route(method: .get, path: "/live/garden/rooms/visit?role=publisher", expected: [401, 403, 426, 426, 404, 401]),
+        Route(method: .get, path: "/live/garden/rooms/visit", visibility: "public", expected: [401, 426, 426, 426, 403, 401]),
     ]
 
     private static let area = #"{"name": "Plot", "area": {"type": "Polygon", "coordinates": [[[-8.81, 39.74], [-8.809, 39.74], [-8.809, 39.741], [-8.81, 39.74]]]}}"#

@@ -1,0 +1,107 @@
+@testable import ARVisStore
+import ARVisTestSupport
+import Foundation
+import Testing
+
+/// The event log: written in the transaction of the change it records, delivered in order on the
+/// feed, read back for a client that resumes — and, on PostgreSQL, seen by every instance.
+struct EventTests {
+    let scratch = ScratchFolder("store-events")
+
+    private func store(_ engine: Store.Engine, url: String? = nil) async throws -> Store {
+        switch engine {
+        case .sqlite: return try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("arvis.sqlite").path)
+        case .postgres:
+            let url = if let url { url } else { try await StoreTests.freshPostgresDatabase() }
+            return try await Store.open(postgres: url)
+        }
+    }
+
+    /// The next `count` events of `feed`, waiting at most five seconds.
+    private func take(_ count: Int, from feed: AsyncStream<StoreEvent>) async throws -> [StoreEvent] {
+        try await withThrowingTaskGroup(of: [StoreEvent].self) { group in
+            group.addTask {
+                var events: [StoreEvent] = []
+                for await event in feed {
+                    events.append(event)
+                    if events.count == count { break }
+                }
+                return events
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(5))
+                return []
+            }
+            let first = try await group.next() ?? []
+            group.cancelAll()
+            return first
+        }
+    }
+
+    @Test(arguments: StoreTests.engines) func changesAreLoggedWithTheirEventsInOrder(_ engine: Store.Engine) async throws {
+        let store = try await store(engine)
+        let ana = try await store.createAccount(username: "ana", passwordHash: "h")
+        let project = try await store.createProject(slug: "museum", name: "Museum", visibility: .public, ownerID: ana.id)
+        let feed = store.eventFeed()
+        let before = try await store.lastEventSequence()
+        _ = try await store.saveSpec(projectID: project.id, name: "tour", body: Array("{}".utf8), contentHash: "a", mediaType: "application/json", authorID: ana.id)
+        let tree = try await store.plantTree(projectID: project.id, Tree(species: "Pinus pinea", spacing: 4, x: 0, y: 0, z: 0, clientID: "t1"),
+                                             plantedByID: ana.id, largestSpacing: 10).tree
+        // A refused tree and a retried one log nothing.
+        await #expect(throws: StoreError.self) {
+            try await store.plantTree(projectID: project.id, Tree(species: "Pinus pinea", spacing: 4, x: 1, y: 0, z: 0), plantedByID: ana.id, largestSpacing: 10)
+        }
+        _ = try await store.plantTree(projectID: project.id, Tree(species: "Pinus pinea", spacing: 4, x: 0, y: 0, z: 0, clientID: "t1"), plantedByID: ana.id, largestSpacing: 10)
+        let placed = try await store.placeAnnotation(projectID: project.id, Annotation(room: "visit", x: 1, y: 2, z: 3, text: "here"), authorID: ana.id)
+        let rows = try await store.appendRows(projectID: project.id, dataset: "sensor", [#"{"v":1}"#, #"{"v":2}"#])
+        #expect(try await store.removeTree(projectID: project.id, id: tree.id))
+        #expect(try await store.deleteAnnotation(projectID: project.id, id: placed.annotation.id))
+        #expect(try await store.deleteSpec(projectID: project.id, name: "tour"))
+
+        let events = try await take(7, from: feed)
+        #expect(events.map(\.kind) == [.specSaved, .treePlanted, .annotationAdded, .rowsAppended, .treeRemoved, .annotationDeleted, .specDeleted])
+        #expect(events.map(\.sequence) == events.map(\.sequence).sorted() && (events.first?.sequence ?? 0) > before)
+        #expect(events[0].subject == "tour" && events[0].detail == "1")
+        #expect(events[2].detail == "visit" && events[3].detail == "\(rows[0].sequence)-\(rows[1].sequence)")
+        #expect(try await store.events(projectID: project.id, after: before) == events)
+        #expect(try await store.events(projectID: project.id, after: events[4].sequence).map(\.kind) == [.annotationDeleted, .specDeleted])
+        await store.close()
+    }
+
+    @Test(arguments: StoreTests.engines) func datasetsKeepTheirRowsInOrderAndAnswerWindows(_ engine: Store.Engine) async throws {
+        let store = try await store(engine)
+        let ana = try await store.createAccount(username: "ana", passwordHash: "h")
+        let project = try await store.createProject(slug: "hall", name: "Hall", visibility: .public, ownerID: ana.id)
+        let old = Date().addingTimeInterval(-3_600)
+        _ = try await store.appendRows(projectID: project.id, dataset: "sensor", [#"{"v":1}"#, #"{"v":2}"#], now: old)
+        let recent = try await store.appendRows(projectID: project.id, dataset: "sensor", [#"{"v":3}"#, #"{"v":4}"#, #"{"v":5}"#])
+        #expect(try await store.rows(projectID: project.id, dataset: "sensor").map(\.json) == (1...5).map { #"{"v":\#($0)}"# })
+        #expect(try await store.rows(projectID: project.id, dataset: "sensor", last: 2).map(\.json) == [#"{"v":4}"#, #"{"v":5}"#])
+        #expect(try await store.rows(projectID: project.id, dataset: "sensor", since: Date().addingTimeInterval(-60)).count == 3)
+        #expect(try await store.rows(projectID: project.id, dataset: "sensor", after: recent[0].sequence).count == 2)
+        #expect(try await store.datasets(projectID: project.id).map(\.rows) == [5])
+        #expect(try await store.deleteDataset(projectID: project.id, dataset: "sensor"))
+        #expect(try await store.rows(projectID: project.id, dataset: "sensor").isEmpty)
+        await store.close()
+    }
+
+    @Test(.enabled(if: StoreTests.engines.contains(.postgres)))
+    func anotherInstanceSeesEveryEventThroughNotify() async throws {
+        let url = try await StoreTests.freshPostgresDatabase()
+        let writer = try await store(.postgres, url: url)
+        let reader = try await store(.postgres, url: url)
+        let feed = reader.eventFeed()
+        let ana = try await writer.createAccount(username: "ana", passwordHash: "h")
+        let project = try await writer.createProject(slug: "museum", name: "Museum", visibility: .public, ownerID: ana.id)
+        // Give the reader's listener a moment to connect; what commits before it is caught up anyway.
+        for version in 1...20 {
+            _ = try await writer.saveSpec(projectID: project.id, name: "tour", body: Array("{}".utf8), contentHash: "h\(version)",
+                                          mediaType: "application/json", authorID: ana.id)
+        }
+        let events = try await take(20, from: feed)
+        #expect(events.map(\.detail) == (1...20).map { String($0) })
+        #expect(events.allSatisfy { $0.projectID == project.id && $0.kind == .specSaved })
+        await writer.close()
+        await reader.close()
+    }
+}
