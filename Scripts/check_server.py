@@ -13,6 +13,12 @@
   remote BINARY
       arvis login, push and pull against the server: specs round-trip byte for byte, an invalid
       spec is refused with located diagnostics (exit 1), a stale --if-match is refused (exit 1).
+  live BINARY [--database URL]
+      Live streams across instances: with --database, two `arvis serve` on one PostgreSQL (else
+      one on SQLite). Writes go through the first; on the second, `arvis watch` (WebSocket), a
+      Server-Sent Events reader and a room member must each see every spec version, tree and
+      annotation deletion, within a second. Then the second instance is killed and restarted:
+      the watcher reconnects and resumes with the version it missed.
 
 Usage: python3 Scripts/check_server.py durability .build/release/arvis
 """
@@ -246,10 +252,97 @@ def remote(args):
     print("remote: login (token kept 0600), push and pull of JSON and YAML byte for byte, invalid and stale pushes refused")
 
 
+def live(args):
+    import websockets.sync.client
+    data_a, data_b = tempfile.mkdtemp(prefix="arvis-live-a-"), tempfile.mkdtemp(prefix="arvis-live-b-")
+    first = Server(args.binary, data_a, args.database).start()
+    second = Server(args.binary, data_b, args.database).start() if args.database else first
+    token = account(first, f"live{time.time_ns()}")
+    status, body, _ = request(first, "POST", "/api/v1/projects", {"name": f"Live {time.time_ns()}", "visibility": "public"}, token)
+    assert status == 201, body
+    slug = json.loads(body)["slug"]
+    with open(EXAMPLE, "rb") as example:
+        spec = json.load(example)
+    assert request(first, "PUT", f"/api/v1/projects/{slug}/specs/tour", spec, token)[0] == 201
+
+    # Three clients of the second instance: arvis watch, an event-stream reader, a room member.
+    environment = dict(os.environ, ARVIS_TOKEN=token)
+    watch = subprocess.Popen([args.binary, "watch", f"{second.base}/s/{slug}/tour", "--format", "json", "--count", "4"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+    events, arrivals = [], {}
+
+    def read_events():
+        with urllib.request.urlopen(urllib.request.Request(f"{second.base}/live/{slug}/tour"), timeout=30) as stream:
+            for line in stream:
+                if line.startswith(b"data: "):
+                    message = json.loads(line[6:])
+                    events.append(message)
+                    arrivals[("sse", message.get("version"))] = time.monotonic()
+                    if message.get("version") == 3:
+                        return
+
+    reader = threading.Thread(target=read_events, daemon=True)
+    reader.start()
+    room = websockets.sync.client.connect(f"ws://127.0.0.1:{second.port}/live/{slug}/rooms/visit",
+                                          additional_headers={"Authorization": f"Bearer {token}"}, legacy=True)
+    welcome = json.loads(room.recv(timeout=10))
+    assert welcome["type"] == "welcome", welcome
+    time.sleep(0.5)
+
+    sent = {}
+    for version in (2, 3):
+        spec["imageTrackingConfigurations"][0]["relationships"][0]["widgetConfiguration"]["component"] = {"text": {"content": f"Poster A, take {version}"}}
+        status, body, _ = request(first, "PUT", f"/api/v1/projects/{slug}/specs/tour", spec, token)
+        sent[version] = time.monotonic()
+        assert status == 200, body
+        time.sleep(0.2)
+    status, body, _ = request(first, "POST", f"/api/v1/projects/{slug}/trees", {"species": "Quercus suber", "position": {"x": 3, "z": 4}}, token)
+    planted_at = time.monotonic()
+    assert status == 201, body
+    tree = json.loads(body)
+    message = json.loads(room.recv(timeout=5))
+    tree_delay = time.monotonic() - planted_at
+    assert message["type"] == "tree" and message["tree"]["id"] == tree["id"], message
+    assert request(first, "DELETE", f"/api/v1/projects/{slug}/trees/{tree['id']}", token=token)[0] == 204
+    removed = json.loads(room.recv(timeout=5))
+    assert removed == {"type": "treeRemoved", "seq": removed["seq"], "id": tree["id"]}, removed
+    room.close()
+    reader.join(timeout=10)
+    versions = [event["version"] for event in events if event["type"] == "spec"]
+    assert versions == [1, 2, 3], f"the event stream saw {versions}"
+    assert [event["changed"] for event in events[1:]] == [["image1-widget1"]] * 2, events
+    sse_delay = max(arrivals[("sse", version)] - sent[version] for version in (2, 3))
+    assert sse_delay < 1, f"an update took {sse_delay:.3f} s to reach the second instance's event stream"
+
+    # The second instance restarts: the watcher reconnects and resumes with what it missed.
+    if second is first:
+        second.kill()
+        first = second = Server(args.binary, data_a, args.database, port=first.port).start()
+    else:
+        second.kill()
+        second = Server(args.binary, data_b, args.database, port=second.port).start()
+    spec["imageTrackingConfigurations"][0]["relationships"][1]["widgetConfiguration"]["relativeAnchorPoint"] = "leading"
+    assert request(first, "PUT", f"/api/v1/projects/{slug}/specs/tour", spec, token)[0] == 200
+    try:
+        output, errors = watch.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        watch.kill()
+        sys.exit(f"arvis watch did not see version 4 after the restart: {watch.communicate()}")
+    updates = [json.loads(line) for line in output.decode().splitlines()]
+    assert watch.returncode == 0 and [update["version"] for update in updates] == [1, 2, 3, 4], (updates, errors)
+    assert updates[3]["changed"] == ["image1-widget2"], updates[3]
+    for server in {id(first): first, id(second): second}.values():
+        server.stop()
+    where = "two instances on one PostgreSQL" if args.database else "one instance on SQLite"
+    print(f"live ({where}): arvis watch, an event stream and a room on the second instance saw every write made through the first "
+          f"(event stream within {sse_delay * 1000:.0f} ms, room within {tree_delay * 1000:.0f} ms); "
+          f"after a restart the watcher resumed with the version it missed")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="check", required=True)
-    for name in ("durability", "contract", "limits", "remote"):
+    for name in ("durability", "contract", "limits", "remote", "live"):
         command = sub.add_parser(name)
         command.add_argument("binary")
         command.add_argument("--database")
@@ -257,7 +350,7 @@ def main():
     sub.choices["contract"].add_argument("--seed", type=int, default=1)
     sub.choices["contract"].add_argument("--max-time", type=int, default=240)
     args = parser.parse_args()
-    {"durability": durability, "contract": contract, "limits": limits, "remote": remote}[args.check](args)
+    {"durability": durability, "contract": contract, "limits": limits, "remote": remote, "live": live}[args.check](args)
 
 
 if __name__ == "__main__":

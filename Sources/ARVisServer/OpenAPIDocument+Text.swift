@@ -1203,7 +1203,7 @@ paths:
       operationId: liveSpec
       summary: A spec's versions as they are saved, and its charts' dataset rows — a WebSocket on upgrade, else Server-Sent Events.
       description: |
-        First the current version, then every saved version: `{"type": "spec", "name", "version",
+        First the current version (unless `?version=` says the client holds it), then every saved version: `{"type": "spec", "name", "version",
         "etag", "changed": [widget ids], "removed": [widget ids], "spec"}`, where `changed` lists the
         widgets (ids as `arvis render` and `arvis scene` name them) whose component or placement
         differs from the version the client holds; then `{"type": "rows", "dataset", "widgets",

@@ -106,10 +106,12 @@ struct LiveTests: ServerTesting {
             let update = try await resumed.nextJSON()
             #expect(update["version"] as? Int == 3 && update["changed"] as? [String] == ["image1-widget2", "image2-widget2"])
 
+            // A client holding the current version is sent nothing until the next one.
             let current = TestSocket(port: try #require(client.port), path: "/live/\(slug)/tour?version=3")
-            let same = try await current.nextJSON()
-            #expect(same["version"] as? Int == 3 && same["changed"] as? [String] == [] && same["spec"] is NSNull)
             #expect(try await current.staysQuiet())
+            try await put(client, headers, slug, try environment())
+            let next = try await current.nextJSON()
+            #expect(next["version"] as? Int == 4 && next["changed"] as? [String] == ["image1-widget2", "image2-widget2"])
             try await resumed.close()
             try await current.close()
         }
@@ -152,8 +154,6 @@ struct LiveTests: ServerTesting {
             #expect(Array(buffer: received) == packet)
 
             // The tap at the centre of frame 7 lies 2 m ahead of that camera (no planes known yet).
-            try await device.send(pose(frame: 8, x: 5).encoded())
-            _ = try await expert.next()
             try await expert.send(#"{"type": "annotate", "frame": 7, "tap": [0.5, 0.5], "text": "this valve", "clientId": "tap-1"}"#)
             for socket in [device, expert] {
                 let message = try await socket.nextJSON()
@@ -166,8 +166,11 @@ struct LiveTests: ServerTesting {
             try await expert.send(#"{"type": "annotate", "frame": 7, "tap": [0.5, 0.5], "clientId": "tap-1"}"#)
             #expect(try await expert.staysQuiet())
 
-            // With a wall at z = −1, the same tap lands on it.
+            // With a wall at z = −1, the same tap on the next frame lands on it (the device reports the
+            // planes before that frame's pose, on the same connection, so they are known when it arrives).
             try await device.send(#"{"type": "planes", "planes": [{"point": [0, 0, -1], "normal": [0, 0, 1]}]}"#)
+            try await device.send(pose(frame: 8, x: 5).encoded())
+            _ = try await expert.next()
             try await expert.send(#"{"type": "annotate", "frame": 8, "tap": [0.5, 0.5]}"#)
             let onWall = try #require(try await expert.nextJSON()["annotation"] as? [String: Any])
             #expect((onWall["position"] as? [String: Double])?["z"].map { abs($0 + 1) < 1e-6 } == true)
@@ -330,7 +333,6 @@ struct LiveTests: ServerTesting {
                                              body: ByteBuffer(string: "x")).status == .unsupportedMediaType)
             // Resuming after the last row held gets nothing old.
             let resumed = TestSocket(port: try #require(client.port), path: "/live/\(slug)/hall?version=1&rows=hall-sensor:\(lastSeq)")
-            #expect(try await resumed.nextJSON()["spec"] is NSNull)
             let none = try await resumed.nextJSON()
             #expect(none["reset"] as? Bool == false && (none["rows"] as? [Any])?.isEmpty == true)
             let listed = try await client.execute(uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows?last=2", method: .get)

@@ -156,7 +156,7 @@ final class LiveHub: Service, Sendable {
 
     private func specChanged(_ event: StoreEvent) async throws {
         let key = SpecKey(projectID: event.projectID, name: event.subject)
-        specs.forget(key, deleted: event.kind == .specDeleted)
+        if event.kind == .specDeleted { specs.forgetDeleted(key) }
         let watchers = specWatchers(key)
         guard !watchers.isEmpty else { return }
         guard event.kind == .specSaved, let number = Int(event.detail ?? "") else {
@@ -211,16 +211,16 @@ final class LiveHub: Service, Sendable {
     }
 
     /// What a client connecting to a spec stream is sent first: the current version (with what
-    /// changed since `version`, the version it holds), then the rows of each dataset its charts
-    /// follow (the window, or what came after the row sequence it holds).
+    /// changed since `version`, the version it holds; nothing when it holds the current one), then
+    /// the rows of each dataset its charts follow (the window, or what came after the row sequence
+    /// it holds).
     func catchUp(_ key: SpecKey, holding version: Int?, rowsAfter: [String: Int64]) async throws -> [Outbox.Message] {
         guard let latest = try await specs.latest(key) else {
             throw APIError.notFound("no spec '\(key.name)' in this project yet; it streams from its first version")
         }
         var messages: [Outbox.Message] = []
         if let version, version == latest.version.version {
-            let text = LiveMessages.spec(name: key.name, version: latest.version, changed: [], removed: [], specJSON: "null")
-            messages.append(.ordered(stream: "spec", cursor: Int64(version), text: text))
+            messages.append(.holding(stream: "spec", cursor: Int64(version)))
         } else if let update = try await specs.update(key, to: latest.version.version, from: version) {
             messages.append(update)
         }
@@ -247,27 +247,21 @@ final class SpecSnapshots: Sendable {
 
     private let store: Store
     private let kept = Mutex<[String: Snapshot]>([:])
-    private let latestVersions = Mutex<[LiveHub.SpecKey: Int]>([:])
     private let capacity = 512
 
     init(store: Store) { self.store = store }
 
-    /// Forgets which version is the latest of `key` (a new one was saved), and when the spec was
-    /// deleted every version of it (a spec created again counts from 1 with other content).
-    func forget(_ key: LiveHub.SpecKey, deleted: Bool = false) {
-        _ = latestVersions.withLock { $0.removeValue(forKey: key) }
-        guard deleted else { return }
+    /// Forgets every version of a deleted spec (one created again counts from 1 with other content).
+    func forgetDeleted(_ key: LiveHub.SpecKey) {
         let prefix = "\(key.projectID)/\(key.name)/"
         kept.withLock { $0 = $0.filter { !$0.key.hasPrefix(prefix) } }
     }
 
-    /// The latest version of a spec, or `nil` when it has none.
+    /// The latest version of a spec, or `nil` when it has none (the store's read cache knows which
+    /// is the latest, and forgets it on every save, from any instance).
     func latest(_ key: LiveHub.SpecKey) async throws -> Snapshot? {
-        if let number = latestVersions.withLock({ $0[key] }), let snapshot = try await snapshot(key, number) { return snapshot }
         guard let version = try await store.spec(projectID: key.projectID, name: key.name) else { return nil }
-        let snapshot = try remember(key, version)
-        latestVersions.withLock { $0[key] = version.version }
-        return snapshot
+        return try remember(key, version)
     }
 
     /// The message taking a client from version `old` (`nil`: none) to version `new`.

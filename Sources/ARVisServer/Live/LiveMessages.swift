@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Spec stream (`/live/{project}/{spec}`):
 /// - `{"type":"spec","name","version","etag","changed":[ids],"removed":[ids],"spec":{…}}` — on connect
-///   and on every saved version; `changed` lists the widgets whose component or placement differs
+///   (unless the client holds the current version) and on every saved version; `changed` lists the widgets whose component or placement differs
 ///   from the version the client holds (every widget when it holds none).
 /// - `{"type":"rows","dataset","widgets":[ids],"reset","rows":[{"seq","at","values":{…}}]}` — rows of a
 ///   dataset a widget follows; `reset: true` replaces what the device holds (the window on connect).

@@ -20,6 +20,8 @@ final class Outbox: Sendable {
         case text(String)
         /// A message that starts `stream` again (a spec deleted and created anew counts from 1).
         case restart(stream: String, text: String)
+        /// Nothing to send: the client holds `stream` up to `cursor` already (a resume with nothing missed).
+        case holding(stream: String, cursor: Int64)
         /// Close the connection.
         case close(LiveClose)
     }
@@ -154,6 +156,8 @@ final class Outbox: Sendable {
             case .restart(let stream, let text):
                 state.cursors[stream] = nil
                 return .text(text)
+            case .holding(let stream, let cursor):
+                state.cursors[stream] = max(cursor, state.cursors[stream, default: Int64.min])
             case .close(let reason):
                 state.queue = []
                 state.head = 0
