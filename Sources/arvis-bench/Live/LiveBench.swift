@@ -1,0 +1,223 @@
+import ARVisSpatial
+import ArgumentParser
+import Foundation
+import Histogram
+import Synchronization
+
+/// `arvis-bench live`: the live streams under load, `arvis serve` (release, in child processes, so
+/// its memory is its own) and every client on this machine.
+struct LiveBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live",
+        abstract: "Edit → device, pose fan-out, annotation and live-row latencies of arvis serve's live streams, and a memory soak.",
+        discussion: """
+            Needs the release `arvis` beside this executable: swift build -c release. With --database, \
+            two `arvis serve` instances share one PostgreSQL: writes go through the first and the \
+            spec and dataset watchers are on the second (rooms stay on one instance: poses are not \
+            relayed between instances). Latencies are HDR-histogram percentiles over every delivery.
+
+            Examples:
+              swift build -c release && swift run -c release arvis-bench live
+              swift run -c release arvis-bench live --database postgres://postgres@127.0.0.1:5432/postgres
+              swift run -c release arvis-bench live --soak 600
+            """
+    )
+
+    @Option(help: "A PostgreSQL URL: two instances on it instead of one on SQLite.")
+    var database: String?
+
+    @Option(help: "WebSocket clients watching the spec for the edit → device run.")
+    var clients = 1_000
+
+    @Option(help: "Edits in the edit → device run (one every 200 ms).")
+    var edits = 30
+
+    @Option(help: "Rooms, each with one publisher at 60 Hz.")
+    var publishers = 10
+
+    @Option(help: "Viewers per room.")
+    var viewers = 100
+
+    @Option(help: "Seconds of the pose run.")
+    var seconds = 10.0
+
+    @Option(help: "Taps per room in the annotation run (5 a second, poses streaming).")
+    var taps = 20
+
+    @Option(help: "Clients watching the dataset of a chart.")
+    var watchers = 100
+
+    @Option(help: "Rows appended per second in the live-data run (for --seconds).")
+    var appends = 100
+
+    @Option(help: "Seconds of a soak after the runs (poses, taps and rows together), sampling the server's memory every 10 s; 0: none.")
+    var soak = 0.0
+
+    func run() async throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("arvis").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ValidationError("no arvis beside arvis-bench at \(binary): build it first with swift build -c release")
+        }
+        let first = try await ServerProcess.start(binary: binary, database: database)
+        let second = database == nil ? first : try await ServerProcess.start(binary: binary, database: database)
+        defer {
+            first.stop()
+            if second !== first { second.stop() }
+        }
+        let engine = database == nil ? "sqlite" : "postgres"
+        print("arvis serve on \(engine)\(database == nil ? "" : " (two instances: writes through one, watchers on the other)"), "
+              + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
+        let session = try await BenchSession.prepare(first.base)
+
+        let edit = try await editToDevice(session, writer: first, watched: second)
+        print(String(format: "RESULT live_%@_edit_to_device_p50 %.2f ms", engine, edit.milliseconds(50)))
+        print(String(format: "RESULT live_%@_edit_to_device_p99 %.2f ms", engine, edit.milliseconds(99)))
+        let rows = try await liveRows(session, writer: first, watched: second, for: seconds)
+        print(String(format: "RESULT live_%@_rows_p99 %.2f ms", engine, rows.milliseconds(99)))
+        let rooms = try await RoomLoad.start(session, server: first, rooms: publishers, viewers: viewers)
+        let poses = try await rooms.measurePoses(for: seconds)
+        print(String(format: "RESULT live_%@_pose_p50 %.2f ms", engine, poses.latency.milliseconds(50)))
+        print(String(format: "RESULT live_%@_pose_p99 %.2f ms", engine, poses.latency.milliseconds(99)))
+        print("RESULT live_\(engine)_pose_most_behind \(poses.mostBehind) poses")
+        let annotations = try await rooms.measureTaps(taps)
+        print(String(format: "RESULT live_%@_annotation_p99 %.2f ms", engine, annotations.milliseconds(99)))
+        if soak > 0 { try await soakRun(session, rooms: rooms, writer: first, watched: second, engine: engine) }
+        await rooms.stop()
+    }
+
+    /// `clients` watchers of a spec on `watched`; `edits` saves through `writer`; every arrival timed
+    /// from the save's acknowledgement.
+    private func editToDevice(_ session: BenchSession, writer: ServerProcess, watched: ServerProcess) async throws -> Latencies {
+        var spec = try session.environment()
+        try await session.put(spec, on: writer)
+        let arrivals = Arrivals()
+        let sockets = try await BenchSocket.connectAll(clients, url: watched.webSocketBase + "/live/bench/tour", token: session.token) { text, at in
+            if let version = Self.version(in: text) { arrivals.record(version, at: at) }
+        }
+        try await arrivals.wait(forKey: 1, count: clients, within: .seconds(60))
+        let latencies = Latencies()
+        for edit in 0..<edits {
+            spec = BenchSession.editing(spec, text: "Poster A, edit \(edit)")
+            try await session.put(spec, on: writer)
+            let acknowledged = ContinuousClock.now
+            let version = edit + 2
+            try await arrivals.wait(forKey: version, count: clients, within: .seconds(10))
+            for arrival in arrivals.take(version) { latencies.record(arrival - acknowledged) }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        print(String(format: "edit → device: %d clients × %d edits: p50 %.2f ms, p99 %.2f ms, max %.2f ms", clients, edits,
+                     latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100)))
+        await BenchSocket.closeAll(sockets)
+        return latencies
+    }
+
+    /// `watchers` clients of a chart following a dataset; rows appended through `writer` at `appends`
+    /// a second, each timed from the moment its append was sent.
+    private func liveRows(_ session: BenchSession, writer: ServerProcess, watched: ServerProcess, for duration: Double) async throws -> Latencies {
+        try await session.putChart(on: writer)
+        let arrivals = Arrivals()
+        let sockets = try await BenchSocket.connectAll(watchers, url: watched.webSocketBase + "/live/bench/hall", token: session.token) { text, at in
+            for mark in Self.marks(in: text) { arrivals.record(mark, at: at) }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let latencies = Latencies()
+        let total = Int(duration * Double(appends))
+        var sent: [Int: ContinuousClock.Instant] = [:]
+        let start = ContinuousClock.now
+        for index in 0..<total {
+            let due = start + .seconds(Double(index) / Double(appends))
+            if due > .now { try await Task.sleep(until: due) }
+            sent[index + 1] = .now
+            Task { try await session.append(#"{"mark": \#(index + 1), "celsius": \#(20 + Double(index % 50) / 10)}"#, on: writer) }
+        }
+        for (mark, at) in sent.sorted(by: { $0.key < $1.key }) {
+            try await arrivals.wait(forKey: mark, count: watchers, within: .seconds(10))
+            for arrival in arrivals.take(mark) { latencies.record(arrival - at) }
+        }
+        print(String(format: "live rows: %d appends/s for %.0f s to %d watchers: p50 %.2f ms, p99 %.2f ms, max %.2f ms", appends, duration, watchers,
+                     latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100)))
+        await BenchSocket.closeAll(sockets)
+        return latencies
+    }
+
+    /// Poses, taps and rows together for `soak` seconds; the server's resident memory every 10 s.
+    private func soakRun(_ session: BenchSession, rooms: RoomLoad, writer: ServerProcess, watched: ServerProcess, engine: String) async throws {
+        print("soak: \(publishers) publishers at 60 Hz to \(viewers) viewers each, a tap a second per room, \(appends) rows/s, for \(Int(soak)) s")
+        let poses = Task { try await rooms.measurePoses(for: soak) }
+        let taps = Task { try await rooms.measureTaps(Int(soak), every: .seconds(1)) }
+        let rows = Task { try await liveRows(session, writer: writer, watched: watched, for: soak) }
+        var samples: [(Double, Int)] = []
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(soak) {
+            try await Task.sleep(for: .seconds(10))
+            let seconds = (ContinuousClock.now - start) / .seconds(1)
+            let rss = [writer, watched].reduce(0) { $0 + $1.residentKilobytes() }
+            samples.append((seconds, rss))
+            print(String(format: "soak: %.0f s, server resident %.1f MB", seconds, Double(rss) / 1024))
+        }
+        _ = try await (poses.value, taps.value, rows.value)
+        let baseline = samples.first { $0.0 >= 60 }?.1 ?? samples.first?.1 ?? 0
+        let end = samples.last?.1 ?? 0
+        let growth = baseline > 0 ? Double(end - baseline) / Double(baseline) * 100 : 0
+        print(String(format: "RESULT live_%@_soak_rss_after_1_min %.1f MB", engine, Double(baseline) / 1024))
+        print(String(format: "RESULT live_%@_soak_rss_end %.1f MB", engine, Double(end) / 1024))
+        print(String(format: "RESULT live_%@_soak_rss_growth %.1f %%", engine, growth))
+    }
+
+    /// The `version` of a spec message.
+    private static func version(in text: String) -> Int? {
+        guard text.hasPrefix("{\"type\":\"spec\""), let range = text.range(of: "\"version\":") else { return nil }
+        return Int(text[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// The `mark` values of a rows message's rows.
+    private static func marks(in text: String) -> [Int] {
+        guard text.hasPrefix("{\"type\":\"rows\""), !text.contains("\"reset\":true") else { return [] }
+        var marks: [Int] = []
+        var rest = text[...]
+        while let range = rest.range(of: "\"mark\":") {
+            rest = rest[range.upperBound...]
+            if let mark = Int(rest.prefix { $0.isNumber }) { marks.append(mark) }
+        }
+        return marks
+    }
+}
+
+/// Latencies in an HDR histogram (microseconds).
+final class Latencies: Sendable {
+    private let histogram = Mutex(Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+
+    func record(_ duration: Duration) {
+        let micros = max(0, duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
+        _ = histogram.withLock { $0.record(UInt64(min(micros, 60_000_000))) }
+    }
+
+    func milliseconds(_ percentile: Double) -> Double {
+        histogram.withLock { percentile >= 100 ? Double($0.max) / 1000 : Double($0.valueAtPercentile(percentile)) / 1000 }
+    }
+}
+
+/// When each client got each message, by key (a version, a row mark, a tap).
+final class Arrivals: Sendable {
+    private let arrivals = Mutex<[Int: [ContinuousClock.Instant]]>([:])
+
+    func record(_ key: Int, at instant: ContinuousClock.Instant) {
+        arrivals.withLock { $0[key, default: []].append(instant) }
+    }
+
+    /// Waits until `count` arrivals of `key` are in.
+    func wait(forKey key: Int, count: Int, within limit: Duration) async throws {
+        let deadline = ContinuousClock.now + limit
+        while arrivals.withLock({ $0[key]?.count ?? 0 }) < count {
+            guard ContinuousClock.now < deadline else {
+                throw ValidationError("only \(arrivals.withLock { $0[key]?.count ?? 0 }) of \(count) clients got message \(key) within \(limit)")
+            }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// The arrivals of `key`, forgotten.
+    func take(_ key: Int) -> [ContinuousClock.Instant] {
+        arrivals.withLock { $0.removeValue(forKey: key) ?? [] }
+    }
+}
