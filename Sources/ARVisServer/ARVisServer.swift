@@ -21,7 +21,7 @@ public enum ARVisServer {
                                    metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws -> some ApplicationProtocol {
         let router = Router(context: ServerContext.self)
         ServerMetrics.register(metrics, on: router)
-        router.middlewares.add(LogRequestsMiddleware(.info))
+        router.middlewares.add(RequestLogMiddleware())
         if !configuration.allowedOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins)) }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         let api = ARVisAPI(store: store, configuration: configuration)

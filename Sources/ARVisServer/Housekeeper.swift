@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Once an hour, deletes for good the projects trashed more than 30 days ago and the anchors past
-/// their lifetime; stops with the server.
+/// Once an hour, deletes for good the projects trashed more than 30 days ago, the anchors past
+/// their lifetime and the live event log older than 30 days; stops with the server.
 struct Housekeeper: Service {
     let store: Store
     let logger: Logger
@@ -21,12 +21,15 @@ struct Housekeeper: Service {
         }
     }
 
-    /// One round: the trash, then expired anchors.
+    /// One round: the trash, expired anchors, old events.
     func sweep() async {
         do {
             let projects = try await store.purgeTrash(before: Date(timeIntervalSinceNow: -retention))
             let anchors = try await store.purgeExpiredAnchors()
-            if projects + anchors > 0 { logger.info("purged \(projects) project(s) trashed over 30 days ago and \(anchors) expired anchor(s)") }
+            let events = try await store.purgeEvents(before: Date(timeIntervalSinceNow: -retention))
+            if projects + anchors + events > 0 {
+                logger.info("purged \(projects) project(s) trashed over 30 days ago, \(anchors) expired anchor(s) and \(events) event(s) over 30 days old")
+            }
         } catch {
             logger.error("housekeeping failed: \(error)")
         }

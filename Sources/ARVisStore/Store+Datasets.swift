@@ -33,13 +33,13 @@ extension Store {
     }
 
     /// The newest rows of a dataset, oldest first: at most `last` of them, none older than `since`,
-    /// none at or before sequence `after`.
+    /// none at or before sequence `after`, none after sequence `through`.
     public func rows(projectID: String, dataset: String, last: Int = rowsPerDataset, since: Date? = nil,
-                     after: Int64 = 0) async throws(StoreError) -> [DatasetRow] {
+                     after: Int64 = 0, through: Int64 = .max) async throws(StoreError) -> [DatasetRow] {
         try await withDatabase { database in
             try await database.raw("""
                 SELECT seq, row, created_at FROM dataset_rows WHERE project_id = \(bind: projectID) AND dataset = \(bind: dataset)
-                AND seq > \(bind: after) AND created_at >= \(bind: since?.timeIntervalSince1970 ?? 0)
+                AND seq > \(bind: after) AND seq <= \(bind: through) AND created_at >= \(bind: since?.timeIntervalSince1970 ?? 0)
                 ORDER BY seq DESC LIMIT \(bind: max(0, last))
                 """).all().map(Self.datasetRow).reversed()
         }

@@ -72,6 +72,28 @@ extension Store {
         }
     }
 
+    /// The sequence number of the oldest event kept (0 when there is none): a client holding an
+    /// older one may have missed events that were purged, and must start afresh.
+    public func firstEventSequence() async throws(StoreError) -> Int64 {
+        try await withDatabase { database in
+            try await database.raw("SELECT COALESCE(MIN(seq), 0) AS seq FROM events").first(decodingColumn: "seq", as: Int64.self) ?? 0
+        }
+    }
+
+    /// Deletes the events logged before `date`; returns how many. The newest event is always kept,
+    /// so the sequence never restarts.
+    @discardableResult
+    public func purgeEvents(before date: Date) async throws(StoreError) -> Int {
+        try await transaction { database in
+            let newest = try await database.raw("SELECT COALESCE(MAX(seq), 0) AS seq FROM events").first(decodingColumn: "seq", as: Int64.self) ?? 0
+            let count = try await database.raw("""
+                SELECT COUNT(*) AS count FROM events WHERE created_at < \(bind: date.timeIntervalSince1970) AND seq < \(bind: newest)
+                """).first(decodingColumn: "count", as: Int.self) ?? 0
+            try await database.raw("DELETE FROM events WHERE created_at < \(bind: date.timeIntervalSince1970) AND seq < \(bind: newest)").run()
+            return count
+        }
+    }
+
     /// Runs `work` in a transaction whose events are logged with it and announced once it commits.
     func recordingTransaction<T: Sendable>(lock: String? = nil, _ work: @escaping @Sendable (any SQLDatabase, EventRecorder) async throws -> T) async throws(StoreError) -> T {
         let recorder = EventRecorder(engine: engine)

@@ -79,6 +79,9 @@ struct EventTests {
         #expect(try await store.rows(projectID: project.id, dataset: "sensor", last: 2).map(\.json) == [#"{"v":4}"#, #"{"v":5}"#])
         #expect(try await store.rows(projectID: project.id, dataset: "sensor", since: Date().addingTimeInterval(-60)).count == 3)
         #expect(try await store.rows(projectID: project.id, dataset: "sensor", after: recent[0].sequence).count == 2)
+        // One append's rows exactly, whatever came after (what the live streams send for its event).
+        #expect(try await store.rows(projectID: project.id, dataset: "sensor", after: recent[0].sequence - 1, through: recent[0].sequence).map(\.json)
+                == [#"{"v":3}"#])
         #expect(try await store.datasets(projectID: project.id).map(\.rows) == [5])
         #expect(try await store.deleteDataset(projectID: project.id, dataset: "sensor"))
         #expect(try await store.rows(projectID: project.id, dataset: "sensor").isEmpty)

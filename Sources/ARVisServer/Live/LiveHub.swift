@@ -170,12 +170,12 @@ final class LiveHub: Service, Sendable {
 
     private func rowsAppended(_ event: StoreEvent) async throws {
         let bounds = (event.detail ?? "").split(separator: "-").compactMap { Int64($0) }
-        guard bounds.count == 2, bounds[0] <= bounds[1] else { return }
+        guard bounds.count == 2, bounds[0] >= 1, bounds[0] <= bounds[1], bounds[1] - bounds[0] < Int64(Store.rowsPerDataset) else { return }
         var rows: [DatasetRow]?
         for (key, watchers) in specWatchers(ofProject: event.projectID) {
             guard let use = try await specs.latest(key)?.digest.datasets[event.subject] else { continue }
             if rows == nil {
-                rows = try await store.rows(projectID: event.projectID, dataset: event.subject, last: Int(bounds[1] - bounds[0] + 1), after: bounds[0] - 1)
+                rows = try await store.rows(projectID: event.projectID, dataset: event.subject, after: bounds[0] - 1, through: bounds[1])
             }
             guard let rows, let last = rows.last else { return }
             let text = LiveMessages.rows(dataset: event.subject, widgets: use.widgets, rows: rows, reset: false)
@@ -193,7 +193,8 @@ final class LiveHub: Service, Sendable {
     func roomCatchUp(_ key: RoomKey, publishes: Bool, after since: Int64?) async throws -> [Outbox.Message] {
         let role = publishes ? "publisher" : "member"
         let sequence = try await store.lastEventSequence()
-        if let since, since <= sequence {
+        // A member holding an event older than the log keeps may have missed purged ones: afresh.
+        if let since, since <= sequence, since >= (try await store.firstEventSequence()) - 1 {
             let missed = try await store.events(projectID: key.projectID, after: since, limit: Self.replayLimit + 1)
             if missed.count <= Self.replayLimit {
                 var messages: [Outbox.Message] = [
