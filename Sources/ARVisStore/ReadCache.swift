@@ -18,6 +18,10 @@ final class ReadCache: Sendable {
         var projects: [String: Entry<Project?>] = [:]
         var latestSpecs: [String: Entry<SpecVersion?>] = [:]
         var generation: UInt64 = 0
+        /// Annotations and trees this instance just wrote, by project and id: the live streams read
+        /// each back once for its event, and neither changes until it is deleted.
+        var annotations: [String: Annotation] = [:]
+        var trees: [String: Tree] = [:]
     }
 
     private let state = Mutex(State())
@@ -60,6 +64,36 @@ final class ReadCache: Sendable {
             guard state.generation == generation else { return }
             if state.latestSpecs.count >= capacity { state.latestSpecs.removeAll(keepingCapacity: true) }
             state.latestSpecs[projectID + "/" + name] = Entry(value: version, expires: .now + lifetime)
+        }
+    }
+
+    func annotation(projectID: String, id: String) -> Annotation? {
+        state.withLock { $0.annotations[projectID + "/" + id] }
+    }
+
+    func remember(_ annotation: Annotation, projectID: String) {
+        state.withLock { state in
+            if state.annotations.count >= capacity { state.annotations.removeAll(keepingCapacity: true) }
+            state.annotations[projectID + "/" + annotation.id] = annotation
+        }
+    }
+
+    func tree(projectID: String, id: String) -> Tree? {
+        state.withLock { $0.trees[projectID + "/" + id] }
+    }
+
+    func remember(_ tree: Tree, projectID: String) {
+        state.withLock { state in
+            if state.trees.count >= capacity { state.trees.removeAll(keepingCapacity: true) }
+            state.trees[projectID + "/" + tree.id] = tree
+        }
+    }
+
+    /// Drops an annotation or a tree that was deleted (here or, on PostgreSQL, by another instance).
+    func forgetItem(projectID: String, id: String) {
+        state.withLock { state in
+            state.annotations.removeValue(forKey: projectID + "/" + id)
+            state.trees.removeValue(forKey: projectID + "/" + id)
         }
     }
 

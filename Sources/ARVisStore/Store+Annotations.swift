@@ -6,12 +6,25 @@ extension Store {
     public static let annotationsPerRoom = 1_000
 
     /// Places an annotation. A retry with the same `clientID` returns the first one, unchanged.
+    /// `annotation.author` is the username of `authorID` (what reading it back gives).
     /// - Returns: the annotation as stored, and whether this call created it.
     /// - Throws: ``StoreError`` `conflict` when the room already holds ``annotationsPerRoom``.
     public func placeAnnotation(projectID: String, _ annotation: Annotation, authorID: String?) async throws(StoreError) -> (annotation: Annotation, created: Bool) {
         var annotation = annotation
         annotation.createdAt = annotation.createdAt.storePrecision
-        return try await recordingTransaction(lock: "annotations:\(projectID)") { [annotation] database, events in
+        let cache = cache
+        let placed: (annotation: Annotation, created: Bool)
+        do {
+            placed = try await placing(annotation, projectID: projectID, authorID: authorID, cache: cache)
+        } catch {
+            cache.forgetItem(projectID: projectID, id: annotation.id)
+            throw error
+        }
+        return placed
+    }
+
+    private func placing(_ annotation: Annotation, projectID: String, authorID: String?, cache: ReadCache) async throws(StoreError) -> (annotation: Annotation, created: Bool) {
+        try await recordingTransaction(lock: "annotations:\(projectID)") { [annotation] database, events in
             if let clientID = annotation.clientID, let earlier = try await database.raw("""
                 SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
                 WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
@@ -32,6 +45,8 @@ extension Store {
                  \(bind: annotation.clientID))
                 """).run()
             try await events.record(.annotationAdded, projectID: projectID, subject: annotation.id, detail: annotation.room, on: database)
+            // Kept before the event is announced, so the live streams need not read it back.
+            cache.remember(annotation, projectID: projectID)
             return (annotation, true)
         }
     }
@@ -57,7 +72,8 @@ extension Store {
 
     /// One annotation, or `nil`.
     public func annotation(projectID: String, id: String) async throws(StoreError) -> Annotation? {
-        try await withDatabase { database in
+        if let recent = cache.annotation(projectID: projectID, id: id) { return recent }
+        return try await withDatabase { database in
             try await database.raw("""
                 SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
                 WHERE project_id = \(bind: projectID) AND annotations.id = \(bind: id)
@@ -69,6 +85,7 @@ extension Store {
     public func deleteAnnotation(projectID: String, id: String) async throws(StoreError) -> Bool {
         let room = try await annotation(projectID: projectID, id: id)?.room
         guard let room else { return false }
+        cache.forgetItem(projectID: projectID, id: id)
         return try await deleteRow(from: "annotations", projectID: projectID, id: id, announcing: .annotationDeleted, detail: room)
     }
 
@@ -81,3 +98,4 @@ extension Store {
                    clientID: try row.decode(column: "client_id", as: String?.self))
     }
 }
+

@@ -25,7 +25,7 @@ final class TestSocket: Sendable {
 
     /// Connects to `path` on the test server's `port`.
     init(port: Int, path: String, token: String? = nil) {
-        var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 16)
+        var configuration = WebSocketClientConfiguration(maxFrameSize: 64 << 20)
         if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
         connection = Task { [shared] in
             let state = shared

@@ -124,7 +124,7 @@ struct LiveSpecWatcher {
         var logger = Logger(label: "arvis.watch")
         logger.logLevel = .critical
         while true {
-            var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 16)
+            var configuration = WebSocketClientConfiguration(maxFrameSize: 64 << 20)
             if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
             let finished = FinishFlag()
             let close: WebSocketCloseFrame?

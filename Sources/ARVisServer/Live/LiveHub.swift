@@ -70,12 +70,12 @@ final class LiveHub: Service, Sendable {
     }
 
     /// Adds a member to a room (made on first use); returns the room and the member's token.
-    func join(_ key: RoomKey, outbox: Outbox) -> (room: Room, token: Int) {
+    func join(_ key: RoomKey, member: Room.Member) -> (room: Room, token: Int) {
         subscribers.withLock { state in
             state.next += 1
             let room = state.rooms[key] ?? Room()
             state.rooms[key] = room
-            room.add(outbox, token: state.next)
+            room.add(member, token: state.next)
             state.clients += 1
             ServerMetrics.recordLiveClients(state.clients)
             return (room, state.next)

@@ -11,10 +11,13 @@ import NIOWebSocket
 struct LiveContext: RequestContext, WebSocketRequestContext {
     var coreContext: CoreRequestContextStorage
     let webSocket: WebSocketHandlerReference<LiveContext>
+    /// The connection, which becomes the WebSocket: rooms write poses to it on its event loop.
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
+        channel = source.channel
     }
 }
 
@@ -46,7 +49,8 @@ struct LiveRoutes: Sendable {
             guard (try? await self.roomAccess(request, parameters: context.parameters)) != nil else { return .dontUpgrade }
             return .upgrade(Self.protocolHeaders(request))
         } onUpgrade: { inbound, outbound, context in
-            await self.room(inbound, outbound, request: context.request, parameters: context.requestContext.parameters)
+            await self.room(inbound, outbound, request: context.request, parameters: context.requestContext.parameters,
+                            channel: context.requestContext.channel)
         }
         webSocketRouter.ws("/live/{project}/{name}") { request, context in
             guard (try? await self.specAccess(request, parameters: context.parameters)) != nil else { return .dontUpgrade }
@@ -137,14 +141,16 @@ struct LiveRoutes: Sendable {
         return RoomAccess(access: access, key: LiveHub.RoomKey(projectID: access.project.id, room: room), publishes: publishes)
     }
 
-    private func room(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, parameters: Parameters) async {
+    private func room(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, parameters: Parameters,
+                      channel: any Channel) async {
         let outbox = Outbox()
         do {
             let joining = try await roomAccess(request, parameters: parameters)
-            let (room, token) = hub.join(joining.key, outbox: outbox)
+            let (room, token) = hub.join(joining.key, member: Room.Member(outbox: outbox, channel: channel))
             defer { hub.leave(token) }
             let since = request.uri.queryParameters["since"].flatMap { Int64(String($0)) }
             outbox.sendFirst(try await hub.roomCatchUp(joining.key, publishes: joining.publishes, after: since))
+            outbox.allowDirect()
             let session = RoomSession(api: api, joining: joining, room: room, token: token, outbox: outbox)
             await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound, receive: session.receive)
         } catch {
@@ -253,7 +259,9 @@ enum LiveConnection {
         while let frame = await outbox.next() {
             do {
                 switch frame {
-                case .text(let text): try await outbound.writeTextMessage(text)
+                // One frame per message: a room's poses, written straight to the channel between
+                // messages, must never land inside a fragmented one.
+                case .text(let text): try await outbound.write(.text(text))
                 case .binary(let bytes): try await outbound.write(.binary(bytes))
                 case .close(let reason):
                     ServerMetrics.countLiveClose(reason.code)
@@ -265,6 +273,7 @@ enum LiveConnection {
                 outbox.finish()
                 return
             }
+            outbox.written()
         }
     }
 

@@ -40,6 +40,10 @@ final class Outbox: Sendable {
         var cursors: [String: Int64] = [:]
         var waiter: CheckedContinuation<Frame?, Never>?
         var finished = false
+        /// Frames taken by the writer and not yet written.
+        var writing = 0
+        /// Whether a message may bypass the queue (see ``sendDirectly(_:when:write:)``).
+        var direct = false
     }
 
     /// The most messages that may wait.
@@ -90,8 +94,48 @@ final class Outbox: Sendable {
         if let (continuation, frame) = waiter { continuation.resume(returning: frame) }
     }
 
+    /// Whether the connection is closing (or closed): nothing more is written to it.
+    var isClosing: Bool {
+        state.withLock { state in
+            if state.finished { return true }
+            if state.head < state.queue.count, case .close = state.queue[state.head] { return true }
+            return false
+        }
+    }
+
     /// The cursor of each stream, as far as it was sent.
     var cursors: [String: Int64] { state.withLock { $0.cursors } }
+
+    /// Lets ``sendDirectly(_:when:write:)`` bypass the queue from now on (a room member, once its catch-up
+    /// is queued).
+    func allowDirect() {
+        state.withLock { $0.direct = true }
+    }
+
+    /// Hands `message` to `write` at once — skipping the writer task — when the connection is `ready`
+    /// and nothing of this outbox is queued or being written, so order is kept; else queues it. `write` runs under the
+    /// outbox's lock and must only hand the text to the connection (a channel write, which its event
+    /// loop performs in call order).
+    func sendDirectly(_ message: Message, when ready: Bool, write: (String) -> Void) {
+        let queued: Bool = state.withLock { state in
+            guard ready, state.direct, !state.finished, state.head == state.queue.count, state.writing == 0 else { return true }
+            switch message {
+            case .ordered(let stream, let cursor, let text):
+                guard cursor > state.cursors[stream, default: Int64.min] else { return false }
+                state.cursors[stream] = cursor
+                write(text)
+            case .text(let text): write(text)
+            default: return true
+            }
+            return false
+        }
+        if queued { send(message) }
+    }
+
+    /// Tells the outbox the frame the writer took last is written.
+    func written() {
+        state.withLock { $0.writing = max(0, $0.writing - 1) }
+    }
 
     /// Offers the newest pose; one not yet sent is dropped.
     func sendPose(_ packet: ByteBuffer) {
@@ -118,7 +162,10 @@ final class Outbox: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready: Frame?? = state.withLock { state in
-                    if let frame = Self.take(&state) { return .some(frame) }
+                    if let frame = Self.take(&state) {
+                        state.writing += 1
+                        return .some(frame)
+                    }
                     if state.finished || Task.isCancelled { return .some(nil) }
                     state.waiter = continuation
                     return .none
@@ -134,6 +181,7 @@ final class Outbox: Sendable {
     private static func handOver(_ state: inout State) -> (CheckedContinuation<Frame?, Never>, Frame?)? {
         guard let waiter = state.waiter, let frame = take(&state) else { return nil }
         state.waiter = nil
+        state.writing += 1
         return (waiter, frame)
     }
 
@@ -162,6 +210,7 @@ final class Outbox: Sendable {
                 state.queue = []
                 state.head = 0
                 state.pose = nil
+                state.finished = true
                 return .close(reason)
             }
         }

@@ -1,5 +1,6 @@
 import ARVisSpatial
 import NIOCore
+import NIOWebSocket
 import Synchronization
 
 /// A room of a project: a device session that a publisher (the device) streams its camera poses
@@ -7,14 +8,27 @@ import Synchronization
 ///
 /// The room keeps the poses of the last ``framesKept`` frames, so a tap made on a frame a viewer saw
 /// a moment ago resolves against that frame's camera, and the planes the device has found.
+///
+/// Poses are the hot path (60 a second to every member): each is written straight to the members'
+/// channels, one task on each event loop for all the members it serves, and only to a channel that
+/// can take it at once — a member whose socket is backed up skips that pose and gets the next, so a
+/// slow viewer never builds a backlog. Everything else goes through the member's ``Outbox``.
 final class Room: Sendable {
     /// Frames whose poses are kept (five seconds at 60 Hz).
     static let framesKept = 300
     /// The most planes a device may report.
     static let planesKept = 64
 
+    /// One connection in the room.
+    struct Member: Sendable {
+        /// Where its messages queue.
+        var outbox: Outbox
+        /// Its WebSocket channel, for poses; `nil` sends poses through the outbox.
+        var channel: (any Channel)?
+    }
+
     private struct State: Sendable {
-        var members: [Int: Outbox] = [:]
+        var members: [Int: Member] = [:]
         var poses: [UInt32: PosePacket] = [:]
         var order: [UInt32] = []
         var latest: PosePacket?
@@ -28,12 +42,12 @@ final class Room: Sendable {
     var isEmpty: Bool { state.withLock { $0.members.isEmpty } }
 
     /// Adds a member; a newcomer gets the latest pose at once.
-    func add(_ outbox: Outbox, token: Int) {
+    func add(_ member: Member, token: Int) {
         let latest = state.withLock { state in
-            state.members[token] = outbox
+            state.members[token] = member
             return state.latestBytes
         }
-        if let latest { outbox.sendPose(latest) }
+        if let latest { member.outbox.sendPose(latest) }
     }
 
     /// Removes a member; returns whether it was one.
@@ -41,14 +55,23 @@ final class Room: Sendable {
         state.withLock { $0.members.removeValue(forKey: token) != nil }
     }
 
-    /// Queues `message` for every member.
+    /// Sends `message` to every member: straight to its channel when nothing of its is waiting,
+    /// else through its outbox.
     func broadcast(_ message: Outbox.Message) {
-        state.withLock { Array($0.members.values) }.forEach { $0.send(message) }
+        for member in state.withLock({ Array($0.members.values) }) {
+            guard let channel = member.channel else {
+                member.outbox.send(message)
+                continue
+            }
+            member.outbox.sendDirectly(message, when: channel.isWritable) { text in
+                channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)), promise: nil)
+            }
+        }
     }
 
     /// Keeps a publisher's pose and offers it to every other member (each gets the newest only).
     func publish(_ packet: PosePacket, bytes: ByteBuffer, from token: Int) {
-        let viewers = state.withLock { state -> [Outbox] in
+        let viewers = state.withLock { state -> [Member] in
             if state.poses.updateValue(packet, forKey: packet.frameID) == nil { state.order.append(packet.frameID) }
             if state.order.count > Self.framesKept * 2 {
                 for frame in state.order.prefix(state.order.count - Self.framesKept) { state.poses[frame] = nil }
@@ -58,7 +81,23 @@ final class Room: Sendable {
             state.latestBytes = bytes
             return state.members.filter { $0.key != token }.map(\.value)
         }
-        viewers.forEach { $0.sendPose(bytes) }
+        var byLoop: [ObjectIdentifier: (loop: any EventLoop, channels: [any Channel])] = [:]
+        for viewer in viewers {
+            guard let channel = viewer.channel else {
+                viewer.outbox.sendPose(bytes)
+                continue
+            }
+            guard !viewer.outbox.isClosing else { continue }
+            byLoop[ObjectIdentifier(channel.eventLoop), default: (channel.eventLoop, [])].channels.append(channel)
+        }
+        let frame = WebSocketFrame(fin: true, opcode: .binary, data: bytes)
+        for (loop, channels) in byLoop.values {
+            loop.execute {
+                for channel in channels where channel.isActive && channel.isWritable {
+                    channel.writeAndFlush(frame, promise: nil)
+                }
+            }
+        }
     }
 
     /// Replaces the planes the device has found (at most ``planesKept``).

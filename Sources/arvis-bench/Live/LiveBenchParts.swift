@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOCore
+import NIOPosix
 import NIOWebSocket
 import Synchronization
 
@@ -121,7 +122,7 @@ final class BenchSocket: Sendable {
     static func connect(_ url: String, token: String, onText: @escaping @Sendable (String, ContinuousClock.Instant) -> Void,
                         onBinary: @escaping @Sendable (ByteBuffer, ContinuousClock.Instant) -> Void = { _, _ in }) -> BenchSocket {
         let socket = BenchSocket()
-        var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 16)
+        var configuration = WebSocketClientConfiguration(maxFrameSize: 64 << 20)
         configuration.additionalHeaders[.authorization] = "Bearer \(token)"
         var logger = Logger(label: "arvis-bench-live")
         logger.logLevel = .critical
@@ -188,7 +189,11 @@ final class RoomLoad: Sendable {
     }
 
     private let publishers: [BenchSocket]
-    private let members: [[BenchSocket]]
+    /// Each room's first viewer, which also taps.
+    private let tappers: [BenchSocket]
+    /// The other viewers: lean clients handling frames on the event loop.
+    private let viewers: [any Channel]
+    private let viewersPerRoom: Int
     private let epoch: ContinuousClock.Instant
     private let poses: Mutex<Pose>
     private let poseLatencies: Mutex<Latencies>
@@ -196,35 +201,44 @@ final class RoomLoad: Sendable {
     private let tapCount = Mutex(0)
     private let streaming = Mutex<Task<Void, any Error>?>(nil)
 
-    private init(publishers: [BenchSocket], members: [[BenchSocket]], epoch: ContinuousClock.Instant) {
+    private init(publishers: [BenchSocket], tappers: [BenchSocket], viewers: [any Channel], viewersPerRoom: Int, epoch: ContinuousClock.Instant) {
         self.publishers = publishers
-        self.members = members
+        self.tappers = tappers
+        self.viewers = viewers
+        self.viewersPerRoom = viewersPerRoom
         self.epoch = epoch
-        poses = Mutex(Pose(latestFrame: Array(repeating: 0, count: members.count)))
+        poses = Mutex(Pose(latestFrame: Array(repeating: 0, count: publishers.count)))
         poseLatencies = Mutex(Latencies())
     }
 
     static func start(_ session: BenchSession, server: ServerProcess, rooms: Int, viewers: Int) async throws -> RoomLoad {
         let epoch = ContinuousClock.now
         let state = Shared()
-        var publishers: [BenchSocket] = [], members: [[BenchSocket]] = []
+        var publishers: [BenchSocket] = [], tappers: [BenchSocket] = [], channels: [any Channel] = []
         for room in 0..<rooms {
-            let url = server.webSocketBase + "/live/bench/rooms/room-\(session.run)-\(room)"
+            let path = "/live/bench/rooms/room-\(session.run)-\(room)"
             let tapArrival: @Sendable (String, ContinuousClock.Instant) -> Void = { text, at in
                 if text.hasPrefix("{\"type\":\"annotation\""), let key = Self.tapKey(in: text) { state.load?.taps.record(key, at: at) }
             }
-            let publisher = BenchSocket.connect(url + "?role=publisher", token: session.token, onText: tapArrival)
-            try await publisher.waitUntilConnected()
-            var roomMembers: [BenchSocket] = []
-            for _ in 0..<viewers {
-                let viewer = BenchSocket.connect(url, token: session.token, onText: tapArrival) { bytes, at in state.load?.received(bytes, room: room, at: at) }
-                roomMembers.append(viewer)
+            let publisher = BenchSocket.connect(server.webSocketBase + path + "?role=publisher", token: session.token, onText: tapArrival)
+            let tapper = BenchSocket.connect(server.webSocketBase + path, token: session.token, onText: tapArrival) { bytes, at in
+                state.load?.received(bytes, room: room, at: at)
             }
-            for viewer in roomMembers { try await viewer.waitUntilConnected() }
+            try await publisher.waitUntilConnected()
+            try await tapper.waitUntilConnected()
+            for _ in 1..<max(1, viewers) {
+                channels.append(try await FrameClient.connect(port: server.port, path: path, token: session.token, group: MultiThreadedEventLoopGroup.singleton) { frame, at in
+                    switch frame.opcode {
+                    case .binary: state.load?.received(frame.data, room: room, at: at)
+                    case .text: tapArrival(String(buffer: frame.data), at)
+                    default: break
+                    }
+                })
+            }
             publishers.append(publisher)
-            members.append(roomMembers)
+            tappers.append(tapper)
         }
-        let load = RoomLoad(publishers: publishers, members: members, epoch: epoch)
+        let load = RoomLoad(publishers: publishers, tappers: tappers, viewers: channels, viewersPerRoom: viewers, epoch: epoch)
         state.set(load)
         load.streaming.withLock { $0 = Task { try await load.stream() } }
         try await Task.sleep(for: .milliseconds(500))
@@ -276,7 +290,7 @@ final class RoomLoad: Sendable {
             return state.mostBehind
         }
         print(String(format: "poses: %d publishers at 60 Hz, %d viewers each, %.0f s: p50 %.2f ms, p99 %.2f ms, max %.2f ms, at most %d pose(s) behind",
-                     publishers.count, members.first?.count ?? 0, duration, latencies.milliseconds(50), latencies.milliseconds(99),
+                     publishers.count, viewersPerRoom, duration, latencies.milliseconds(50), latencies.milliseconds(99),
                      latencies.milliseconds(100), mostBehind))
         return (latencies, mostBehind)
     }
@@ -286,25 +300,26 @@ final class RoomLoad: Sendable {
         let latencies = Latencies()
         for _ in 0..<count {
             var sent: [Int: ContinuousClock.Instant] = [:]
-            for room in members.indices {
+            for tapper in tappers {
                 let key = tapCount.withLock { $0 += 1; return $0 }
                 sent[key] = .now
-                try await members[room].first?.send(#"{"type": "annotate", "tap": [0.5, 0.5], "clientId": "k\#(key)"}"#)
+                try await tapper.send(#"{"type": "annotate", "tap": [0.5, 0.5], "clientId": "k\#(key)"}"#)
             }
             for (key, at) in sent {
-                try await taps.wait(forKey: key, count: (members.first?.count ?? 0) + 1, within: .seconds(10))
+                try await taps.wait(forKey: key, count: viewersPerRoom + 1, within: .seconds(10))
                 for arrival in taps.take(key) { latencies.record(arrival - at) }
             }
             try await Task.sleep(for: interval)
         }
-        print(String(format: "annotations: %d taps in each of %d rooms to %d members: p50 %.2f ms, p99 %.2f ms, max %.2f ms", count, members.count,
-                     (members.first?.count ?? 0) + 1, latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100)))
+        print(String(format: "annotations: %d taps in each of %d rooms to %d members: p50 %.2f ms, p99 %.2f ms, max %.2f ms", count, tappers.count,
+                     viewersPerRoom + 1, latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100)))
         return latencies
     }
 
     func stop() async {
         streaming.withLock { $0?.cancel() }
-        await BenchSocket.closeAll(publishers + members.flatMap { $0 })
+        await BenchSocket.closeAll(publishers + tappers)
+        for channel in viewers { try? await channel.close() }
     }
 
     private static func tapKey(in text: String) -> Int? {
