@@ -1,5 +1,6 @@
 public import Foundation
 import SQLKit
+import Synchronization
 
 extension Store {
     /// The most annotations one room keeps; placing more is refused (they stay until deleted).
@@ -7,47 +8,63 @@ extension Store {
 
     /// Places an annotation. A retry with the same `clientID` returns the first one, unchanged.
     /// `annotation.author` is the username of `authorID` (what reading it back gives).
+    ///
+    /// Annotations placed at the same moment in a project (every room's experts tapping) are written
+    /// in one transaction, each with its event: one commit instead of one each.
     /// - Returns: the annotation as stored, and whether this call created it.
     /// - Throws: ``StoreError`` `conflict` when the room already holds ``annotationsPerRoom``.
     public func placeAnnotation(projectID: String, _ annotation: Annotation, authorID: String?) async throws(StoreError) -> (annotation: Annotation, created: Bool) {
         var annotation = annotation
         annotation.createdAt = annotation.createdAt.storePrecision
-        let cache = cache
-        let placed: (annotation: Annotation, created: Bool)
-        do {
-            placed = try await placing(annotation, projectID: projectID, authorID: authorID, cache: cache)
-        } catch {
-            cache.forgetItem(projectID: projectID, id: annotation.id)
-            throw error
-        }
-        return placed
+        let request = AnnotationWrites.Request(projectID: projectID, annotation: annotation, authorID: authorID)
+        return try await annotationWrites.place(request, in: self).get()
     }
 
-    private func placing(_ annotation: Annotation, projectID: String, authorID: String?, cache: ReadCache) async throws(StoreError) -> (annotation: Annotation, created: Bool) {
-        try await recordingTransaction(lock: "annotations:\(projectID)") { [annotation] database, events in
-            if let clientID = annotation.clientID, let earlier = try await database.raw("""
-                SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
-                WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
-                """).first().map(Self.annotation) {
-                return (earlier, false)
+    /// Writes a batch of one project's annotations in one transaction; each gets its own outcome
+    /// (a full room refuses only its own annotation).
+    func write(_ batch: [AnnotationWrites.Request]) async -> [Result<(annotation: Annotation, created: Bool), StoreError>] {
+        guard let projectID = batch.first?.projectID else { return [] }
+        let cache = cache
+        do {
+            return try await recordingTransaction(lock: "annotations:\(projectID)") { database, events in
+                var counts: [String: Int] = [:]
+                var outcomes: [Result<(annotation: Annotation, created: Bool), StoreError>] = []
+                for request in batch {
+                    let annotation = request.annotation
+                    if let clientID = annotation.clientID, let earlier = try await database.raw("""
+                        SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
+                        WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
+                        """).first().map(Self.annotation) {
+                        outcomes.append(.success((earlier, false)))
+                        continue
+                    }
+                    if counts[annotation.room] == nil {
+                        counts[annotation.room] = try await database.raw("""
+                            SELECT COUNT(*) AS count FROM annotations WHERE project_id = \(bind: projectID) AND room = \(bind: annotation.room)
+                            """).first(decodingColumn: "count", as: Int.self) ?? 0
+                    }
+                    guard counts[annotation.room, default: 0] < Self.annotationsPerRoom else {
+                        outcomes.append(.failure(StoreError(.conflict, "the room '\(annotation.room)' holds \(Self.annotationsPerRoom) annotations, the most it keeps; delete some first",
+                                                            location: "rooms/\(annotation.room)")))
+                        continue
+                    }
+                    try await database.raw("""
+                        INSERT INTO annotations (id, project_id, room, x, y, z, text, frame, author_id, created_at, client_id) VALUES
+                        (\(bind: annotation.id), \(bind: projectID), \(bind: annotation.room), \(bind: annotation.x), \(bind: annotation.y), \(bind: annotation.z),
+                         \(bind: annotation.text), \(bind: annotation.frame), \(bind: request.authorID), \(bind: annotation.createdAt.timeIntervalSince1970),
+                         \(bind: annotation.clientID))
+                        """).run()
+                    counts[annotation.room, default: 0] += 1
+                    try await events.record(.annotationAdded, projectID: projectID, subject: annotation.id, detail: annotation.room, on: database)
+                    // Kept before the event is announced, so the live streams need not read it back.
+                    cache.remember(annotation, projectID: projectID)
+                    outcomes.append(.success((annotation, true)))
+                }
+                return outcomes
             }
-            let count = try await database.raw("""
-                SELECT COUNT(*) AS count FROM annotations WHERE project_id = \(bind: projectID) AND room = \(bind: annotation.room)
-                """).first(decodingColumn: "count", as: Int.self) ?? 0
-            guard count < Self.annotationsPerRoom else {
-                throw StoreError(.conflict, "the room '\(annotation.room)' holds \(Self.annotationsPerRoom) annotations, the most it keeps; delete some first",
-                                 location: "rooms/\(annotation.room)")
-            }
-            try await database.raw("""
-                INSERT INTO annotations (id, project_id, room, x, y, z, text, frame, author_id, created_at, client_id) VALUES
-                (\(bind: annotation.id), \(bind: projectID), \(bind: annotation.room), \(bind: annotation.x), \(bind: annotation.y), \(bind: annotation.z),
-                 \(bind: annotation.text), \(bind: annotation.frame), \(bind: authorID), \(bind: annotation.createdAt.timeIntervalSince1970),
-                 \(bind: annotation.clientID))
-                """).run()
-            try await events.record(.annotationAdded, projectID: projectID, subject: annotation.id, detail: annotation.room, on: database)
-            // Kept before the event is announced, so the live streams need not read it back.
-            cache.remember(annotation, projectID: projectID)
-            return (annotation, true)
+        } catch {
+            for request in batch { cache.forgetItem(projectID: projectID, id: request.annotation.id) }
+            return batch.map { _ in .failure(error) }
         }
     }
 
@@ -99,3 +116,57 @@ extension Store {
     }
 }
 
+
+/// Gathers annotations placed while a write is running, and writes them together next: a commit
+/// per batch, not per annotation (taps from many rooms arrive at once).
+final class AnnotationWrites: Sendable {
+    struct Request: Sendable {
+        var projectID: String
+        var annotation: Annotation
+        var authorID: String?
+    }
+
+    private typealias Outcome = Result<(annotation: Annotation, created: Bool), StoreError>
+    private struct Waiting: Sendable {
+        var request: Request
+        var continuation: CheckedContinuation<Outcome, Never>
+    }
+
+    private let state = Mutex<(waiting: [Waiting], writing: Bool)>(([], false))
+
+    /// The most annotations one transaction writes.
+    static let batchLimit = 256
+
+    func place(_ request: Request, in store: Store) async -> Result<(annotation: Annotation, created: Bool), StoreError> {
+        await withCheckedContinuation { continuation in
+            let start = state.withLock { state -> Bool in
+                state.waiting.append(Waiting(request: request, continuation: continuation))
+                guard !state.writing else { return false }
+                state.writing = true
+                return true
+            }
+            if start { Task { await self.drain(store) } }
+        }
+    }
+
+    /// Writes batches until nothing waits: each time, the waiting requests of the first one's project.
+    private func drain(_ store: Store) async {
+        while true {
+            let batch = state.withLock { state -> [Waiting] in
+                guard let project = state.waiting.first?.request.projectID else {
+                    state.writing = false
+                    return []
+                }
+                var batch: [Waiting] = [], rest: [Waiting] = []
+                for waiting in state.waiting {
+                    if waiting.request.projectID == project, batch.count < Self.batchLimit { batch.append(waiting) } else { rest.append(waiting) }
+                }
+                state.waiting = rest
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            let outcomes = await store.write(batch.map(\.request))
+            for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(returning: outcome) }
+        }
+    }
+}

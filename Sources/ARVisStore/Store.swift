@@ -34,6 +34,8 @@ public final class Store: Sendable {
     private let backend: Backend
     /// Committed events, handed to ``eventFeed()`` subscribers.
     let feed = EventFeed()
+    /// Annotations waiting to be written together.
+    let annotationWrites = AnnotationWrites()
     /// PostgreSQL: the task following other instances' events.
     private let listener = Mutex<Task<Void, Never>?>(nil)
     /// Hub reads kept in memory, dropped by every write that changes them.

@@ -34,6 +34,11 @@ enum FrameClient {
         return channel
     }
 
+    /// Sends a text or binary message (masked, as a client must), from any thread.
+    static func send(_ data: ByteBuffer, text: Bool, on channel: any Channel) {
+        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: text ? .text : .binary, maskKey: .random(), data: data), promise: nil)
+    }
+
     enum FrameClientError: Error {
         case notUpgraded(String)
     }

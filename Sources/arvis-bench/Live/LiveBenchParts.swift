@@ -188,9 +188,9 @@ final class RoomLoad: Sendable {
         var mostBehind = 0
     }
 
-    private let publishers: [BenchSocket]
+    private let publishers: [any Channel]
     /// Each room's first viewer, which also taps.
-    private let tappers: [BenchSocket]
+    private let tappers: [any Channel]
     /// The other viewers: lean clients handling frames on the event loop.
     private let viewers: [any Channel]
     private let viewersPerRoom: Int
@@ -201,7 +201,7 @@ final class RoomLoad: Sendable {
     private let tapCount = Mutex(0)
     private let streaming = Mutex<Task<Void, any Error>?>(nil)
 
-    private init(publishers: [BenchSocket], tappers: [BenchSocket], viewers: [any Channel], viewersPerRoom: Int, epoch: ContinuousClock.Instant) {
+    private init(publishers: [any Channel], tappers: [any Channel], viewers: [any Channel], viewersPerRoom: Int, epoch: ContinuousClock.Instant) {
         self.publishers = publishers
         self.tappers = tappers
         self.viewers = viewers
@@ -214,29 +214,24 @@ final class RoomLoad: Sendable {
     static func start(_ session: BenchSession, server: ServerProcess, rooms: Int, viewers: Int) async throws -> RoomLoad {
         let epoch = ContinuousClock.now
         let state = Shared()
-        var publishers: [BenchSocket] = [], tappers: [BenchSocket] = [], channels: [any Channel] = []
+        var publishers: [any Channel] = [], tappers: [any Channel] = [], channels: [any Channel] = []
         for room in 0..<rooms {
             let path = "/live/bench/rooms/room-\(session.run)-\(room)"
-            let tapArrival: @Sendable (String, ContinuousClock.Instant) -> Void = { text, at in
-                if text.hasPrefix("{\"type\":\"annotation\""), let key = Self.tapKey(in: text) { state.load?.taps.record(key, at: at) }
+            let onFrame: @Sendable (WebSocketFrame, ContinuousClock.Instant) -> Void = { frame, at in
+                switch frame.opcode {
+                case .binary: state.load?.received(frame.data, room: room, at: at)
+                case .text:
+                    let text = String(buffer: frame.data)
+                    if text.hasPrefix("{\"type\":\"annotation\""), let key = Self.tapKey(in: text) { state.load?.taps.record(key, at: at) }
+                default: break
+                }
             }
-            let publisher = BenchSocket.connect(server.webSocketBase + path + "?role=publisher", token: session.token, onText: tapArrival)
-            let tapper = BenchSocket.connect(server.webSocketBase + path, token: session.token, onText: tapArrival) { bytes, at in
-                state.load?.received(bytes, room: room, at: at)
-            }
-            try await publisher.waitUntilConnected()
-            try await tapper.waitUntilConnected()
+            let group = MultiThreadedEventLoopGroup.singleton
+            publishers.append(try await FrameClient.connect(port: server.port, path: path + "?role=publisher", token: session.token, group: group, onFrame: onFrame))
+            tappers.append(try await FrameClient.connect(port: server.port, path: path, token: session.token, group: group, onFrame: onFrame))
             for _ in 1..<max(1, viewers) {
-                channels.append(try await FrameClient.connect(port: server.port, path: path, token: session.token, group: MultiThreadedEventLoopGroup.singleton) { frame, at in
-                    switch frame.opcode {
-                    case .binary: state.load?.received(frame.data, room: room, at: at)
-                    case .text: tapArrival(String(buffer: frame.data), at)
-                    default: break
-                    }
-                })
+                channels.append(try await FrameClient.connect(port: server.port, path: path, token: session.token, group: group, onFrame: onFrame))
             }
-            publishers.append(publisher)
-            tappers.append(tapper)
         }
         let load = RoomLoad(publishers: publishers, tappers: tappers, viewers: channels, viewersPerRoom: viewers, epoch: epoch)
         state.set(load)
@@ -265,7 +260,7 @@ final class RoomLoad: Sendable {
                                     intrinsics: SIMD4(500, 500, 320, 240), viewport: SIMD2(640, 480))
             let bytes = ByteBuffer(bytes: packet.encoded())
             poses.withLock { state in for index in state.latestFrame.indices { state.latestFrame[index] = frame } }
-            for publisher in publishers { try await publisher.send(bytes) }
+            for publisher in publishers { FrameClient.send(bytes, text: false, on: publisher) }
         }
     }
 
@@ -303,7 +298,7 @@ final class RoomLoad: Sendable {
             for tapper in tappers {
                 let key = tapCount.withLock { $0 += 1; return $0 }
                 sent[key] = .now
-                try await tapper.send(#"{"type": "annotate", "tap": [0.5, 0.5], "clientId": "k\#(key)"}"#)
+                FrameClient.send(ByteBuffer(string: #"{"type": "annotate", "tap": [0.5, 0.5], "clientId": "k\#(key)"}"#), text: true, on: tapper)
             }
             for (key, at) in sent {
                 try await taps.wait(forKey: key, count: viewersPerRoom + 1, within: .seconds(10))
@@ -318,8 +313,7 @@ final class RoomLoad: Sendable {
 
     func stop() async {
         streaming.withLock { $0?.cancel() }
-        await BenchSocket.closeAll(publishers + tappers)
-        for channel in viewers { try? await channel.close() }
+        for channel in publishers + tappers + viewers { try? await channel.close() }
     }
 
     private static func tapKey(in text: String) -> Int? {
