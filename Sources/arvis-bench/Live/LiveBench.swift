@@ -125,6 +125,7 @@ struct LiveBench: AsyncParsableCommand {
                      latencies.milliseconds(100), fromSend.milliseconds(50), fromSend.milliseconds(99)))
         print(String(format: "RESULT live_edit_to_device_from_put_sent_p99 %.2f ms", fromSend.milliseconds(99)))
         await BenchSocket.closeAll(sockets)
+        try await Task.sleep(for: .seconds(2))  // the closed connections torn down before the next run
         return latencies
     }
 
@@ -158,6 +159,7 @@ struct LiveBench: AsyncParsableCommand {
         print(String(format: "live rows: %d appends/s for %.0f s to %d watchers: p50 %.2f ms, p99 %.2f ms, max %.2f ms", appends, duration, watchers,
                      latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100)))
         await BenchSocket.closeAll(sockets)
+        try await Task.sleep(for: .seconds(2))
         return latencies
     }
 
