@@ -18,7 +18,8 @@
       one on SQLite). Writes go through the first; on the second, `arvis watch` (WebSocket), a
       Server-Sent Events reader and a room member must each see every spec version, tree and
       annotation deletion, within a second. Then the second instance is killed and restarted:
-      the watcher reconnects and resumes with the version it missed.
+      the watcher reconnects and resumes with the version it missed. An open event stream does not
+      hold SIGTERM: the server closes it and stops.
 
 Usage: python3 Scripts/check_server.py durability .build/release/arvis
 """
@@ -294,12 +295,12 @@ def live(args):
     sent = {}
     for version in (2, 3):
         spec["imageTrackingConfigurations"][0]["relationships"][0]["widgetConfiguration"]["component"] = {"text": {"content": f"Poster A, take {version}"}}
-        status, body, _ = request(first, "PUT", f"/api/v1/projects/{slug}/specs/tour", spec, token)
         sent[version] = time.monotonic()
+        status, body, _ = request(first, "PUT", f"/api/v1/projects/{slug}/specs/tour", spec, token)
         assert status == 200, body
         time.sleep(0.2)
-    status, body, _ = request(first, "POST", f"/api/v1/projects/{slug}/trees", {"species": "Quercus suber", "position": {"x": 3, "z": 4}}, token)
     planted_at = time.monotonic()
+    status, body, _ = request(first, "POST", f"/api/v1/projects/{slug}/trees", {"species": "Quercus suber", "position": {"x": 3, "z": 4}}, token)
     assert status == 201, body
     tree = json.loads(body)
     message = json.loads(room.recv(timeout=5))
@@ -333,11 +334,15 @@ def live(args):
     updates = [json.loads(line) for line in output.decode().splitlines()]
     assert watch.returncode == 0 and [update["version"] for update in updates] == [1, 2, 3, 4], (updates, errors)
     assert updates[3]["changed"] == ["image1-widget2"], updates[3]
+    # An open event stream must not hold a graceful stop: it is closed with `event: close`.
+    held = urllib.request.urlopen(urllib.request.Request(f"{second.base}/live/{slug}/tour?version=4"), timeout=30)
     for server in {id(first): first, id(second): second}.values():
         server.stop()
+    closing = held.read().decode()
+    assert "event: close" in closing and '"code":1001' in closing, closing
     where = "two instances on one PostgreSQL" if args.database else "one instance on SQLite"
     print(f"live ({where}): arvis watch, an event stream and a room on the second instance saw every write made through the first "
-          f"(event stream within {sse_delay * 1000:.0f} ms, room within {tree_delay * 1000:.0f} ms); "
+          f"(from sending the write: event stream within {sse_delay * 1000:.0f} ms, room within {tree_delay * 1000:.0f} ms); "
           f"after a restart the watcher resumed with the version it missed")
 
 

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
+import ServiceLifecycle
 
 /// The request context of WebSocket upgrades.
 struct LiveContext: RequestContext, WebSocketRequestContext {
@@ -107,18 +108,23 @@ struct LiveRoutes: Sendable {
                 }
             }
             defer { heartbeat.cancel() }
-            while let frame = await outbox.next() {
-                switch frame {
-                case .text(let text) where text.isEmpty: try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                case .text(let text): try await writer.write(ByteBuffer(string: "id: \(SpecCursor(outbox.cursors).lastEventID)\ndata: \(text)\n\n"))
-                case .binary: break
-                case .close(let reason):
-                    try await writer.write(ByteBuffer(string: "event: close\ndata: {\"code\":\(reason.code),\"reason\":\(LiveMessages.quoted(reason.reason))}\n\n"))
-                    try await writer.finish(nil)
-                    return
+            // A stream never ends by itself: at a graceful shutdown it is closed, so the server can stop.
+            try await withGracefulShutdownHandler {
+                while let frame = await outbox.next() {
+                    switch frame {
+                    case .text(let text) where text.isEmpty: try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    case .text(let text): try await writer.write(ByteBuffer(string: "id: \(SpecCursor(outbox.cursors).lastEventID)\ndata: \(text)\n\n"))
+                    case .binary: break
+                    case .close(let reason):
+                        try await writer.write(ByteBuffer(string: "event: close\ndata: {\"code\":\(reason.code),\"reason\":\(LiveMessages.quoted(reason.reason))}\n\n"))
+                        try await writer.finish(nil)
+                        return
+                    }
                 }
+                try await writer.finish(nil)
+            } onGracefulShutdown: {
+                outbox.close(LiveClose(1001, "the server is stopping; reconnect to resume"))
             }
-            try await writer.finish(nil)
         })
     }
 

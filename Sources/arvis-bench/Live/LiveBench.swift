@@ -51,11 +51,14 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Rows appended per second in the live-data run (for --seconds).")
     var appends = 100
 
-    @Option(help: "Seconds of a soak after the runs (poses, taps and rows together), sampling the server's memory every 10 s; 0: none.")
+    @Option(help: "Seconds of a soak after the runs (the pose load, a tap a second in every room and --soak-appends rows a second, together), sampling the server's memory every 10 s; 0: none.")
     var soak = 0.0
 
+    @Option(help: "Rows appended per second during the soak.")
+    var soakAppends = 10
+
     func validate() throws {
-        guard [clients, edits, publishers, viewers, taps, watchers, appends].allSatisfy({ $0 >= 1 && $0 <= 100_000 }) else {
+        guard [clients, edits, publishers, viewers, taps, watchers, appends, soakAppends].allSatisfy({ $0 >= 1 && $0 <= 100_000 }) else {
             throw ValidationError("counts are 1 to 100 000")
         }
         guard seconds.isFinite, seconds > 0, seconds <= 86_400, soak.isFinite, soak >= 0, soak <= 86_400 else {
@@ -82,7 +85,7 @@ struct LiveBench: AsyncParsableCommand {
         let edit = try await editToDevice(session, writer: first, watched: second)
         print(String(format: "RESULT live_%@_edit_to_device_p50 %.2f ms", engine, edit.milliseconds(50)))
         print(String(format: "RESULT live_%@_edit_to_device_p99 %.2f ms", engine, edit.milliseconds(99)))
-        let rows = try await liveRows(session, writer: first, watched: second, for: seconds)
+        let rows = try await liveRows(session, writer: first, watched: second, for: seconds, perSecond: appends)
         print(String(format: "RESULT live_%@_rows_p99 %.2f ms", engine, rows.milliseconds(99)))
         let rooms = try await RoomLoad.start(session, server: first, rooms: publishers, viewers: viewers)
         let poses = try await rooms.measurePoses(for: seconds)
@@ -131,7 +134,8 @@ struct LiveBench: AsyncParsableCommand {
 
     /// `watchers` clients of a chart following a dataset; rows appended through `writer` at `appends`
     /// a second, each timed from the moment its append was sent.
-    private func liveRows(_ session: BenchSession, writer: ServerProcess, watched: ServerProcess, for duration: Double) async throws -> Latencies {
+    private func liveRows(_ session: BenchSession, writer: ServerProcess, watched: ServerProcess, for duration: Double,
+                          perSecond appends: Int) async throws -> Latencies {
         try await session.putChart(on: writer)
         let arrivals = Arrivals()
         let sockets = try await BenchSocket.connectAll(watchers, url: watched.webSocketBase + "/live/bench/\(session.hall)", token: session.token) { text, at in
@@ -141,23 +145,27 @@ struct LiveBench: AsyncParsableCommand {
         let latencies = Latencies()
         let total = Int(saturating: duration * Double(appends))
         var sent: [Int: ContinuousClock.Instant] = [:]
+        let failed = Marks()
         let start = ContinuousClock.now
+        var appending: [Task<Void, Never>] = []
         for index in 0..<total {
             let due = start + .seconds(Double(index) / Double(appends))
             if due > .now { try await Task.sleep(until: due) }
             sent[index + 1] = .now
-            Task {
+            appending.append(Task {
                 do { try await session.append(#"{"mark": \#(index + 1), "celsius": \#(20 + Double(index % 50) / 10)}"#, on: writer) } catch {
-                    print("append \(index + 1) failed: \(error)")
+                    failed.insert(index + 1)
                 }
-            }
+            })
         }
-        for (mark, at) in sent.sorted(by: { $0.key < $1.key }) {
-            try await arrivals.wait(forKey: mark, count: watchers, within: .seconds(10))
+        for task in appending { await task.value }
+        let refused = failed.all
+        for (mark, at) in sent.sorted(by: { $0.key < $1.key }) where !refused.contains(mark) {
+            try await arrivals.wait(forKey: mark, count: watchers, within: .seconds(30))
             for arrival in arrivals.take(mark) { latencies.record(arrival - at) }
         }
-        print(String(format: "live rows: %d appends/s for %.0f s to %d watchers: p50 %.2f ms, p99 %.2f ms, max %.2f ms", appends, duration, watchers,
-                     latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100)))
+        print(String(format: "live rows: %d appends/s for %.0f s to %d watchers: p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d append(s) failed", appends,
+                     duration, watchers, latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100), refused.count))
         await BenchSocket.closeAll(sockets)
         try await Task.sleep(for: .seconds(2))
         return latencies
@@ -165,10 +173,10 @@ struct LiveBench: AsyncParsableCommand {
 
     /// Poses, taps and rows together for `soak` seconds; the server's resident memory every 10 s.
     private func soakRun(_ session: BenchSession, rooms: RoomLoad, writer: ServerProcess, watched: ServerProcess, engine: String) async throws {
-        print("soak: \(publishers) publishers at 60 Hz to \(viewers) viewers each, a tap a second per room, \(appends) rows/s, for \(Int(saturating: soak)) s")
+        print("soak: \(publishers) publishers at 60 Hz to \(viewers) viewers each, a tap a second per room, \(soakAppends) rows/s, for \(Int(saturating: soak)) s")
         let poses = Task { try await rooms.measurePoses(for: soak) }
         let taps = Task { try await rooms.measureTaps(Int(saturating: soak), every: .seconds(1)) }
-        let rows = Task { try await liveRows(session, writer: writer, watched: watched, for: soak) }
+        let rows = Task { try await liveRows(session, writer: writer, watched: watched, for: soak, perSecond: soakAppends) }
         var samples: [(Double, Int)] = []
         let start = ContinuousClock.now
         while ContinuousClock.now - start < .seconds(soak) {
@@ -243,4 +251,11 @@ final class Arrivals: Sendable {
     func take(_ key: Int) -> [ContinuousClock.Instant] {
         arrivals.withLock { $0.removeValue(forKey: key) ?? [] }
     }
+}
+
+/// A set of row marks, from any task.
+final class Marks: Sendable {
+    private let marks = Mutex<Set<Int>>([])
+    func insert(_ mark: Int) { _ = marks.withLock { $0.insert(mark) } }
+    var all: Set<Int> { marks.withLock { $0 } }
 }
