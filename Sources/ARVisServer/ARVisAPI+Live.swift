@@ -12,7 +12,7 @@ extension ARVisAPI {
 
     func listAnnotations(_ input: Operations.ListAnnotations.Input) async throws -> Operations.ListAnnotations.Output {
         let access = try await access(input.path.project)
-        if let room = input.query.room, !isValidSpecName(room) { throw APIError.badRequest("a room name is 1 to 100 letters, digits, '_' or '-'") }
+        if let room = input.query.room, !ItemName.isValid(room) { throw APIError.badRequest("a room name is 1 to 100 letters, digits, '_' or '-'") }
         let annotations = try await store.annotations(projectID: access.project.id, room: input.query.room)
         return .ok(.init(body: .json(.init(annotations: annotations.map(Self.schema)))))
     }
@@ -33,7 +33,7 @@ extension ARVisAPI {
 
     func deleteDataset(_ input: Operations.DeleteDataset.Input) async throws -> Operations.DeleteDataset.Output {
         let access = try await access(input.path.project, needs: .editor)
-        guard DatasetLink.isValidName(input.path.dataset), try await store.deleteDataset(projectID: access.project.id, dataset: input.path.dataset) else {
+        guard ItemName.isValid(input.path.dataset), try await store.deleteDataset(projectID: access.project.id, dataset: input.path.dataset) else {
             throw APIError.notFound("no dataset '\(input.path.dataset)'")
         }
         return .noContent(.init())

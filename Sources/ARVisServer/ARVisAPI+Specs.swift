@@ -50,7 +50,7 @@ extension ARVisAPI {
     /// The latest version of a spec (or version `number`), with its body.
     /// - Throws: ``APIError`` `404` when the spec or the version does not exist.
     func spec(_ name: String, in access: ProjectAccess, version number: Int? = nil) async throws -> SpecVersion {
-        guard isValidSpecName(name), let version = try await store.spec(projectID: access.project.id, name: name, version: number) else {
+        guard ItemName.isValid(name), let version = try await store.spec(projectID: access.project.id, name: name, version: number) else {
             throw APIError.notFound(number.map { "the spec '\(name)' has no version \($0)" } ?? "no spec '\(name)' in '\(access.project.slug)'")
         }
         return version
@@ -68,7 +68,7 @@ extension ARVisAPI {
 
     func listSpecVersions(_ input: Operations.ListSpecVersions.Input) async throws -> Operations.ListSpecVersions.Output {
         let access = try await access(input.path.project)
-        let versions = isValidSpecName(input.path.name) ? try await store.versions(projectID: access.project.id, name: input.path.name) : []
+        let versions = ItemName.isValid(input.path.name) ? try await store.versions(projectID: access.project.id, name: input.path.name) : []
         guard !versions.isEmpty else { throw APIError.notFound("no spec '\(input.path.name)' in '\(access.project.slug)'") }
         return .ok(.init(body: .json(.init(versions: versions.map(Self.schema)))))
     }
@@ -83,7 +83,7 @@ extension ARVisAPI {
 
     func deleteSpec(_ input: Operations.DeleteSpec.Input) async throws -> Operations.DeleteSpec.Output {
         let access = try await access(input.path.project, needs: .editor)
-        guard isValidSpecName(input.path.name), try await store.deleteSpec(projectID: access.project.id, name: input.path.name) else {
+        guard ItemName.isValid(input.path.name), try await store.deleteSpec(projectID: access.project.id, name: input.path.name) else {
             throw APIError.notFound("no spec '\(input.path.name)' in '\(access.project.slug)'")
         }
         return .noContent(.init())

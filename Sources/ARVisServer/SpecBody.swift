@@ -76,9 +76,3 @@ enum ETagList {
         }
     }
 }
-
-/// Spec names: 1–100 letters, digits, `_` or `-`, starting with a letter or digit.
-func isValidSpecName(_ name: String) -> Bool {
-    guard (1...100).contains(name.count), let first = name.unicodeScalars.first, first.isASCIIAlphanumeric else { return false }
-    return name.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "_" || $0 == "-" }
-}

@@ -39,7 +39,7 @@ struct SpecRoutes: Sendable {
         let access = try await api.access(try context.parameters.require("project"), needs: .editor,
                                           token: SessionToken.bearer(request.headers[.authorization]))
         let name = try context.parameters.require("name")
-        guard isValidSpecName(name) else {
+        guard ItemName.isValid(name) else {
             throw APIError.badRequest("a spec name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
         let limit = api.configuration.maximumSpecBytes

@@ -23,7 +23,7 @@ struct DatasetRoutes: Sendable {
 
     private func dataset(_ context: ServerContext) throws -> String {
         let name = try context.parameters.require("dataset")
-        guard DatasetLink.isValidName(name) else {
+        guard ItemName.isValid(name) else {
             throw APIError.badRequest("a dataset name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
         return name

@@ -66,7 +66,7 @@ struct LiveRoutes: Sendable {
     private func specAccess(_ request: Request, parameters: Parameters) async throws -> LiveHub.SpecKey {
         let access = try await api.access(try parameters.require("project"), token: Self.token(request))
         let name = try parameters.require("name")
-        guard isValidSpecName(name), try await hub.specs.latest(LiveHub.SpecKey(projectID: access.project.id, name: name)) != nil else {
+        guard ItemName.isValid(name), try await hub.specs.latest(LiveHub.SpecKey(projectID: access.project.id, name: name)) != nil else {
             throw APIError.notFound("no spec '\(name)' in '\(access.project.slug)'")
         }
         return LiveHub.SpecKey(projectID: access.project.id, name: name)
@@ -141,7 +141,7 @@ struct LiveRoutes: Sendable {
         let publishes = request.uri.queryParameters["role"].map(String.init) == "publisher"
         let access = try await api.access(try parameters.require("project"), needs: publishes ? .editor : .viewer, token: Self.token(request))
         let room = try parameters.require("room")
-        guard isValidSpecName(room) else {
+        guard ItemName.isValid(room) else {
             throw APIError.badRequest("a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
         return RoomAccess(access: access, key: LiveHub.RoomKey(projectID: access.project.id, room: room), publishes: publishes)

@@ -59,7 +59,7 @@ public struct DatasetLink: Sendable, Hashable {
     /// The most rows a window may keep (what the server keeps of a dataset).
     public static let largestRows = 100_000
 
-    /// The dataset's name: 1–100 letters, digits, `_` or `-`, starting with a letter or digit.
+    /// The dataset's name (an ``ItemName``).
     public var name: String
     /// Keep at most this many of the newest rows.
     public var rows: Int?
@@ -75,16 +75,6 @@ public struct DatasetLink: Sendable, Hashable {
 
     /// The rows kept: ``rows``, else ``defaultRows`` (a time window alone still keeps at most that many).
     public var rowLimit: Int { rows ?? Self.defaultRows }
-
-    /// Whether `name` can name a dataset.
-    public static func isValidName(_ name: String) -> Bool {
-        let scalars = Array(name.unicodeScalars)
-        guard (1...100).contains(scalars.count) else { return false }
-        func allowed(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || (!first && (scalar == "_" || scalar == "-")))
-        }
-        return scalars.enumerated().allSatisfy { allowed($1, first: $0 == 0) }
-    }
 }
 
 extension DatasetLink: NodeCodable {
@@ -98,7 +88,7 @@ extension DatasetLink: NodeCodable {
     package init?(from node: Node, in context: DecodingContext) {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
         guard let name = object.required("name", as: String.self) else { return nil }
-        guard Self.isValidName(name) else {
+        guard ItemName.isValid(name) else {
             context.at("name") {
                 context.error(.invalidValue, at: object.offset(of: "name"), "\"\(name)\" cannot name a dataset",
                               hint: "use 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
