@@ -43,10 +43,7 @@ struct SpecRoutes: Sendable {
             throw APIError.badRequest("a spec name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
         let limit = api.configuration.maximumSpecBytes
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw Self.tooLarge(limit) }
-        let buffer: ByteBuffer
-        do { buffer = try await request.body.collect(upTo: limit) } catch { throw Self.tooLarge(limit) }
-        let body = [UInt8](buffer: buffer)
+        let body = try await request.bodyBytes(upTo: limit, orThrow: Self.tooLarge(limit))
         guard let syntax = SpecSyntax(contentType: request.headers[.contentType], body: body) else {
             throw APIError(.unsupportedMediaType, "unsupportedMediaType", "send the spec as application/json or application/yaml")
         }
@@ -100,4 +97,13 @@ struct SpecRoutes: Sendable {
 extension HTTPField.Name {
     /// `ARVis-Version`: the number of the spec version served.
     static let arvisVersion = HTTPField.Name("ARVis-Version")
+}
+
+extension Request {
+    /// The whole body, refused with `tooLarge` as soon as it is known to exceed `limit` bytes (from
+    /// `Content-Length`, or while it arrives).
+    func bodyBytes(upTo limit: Int, orThrow tooLarge: @autoclosure () -> APIError) async throws -> [UInt8] {
+        if let length = headers[.contentLength].flatMap(Int.init), length > limit { throw tooLarge() }
+        do { return [UInt8](buffer: try await body.collect(upTo: limit)) } catch { throw tooLarge() }
+    }
 }

@@ -61,7 +61,7 @@ extension Store {
         try await withDatabase { database in
             try await database.raw("""
                 SELECT * FROM events WHERE project_id = \(bind: projectID) AND seq > \(bind: sequence) ORDER BY seq LIMIT \(bind: limit)
-                """).all().map(Self.event)
+                """).all().compactMap(Self.event)
         }
     }
 
@@ -107,21 +107,27 @@ extension Store {
     func deliverCommittedEvents() async throws(StoreError) {
         while true {
             let after = feed.lastSequence
-            let events = try await withDatabase { database in
-                try await database.raw("SELECT * FROM events WHERE seq > \(bind: after) ORDER BY seq LIMIT 1000").all().map(Self.event)
+            let (events, read, last) = try await withDatabase { database in
+                let rows = try await database.raw("SELECT * FROM events WHERE seq > \(bind: after) ORDER BY seq LIMIT 1000").all()
+                return (try rows.compactMap(Self.event), rows.count, try rows.last?.decode(column: "seq", as: Int64.self))
             }
             for event in events {
                 // Another instance changed the spec: the cached latest version is stale now, not in a second.
                 if event.kind == .specSaved || event.kind == .specDeleted { cache.forgetSpec(projectID: event.projectID, name: event.subject) }
                 feed.deliver(event)
             }
-            if events.count < 1000 { return }
+            // Past events of kinds this version does not know, too.
+            if let last { feed.start(after: last) }
+            if read < 1000 { return }
         }
     }
 
-    static func event(_ row: any SQLRow) throws -> StoreEvent {
-        StoreEvent(sequence: try row.decode(column: "seq", as: Int64.self), projectID: try row.decode(column: "project_id", as: String.self),
-                   kind: StoreEvent.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .specSaved,
+    /// The event of a row; `nil` for a kind this version does not know (written by a newer one),
+    /// which is skipped rather than taken for another.
+    static func event(_ row: any SQLRow) throws -> StoreEvent? {
+        guard let known = StoreEvent.Kind(rawValue: try row.decode(column: "kind", as: String.self)) else { return nil }
+        return StoreEvent(sequence: try row.decode(column: "seq", as: Int64.self), projectID: try row.decode(column: "project_id", as: String.self),
+                   kind: known,
                    subject: try row.decode(column: "subject", as: String.self), detail: try row.decode(column: "detail", as: String?.self),
                    createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)))
     }

@@ -33,11 +33,9 @@ struct DatasetRoutes: Sendable {
         let access = try await api.access(try context.parameters.require("project"), needs: .editor,
                                           token: SessionToken.bearer(request.headers[.authorization]))
         let name = try dataset(context)
-        let tooLarge = APIError(.contentTooLarge, "tooLarge", "an append is at most \(Self.maximumBodyBytes / 1_000_000) MB; send more requests")
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maximumBodyBytes { throw tooLarge }
-        let buffer: ByteBuffer
-        do { buffer = try await request.body.collect(upTo: Self.maximumBodyBytes) } catch { throw tooLarge }
-        let rows = try RowReader.rows([UInt8](buffer: buffer), contentType: request.headers[.contentType])
+        let bytes = try await request.bodyBytes(upTo: Self.maximumBodyBytes, orThrow: APIError(
+            .contentTooLarge, "tooLarge", "an append is at most \(Self.maximumBodyBytes / 1_000_000) MB; send more requests"))
+        let rows = try RowReader.rows(bytes, contentType: request.headers[.contentType])
         guard !rows.isEmpty else { throw APIError.invalid("noRows", "the body holds no rows") }
         guard rows.count <= Self.maximumRows else { throw APIError(.contentTooLarge, "tooLarge", "an append is at most \(Self.maximumRows) rows") }
         let stored = try await api.store.appendRows(projectID: access.project.id, dataset: name, rows)

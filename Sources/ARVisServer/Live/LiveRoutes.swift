@@ -169,9 +169,7 @@ struct LiveRoutes: Sendable {
     /// The bearer token of a live request: the header, the `arvis.bearer.` subprotocol, or `access_token`.
     static func token(_ request: Request) -> String? {
         if let bearer = SessionToken.bearer(request.headers[.authorization]) { return bearer }
-        let offered = request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        if let token = offered.first(where: { $0.hasPrefix("arvis.bearer.") })?.dropFirst("arvis.bearer.".count), !token.isEmpty {
+        if let token = offeredProtocols(request).first(where: { $0.hasPrefix("arvis.bearer.") })?.dropFirst("arvis.bearer.".count), !token.isEmpty {
             return String(token)
         }
         return request.uri.queryParameters["access_token"].map(String.init)
@@ -180,8 +178,12 @@ struct LiveRoutes: Sendable {
     /// The upgrade's headers: the `arvis` subprotocol when the client offered it (a browser that
     /// offers subprotocols refuses an answer without one).
     private static func protocolHeaders(_ request: Request) -> HTTPFields {
-        let offered = request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-        return offered.contains("arvis") ? [.secWebSocketProtocol: "arvis"] : [:]
+        offeredProtocols(request).contains("arvis") ? [.secWebSocketProtocol: "arvis"] : [:]
+    }
+
+    /// The WebSocket subprotocols the client offers (`Sec-WebSocket-Protocol`, comma-separated).
+    private static func offeredProtocols(_ request: Request) -> [String] {
+        request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 }
 
