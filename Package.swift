@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ARVisSpatial", targets: ["ARVisSpatial"]),
         .library(name: "ARVisExport", targets: ["ARVisExport"]),
         .library(name: "ARVisPlanting", targets: ["ARVisPlanting"]),
+        .library(name: "ARVisModel", targets: ["ARVisModel"]),
         .library(name: "ARVisPipeline", targets: ["ARVisPipeline"]),
         .library(name: "ARVisClient", targets: ["ARVisClient"]),
         .executable(name: "arvis", targets: ["arvis"]),
@@ -60,6 +61,9 @@ let package = Package(
         .target(name: "ARVisSpatial", dependencies: ["ARVisSpec"], swiftSettings: swiftSettings),
         // Composed scenes as glTF 2.0 / GLB. Foundation only.
         .target(name: "ARVisExport", dependencies: ["ARVisSpatial", "ARVisSpec"], swiftSettings: swiftSettings),
+        // 3D assets: GLB and USDZ read and written, inspected against AR budgets, drawn as thumbnails
+        // without a GPU. Foundation only.
+        .target(name: "ARVisModel", dependencies: ["ARVisSpatial", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
         // Spacing-constrained tree planting, areas on the map, GeoJSON, the species catalog, SVG plans.
         // Foundation only.
         .target(name: "ARVisPlanting", dependencies: ["ARVisSpatial", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
@@ -121,7 +125,7 @@ let package = Package(
             name: "ARVisCLI",
             dependencies: [
                 "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisPipeline",
-                "ARVisServer", "ARVisClient", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+                "ARVisModel", "ARVisServer", "ARVisClient", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings
@@ -166,6 +170,11 @@ let package = Package(
         .testTarget(
             name: "ARVisExportTests",
             dependencies: ["ARVisExport", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisModelTests",
+            dependencies: ["ARVisModel", "ARVisTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

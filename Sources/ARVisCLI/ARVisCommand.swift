@@ -1,5 +1,6 @@
 import ARVisExport
 import ARVisGraphics
+import ARVisModel
 import ARVisPipeline
 import ARVisPlanting
 import ARVisRender
@@ -27,7 +28,7 @@ public struct ARVisCommand: AsyncParsableCommand {
               arvis schema > arvis.schema.json
             """,
         version: ARVisCommand.version,
-        subcommands: [Validate.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, QRCommand.self, ServeCommand.self, LoginCommand.self, PushCommand.self, PullCommand.self, WatchCommand.self, Format.self, Convert.self, SchemaCommand.self]
+        subcommands: [Validate.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, QRCommand.self, InspectCommand.self, ThumbnailCommand.self, ServeCommand.self, LoginCommand.self, PushCommand.self, PullCommand.self, WatchCommand.self, Format.self, Convert.self, SchemaCommand.self]
     )
 
     public init() {}
@@ -93,7 +94,7 @@ enum CLIExit: Int32 {
     /// plan, a drawing too large for its limits) are 1; the machine's (fonts, files) are 2.
     static func code(for error: any Error) -> CLIExit {
         switch error {
-        case is SpecError, is RenderError, is ExportError: .specErrors
+        case is SpecError, is RenderError, is ExportError, is ModelError: .specErrors
         case let error as PlantingError: error.code == .tooManyCells ? .usage : .specErrors
         case let error as GraphicsError: error.code == .canvasTooLarge ? .specErrors : .usage
         case let error as PipelineError: error.code == .limitExceeded || error.code == .invalidInput ? .specErrors : .usage

@@ -63,9 +63,10 @@ public struct PNGWriter: Sendable {
     }
 }
 
-/// Builds the PNG chunks: RGB when every pixel is opaque, else RGBA.
-enum PNGEncoder {
-    static func encode(width: Int, height: Int, premultiplied source: UnsafeBufferPointer<Float>, dynamic: Bool = true) -> [UInt8] {
+/// Builds the PNG chunks: RGB when every pixel is opaque, else RGBA. ARVisModel's thumbnails use it too.
+package enum PNGEncoder {
+    /// A PNG of `width × height` premultiplied RGBA float pixels (0…1), rows top to bottom.
+    package static func encode(width: Int, height: Int, premultiplied source: UnsafeBufferPointer<Float>, dynamic: Bool = true) -> [UInt8] {
         let opaque = { () -> Bool in
             var index = 3
             while index < source.count {
@@ -183,7 +184,7 @@ enum PNGEncoder {
     }
 
     /// The CRC-32 of `bytes` (finished, as PNG stores it).
-    static func crc32(_ bytes: [UInt8]) -> UInt32 { crc32Update(0xFFFF_FFFF, bytes) ^ 0xFFFF_FFFF }
+    package static func crc32(_ bytes: [UInt8]) -> UInt32 { crc32Update(0xFFFF_FFFF, bytes) ^ 0xFFFF_FFFF }
 
     private static func crc32Update(_ start: UInt32, _ bytes: [UInt8]) -> UInt32 {
         crcTable.withUnsafeBufferPointer { table in

@@ -1,0 +1,188 @@
+import Foundation
+
+/// The buffers of a glTF file, loaded once, and typed reads of its accessors with every range checked.
+struct GLTFBuffers {
+    let document: GLTFDocument
+    private(set) var buffers: [[UInt8]] = []
+    let external: ((String) throws(ModelError) -> [UInt8])?
+
+    init(document: GLTFDocument, glbBuffer: [UInt8]?, external: ((String) throws(ModelError) -> [UInt8])?) throws(ModelError) {
+        self.document = document
+        self.external = external
+        for (index, buffer) in (document.buffers ?? []).enumerated() {
+            let location = "buffers[\(index)]"
+            let bytes: [UInt8]
+            if let uri = buffer.uri { bytes = try load(uri: uri, location: location) }
+            else if index == 0, let glbBuffer { bytes = glbBuffer }
+            else { throw ModelError(.notFound, "the buffer has no uri and is not the GLB's binary chunk", location: location) }
+            guard buffer.byteLength >= 0, bytes.count >= buffer.byteLength else {
+                throw ModelError(.truncated, "the buffer holds \(bytes.count) bytes, fewer than its byteLength \(buffer.byteLength)", location: location)
+            }
+            buffers.append(bytes)
+        }
+    }
+
+    /// The bytes of a `data:` URI, or of a relative file through `external`.
+    func load(uri: String, location: String) throws(ModelError) -> [UInt8] {
+        if uri.hasPrefix("data:") {
+            guard let comma = uri.firstIndex(of: ","), uri[..<comma].hasSuffix(";base64"),
+                  let data = Data(base64Encoded: String(uri[uri.index(after: comma)...])) else {
+                throw ModelError(.invalid, "the data URI is not base64", location: location + ".uri")
+            }
+            return [UInt8](data)
+        }
+        guard let external else {
+            throw ModelError(.notFound, "the file names an external resource '\(uri.prefix(80))'; give a .glb or a .gltf with embedded data", location: location + ".uri")
+        }
+        return try external(uri.removingPercentEncoding ?? uri)
+    }
+
+    /// The bytes a buffer view spans.
+    func viewBytes(_ index: Int, location: String) throws(ModelError) -> [UInt8] {
+        let (buffer, start, length, _) = try view(index, location: location)
+        return Array(buffers[buffer][start..<start + length])
+    }
+
+    private func view(_ index: Int, location: String) throws(ModelError) -> (buffer: Int, start: Int, length: Int, stride: Int?) {
+        guard let views = document.bufferViews, views.indices.contains(index) else {
+            throw ModelError(.invalid, "bufferView \(index) does not exist", location: location)
+        }
+        let view = views[index]
+        let start = view.byteOffset ?? 0
+        guard buffers.indices.contains(view.buffer), start >= 0, view.byteLength >= 0,
+              view.byteLength <= buffers[view.buffer].count - min(start, buffers[view.buffer].count), start <= buffers[view.buffer].count else {
+            throw ModelError(.invalid, "bufferView \(index) lies outside its buffer", location: location)
+        }
+        if let stride = view.byteStride, !(4...252).contains(stride) {
+            throw ModelError(.invalid, "bufferView \(index) has a byteStride outside 4…252", location: location)
+        }
+        return (view.buffer, start, view.byteLength, view.byteStride)
+    }
+
+    private static func componentSize(_ type: Int) -> Int? {
+        switch type {
+        case 5120, 5121: 1
+        case 5122, 5123: 2
+        case 5125, 5126: 4
+        default: nil
+        }
+    }
+
+    private static let widths = ["SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16]
+
+    /// An accessor's elements as float vectors of `width` components (normalized integers scaled to
+    /// 0…1 or −1…1), sparse substitutions applied.
+    func vectors(_ index: Int, width: Int, location: String) throws(ModelError) -> [Float] {
+        let (accessor, values) = try components(index, location: location)
+        guard Self.widths[accessor.type] == width else {
+            throw ModelError(.invalid, "the accessor is \(accessor.type); \(width == 1 ? "SCALAR" : "VEC\(width)") was expected", location: location)
+        }
+        return values
+    }
+
+    /// An index accessor: unsigned bytes, shorts or ints.
+    func indices(_ index: Int, location: String) throws(ModelError) -> [UInt32] {
+        guard let accessor = document.accessors?[safe: index], accessor.type == "SCALAR",
+              [5121, 5123, 5125].contains(accessor.componentType), accessor.normalized != true else {
+            throw ModelError(.invalid, "indices are an accessor of unsigned integer scalars", location: location)
+        }
+        guard accessor.sparse == nil, accessor.componentType == 5125, let viewIndex = accessor.bufferView else {
+            // Bytes and shorts are exact as floats; so are sparse 32-bit indices below 2²⁴.
+            return try components(index, location: location).1.map { UInt32($0) }
+        }
+        let (buffer, start, length, stride) = try view(viewIndex, location: "accessors[\(index)]")
+        let offset = accessor.byteOffset ?? 0, step = stride ?? 4
+        guard offset >= 0, accessor.count >= 0, accessor.count == 0 || offset + (accessor.count - 1) * step + 4 <= length else {
+            throw ModelError(.invalid, "the accessor's \(accessor.count) elements run past its bufferView", location: "accessors[\(index)]")
+        }
+        return buffers[buffer].withUnsafeBytes { raw in
+            (0..<accessor.count).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + offset + $0 * step, as: UInt32.self)) }
+        }
+    }
+
+    /// Every component of an accessor's elements, in order.
+    private func components(_ index: Int, location: String) throws(ModelError) -> (GLTFDocument.Accessor, [Float]) {
+        guard let accessors = document.accessors, accessors.indices.contains(index) else {
+            throw ModelError(.invalid, "accessor \(index) does not exist", location: location)
+        }
+        let accessor = accessors[index]
+        let where_ = "accessors[\(index)]"
+        guard let size = Self.componentSize(accessor.componentType), let width = Self.widths[accessor.type] else {
+            throw ModelError(.invalid, "componentType \(accessor.componentType) or type \(accessor.type) is not glTF's", location: where_)
+        }
+        guard accessor.count >= 0, accessor.count <= 50_000_000 else { throw ModelError(.tooLarge, "the accessor has \(accessor.count) elements", location: where_) }
+        var values = [Float](repeating: 0, count: accessor.count * width)
+        if let viewIndex = accessor.bufferView {
+            let (buffer, start, length, stride) = try view(viewIndex, location: where_)
+            let elementSize = size * width, step = stride ?? elementSize
+            let offset = accessor.byteOffset ?? 0
+            guard offset >= 0, accessor.count == 0 || offset + (accessor.count - 1) * step + elementSize <= length else {
+                throw ModelError(.invalid, "the accessor's \(accessor.count) elements run past its bufferView", location: where_)
+            }
+            read(buffers[buffer], from: start + offset, step: step, count: accessor.count, width: width, accessor: accessor, size: size, into: &values, at: 0)
+        }
+        if let sparse = accessor.sparse { try applySparse(sparse, accessor: accessor, size: size, width: width, to: &values, location: where_) }
+        return (accessor, values)
+    }
+
+    private func applySparse(_ sparse: GLTFDocument.Sparse, accessor: GLTFDocument.Accessor, size: Int, width: Int, to values: inout [Float], location: String) throws(ModelError) {
+        guard sparse.count >= 0, sparse.count <= accessor.count, let indexSize = Self.componentSize(sparse.indices.componentType),
+              [5121, 5123, 5125].contains(sparse.indices.componentType) else {
+            throw ModelError(.invalid, "the sparse substitution is malformed", location: location + ".sparse")
+        }
+        let (indexBuffer, indexStart, indexLength, _) = try view(sparse.indices.bufferView, location: location + ".sparse.indices")
+        let (valueBuffer, valueStart, valueLength, _) = try view(sparse.values.bufferView, location: location + ".sparse.values")
+        let indexOffset = sparse.indices.byteOffset ?? 0, valueOffset = sparse.values.byteOffset ?? 0
+        guard indexOffset >= 0, valueOffset >= 0, indexOffset + sparse.count * indexSize <= indexLength,
+              valueOffset + sparse.count * size * width <= valueLength else {
+            throw ModelError(.invalid, "the sparse substitution runs past its bufferViews", location: location + ".sparse")
+        }
+        let indexAccessor = GLTFDocument.Accessor(componentType: sparse.indices.componentType, count: sparse.count, type: "SCALAR")
+        var targets = [Float](repeating: 0, count: sparse.count)
+        read(buffers[indexBuffer], from: indexStart + indexOffset, step: indexSize, count: sparse.count, width: 1, accessor: indexAccessor, size: indexSize, into: &targets, at: 0)
+        var replacements = [Float](repeating: 0, count: sparse.count * width)
+        read(buffers[valueBuffer], from: valueStart + valueOffset, step: size * width, count: sparse.count, width: width, accessor: accessor, size: size, into: &replacements, at: 0)
+        for (k, target) in targets.enumerated() {
+            let element = Int(target)
+            guard element < accessor.count else { throw ModelError(.invalid, "a sparse index \(element) is past the accessor's count", location: location + ".sparse") }
+            for c in 0..<width { values[element * width + c] = replacements[k * width + c] }
+        }
+    }
+
+    /// Decodes `count` elements of `width` components; ranges were checked by the caller.
+    private func read(_ bytes: [UInt8], from start: Int, step: Int, count: Int, width: Int, accessor: GLTFDocument.Accessor, size: Int,
+                      into values: inout [Float], at first: Int) {
+        let normalized = accessor.normalized ?? false
+        bytes.withUnsafeBytes { raw in
+            values.withUnsafeMutableBufferPointer { out in
+                for element in 0..<count {
+                    let base = start + element * step
+                    for c in 0..<width {
+                        let at = base + c * size
+                        let value: Float
+                        switch accessor.componentType {
+                        case 5126: value = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                        case 5125: value = Float(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                        case 5123:
+                            let v = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self))
+                            value = normalized ? Float(v) / 65535 : Float(v)
+                        case 5122:
+                            let v = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int16.self))
+                            value = normalized ? max(Float(v) / 32767, -1) : Float(v)
+                        case 5121: value = normalized ? Float(raw[at]) / 255 : Float(raw[at])
+                        default:
+                            let v = Int8(bitPattern: raw[at])
+                            value = normalized ? max(Float(v) / 127, -1) : Float(v)
+                        }
+                        out[first + element * width + c] = value
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Array {
+    /// The element at `index`, or `nil` when the index is out of range.
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

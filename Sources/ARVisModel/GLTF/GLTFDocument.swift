@@ -1,0 +1,166 @@
+/// The JSON of a glTF 2.0 file, as much of it as ARVis reads and writes (the names are the
+/// specification's). One set of `Codable` types serves the reader and the writer.
+struct GLTFDocument: Codable {
+    struct Asset: Codable {
+        var version: String
+        var generator: String?
+        var minVersion: String?
+    }
+
+    struct Scene: Codable {
+        var name: String?
+        var nodes: [Int]?
+    }
+
+    struct Node: Codable {
+        var name: String?
+        var children: [Int]?
+        var mesh: Int?
+        var matrix: [Double]?
+        var translation: [Double]?
+        var rotation: [Double]?
+        var scale: [Double]?
+    }
+
+    struct Primitive: Codable {
+        var attributes: [String: Int]
+        var indices: Int?
+        var material: Int?
+        var mode: Int?
+        var extensions: [String: JSONValue]?
+    }
+
+    struct Mesh: Codable {
+        var name: String?
+        var primitives: [Primitive]
+    }
+
+    struct Sparse: Codable {
+        struct Indices: Codable {
+            var bufferView: Int
+            var byteOffset: Int?
+            var componentType: Int
+        }
+        struct Values: Codable {
+            var bufferView: Int
+            var byteOffset: Int?
+        }
+        var count: Int
+        var indices: Indices
+        var values: Values
+    }
+
+    struct Accessor: Codable {
+        var bufferView: Int?
+        var byteOffset: Int?
+        var componentType: Int
+        var normalized: Bool?
+        var count: Int
+        var type: String
+        var min: [Double]?
+        var max: [Double]?
+        var sparse: Sparse?
+    }
+
+    struct BufferView: Codable {
+        var buffer: Int
+        var byteOffset: Int?
+        var byteLength: Int
+        var byteStride: Int?
+        var target: Int?
+    }
+
+    struct Buffer: Codable {
+        var byteLength: Int
+        var uri: String?
+    }
+
+    struct TextureInfo: Codable {
+        var index: Int
+        var texCoord: Int?
+        var scale: Double?
+        var strength: Double?
+    }
+
+    struct PBR: Codable {
+        var baseColorFactor: [Double]?
+        var baseColorTexture: TextureInfo?
+        var metallicFactor: Double?
+        var roughnessFactor: Double?
+        var metallicRoughnessTexture: TextureInfo?
+    }
+
+    struct Material: Codable {
+        var name: String?
+        var pbrMetallicRoughness: PBR?
+        var normalTexture: TextureInfo?
+        var occlusionTexture: TextureInfo?
+        var emissiveTexture: TextureInfo?
+        var emissiveFactor: [Double]?
+        var alphaMode: String?
+        var alphaCutoff: Double?
+        var doubleSided: Bool?
+    }
+
+    struct Texture: Codable {
+        var sampler: Int?
+        var source: Int?
+        var name: String?
+    }
+
+    struct Image: Codable {
+        var uri: String?
+        var bufferView: Int?
+        var mimeType: String?
+        var name: String?
+    }
+
+    struct Sampler: Codable {
+        var magFilter: Int?
+        var minFilter: Int?
+        var wrapS: Int?
+        var wrapT: Int?
+    }
+
+    var asset: Asset
+    var scene: Int?
+    var scenes: [Scene]?
+    var nodes: [Node]?
+    var meshes: [Mesh]?
+    var accessors: [Accessor]?
+    var bufferViews: [BufferView]?
+    var buffers: [Buffer]?
+    var materials: [Material]?
+    var textures: [Texture]?
+    var images: [Image]?
+    var samplers: [Sampler]?
+    var extensionsUsed: [String]?
+    var extensionsRequired: [String]?
+}
+
+/// Any JSON value: what the reader keeps of extension objects it only names.
+enum JSONValue: Codable, Hashable {
+    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
