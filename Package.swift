@@ -134,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "arvis-bench",
             dependencies: [
-                "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisPlanting",
+                "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisPlanting", "ARVisModel",
                 "ARVisServer", "ARVisStore", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -72,9 +72,9 @@ struct InspectCommand: ParsableCommand {
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try Console.write(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try Console.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
         case .text:
-            try Console.write(Self.text(report))
+            try Console.write(Self.text(report) + "\n")
         }
     }
 

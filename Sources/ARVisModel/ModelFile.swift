@@ -44,7 +44,8 @@ public enum ModelFormat: String, Sendable, Hashable, CaseIterable, Codable {
 public enum ModelFile {
     /// Reads a model, detecting the format from the bytes (or `fileName`'s extension).
     /// - Parameters:
-    ///   - external: loads a file a `.gltf` names by relative URI; `nil` refuses them.
+    ///   - external: loads a file a `.gltf` or a loose USD layer names by relative path (buffers,
+    ///     textures); `nil` refuses them.
     ///   - warnings: what was read only in part (skipped primitives, missing textures).
     /// - Throws: ``ModelError``: `unsupported` for unknown formats and features ARVis does not
     ///   read, `invalid` or `truncated` for damaged files, `tooLarge` past `limits`.
@@ -60,7 +61,7 @@ public enum ModelFile {
             warnings += reader.warnings
             return model
         case .usdc, .usda:
-            return try readUSD(layer: bytes, files: [:], folder: "", limits: limits, warnings: &warnings)
+            return try readUSD(layer: bytes, files: [:], folder: "", limits: limits, external: external, warnings: &warnings)
         case .usdz:
             let package = try USDZPackage(reading: bytes)
             let root = package.entries[0]
@@ -70,7 +71,7 @@ public enum ModelFile {
             var files: [String: ArraySlice<UInt8>] = [:]
             for entry in package.entries.dropFirst() { files[entry.name] = entry.data }
             let folder = root.name.contains("/") ? String(root.name[..<root.name.lastIndex(of: "/")!]) : ""
-            return try readUSD(layer: Array(root.data), files: files, folder: folder, limits: limits, warnings: &warnings)
+            return try readUSD(layer: Array(root.data), files: files, folder: folder, limits: limits, external: nil, warnings: &warnings)
         }
     }
 
@@ -81,7 +82,7 @@ public enum ModelFile {
     }
 
     private static func readUSD(layer bytes: [UInt8], files: [String: ArraySlice<UInt8>], folder: String, limits: Model.Limits,
-                                warnings: inout [String]) throws(ModelError) -> Model {
+                                external: ((String) throws(ModelError) -> [UInt8])?, warnings: inout [String]) throws(ModelError) -> Model {
         let layer: USDLayer
         if bytes.starts(with: CrateReader.magic) {
             layer = try CrateReader(bytes).layer()
@@ -92,6 +93,7 @@ public enum ModelFile {
         }
         var stage = USDStageReader(layer: layer, files: files, folder: folder)
         stage.limits = limits
+        stage.external = external
         let model = try stage.read()
         warnings += stage.warnings
         return model

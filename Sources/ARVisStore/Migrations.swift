@@ -160,6 +160,28 @@ enum Migrations {
             """,
             "CREATE INDEX dataset_rows_by_name ON dataset_rows(project_id, dataset, seq)",
         ],
+        [
+            // The gallery of 3D assets (issue 13): files kept under the data directory by content hash,
+            // what was read from them kept here as the JSON the server made.
+            """
+            CREATE TABLE assets (
+                id TEXT PRIMARY KEY,
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                format TEXT NOT NULL,
+                content_hash TEXT NOT NULL,
+                size BIGINT NOT NULL,
+                status TEXT NOT NULL,
+                summary TEXT,
+                failure TEXT,
+                uploader_id TEXT REFERENCES accounts(id) ON DELETE SET NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                trashed_at DOUBLE PRECISION
+            )
+            """,
+            "CREATE INDEX assets_by_project ON assets(project_id, trashed_at)",
+            "CREATE INDEX assets_by_hash ON assets(content_hash)",
+        ],
     ]
 
     /// Runs the steps the database has not run yet. On PostgreSQL a session lock keeps two server

@@ -18,26 +18,57 @@ package enum SHA256 {
 
     /// The 32-byte digest of `message`.
     package static func hash(_ message: [UInt8]) -> [UInt8] {
-        var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var padded = message
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        let bitLength = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        var words = [UInt32](repeating: 0, count: 64)
-        for block in stride(from: 0, to: padded.count, by: 64) {
-            for index in 0..<16 {
-                let base = block + index * 4
-                words[index] = UInt32(padded[base]) << 24 | UInt32(padded[base + 1]) << 16 | UInt32(padded[base + 2]) << 8 | UInt32(padded[base + 3])
+        var hasher = Hasher()
+        hasher.update(message)
+        return hasher.finalize()
+    }
+
+    /// A digest computed piece by piece, for data that arrives in chunks (uploads streamed to disk).
+    package struct Hasher: Sendable {
+        private var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        private var pending: [UInt8] = []
+        private var length: UInt64 = 0
+
+        /// A hasher with nothing hashed yet.
+        package init() {}
+
+        /// Adds the next bytes of the message.
+        package mutating func update(_ bytes: some Collection<UInt8>) {
+            length &+= UInt64(bytes.count)
+            pending.append(contentsOf: bytes)
+            let whole = pending.count - pending.count % 64
+            guard whole > 0 else { return }
+            var words = [UInt32](repeating: 0, count: 64)
+            pending.withUnsafeBufferPointer { data in
+                for block in stride(from: 0, to: whole, by: 64) { SHA256.process(data.baseAddress! + block, &words, &state) }
             }
-            for index in 16..<64 {
-                let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
-                let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
-                words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
-            }
-            compress(&state, words)
+            pending.removeFirst(whole)
         }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+
+        /// The 32-byte digest of everything added.
+        package mutating func finalize() -> [UInt8] {
+            let bitLength = length &* 8
+            var tail: [UInt8] = [0x80]
+            while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
+            for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+            let saved = length
+            update(tail)
+            length = saved
+            return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+        }
+    }
+
+    /// Compresses one 64-byte block into `state`.
+    private static func process(_ block: UnsafePointer<UInt8>, _ words: inout [UInt32], _ state: inout [UInt32]) {
+        for index in 0..<16 {
+            words[index] = UInt32(block[index * 4]) << 24 | UInt32(block[index * 4 + 1]) << 16 | UInt32(block[index * 4 + 2]) << 8 | UInt32(block[index * 4 + 3])
+        }
+        for index in 16..<64 {
+            let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
+            let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
+            words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+        }
+        compress(&state, words)
     }
 
     private static func compress(_ state: inout [UInt32], _ words: [UInt32]) {

@@ -38,6 +38,7 @@ struct CrateWriter {
     func write() -> [UInt8] {
         var state = Packing()
         _ = state.token(";-)")  // Token 0 is never a property name (a property is a negative token index).
+        _ = state.path("/")
         var out = BinaryWriter(bytes: [UInt8](repeating: 0, count: 88))
         var fieldSets: [Int32] = []
         var specRows: [(path: Int32, fieldSet: Int32, type: Int32)] = []

@@ -141,8 +141,10 @@ extension USDStageReader {
         if let open = name.firstIndex(of: "["), name.hasSuffix("]") { name = String(name[name.index(after: open)..<name.index(before: name.endIndex)]) }
         while name.hasPrefix("./") { name.removeFirst(2) }
         let candidates = [folder.isEmpty ? name : folder + "/" + name, name]
-        guard let data = candidates.compactMap({ files[$0] }).first else {
-            warnings.append("the texture \(asset) is not in the package; drawn without it")
+        var found = candidates.compactMap({ files[$0] }).first
+        if found == nil, let external, !name.hasPrefix("/"), !name.contains("..") { found = (try? external(name))?[...] }
+        guard let data = found else {
+            warnings.append("the texture \(asset) is not \(files.isEmpty ? "beside the file" : "in the package"); drawn without it")
             textureIndex[asset] = .some(nil)
             return nil
         }

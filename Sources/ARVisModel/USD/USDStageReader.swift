@@ -10,6 +10,8 @@ struct USDStageReader {
     /// The package's other files by path (textures), and the root layer's folder inside it.
     let files: [String: ArraySlice<UInt8>]
     let folder: String
+    /// Loads a file beside a loose layer (its textures); `nil` outside packages refuses them.
+    var external: ((String) throws(ModelError) -> [UInt8])?
     var limits = Model.Limits()
     var warnings: [String] = []
 
@@ -70,7 +72,8 @@ struct USDStageReader {
         guard model.nodes.count < limits.nodes else { throw ModelError(.tooLarge, "the file has more than \(limits.nodes) prims", location: path) }
         let type = field(path, "typeName")?.text ?? ""
         let specifier = field(path, "specifier")?.number ?? 0
-        guard specifier != 2, field(path, "visibility")?.text != "invisible", !["guide", "proxy"].contains(field(path, "purpose")?.text ?? "") else { return nil }
+        guard specifier != 2, field(path, "active").map({ if case .bool(false) = $0 { false } else { true } }) ?? true,
+              field(path, "visibility")?.text != "invisible", !["guide", "proxy"].contains(field(path, "purpose")?.text ?? "") else { return nil }
         switch type {
         case "Material", "Shader", "NodeGraph", "Preliminary_ReferenceImage", "Preliminary_Behavior", "Preliminary_Trigger", "Preliminary_Action",
              "GeomSubset", "Camera", "Skeleton", "SkelAnimation", "BlendShape":
@@ -88,6 +91,11 @@ struct USDStageReader {
         if type == "Mesh" { model.nodes[index].meshes = try meshes(path, binding: binding) }
         var depth = depth
         model.nodes[index].children = try childNodes(of: path, binding: binding, depth: &depth)
+        // A scope left empty (one that held only materials) is dropped.
+        if type == "Scope", model.nodes[index].children.isEmpty, index == model.nodes.count - 1 {
+            model.nodes.removeLast()
+            return nil
+        }
         return index
     }
 

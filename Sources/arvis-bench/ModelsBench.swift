@@ -1,0 +1,76 @@
+import ARVisGraphics
+import ARVisModel
+import ArgumentParser
+import Foundation
+
+/// `arvis-bench models`: GLB ⇄ USDZ conversion and thumbnails of a 100 000-triangle textured model.
+struct ModelsBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "models",
+        abstract: "Convert a 100 000-triangle textured model GLB → USDZ and USDZ → GLB, and draw its 512 × 512 thumbnail (medians).")
+
+    @Option(help: "Timed repetitions of each figure.")
+    var iterations = 15
+
+    @Option(help: "Triangles of the test model (a textured UV sphere).")
+    var triangles = 100_000
+
+    func run() throws {
+        let model = Self.sphere(triangles: triangles, textureSide: 1024)
+        let glb = try GLBWriter().write(model)
+        let usdz = try USDZWriter().write(model)
+        var failure: (any Error)?
+        let times = medians(iterations, [
+            { do { _ = try USDZWriter().write(try ModelFile.read(glb)) } catch { failure = error } },
+            { do { _ = try GLBWriter().write(try ModelFile.read(usdz)) } catch { failure = error } },
+            { do { _ = try ThumbnailRenderer(size: 512).png(of: model) } catch { failure = error } },
+            { do { _ = try ThumbnailRenderer(size: 512).png(of: try ModelFile.read(glb)) } catch { failure = error } },
+        ])
+        if let failure { throw failure }
+        print("model: \(model.drawnTriangleCount) triangles, \(model.drawnVertexCount) vertices, a 1024 × 1024 PNG texture; GLB \(glb.count) bytes, USDZ \(usdz.count) bytes")
+        print(String(format: "GLB → USDZ (read + write)        %8.1f ms  (target ≤ 200)", times[0] * 1000))
+        print(String(format: "USDZ → GLB (read + write)        %8.1f ms  (target ≤ 200)", times[1] * 1000))
+        print(String(format: "512 × 512 thumbnail              %8.1f ms  (target ≤ 150)", times[2] * 1000))
+        print(String(format: "GLB file → 512 × 512 thumbnail   %8.1f ms", times[3] * 1000))
+        print(String(format: "RESULT glb_to_usdz_ms %.1f ms", times[0] * 1000))
+        print(String(format: "RESULT usdz_to_glb_ms %.1f ms", times[1] * 1000))
+        print(String(format: "RESULT thumbnail_512_ms %.1f ms", times[2] * 1000))
+        print(String(format: "RESULT glb_file_thumbnail_512_ms %.1f ms", times[3] * 1000))
+    }
+
+    /// A UV sphere of about `triangles` triangles with normals, texture coordinates and a
+    /// checkerboard texture of `textureSide` pixels.
+    static func sphere(triangles: Int, textureSide: Int) -> Model {
+        let rings = max(4, Int((Double(triangles) / 4).squareRoot())), segments = max(8, triangles / (2 * rings))
+        var positions: [SIMD3<Float>] = [], normals: [SIMD3<Float>] = [], uvs: [SIMD2<Float>] = [], indices: [UInt32] = []
+        for ring in 0...rings {
+            let v = Float(ring) / Float(rings), theta = v * .pi
+            for segment in 0...segments {
+                let u = Float(segment) / Float(segments), phi = u * 2 * .pi
+                let n = SIMD3<Float>(sin(theta) * cos(phi), cos(theta), sin(theta) * sin(phi))
+                positions.append(n * 0.5)
+                normals.append(n)
+                uvs.append(SIMD2(u, v))
+            }
+        }
+        let row = UInt32(segments + 1)
+        for ring in 0..<UInt32(rings) {
+            for segment in 0..<UInt32(segments) {
+                let a = ring * row + segment, b = a + row
+                indices += [a, a + 1, b, a + 1, b + 1, b]
+            }
+        }
+        var pixels = [Float](repeating: 1, count: textureSide * textureSide * 4)
+        for y in 0..<textureSide {
+            for x in 0..<textureSide where (x / 64 + y / 64) % 2 == 0 {
+                let at = (y * textureSide + x) * 4
+                (pixels[at], pixels[at + 1], pixels[at + 2]) = (0.8, 0.15 + Float(x % 64) / 200, 0.1 + Float(y % 64) / 300)
+            }
+        }
+        let png = pixels.withUnsafeBufferPointer { PNGEncoder.encode(width: textureSide, height: textureSide, premultiplied: $0) }
+        return Model(nodes: [Node(name: "Sphere", meshes: [0])], roots: [0],
+                     meshes: [Mesh(name: "Sphere", positions: positions, normals: normals, uvs: uvs, indices: indices, material: 0)],
+                     materials: [Material(name: "Checker", baseColorTexture: 0, metallicFactor: 0, roughnessFactor: 0.6)],
+                     textures: [Texture(name: "checker", data: png, format: .png)])
+    }
+}
