@@ -56,7 +56,7 @@ struct ThumbnailTests {
         model.textures.append(Texture(data: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 16, 0, 0, 0, 16, 0], format: .png))
         let warnings = ModelInspection(model).warnings
         #expect(warnings.count == 2)
-        #expect(warnings[0].contains("100024 triangles"))
+        #expect(warnings[0].contains("100025 triangles"))
         #expect(warnings[1].contains("4096×4096"))
     }
 }
