@@ -71,7 +71,7 @@ let package = Package(
         // safe policy, ... Foundation only.
         .target(
             name: "ARVisPipeline",
-            dependencies: ["ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting"],
+            dependencies: ["ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisModel"],
             swiftSettings: swiftSettings
         ),
         // YAML front end for the reader (Yams lives here, not in the core).
@@ -95,7 +95,7 @@ let package = Package(
             name: "ARVisServer",
             dependencies: [
                 "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPipeline", "ARVisStore",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "ARVisModel", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -106,6 +106,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            exclude: ["Assets/Web"],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),

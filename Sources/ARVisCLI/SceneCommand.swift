@@ -1,6 +1,7 @@
 import ARVisExport
 import ARVisPipeline
 import ARVisGraphics
+import ARVisModel
 import ARVisRender
 import ARVisSpatial
 import ARVisSpec
@@ -11,7 +12,7 @@ import Foundation
 struct SceneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scene",
-        abstract: "Lay an environment out in 3D and write it as scene JSON, glTF 2.0 or GLB.",
+        abstract: "Lay an environment out in 3D and write it as scene JSON, glTF 2.0, GLB or USDZ.",
         discussion: """
             Every target becomes a node (images as quads), every widget a quad placed with iARVis's
             geometry (auto widgets never overlap), placements and annotations nodes at their poses.
@@ -25,7 +26,7 @@ struct SceneCommand: AsyncParsableCommand {
             """)
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case json, gltf, glb
+        case json, gltf, glb, usdz
     }
 
     @OptionGroup var reading: ReadingOptions
@@ -36,7 +37,7 @@ struct SceneCommand: AsyncParsableCommand {
     @Option(help: "Where the viewer stands, x,y,z in metres: auto widgets and object faces turn towards it.")
     var viewpoint: String?
 
-    @Option(help: "Output format: json, gltf or glb (default: from the -o extension, else json).")
+    @Option(help: "Output format: json, gltf, glb or usdz (default: from the -o extension, else json).")
     var format: OutputFormat?
 
     @Option(help: "Pixels per point of the widget textures.")
@@ -57,7 +58,7 @@ struct SceneCommand: AsyncParsableCommand {
     func validate() throws {
         if let output, output != "-", format == nil, case let ext = (output as NSString).pathExtension.lowercased(),
            !OutputFormat.allCases.map(\.rawValue).contains(ext) {
-            throw ValidationError("-o \(output): scene writes .json, .gltf or .glb files; give one of those or --format")
+            throw ValidationError("-o \(output): scene writes .json, .gltf, .glb or .usdz files; give one of those or --format")
         }
         _ = try parsedTargetSize()
         _ = try parsedViewpoint()
@@ -86,6 +87,7 @@ struct SceneCommand: AsyncParsableCommand {
         if let format { return format }
         let lowered = (output ?? "").lowercased()
         if lowered.hasSuffix(".glb") { return .glb }
+        if lowered.hasSuffix(".usdz") { return .usdz }
         if lowered.hasSuffix(".gltf") { return .gltf }
         return .json
     }
@@ -103,16 +105,23 @@ struct SceneCommand: AsyncParsableCommand {
         fetching.report(textured.failures)
         let scene = textured.graph
         if resolvedFormat != .json { reporting.progress("rendering the textures of \(scene.nodes.filter { $0.kind == .widget }.count) widgets…") }
+        var models: [String: Model] = [:]
+        if resolvedFormat == .usdz, let loader = fetching.loader(for: file) {
+            let placed = await textured.placementModels(loader: loader)
+            fetching.report(placed.failures)
+            models = placed.models
+        }
         let data: Data = try CLIExit.reporting {
             switch resolvedFormat {
             case .json: Data(try scene.json().utf8)
             case .gltf: Data(try GLTFExporter().gltf(scene, textures: try textured.textures(scale: scale)).utf8)
             case .glb: Data(try GLTFExporter().glb(scene, textures: try textured.textures(scale: scale)))
+            case .usdz: Data(try textured.usdz(textures: try textured.textures(scale: scale), models: models))
             }
         }
         guard let output, output != "-" else {
-            guard resolvedFormat != .glb || isatty(STDOUT_FILENO) == 0 else {
-                Console.error("error: GLB output needs -o FILE (or a redirect): it is binary")
+            guard (resolvedFormat != .glb && resolvedFormat != .usdz) || isatty(STDOUT_FILENO) == 0 else {
+                Console.error("error: \(resolvedFormat.rawValue.uppercased()) output needs -o FILE (or a redirect): it is binary")
                 throw CLIExit.usage.exitCode
             }
             try Console.write(data)

@@ -45,10 +45,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-spec-mb"), help: "The largest spec accepted, in megabytes, 1 to 100.")
     var maximumSpecMegabytes = 5
 
+    @Option(name: .customLong("max-asset-mb"), help: "The largest 3D model accepted for the gallery, in megabytes, 1 to 4000.")
+    var maximumAssetMegabytes = 200
+
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
         guard (1...100).contains(maximumSpecMegabytes) else { throw ValidationError("--max-spec-mb must be between 1 and 100") }
+        guard (1...4000).contains(maximumAssetMegabytes) else { throw ValidationError("--max-asset-mb must be between 1 and 4000") }
         if let database, !(database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")) {
             throw ValidationError("--database takes a PostgreSQL URL such as postgres://arvis:secret@127.0.0.1:5432/arvis")
         }
@@ -62,7 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = ServerConfiguration(dataDirectory: data, databaseURL: database, host: host, port: port, publicURL: publicURL,
-                                                maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins))
+                                                maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins),
+                                                maximumAssetBytes: maximumAssetMegabytes * 1_000_000)
         let place = database == nil ? configuration.databasePath : "PostgreSQL"
         Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(place))")
         try await CLIExit.reportingAsync { try await ARVisServer.run(configuration) }

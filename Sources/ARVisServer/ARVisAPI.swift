@@ -14,10 +14,13 @@ struct ARVisAPI: APIProtocol {
     let accountLimiter: SignInLimiter
     /// Failed sign-ins per client address.
     let addressLimiter: SignInLimiter
+    /// The gallery's files and their processing.
+    let library: AssetLibrary
 
-    init(store: Store, configuration: ServerConfiguration) {
+    init(store: Store, configuration: ServerConfiguration, library: AssetLibrary) {
         self.store = store
         self.configuration = configuration
+        self.library = library
         accountLimiter = SignInLimiter(limit: configuration.signInAttempts, window: configuration.signInWindow)
         addressLimiter = SignInLimiter(limit: configuration.signInAttemptsPerAddress, window: configuration.signInWindow)
     }

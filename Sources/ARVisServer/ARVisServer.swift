@@ -24,7 +24,8 @@ public enum ARVisServer {
         router.middlewares.add(RequestLogMiddleware())
         if !configuration.allowedOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins)) }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
-        let api = ARVisAPI(store: store, configuration: configuration)
+        let library = AssetLibrary(directory: configuration.assetDirectory, store: store, logger: logger)
+        let api = ARVisAPI(store: store, configuration: configuration, library: library)
         // The generated operations see the client's address (sign-in limits); the hub's routes need not.
         try api.registerHandlers(on: router.group().add(middleware: RequestAddressMiddleware()), middlewares: [ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware()])
         SpecRoutes(api: api).register(on: router)
@@ -32,6 +33,7 @@ public enum ARVisServer {
         DatasetRoutes(api: api).register(on: router)
         DocumentRoutes.register(on: router)
         HubRoutes(api: api, renderer: HubRenderer(fonts: try? FontLibrary.standard())).register(on: router)
+        AssetRoutes(api: api).register(on: router)
         let hub = LiveHub(store: store, logger: logger)
         let webSocketRouter = Router(context: LiveContext.self)
         LiveRoutes(api: api, hub: hub).register(on: router, webSocketRouter: webSocketRouter)
@@ -39,7 +41,7 @@ public enum ARVisServer {
         let webSocket = WebSocketServerConfiguration(maxFrameSize: LiveRoutes.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(15)))
         return Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: webSocket)),
                            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
-                           services: [Housekeeper(store: store, logger: logger), hub], logger: logger)
+                           services: [Housekeeper(store: store, logger: logger, library: library), hub, library], logger: logger)
     }
 
     /// Opens the store (PostgreSQL at ``ServerConfiguration/databaseURL``, else SQLite under the data

@@ -3,11 +3,13 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Once an hour, deletes for good the projects trashed more than 30 days ago, the anchors past
-/// their lifetime and the live event log older than 30 days; stops with the server.
+/// Once an hour, deletes for good the projects and assets trashed more than 30 days ago (and the
+/// asset files nothing refers to any more), the anchors past their lifetime and the live event log
+/// older than 30 days; stops with the server.
 struct Housekeeper: Service {
     let store: Store
     let logger: Logger
+    let library: AssetLibrary
     var retention: TimeInterval = ARVisAPI.trashRetention
     var interval: Duration = .seconds(3_600)
 
@@ -21,14 +23,16 @@ struct Housekeeper: Service {
         }
     }
 
-    /// One round: the trash, expired anchors, old events.
+    /// One round: the trash, unused asset files, expired anchors, old events.
     func sweep() async {
         do {
             let projects = try await store.purgeTrash(before: Date(timeIntervalSinceNow: -retention))
             let anchors = try await store.purgeExpiredAnchors()
             let events = try await store.purgeEvents(before: Date(timeIntervalSinceNow: -retention))
-            if projects + anchors + events > 0 {
-                logger.info("purged \(projects) project(s) trashed over 30 days ago, \(anchors) expired anchor(s) and \(events) event(s) over 30 days old")
+            let assets = try await store.purgeTrashedAssets(before: Date(timeIntervalSinceNow: -retention))
+            let files = library.removeUnused(keeping: try await store.assetHashesInUse())
+            if projects + anchors + events + assets + files > 0 {
+                logger.info("purged \(projects) project(s) and \(assets) asset(s) trashed over 30 days ago, \(files) asset file(s) no longer used, \(anchors) expired anchor(s) and \(events) event(s) over 30 days old")
             }
         } catch {
             logger.error("housekeeping failed: \(error)")

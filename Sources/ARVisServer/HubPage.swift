@@ -33,6 +33,7 @@ struct HubPage {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            <link rel="icon" href="data:,">
             <title>\(title)</title>
             <style>\(Self.style)</style>
             </head>
@@ -41,6 +42,8 @@ struct HubPage {
             <nav>
             <a class="primary" href="\(links.deepLink.xmlEscaped)">Open in iARVis</a>
             <a href="\(path).json">Spec (JSON)</a>
+            <a rel="ar" href="\(path)/scene.usdz"><img src="\(Self.arIcon)" alt="" width="20" height="20">View in AR (iPhone, iPad)</a>
+            <a href="\(links.sceneViewer.xmlEscaped)">View in AR (Android)</a>
             <a href="\(path)/scene.glb">Scene (GLB)</a>
             <a href="\(path)/scene.json">Scene graph</a>
             </nav>
@@ -54,12 +57,15 @@ struct HubPage {
             """
     }
 
+    /// A small cube, the first child AR Quick Look wants inside an `<a rel="ar">`.
+    static let arIcon = "data:image/svg+xml," + "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20'><path d='M10 1 18 5.5v9L10 19 2 14.5v-9z' fill='none' stroke='%23007aff' stroke-width='1.6'/><path d='M2 5.5 10 10l8-4.5M10 10v9' fill='none' stroke='%23007aff' stroke-width='1.6'/></svg>"
+
     private static let style = """
         body{font:16px/1.4 -apple-system,system-ui,sans-serif;margin:0 auto;max-width:960px;padding:16px;color:#1c1c1e;background:#f2f2f7}\
         h1{font-size:1.5em;margin:0}header p{margin:4px 0 16px;color:#636366}\
         nav{display:flex;flex-wrap:wrap;gap:8px;margin-bottom:16px}\
         nav a{padding:10px 14px;border-radius:10px;background:#fff;color:#007aff;text-decoration:none}\
-        nav a.primary{background:#007aff;color:#fff}\
+        nav a.primary{background:#007aff;color:#fff}nav a img{vertical-align:middle;margin-right:6px}\
         .qr{background:#fff;border-radius:12px;padding:12px;margin:0 0 16px;text-align:center}.qr svg{width:200px;height:200px}\
         .widgets{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:12px}\
         .widgets figure{margin:0;background:#fff;border-radius:12px;padding:8px}.widgets img{width:100%;height:auto}\

@@ -1,5 +1,6 @@
 import ARVisExport
 import ARVisGraphics
+import ARVisModel
 import ARVisPipeline
 import ARVisRender
 import ARVisSpec
@@ -76,11 +77,20 @@ struct HubRenderer: Sendable {
 
     /// The placed scene as scene JSON or GLB (widgets textured at 1 pixel per point).
     /// - Throws: ``APIError`` `422` when the spec is not an environment or cannot be exported.
-    func scene(glb: Bool, of version: SpecVersion) async throws -> Output {
-        try await cached("\(version.contentHash)/scene.\(glb ? "glb" : "json")", kind: "scene") { try await export(glb: glb, of: version) }
+    /// The formats a spec's scene is served in.
+    enum SceneFormat: String {
+        case json, glb, usdz
     }
 
-    private func export(glb: Bool, of version: SpecVersion) async throws -> Output {
+    /// The scene of a spec; `models` are the placements' models by their `model` string (gallery
+    /// assets), `modelsKey` what identifies them in the cache.
+    func scene(_ format: SceneFormat, of version: SpecVersion, models: [String: Model] = [:], modelsKey: String = "") async throws -> Output {
+        try await cached("\(version.contentHash)/scene.\(format.rawValue)/\(modelsKey)", kind: "scene") {
+            try await export(format, of: version, models: models)
+        }
+    }
+
+    private func export(_ format: SceneFormat, of version: SpecVersion, models: [String: Model]) async throws -> Output {
         guard case .environment(let environment) = try document(version) else {
             throw APIError.invalid("notAnEnvironment", "the spec '\(version.name)' is a widget, not an environment: a scene needs targets")
         }
@@ -88,8 +98,11 @@ struct HubRenderer: Sendable {
         options.resources = [:]
         let scene = await TexturedScene(environment, renderOptions: options)
         do {
-            return glb ? Output(bytes: try GLTFExporter().glb(scene.graph, textures: try scene.textures(scale: 1)), mediaType: "model/gltf-binary")
-                       : Output(bytes: Array(try scene.graph.json().utf8), mediaType: "application/json")
+            switch format {
+            case .json: return Output(bytes: Array(try scene.graph.json().utf8), mediaType: "application/json")
+            case .glb: return Output(bytes: try GLTFExporter().glb(scene.graph, textures: try scene.textures(scale: 1)), mediaType: "model/gltf-binary")
+            case .usdz: return Output(bytes: try scene.usdz(textures: try scene.textures(scale: 1), models: models), mediaType: ModelFormat.usdz.mimeType)
+            }
         } catch {
             throw APIError.invalid("exportFailed", "the scene of '\(version.name)' cannot be exported: \(error)")
         }
@@ -125,7 +138,7 @@ struct HubRenderer: Sendable {
         }
     }
 
-    private func document(_ version: SpecVersion) throws -> SpecDocument {
+    func document(_ version: SpecVersion) throws -> SpecDocument {
         guard let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name).document else {
             throw APIError.invalid("invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
         }

@@ -1,4 +1,5 @@
 import ARVisGraphics
+import ARVisModel
 import ARVisSpec
 import ARVisStore
 import Foundation
@@ -20,11 +21,17 @@ struct HubRoutes: Sendable {
         router.get("/s/{project}/{name}/widgets/{widget}") { request, context in try await self.widget(request, context) }
         router.get("/s/{project}/{name}/scene.json") { request, context in
             let (_, version) = try await self.latest(request, context)
-            return Self.response(try await self.renderer.scene(glb: false, of: version), etag: version.etag, request: request)
+            return Self.response(try await self.renderer.scene(.json, of: version), etag: version.etag, request: request)
         }
         router.get("/s/{project}/{name}/scene.glb") { request, context in
             let (_, version) = try await self.latest(request, context)
-            return Self.response(try await self.renderer.scene(glb: true, of: version), etag: version.etag, request: request)
+            return Self.response(try await self.renderer.scene(.glb, of: version), etag: version.etag, request: request)
+        }
+        router.get("/s/{project}/{name}/scene.usdz") { request, context in
+            let (access, version) = try await self.latest(request, context)
+            let placed = try await self.galleryModels(of: version, in: access)
+            let output = try await self.renderer.scene(.usdz, of: version, models: placed.models, modelsKey: placed.key)
+            return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
         }
         router.get("/s/{project}/{name}/qr.{format}") { request, context in try await self.qrCode(request, context) }
     }
@@ -33,6 +40,32 @@ struct HubRoutes: Sendable {
     private func latest(_ request: Request, _ context: ServerContext) async throws -> (ProjectAccess, SpecVersion) {
         let access = try await api.access(try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
         return (access, try await api.spec(try context.parameters.require("name"), in: access))
+    }
+
+    /// The models of the placements that name one of the project's gallery assets, by `asset:ID` or
+    /// by the asset's URL; nothing else is fetched. `key` names the files for the cache.
+    private func galleryModels(of version: SpecVersion, in access: ProjectAccess) async throws -> (models: [String: Model], key: String) {
+        guard case .environment(let environment) = try? renderer.document(version) else { return ([:], "") }
+        var models: [String: Model] = [:], hashes: [String] = []
+        for reference in Set((environment.placements ?? []).map(\.model)) {
+            guard let id = Self.assetID(in: reference), let asset = try await api.store.asset(projectID: access.project.id, id: id),
+                  asset.status == .ready else { continue }
+            let path = api.library.modelPath(asset.contentHash, .glb)
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
+                  let model = try? ModelFile.read([UInt8](data)) else { continue }
+            models[reference] = model
+            hashes.append(asset.contentHash)
+        }
+        return (models, hashes.sorted().joined(separator: ","))
+    }
+
+    /// The gallery asset a placement's `model` names: `asset:ID` or a URL with `/assets/ID/`.
+    static func assetID(in reference: String) -> String? {
+        let lowered = reference.lowercased()
+        if lowered.hasPrefix("asset:") { return UUID(uuidString: String(lowered.dropFirst(6))).map { $0.uuidString.lowercased() } }
+        guard let range = lowered.range(of: "/assets/") else { return nil }
+        let rest = lowered[range.upperBound...].prefix(36)
+        return UUID(uuidString: String(rest)).map { $0.uuidString.lowercased() }
     }
 
     private func widget(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -77,13 +110,7 @@ struct HubRoutes: Sendable {
         return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request, policy: HubPage.policy)
     }
 
-    /// The address devices use: `--public-url`, else the request's `Host` over http.
-    private func baseURL(_ request: Request) -> String {
-        if let configured = api.configuration.publicURL { return configured.hasSuffix("/") ? String(configured.dropLast()) : configured }
-        let host = request.head.authority ?? "\(api.configuration.host):\(api.configuration.port)"
-        let isPlain = host.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || ".-:[]".unicodeScalars.contains($0) }
-        return "http://" + (isPlain && !host.isEmpty ? host : "\(api.configuration.host):\(api.configuration.port)")
-    }
+    private func baseURL(_ request: Request) -> String { HubLinks.baseURL(of: request, configuration: api.configuration) }
 
     /// A made file as a response with its `ETag`, or `304` when the client has it; `policy` is the
     /// Content-Security-Policy of a page or drawing.
@@ -98,6 +125,14 @@ struct HubRoutes: Sendable {
 
 /// The URLs of a spec on the hub.
 struct HubLinks: Sendable {
+    /// The address devices use: `--public-url`, else the request's `Host` over http.
+    static func baseURL(of request: Request, configuration: ServerConfiguration) -> String {
+        if let configured = configuration.publicURL { return configured.hasSuffix("/") ? String(configured.dropLast()) : configured }
+        let host = request.head.authority ?? "\(configuration.host):\(configuration.port)"
+        let isPlain = host.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || ".-:[]".unicodeScalars.contains($0) }
+        return "http://" + (isPlain && !host.isEmpty ? host : "\(configuration.host):\(configuration.port)")
+    }
+
     /// Scheme, host and port, without a trailing slash.
     var base: String
     var project: String
@@ -109,11 +144,26 @@ struct HubLinks: Sendable {
     var spec: String { page + ".json" }
     /// The deep link iARVis registered: `iarvis://openVisConfig?url=<spec>`.
     var deepLink: String { IARVisLink.openVisConfig(spec) }
+    /// The scene as a USDZ, for AR Quick Look.
+    var sceneUSDZ: String { page + "/scene.usdz" }
+    /// Google's Scene Viewer opening the scene's GLB in AR on Android (the page's GLB as fallback).
+    var sceneViewer: String { SceneViewerLink.intent(model: page + "/scene.glb", title: name) }
 }
 
 extension HubRenderer {
     /// The first 16 hex digits of the SHA-256 of `bytes`, for `ETag`s of made files.
     static func hexPrefix(of bytes: [UInt8]) -> String {
         String(SHA256.hexDigest(of: bytes).prefix(16))
+    }
+}
+
+/// Links that open a GLB in Google's Scene Viewer on Android (in AR where the phone can).
+enum SceneViewerLink {
+    /// An `intent://` URL for Scene Viewer with `model` (absolute) as its file and as the fallback.
+    static func intent(model: String, title: String) -> String {
+        let file = model.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let name = title.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return "intent://arvr.google.com/scene-viewer/1.0?file=\(file)&mode=ar_preferred&title=\(name)"
+            + "#Intent;scheme=https;package=com.google.ar.core;action=android.intent.action.VIEW;S.browser_fallback_url=\(file);end;"
     }
 }

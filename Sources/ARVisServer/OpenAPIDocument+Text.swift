@@ -6,8 +6,8 @@ extension APIDocument {
 openapi: 3.1.0
 info:
   title: ARVis server
-  version: 0.8.0
-  summary: Accounts, projects with roles, specs with versions, the spec hub, planting, anchors and live streams.
+  version: 0.9.0
+  summary: Accounts, projects with roles, specs with versions, the spec hub, planting, anchors, live streams and a gallery of 3D assets.
   description: |
     The contract of `arvis serve`. The server's handlers implement the protocol generated from this
     document, and the `ARVisClient` library is generated from it too.
@@ -39,6 +39,8 @@ tags:
   - name: anchors
   - name: live
     description: Live specs, rooms and datasets.
+  - name: assets
+    description: A gallery of 3D models per project (GLB and USDZ, thumbnails, an orbit viewer).
   - name: operations
 security:
   - bearer: []
@@ -1280,6 +1282,282 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/Error" }
 
+  /s/{project}/{name}/scene.usdz:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/SpecName"
+    get:
+      tags: [hub]
+      operationId: hubSceneUSDZ
+      summary: The placed scene as a USDZ for AR Quick Look (`<a rel="ar">` on an iPhone), anchored on a plane.
+      security: [{ bearer: [] }, {}]
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
+      responses:
+        "200":
+          description: The scene.
+          headers:
+            ETag: { $ref: "#/components/headers/ETag" }
+          content:
+            model/vnd.usdz+zip:
+              schema: { type: string, contentMediaType: model/vnd.usdz+zip }
+        "304": { $ref: "#/components/responses/NotModified" }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "422": { $ref: "#/components/responses/Unprocessable" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+  /api/v1/projects/{project}/assets:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+    get:
+      tags: [assets]
+      operationId: listAssets
+      summary: The project's 3D assets, by name or newest first; with `trashed`, those in the trash.
+      security: [{ bearer: [] }, {}]
+      parameters:
+        - name: sort
+          in: query
+          schema: { type: string, enum: [name, date], default: name }
+        - name: trashed
+          in: query
+          description: List the assets in the trash (members only) instead.
+          schema: { type: boolean, default: false }
+      responses:
+        "200":
+          description: The assets.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [assets]
+                properties:
+                  assets:
+                    type: array
+                    items: { $ref: "#/components/schemas/Asset" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "404": { $ref: "#/components/responses/NotFound" }
+    post:
+      tags: [assets]
+      operationId: uploadAsset
+      summary: Upload a GLB or USDZ model (editors), streamed to disk; thumbnails and the other format are made next.
+      description: |
+        The body is the file itself, at most 200 MB (`arvis serve --max-asset-mb`). It is stored by its
+        SHA-256 under the data directory; the answer comes once it is stored, with `status` `processing`
+        until its summary, thumbnails (360 and 1024 pixels) and the other format are made.
+      parameters:
+        - name: name
+          in: query
+          required: true
+          description: The name shown in the gallery.
+          schema: { type: string, minLength: 1, maxLength: 200 }
+      requestBody:
+        required: true
+        content:
+          model/gltf-binary:
+            schema: { type: string, contentMediaType: model/gltf-binary }
+          model/vnd.usdz+zip:
+            schema: { type: string, contentMediaType: model/vnd.usdz+zip }
+          application/octet-stream:
+            schema: { type: string, contentMediaType: application/octet-stream }
+      responses:
+        "201":
+          description: Stored.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Asset" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
+        "422": { $ref: "#/components/responses/Unprocessable" }
+  /api/v1/projects/{project}/assets/{id}:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/Identifier"
+    get:
+      tags: [assets]
+      operationId: getAsset
+      summary: One asset.
+      security: [{ bearer: [] }, {}]
+      responses:
+        "200":
+          description: The asset.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Asset" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "404": { $ref: "#/components/responses/NotFound" }
+    patch:
+      tags: [assets]
+      operationId: renameAsset
+      summary: Rename an asset (editors).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [name]
+              properties:
+                name: { type: string, minLength: 1, maxLength: 200 }
+      responses:
+        "200":
+          description: Renamed.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Asset" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
+        "422": { $ref: "#/components/responses/Unprocessable" }
+    delete:
+      tags: [assets]
+      operationId: trashAsset
+      summary: Move an asset to the trash (editors); restorable for 30 days, then purged.
+      responses:
+        "204": { description: In the trash. }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "404": { $ref: "#/components/responses/NotFound" }
+  /api/v1/projects/{project}/assets/{id}/restore:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/Identifier"
+    post:
+      tags: [assets]
+      operationId: restoreAsset
+      summary: Take an asset out of the trash (editors).
+      responses:
+        "200":
+          description: Restored.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Asset" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "404": { $ref: "#/components/responses/NotFound" }
+  /api/v1/projects/{project}/assets/{id}/model.{format}:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/Identifier"
+      - name: format
+        in: path
+        required: true
+        schema: { type: string, enum: [glb, usdz] }
+    get:
+      tags: [assets]
+      operationId: downloadAsset
+      summary: The model as GLB or USDZ, whichever was uploaded (the other converted once); `ETag` and byte ranges.
+      security: [{ bearer: [] }, {}]
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
+        - name: Range
+          in: header
+          description: One byte range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`.
+          schema: { type: string, maxLength: 200 }
+        - name: access_token
+          in: query
+          description: A bearer token, for links a browser follows (AR Quick Look, Scene Viewer).
+          schema: { type: string, maxLength: 200 }
+      responses:
+        "200":
+          description: The model.
+          headers:
+            ETag: { $ref: "#/components/headers/ETag" }
+          content:
+            model/gltf-binary:
+              schema: { type: string, contentMediaType: model/gltf-binary }
+            model/vnd.usdz+zip:
+              schema: { type: string, contentMediaType: model/vnd.usdz+zip }
+        "206":
+          description: The range asked for.
+          content:
+            model/gltf-binary:
+              schema: { type: string, contentMediaType: model/gltf-binary }
+            model/vnd.usdz+zip:
+              schema: { type: string, contentMediaType: model/vnd.usdz+zip }
+        "304": { $ref: "#/components/responses/NotModified" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "409": { $ref: "#/components/responses/NotReady" }
+        "416": { $ref: "#/components/responses/RangeNotSatisfiable" }
+  /api/v1/projects/{project}/assets/{id}/thumbnail.png:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/Identifier"
+    get:
+      tags: [assets]
+      operationId: assetThumbnail
+      summary: The asset's thumbnail, drawn by the server without a GPU.
+      security: [{ bearer: [] }, {}]
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
+        - name: size
+          in: query
+          schema: { type: integer, enum: [360, 1024], default: 360 }
+        - name: access_token
+          in: query
+          description: A bearer token, for images a page shows.
+          schema: { type: string, maxLength: 200 }
+      responses:
+        "200":
+          description: The thumbnail.
+          headers:
+            ETag: { $ref: "#/components/headers/ETag" }
+          content:
+            image/png:
+              schema: { type: string, contentMediaType: image/png }
+        "304": { $ref: "#/components/responses/NotModified" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "409": { $ref: "#/components/responses/NotReady" }
+  /a/{project}/{id}:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/Identifier"
+    get:
+      tags: [assets]
+      operationId: assetViewer
+      summary: The orbit viewer of an asset (WebGL 2), with its thumbnail as poster and "View in AR" links.
+      security: [{ bearer: [] }, {}]
+      parameters:
+        - name: access_token
+          in: query
+          description: A bearer token for a private project's asset (the page passes it on to the model it loads).
+          schema: { type: string, maxLength: 200 }
+      responses:
+        "200":
+          description: The page.
+          content:
+            text/html:
+              schema: { type: string }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "404": { $ref: "#/components/responses/NotFound" }
+  /viewer.js:
+    get:
+      tags: [assets]
+      operationId: viewerScript
+      summary: The orbit viewer's script (no external library).
+      security: [{}]
+      responses:
+        "200":
+          description: The script.
+          content:
+            text/javascript:
+              schema: { type: string }
 components:
   securitySchemes:
     bearer:
@@ -1383,6 +1661,16 @@ components:
       content:
         application/json:
           schema: { $ref: "#/components/schemas/Error" }
+    NotReady:
+      description: The asset is still being processed, or could not be read; try again once `status` is `ready`.
+      content:
+        application/json:
+          schema: { $ref: "#/components/schemas/Error" }
+    RangeNotSatisfiable:
+      description: The byte range lies outside the file.
+      content:
+        application/json:
+          schema: { $ref: "#/components/schemas/Error" }
     NotModified:
       description: The client's copy (`If-None-Match`) is current.
     Unavailable:
@@ -1391,6 +1679,50 @@ components:
         application/json:
           schema: { $ref: "#/components/schemas/Error" }
   schemas:
+    Asset:
+      type: object
+      required: [id, name, format, size, contentHash, status, createdAt, links]
+      properties:
+        id: { $ref: "#/components/schemas/Identifier" }
+        name: { type: string }
+        format: { type: string, enum: [glb, usdz], description: The format uploaded. }
+        size: { type: integer, description: The uploaded file's size in bytes. }
+        contentHash: { type: string, description: The SHA-256 of the uploaded file, in hex. }
+        status: { type: string, enum: [processing, ready, failed] }
+        failure: { type: string, description: Why the file could not be read, when `status` is `failed`. }
+        summary: { $ref: "#/components/schemas/AssetSummary" }
+        uploader: { type: string, description: The uploader's user name. }
+        createdAt: { type: string, format: date-time }
+        trashedAt: { type: string, format: date-time }
+        links:
+          type: object
+          required: [glb, usdz, thumbnail, viewer]
+          properties:
+            glb: { type: string }
+            usdz: { type: string }
+            thumbnail: { type: string }
+            viewer: { type: string }
+    AssetSummary:
+      type: object
+      description: What `arvis inspect --format json` prints of the model.
+      required: [triangles, vertices, meshes, nodes, metersPerUnit, upAxis, materials, textures, warnings]
+      properties:
+        triangles: { type: integer }
+        vertices: { type: integer }
+        meshes: { type: integer }
+        nodes: { type: integer }
+        metersPerUnit: { type: number }
+        upAxis: { type: string, enum: ["Y", "Z"] }
+        bounds:
+          type: object
+          required: [min, max, size]
+          properties:
+            min: { type: array, items: { type: number } }
+            max: { type: array, items: { type: number } }
+            size: { type: array, items: { type: number } }
+        materials: { type: array, items: { type: object } }
+        textures: { type: array, items: { type: object } }
+        warnings: { type: array, items: { type: string } }
     Error:
       type: object
       required: [error]

@@ -31,13 +31,15 @@ public struct ServerConfiguration: Sendable {
     public var maximumAnchorBytes: Int
     /// The origins browsers may call the API from (CORS), `*` for any; empty, the default: none.
     public var allowedOrigins: Set<String>
+    /// The largest 3D asset accepted for upload (`413` above): 200 MB.
+    public var maximumAssetBytes: Int
 
     /// Creates a configuration; the defaults are those of `arvis serve`.
     public init(dataDirectory: String = "arvis-data", databaseURL: String? = nil, host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
                 passwordCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInAttemptsPerAddress: Int = 50,
                 signInWindow: TimeInterval = 15 * 60,
                 maximumSpecBytes: Int = 5_000_000, maximumAnchorBytes: Int = 16_384,
-                allowedOrigins: Set<String> = []) {
+                allowedOrigins: Set<String> = [], maximumAssetBytes: Int = 200_000_000) {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL
         self.host = host
@@ -51,7 +53,12 @@ public struct ServerConfiguration: Sendable {
         self.maximumSpecBytes = maximumSpecBytes
         self.maximumAnchorBytes = maximumAnchorBytes
         self.allowedOrigins = allowedOrigins
+        self.maximumAssetBytes = maximumAssetBytes
     }
+
+    /// The folder of the gallery's files: uploads by content hash, their thumbnails and conversions.
+    /// It stays under the data directory with PostgreSQL too (several instances share it).
+    public var assetDirectory: String { (dataDirectory as NSString).appendingPathComponent("assets") }
 
     /// The database file.
     public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("arvis.sqlite") }

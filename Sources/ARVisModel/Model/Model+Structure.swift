@@ -125,3 +125,34 @@ extension Mesh {
         if let material, !(0..<materials).contains(material) { throw ModelError(.invalid, "material \(material) does not exist", location: location) }
     }
 }
+
+extension Model {
+    /// Adds `other` (normalised to metres, +Y up) as a child of node `parent` (a new root when `nil`),
+    /// placed by `transform`; its meshes, materials and textures are appended.
+    /// - Returns: the index of the node holding `other`'s roots.
+    @discardableResult
+    public mutating func insert(_ other: Model, name: String, transform: Matrix4, under parent: Int? = nil) -> Int {
+        let other = other.normalized()
+        let nodeBase = nodes.count + 1, meshBase = meshes.count, materialBase = materials.count, textureBase = textures.count
+        let holder = nodes.count
+        nodes.append(Node(name: name, transform: transform, children: other.roots.map { $0 + nodeBase }))
+        nodes += other.nodes.map { node in
+            Node(name: node.name, transform: node.transform, children: node.children.map { $0 + nodeBase }, meshes: node.meshes.map { $0 + meshBase })
+        }
+        meshes += other.meshes.map { mesh in
+            var mesh = mesh
+            mesh.material = mesh.material.map { $0 + materialBase }
+            return mesh
+        }
+        materials += other.materials.map { material in
+            var material = material
+            for keyPath in [\Material.baseColorTexture, \.metallicRoughnessTexture, \.normalTexture, \.occlusionTexture, \.emissiveTexture] {
+                material[keyPath: keyPath] = material[keyPath: keyPath].map { $0 + textureBase }
+            }
+            return material
+        }
+        textures += other.textures
+        if let parent { nodes[parent].children.append(holder) } else { roots.append(holder) }
+        return holder
+    }
+}
