@@ -201,7 +201,8 @@ let package = Package(
         .testTarget(
             name: "ARVisServerTests",
             dependencies: [
-                "ARVisServer", "ARVisStore", "ARVisSpatial", "ARVisTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "ARVisServer", "ARVisStore", "ARVisSpatial", "ARVisModel", "ARVisGraphics", "ARVisTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings

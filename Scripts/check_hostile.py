@@ -109,7 +109,7 @@ def cases(folder):
     yield "plant: --orientation 1e308 still plants", ["plant", "--area", os.path.join(folder, "square.geojson"), "--layout", "hex", "--spacing", "5", "--orientation", "1e308", "-o", out + ".geojson"], None, 0, "", \
         lambda path: len(json.load(open(out + ".geojson"))["features"]) > 1000
     yield "plant: nothing fits", ["plant", "--area", write(folder, "tiny.geojson", polygon([[-8.8, 39.7], [-8.79999, 39.7], [-8.79999, 39.70001], [-8.8, 39.7]])), "--layout", "reforestar", "-o", out + ".geojson"], None, 1, "no tree fits", None
-    yield "scene: unknown extension", ["scene", os.path.join(folder, "attack.json"), "-o", out + ".obj"], None, 2, ".json, .gltf or .glb", None
+    yield "scene: unknown extension", ["scene", os.path.join(folder, "attack.json"), "-o", out + ".obj"], None, 2, ".json, .gltf, .glb or .usdz", None
     yield "render: one file for many widgets", ["render", write(folder, "env.json", {"imageTrackingConfigurations": [{"imageURL": "https://example.org/a.jpg", "relationships": [
         {"widgetConfiguration": {"component": {"text": {"content": "a"}}, "relativeAnchorPoint": "auto", "relativePosition": [0, 0, 0], "positionOffset": [0, 0, 0]}}] * 2}]}), "-o", out + ".png"], None, 2, "--widget N", None
     yield "non-UTF-8 input", ["validate", write(folder, "latin1.json", b'{"text": {"content": "caf\xe9"}}')], None, 1, "UTF-8", None
@@ -127,6 +127,40 @@ def cases(folder):
     yield "qr: --iarvis refuses a javascript: URL", ["qr", "javascript:alert(1)", "--iarvis", "-o", out + ".svg"], None, 2, "http or https", None
     yield "qr: an unknown output extension", ["qr", "https://example.org", "-o", out + ".gif"], None, 2, ".svg or .png", None
     yield from picture_cases(folder, out)
+    yield from model_cases(folder, out)
+
+
+def glb(document, binary=b""):
+    """A GLB file of a JSON document (a dict or text) and a binary chunk."""
+    import struct
+    text = (json.dumps(document) if isinstance(document, dict) else document).encode()
+    text += b" " * (-len(text) % 4)
+    binary += b"\0" * (-len(binary) % 4)
+    chunks = struct.pack("<II", len(text), 0x4E4F534A) + text + (struct.pack("<II", len(binary), 0x004E4942) + binary if binary else b"")
+    return b"glTF" + struct.pack("<II", 2, 12 + len(chunks)) + chunks
+
+
+def model_cases(folder, out):
+    """3D files built to hurt: every one refused with a located message, none read outside its folder."""
+    import struct
+    big = {"asset": {"version": "2.0"}, "buffers": [{"byteLength": 12}], "bufferViews": [{"buffer": 0, "byteLength": 12}],
+           "accessors": [{"bufferView": 0, "componentType": 5126, "count": 2_000_000_000, "type": "VEC3"}],
+           "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}], "nodes": [{"mesh": 0}]}
+    yield "model: an accessor of 2e9 elements", ["inspect", write(folder, "big.glb", glb(big, b"\0" * 12))], None, 1, "accessors[0]", None
+    cycle = {"asset": {"version": "2.0"}, "nodes": [{"children": [1]}, {"children": [2]}, {"children": [1]}], "scenes": [{"nodes": [0]}]}
+    yield "model: a node cycle", ["inspect", write(folder, "cycle.glb", glb(cycle))], None, 1, "more than one parent", None
+    deep = '{"asset": {"version": "2.0"}, "extras": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    yield "model: glTF JSON 100 000 levels deep", ["inspect", write(folder, "deep.glb", glb(deep))], None, 1, "glTF", None
+    passwd = {"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "../../../../../../etc/passwd"}]}
+    yield "model: a glTF naming /etc/passwd", ["convert", "--to", "usdz", write(folder, "passwd.gltf", passwd), "-o", out + ".usdz"], None, 1, "outside the glTF file's folder", None
+    yield "model: a glTF naming a URL", ["inspect", write(folder, "url.gltf", {"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "http://169.254.169.254/x"}]})], None, 1, "outside", None
+    zipped = b"PK\x03\x04" + struct.pack("<HHHHHIIIHH", 20, 0, 8, 0, 0, 0, 10, 1_000_000, 10, 0) + b"scene.usdc" + b"\0" * 10
+    yield "model: a deflated USDZ entry", ["inspect", write(folder, "deflated.usdz", zipped)], None, 1, "compressed", None
+    crate = b"PXR-USDC" + bytes([0, 8, 0, 0, 0, 0, 0, 0]) + struct.pack("<q", 88) + b"\0" * 64 + struct.pack("<Q", 1) + b"TOKENS".ljust(16, b"\0") + struct.pack("<qq", 128, 24) + struct.pack("<QQQ", 2**40, 2**40, 5)
+    yield "model: a crate claiming a terabyte of tokens", ["inspect", write(folder, "tera.usdc", crate)], None, 1, "", None
+    yield "model: USDA nested 100 000 deep", ["inspect", write(folder, "deep.usda", "#usda 1.0\n" + 'def "A" {\n' * 100_000)], None, 1, "nest more than", None
+    yield "model: /dev/zero", ["inspect", "--max-input-mb", "8", "/dev/zero"], None, 2, "limit", None
+    yield "thumbnail: --size 100000", ["thumbnail", os.path.join(folder, "cycle.glb"), "--size", "100000", "-o", out + ".png"], None, 2, "--size", None
 
 
 def picture_cases(folder, out):

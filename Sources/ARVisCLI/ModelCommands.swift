@@ -154,13 +154,14 @@ struct ThumbnailCommand: ParsableCommand {
 /// Model conversion for `arvis convert --to glb|usdz`.
 enum ModelConversion {
     static func run(input: ModelInput, to format: ModelFormat, output: String?, reporting: ReportingOptions) throws {
-        guard let output, output != "-" || isatty(STDOUT_FILENO) == 0 else {
+        let toStandardOutput = output == nil || output == "-"
+        guard !toStandardOutput || isatty(STDOUT_FILENO) == 0 else {
             Console.error("error: \(format.rawValue.uppercased()) output needs -o FILE (or a redirect): it is binary")
             throw CLIExit.usage.exitCode
         }
         let model = try input.read()
         let bytes = try CLIExit.reporting { try ModelFile.write(model, as: format) }
-        if output == "-" { return try Console.write(Data(bytes)) }
+        guard let output, !toStandardOutput else { return try Console.write(Data(bytes)) }
         try reporting.save(Data(bytes), to: output, what: "\(model.drawnTriangleCount) triangles, \(format.rawValue)")
     }
 }

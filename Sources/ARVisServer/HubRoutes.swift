@@ -42,8 +42,9 @@ struct HubRoutes: Sendable {
         return (access, try await api.spec(try context.parameters.require("name"), in: access))
     }
 
-    /// The models of the placements that name one of the project's gallery assets, by `asset:ID` or
-    /// by the asset's URL; nothing else is fetched. `key` names the files for the cache.
+    /// The models of the placements that name one of the project's gallery assets by its URL
+    /// (`/api/v1/projects/P/assets/ID/model.glb`, relative or absolute); nothing else is fetched.
+    /// `key` names the files for the cache.
     private func galleryModels(of version: SpecVersion, in access: ProjectAccess) async throws -> (models: [String: Model], key: String) {
         guard case .environment(let environment) = try? renderer.document(version) else { return ([:], "") }
         var models: [String: Model] = [:], hashes: [String] = []
@@ -59,10 +60,9 @@ struct HubRoutes: Sendable {
         return (models, hashes.sorted().joined(separator: ","))
     }
 
-    /// The gallery asset a placement's `model` names: `asset:ID` or a URL with `/assets/ID/`.
+    /// The gallery asset a placement's `model` names: a URL with `/assets/ID/`.
     static func assetID(in reference: String) -> String? {
         let lowered = reference.lowercased()
-        if lowered.hasPrefix("asset:") { return UUID(uuidString: String(lowered.dropFirst(6))).map { $0.uuidString.lowercased() } }
         guard let range = lowered.range(of: "/assets/") else { return nil }
         let rest = lowered[range.upperBound...].prefix(36)
         return UUID(uuidString: String(rest)).map { $0.uuidString.lowercased() }

@@ -30,6 +30,7 @@ struct AuthorizationMatrixTests: ServerTesting {
     struct Route: Sendable, CustomTestStringConvertible {
         var method: HTTPRequest.Method
         var path: String
+        /// The request body; `GLB` stands for a small model's bytes.
         var body: String?
         var visibility = "private"
         var expected: [Int]
@@ -96,6 +97,21 @@ struct AuthorizationMatrixTests: ServerTesting {
         Route(method: .get, path: "/live/garden/rooms/visit", expected: [401, 426, 426, 426, 404, 401]),
         Route(method: .get, path: "/live/garden/rooms/visit?role=publisher", expected: [401, 403, 426, 426, 404, 401]),
         Route(method: .get, path: "/live/garden/rooms/visit", visibility: "public", expected: [401, 426, 426, 426, 403, 401]),
+        // The gallery: `{asset}` is the id of the cube the owner uploaded.
+        Route(method: .get, path: "/api/v1/projects/garden/assets", expected: read),
+        Route(method: .get, path: "/api/v1/projects/garden/assets?trashed=true", expected: [401, 200, 200, 200, 404, 401]),
+        Route(method: .get, path: "/api/v1/projects/garden/assets?trashed=true", visibility: "public", expected: [401, 200, 200, 200, 403, 401]),
+        Route(method: .post, path: "/api/v1/projects/garden/assets?name=Cube", body: "GLB", expected: [401, 403, 201, 201, 404, 401]),
+        Route(method: .post, path: "/api/v1/projects/garden/assets?name=Cube", body: "GLB", visibility: "public", expected: [401, 403, 201, 201, 403, 401]),
+        Route(method: .get, path: "/api/v1/projects/garden/assets/{asset}", expected: read),
+        Route(method: .get, path: "/api/v1/projects/garden/assets/{asset}", visibility: "unlisted", expected: publicRead),
+        Route(method: .patch, path: "/api/v1/projects/garden/assets/{asset}", body: #"{"name": "Box"}"#, expected: [401, 403, 200, 200, 404, 401]),
+        Route(method: .delete, path: "/api/v1/projects/garden/assets/{asset}", expected: [401, 403, 204, 204, 404, 401]),
+        Route(method: .post, path: "/api/v1/projects/garden/assets/{asset}/restore", expected: [401, 403, 404, 404, 404, 401]),
+        Route(method: .get, path: "/api/v1/projects/garden/assets/{asset}/model.glb", expected: read),
+        Route(method: .get, path: "/api/v1/projects/garden/assets/{asset}/model.glb", visibility: "public", expected: publicRead),
+        Route(method: .get, path: "/a/garden/{asset}", expected: read),
+        Route(method: .get, path: "/a/garden/{asset}", visibility: "unlisted", expected: publicRead),
     ]
 
     private static let area = #"{"name": "Plot", "area": {"type": "Polygon", "coordinates": [[[-8.81, 39.74], [-8.809, 39.74], [-8.809, 39.741], [-8.81, 39.74]]]}}"#
@@ -103,19 +119,21 @@ struct AuthorizationMatrixTests: ServerTesting {
     @Test(arguments: routes) func everyCallerGetsWhatTheTableSays(_ route: Route) async throws {
         for caller in Caller.allCases {
             try await withServer { client in
-                let headers = try await prepare(client, visibility: route.visibility)
+                let (headers, asset) = try await prepare(client, visibility: route.visibility, withAsset: route.path.contains("assets") || route.path.contains("{asset}"))
                 var request = headers[caller.rawValue]
-                if route.body != nil { request[.contentType] = "application/json" }
-                let response = try await client.execute(uri: route.path, method: route.method, headers: request,
-                                                        body: route.body.map { ByteBuffer(string: $0) })
+                if let body = route.body { request[.contentType] = body == "GLB" ? "model/gltf-binary" : "application/json" }
+                let body = route.body.map { $0 == "GLB" ? ByteBuffer(bytes: Self.cubeGLB) : ByteBuffer(string: $0) }
+                let response = try await client.execute(uri: route.path.replacingOccurrences(of: "{asset}", with: asset), method: route.method,
+                                                        headers: request, body: body)
                 #expect(response.status.code == route.expected[caller.rawValue], "\(caller) got \(response.status.code): \(String(buffer: response.body))")
             }
         }
     }
 
-    /// The project `garden` (owner olga, editor eddy, viewer vera) with the spec `tour`; otto has an
-    /// account and no role; rita signed out. Returns each caller's headers.
-    private func prepare(_ client: any TestClientProtocol, visibility: String) async throws -> [HTTPFields] {
+    /// The project `garden` (owner olga, editor eddy, viewer vera) with the spec `tour` and a model;
+    /// otto has an account and no role; rita signed out. Returns each caller's headers and the
+    /// model's asset id.
+    private func prepare(_ client: any TestClientProtocol, visibility: String, withAsset: Bool) async throws -> ([HTTPFields], String) {
         var headers: [HTTPFields] = []
         for caller in Caller.allCases {
             guard let name = caller.username else {
@@ -138,7 +156,15 @@ struct AuthorizationMatrixTests: ServerTesting {
         }
         let saved = try await client.execute(uri: Self.spec, method: .put, headers: owner, body: try example("two-targets-environment.json"))
         #expect(saved.status == .created)
+        var id = ""
+        if withAsset {
+            var upload = owner
+            upload[.contentType] = "model/gltf-binary"
+            let asset = try await client.execute(uri: "/api/v1/projects/garden/assets?name=Cube", method: .post, headers: upload, body: ByteBuffer(bytes: Self.cubeGLB))
+            #expect(asset.status == .created)
+            id = try #require(try object(asset)["id"] as? String)
+        }
         #expect(try await client.execute(uri: "/api/v1/sessions/current", method: .delete, headers: headers[Caller.revoked.rawValue]).status == .noContent)
-        return headers
+        return (headers, id)
     }
 }

@@ -1,3 +1,5 @@
+import ARVisGraphics
+import ARVisModel
 import ARVisServer
 import ARVisStore
 import ARVisTestSupport
@@ -16,10 +18,10 @@ protocol ServerTesting {
 extension ServerTesting {
     /// Runs `body` against a server with the minimum bcrypt cost and 3 sign-in attempts; `live`: on a
     /// real socket with its services running (the live streams need both).
-    func withServer(maximumSpecBytes: Int = 5_000_000, allowedOrigins: Set<String> = [], live: Bool = false,
+    func withServer(maximumSpecBytes: Int = 5_000_000, allowedOrigins: Set<String> = [], maximumAssetBytes: Int = 200_000_000, live: Bool = false,
                     _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3,
-                                                maximumSpecBytes: maximumSpecBytes, allowedOrigins: allowedOrigins)
+                                                maximumSpecBytes: maximumSpecBytes, allowedOrigins: allowedOrigins, maximumAssetBytes: maximumAssetBytes)
         let store = try await Store.open(sqliteAt: configuration.databasePath)
         do {
             let app = try ARVisServer.application(configuration, store: store, logger: Logger(label: "test"))
@@ -64,6 +66,21 @@ extension ServerTesting {
     /// The bytes of an example of the repository.
     func example(_ name: String) throws -> ByteBuffer {
         ByteBuffer(bytes: try Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/\(name)")))
+    }
+
+    /// A small textured model as GLB: a unit cube with a 2×2 texture.
+    static var cubeGLB: [UInt8] {
+        let pixels: [Float] = [1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1]
+        let png = pixels.withUnsafeBufferPointer { PNGEncoder.encode(width: 2, height: 2, premultiplied: $0) }
+        let corners: [SIMD3<Float>] = [SIMD3(-0.5, -0.5, 0.5), SIMD3(0.5, -0.5, 0.5), SIMD3(0.5, 0.5, 0.5), SIMD3(-0.5, 0.5, 0.5),
+                                       SIMD3(-0.5, -0.5, -0.5), SIMD3(0.5, -0.5, -0.5), SIMD3(0.5, 0.5, -0.5), SIMD3(-0.5, 0.5, -0.5)]
+        let indices: [UInt32] = [0, 1, 2, 0, 2, 3, 5, 4, 7, 5, 7, 6, 1, 5, 6, 1, 6, 2, 4, 0, 3, 4, 3, 7, 3, 2, 6, 3, 6, 7, 4, 5, 1, 4, 1, 0]
+        let uvs = corners.map { SIMD2<Float>($0.x + 0.5, 0.5 - $0.y) }
+        let model = Model(nodes: [Node(name: "Cube", meshes: [0])], roots: [0],
+                          meshes: [Mesh(name: "Cube", positions: corners, uvs: uvs, indices: indices, material: 0)],
+                          materials: [Material(name: "Tiles", baseColorTexture: 0, metallicFactor: 0)],
+                          textures: [Texture(name: "tiles", data: png, format: .png)])
+        return (try? GLBWriter().write(model)) ?? []
     }
 
     /// The `error.code` of an error response.

@@ -110,7 +110,7 @@ struct GLTFBuffers {
         guard let size = Self.componentSize(accessor.componentType), let width = Self.widths[accessor.type] else {
             throw ModelError(.invalid, "componentType \(accessor.componentType) or type \(accessor.type) is not glTF's", location: where_)
         }
-        guard accessor.count >= 0, accessor.count <= 50_000_000 else { throw ModelError(.tooLarge, "the accessor has \(accessor.count) elements", location: where_) }
+        guard accessor.count >= 0, accessor.count <= 50_000_000 else { throw ModelError(.tooLarge, "the accessor has \(accessor.count) elements; at most 50 000 000 are read", location: where_) }
         var values = [Float](repeating: 0, count: accessor.count * width)
         if let viewIndex = accessor.bufferView {
             let (buffer, start, length, stride) = try view(viewIndex, location: where_)

@@ -77,22 +77,16 @@ struct Shader {
         return length > 0 ? v / length : SIMD3(0, 0, 1)
     }
 
-    /// Premultiplied linear-to-sRGB colour per sample; transparent where nothing was drawn.
-    func shade(_ raster: Rasterizer) -> [SIMD4<Float>] {
-        var out = [SIMD4<Float>](repeating: .zero, count: raster.triangle.count)
-        let starts = raster.instanceStarts
-        for index in 0..<raster.triangle.count {
-            let id = Int(raster.triangle[index])
-            guard id >= 0 else { continue }
-            // The instance whose range holds the triangle (ranges are sorted).
-            var low = 0, high = starts.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if starts[middle] <= id { low = middle } else { high = middle - 1 }
-            }
-            out[index] = shade(instances[low], triangle: id - starts[low], weights: raster.weights[index])
+    /// The premultiplied sRGB colour of triangle `id` (a running number over the instances, as the
+    /// rasterizer numbers them) at the given barycentric weights.
+    func color(ofTriangle id: Int, weights: SIMD2<Float>, starts: [Int]) -> SIMD4<Float> {
+        // The instance whose range holds the triangle (ranges are sorted).
+        var low = 0, high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= id { low = middle } else { high = middle - 1 }
         }
-        return out
+        return shade(instances[low], triangle: id - starts[low], weights: weights)
     }
 
     private func shade(_ data: InstanceData, triangle t: Int, weights: SIMD2<Float>) -> SIMD4<Float> {

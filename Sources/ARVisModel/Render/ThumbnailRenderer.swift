@@ -44,25 +44,36 @@ public struct ThumbnailRenderer: Sendable {
         let instances = model.instances
         for (number, instance) in instances.enumerated() { raster.draw(model.meshes[instance.mesh], transform: instance.transform, instance: number) }
         let shader = Shader(model: model, instances: instances, camera: camera)
-        let samples = shader.shade(raster)
-        return downsample(samples, from: size * supersampling)
+        return resolve(raster, shader: shader)
     }
 
-    /// Averages each `supersampling × supersampling` block of premultiplied samples, over the background.
-    private func downsample(_ samples: [SIMD4<Float>], from width: Int) -> [Float] {
-        let n = supersampling, weight = 1 / Float(n * n)
+    /// Each pixel from its `supersampling × supersampling` samples, as GPUs resolve multisampling:
+    /// every triangle covering some of a pixel's samples is shaded once, at the first sample it
+    /// covers, and weighted by its share of the samples; uncovered samples show the background.
+    private func resolve(_ raster: Rasterizer, shader: Shader) -> [Float] {
+        let n = supersampling, width = size * n, share = 1 / Float(n * n)
         let back = SIMD4(background.x * background.w, background.y * background.w, background.z * background.w, background.w)
         var out = [Float](repeating: 0, count: size * size * 4)
+        var triangles: [(id: Int32, count: Int, sample: Int)] = []
         for y in 0..<size {
             for x in 0..<size {
-                var sum = SIMD4<Float>.zero
+                triangles.removeAll(keepingCapacity: true)
+                var uncovered = 0
                 for dy in 0..<n {
                     for dx in 0..<n {
-                        let s = samples[(y * n + dy) * width + x * n + dx]
-                        sum += s + back * (1 - s.w)
+                        let sample = (y * n + dy) * width + x * n + dx
+                        let id = raster.triangle[sample]
+                        if id < 0 { uncovered += 1 }
+                        else if let k = triangles.firstIndex(where: { $0.id == id }) { triangles[k].count += 1 }
+                        else { triangles.append((id, 1, sample)) }
                     }
                 }
-                sum *= weight
+                var sum = back * Float(uncovered)
+                for triangle in triangles {
+                    let color = shader.color(ofTriangle: Int(triangle.id), weights: raster.weights[triangle.sample], starts: raster.instanceStarts)
+                    sum += (color + back * (1 - color.w)) * Float(triangle.count)
+                }
+                sum *= share
                 let at = (y * size + x) * 4
                 out[at] = sum.x
                 out[at + 1] = sum.y

@@ -127,9 +127,17 @@ final class AssetLibrary: Service, Sendable {
         }
     }
 
-    /// Makes the summary, thumbnails and the other format of an asset, and records the outcome.
+    /// Makes the summary, thumbnails and the other format of an asset, and records the outcome. A
+    /// server stopping meanwhile stops the work between its steps; the asset stays `processing` and
+    /// is taken up again at the next start.
     func finish(_ asset: Asset) async {
-        let outcome = await Self.offThread { [self] in Result { try self.make(asset) } }
+        let stop = StopFlag()
+        let outcome = await withTaskCancellationHandler {
+            await Self.offThread { [self] in Result { try self.make(asset, stop: stop) } }
+        } onCancel: {
+            stop.raise()
+        }
+        if stop.isRaised { return }
         do {
             switch outcome {
             case .success(let summary): try await store.finishAsset(id: asset.id, status: .ready, summary: summary, failure: nil)
@@ -150,7 +158,7 @@ final class AssetLibrary: Service, Sendable {
     }
 
     /// Reads the upload, writes what is missing of its thumbnails and conversion, returns the summary JSON.
-    private func make(_ asset: Asset) throws -> String {
+    private func make(_ asset: Asset, stop: StopFlag) throws -> String {
         guard let format = ModelFormat(rawValue: asset.format) else { throw ModelError(.unsupported, "the stored format \(asset.format) is not a model format") }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: modelPath(asset.contentHash, format)), options: .alwaysMapped))
         var warnings: [String] = []
@@ -158,15 +166,32 @@ final class AssetLibrary: Service, Sendable {
         var report = ModelInspection(model)
         report.warnings = warnings + report.warnings
         let other: ModelFormat = format == .glb ? .usdz : .glb
+        try stop.check()
         if !FileManager.default.fileExists(atPath: modelPath(asset.contentHash, other)) {
             try Data(try ModelFile.write(model, as: other)).write(to: URL(fileURLWithPath: modelPath(asset.contentHash, other)), options: .atomic)
         }
         for size in Self.thumbnailSizes where !FileManager.default.fileExists(atPath: thumbnailPath(asset.contentHash, size: size)) {
+            try stop.check()
             let png = try ThumbnailRenderer(size: size).png(of: model)
             try Data(png).write(to: URL(fileURLWithPath: thumbnailPath(asset.contentHash, size: size)), options: .atomic)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(report), as: UTF8.self)
+    }
+}
+
+/// A flag one thread raises and another checks: how a stopping server reaches work on a thread of its own.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+
+    func raise() { lock.withLock { raised = true } }
+
+    var isRaised: Bool { lock.withLock { raised } }
+
+    /// Throws `CancellationError` once raised.
+    func check() throws {
+        if isRaised { throw CancellationError() }
     }
 }
