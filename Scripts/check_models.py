@@ -26,21 +26,14 @@ import zipfile
 import numpy as np
 import trimesh
 from PIL import Image
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checking import Checks  # noqa: E402
 from pxr import Gf, Usd, UsdGeom, UsdShade, UsdUtils
 
 ARVIS, FIXTURES, WORK = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
 os.makedirs(WORK, exist_ok=True)
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
+check = Checks()
 
 
 def arvis(*args, timeout=120):
@@ -155,6 +148,7 @@ def camera(bounds):
 
 def f3d_mask(glb, bounds, size):
     import f3d
+    f3d.Log.set_verbose_level(f3d.Log.VerboseLevel.WARN)
     engine = f3d.Engine.create_egl()
     engine.options.update({"render.grid.enable": False, "ui.axis": False, "render.background.color": [0.0, 0.0, 0.0]})
     engine.window.size = (size, size)
@@ -218,5 +212,4 @@ for fixture in ("cube.glb", "sphere.glb", "hierarchy.glb", "zup_cm.usdz", "yup_t
     thumbnail(fixture)
 for fixture in ("cube.glb", "sphere.glb", "zup_cm.usdz", "yup_text.usdz", "plain.usda", "plain.usdc"):
     damaged(fixture)
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()

@@ -22,21 +22,14 @@ import urllib.request
 
 import numpy as np
 from PIL import Image
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checking import Checks  # noqa: E402
 from playwright.sync_api import sync_playwright
 
 ARVIS, FIXTURES, SHOTS = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
 os.makedirs(SHOTS, exist_ok=True)
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
+check = Checks()
 
 
 def free_port():
@@ -178,8 +171,7 @@ def main():
     finally:
         server.terminate()
         server.wait(timeout=30)
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    check.finish()
 
 
 if __name__ == "__main__":

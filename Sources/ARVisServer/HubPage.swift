@@ -27,16 +27,7 @@ struct HubPage {
                 <figcaption>\(name.xmlEscaped) · <a href="\(path)/widgets/\(number).png">PNG</a></figcaption></figure>
                 """
         }.joined(separator: "\n")
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <link rel="icon" href="data:,">
-            <title>\(title)</title>
-            <style>\(Self.style)</style>
-            </head>
+        return Self.head(title: title, style: Self.style) + """
             <body>
             <header><h1>\(version.name.xmlEscaped)</h1><p>\(projectName.xmlEscaped) · version \(version.version)</p></header>
             <nav>
@@ -55,6 +46,22 @@ struct HubPage {
             </html>
 
             """
+    }
+
+    /// The start of a page of the server's, up to its `<body>`: `title` (escaped already) and `style`.
+    static func head(title: String, style: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <link rel="icon" href="data:,">
+        <title>\(title)</title>
+        <style>\(style)</style>
+        </head>
+
+        """
     }
 
     /// A small cube, the first child AR Quick Look wants inside an `<a rel="ar">`.

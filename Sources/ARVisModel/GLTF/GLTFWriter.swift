@@ -1,4 +1,4 @@
-public import ARVisSpatial
+import ARVisSpatial
 import Foundation
 
 /// Writes a ``Model`` as a binary glTF 2.0 file (`.glb`): one JSON chunk written by `JSONEncoder`

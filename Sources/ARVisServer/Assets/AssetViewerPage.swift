@@ -37,16 +37,7 @@ struct AssetViewerPage {
         let status = asset.status == .failed ? "This model could not be read: \((asset.failure ?? "").xmlEscaped)" : ""
         let warnings = (summary?.warnings ?? []).map { "<li>\($0.xmlEscaped)</li>" }.joined()
         let thumbnail = asset.status == .ready ? "<img class=\"poster\" src=\"\(link("thumbnail.png?size=1024").xmlEscaped)\" alt=\"\(name), drawn by the server\">" : ""
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <link rel="icon" href="data:,">
-            <title>\(name) — \(project.name.xmlEscaped)</title>
-            <style>\(Self.style)</style>
-            </head>
+        return HubPage.head(title: "\(name) — \(project.name.xmlEscaped)", style: Self.style) + """
             <body>
             <header><h1>\(name)</h1><p>\(project.name.xmlEscaped) · \(facts.joined(separator: " · ").xmlEscaped)</p></header>
             <main>
