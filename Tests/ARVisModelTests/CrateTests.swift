@@ -39,6 +39,14 @@ struct CrateTests {
         #expect(throws: ModelError.self) { try CrateReader(Array(bytes.prefix(length))).layer() }
     }
 
+    @Test func halfFloatsDecode() {
+        #expect(CrateReader.half(0x3C00) == 1)
+        #expect(CrateReader.half(0xC000) == -2)
+        #expect(CrateReader.half(0x3555) == 0x1.554p-2)
+        #expect(CrateReader.half(0x0001) == 0x1p-24)
+        #expect(CrateReader.half(0x7C00) == .infinity && CrateReader.half(0x7E00).isNaN)
+    }
+
     @Test func newerVersionsAreRefusedWithTheirNumber() throws {
         var bytes = CrateWriter().write()
         bytes[9] = 15

@@ -92,7 +92,8 @@ struct GLTFBuffers {
         }
         let (buffer, start, length, stride) = try view(viewIndex, location: "accessors[\(index)]")
         let offset = accessor.byteOffset ?? 0, step = stride ?? 4
-        guard offset >= 0, accessor.count >= 0, accessor.count == 0 || offset + (accessor.count - 1) * step + 4 <= length else {
+        guard offset >= 0, offset <= length, accessor.count >= 0, accessor.count <= 50_000_000,
+              accessor.count == 0 || (accessor.count - 1) * step + 4 <= length - offset else {
             throw ModelError(.invalid, "the accessor's \(accessor.count) elements run past its bufferView", location: "accessors[\(index)]")
         }
         return buffers[buffer].withUnsafeBytes { raw in
@@ -116,7 +117,7 @@ struct GLTFBuffers {
             let (buffer, start, length, stride) = try view(viewIndex, location: where_)
             let elementSize = size * width, step = stride ?? elementSize
             let offset = accessor.byteOffset ?? 0
-            guard offset >= 0, accessor.count == 0 || offset + (accessor.count - 1) * step + elementSize <= length else {
+            guard offset >= 0, offset <= length, accessor.count == 0 || (accessor.count - 1) * step + elementSize <= length - offset else {
                 throw ModelError(.invalid, "the accessor's \(accessor.count) elements run past its bufferView", location: where_)
             }
             read(buffers[buffer], from: start + offset, step: step, count: accessor.count, width: width, accessor: accessor, size: size, into: &values, at: 0)
@@ -133,8 +134,8 @@ struct GLTFBuffers {
         let (indexBuffer, indexStart, indexLength, _) = try view(sparse.indices.bufferView, location: location + ".sparse.indices")
         let (valueBuffer, valueStart, valueLength, _) = try view(sparse.values.bufferView, location: location + ".sparse.values")
         let indexOffset = sparse.indices.byteOffset ?? 0, valueOffset = sparse.values.byteOffset ?? 0
-        guard indexOffset >= 0, valueOffset >= 0, indexOffset + sparse.count * indexSize <= indexLength,
-              valueOffset + sparse.count * size * width <= valueLength else {
+        guard indexOffset >= 0, valueOffset >= 0, indexOffset <= indexLength, valueOffset <= valueLength,
+              sparse.count * indexSize <= indexLength - indexOffset, sparse.count * size * width <= valueLength - valueOffset else {
             throw ModelError(.invalid, "the sparse substitution runs past its bufferViews", location: location + ".sparse")
         }
         let indexAccessor = GLTFDocument.Accessor(componentType: sparse.indices.componentType, count: sparse.count, type: "SCALAR")

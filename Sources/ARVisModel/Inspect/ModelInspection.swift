@@ -104,7 +104,7 @@ public struct ModelInspection: Sendable, Hashable, Codable {
             warnings.append("\(triangles) triangles, more than AR Quick Look's budget of \(Budget.triangles): decimate the model")
         }
         for (index, texture) in textures.enumerated() where max(texture.width ?? 0, texture.height ?? 0) > Budget.textureSide {
-            warnings.append("texture \(index) (\(texture.name.isEmpty ? "unnamed" : texture.name)) is \(texture.width!)×\(texture.height!), larger than AR Quick Look's \(Budget.textureSide)×\(Budget.textureSide)")
+            warnings.append("texture \(index) (\(texture.name.isEmpty ? "unnamed" : texture.name)) is \(texture.width ?? 0)×\(texture.height ?? 0), larger than AR Quick Look's \(Budget.textureSide)×\(Budget.textureSide)")
         }
         if let bounds, bounds.size.contains(where: { $0 > 100 }) || bounds.size.allSatisfy({ $0 < 0.005 }) {
             warnings.append("the model is \(bounds.size.map { String(format: "%.3g", $0) }.joined(separator: " × ")) m: check its units")

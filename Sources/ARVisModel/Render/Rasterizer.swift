@@ -64,12 +64,17 @@ struct Rasterizer {
         }
     }
 
+    /// A screen coordinate as a pixel index within `0..<limit`.
+    private static func pixel(_ value: Float, limit: Int) -> Int { Int(min(max(value, 0), Float(limit - 1))) }
+
     /// Scan-converts one triangle with incremental edge functions.
     private mutating func rasterize(_ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>, id: Int32) {
         let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
         guard abs(area) > 1e-12, a.z > 1e-5, b.z > 1e-5, c.z > 1e-5 else { return }
-        let minX = max(0, Int((min(a.x, b.x, c.x)).rounded(.down))), maxX = min(width - 1, Int((max(a.x, b.x, c.x)).rounded(.up)))
-        let minY = max(0, Int((min(a.y, b.y, c.y)).rounded(.down))), maxY = min(height - 1, Int((max(a.y, b.y, c.y)).rounded(.up)))
+        guard [a.x, a.y, b.x, b.y, c.x, c.y].allSatisfy(\.isFinite) else { return }
+        // Clamped while still floats: a vertex just in front of the eye projects far outside the image.
+        let minX = Self.pixel(min(a.x, b.x, c.x).rounded(.down), limit: width), maxX = Self.pixel(max(a.x, b.x, c.x).rounded(.up), limit: width)
+        let minY = Self.pixel(min(a.y, b.y, c.y).rounded(.down), limit: height), maxY = Self.pixel(max(a.y, b.y, c.y).rounded(.up), limit: height)
         guard minX <= maxX, minY <= maxY else { return }
         let sign: Float = area > 0 ? 1 : -1
         let inverseArea = 1 / abs(area)

@@ -133,6 +133,7 @@ struct Shader {
     }
 
     private static func encode(_ value: Float) -> Float {
+        guard value.isFinite else { return 0 }
         let clamped = min(max(value, 0), 1)
         return sRGB[Int(clamped * Float(encodeSteps))]
     }

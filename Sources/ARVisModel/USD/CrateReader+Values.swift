@@ -16,6 +16,17 @@ extension CrateReader {
         }
     }
 
+    /// An IEEE 754 half-precision number (written out: `Float16` is missing on some platforms).
+    static func half(_ bits: UInt16) -> Double {
+        let sign: Double = bits & 0x8000 != 0 ? -1 : 1
+        let exponent = Int(bits >> 10 & 0x1F), fraction = Double(bits & 0x3FF)
+        switch exponent {
+        case 0: return sign * fraction * 0x1p-24
+        case 31: return fraction == 0 ? sign * .infinity : .nan
+        default: return sign * (1 + fraction / 1024) * Double(sign: .plus, exponent: exponent - 15, significand: 1)
+        }
+    }
+
     /// Decodes one ValueRep.
     func value(_ rep: UInt64, location: String, depth: Int) throws(ModelError) -> USDValue {
         guard depth < 64 else { throw ModelError(.invalid, "values nest more than 64 deep", location: location) }
@@ -70,7 +81,7 @@ extension CrateReader {
         case 1: return .bool(bits != 0)
         case 2, 4, 6, 42, 43, 44: return .number(Double(bits))
         case 3, 5: return .number(Double(Int32(bitPattern: bits)))
-        case 7: return .number(Double(Float16(bitPattern: UInt16(truncatingIfNeeded: bits))))
+        case 7: return .number(Self.half(UInt16(truncatingIfNeeded: bits)))
         case 8, 9: return .number(Double(Float(bitPattern: bits)))
         case 10: return .string(try stringText(Int64(bits), location))
         case 11: return .token(try tokenText(Int64(bits), location))
@@ -101,7 +112,7 @@ extension CrateReader {
         case "d": return try reader.array(of: Double.self, count: count, at: offset)
         case "i": return try reader.array(of: Int32.self, count: count, at: offset).map { Double(Int32(littleEndian: $0)) }
         case "I": return try reader.array(of: UInt32.self, count: count, at: offset).map { Double(UInt32(littleEndian: $0)) }
-        case "h": return try reader.array(of: UInt16.self, count: count, at: offset).map { Double(Float16(bitPattern: UInt16(littleEndian: $0))) }
+        case "h": return try reader.array(of: UInt16.self, count: count, at: offset).map { Self.half(UInt16(littleEndian: $0)) }
         case "l": return try reader.array(of: Int64.self, count: count, at: offset).map { Double(Int64(littleEndian: $0)) }
         case "L": return try reader.array(of: UInt64.self, count: count, at: offset).map { Double(UInt64(littleEndian: $0)) }
         default: return try reader.array(of: UInt8.self, count: count, at: offset).map { Double($0) }

@@ -14,6 +14,14 @@ struct CrateReader {
     private var paths: [String] = []
 
     static let magic = Array("PXR-USDC".utf8)
+    /// The most tokens, strings, fields, paths or specs a layer may have (Apple's largest scans have thousands).
+    static let maximumItems = 10_000_000
+
+    /// Refuses a section count past ``maximumItems``.
+    static func checkCount(_ count: Int, _ section: String) throws(ModelError) -> Int {
+        guard count <= maximumItems else { throw ModelError(.tooLarge, "the \(section) section holds \(count) items, more than the \(maximumItems) read", location: section) }
+        return count
+    }
 
     init(_ bytes: [UInt8]) throws(ModelError) {
         reader = BinaryReader(bytes, what: "the crate file")
@@ -61,7 +69,7 @@ struct CrateReader {
 
     private static func readTokens(_ section: BinaryReader, compressed: Bool) throws(ModelError) -> [String] {
         var section = section
-        let count = Int(clamping: try section.read(UInt64.self))
+        let count = try checkCount(Int(clamping: try section.read(UInt64.self)), "TOKENS")
         let blob: [UInt8]
         if compressed {
             let size = try section.size(try section.read(UInt64.self), at: section.offset)
@@ -83,13 +91,13 @@ struct CrateReader {
 
     private mutating func readStrings(_ section: BinaryReader) throws(ModelError) {
         var section = section
-        let count = try section.size(try section.read(UInt64.self), elementSize: 4, at: section.offset)
+        let count = try Self.checkCount(try section.size(try section.read(UInt64.self), elementSize: 4, at: section.offset), "STRINGS")
         strings = try (0..<count).map { (_) throws(ModelError) in try token(Int64(try section.read(UInt32.self)), "STRINGS") }
     }
 
     private mutating func readFields(_ section: BinaryReader) throws(ModelError) {
         var section = section
-        let count = try section.size(try section.read(UInt64.self), elementSize: minor >= 4 ? 1 : 16, at: section.offset)
+        let count = try Self.checkCount(try section.size(try section.read(UInt64.self), elementSize: minor >= 4 ? 1 : 16, at: section.offset), "FIELDS")
         if minor >= 4 {
             fieldNames = try CrateCompression.readCompressedIntegers(&section, count: count).map { Int($0) }
             let size = try section.size(try section.read(UInt64.self), at: section.offset)
@@ -107,7 +115,7 @@ struct CrateReader {
 
     private mutating func readFieldSets(_ section: BinaryReader) throws(ModelError) {
         var section = section
-        let count = try section.size(try section.read(UInt64.self), elementSize: minor >= 4 ? 1 : 4, at: section.offset)
+        let count = try Self.checkCount(try section.size(try section.read(UInt64.self), elementSize: minor >= 4 ? 1 : 4, at: section.offset), "FIELDSETS")
         if minor >= 4 {
             fieldSets = try CrateCompression.readCompressedIntegers(&section, count: count).map { Int64(UInt32(truncatingIfNeeded: $0)) }
         } else {
@@ -117,10 +125,10 @@ struct CrateReader {
 
     private mutating func readPaths(_ section: BinaryReader) throws(ModelError) {
         var section = section
-        let count = try section.size(try section.read(UInt64.self), elementSize: 1, at: section.offset)
+        let count = try Self.checkCount(try section.size(try section.read(UInt64.self), elementSize: 1, at: section.offset), "PATHS")
         paths = [String](repeating: "", count: count)
         guard minor >= 4 else { return try readPlainPaths(&section) }
-        let encoded = try section.size(try section.read(UInt64.self), at: section.offset)
+        let encoded = try Self.checkCount(try section.size(try section.read(UInt64.self), at: section.offset), "PATHS")
         let pathIndices = try CrateCompression.readCompressedIntegers(&section, count: encoded)
         let elements = try CrateCompression.readCompressedIntegers(&section, count: encoded).map { Int64(Int32(truncatingIfNeeded: $0)) }
         let jumps = try CrateCompression.readCompressedIntegers(&section, count: encoded).map { Int64(Int32(truncatingIfNeeded: $0)) }
@@ -179,7 +187,7 @@ struct CrateReader {
     /// Every spec with its fields decoded.
     func layer() throws(ModelError) -> USDLayer {
         var section = specSection
-        let count = try section.size(try section.read(UInt64.self), at: section.offset)
+        let count = try Self.checkCount(try section.size(try section.read(UInt64.self), at: section.offset), "SPECS")
         var pathIndices: [Int64] = [], setIndices: [Int64] = [], types: [Int64] = []
         if minor >= 4 {
             pathIndices = try CrateCompression.readCompressedIntegers(&section, count: count)

@@ -49,7 +49,10 @@ extension USDStageReader {
         guard points.count % 3 == 0, points.allSatisfy(\.isFinite) else { throw ModelError(.invalid, "points are not finite triples", location: path + ".points") }
         let pointCount = points.count / 3
         let corners = cornersRaw.map { Int(exactly: $0) ?? -1 }
-        guard counts.reduce(0, { $0 + max(0, Int(exactly: $1) ?? 0) }) == corners.count else {
+        guard counts.allSatisfy({ $0 >= 0 && $0 <= 1_000_000 && $0.rounded() == $0 }) else {
+            throw ModelError(.invalid, "faceVertexCounts are whole numbers from 0", location: path + ".faceVertexCounts")
+        }
+        guard counts.reduce(0, { $0 + Int($1) }) == corners.count else {
             throw ModelError(.invalid, "faceVertexCounts add up to a different number than faceVertexIndices holds", location: path + ".faceVertexCounts")
         }
         guard corners.allSatisfy({ $0 >= 0 && $0 < pointCount }) else {
@@ -75,7 +78,7 @@ extension USDStageReader {
             var builder = MeshBuilder(points: points, normals: normals?.values, uvs: uvs?.values)
             var corner = 0
             for (face, count) in counts.enumerated() {
-                let n = Int(exactly: count) ?? 0
+                let n = Int(count)
                 defer { corner += n }
                 guard faceMaterial[face] == group, n >= 3 else { continue }
                 var ids: [UInt32] = []
