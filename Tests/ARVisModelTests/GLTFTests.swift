@@ -48,6 +48,18 @@ struct GLTFTests {
         #expect(abs(moved.x - 1) < 1e-6 && abs(moved.y - 2) < 1e-6 && abs(moved.z - 1) < 1e-6)
     }
 
+    @Test func unreadablePicturesLeaveTheirMaterialsUntextured() throws {
+        let json = """
+            {"asset": {"version": "2.0"}, "images": [{"uri": "data:image/gif;base64,R0lGODlhAQABAAAAACw="}], "textures": [{"source": 0}],
+             "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "baseColorFactor": [0.5, 0.5, 0.5, 1]}}]}
+            """
+        var warnings: [String] = []
+        let model = try ModelFile.read(Array(json.utf8), fileName: "x.gltf", warnings: &warnings)
+        #expect(model.materials[0].baseColorTexture == nil && model.materials[0].baseColorFactor == SIMD4(0.5, 0.5, 0.5, 1))
+        #expect(warnings.contains { $0.contains("neither PNG nor JPEG") })
+        #expect(ModelInspection(model).warnings.isEmpty == false)
+    }
+
     @Test func stripsKeepCounterClockwiseOrder() {
         #expect(GLTFReader.triangles([0, 1, 2, 3, 4], mode: 5) == [0, 1, 2, 2, 1, 3, 2, 3, 4])
         #expect(GLTFReader.triangles([0, 1, 2, 3], mode: 6) == [0, 1, 2, 0, 2, 3])

@@ -70,6 +70,13 @@ struct GLTFReader {
         var model = Model()
         model.textures = readImages(document, &context)
         model.materials = try readMaterials(document, textureCount: model.textures.count)
+        // A material whose picture could not be read is drawn with its factors alone.
+        let unreadable = Set(model.textures.indices.filter { model.textures[$0].data.isEmpty })
+        for index in model.materials.indices where !unreadable.isEmpty {
+            for keyPath in [\Material.baseColorTexture, \.metallicRoughnessTexture, \.normalTexture, \.occlusionTexture, \.emissiveTexture] {
+                if let texture = model.materials[index][keyPath: keyPath], unreadable.contains(texture) { model.materials[index][keyPath: keyPath] = nil }
+            }
+        }
         var meshesOfGLTFMesh: [[Int]] = []
         for (index, mesh) in (document.meshes ?? []).enumerated() {
             var parts: [Int] = []
