@@ -137,6 +137,10 @@ struct AssetTests: ServerTesting {
             noName[.contentType] = "model/gltf-binary"
             #expect(try await client.execute(uri: "/api/v1/projects/shop/assets", method: .post, headers: noName,
                                              body: ByteBuffer(bytes: Self.cubeGLB)).status == .badRequest)
+            var bare = headers
+            bare[.contentType] = ";"
+            #expect(try await client.execute(uri: "/api/v1/projects/shop/assets?name=bare", method: .post, headers: bare,
+                                             body: ByteBuffer(bytes: Self.cubeGLB)).status == .created, "a Content-Type without a type counts as none")
             var wrongType = headers
             wrongType[.contentType] = "image/png"
             #expect(try await client.execute(uri: "/api/v1/projects/shop/assets?name=x", method: .post, headers: wrongType,

@@ -46,9 +46,9 @@ struct AssetRoutes: Sendable {
         let name = try ARVisAPI.assetName(rawName)
         let limit = api.configuration.maximumAssetBytes
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw Self.tooLarge(limit) }
-        let mediaType = request.headers[.contentType].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
+        let mediaType = request.headers[.contentType].map { ($0.split(separator: ";", omittingEmptySubsequences: false).first ?? "").trimmingCharacters(in: .whitespaces).lowercased() }
         let accepted: Set<String> = ["model/gltf-binary", "model/vnd.usdz+zip", "model/vnd.usd+zip", "application/octet-stream"]
-        if let mediaType, !accepted.contains(mediaType) {
+        if let mediaType, !mediaType.isEmpty, !accepted.contains(mediaType) {
             throw APIError(.unsupportedMediaType, "unsupportedMediaType", "send the file as model/gltf-binary, model/vnd.usdz+zip or application/octet-stream")
         }
         let stored = try await api.library.receive(request.body, limit: limit)
