@@ -19,6 +19,13 @@ struct AssetTests: ServerTesting {
         return try await client.execute(uri: "/api/v1/projects/\(project)/assets?name=\(name)", method: .post, headers: headers, body: ByteBuffer(bytes: bytes))
     }
 
+    /// The running server's asset folder (the one data folder of this test's scratch).
+    private func assetFolder() throws -> URL {
+        let folders = try FileManager.default.contentsOfDirectory(at: scratch.url, includingPropertiesForKeys: nil)
+        let data = try #require(folders.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("arvis.sqlite").path) })
+        return data.appendingPathComponent("assets")
+    }
+
     /// Polls an asset until it is no longer processing.
     private func processed(_ client: any TestClientProtocol, _ headers: HTTPFields, id: String) async throws -> [String: Any] {
         for _ in 0..<1200 {
@@ -60,6 +67,18 @@ struct AssetTests: ServerTesting {
             }
             let badSize = try await client.execute(uri: "/api/v1/projects/shop/assets/\(id)/thumbnail.png?size=99", method: .get, headers: headers)
             #expect(badSize.status == .badRequest)
+            // A made file lost (a crash before it reached the disk) is made again on the next request for it.
+            let hash = try #require(asset["contentHash"] as? String)
+            let made = try assetFolder().appendingPathComponent("\(hash.prefix(2))/\(hash).usdz")
+            try FileManager.default.removeItem(at: made)
+            let missing = try await client.execute(uri: "/api/v1/projects/shop/assets/\(id)/model.usdz", method: .get, headers: headers)
+            #expect(missing.status == .conflict)
+            var again = HTTPResponse.Status.conflict
+            for _ in 0..<600 where again == .conflict {
+                try await Task.sleep(for: .milliseconds(100))
+                again = try await client.execute(uri: "/api/v1/projects/shop/assets/\(id)/model.usdz", method: .get, headers: headers).status
+            }
+            #expect(again == .ok)
         }
     }
 
@@ -156,8 +175,8 @@ struct AssetTests: ServerTesting {
             #expect(usdz.status == .conflict)
             #expect(try errorCode(usdz) == "notReadable")
             // Nothing is left half-written in the incoming folder.
-            let incoming = try scratch.folder().appendingPathComponent("assets/incoming")
-            #expect((try? FileManager.default.contentsOfDirectory(atPath: incoming.path))?.isEmpty ?? true)
+            let incoming = try assetFolder().appendingPathComponent("incoming")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: incoming.path).isEmpty)
         }
     }
 

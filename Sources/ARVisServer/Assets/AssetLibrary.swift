@@ -18,6 +18,8 @@ final class AssetLibrary: Service, Sendable {
     let logger: Logger
     private let queue: AsyncStream<(projectID: String, asset: Asset)>
     private let enqueue: AsyncStream<(projectID: String, asset: Asset)>.Continuation
+    /// The assets queued or being processed, so one is never queued twice.
+    private let pending = PendingSet()
 
     /// The thumbnail sizes made for every asset.
     static let thumbnailSizes = [360, 1024]
@@ -110,19 +112,20 @@ final class AssetLibrary: Service, Sendable {
 
     // MARK: Processing
 
-    /// Queues an asset for processing.
+    /// Queues an asset for processing, unless it is queued already.
     func process(projectID: String, asset: Asset) {
-        enqueue.yield((projectID, asset))
+        if pending.insert(asset.id) { enqueue.yield((projectID, asset)) }
     }
 
     /// Processes queued assets one at a time until the server stops; at start, the assets a stopped
     /// server left unfinished are queued again.
     func run() async throws {
-        for (projectID, asset) in (try? await store.unfinishedAssets()) ?? [] { enqueue.yield((projectID, asset)) }
+        for (projectID, asset) in (try? await store.unfinishedAssets()) ?? [] { process(projectID: projectID, asset: asset) }
         await cancelWhenGracefulShutdown { [self] in
             for await (_, asset) in queue {
                 if Task.isCancelled { break }
                 await finish(asset)
+                pending.remove(asset.id)
             }
         }
     }
@@ -179,6 +182,17 @@ final class AssetLibrary: Service, Sendable {
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(report), as: UTF8.self)
     }
+}
+
+/// Identifiers under a lock.
+final class PendingSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var members = Set<String>()
+
+    /// Adds `id`; returns whether it was absent.
+    func insert(_ id: String) -> Bool { lock.withLock { members.insert(id).inserted } }
+
+    func remove(_ id: String) { lock.withLock { _ = members.remove(id) } }
 }
 
 /// A flag one thread raises and another checks: how a stopping server reaches work on a thread of its own.

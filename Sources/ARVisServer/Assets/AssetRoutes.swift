@@ -64,22 +64,26 @@ struct AssetRoutes: Sendable {
         return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    /// A file the library made or stored, or `409` while it is being made.
-    private func readyFile(_ path: String, of asset: Asset) throws -> Int {
+    /// A file the library made or stored, or `409` while it is being made. A made file that went
+    /// missing (a crash before it reached the disk) is made again.
+    private func readyFile(_ path: String, of asset: Asset, in access: ProjectAccess) throws -> Int {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int { return size }
         switch asset.status {
         case .failed: throw APIError(.conflict, "notReadable", "the model could not be read: \(asset.failure ?? "unknown reason")")
-        default: throw APIError(.conflict, "notReady", "the asset is still being processed; try again in a moment")
+        case .ready:
+            api.library.process(projectID: access.project.id, asset: asset)
+            throw APIError(.conflict, "notReady", "the file is being made again; try again in a moment")
+        case .processing: throw APIError(.conflict, "notReady", "the asset is still being processed; try again in a moment")
         }
     }
 
     private func model(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let (_, found) = try await access(request, context)
+        let (access, found) = try await access(request, context)
         guard let asset = found, let format = ModelFormat(rawValue: try context.parameters.require("format")), format == .glb || format == .usdz else {
             throw APIError.notFound("a model is model.glb or model.usdz")
         }
         let path = api.library.modelPath(asset.contentHash, format)
-        let size = try readyFile(path, of: asset)
+        let size = try readyFile(path, of: asset, in: access)
         let safeName = String(asset.name.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_".unicodeScalars.contains($0)) ? Character($0) : "_" })
         var headers: HTTPFields = [.eTag: "\"\(asset.contentHash.prefix(32))-\(format.rawValue)\"", .cacheControl: "no-cache", .acceptRanges: "bytes"]
         headers[.contentDisposition] = "inline; filename=\"\(safeName).\(format.rawValue)\""
@@ -87,14 +91,14 @@ struct AssetRoutes: Sendable {
     }
 
     private func thumbnail(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let (_, found) = try await access(request, context)
+        let (access, found) = try await access(request, context)
         guard let asset = found else { throw APIError.notFound("no asset") }
         let sizeText = request.uri.queryParameters.get("size") ?? "360"
         guard let size = Int(sizeText), AssetLibrary.thumbnailSizes.contains(size) else {
             throw APIError.badRequest("a thumbnail is 360 or 1024 pixels: ?size=360")
         }
         let path = api.library.thumbnailPath(asset.contentHash, size: size)
-        let length = try readyFile(path, of: asset)
+        let length = try readyFile(path, of: asset, in: access)
         let headers: HTTPFields = [.eTag: "\"\(asset.contentHash.prefix(32))-\(size)\"", .cacheControl: "no-cache"]
         return try await Self.file(path, size: length, mediaType: "image/png", headers: headers, request: request, context: context)
     }
