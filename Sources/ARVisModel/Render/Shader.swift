@@ -140,6 +140,8 @@ struct Shader {
 
     /// Bilinear sample in linear light (alpha straight), repeat wrapping.
     private func sample(_ picture: Picture, _ uv: SIMD2<Float>) -> SIMD4<Float> {
+        // Coordinates past Float's range (huge ones interpolated) have no place on the picture.
+        guard uv.x.isFinite, uv.y.isFinite, abs(uv.x) < 1e7, abs(uv.y) < 1e7 else { return SIMD4(1, 1, 1, 1) }
         let x = (uv.x - uv.x.rounded(.down)) * Float(picture.width) - 0.5
         let y = (uv.y - uv.y.rounded(.down)) * Float(picture.height) - 0.5
         let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
