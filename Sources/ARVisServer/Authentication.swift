@@ -113,6 +113,6 @@ struct ErrorShapeMiddleware: ServerMiddleware {
 extension SHA256 {
     /// The SHA-256 of `bytes` in lowercase hex: token hashes, spec content hashes, `ETag`s.
     static func hexDigest(of bytes: [UInt8]) -> String {
-        hash(bytes).map { String(format: "%02x", $0) }.joined()
+        hex(hash(bytes))
     }
 }

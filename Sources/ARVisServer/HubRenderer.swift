@@ -82,11 +82,12 @@ struct HubRenderer: Sendable {
         case json, glb, usdz
     }
 
-    /// The scene of a spec; `models` are the placements' models by their `model` string (gallery
-    /// assets), `modelsKey` what identifies them in the cache.
-    func scene(_ format: SceneFormat, of version: SpecVersion, models: [String: Model] = [:], modelsKey: String = "") async throws -> Output {
+    /// The scene of a spec. `models` gives the placements' models by their `model` string (gallery
+    /// assets) and is called only when the scene is not cached; `modelsKey` names those files.
+    func scene(_ format: SceneFormat, of version: SpecVersion, modelsKey: String = "",
+               models: @Sendable () -> [String: Model] = { [:] }) async throws -> Output {
         try await cached("\(version.contentHash)/scene.\(format.rawValue)/\(modelsKey)", kind: "scene") {
-            try await export(format, of: version, models: models)
+            try await export(format, of: version, models: models())
         }
     }
 

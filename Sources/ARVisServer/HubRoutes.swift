@@ -29,8 +29,9 @@ struct HubRoutes: Sendable {
         }
         router.get("/s/{project}/{name}/scene.usdz") { request, context in
             let (access, version) = try await self.latest(request, context)
-            let placed = try await self.galleryModels(of: version, in: access)
-            let output = try await self.renderer.scene(.usdz, of: version, models: placed.models, modelsKey: placed.key)
+            let placed = try await self.galleryAssets(of: version, in: access)
+            let key = placed.map(\.asset.contentHash).sorted().joined(separator: ",")
+            let output = try await self.renderer.scene(.usdz, of: version, modelsKey: key) { self.models(of: placed) }
             return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
         }
         router.get("/s/{project}/{name}/qr.{format}") { request, context in try await self.qrCode(request, context) }
@@ -42,22 +43,29 @@ struct HubRoutes: Sendable {
         return (access, try await api.spec(try context.parameters.require("name"), in: access))
     }
 
-    /// The models of the placements that name one of the project's gallery assets by its URL
+    /// The placements' gallery assets, ready, by the `model` string that names them by URL
     /// (`/api/v1/projects/P/assets/ID/model.glb`, relative or absolute); nothing else is fetched.
-    /// `key` names the files for the cache.
-    private func galleryModels(of version: SpecVersion, in access: ProjectAccess) async throws -> (models: [String: Model], key: String) {
-        guard case .environment(let environment) = try? renderer.document(version) else { return ([:], "") }
-        var models: [String: Model] = [:], hashes: [String] = []
+    private func galleryAssets(of version: SpecVersion, in access: ProjectAccess) async throws -> [(reference: String, asset: Asset)] {
+        guard case .environment(let environment) = try? renderer.document(version) else { return [] }
+        var found: [(reference: String, asset: Asset)] = []
         for reference in Set((environment.placements ?? []).map(\.model)) {
             guard let id = Self.assetID(in: reference), let asset = try await api.store.asset(projectID: access.project.id, id: id),
                   asset.status == .ready else { continue }
+            found.append((reference, asset))
+        }
+        return found
+    }
+
+    /// The models of gallery assets, read from their GLB files (one that does not read is left out).
+    private func models(of placed: [(reference: String, asset: Asset)]) -> [String: Model] {
+        var models: [String: Model] = [:]
+        for (reference, asset) in placed {
             let path = api.library.modelPath(asset.contentHash, .glb)
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
                   let model = try? ModelFile.read([UInt8](data)) else { continue }
             models[reference] = model
-            hashes.append(asset.contentHash)
         }
-        return (models, hashes.sorted().joined(separator: ","))
+        return models
     }
 
     /// The gallery asset a placement's `model` names: a URL with `/assets/ID/`.

@@ -87,10 +87,8 @@ extension Store {
         try await withDatabase { database in
             let filter: SQLQueryString = trashed ? "a.trashed_at IS NOT NULL" : "a.trashed_at IS NULL"
             let sort: SQLQueryString = order == .name ? "LOWER(a.name), a.created_at DESC, a.id" : "a.created_at DESC, a.id"
-            return try await database.raw("""
-                SELECT a.*, u.username FROM assets a LEFT JOIN accounts u ON u.id = a.uploader_id
-                WHERE a.project_id = \(bind: projectID) AND \(filter) ORDER BY \(sort)
-                """).all().map(Self.asset)
+            return try await database.raw("\(Self.assetsWithUploaders) WHERE a.project_id = \(bind: projectID) AND \(filter) ORDER BY \(sort)")
+                .all().map(Self.asset)
         }
     }
 
@@ -98,10 +96,8 @@ extension Store {
     public func asset(projectID: String, id: String, includingTrashed: Bool = false) async throws(StoreError) -> Asset? {
         try await withDatabase { database in
             let filter: SQLQueryString = includingTrashed ? "1 = 1" : "a.trashed_at IS NULL"
-            return try await database.raw("""
-                SELECT a.*, u.username FROM assets a LEFT JOIN accounts u ON u.id = a.uploader_id
-                WHERE a.project_id = \(bind: projectID) AND a.id = \(bind: id) AND \(filter)
-                """).first().map(Self.asset)
+            return try await database.raw("\(Self.assetsWithUploaders) WHERE a.project_id = \(bind: projectID) AND a.id = \(bind: id) AND \(filter)")
+                .first().map(Self.asset)
         }
     }
 
@@ -142,10 +138,8 @@ extension Store {
     /// Assets still processing (at start, those a stopped server left unfinished), oldest first.
     public func unfinishedAssets() async throws(StoreError) -> [(projectID: String, asset: Asset)] {
         try await withDatabase { database in
-            try await database.raw("""
-                SELECT a.*, u.username FROM assets a LEFT JOIN accounts u ON u.id = a.uploader_id
-                WHERE a.status = 'processing' ORDER BY a.created_at
-                """).all().map { (try $0.decode(column: "project_id", as: String.self), try Self.asset($0)) }
+            try await database.raw("\(Self.assetsWithUploaders) WHERE a.status = 'processing' ORDER BY a.created_at")
+                .all().map { (try $0.decode(column: "project_id", as: String.self), try Self.asset($0)) }
         }
     }
 
@@ -167,6 +161,9 @@ extension Store {
             Set(try await database.raw("SELECT DISTINCT content_hash FROM assets").all().map { try $0.decode(column: "content_hash", as: String.self) })
         }
     }
+
+    /// Assets (`a`) with their uploader's user name, for the queries to filter and order.
+    private static let assetsWithUploaders: SQLQueryString = "SELECT a.*, u.username FROM assets a LEFT JOIN accounts u ON u.id = a.uploader_id"
 
     static func asset(_ row: any SQLRow) throws -> Asset {
         func optional<T: Decodable>(_ column: String, _ type: T.Type) throws -> T? {

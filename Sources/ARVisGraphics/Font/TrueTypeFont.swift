@@ -386,5 +386,6 @@ struct ByteReader {
 }
 
 extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+    /// The element at `index`, or `nil` when the index is out of range (ARVisModel reads files with it too).
+    package subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -89,6 +89,11 @@ package enum SHA256 {
         (value >> count) | (value << (32 - count))
     }
 
+    /// A digest in lowercase hex.
+    package static func hex(_ digest: [UInt8]) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+
     /// The digest of `text`'s UTF-8 bytes in base64, as a CSP source expression wants it.
     package static func base64Digest(of text: String) -> String {
         Data(hash(Array(text.utf8))).base64EncodedString()

@@ -1,3 +1,4 @@
+import ARVisGraphics
 import Foundation
 
 /// The buffers of a glTF file, loaded once, and typed reads of its accessors with every range checked.
@@ -181,9 +182,4 @@ struct GLTFBuffers {
             }
         }
     }
-}
-
-extension Array {
-    /// The element at `index`, or `nil` when the index is out of range.
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

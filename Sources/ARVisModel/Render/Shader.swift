@@ -144,6 +144,7 @@ struct Shader {
         guard uv.x.isFinite, uv.y.isFinite, abs(uv.x) < 1e7, abs(uv.y) < 1e7 else { return SIMD4(1, 1, 1, 1) }
         let x = (uv.x - uv.x.rounded(.down)) * Float(picture.width) - 0.5
         let y = (uv.y - uv.y.rounded(.down)) * Float(picture.height) - 0.5
+        // After the guard the fractions lie in 0..<1, so x and y lie in −0.5..<size: both convert.
         let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
         let fx = x - Float(x0), fy = y - Float(y0)
         func texel(_ px: Int, _ py: Int) -> SIMD4<Float> {

@@ -75,7 +75,7 @@ final class AssetLibrary: Service, Sendable {
             try? FileManager.default.removeItem(at: temporary)
             throw APIError(.unsupportedMediaType, "unsupportedModel", "upload a GLB (binary glTF) or a USDZ file")
         }
-        let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let hash = SHA256.hex(hasher.finalize())
         let target = modelPath(hash, format)
         do {
             try FileManager.default.createDirectory(at: folder(hash), withIntermediateDirectories: true)
