@@ -14,6 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
             line per request and stops gracefully on Ctrl-C or SIGTERM. The API is described in
             openapi.yaml; a spec saved in a project that is unlisted or public opens on any device at
             /s/PROJECT/NAME (a page with its widgets and QR code) and /s/PROJECT/NAME.json (for iARVis).
+            ARVis Studio, the browser app for all of it, is at / (open http://127.0.0.1:8080/).
 
             Examples:
               arvis serve
@@ -48,6 +49,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-asset-mb"), help: "The largest 3D model accepted for the gallery, in megabytes, 1 to 4000.")
     var maximumAssetMegabytes = 200
 
+    @Option(name: .customLong("map-tiles"), help: ArgumentHelp(
+        "The map tiles ARVis Studio's planting map offers, a URL template with {z}, {x} and {y}; none for the metric grid only.",
+        valueName: "url"))
+    var mapTiles = ServerConfiguration.openStreetMapTiles
+
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
@@ -55,6 +61,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...4000).contains(maximumAssetMegabytes) else { throw ValidationError("--max-asset-mb must be between 1 and 4000") }
         if let database, !(database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")) {
             throw ValidationError("--database takes a PostgreSQL URL such as postgres://arvis:secret@127.0.0.1:5432/arvis")
+        }
+        if mapTiles != "none" {
+            guard let url = URL(string: mapTiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+                  url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "http", url.host != nil,
+                  ["{z}", "{x}", "{y}"].allSatisfy(mapTiles.contains) else {
+                throw ValidationError("--map-tiles must be an http(s) URL template with {z}, {x} and {y}, or none")
+            }
         }
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
@@ -67,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = ServerConfiguration(dataDirectory: data, databaseURL: database, host: host, port: port, publicURL: publicURL,
                                                 maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins),
-                                                maximumAssetBytes: maximumAssetMegabytes * 1_000_000)
+                                                maximumAssetBytes: maximumAssetMegabytes * 1_000_000, mapTiles: mapTiles == "none" ? nil : mapTiles)
         let place = database == nil ? configuration.databasePath : "PostgreSQL"
         Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(place))")
         try await CLIExit.reportingAsync { try await ARVisServer.run(configuration) }

@@ -3,7 +3,8 @@ import ARVisStore
 import Foundation
 
 /// The spec hub's page for a phone: open in iARVis, the QR Code, the widgets and links to the scene.
-/// Everything from the spec or the project is escaped; the page runs no script.
+/// Everything from the spec or the project is escaped; its one script, `/hub.js`, follows the spec's
+/// live stream and reloads the page when a new version is saved.
 struct HubPage {
     var projectName: String
     var version: SpecVersion
@@ -11,8 +12,9 @@ struct HubPage {
     var widgetNames: [String]
     var qrSVG: String
 
-    /// The page's Content-Security-Policy: no script, pictures from the server only, not framed.
-    static let policy = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    /// The page's Content-Security-Policy: the server's scripts and stream, pictures from the server only, not framed.
+    static let policy = "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     /// A widget page's policy: its own inline script (tooltips, controls) and pictures from anywhere it names, not framed.
     static let widgetPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src http: https: data:; "
         + "media-src http: https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
@@ -28,8 +30,8 @@ struct HubPage {
                 """
         }.joined(separator: "\n")
         return Self.head(title: title, style: Self.style) + """
-            <body>
-            <header><h1>\(version.name.xmlEscaped)</h1><p>\(projectName.xmlEscaped) · version \(version.version)</p></header>
+            <body data-live="/live/\(links.project)/\(links.name)" data-version="\(version.version)">
+            <header><h1>\(version.name.xmlEscaped)</h1><p>\(projectName.xmlEscaped) · <span id="version">version \(version.version)</span> · <span id="live" role="status" aria-live="polite"></span></p></header>
             <nav>
             <a class="primary" href="\(links.deepLink.xmlEscaped)">Open in iARVis</a>
             <a href="\(path).json">Spec (JSON)</a>
@@ -42,6 +44,7 @@ struct HubPage {
             <section class="widgets">
             \(widgets)
             </section>
+            <script src="/hub.js"></script>
             </body>
             </html>
 

@@ -70,6 +70,33 @@ struct HubRenderer: Sendable {
         return Output(bytes: bytes, mediaType: format.mediaType)
     }
 
+    /// Draws every widget of `version` in `format` at once and keeps them, so the files a preview
+    /// lists are served without drawing the spec again for each; returns their names and sizes in points.
+    func drawAll(_ format: WidgetFormat, of version: SpecVersion) async throws -> [(name: String, width: Double, height: Double)] {
+        let widgets = try render(version)
+        for (index, widget) in widgets.enumerated() {
+            let key = "\(version.contentHash)/widgets/\(index + 1).\(format.rawValue)@2.0"
+            guard await cache.output(key) == nil else { continue }
+            let text = format == .html ? HTMLWriter().page(widget.drawing) : SVGWriter().write(widget.drawing)
+            _ = await cache.remember(Output(bytes: Array(text.utf8), mediaType: format.mediaType), as: key)
+        }
+        return widgets.map { ($0.name, $0.drawing.extent.width, $0.drawing.extent.height) }
+    }
+
+    /// Keeps an unsaved spec for preview and returns its id: the SHA-256 of its syntax and bytes.
+    /// It is kept with the renders, and forgotten like them.
+    func keepPreview(_ body: [UInt8], syntax: SpecSyntax) async -> String {
+        let id = SHA256.hexDigest(of: Array(syntax.mediaType.utf8) + [0] + body)
+        _ = await cache.remember(Output(bytes: body, mediaType: syntax.mediaType), as: "preview/\(id)")
+        return id
+    }
+
+    /// The unsaved spec kept under `id`, as a version named `preview`, or `nil` once forgotten.
+    func preview(_ id: String) async -> SpecVersion? {
+        guard id.count == 64, id.allSatisfy(\.isHexDigit), let kept = await cache.output("preview/\(id)") else { return nil }
+        return SpecVersion(name: "preview", version: 0, contentHash: id, mediaType: kept.mediaType, author: nil, createdAt: Date(), body: kept.bytes)
+    }
+
     /// Every widget's name, for the phone page.
     func widgetNames(of version: SpecVersion) throws -> [String] {
         try render(version).map(\.name)

@@ -78,7 +78,11 @@ struct HubRoutes: Sendable {
 
     private func widget(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (_, version) = try await latest(request, context)
-        let file = try context.parameters.require("widget")
+        return try await Self.widget(try context.parameters.require("widget"), of: version, request: request, renderer: renderer)
+    }
+
+    /// A widget of `version` named by `file` (`1.svg`, `2.html`, `3.png`; `?scale=` for PNG), with its `ETag`.
+    static func widget(_ file: String, of version: SpecVersion, request: Request, renderer: HubRenderer) async throws -> Response {
         let parts = file.split(separator: ".")
         guard parts.count == 2, parts[0].count <= 6, let number = Int(parts[0]), number >= 1,
               let format = HubRenderer.WidgetFormat(rawValue: String(parts[1])) else {
@@ -91,7 +95,7 @@ struct HubRoutes: Sendable {
         }
         let output = try await renderer.widget(number, format: format, scale: scale, of: version)
         let tag = "\"\(version.contentHash.prefix(16))-\(number)-\(format.rawValue)-\(scale)\""
-        return Self.response(output, etag: tag, request: request, policy: format == .png ? nil : HubPage.widgetPolicy)
+        return response(output, etag: tag, request: request, policy: format == .png ? nil : HubPage.widgetPolicy)
     }
 
     private func qrCode(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -108,7 +112,7 @@ struct HubRoutes: Sendable {
     private func page(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (access, version) = try await latest(request, context)
         let links = HubLinks(base: baseURL(request), project: access.project.slug, name: version.name)
-        let output = try await renderer.cached("\(version.contentHash)/page/\(links.base)/\(access.project.name)", kind: "page") {
+        let output = try await renderer.cached("\(version.contentHash)/page/\(version.version)/\(links.base)/\(access.project.name)", kind: "page") {
             let names = try renderer.widgetNames(of: version)
             let qr = try await renderer.qrCode(links.deepLink, png: false)
             let html = HubPage(projectName: access.project.name, version: version, links: links, widgetNames: names,

@@ -6,7 +6,7 @@ extension APIDocument {
 openapi: 3.1.0
 info:
   title: ARVis server
-  version: 0.9.0
+  version: 0.10.0
   summary: Accounts, projects with roles, specs with versions, the spec hub, planting, anchors, live streams and a gallery of 3D assets.
   description: |
     The contract of `arvis serve`. The server's handlers implement the protocol generated from this
@@ -41,6 +41,8 @@ tags:
     description: Live specs, rooms and datasets.
   - name: assets
     description: A gallery of 3D models per project (GLB and USDZ, thumbnails, an orbit viewer).
+  - name: studio
+    description: ARVis Studio, the browser app at `/`, and the previews it shows beside its editor.
   - name: operations
 security:
   - bearer: []
@@ -1558,6 +1560,188 @@ paths:
           content:
             text/javascript:
               schema: { type: string }
+  /:
+    get:
+      tags: [studio]
+      operationId: studioPage
+      summary: ARVis Studio, the browser app for authors, planners and remote experts (it runs on this API).
+      security: [{}]
+      responses:
+        "200":
+          description: The page.
+          content:
+            text/html:
+              schema: { type: string }
+  /studio/{file}:
+    parameters:
+      - name: file
+        in: path
+        required: true
+        schema: { type: string, enum: [app.js, code.js, editor.js, planting.js, gallery.js, rooms.js, style.css] }
+    get:
+      tags: [studio]
+      operationId: studioFile
+      summary: ARVis Studio's scripts and style sheet (no external library).
+      security: [{}]
+      responses:
+        "200":
+          description: The file.
+          content:
+            text/javascript:
+              schema: { type: string }
+            text/css:
+              schema: { type: string }
+        "304": { description: Not modified. }
+  /schema.json:
+    get:
+      tags: [studio]
+      operationId: specSchema
+      summary: The JSON Schema (draft 2020-12) of ARVis specs, as `arvis schema` prints it.
+      security: [{}]
+      responses:
+        "200":
+          description: The schema.
+          content:
+            application/schema+json:
+              schema: { type: object }
+        "304": { description: Not modified. }
+  /hub.js:
+    get:
+      tags: [hub]
+      operationId: hubScript
+      summary: The phone page's script, which reloads it when a new version of its spec is saved.
+      security: [{}]
+      responses:
+        "200":
+          description: The script.
+          content:
+            text/javascript:
+              schema: { type: string }
+  /api/v1/preview:
+    post:
+      tags: [studio]
+      operationId: preview
+      summary: Validate a spec that is not saved and, when it has no errors, draw it for preview (signed in).
+      description: |
+        The answer is `200` whether or not the spec validates: `diagnostics` are what
+        `arvis validate --format json` prints; `kind` and `preview` come only without errors.
+        The preview's files stay available while the server keeps them (the oldest are forgotten first).
+      parameters:
+        - name: name
+          in: query
+          description: The file name diagnostics are located in.
+          schema: { $ref: "#/components/schemas/SpecName" }
+      requestBody:
+        required: true
+        description: The spec, at most 5 MB.
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/SpecDocument" }
+          application/yaml:
+            schema: { type: string }
+      responses:
+        "200":
+          description: The diagnostics, and the preview when the spec has no errors.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Preview" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "415": { $ref: "#/components/responses/UnsupportedMediaType" }
+  /preview/{preview}/widgets/{widget}:
+    parameters:
+      - $ref: "#/components/parameters/PreviewID"
+      - name: widget
+        in: path
+        required: true
+        description: The widget's number from 1 and a format, `1.svg`, `1.html` or `1.png`.
+        schema: { type: string, pattern: "^[0-9]{1,6}\\.(svg|html|png)$" }
+    get:
+      tags: [studio]
+      operationId: previewWidget
+      summary: A widget of a preview, drawn (HTML with its tooltips and controls).
+      security: [{}]
+      parameters:
+        - name: scale
+          in: query
+          description: Pixels per point of a PNG, 0.25 to 4.
+          schema: { type: number, minimum: 0.25, maximum: 4, default: 2 }
+      responses:
+        "200":
+          description: The widget.
+          content:
+            image/svg+xml:
+              schema: { type: string }
+            image/png:
+              schema: { type: string, contentMediaType: image/png }
+            text/html:
+              schema: { type: string }
+        "304": { description: Not modified. }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "422": { $ref: "#/components/responses/Unprocessable" }
+        "503": { $ref: "#/components/responses/Unavailable" }
+  /preview/{preview}/scene.glb:
+    parameters:
+      - $ref: "#/components/parameters/PreviewID"
+    get:
+      tags: [studio]
+      operationId: previewSceneGLB
+      summary: The scene of a preview (an environment) as GLB.
+      security: [{}]
+      responses:
+        "200":
+          description: The scene.
+          content:
+            model/gltf-binary:
+              schema: { type: string, contentMediaType: model/gltf-binary }
+        "304": { description: Not modified. }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "422": { $ref: "#/components/responses/Unprocessable" }
+  /preview/{preview}/scene:
+    parameters:
+      - $ref: "#/components/parameters/PreviewID"
+    get:
+      tags: [studio]
+      operationId: previewScene
+      summary: The orbit viewer of a preview's scene (WebGL 2).
+      security: [{}]
+      responses:
+        "200":
+          description: The page.
+          content:
+            text/html:
+              schema: { type: string }
+        "304": { description: Not modified. }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "422": { $ref: "#/components/responses/Unprocessable" }
+  /api/v1/projects/{project}/areas/{id}/geojson:
+    parameters:
+      - $ref: "#/components/parameters/Project"
+      - $ref: "#/components/parameters/Identifier"
+    get:
+      tags: [planting]
+      operationId: getAreaGeoJSON
+      summary: An area's polygons and exclusion zones, as they were sent.
+      security: [{ bearer: [] }, {}]
+      responses:
+        "200":
+          description: The GeoJSON.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [area, exclusions]
+                properties:
+                  area: { $ref: "#/components/schemas/GeoJSONPolygon" }
+                  exclusions:
+                    oneOf:
+                      - $ref: "#/components/schemas/GeoJSONPolygon"
+                      - type: "null"
+        "304": { description: Not modified. }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "404": { $ref: "#/components/responses/NotFound" }
 components:
   securitySchemes:
     bearer:
@@ -1565,6 +1749,12 @@ components:
       scheme: bearer
       description: An opaque token from `POST /api/v1/sessions`.
   parameters:
+    PreviewID:
+      name: preview
+      in: path
+      required: true
+      description: A preview's id, from `POST /api/v1/preview`.
+      schema: { type: string, pattern: "^[0-9a-f]{64}$" }
     Project:
       name: project
       in: path
@@ -1740,6 +1930,32 @@ components:
             details:
               type: object
               description: More about the error, by code (the conflicting tree, the limit passed).
+    Preview:
+      type: object
+      required: [diagnostics]
+      properties:
+        diagnostics:
+          type: array
+          items: { $ref: "#/components/schemas/Diagnostic" }
+        kind: { type: string, enum: [environment, component, chart] }
+        preview:
+          type: object
+          required: [id, scene, widgets]
+          properties:
+            id: { type: string }
+            scene: { type: [string, "null"], description: The scene viewer's path, for an environment. }
+            widgets:
+              type: array
+              items:
+                type: object
+                required: [name, html, svg, width, height]
+                properties:
+                  name: { type: string }
+                  width: { type: number, description: Points. }
+                  height: { type: number, description: Points. }
+                  html: { type: string }
+                  svg: { type: string }
+            problem: { type: string, description: Why the widgets could not be drawn. }
     Diagnostic:
       type: object
       description: One problem of a spec, as `arvis validate --format json` prints it.

@@ -33,13 +33,20 @@ public struct ServerConfiguration: Sendable {
     public var allowedOrigins: Set<String>
     /// The largest 3D asset accepted for upload (`413` above): 200 MB.
     public var maximumAssetBytes: Int
+    /// The map tiles ARVis Studio's planting map shows when a browser can reach them, as a URL
+    /// template with `{z}`, `{x}` and `{y}` (OpenStreetMap's by default); `nil`: only the metric grid.
+    public var mapTiles: String?
+
+    /// OpenStreetMap's standard tiles.
+    public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
 
     /// Creates a configuration; the defaults are those of `arvis serve`.
     public init(dataDirectory: String = "arvis-data", databaseURL: String? = nil, host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
                 passwordCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInAttemptsPerAddress: Int = 50,
                 signInWindow: TimeInterval = 15 * 60,
                 maximumSpecBytes: Int = 5_000_000, maximumAnchorBytes: Int = 16_384,
-                allowedOrigins: Set<String> = [], maximumAssetBytes: Int = 200_000_000) {
+                allowedOrigins: Set<String> = [], maximumAssetBytes: Int = 200_000_000,
+                mapTiles: String? = ServerConfiguration.openStreetMapTiles) {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL
         self.host = host
@@ -54,6 +61,7 @@ public struct ServerConfiguration: Sendable {
         self.maximumAnchorBytes = maximumAnchorBytes
         self.allowedOrigins = allowedOrigins
         self.maximumAssetBytes = maximumAssetBytes
+        self.mapTiles = mapTiles
     }
 
     /// The folder of the gallery's files: uploads by content hash, their thumbnails and conversions.

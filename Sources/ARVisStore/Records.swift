@@ -118,6 +118,17 @@ public struct SpecVersion: Sendable, Hashable {
     public var createdAt: Date
     /// The spec as it was sent; `nil` when only the list of versions was asked for.
     public var body: [UInt8]?
+
+    /// Creates a version (the store makes the saved ones; a server makes unsaved ones for previews).
+    public init(name: String, version: Int, contentHash: String, mediaType: String, author: String?, createdAt: Date, body: [UInt8]?) {
+        self.name = name
+        self.version = version
+        self.contentHash = contentHash
+        self.mediaType = mediaType
+        self.author = author
+        self.createdAt = createdAt
+        self.body = body
+    }
 }
 
 extension Date {

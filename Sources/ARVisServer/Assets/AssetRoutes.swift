@@ -17,12 +17,6 @@ struct AssetRoutes: Sendable {
         router.get(RouterPath(Self.base + "/{id}/model.{format}")) { request, context in try await self.model(request, context) }
         router.get(RouterPath(Self.base + "/{id}/thumbnail.png")) { request, context in try await self.thumbnail(request, context) }
         router.get("/a/{project}/{id}") { request, context in try await self.viewer(request, context) }
-        router.get("/viewer.js") { request, _ in
-            var headers: HTTPFields = [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache", .eTag: ViewerScript.etag]
-            if ETagList.names(ViewerScript.etag, request.headers[.ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
-            SecurityHeaders.append(to: &headers)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: ViewerScript.source)))
-        }
     }
 
     static func tooLarge(_ limit: Int) -> APIError {

@@ -1,0 +1,123 @@
+import ARVisGraphics
+import ARVisSpec
+import ARVisStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// What ARVis Studio shows beside the editor, for a spec that is not saved:
+/// - `POST /api/v1/preview` (signed in) reads the body (JSON or YAML, up to `--max-spec-mb`) and
+///   answers its diagnostics and, when it has no errors, its kind and the files of its preview;
+/// - `GET /preview/{id}/widgets/{n}.{svg|html|png}`, `GET /preview/{id}/scene.glb` and the orbit
+///   viewer of that scene, `GET /preview/{id}/scene`.
+///
+/// A preview is kept with the hub's renders (bounded, the oldest forgotten first) under the SHA-256
+/// of its syntax and bytes: its URLs can be neither guessed nor enumerated, so they need no token,
+/// which lets the Studio frame them.
+struct PreviewRoutes: Sendable {
+    let api: ARVisAPI
+    let renderer: HubRenderer
+
+    func register(on router: Router<ServerContext>) {
+        router.post("/api/v1/preview") { request, _ in try await self.preview(request) }
+        router.get("/preview/{preview}/widgets/{widget}") { request, context in
+            try await HubRoutes.widget(try context.parameters.require("widget"), of: try await self.kept(context), request: request, renderer: self.renderer)
+        }
+        router.get("/preview/{preview}/scene.glb") { request, context in
+            let version = try await self.kept(context)
+            return HubRoutes.response(try await self.renderer.scene(.glb, of: version), etag: "\"\(version.contentHash.prefix(16))\"", request: request)
+        }
+        router.get("/preview/{preview}/scene") { request, context in
+            let version = try await self.kept(context)
+            guard case .environment = try renderer.document(version) else {
+                throw APIError.invalid("notAnEnvironment", "this preview is a widget, not an environment: a scene needs targets")
+            }
+            let html = ScenePreviewPage(model: "/preview/\(version.contentHash)/scene.glb").html
+            return HubRoutes.response(HubRenderer.Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8"),
+                                      etag: "\"\(version.contentHash.prefix(16))-page\"", request: request, policy: AssetViewerPage.policy)
+        }
+    }
+
+    private func kept(_ context: ServerContext) async throws -> SpecVersion {
+        guard let version = await renderer.preview(try context.parameters.require("preview")) else {
+            throw APIError.notFound("this preview is no longer kept: edit the spec, or ask POST /api/v1/preview again")
+        }
+        return version
+    }
+
+    private func preview(_ request: Request) async throws -> Response {
+        _ = try await api.requireAccount(token: SessionToken.bearer(request.headers[.authorization]))
+        let limit = api.configuration.maximumSpecBytes
+        let body = try await request.bodyBytes(upTo: limit, orThrow: SpecRoutes.tooLarge(limit))
+        guard let syntax = SpecSyntax(contentType: request.headers[.contentType], body: body) else {
+            throw APIError(.unsupportedMediaType, "unsupportedMediaType", "send the spec as application/json or application/yaml")
+        }
+        let name = request.uri.queryParameters.get("name").flatMap { ItemName.isValid($0) ? $0 : nil } ?? "spec"
+        let read = syntax.read(body, name: name)
+        let diagnostics = read.diagnostics.sortedByPosition
+        var fields = ["\"diagnostics\":\(Diagnostic.json(diagnostics))"]
+        if let document = read.document, !diagnostics.containsErrors {
+            fields.append(try await files(of: document, body: body, syntax: syntax))
+        }
+        let json = "{" + fields.joined(separator: ",") + "}"
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        SecurityHeaders.append(to: &headers)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json)))
+    }
+
+    /// `"kind"` and `"preview"`: the widgets drawn (HTML and SVG) and the scene's viewer, or why they cannot be drawn.
+    private func files(of document: SpecDocument, body: [UInt8], syntax: SpecSyntax) async throws -> String {
+        let id = await renderer.keepPreview(body, syntax: syntax)
+        guard let version = await renderer.preview(id) else { throw APIError(.serviceUnavailable, "busy", "the preview could not be kept; try again") }
+        let base = "/preview/\(id)"
+        var kind = "environment"
+        switch document {
+        case .environment: kind = "environment"
+        case .component: kind = "component"
+        case .chart: kind = "chart"
+        }
+        var preview = ["\"id\":\(SpecRoutes.jsonString(id))", "\"scene\":" + (kind == "environment" ? SpecRoutes.jsonString(base + "/scene") : "null")]
+        do {
+            let drawn = try await renderer.drawAll(.html, of: version)
+            let widgets = drawn.enumerated().map { index, widget in
+                "{\"name\":\(SpecRoutes.jsonString(widget.name)),\"html\":\"\(base)/widgets/\(index + 1).html\",\"svg\":\"\(base)/widgets/\(index + 1).svg\","
+                    + "\"width\":\(Self.number(widget.width)),\"height\":\(Self.number(widget.height))}"
+            }
+            preview.append("\"widgets\":[" + widgets.joined(separator: ",") + "]")
+        } catch let error as APIError {
+            preview.append("\"widgets\":[],\"problem\":\(SpecRoutes.jsonString(error.message))")
+        }
+        return "\"kind\":\"\(kind)\",\"preview\":{" + preview.joined(separator: ",") + "}"
+    }
+
+    /// A size in points as a JSON number (0 for one that is not finite).
+    private static func number(_ value: Double) -> String {
+        value.isFinite ? String(format: "%.1f", value) : "0"
+    }
+}
+
+/// The orbit viewer of a preview's scene, framed by ARVis Studio: the scene's GLB drawn by `/viewer.js`.
+struct ScenePreviewPage {
+    /// The GLB's path.
+    var model: String
+
+    var html: String {
+        HubPage.head(title: "Scene preview", style: Self.style) + """
+            <body>
+            <div class="stage">
+            <canvas id="view" tabindex="0" data-model="\(model.xmlEscaped)" aria-label="3D view of the scene: its targets, widgets and placements. Drag to turn it, shift-drag or two fingers to move it, wheel or pinch to zoom, double-tap or 0 to reset."></canvas>
+            </div>
+            <p id="status" role="status" aria-live="polite"></p>
+            <script src="/viewer.js"></script>
+            </body>
+            </html>
+
+            """
+    }
+
+    private static let style = """
+        html,body{margin:0;height:100%;background:#fff;font:14px/1.4 -apple-system,system-ui,sans-serif;color:#636366}\
+        .stage{position:absolute;inset:0}.stage canvas{width:100%;height:100%;touch-action:none;display:block}\
+        canvas:focus-visible{outline:3px solid #007aff;outline-offset:-3px}#status{position:absolute;left:8px;bottom:4px;margin:0}
+        """
+}

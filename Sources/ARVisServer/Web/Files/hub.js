@@ -1,0 +1,27 @@
+// The spec hub's phone page follows its spec live: the page's stream (Server-Sent Events from
+// /live/PROJECT/NAME, resumed from the version shown) reloads the page when a new version is saved,
+// so a phone that opened a spec shows every save within a moment.
+"use strict";
+(function () {
+  const body = document.body;
+  const stream = body.dataset.live;
+  const shown = body.dataset.version;
+  const status = document.getElementById("live");
+  const say = (text) => { if (status) status.textContent = text; };
+  if (!stream || !shown || !window.EventSource) return;
+  const source = new EventSource(stream + "?version=" + encodeURIComponent(shown));
+  source.onopen = () => say("live");
+  source.onerror = () => say("reconnecting…");
+  source.onmessage = (event) => {
+    let message;
+    try { message = JSON.parse(event.data); } catch (error) { return; }
+    if (message.type === "spec" && String(message.version) !== shown) {
+      source.close();
+      say("version " + message.version + " saved: reloading…");
+      location.reload();
+    } else if (message.type === "deleted") {
+      source.close();
+      say("this spec was deleted");
+    }
+  };
+})();

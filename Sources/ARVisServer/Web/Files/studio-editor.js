@@ -1,0 +1,245 @@
+// ARVis Studio's spec pages: the project's specs, and the editor with its diagnostics as you type,
+// did-you-mean fixes, completion, save with conflict handling, versions (diff, restore), and the
+// live preview: every widget (the server's HTML renders), the scene in the orbit viewer, the QR
+// code and the phone link.
+"use strict";
+(function (Studio) {
+  const h = Studio.h, api = Studio.api;
+  /// How long after the last key the spec is checked.
+  const debounce = 120;
+
+  const starter = JSON.stringify({
+    imageTrackingConfigurations: [{
+      imageConfiguration: { imageURL: "https://example.com/poster.jpg", imageName: "poster", physicalWidth: 0.3 },
+      relationships: [{ widgetConfiguration: { component: { vStack: { elements: [{ text: { content: "**Hello from ARVis**" } }] } } } }],
+    }],
+  }, null, 2) + "\n";
+
+  Studio.pages.specs = async (project, rest) => {
+    if (rest.length) return editor(project, rest[0]);
+    const { specs } = await api("GET", Studio.projectPath(project.slug, "specs"));
+    const name = Studio.field("Name (letters, digits, _ and -)", { required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_-]*", maxlength: 100, name: "spec-name" });
+    Studio.show("Specs", Studio.projectNav(project, "specs"), h("h1", {}, "Specs of " + project.name),
+      h("ul", { class: "cards" }, specs.length ? specs.map((spec) => h("li", { class: "card" },
+        h("a", { class: "title", href: "#/p/" + project.slug + "/specs/" + encodeURIComponent(spec.name) }, spec.name),
+        h("p", { class: "muted" }, "version " + spec.version + " · " + new Date(spec.updatedAt).toLocaleString())))
+        : h("li", { class: "muted" }, "No specs yet.")),
+      Studio.canEdit(project) ? h("form", { class: "card row", onsubmit: (event) => {
+        event.preventDefault();
+        location.hash = "#/p/" + project.slug + "/specs/" + encodeURIComponent(name.input.value.trim());
+      } }, h("h2", {}, "New spec"), name.label, h("button", { type: "submit", class: "primary" }, "Create and edit")) : null);
+  };
+
+  async function editor(project, name) {
+    const path = Studio.projectPath(project.slug, "specs", name);
+    const state = { etag: null, version: 0, saved: "", text: starter, checking: 0, lastChecked: null, preview: null };
+    const loaded = await api("GET", path, { raw: true });
+    if (loaded.ok) {
+      state.text = state.saved = await loaded.text();
+      state.etag = loaded.headers.get("ETag");
+      state.version = Number(loaded.headers.get("ARVis-Version")) || 0;
+    } else if (loaded.status !== 404) throw new Studio.APIError(loaded.status, await loaded.json().catch(() => null));
+    const yaml = () => !/^\s*[{[]/.test(code.text);
+
+    const status = h("p", { id: "save-status", class: "muted", role: "status", "aria-live": "polite" });
+    const problems = h("ol", { id: "diagnostics", class: "diagnostics", "aria-label": "Problems" });
+    const summary = h("p", { id: "diagnostics-summary", class: "muted", role: "status", "aria-live": "polite" }, "Checking…");
+    const code = new Studio.CodeEditor({ text: state.text, yaml: !/^\s*[{[]/.test(state.text), label: "Spec " + name + " (JSON or YAML)",
+      describedBy: "diagnostics-summary", onChange: () => { schedule(); showDirty(); } });
+    const widgets = h("div", { class: "widgets", id: "preview-widgets" });
+    const scene = h("div", { class: "scene", id: "preview-scene" });
+    const phone = h("div", { class: "phone", id: "preview-phone" });
+    const versions = h("div", { class: "versions", id: "versions" });
+    const conflict = h("section", { class: "conflict card", id: "conflict", hidden: true, "aria-live": "assertive" });
+    const saveButton = h("button", { type: "button", class: "primary", id: "save", onclick: () => save(), disabled: !Studio.canEdit(project) }, "Save");
+
+    const showDirty = () => {
+      const dirty = code.text !== state.saved;
+      status.textContent = (state.version ? "Version " + state.version : "Not saved yet") + (dirty ? " · unsaved changes" : " · saved");
+      saveButton.textContent = dirty ? "Save" : "Saved";
+    };
+
+    // --- Checking as you type ---
+    let timer = 0;
+    const schedule = () => { clearTimeout(timer); timer = setTimeout(check, debounce); };
+    async function check() {
+      const text = code.text;
+      if (text === state.lastChecked) return;
+      const ticket = ++state.checking;
+      code.setYAML(yaml());
+      let result;
+      try {
+        result = await api("POST", "/api/v1/preview?name=" + encodeURIComponent(name), { body: text, type: yaml() ? "application/yaml" : "application/json" });
+      } catch (error) { summary.textContent = "Not checked: " + error.message; return; }
+      if (ticket !== state.checking) return;
+      state.lastChecked = text;
+      showDiagnostics(result.diagnostics);
+      if (result.preview) showPreview(result);
+    }
+
+    function showDiagnostics(diagnostics) {
+      code.mark(diagnostics);
+      const errors = diagnostics.filter((item) => item.severity === "error").length;
+      summary.textContent = errors ? errors + " error" + (errors === 1 ? "" : "s") + ", " + (diagnostics.length - errors) + " warning" + (diagnostics.length - errors === 1 ? "" : "s")
+        : diagnostics.length ? "No errors; " + diagnostics.length + " warning" + (diagnostics.length === 1 ? "" : "s") : "No problems.";
+      summary.className = errors ? "error" : "ok";
+      problems.replaceChildren(...diagnostics.slice(0, 200).map((item) => {
+        const fix = Studio.CodeEditor.fixOf(item);
+        return h("li", { class: item.severity, dataset: { line: item.line, column: item.column } },
+          h("button", { type: "button", class: "link place", onclick: () => code.reveal(item.line, item.column),
+            "aria-label": "Go to line " + item.line + ", column " + item.column }, item.line + ":" + item.column),
+          h("span", { class: "severity" }, item.severity), " ", h("span", { class: "message" }, item.message),
+          item.path ? h("code", { class: "path" }, item.path) : null,
+          item.hint ? h("span", { class: "hint" }, item.hint) : null,
+          fix ? h("button", { type: "button", class: "fix", onclick: () => { if (code.applyFix(item)) Studio.say("Replaced with '" + fix + "'."); } }, "Fix: use '" + fix + "'") : null);
+      }));
+    }
+
+    function showPreview(result) {
+      const preview = result.preview;
+      if (state.preview && state.preview.id === preview.id) return;
+      state.preview = preview;
+      widgets.replaceChildren(...(preview.problem ? [h("p", { class: "error" }, preview.problem)] : []), ...preview.widgets.map((widget, index) => {
+        const frame = h("iframe", { src: widget.html, title: "Widget " + (index + 1) + ": " + widget.name, sandbox: "allow-scripts", loading: "lazy", class: "widget" });
+        const width = Math.max(120, widget.width || 320), height = Math.max(60, widget.height || 200);
+        frame.style.aspectRatio = width + " / " + height;
+        frame.style.maxWidth = width + "px";
+        return h("figure", {}, frame, h("figcaption", {}, widget.name, " · ", h("a", { href: widget.svg, target: "_blank", rel: "noopener" }, "SVG")));
+      }));
+      if (!preview.widgets.length && !preview.problem) widgets.replaceChildren(h("p", { class: "muted" }, "This spec has no widgets."));
+      scene.replaceChildren(preview.scene ? h("iframe", { src: preview.scene, title: "3D scene: targets, widgets and placements", class: "scene-view" })
+        : h("p", { class: "muted" }, "A " + result.kind + " has no scene: the scene is drawn for environments."));
+    }
+
+    function showPhone() {
+      if (!state.version) { phone.replaceChildren(h("p", { class: "muted" }, "Save the spec to open it on a phone.")); return; }
+      const page = location.origin + "/s/" + encodeURIComponent(project.slug) + "/" + encodeURIComponent(name);
+      if (project.visibility === "private") {
+        phone.replaceChildren(h("p", {}, "Phones open the specs of unlisted and public projects without an account; this project is private. ",
+          Studio.canEdit(project) ? h("a", { href: "#/p/" + project.slug + "/settings" }, "Change its visibility") : null));
+        return;
+      }
+      phone.replaceChildren(h("img", { src: "/s/" + encodeURIComponent(project.slug) + "/" + encodeURIComponent(name) + "/qr.svg?v=" + state.version,
+        alt: "QR code opening " + name + " in iARVis", class: "qr", width: 200, height: 200 }),
+        h("p", {}, h("a", { href: page, target: "_blank", rel: "noopener", id: "phone-link" }, page)),
+        h("p", { class: "muted" }, "The phone page follows every save live."));
+    }
+
+    // --- Saving ---
+    async function save(force) {
+      const text = code.text;
+      const headers = {};
+      if (force) headers["If-Match"] = force;
+      else if (state.etag) headers["If-Match"] = state.etag;
+      else headers["If-None-Match"] = "*";
+      saveButton.disabled = true;
+      try {
+        const saved = await api("PUT", path, { body: text, type: yaml() ? "application/yaml" : "application/json", headers });
+        state.etag = saved.etag;
+        state.version = saved.version;
+        state.saved = text;
+        conflict.hidden = true;
+        Studio.say("Saved version " + saved.version + ".");
+        showPhone();
+        loadVersions();
+      } catch (error) {
+        if (error.status === 412) await showConflict(text);
+        else if (error.status === 422 && Array.isArray(error.details)) { showDiagnostics(error.details); Studio.say("Not saved: " + error.message, "error"); }
+        else Studio.say("Not saved: " + error.message, "error");
+      } finally {
+        saveButton.disabled = !Studio.canEdit(project);
+        showDirty();
+      }
+    }
+
+    /// Someone saved since this text was loaded: both are shown, nothing is lost.
+    async function showConflict(mine) {
+      const theirs = await api("GET", path, { raw: true });
+      const theirText = await theirs.text();
+      const theirTag = theirs.headers.get("ETag"), theirVersion = Number(theirs.headers.get("ARVis-Version")) || 0;
+      conflict.replaceChildren(
+        h("h2", {}, "Someone else saved version " + theirVersion + " while you were editing"),
+        h("p", {}, "Nothing was saved and nothing is lost: your text is below theirs. Keep yours (it becomes the next version), or take theirs (yours stays here to copy from)."),
+        h("div", { class: "both" },
+          h("label", { class: "field" }, h("span", {}, "Theirs (version " + theirVersion + ")"), h("textarea", { readOnly: true, class: "mono", rows: 12, value: theirText, id: "conflict-theirs" })),
+          h("label", { class: "field" }, h("span", {}, "Yours"), h("textarea", { readOnly: true, class: "mono", rows: 12, value: mine, id: "conflict-mine" }))),
+        Studio.diffView(theirText, mine, "theirs → yours"),
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "primary", onclick: () => save(theirTag) }, "Keep mine"),
+          h("button", { type: "button", onclick: () => {
+            state.etag = theirTag; state.version = theirVersion; state.saved = theirText;
+            code.set(theirText); schedule(); showDirty();
+            Studio.say("Theirs is in the editor; yours stays in this panel.");
+          } }, "Take theirs"),
+          h("button", { type: "button", onclick: () => { conflict.hidden = true; } }, "Close")));
+      conflict.hidden = false;
+      conflict.querySelector("h2").tabIndex = -1;
+      conflict.querySelector("h2").focus();
+    }
+
+    // --- Versions ---
+    async function loadVersions() {
+      if (!state.version) { versions.replaceChildren(h("p", { class: "muted" }, "No versions yet.")); return; }
+      const list = await Studio.attempt(() => api("GET", path + "/versions"), "Versions");
+      if (!list) return;
+      versions.replaceChildren(h("ol", { reversed: true, class: "list" }, list.versions.slice().reverse().map((version) => h("li", {},
+        h("button", { type: "button", class: "link", onclick: () => compare(version.version) }, "Version " + version.version),
+        " · " + (version.author || "—") + " · " + new Date(version.createdAt).toLocaleString()))), h("div", { id: "version-diff" }));
+    }
+
+    async function compare(number) {
+      const response = await api("GET", path + "/versions/" + number, { raw: true });
+      const text = await response.text();
+      const target = versions.querySelector("#version-diff");
+      target.replaceChildren(h("h3", {}, "Version " + number + " → the editor"), Studio.diffView(text, code.text, "version " + number + " → editor"),
+        Studio.canEdit(project) ? h("button", { type: "button", onclick: async () => {
+          const restored = await Studio.attempt(() => api("POST", path + "/versions/" + number + "/restore"), "Not restored");
+          if (!restored) return;
+          state.etag = restored.etag; state.version = restored.version; state.saved = text;
+          code.set(text); schedule(); showDirty(); showPhone(); loadVersions();
+          Studio.say("Version " + number + " restored as version " + restored.version + ".");
+        } }, "Restore version " + number) : null);
+    }
+
+    // --- Layout ---
+    const tab = (id, label, panel) => ({ id, label, panel });
+    const tabs = [tab("widgets", "Widgets", widgets), tab("scene", "Scene", scene), tab("phone", "Phone", phone), tab("versions", "Versions", versions)];
+    const tabList = h("div", { role: "tablist", class: "tabs small", "aria-label": "Preview" });
+    const select = (chosen) => tabs.forEach((item) => {
+      item.button.setAttribute("aria-selected", String(item === chosen));
+      item.button.tabIndex = item === chosen ? 0 : -1;
+      item.panel.hidden = item !== chosen;
+    });
+    tabs.forEach((item, index) => {
+      item.button = h("button", { type: "button", role: "tab", id: "tab-" + item.id, "aria-controls": "preview-" + item.id, onclick: () => select(item),
+        onkeydown: (event) => {
+          if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return;
+          const next = tabs[(index + (event.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+          select(next); next.button.focus();
+        } }, item.label);
+      item.panel.setAttribute("role", "tabpanel");
+      item.panel.setAttribute("aria-labelledby", "tab-" + item.id);
+      item.panel.id = item.panel.id || "preview-" + item.id;
+      tabList.append(item.button);
+    });
+    select(tabs[0]);
+
+    document.addEventListener("keydown", saveShortcut);
+    Studio.onLeave(() => { document.removeEventListener("keydown", saveShortcut); clearTimeout(timer); });
+    function saveShortcut(event) {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") { event.preventDefault(); if (Studio.canEdit(project)) save(); }
+    }
+
+    Studio.show(name, Studio.projectNav(project, "specs"),
+      h("div", { class: "editor-head" }, h("h1", {}, name), status, saveButton,
+        h("span", { class: "muted keys" }, "Ctrl+S saves · Ctrl+Space completes · Esc then Tab leaves the editor")),
+      conflict,
+      h("div", { class: "workbench" },
+        h("section", { class: "edit", "aria-label": "Editor" }, code.element, h("div", { class: "problems" }, summary, problems)),
+        h("section", { class: "preview", "aria-label": "Preview" }, tabList, ...tabs.map((item) => item.panel))));
+    showDirty();
+    showPhone();
+    loadVersions();
+    check();
+  }
+})(window.Studio);
