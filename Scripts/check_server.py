@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -37,13 +36,10 @@ import time
 import urllib.error
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checking import free_port  # noqa: E402
+
 EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Examples", "two-targets-environment.json")
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Server:

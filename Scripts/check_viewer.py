@@ -11,43 +11,22 @@ zooms with the wheel, checks the AR links an iPhone and an Android phone get, an
 logged a console error. Screenshots go to SCREENSHOTS. Prints 'N passed, N failed'.
 """
 import io
-import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checking import Checks  # noqa: E402
+from checking import Checks, call, free_port, wait_until_up  # noqa: E402
 from playwright.sync_api import sync_playwright
 
 ARVIS, FIXTURES, SHOTS = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
 os.makedirs(SHOTS, exist_ok=True)
 check = Checks()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def call(base, method, path, body=None, token=None, content_type="application/json"):
-    data = json.dumps(body).encode() if isinstance(body, (dict, list)) else body
-    request = urllib.request.Request(base + path, data=data, method=method)
-    if data is not None:
-        request.add_header("Content-Type", content_type)
-    if token:
-        request.add_header("Authorization", "Bearer " + token)
-    with urllib.request.urlopen(request, timeout=60) as response:
-        payload = response.read()
-        return json.loads(payload) if response.headers.get("Content-Type", "").startswith("application/json") else payload
 
 
 def mask_of_png(data, size=None):
@@ -84,12 +63,7 @@ def main():
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen([ARVIS, "serve", "--data", data, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            try:
-                call(base, "GET", "/health")
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_up(base)
         call(base, "POST", "/api/v1/accounts", {"username": "viewer", "password": "a long enough password"})
         token = call(base, "POST", "/api/v1/sessions", {"username": "viewer", "password": "a long enough password"})["token"]
         call(base, "POST", "/api/v1/projects", {"slug": "models", "name": "Models", "visibility": "unlisted"}, token)

@@ -1,5 +1,10 @@
-"""What the check scripts share: counting checks and printing the closing 'N passed, N failed' line."""
+"""What the check scripts share: counting checks and printing the closing 'N passed, N failed' line,
+and talking to a live `arvis serve` (a free port, JSON calls, waiting for it to answer)."""
+import json
+import socket
 import sys
+import time
+import urllib.request
 
 
 class Checks:
@@ -22,3 +27,37 @@ class Checks:
         """Prints the closing line and exits 1 when any check failed."""
         print(f"{self.passed} passed, {self.failed} failed")
         sys.exit(1 if self.failed else 0)
+
+
+def free_port():
+    """A TCP port nobody listens on, on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(base, method, path, body=None, token=None, content_type="application/json", headers=None):
+    """Calls the server: a dict or list body goes as JSON; answers JSON decoded, anything else as bytes."""
+    data = json.dumps(body).encode() if isinstance(body, (dict, list)) else body
+    request = urllib.request.Request(base + path, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", content_type)
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    with urllib.request.urlopen(request, timeout=60) as response:
+        payload = response.read()
+        return json.loads(payload) if response.headers.get("Content-Type", "").startswith("application/json") else payload
+
+
+def wait_until_up(base, seconds=10):
+    """Waits for /health to answer."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            call(base, "GET", "/health")
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"the server at {base} did not answer within {seconds} s")

@@ -28,7 +28,7 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .notFound {
             // The router's own "no route" (handlers answer with APIError).
             let allowed = document.methods(for: Substring(request.uri.path))
-            guard !allowed.isEmpty else { throw APIError.notFound("nothing is at \(request.uri.path); /docs lists every route") }
+            guard !allowed.isEmpty, !allowed.contains(request.method) else { throw APIError.notFound("nothing is at \(request.uri.path); /docs lists every route") }
             let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
             if request.method == .options { return Response(status: .noContent, headers: [.allow: allow]) }
             var refusal = APIError(.methodNotAllowed, "methodNotAllowed", "\(request.uri.path) answers \(allow), not \(request.method.rawValue)")

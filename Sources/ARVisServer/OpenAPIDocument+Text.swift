@@ -1631,6 +1631,10 @@ paths:
           in: query
           description: The file name diagnostics are located in.
           schema: { $ref: "#/components/schemas/SpecName" }
+        - name: draw
+          in: query
+          description: "`false`: only the diagnostics and kind (quick, for every pause in typing)."
+          schema: { type: boolean, default: true }
       requestBody:
         required: true
         description: The spec, at most 5 MB.

@@ -61,7 +61,7 @@ struct StudioTests: ServerTesting {
             #expect(invalid.status == .ok)
             let diagnostics = try #require(try object(invalid)["diagnostics"] as? [[String: Any]])
             let first = try #require(diagnostics.first)
-            #expect(first["line"] as? Int == 24 && first["column"] as? Int == 15 && first["file"] as? String == "chart")
+            #expect(first["line"] as? Int == 25 && first["column"] as? Int == 15 && first["file"] as? String == "chart")
             #expect((first["hint"] as? String)?.contains("'BarMark'") == true)
             #expect(try object(invalid)["preview"] == nil)
 
@@ -70,7 +70,7 @@ struct StudioTests: ServerTesting {
             #expect(body["kind"] as? String == "environment")
             let preview = try #require(body["preview"] as? [String: Any])
             let widgets = try #require(preview["widgets"] as? [[String: Any]])
-            #expect(widgets.count == 3)
+            #expect(widgets.count == 5)
             let html = try #require(widgets.first?["html"] as? String)
             let widget = try await client.execute(uri: html, method: .get)
             #expect(widget.status == .ok && String(buffer: widget.body).contains("<svg"))
@@ -81,7 +81,7 @@ struct StudioTests: ServerTesting {
             let glb = try await client.execute(uri: scene + ".glb", method: .get)
             #expect(glb.status == .ok && Array(glb.body.readableBytesView.prefix(4)) == Array("glTF".utf8))
 
-            let yaml = try await client.execute(uri: "/api/v1/preview", method: .post, headers: headers.merging([.contentType: "application/yaml"]),
+            let yaml = try await client.execute(uri: "/api/v1/preview", method: .post, headers: with(headers, contentType: "application/yaml"),
                                                 body: try example("museum-label.yaml"))
             #expect(try object(yaml)["kind"] as? String == "component")
             #expect((try object(yaml)["preview"] as? [String: Any])?["scene"] is NSNull)
@@ -94,7 +94,7 @@ struct StudioTests: ServerTesting {
             let headers = try await signIn(client, "ana")
             let large = ByteBuffer(string: "{\"components\": [" + String(repeating: " ", count: 2_000) + "]}")
             #expect(try await client.execute(uri: "/api/v1/preview", method: .post, headers: headers, body: large).status == .contentTooLarge)
-            let text = try await client.execute(uri: "/api/v1/preview", method: .post, headers: headers.merging([.contentType: "text/plain"]), body: ByteBuffer(string: "{}"))
+            let text = try await client.execute(uri: "/api/v1/preview", method: .post, headers: with(headers, contentType: "text/plain"), body: ByteBuffer(string: "{}"))
             #expect(text.status == .unsupportedMediaType)
             let hex = String(repeating: "ab", count: 32)
             #expect(try await client.execute(uri: "/preview/\(hex)/widgets/1.svg", method: .get).status == .notFound)
@@ -117,7 +117,7 @@ struct StudioTests: ServerTesting {
             let headers = try await signIn(client, "ana")
             let slug = try await createProject(client, headers, name: "Forest")
             let area = #"{"type": "Polygon", "coordinates": [[[-9.1, 38.7], [-9.099, 38.7], [-9.099, 38.701], [-9.1, 38.701], [-9.1, 38.7]]]}"#
-            let created = try await client.execute(uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: headers.merging([.contentType: "application/json"]),
+            let created = try await client.execute(uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: with(headers, contentType: "application/json"),
                                                    body: ByteBuffer(string: #"{"name": "North", "area": \#(area)}"#))
             #expect(created.status == .created)
             let id = try #require(try object(created)["id"] as? String)
@@ -146,5 +146,11 @@ struct StudioTests: ServerTesting {
             let third = String(buffer: try await client.execute(uri: "/s/\(slug)/tour", method: .get).body)
             #expect(third.contains("data-version=\"3\"") && third.contains("version 3"))
         }
+    }
+
+    private func with(_ headers: HTTPFields, contentType: String) -> HTTPFields {
+        var headers = headers
+        headers[.contentType] = contentType
+        return headers
     }
 }

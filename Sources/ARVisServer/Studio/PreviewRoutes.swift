@@ -7,7 +7,8 @@ import Hummingbird
 
 /// What ARVis Studio shows beside the editor, for a spec that is not saved:
 /// - `POST /api/v1/preview` (signed in) reads the body (JSON or YAML, up to `--max-spec-mb`) and
-///   answers its diagnostics and, when it has no errors, its kind and the files of its preview;
+///   answers its diagnostics and, when it has no errors, its kind and (unless `?draw=false`, the
+///   quick read the editor makes on every pause in typing) the files of its preview;
 /// - `GET /preview/{id}/widgets/{n}.{svg|html|png}`, `GET /preview/{id}/scene.glb` and the orbit
 ///   viewer of that scene, `GET /preview/{id}/scene`.
 ///
@@ -56,8 +57,9 @@ struct PreviewRoutes: Sendable {
         let read = syntax.read(body, name: name)
         let diagnostics = read.diagnostics.sortedByPosition
         var fields = ["\"diagnostics\":\(Diagnostic.json(diagnostics))"]
+        let draw = request.uri.queryParameters.get("draw") != "false"
         if let document = read.document, !diagnostics.containsErrors {
-            fields.append(try await files(of: document, body: body, syntax: syntax))
+            fields.append(draw ? try await files(of: document, body: body, syntax: syntax) : "\"kind\":\"\(Self.kind(of: document))\"")
         }
         let json = "{" + fields.joined(separator: ",") + "}"
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
@@ -70,12 +72,7 @@ struct PreviewRoutes: Sendable {
         let id = await renderer.keepPreview(body, syntax: syntax)
         guard let version = await renderer.preview(id) else { throw APIError(.serviceUnavailable, "busy", "the preview could not be kept; try again") }
         let base = "/preview/\(id)"
-        var kind = "environment"
-        switch document {
-        case .environment: kind = "environment"
-        case .component: kind = "component"
-        case .chart: kind = "chart"
-        }
+        let kind = Self.kind(of: document)
         var preview = ["\"id\":\(SpecRoutes.jsonString(id))", "\"scene\":" + (kind == "environment" ? SpecRoutes.jsonString(base + "/scene") : "null")]
         do {
             let drawn = try await renderer.drawAll(.html, of: version)
@@ -88,6 +85,14 @@ struct PreviewRoutes: Sendable {
             preview.append("\"widgets\":[],\"problem\":\(SpecRoutes.jsonString(error.message))")
         }
         return "\"kind\":\"\(kind)\",\"preview\":{" + preview.joined(separator: ",") + "}"
+    }
+
+    private static func kind(of document: SpecDocument) -> String {
+        switch document {
+        case .environment: "environment"
+        case .component: "component"
+        case .chart: "chart"
+        }
     }
 
     /// A size in points as a JSON number (0 for one that is not finite).

@@ -51,6 +51,7 @@ window.Studio = (function () {
       if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
       else if (key === "class") element.className = value;
       else if (key === "dataset") Object.assign(element.dataset, value);
+      else if (key === "value") element.value = value;
       else if (key in element && typeof value !== "string") element[key] = value;
       else element.setAttribute(key, value === true ? "" : String(value));
     }
@@ -519,7 +520,7 @@ window.Studio = (function () {
     constructor(options) {
       this.onChange = options.onChange;
       this.yaml = !!options.yaml;
-      this.diagnostics = [];
+      this.marks = new Map();
       this.gutter = h("div", { class: "gutter", "aria-hidden": "true" });
       this.coloured = h("pre", { class: "coloured", "aria-hidden": "true" });
       this.input = h("textarea", { class: "input", spellcheck: false, autocapitalize: "off", autocomplete: "off", wrap: "off",
@@ -527,8 +528,8 @@ window.Studio = (function () {
         oninput: () => this.changed(), onscroll: () => this.syncScroll(), onkeydown: (event) => this.key(event) });
       this.menu = h("ul", { class: "completions", role: "listbox", hidden: true, "aria-label": "Completions" });
       this.element = h("div", { class: "code" }, this.gutter, h("div", { class: "layers" }, this.coloured, this.input), this.menu);
-      this.lineCount = 0;
       this.set(options.text || "");
+      new ResizeObserver(() => this.schedulePaint()).observe(this.input);
     }
 
     get text() { return this.input.value; }
@@ -536,50 +537,64 @@ window.Studio = (function () {
     /// Replaces the whole text (loading a version, taking theirs), keeping undo where the browser can.
     set(text) {
       this.input.value = text;
+      this.lines = null;
       this.paint();
     }
 
-    setYAML(yaml) { this.yaml = yaml; this.paint(); }
+    setYAML(yaml) { if (yaml !== this.yaml) { this.yaml = yaml; this.paint(); } }
 
     changed() {
       this.closeMenu();
-      if (!this.painting) {
-        this.painting = true;
-        requestAnimationFrame(() => { this.painting = false; this.paint(); });
-      }
+      this.lines = null;
+      this.schedulePaint();
       this.onChange(this.text);
+    }
+
+    schedulePaint() {
+      if (this.painting) return;
+      this.painting = true;
+      requestAnimationFrame(() => { this.painting = false; this.paint(); });
     }
 
     /// Marks `diagnostics` (the server's) at their lines and columns.
     mark(diagnostics) {
-      this.diagnostics = diagnostics;
+      this.marks = new Map();
+      for (const diagnostic of diagnostics) if (!this.marks.has(diagnostic.line)) this.marks.set(diagnostic.line, diagnostic);
       this.paint();
     }
 
+    /// Colours the lines in view and a screenful either side (a 180 KB spec has thousands of lines;
+    /// colouring them all on every key would not keep up with typing).
     paint() {
-      const lines = this.text.split("\n");
-      const marks = new Map();
-      for (const diagnostic of this.diagnostics) if (!marks.has(diagnostic.line)) marks.set(diagnostic.line, diagnostic);
-      this.coloured.innerHTML = lines.map((line, index) => {
+      const lines = this.lines || (this.lines = this.text.split("\n"));
+      const marks = this.marks || new Map();
+      const lineHeight = this.lineHeight || (this.lineHeight = parseFloat(getComputedStyle(this.input).lineHeight) || 19);
+      const visible = Math.ceil((this.input.clientHeight || 600) / lineHeight);
+      const top = Math.floor(this.input.scrollTop / lineHeight);
+      const first = Math.max(0, top - visible), last = Math.min(lines.length, top + 2 * visible);
+      const html = [], numbers = [];
+      for (let index = first; index < last; index++) {
         const mark = marks.get(index + 1);
-        const html = colourLine(line, this.yaml, mark && mark.column);
-        return mark ? "<span class=\"line " + mark.severity + "\">" + html + "</span>" : html;
-      }).join("\n") + "\n";
-      if (lines.length !== this.lineCount || this.markedLines !== marks.size) {
-        this.lineCount = lines.length;
-        this.markedLines = marks.size;
-        const numbers = [];
-        for (let n = 1; n <= lines.length; n++) numbers.push(marks.has(n) ? "<span class=\"" + marks.get(n).severity + "\">" + n + "</span>" : String(n));
-        this.gutter.innerHTML = numbers.join("\n");
-      } else {
-        this.gutter.querySelectorAll("span").forEach((span) => { span.className = marks.has(Number(span.textContent)) ? marks.get(Number(span.textContent)).severity : ""; });
+        const coloured = colourLine(lines[index], this.yaml, mark && mark.column);
+        html.push(mark ? "<span class=\"line " + mark.severity + "\">" + coloured + "</span>" : coloured);
+        numbers.push(mark ? "<span class=\"" + mark.severity + "\">" + (index + 1) + "</span>" : String(index + 1));
       }
+      this.coloured.innerHTML = html.join("\n") + "\n";
+      this.gutter.innerHTML = numbers.join("\n");
+      this.gutter.style.minWidth = (String(lines.length).length + 2) + "ch";
+      this.painted = { first, last, lineHeight };
       this.syncScroll();
     }
 
     syncScroll() {
-      this.coloured.style.transform = "translate(" + -this.input.scrollLeft + "px," + -this.input.scrollTop + "px)";
-      this.gutter.style.transform = "translateY(" + -this.input.scrollTop + "px)";
+      const painted = this.painted;
+      if (!painted) return;
+      const top = Math.floor(this.input.scrollTop / painted.lineHeight);
+      const visible = Math.ceil((this.input.clientHeight || 600) / painted.lineHeight);
+      if ((top < painted.first || top + visible > painted.last) && painted.last - painted.first < (this.lines || []).length) { this.schedulePaint(); }
+      const offset = painted.first * painted.lineHeight - this.input.scrollTop;
+      this.coloured.style.transform = "translate(" + -this.input.scrollLeft + "px," + offset + "px)";
+      this.gutter.style.transform = "translateY(" + offset + "px)";
     }
 
     /// The offset of line `line`, column `column` (both from 1).
@@ -770,15 +785,16 @@ window.Studio = (function () {
 
   const starter = JSON.stringify({
     imageTrackingConfigurations: [{
-      imageConfiguration: { imageURL: "https://example.com/poster.jpg", imageName: "poster", physicalWidth: 0.3 },
-      relationships: [{ widgetConfiguration: { component: { vStack: { elements: [{ text: { content: "**Hello from ARVis**" } }] } } } }],
+      imageURL: "https://example.org/targets/poster.jpg",
+      physicalWidth: 0.3,
+      relationships: [{ widgetConfiguration: { component: { text: { content: "**Hello from ARVis**" } }, relativeAnchorPoint: "top", relativePosition: [0, 0, 0] } }],
     }],
   }, null, 2) + "\n";
 
   Studio.pages.specs = async (project, rest) => {
     if (rest.length) return editor(project, rest[0]);
     const { specs } = await api("GET", Studio.projectPath(project.slug, "specs"));
-    const name = Studio.field("Name (letters, digits, _ and -)", { required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_-]*", maxlength: 100, name: "spec-name" });
+    const name = Studio.field("Name (letters, digits, _ and -)", { required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]*", maxlength: 100, name: "spec-name" });
     Studio.show("Specs", Studio.projectNav(project, "specs"), h("h1", {}, "Specs of " + project.name),
       h("ul", { class: "cards" }, specs.length ? specs.map((spec) => h("li", { class: "card" },
         h("a", { class: "title", href: "#/p/" + project.slug + "/specs/" + encodeURIComponent(spec.name) }, spec.name),
@@ -793,12 +809,29 @@ window.Studio = (function () {
   async function editor(project, name) {
     const path = Studio.projectPath(project.slug, "specs", name);
     const state = { etag: null, version: 0, saved: "", text: starter, checking: 0, lastChecked: null, preview: null };
-    const loaded = await api("GET", path, { raw: true });
-    if (loaded.ok) {
-      state.text = state.saved = await loaded.text();
-      state.etag = loaded.headers.get("ETag");
-      state.version = Number(loaded.headers.get("ARVis-Version")) || 0;
-    } else if (loaded.status !== 404) throw new Studio.APIError(loaded.status, await loaded.json().catch(() => null));
+    /// The spec as stored now, or null when it does not exist (asked of the list, not answered with a 404).
+    const latest = async () => {
+      const { specs } = await api("GET", Studio.projectPath(project.slug, "specs"));
+      if (!specs.some((spec) => spec.name === name)) return null;
+      const response = await api("GET", path, { raw: true });
+      if (!response.ok) throw new Studio.APIError(response.status, await response.json().catch(() => null));
+      return { text: await response.text(), etag: response.headers.get("ETag"), version: Number(response.headers.get("ARVis-Version")) || 0 };
+    };
+    /// The spec as stored, if someone saved (or deleted) it since the editor's version; else undefined.
+    const changedSince = async () => {
+      if (!state.etag) return await latest() || undefined;
+      const response = await api("GET", path, { raw: true, headers: { "If-None-Match": state.etag } });
+      if (response.status === 304) return undefined;
+      if (response.status === 404) return null;
+      if (!response.ok) throw new Studio.APIError(response.status, await response.json().catch(() => null));
+      return { text: await response.text(), etag: response.headers.get("ETag"), version: Number(response.headers.get("ARVis-Version")) || 0 };
+    };
+    const stored = await latest();
+    if (stored) {
+      state.text = state.saved = stored.text;
+      state.etag = stored.etag;
+      state.version = stored.version;
+    }
     const yaml = () => !/^\s*[{[]/.test(code.text);
 
     const status = h("p", { id: "save-status", class: "muted", role: "status", "aria-live": "polite" });
@@ -822,19 +855,22 @@ window.Studio = (function () {
     // --- Checking as you type ---
     let timer = 0;
     const schedule = () => { clearTimeout(timer); timer = setTimeout(check, debounce); };
+    /// Diagnostics first (a quick read), then — when there are no errors — the drawings.
     async function check() {
       const text = code.text;
       if (text === state.lastChecked) return;
       const ticket = ++state.checking;
       code.setYAML(yaml());
-      let result;
+      const ask = (draw) => api("POST", "/api/v1/preview?draw=" + draw + "&name=" + encodeURIComponent(name), { body: text, type: yaml() ? "application/yaml" : "application/json" });
       try {
-        result = await api("POST", "/api/v1/preview?name=" + encodeURIComponent(name), { body: text, type: yaml() ? "application/yaml" : "application/json" });
-      } catch (error) { summary.textContent = "Not checked: " + error.message; return; }
-      if (ticket !== state.checking) return;
-      state.lastChecked = text;
-      showDiagnostics(result.diagnostics);
-      if (result.preview) showPreview(result);
+        const read = await ask(false);
+        if (ticket !== state.checking) return;
+        state.lastChecked = text;
+        showDiagnostics(read.diagnostics);
+        if (read.diagnostics.some((item) => item.severity === "error")) return;
+        const drawn = await ask(true);
+        if (ticket === state.checking && drawn.preview) showPreview(drawn);
+      } catch (error) { summary.textContent = "Not checked: " + error.message; }
     }
 
     function showDiagnostics(diagnostics) {
@@ -886,24 +922,32 @@ window.Studio = (function () {
     }
 
     // --- Saving ---
-    async function save(force) {
+    /// Saves the editor's text over the version it was loaded from (`over`: an ETag the author chose
+    /// to replace). Someone else's newer version is found before writing, so the answer is a
+    /// conflict to resolve rather than a `412`; a `412` from a save racing another is handled alike.
+    async function save(over) {
       const text = code.text;
-      const headers = {};
-      if (force) headers["If-Match"] = force;
-      else if (state.etag) headers["If-Match"] = state.etag;
-      else headers["If-None-Match"] = "*";
+      const started = Date.now();
+      if (state.lastChecked === text && problems.querySelector("li.error")) {
+        Studio.say("Not saved: fix the errors first (they are listed under the editor).", "error");
+        return;
+      }
       saveButton.disabled = true;
       try {
+        const current = over ? undefined : await changedSince();
+        if (current !== undefined) { await showConflict(text, current); return; }
+        const headers = over ? { "If-Match": over } : state.etag ? { "If-Match": state.etag } : { "If-None-Match": "*" };
         const saved = await api("PUT", path, { body: text, type: yaml() ? "application/yaml" : "application/json", headers });
         state.etag = saved.etag;
         state.version = saved.version;
         state.saved = text;
         conflict.hidden = true;
+        window.studioSaved = { version: saved.version, started, at: Date.now() };
         Studio.say("Saved version " + saved.version + ".");
         showPhone();
         loadVersions();
       } catch (error) {
-        if (error.status === 412) await showConflict(text);
+        if (error.status === 412) await showConflict(text, await latest());
         else if (error.status === 422 && Array.isArray(error.details)) { showDiagnostics(error.details); Studio.say("Not saved: " + error.message, "error"); }
         else Studio.say("Not saved: " + error.message, "error");
       } finally {
@@ -913,10 +957,13 @@ window.Studio = (function () {
     }
 
     /// Someone saved since this text was loaded: both are shown, nothing is lost.
-    async function showConflict(mine) {
-      const theirs = await api("GET", path, { raw: true });
-      const theirText = await theirs.text();
-      const theirTag = theirs.headers.get("ETag"), theirVersion = Number(theirs.headers.get("ARVis-Version")) || 0;
+    async function showConflict(mine, theirs) {
+      if (!theirs) {
+        Studio.say("The spec was deleted meanwhile; saving again creates it with your text.", "error");
+        state.etag = null; state.version = 0;
+        return;
+      }
+      const theirText = theirs.text, theirTag = theirs.etag, theirVersion = theirs.version;
       conflict.replaceChildren(
         h("h2", {}, "Someone else saved version " + theirVersion + " while you were editing"),
         h("p", {}, "Nothing was saved and nothing is lost: your text is below theirs. Keep yours (it becomes the next version), or take theirs (yours stays here to copy from)."),
@@ -1098,7 +1145,7 @@ window.Studio = (function () {
       }
     }
 
-    const chooser = h("input", { type: "file", accept: ".glb,.usdz,model/gltf-binary,model/vnd.usdz+zip", multiple: true, id: "asset-file", class: "sr",
+    const chooser = h("input", { type: "file", accept: ".glb,.usdz,model/gltf-binary,model/vnd.usdz+zip", multiple: true, id: "asset-file", class: "sr", "aria-label": "Choose GLB or USDZ files to upload",
       onchange: (event) => { send([...event.target.files]); event.target.value = ""; } });
     const drop = h("div", { class: "drop", id: "drop-zone", tabindex: 0, role: "button", "aria-label": "Upload models: drop GLB or USDZ files here, or press Enter to choose files",
       onclick: () => chooser.click(), onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); chooser.click(); } },
@@ -1444,7 +1491,7 @@ window.Studio = (function () {
       clearTimeout(speciesTimer);
       speciesTimer = setTimeout(async () => {
         const found = await api("GET", "/api/v1/species?q=" + encodeURIComponent(text)).catch(() => ({ species: [] }));
-        speciesList.replaceChildren(...found.species.slice(0, 20).map((species) => h("option", { value: species.name })));
+        speciesList.replaceChildren(...found.species.slice(0, 20).map((species) => h("option", { value: species.latinName }, species.englishName + " · " + species.spacing + " m")));
       }, 150);
     };
     addSpecies("", 1);
@@ -1704,7 +1751,7 @@ window.Studio = (function () {
   Studio.pages.rooms = async (project, rest) => {
     const slug = project.slug;
     if (!rest.length) {
-      const name = Studio.field("Room", { value: "main", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_-]*", name: "room" });
+      const name = Studio.field("Room", { value: "main", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]*", name: "room" });
       Studio.show("Rooms", Studio.projectNav(project, "rooms"), h("h1", {}, "Rooms of " + project.name),
         h("p", {}, "A room is a device's live session: its camera pose, the surfaces it found, and annotations placed by remote experts. A device joins with ?role=publisher."),
         h("form", { class: "card row", onsubmit: (event) => { event.preventDefault(); location.hash = "#/p/" + slug + "/rooms/" + encodeURIComponent(name.input.value.trim()); } },

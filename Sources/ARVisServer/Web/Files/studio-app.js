@@ -15,6 +15,7 @@ window.Studio = (function () {
       if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
       else if (key === "class") element.className = value;
       else if (key === "dataset") Object.assign(element.dataset, value);
+      else if (key === "value") element.value = value;
       else if (key in element && typeof value !== "string") element[key] = value;
       else element.setAttribute(key, value === true ? "" : String(value));
     }

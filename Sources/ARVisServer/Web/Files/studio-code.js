@@ -194,7 +194,7 @@
     constructor(options) {
       this.onChange = options.onChange;
       this.yaml = !!options.yaml;
-      this.diagnostics = [];
+      this.marks = new Map();
       this.gutter = h("div", { class: "gutter", "aria-hidden": "true" });
       this.coloured = h("pre", { class: "coloured", "aria-hidden": "true" });
       this.input = h("textarea", { class: "input", spellcheck: false, autocapitalize: "off", autocomplete: "off", wrap: "off",
@@ -202,8 +202,8 @@
         oninput: () => this.changed(), onscroll: () => this.syncScroll(), onkeydown: (event) => this.key(event) });
       this.menu = h("ul", { class: "completions", role: "listbox", hidden: true, "aria-label": "Completions" });
       this.element = h("div", { class: "code" }, this.gutter, h("div", { class: "layers" }, this.coloured, this.input), this.menu);
-      this.lineCount = 0;
       this.set(options.text || "");
+      new ResizeObserver(() => this.schedulePaint()).observe(this.input);
     }
 
     get text() { return this.input.value; }
@@ -211,50 +211,64 @@
     /// Replaces the whole text (loading a version, taking theirs), keeping undo where the browser can.
     set(text) {
       this.input.value = text;
+      this.lines = null;
       this.paint();
     }
 
-    setYAML(yaml) { this.yaml = yaml; this.paint(); }
+    setYAML(yaml) { if (yaml !== this.yaml) { this.yaml = yaml; this.paint(); } }
 
     changed() {
       this.closeMenu();
-      if (!this.painting) {
-        this.painting = true;
-        requestAnimationFrame(() => { this.painting = false; this.paint(); });
-      }
+      this.lines = null;
+      this.schedulePaint();
       this.onChange(this.text);
+    }
+
+    schedulePaint() {
+      if (this.painting) return;
+      this.painting = true;
+      requestAnimationFrame(() => { this.painting = false; this.paint(); });
     }
 
     /// Marks `diagnostics` (the server's) at their lines and columns.
     mark(diagnostics) {
-      this.diagnostics = diagnostics;
+      this.marks = new Map();
+      for (const diagnostic of diagnostics) if (!this.marks.has(diagnostic.line)) this.marks.set(diagnostic.line, diagnostic);
       this.paint();
     }
 
+    /// Colours the lines in view and a screenful either side (a 180 KB spec has thousands of lines;
+    /// colouring them all on every key would not keep up with typing).
     paint() {
-      const lines = this.text.split("\n");
-      const marks = new Map();
-      for (const diagnostic of this.diagnostics) if (!marks.has(diagnostic.line)) marks.set(diagnostic.line, diagnostic);
-      this.coloured.innerHTML = lines.map((line, index) => {
+      const lines = this.lines || (this.lines = this.text.split("\n"));
+      const marks = this.marks || new Map();
+      const lineHeight = this.lineHeight || (this.lineHeight = parseFloat(getComputedStyle(this.input).lineHeight) || 19);
+      const visible = Math.ceil((this.input.clientHeight || 600) / lineHeight);
+      const top = Math.floor(this.input.scrollTop / lineHeight);
+      const first = Math.max(0, top - visible), last = Math.min(lines.length, top + 2 * visible);
+      const html = [], numbers = [];
+      for (let index = first; index < last; index++) {
         const mark = marks.get(index + 1);
-        const html = colourLine(line, this.yaml, mark && mark.column);
-        return mark ? "<span class=\"line " + mark.severity + "\">" + html + "</span>" : html;
-      }).join("\n") + "\n";
-      if (lines.length !== this.lineCount || this.markedLines !== marks.size) {
-        this.lineCount = lines.length;
-        this.markedLines = marks.size;
-        const numbers = [];
-        for (let n = 1; n <= lines.length; n++) numbers.push(marks.has(n) ? "<span class=\"" + marks.get(n).severity + "\">" + n + "</span>" : String(n));
-        this.gutter.innerHTML = numbers.join("\n");
-      } else {
-        this.gutter.querySelectorAll("span").forEach((span) => { span.className = marks.has(Number(span.textContent)) ? marks.get(Number(span.textContent)).severity : ""; });
+        const coloured = colourLine(lines[index], this.yaml, mark && mark.column);
+        html.push(mark ? "<span class=\"line " + mark.severity + "\">" + coloured + "</span>" : coloured);
+        numbers.push(mark ? "<span class=\"" + mark.severity + "\">" + (index + 1) + "</span>" : String(index + 1));
       }
+      this.coloured.innerHTML = html.join("\n") + "\n";
+      this.gutter.innerHTML = numbers.join("\n");
+      this.gutter.style.minWidth = (String(lines.length).length + 2) + "ch";
+      this.painted = { first, last, lineHeight };
       this.syncScroll();
     }
 
     syncScroll() {
-      this.coloured.style.transform = "translate(" + -this.input.scrollLeft + "px," + -this.input.scrollTop + "px)";
-      this.gutter.style.transform = "translateY(" + -this.input.scrollTop + "px)";
+      const painted = this.painted;
+      if (!painted) return;
+      const top = Math.floor(this.input.scrollTop / painted.lineHeight);
+      const visible = Math.ceil((this.input.clientHeight || 600) / painted.lineHeight);
+      if ((top < painted.first || top + visible > painted.last) && painted.last - painted.first < (this.lines || []).length) { this.schedulePaint(); }
+      const offset = painted.first * painted.lineHeight - this.input.scrollTop;
+      this.coloured.style.transform = "translate(" + -this.input.scrollLeft + "px," + offset + "px)";
+      this.gutter.style.transform = "translateY(" + offset + "px)";
     }
 
     /// The offset of line `line`, column `column` (both from 1).

@@ -10,15 +10,16 @@
 
   const starter = JSON.stringify({
     imageTrackingConfigurations: [{
-      imageConfiguration: { imageURL: "https://example.com/poster.jpg", imageName: "poster", physicalWidth: 0.3 },
-      relationships: [{ widgetConfiguration: { component: { vStack: { elements: [{ text: { content: "**Hello from ARVis**" } }] } } } }],
+      imageURL: "https://example.org/targets/poster.jpg",
+      physicalWidth: 0.3,
+      relationships: [{ widgetConfiguration: { component: { text: { content: "**Hello from ARVis**" } }, relativeAnchorPoint: "top", relativePosition: [0, 0, 0] } }],
     }],
   }, null, 2) + "\n";
 
   Studio.pages.specs = async (project, rest) => {
     if (rest.length) return editor(project, rest[0]);
     const { specs } = await api("GET", Studio.projectPath(project.slug, "specs"));
-    const name = Studio.field("Name (letters, digits, _ and -)", { required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_-]*", maxlength: 100, name: "spec-name" });
+    const name = Studio.field("Name (letters, digits, _ and -)", { required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]*", maxlength: 100, name: "spec-name" });
     Studio.show("Specs", Studio.projectNav(project, "specs"), h("h1", {}, "Specs of " + project.name),
       h("ul", { class: "cards" }, specs.length ? specs.map((spec) => h("li", { class: "card" },
         h("a", { class: "title", href: "#/p/" + project.slug + "/specs/" + encodeURIComponent(spec.name) }, spec.name),
@@ -33,12 +34,29 @@
   async function editor(project, name) {
     const path = Studio.projectPath(project.slug, "specs", name);
     const state = { etag: null, version: 0, saved: "", text: starter, checking: 0, lastChecked: null, preview: null };
-    const loaded = await api("GET", path, { raw: true });
-    if (loaded.ok) {
-      state.text = state.saved = await loaded.text();
-      state.etag = loaded.headers.get("ETag");
-      state.version = Number(loaded.headers.get("ARVis-Version")) || 0;
-    } else if (loaded.status !== 404) throw new Studio.APIError(loaded.status, await loaded.json().catch(() => null));
+    /// The spec as stored now, or null when it does not exist (asked of the list, not answered with a 404).
+    const latest = async () => {
+      const { specs } = await api("GET", Studio.projectPath(project.slug, "specs"));
+      if (!specs.some((spec) => spec.name === name)) return null;
+      const response = await api("GET", path, { raw: true });
+      if (!response.ok) throw new Studio.APIError(response.status, await response.json().catch(() => null));
+      return { text: await response.text(), etag: response.headers.get("ETag"), version: Number(response.headers.get("ARVis-Version")) || 0 };
+    };
+    /// The spec as stored, if someone saved (or deleted) it since the editor's version; else undefined.
+    const changedSince = async () => {
+      if (!state.etag) return await latest() || undefined;
+      const response = await api("GET", path, { raw: true, headers: { "If-None-Match": state.etag } });
+      if (response.status === 304) return undefined;
+      if (response.status === 404) return null;
+      if (!response.ok) throw new Studio.APIError(response.status, await response.json().catch(() => null));
+      return { text: await response.text(), etag: response.headers.get("ETag"), version: Number(response.headers.get("ARVis-Version")) || 0 };
+    };
+    const stored = await latest();
+    if (stored) {
+      state.text = state.saved = stored.text;
+      state.etag = stored.etag;
+      state.version = stored.version;
+    }
     const yaml = () => !/^\s*[{[]/.test(code.text);
 
     const status = h("p", { id: "save-status", class: "muted", role: "status", "aria-live": "polite" });
@@ -62,19 +80,22 @@
     // --- Checking as you type ---
     let timer = 0;
     const schedule = () => { clearTimeout(timer); timer = setTimeout(check, debounce); };
+    /// Diagnostics first (a quick read), then — when there are no errors — the drawings.
     async function check() {
       const text = code.text;
       if (text === state.lastChecked) return;
       const ticket = ++state.checking;
       code.setYAML(yaml());
-      let result;
+      const ask = (draw) => api("POST", "/api/v1/preview?draw=" + draw + "&name=" + encodeURIComponent(name), { body: text, type: yaml() ? "application/yaml" : "application/json" });
       try {
-        result = await api("POST", "/api/v1/preview?name=" + encodeURIComponent(name), { body: text, type: yaml() ? "application/yaml" : "application/json" });
-      } catch (error) { summary.textContent = "Not checked: " + error.message; return; }
-      if (ticket !== state.checking) return;
-      state.lastChecked = text;
-      showDiagnostics(result.diagnostics);
-      if (result.preview) showPreview(result);
+        const read = await ask(false);
+        if (ticket !== state.checking) return;
+        state.lastChecked = text;
+        showDiagnostics(read.diagnostics);
+        if (read.diagnostics.some((item) => item.severity === "error")) return;
+        const drawn = await ask(true);
+        if (ticket === state.checking && drawn.preview) showPreview(drawn);
+      } catch (error) { summary.textContent = "Not checked: " + error.message; }
     }
 
     function showDiagnostics(diagnostics) {
@@ -126,24 +147,32 @@
     }
 
     // --- Saving ---
-    async function save(force) {
+    /// Saves the editor's text over the version it was loaded from (`over`: an ETag the author chose
+    /// to replace). Someone else's newer version is found before writing, so the answer is a
+    /// conflict to resolve rather than a `412`; a `412` from a save racing another is handled alike.
+    async function save(over) {
       const text = code.text;
-      const headers = {};
-      if (force) headers["If-Match"] = force;
-      else if (state.etag) headers["If-Match"] = state.etag;
-      else headers["If-None-Match"] = "*";
+      const started = Date.now();
+      if (state.lastChecked === text && problems.querySelector("li.error")) {
+        Studio.say("Not saved: fix the errors first (they are listed under the editor).", "error");
+        return;
+      }
       saveButton.disabled = true;
       try {
+        const current = over ? undefined : await changedSince();
+        if (current !== undefined) { await showConflict(text, current); return; }
+        const headers = over ? { "If-Match": over } : state.etag ? { "If-Match": state.etag } : { "If-None-Match": "*" };
         const saved = await api("PUT", path, { body: text, type: yaml() ? "application/yaml" : "application/json", headers });
         state.etag = saved.etag;
         state.version = saved.version;
         state.saved = text;
         conflict.hidden = true;
+        window.studioSaved = { version: saved.version, started, at: Date.now() };
         Studio.say("Saved version " + saved.version + ".");
         showPhone();
         loadVersions();
       } catch (error) {
-        if (error.status === 412) await showConflict(text);
+        if (error.status === 412) await showConflict(text, await latest());
         else if (error.status === 422 && Array.isArray(error.details)) { showDiagnostics(error.details); Studio.say("Not saved: " + error.message, "error"); }
         else Studio.say("Not saved: " + error.message, "error");
       } finally {
@@ -153,10 +182,13 @@
     }
 
     /// Someone saved since this text was loaded: both are shown, nothing is lost.
-    async function showConflict(mine) {
-      const theirs = await api("GET", path, { raw: true });
-      const theirText = await theirs.text();
-      const theirTag = theirs.headers.get("ETag"), theirVersion = Number(theirs.headers.get("ARVis-Version")) || 0;
+    async function showConflict(mine, theirs) {
+      if (!theirs) {
+        Studio.say("The spec was deleted meanwhile; saving again creates it with your text.", "error");
+        state.etag = null; state.version = 0;
+        return;
+      }
+      const theirText = theirs.text, theirTag = theirs.etag, theirVersion = theirs.version;
       conflict.replaceChildren(
         h("h2", {}, "Someone else saved version " + theirVersion + " while you were editing"),
         h("p", {}, "Nothing was saved and nothing is lost: your text is below theirs. Keep yours (it becomes the next version), or take theirs (yours stays here to copy from)."),

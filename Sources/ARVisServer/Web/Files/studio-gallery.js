@@ -90,7 +90,7 @@
       }
     }
 
-    const chooser = h("input", { type: "file", accept: ".glb,.usdz,model/gltf-binary,model/vnd.usdz+zip", multiple: true, id: "asset-file", class: "sr",
+    const chooser = h("input", { type: "file", accept: ".glb,.usdz,model/gltf-binary,model/vnd.usdz+zip", multiple: true, id: "asset-file", class: "sr", "aria-label": "Choose GLB or USDZ files to upload",
       onchange: (event) => { send([...event.target.files]); event.target.value = ""; } });
     const drop = h("div", { class: "drop", id: "drop-zone", tabindex: 0, role: "button", "aria-label": "Upload models: drop GLB or USDZ files here, or press Enter to choose files",
       onclick: () => chooser.click(), onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); chooser.click(); } },

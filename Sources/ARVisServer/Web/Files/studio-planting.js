@@ -326,7 +326,7 @@
       clearTimeout(speciesTimer);
       speciesTimer = setTimeout(async () => {
         const found = await api("GET", "/api/v1/species?q=" + encodeURIComponent(text)).catch(() => ({ species: [] }));
-        speciesList.replaceChildren(...found.species.slice(0, 20).map((species) => h("option", { value: species.name })));
+        speciesList.replaceChildren(...found.species.slice(0, 20).map((species) => h("option", { value: species.latinName }, species.englishName + " · " + species.spacing + " m")));
       }, 150);
     };
     addSpecies("", 1);

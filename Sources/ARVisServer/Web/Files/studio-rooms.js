@@ -151,7 +151,7 @@
   Studio.pages.rooms = async (project, rest) => {
     const slug = project.slug;
     if (!rest.length) {
-      const name = Studio.field("Room", { value: "main", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_-]*", name: "room" });
+      const name = Studio.field("Room", { value: "main", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]*", name: "room" });
       Studio.show("Rooms", Studio.projectNav(project, "rooms"), h("h1", {}, "Rooms of " + project.name),
         h("p", {}, "A room is a device's live session: its camera pose, the surfaces it found, and annotations placed by remote experts. A device joins with ?role=publisher."),
         h("form", { class: "card row", onsubmit: (event) => { event.preventDefault(); location.hash = "#/p/" + slug + "/rooms/" + encodeURIComponent(name.input.value.trim()); } },
