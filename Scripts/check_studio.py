@@ -183,6 +183,7 @@ def main():
             marked = page.evaluate(f"[...document.querySelectorAll('.code .gutter span.error')].map((s) => s.textContent)")
             check("the gutter marks that line", str(line) in marked, marked)
             check("the token is underlined where the error is", page.locator(".code mark.squiggle").first.inner_text() == '"BarMak"')
+            page.click("#diagnostics button.place")
             shot(page, "error-at-its-line")
             page.click("#diagnostics button.fix")
             fixed = wait_for(page, "document.getElementById('diagnostics-summary').textContent.includes('No problems') && 'ok'")
@@ -353,6 +354,7 @@ def main():
             plan = page.evaluate("window.studioPlan")
             check(f"the plan is drawn tree by tree ({plan['trees']} trees)", plan["trees"] >= 100 and plan["drawn"] >= plan["trees"], plan)
             check("with its count and density", "per hectare" in page.locator("#plan-count").inner_text())
+            page.evaluate("window.scrollTo(0, 0)")
             shot(page, "plan-trees")
             with page.expect_download() as download:
                 page.click("#export-plan")

@@ -1592,6 +1592,7 @@ paths:
             text/css:
               schema: { type: string }
         "304": { description: Not modified. }
+        "404": { $ref: "#/components/responses/NotFound" }
   /schema.json:
     get:
       tags: [studio]
@@ -1617,6 +1618,7 @@ paths:
           content:
             text/javascript:
               schema: { type: string }
+        "304": { description: Not modified. }
   /api/v1/preview:
     post:
       tags: [studio]

@@ -112,6 +112,10 @@ struct AuthorizationMatrixTests: ServerTesting {
         Route(method: .get, path: "/api/v1/projects/garden/assets/{asset}/model.glb", visibility: "public", expected: publicRead),
         Route(method: .get, path: "/a/garden/{asset}", expected: read),
         Route(method: .get, path: "/a/garden/{asset}", visibility: "unlisted", expected: publicRead),
+        // ARVis Studio: previews are for accounts (no project is read); an area's GeoJSON reads like the area.
+        Route(method: .post, path: "/api/v1/preview", body: #"{"text": {"content": "Hi"}}"#, expected: signedIn),
+        Route(method: .get, path: "/", expected: [200, 200, 200, 200, 200, 200]),
+        Route(method: .get, path: "/schema.json", expected: [200, 200, 200, 200, 200, 200]),
     ]
 
     private static let area = #"{"name": "Plot", "area": {"type": "Polygon", "coordinates": [[[-8.81, 39.74], [-8.809, 39.74], [-8.809, 39.741], [-8.81, 39.74]]]}}"#

@@ -1660,12 +1660,28 @@ window.Studio = (function () {
   const conjugate = (q) => [-q[0], -q[1], -q[2], q[3]];
   const minus = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 
-  /// A point of the world in a pose's camera view, in viewport points, or null behind it.
-  function toCamera(pose, point) {
-    const local = rotate(conjugate(pose.orientation), minus(point, pose.position));
-    if (local[2] > -0.01) return null;
+  /// A point of the world in the camera's frame (it looks along −z, y up).
+  const inCamera = (pose, point) => rotate(conjugate(pose.orientation), minus(point, pose.position));
+  const near = -0.01;
+  /// A point of the camera's frame in its view, in viewport points (the point is in front of it).
+  const toView = (pose, local) => {
     const [fx, fy, cx, cy] = pose.intrinsics;
     return [fx * local[0] / -local[2] + cx, cy - fy * local[1] / -local[2]];
+  };
+
+  /// A point of the world in a pose's camera view, in viewport points, or null behind it.
+  function toCamera(pose, point) {
+    const local = inCamera(pose, point);
+    return local[2] < near ? toView(pose, local) : null;
+  }
+
+  /// A segment of the world in a pose's camera view, cut where it passes behind the camera; or null.
+  function segmentToCamera(pose, a, b) {
+    let p = inCamera(pose, a), q = inCamera(pose, b);
+    if (p[2] >= near && q[2] >= near) return null;
+    const cut = (front, back) => { const t = (near - front[2]) / (back[2] - front[2]); return front.map((value, index) => value + t * (back[index] - value)); };
+    if (p[2] >= near) p = cut(q, p); else if (q[2] >= near) q = cut(p, q);
+    return [toView(pose, p), toView(pose, q)];
   }
 
   /// An orbit view of the room's scene: the floor, the device's camera and path, the annotations.
@@ -1798,8 +1814,8 @@ window.Studio = (function () {
       const base = [Math.round(pose.position[0]), 0, Math.round(pose.position[2])];
       for (let i = -6; i <= 6; i++) {
         for (const [a, b] of [[[base[0] + i, 0, base[2] - 6], [base[0] + i, 0, base[2] + 6]], [[base[0] - 6, 0, base[2] + i], [base[0] + 6, 0, base[2] + i]]]) {
-          const p = toCamera(pose, a), q = toCamera(pose, b);
-          if (p && q) { g.moveTo(ox + p[0] * scale, oy + p[1] * scale); g.lineTo(ox + q[0] * scale, oy + q[1] * scale); }
+          const segment = segmentToCamera(pose, a, b);
+          if (segment) { g.moveTo(ox + segment[0][0] * scale, oy + segment[0][1] * scale); g.lineTo(ox + segment[1][0] * scale, oy + segment[1][1] * scale); }
         }
       }
       g.stroke();
