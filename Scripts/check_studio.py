@@ -400,10 +400,20 @@ def main():
             gone = wait_for(expert, "!document.querySelector('#annotations li[data-id]') && 'ok'", timeout=5)
             check("deleting it removes it everywhere", gone == "ok")
 
+            # --- Data: datasets and anchors devices made ---
+            call(base, "POST", "/api/v1/projects/museum/datasets/visitors/rows", {"count": 42, "gate": "north"}, token)
+            call(base, "POST", "/api/v1/projects/museum/anchors", {"pose": {"position": [1, 0, -2], "orientation": [0, 0, 0, 1]}, "session": "ipad"}, token)
+            page.goto(base + "/#/p/museum/data")
+            page.wait_for_selector("h1:has-text('Data of Museum')")
+            page.click("button:has-text('visitors')")
+            page.wait_for_selector("#dataset-rows td:has-text('north')")
+            check("the data page lists datasets, their rows and anchors", page.locator("td:has-text('1.00, 0.00, -2.00')").count() == 1)
+            audit(page, "data")
+
             # --- 360 px wide ---
             narrow = watch(phone_context.new_page())
             narrow.add_init_script(f"if (window === window.top) localStorage.setItem('arvis.token', {json.dumps(token)})")
-            for route in ("#/", "#/p/museum/specs/tour", "#/p/museum/planting", "#/p/museum/gallery", "#/p/museum/members", "#/p/museum/settings"):
+            for route in ("#/", "#/p/museum/specs/tour", "#/p/museum/planting", "#/p/museum/gallery", "#/p/museum/rooms/main", "#/p/museum/data", "#/p/museum/members", "#/p/museum/settings"):
                 narrow.goto(base + "/" + route)
                 narrow.wait_for_selector("main h1")
                 narrow.wait_for_timeout(300)

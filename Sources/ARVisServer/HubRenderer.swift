@@ -37,11 +37,14 @@ struct HubRenderer: Sendable {
 
     private let fonts: FontLibrary?
     private let cache: OutputCache
+    /// The largest output kept (a quarter of the cache): larger specs cannot be previewed.
+    let largestKept: Int
 
     /// - Parameter capacity: the most bytes of output kept.
     init(fonts: FontLibrary?, capacity: Int = 128_000_000) {
         self.fonts = fonts
         cache = OutputCache(capacity: capacity)
+        largestKept = capacity / 4
     }
 
     /// Widget `number` (from 1) of a version, in `format` (`scale` pixels per point for PNG).

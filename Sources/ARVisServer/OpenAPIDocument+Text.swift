@@ -1577,7 +1577,7 @@ paths:
       - name: file
         in: path
         required: true
-        schema: { type: string, enum: [app.js, code.js, editor.js, planting.js, gallery.js, rooms.js, style.css] }
+        schema: { type: string, enum: [app.js, code.js, editor.js, planting.js, gallery.js, rooms.js, data.js, style.css] }
     get:
       tags: [studio]
       operationId: studioFile

@@ -18,7 +18,7 @@ struct StudioTests: ServerTesting {
             #expect(policy.contains("script-src 'self';") && policy.contains("connect-src 'self';") && policy.contains("frame-ancestors 'none'"))
             #expect(policy.contains("img-src 'self' data: blob: https://tile.openstreetmap.org;"), "the map's tiles, and nothing else from outside")
             let html = String(buffer: page.body)
-            for file in ["app.js", "code.js", "editor.js", "planting.js", "gallery.js", "rooms.js"] {
+            for file in ["app.js", "code.js", "editor.js", "planting.js", "gallery.js", "rooms.js", "data.js"] {
                 #expect(html.contains("<script src=\"/studio/\(file)\"></script>"))
             }
             #expect(!html.contains("http://") && !html.contains("<script>"), "no inline script, nothing fetched from elsewhere")
@@ -32,7 +32,7 @@ struct StudioTests: ServerTesting {
         try await withServer { client in
             let folder = Corpus.packageRoot.appendingPathComponent("Sources/ARVisServer/Web/Files")
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-            #expect(names.count >= 9)
+            #expect(names.count >= 10)
             for name in names {
                 let path = name.hasPrefix("studio-") ? "/studio/" + name.dropFirst("studio-".count) : "/" + name
                 let response = try await client.execute(uri: path, method: .get)

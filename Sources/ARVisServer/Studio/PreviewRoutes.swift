@@ -70,7 +70,9 @@ struct PreviewRoutes: Sendable {
     /// `"kind"` and `"preview"`: the widgets drawn (HTML and SVG) and the scene's viewer, or why they cannot be drawn.
     private func files(of document: SpecDocument, body: [UInt8], syntax: SpecSyntax) async throws -> String {
         let id = await renderer.keepPreview(body, syntax: syntax)
-        guard let version = await renderer.preview(id) else { throw APIError(.serviceUnavailable, "busy", "the preview could not be kept; try again") }
+        guard let version = await renderer.preview(id) else {
+            throw APIError(.contentTooLarge, "tooLarge", "a spec over \(renderer.largestKept / 1_000_000) MB is checked but not drawn for preview")
+        }
         let base = "/preview/\(id)"
         let kind = Self.kind(of: document)
         var preview = ["\"id\":\(SpecRoutes.jsonString(id))", "\"scene\":" + (kind == "environment" ? SpecRoutes.jsonString(base + "/scene") : "null")]

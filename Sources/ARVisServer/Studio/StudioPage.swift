@@ -49,6 +49,7 @@ struct StudioPage: Sendable {
             <script src="/studio/planting.js"></script>
             <script src="/studio/gallery.js"></script>
             <script src="/studio/rooms.js"></script>
+            <script src="/studio/data.js"></script>
             </body>
             </html>
 

@@ -152,7 +152,7 @@ window.Studio = (function () {
 
   /// A project's tabs.
   Studio.projectNav = (project, current) => {
-    const tabs = [["specs", "Specs"], ["planting", "Planting"], ["gallery", "Gallery"], ["rooms", "Rooms"], ["members", "Members"], ["settings", "Settings"]];
+    const tabs = [["specs", "Specs"], ["planting", "Planting"], ["gallery", "Gallery"], ["rooms", "Rooms"], ["data", "Data"], ["members", "Members"], ["settings", "Settings"]];
     return h("nav", { class: "tabs", "aria-label": "Project" },
       h("a", { href: "#/" }, "Projects"), h("span", { class: "crumb" }, project.name),
       tabs.map(([key, label]) => h("a", { href: "#/p/" + project.slug + "/" + key, "aria-current": key === current ? "page" : null }, label)));
@@ -768,6 +768,56 @@ window.Studio = (function () {
     const added = lines.filter((line) => line[0] === "+").length, removed = lines.filter((line) => line[0] === "-").length;
     return h("div", { class: "diff" }, h("p", { class: "muted" }, (labels ? labels + ": " : "") + "+" + added + " −" + removed + " lines"),
       added + removed === 0 ? h("p", {}, "No difference.") : h("ol", {}, rows));
+  };
+})(window.Studio);
+
+"""#,
+        "studio-data.js": #"""
+// ARVis Studio's data page: the project's live datasets (their latest rows, which charts follow)
+// and the anchors devices placed (with their expiry), each deletable by editors.
+"use strict";
+(function (Studio) {
+  const h = Studio.h, api = Studio.api;
+
+  Studio.pages.data = async (project) => {
+    const slug = project.slug, editable = Studio.canEdit(project);
+    const [{ datasets }, { anchors }] = await Promise.all([api("GET", Studio.projectPath(slug, "datasets")), api("GET", Studio.projectPath(slug, "anchors"))]);
+    const rows = h("section", { class: "card", id: "dataset-rows", hidden: true });
+
+    async function show(dataset) {
+      const { rows: latest } = await api("GET", Studio.projectPath(slug, "datasets", dataset, "rows") + "?last=50");
+      const columns = [...new Set(latest.flatMap((row) => Object.keys(row.values)))];
+      rows.hidden = false;
+      rows.replaceChildren(h("h2", {}, "The last " + latest.length + " rows of " + dataset),
+        h("div", { class: "scroll" }, h("table", { class: "table" },
+          h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "At"), columns.map((column) => h("th", {}, column)))),
+          h("tbody", {}, latest.slice().reverse().map((row) => h("tr", {}, h("td", {}, String(row.seq)), h("td", {}, new Date(row.at).toLocaleString()),
+            columns.map((column) => h("td", {}, row.values[column] === undefined ? "" : String(row.values[column])))))))));
+    }
+
+    const remove = async (path, what) => {
+      if (!confirm("Delete " + what + "?")) return;
+      if (await Studio.attempt(() => api("DELETE", path), "Not deleted")) { Studio.say(what + " deleted."); Studio.route(); }
+    };
+
+    Studio.show("Data", Studio.projectNav(project, "data"), h("h1", {}, "Data of " + project.name),
+      h("section", { class: "card" }, h("h2", {}, "Datasets"),
+        h("p", { class: "muted" }, "Rows devices and sensors append (POST …/datasets/NAME/rows); charts that name a dataset follow them live."),
+        datasets.length ? h("ul", { class: "list" }, datasets.map((dataset) => h("li", {},
+          h("button", { type: "button", class: "link", onclick: () => show(dataset.name) }, dataset.name), " · " + dataset.rows.toLocaleString() + " rows ",
+          editable ? h("button", { type: "button", onclick: () => remove(Studio.projectPath(slug, "datasets", dataset.name), "dataset " + dataset.name) }, "Delete " + dataset.name) : null)))
+          : h("p", { class: "muted" }, "No datasets yet.")),
+      rows,
+      h("section", { class: "card" }, h("h2", {}, "Anchors"),
+        h("p", { class: "muted" }, "Poses devices shared so others find the same place; each expires."),
+        anchors.length ? h("div", { class: "scroll" }, h("table", { class: "table" },
+          h("thead", {}, h("tr", {}, h("th", {}, "Anchor"), h("th", {}, "Position (m)"), h("th", {}, "Session"), h("th", {}, "Expires"), h("th", {}, h("span", { class: "sr" }, "Actions")))),
+          h("tbody", {}, anchors.map((anchor) => h("tr", {}, h("td", {}, h("code", {}, anchor.id.slice(0, 8))),
+            h("td", {}, anchor.pose.position.map((value) => value.toFixed(2)).join(", ")), h("td", {}, anchor.session || "—"),
+            h("td", {}, new Date(anchor.expiresAt).toLocaleDateString()),
+            h("td", {}, editable ? h("button", { type: "button", onclick: () => remove(Studio.projectPath(slug, "anchors", anchor.id), "anchor " + anchor.id.slice(0, 8)) },
+              "Delete anchor " + anchor.id.slice(0, 8)) : null))))))
+          : h("p", { class: "muted" }, "No anchors.")));
   };
 })(window.Studio);
 
@@ -1912,6 +1962,7 @@ fieldset { border: 1px solid var(--line); border-radius: 12px; min-width: 0; }
 .cards .title { font-weight: 600; font-size: 1.05em; }
 .list { padding-left: 20px; } .list li { margin: 4px 0; }
 .table { border-collapse: collapse; width: 100%; background: var(--paper); border-radius: 12px; overflow: hidden; margin-bottom: 12px; }
+.scroll { overflow-x: auto; position: relative; }
 .table th, .table td { text-align: left; padding: 8px 10px; border-bottom: 1px solid #ececf0; }
 .tabs { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: center; margin: 4px 0 8px; }
 .tabs a[aria-current=page] { font-weight: 700; color: var(--ink); text-decoration: none; }

@@ -116,7 +116,7 @@ window.Studio = (function () {
 
   /// A project's tabs.
   Studio.projectNav = (project, current) => {
-    const tabs = [["specs", "Specs"], ["planting", "Planting"], ["gallery", "Gallery"], ["rooms", "Rooms"], ["members", "Members"], ["settings", "Settings"]];
+    const tabs = [["specs", "Specs"], ["planting", "Planting"], ["gallery", "Gallery"], ["rooms", "Rooms"], ["data", "Data"], ["members", "Members"], ["settings", "Settings"]];
     return h("nav", { class: "tabs", "aria-label": "Project" },
       h("a", { href: "#/" }, "Projects"), h("span", { class: "crumb" }, project.name),
       tabs.map(([key, label]) => h("a", { href: "#/p/" + project.slug + "/" + key, "aria-current": key === current ? "page" : null }, label)));
