@@ -830,8 +830,8 @@ window.Studio = (function () {
 "use strict";
 (function (Studio) {
   const h = Studio.h, api = Studio.api;
-  /// How long after the last key the spec is checked.
-  const debounce = 120;
+  /// How long after the last key the spec is checked, and how much longer before it is drawn again.
+  const debounce = 120, drawPause = 400;
 
   const starter = JSON.stringify({
     imageTrackingConfigurations: [{
@@ -858,7 +858,7 @@ window.Studio = (function () {
 
   async function editor(project, name) {
     const path = Studio.projectPath(project.slug, "specs", name);
-    const state = { etag: null, version: 0, saved: "", text: starter, checking: 0, lastChecked: null, preview: null };
+    const state = { etag: null, version: 0, saved: "", text: starter, checking: 0, lastChecked: null, drawn: null, shown: {}, allWidgets: false };
     /// The spec as stored now, or null when it does not exist (asked of the list, not answered with a 404).
     const latest = async () => {
       const { specs } = await api("GET", Studio.projectPath(project.slug, "specs"));
@@ -918,6 +918,9 @@ window.Studio = (function () {
         state.lastChecked = text;
         showDiagnostics(read.diagnostics);
         if (read.diagnostics.some((item) => item.severity === "error")) return;
+        // Drawing waits for a longer pause: typing is never held up by frames loading.
+        if (state.drawn) await new Promise((resolve) => setTimeout(resolve, drawPause));
+        if (ticket !== state.checking) return;
         const drawn = await ask(true);
         if (ticket === state.checking && drawn.preview) showPreview(drawn);
       } catch (error) { summary.textContent = "Not checked: " + error.message; }
@@ -941,19 +944,41 @@ window.Studio = (function () {
       }));
     }
 
+    /// Keeps the newest drawings; the open tab shows them now, a hidden one when it is opened (a
+    /// spec of hundreds of widgets would otherwise load hundreds of frames on every edit).
     function showPreview(result) {
-      const preview = result.preview;
-      if (state.preview && state.preview.id === preview.id) return;
-      state.preview = preview;
-      widgets.replaceChildren(...(preview.problem ? [h("p", { class: "error" }, preview.problem)] : []), ...preview.widgets.map((widget, index) => {
+      if (state.drawn && state.drawn.preview.id === result.preview.id) return;
+      state.drawn = result;
+      state.shown = {};
+      showOpenTab();
+    }
+
+    function showOpenTab() {
+      const open = tabs.find((item) => !item.panel.hidden);
+      if (!state.drawn || !open || state.shown[open.id] === state.drawn.preview.id) return;
+      state.shown[open.id] = state.drawn.preview.id;
+      if (open.id === "widgets") showWidgets(state.drawn);
+      if (open.id === "scene") showScene(state.drawn);
+    }
+
+    function showWidgets(result) {
+      const preview = result.preview, limit = state.allWidgets ? Infinity : 12;
+      const frames = preview.widgets.slice(0, limit).map((widget, index) => {
         const frame = h("iframe", { src: widget.html, title: "Widget " + (index + 1) + ": " + widget.name, sandbox: "allow-scripts", loading: "lazy", class: "widget" });
         const width = Math.max(120, widget.width || 320), height = Math.max(60, widget.height || 200);
         frame.style.aspectRatio = width + " / " + height;
         frame.style.maxWidth = width + "px";
         return h("figure", {}, frame, h("figcaption", {}, widget.name, " · ", h("a", { href: widget.svg, target: "_blank", rel: "noopener" }, "SVG")));
-      }));
+      });
+      const more = preview.widgets.length > frames.length ? h("button", { type: "button", onclick: () => {
+        state.allWidgets = true; state.shown.widgets = null; showOpenTab();
+      } }, "Show all " + preview.widgets.length + " widgets") : null;
+      widgets.replaceChildren(...(preview.problem ? [h("p", { class: "error" }, preview.problem)] : []), ...frames, ...(more ? [more] : []));
       if (!preview.widgets.length && !preview.problem) widgets.replaceChildren(h("p", { class: "muted" }, "This spec has no widgets."));
-      scene.replaceChildren(preview.scene ? h("iframe", { src: preview.scene, title: "3D scene: targets, widgets and placements", class: "scene-view" })
+    }
+
+    function showScene(result) {
+      scene.replaceChildren(result.preview.scene ? h("iframe", { src: result.preview.scene, title: "3D scene: targets, widgets and placements", class: "scene-view" })
         : h("p", { class: "muted" }, "A " + result.kind + " has no scene: the scene is drawn for environments."));
     }
 
@@ -1062,11 +1087,14 @@ window.Studio = (function () {
     const tab = (id, label, panel) => ({ id, label, panel });
     const tabs = [tab("widgets", "Widgets", widgets), tab("scene", "Scene", scene), tab("phone", "Phone", phone), tab("versions", "Versions", versions)];
     const tabList = h("div", { role: "tablist", class: "tabs small", "aria-label": "Preview" });
-    const select = (chosen) => tabs.forEach((item) => {
-      item.button.setAttribute("aria-selected", String(item === chosen));
-      item.button.tabIndex = item === chosen ? 0 : -1;
-      item.panel.hidden = item !== chosen;
-    });
+    const select = (chosen) => {
+      tabs.forEach((item) => {
+        item.button.setAttribute("aria-selected", String(item === chosen));
+        item.button.tabIndex = item === chosen ? 0 : -1;
+        item.panel.hidden = item !== chosen;
+      });
+      showOpenTab();
+    };
     tabs.forEach((item, index) => {
       item.button = h("button", { type: "button", role: "tab", id: "tab-" + item.id, "aria-controls": "preview-" + item.id, onclick: () => select(item),
         onkeydown: (event) => {
