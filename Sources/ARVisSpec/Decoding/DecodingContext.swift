@@ -6,6 +6,8 @@ package final class DecodingContext {
     package let options: ReadOptions
     package private(set) var diagnostics: [PendingDiagnostic] = []
     package private(set) var errorCount = 0
+    /// The links the document makes (Markdown links, tap and click actions), in reading order.
+    package private(set) var links: [(offset: Int, path: String, url: String)] = []
     private var path = DocumentPath()
 
     package init(options: ReadOptions) {
@@ -49,6 +51,11 @@ package final class DecodingContext {
         if severity == .error { errorCount += 1 }
         diagnostics.append(PendingDiagnostic(
             severity, code, offset: offset, path: path ?? self.path.text, message: message, hint: hint))
+    }
+
+    /// Notes a link the document makes at `offset`.
+    package func recordLink(_ url: String, at offset: Int) {
+        links.append((offset, path.text, url))
     }
 
     /// Reports that `node` has the wrong type.

@@ -10,6 +10,21 @@ public struct ReadResult: Sendable {
     public var document: SpecDocument?
     /// Every problem found, in document order within each pass.
     public var diagnostics: [Diagnostic]
+    /// Every link the document makes (Markdown links, tap and click actions), in reading order.
+    public var links: [SpecLink] = []
+}
+
+/// A link a spec makes — a Markdown link, or what a tap or click opens — and where it is.
+public struct SpecLink: Sendable, Hashable {
+    /// The string that holds it.
+    public var location: SourceLocation
+    /// The path of that string in the document.
+    public var path: String
+    /// The link as written.
+    public var url: String
+
+    /// What an `iARVis:` link does; `nil` for other links and for iARVis links that do not read.
+    public var action: IARVisLink.Action? { try? IARVisLink.parse(url) }
 }
 
 /// Reads spec documents: bytes in, a ``SpecDocument`` or located diagnostics out.
@@ -65,9 +80,14 @@ public enum SpecReader {
                 return escalated
             }
         }
-        guard !pending.isEmpty else { return ReadResult(document: document, diagnostics: []) }
-        let diagnostics = PendingDiagnostic.resolve(pending, in: text(), file: file)
-        return ReadResult(document: diagnostics.containsErrors ? nil : document, diagnostics: diagnostics)
+        guard !pending.isEmpty || !context.links.isEmpty else { return ReadResult(document: document, diagnostics: []) }
+        let source = text()
+        let diagnostics = PendingDiagnostic.resolve(pending, in: source, file: file)
+        let places = source.lineAndColumn(ofEach: context.links.map(\.offset))
+        let links = zip(context.links, places).map { link, place in
+            SpecLink(location: SourceLocation(file: file, line: place.line, column: place.column), path: link.path, url: link.url)
+        }
+        return ReadResult(document: diagnostics.containsErrors ? nil : document, diagnostics: diagnostics, links: links)
     }
 }
 

@@ -60,9 +60,16 @@ package enum URLCheck {
     }
 
     /// Warns when `url` will be drawn as text instead of a link (``LinkPolicy``); `iARVis:` links are
-    /// the grammar's own and pass.
+    /// the grammar's own and are read and checked as iARVis reads them (``IARVisLinkCheck``).
     package static func checkLink(_ url: String, at offset: Int, _ context: DecodingContext) {
-        guard schemeOf(url) != "iarvis", let refusal = LinkPolicy.refusal(url) else { return }
+        context.recordLink(url, at: offset)
+        if schemeOf(url) == "iarvis" { return IARVisLinkCheck.check(url, at: offset, context) }
+        warnIfRefused(url, at: offset, context)
+    }
+
+    /// Warns when ``LinkPolicy`` draws `url` as text.
+    package static func warnIfRefused(_ url: String, at offset: Int, _ context: DecodingContext) {
+        guard let refusal = LinkPolicy.refusal(url) else { return }
         context.warning(.unsafeLink, at: offset, "the link \"\(url.prefix(80))\" is shown as text: \(refusal)",
                         hint: "links may be http, https, mailto or relative")
     }
