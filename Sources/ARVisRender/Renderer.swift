@@ -50,7 +50,9 @@ public struct Renderer: Sendable {
         let context = RenderContext(fonts: fonts, options: options)
         let node = ComponentLayout.node(for: widget.component)
         let summary = AccessibleSummary.text(for: widget.component)
-        return RenderedWidget(name: name, drawing: WidgetFrame(widget).drawing(of: node, title: name, summary: summary, context: context))
+        var drawing = WidgetFrame(widget).drawing(of: node, title: name, summary: summary, context: context)
+        drawing.overlays = context.linked.overlays
+        return RenderedWidget(name: name, drawing: drawing)
     }
 
     /// A component alone, on a card of the default widget width and the content's height.
@@ -61,14 +63,22 @@ public struct Renderer: Sendable {
         let node = ComponentLayout.node(for: component)
         let frame = WidgetFrame(standaloneWidth: Self.standaloneWidth)
         let summary = AccessibleSummary.text(for: component)
-        return RenderedWidget(name: name, drawing: frame.drawing(of: node, title: name, summary: summary, context: context))
+        var drawing = frame.drawing(of: node, title: name, summary: summary, context: context)
+        drawing.overlays = context.linked.overlays
+        return RenderedWidget(name: name, drawing: drawing)
     }
 
-    /// The URLs of images and video posters a document shows, for downloading into ``RenderOptions/resources``.
+    /// The URLs of images and video posters a document shows, and of components its texts' links
+    /// open, for downloading into ``RenderOptions/resources``.
     public static func resourceURLs(in document: SpecDocument) -> [String] {
         var urls: [String] = []
         func visit(_ component: Component) {
             switch component {
+            case .text(let text):
+                // The components `openComponent?url=` links open, fetched like pictures (with --fetch).
+                for link in InlineMarkdown.links(in: text.content) {
+                    if case .openComponent(let open)? = try? IARVisLink.parse(link), case .url(let url) = open.source { urls.append(url) }
+                }
             case .image(let image): urls.append(image.url)
             case .video(let video): if let id = VideoNode.youTubeID(video.url) { urls.append(VideoNode.posterURL(id)) }
             case .chart(let chart):

@@ -16,13 +16,30 @@ public struct Drawing: Sendable, Hashable {
     public var summary: String?
     /// The content, painted in order.
     public var elements: [Element]
+    /// Drawings its links open in place (`#ID` links), which interactive HTML shows over it.
+    public var overlays: [Overlay]
 
     /// Creates a drawing.
-    public init(extent: Extent, title: String? = nil, summary: String? = nil, elements: [Element] = []) {
+    public init(extent: Extent, title: String? = nil, summary: String? = nil, elements: [Element] = [], overlays: [Overlay] = []) {
         self.extent = extent
         self.title = title
         self.summary = summary
         self.elements = elements
+        self.overlays = overlays
+    }
+}
+
+/// A drawing a link of another opens in place: the link's target is `#` and its id.
+public struct Overlay: Sendable, Hashable {
+    /// The id links name (`arvis-open-1` …), unique within its drawing.
+    public var id: String
+    /// What it shows.
+    public var drawing: Drawing
+
+    /// Creates an overlay.
+    public init(id: String, drawing: Drawing) {
+        self.id = id
+        self.drawing = drawing
     }
 }
 

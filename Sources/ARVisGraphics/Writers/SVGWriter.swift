@@ -130,8 +130,12 @@ private struct SVGOutput {
             clipID = "\(idPrefix)clip\(clipCount)"
             text += "<clipPath id=\"\(clipID!)\"><path d=\"\(pathData(clip))\"/></clipPath>\n"
         }
-        let link = LinkPolicy.navigable(group.link)
-        if let link { text += "<a href=\"\(escape(link))\" target=\"_blank\" rel=\"noopener noreferrer\">\n" }
+        // A link to an overlay (`#arvis-open-1`) works only where the overlay is written: interactive HTML.
+        let link = LinkPolicy.navigable(group.link).flatMap { $0.hasPrefix("#") && !interactive ? nil : $0 }
+        if let link {
+            text += link.hasPrefix("#") ? "<a href=\"\(escape(link))\" class=\"arvis-open\" role=\"button\">\n"
+                : "<a href=\"\(escape(link))\" target=\"_blank\" rel=\"noopener noreferrer\">\n"
+        }
         text += "<g"
         if group.transform != .identity { text += " transform=\"\(matrix(group.transform))\"" }
         if group.opacity < 1 { text += " opacity=\"\(number(group.opacity, digits: 3))\"" }

@@ -18,8 +18,11 @@ enum AccessibleSummary {
         guard length < limit else { return }
         let count = parts.count
         switch component {
-        // Only the beginning of a long text can show; its Markdown is read only that far.
-        case .text(let text): parts.append(InlineMarkdown.parse(String(text.content.prefix(limit * 4))).map(\.text).joined().replacingNewlines())
+        // Only the beginning of a long text can show; its Markdown is read only that far, unless a
+        // link (an iARVis link embeds a whole component) would be cut, and with it its target shown.
+        case .text(let text):
+            let read = text.content.utf8.count <= 262_144 ? text.content : String(text.content.prefix(limit * 4))
+            parts.append(String(InlineMarkdown.parse(read).map(\.text).joined().prefix(limit * 4)).replacingNewlines())
         case .link(let link): parts.append(link.title ?? link.url)
         case .image(let image): parts.append("image \(Placeholder.fileName(image.url))")
         case .audio(let audio): parts.append("audio \(audio.title ?? Placeholder.fileName(audio.url))")

@@ -39,11 +39,17 @@ final class RenderContext {
     let options: RenderOptions
     /// The widget's area inside its padding: what overlays such as chart annotations may reach into.
     var canvas: Rect?
+    /// The components the widget's links open, shared by the contexts of the whole chain.
+    let linked: LinkedComponents
+    /// How many links deep this drawing is (0: the widget itself).
+    let linkDepth: Int
     private var counter = 0
 
-    init(fonts: FontLibrary, options: RenderOptions) {
+    init(fonts: FontLibrary, options: RenderOptions, linked: LinkedComponents = LinkedComponents(), linkDepth: Int = 0) {
         self.fonts = fonts
         self.options = options
+        self.linked = linked
+        self.linkDepth = linkDepth
     }
 
     /// A fresh id with `prefix`, unique within one render.

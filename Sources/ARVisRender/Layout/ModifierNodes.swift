@@ -58,7 +58,8 @@ struct RoundedCornerNode: DecoratingNode {
     }
 }
 
-/// `onTap` with `openURL`: the content becomes a link, when ``LinkPolicy`` allows one.
+/// `onTap` with `openURL`: the content becomes a link, when ``LinkPolicy`` allows one (or an
+/// `iARVis:` link opens what it names).
 struct TapNode: DecoratingNode {
     let child: any LayoutNode
     let url: String
@@ -66,7 +67,7 @@ struct TapNode: DecoratingNode {
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         // A transparent hit area makes the whole frame clickable, not only the ink.
         let hitArea = Element.shape(Shape(path: .rect(rect), fill: .clear))
-        return [.group(Group([hitArea] + child.draw(in: rect, context: context), link: LinkPolicy.navigable(url)))]
+        return [.group(Group([hitArea] + child.draw(in: rect, context: context), link: context.linkTarget(url)))]
     }
 }
 

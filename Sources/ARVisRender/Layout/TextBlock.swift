@@ -62,11 +62,12 @@ final class TextBlock: LayoutNode {
         self.init(spans: [StyledSpan(text: plain)], style: style)
     }
 
-    /// Links that ``LinkPolicy`` refuses are drawn as plain text.
+    /// Links that ``LinkPolicy`` refuses are drawn as plain text; `iARVis:` links are kept and
+    /// resolved when drawn (``RenderContext/linkTarget(_:)``).
     init(spans: [StyledSpan], style: TextStyle) {
         self.spans = spans.map { span in
             var checked = span
-            checked.link = LinkPolicy.navigable(span.link)
+            checked.link = span.link.flatMap { IARVisLink.isIARVis($0) ? $0 : LinkPolicy.navigable($0) }
             return checked
         }
         self.style = style
@@ -98,13 +99,13 @@ final class TextBlock: LayoutNode {
             case .trailing: rect.width - line.width
             }
             let baseline = rect.minY + Double(index) * height + ascent
-            elements += runs(line, x: rect.minX + offset, baseline: baseline)
+            elements += runs(line, x: rect.minX + offset, baseline: baseline, context)
         }
         return elements
     }
 
     /// Text runs for a line, merging neighbouring pieces of the same face and link.
-    private func runs(_ line: Line, x: Double, baseline: Double) -> [Element] {
+    private func runs(_ line: Line, x: Double, baseline: Double, _ context: RenderContext) -> [Element] {
         var elements: [Element] = []
         var index = 0
         let pieces = line.pieces
@@ -115,7 +116,7 @@ final class TextBlock: LayoutNode {
                 text += pieces[end].text
                 end += 1
             }
-            let link = pieces[index].link
+            let link = context.linkTarget(pieces[index].link)
             let color = link == nil ? style.color : Theme.accent
             let run = Element.text(TextRun(text, at: Point(x + pieces[index].x, baseline), face: pieces[index].face, size: style.size, color: color))
             elements.append(link.map { .group(Group([run], link: $0)) } ?? run)

@@ -1,0 +1,27 @@
+import Foundation
+
+extension IARVisLink.OpenComponent {
+    /// The child widget iARVis makes of this link when "Open in AR" is chosen: `component` with the
+    /// link's anchor, relative position, size and scrolling, every other key at its default.
+    public func widget(showing component: Component) -> WidgetConfiguration {
+        var widget = WidgetConfiguration(component: component, relativeAnchorPoint: anchor,
+                                         relativePosition: Vector3(relativePosition[0], relativePosition[1], relativePosition[2]))
+        widget.size = size.map { Size(width: $0[0], height: $0[1]) }
+        widget.isScrollEnabled = isScrollEnabled
+        return widget
+    }
+
+    /// The component this link opens: its embedded JSON, or for `url=` the bytes `fetched` gives
+    /// for that URL (`nil` when not fetched); `nil` when it does not read as a component.
+    public func component(fetched: (String) -> [UInt8]?) -> Component? {
+        let bytes: [UInt8]
+        switch source {
+        case .json(let json): bytes = Array(json.utf8)
+        case .url(let url):
+            guard let data = fetched(url) else { return nil }
+            bytes = data
+        }
+        guard case .component(let component)? = SpecReader.read(json: Data(bytes), options: ReadOptions(kind: .component)).document else { return nil }
+        return component
+    }
+}
