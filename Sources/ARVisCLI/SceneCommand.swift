@@ -23,6 +23,7 @@ struct SceneCommand: AsyncParsableCommand {
             Examples:
               arvis scene Examples/two-targets-environment.json -o scene.json
               arvis scene museum.json --viewpoint 0,1.6,2.5 --fetch -o museum.glb
+              arvis scene example1.json --open-links -o chained.usdz
             """)
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -42,6 +43,9 @@ struct SceneCommand: AsyncParsableCommand {
 
     @Option(help: "Pixels per point of the widget textures.")
     var scale = 1.0
+
+    @Flag(name: .customLong("open-links"), help: "Add the widgets the widgets' iARVis://openComponent links open, as iARVis's \"Open in AR\" does: children of the widget that links to them, placed by the link's anchor, relativePosition and size (chains followed 8 deep; url= components need --fetch).")
+    var openLinks = false
 
     @OptionGroup var fetching: FetchOptions
 
@@ -92,12 +96,24 @@ struct SceneCommand: AsyncParsableCommand {
         return .json
     }
 
+    /// `environment` with the child widgets its links open; `url=` components fetched with the safe loader.
+    private func withLinkedWidgets(_ environment: Environment) async -> Environment {
+        var fetched: [String: [UInt8]] = [:]
+        if let loader = fetching.loader(for: file) {
+            for url in environment.linkedComponentURLs {
+                do { fetched[url] = try await loader.load(url) } catch { fetching.report([error]) }
+            }
+        }
+        return environment.openingLinks { fetched[$0] }
+    }
+
     func run() async throws {
         let document = try SpecInput.document(at: file, options: reading)
-        guard case .environment(let environment) = document else {
+        guard case .environment(var environment) = document else {
             Console.error("error: \(file) is a \(document.kind.rawValue), not an environment: a scene needs targets")
             throw CLIExit.usage.exitCode
         }
+        if openLinks { environment = await withLinkedWidgets(environment) }
         var options = RenderOptions()
         options.limits = limiting.limits
         let textured = await TexturedScene(environment, loader: fetching.loader(for: file),

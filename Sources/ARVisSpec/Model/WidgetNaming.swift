@@ -15,6 +15,13 @@ package enum WidgetNaming {
     package static func anchor(_ kind: String, id: String) -> String { "\(kind)-\(safe(id))" }
     /// `image1-widget2`: a target's widget by position.
     package static func widget(of target: String, index: Int) -> String { "\(target)-widget\(index + 1)" }
-    /// `image1-widget2-detail`: a child widget by its key.
-    package static func child(of parent: String, key: String) -> String { "\(parent)-\(safe(key))" }
+    /// `image1-widget2-detail`: a child widget by its key. A long key (a link's embedded JSON, which
+    /// iARVis keys opened children by) is cut to its first 24 characters and a hash of the whole.
+    package static func child(of parent: String, key: String) -> String {
+        let name = safe(key)
+        guard name.count > 40 else { return "\(parent)-\(name)" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, stable across runs and platforms
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "\(parent)-\(name.prefix(24))-\(String(hash, radix: 16))"
+    }
 }
