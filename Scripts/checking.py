@@ -4,7 +4,6 @@ import json
 import socket
 import sys
 import time
-import urllib.request
 
 
 class Checks:
@@ -38,6 +37,9 @@ def free_port():
 
 def call(base, method, path, body=None, token=None, content_type="application/json", headers=None):
     """Calls the server: a dict or list body goes as JSON; answers JSON decoded, anything else as bytes."""
+    # Imported here: urllib.request loads the system's libssl, and f3d (check_models.py) must load
+    # its own newer one first.
+    import urllib.request
     data = json.dumps(body).encode() if isinstance(body, (dict, list)) else body
     request = urllib.request.Request(base + path, data=data, method=method)
     if data is not None:

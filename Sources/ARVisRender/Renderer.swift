@@ -51,7 +51,7 @@ public struct Renderer: Sendable {
         let node = ComponentLayout.node(for: widget.component)
         let summary = AccessibleSummary.text(for: widget.component)
         var drawing = WidgetFrame(widget).drawing(of: node, title: name, summary: summary, context: context)
-        drawing.overlays = context.linked.overlays
+        drawing.overlays = context.drawLinked()
         return RenderedWidget(name: name, drawing: drawing)
     }
 
@@ -64,7 +64,7 @@ public struct Renderer: Sendable {
         let frame = WidgetFrame(standaloneWidth: Self.standaloneWidth)
         let summary = AccessibleSummary.text(for: component)
         var drawing = frame.drawing(of: node, title: name, summary: summary, context: context)
-        drawing.overlays = context.linked.overlays
+        drawing.overlays = context.drawLinked()
         return RenderedWidget(name: name, drawing: drawing)
     }
 

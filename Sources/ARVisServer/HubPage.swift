@@ -11,6 +11,8 @@ struct HubPage {
     var links: HubLinks
     var widgetNames: [String]
     var qrSVG: String
+    /// The `openVisConfig?json=` link and its QR Code, when the environment fits one.
+    var embedded: (link: String, qrSVG: String)?
 
     /// The page's Content-Security-Policy: the server's scripts and stream, pictures from the server only, not framed.
     static let policy = "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; "
@@ -40,7 +42,10 @@ struct HubPage {
             <a href="\(path)/scene.glb">Scene (GLB)</a>
             <a href="\(path)/scene.json">Scene graph</a>
             </nav>
-            <figure class="qr">\(qrSVG)<figcaption>Scan with a phone to open this spec in iARVis</figcaption></figure>
+            <div class="codes">
+            <figure class="qr">\(qrSVG)<figcaption>Scan with a phone to open this spec in iARVis (it loads the spec from this server: <code>openVisConfig?url=</code>)</figcaption></figure>
+            \(embedded.map { "<figure class=\"qr\">\($0.qrSVG)<figcaption>Or scan this one: the whole environment is in the code, which today's iARVis app opens directly (<code>openVisConfig?json=</code>, <a href=\"\($0.link.xmlEscaped)\">link</a>)</figcaption></figure>" } ?? "")
+            </div>
             <section class="widgets">
             \(widgets)
             </section>
@@ -76,7 +81,8 @@ struct HubPage {
         nav{display:flex;flex-wrap:wrap;gap:8px;margin-bottom:16px}\
         nav a{padding:10px 14px;border-radius:10px;background:#fff;color:#007aff;text-decoration:none}\
         nav a.primary{background:#007aff;color:#fff}nav a img{vertical-align:middle;margin-right:6px}\
-        .qr{background:#fff;border-radius:12px;padding:12px;margin:0 0 16px;text-align:center}.qr svg{width:200px;height:200px}\
+        .codes{display:flex;flex-wrap:wrap;gap:12px;margin:0 0 16px}\
+        .qr{background:#fff;border-radius:12px;padding:12px;margin:0;text-align:center;flex:1 1 240px}.qr svg{width:200px;height:200px}\
         .widgets{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:12px}\
         .widgets figure{margin:0;background:#fff;border-radius:12px;padding:8px}.widgets img{width:100%;height:auto}\
         figcaption{font-size:.85em;color:#636366;margin-top:6px}

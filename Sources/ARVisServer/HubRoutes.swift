@@ -103,9 +103,18 @@ struct HubRoutes: Sendable {
         let format = try context.parameters.require("format")
         guard format == "svg" || format == "png" else { throw APIError.notFound("a QR Code is qr.svg or qr.png") }
         let links = HubLinks(base: baseURL(request), project: access.project.slug, name: version.name)
-        let target = request.uri.queryParameters.get("target") ?? "iarvis"
-        guard target == "iarvis" || target == "page" else { throw APIError.badRequest("target is iarvis or page") }
-        let output = try await renderer.qrCode(target == "page" ? links.page : links.deepLink, png: format == "png")
+        let text: String
+        switch request.uri.queryParameters.get("target") ?? "iarvis" {
+        case "iarvis": text = links.deepLink
+        case "page": text = links.page
+        case "json":
+            guard let embedded = HubLinks.embeddedDeepLink(try renderer.document(version)) else {
+                throw APIError.notFound("'\(version.name)' is not an environment small enough for a QR Code of its JSON: use target=iarvis")
+            }
+            text = embedded
+        default: throw APIError.badRequest("target is iarvis, json or page")
+        }
+        let output = try await renderer.qrCode(text, png: format == "png")
         return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
     }
 
@@ -115,8 +124,11 @@ struct HubRoutes: Sendable {
         let output = try await renderer.cached("\(version.contentHash)/page/\(version.version)/\(links.base)/\(access.project.name)", kind: "page") {
             let names = try renderer.widgetNames(of: version)
             let qr = try await renderer.qrCode(links.deepLink, png: false)
+            let embedded = try HubLinks.embeddedDeepLink(renderer.document(version))
+            let embeddedQR = try await embedded.asyncMap { try await renderer.qrCode($0, png: false) }
             let html = HubPage(projectName: access.project.name, version: version, links: links, widgetNames: names,
-                               qrSVG: String(decoding: qr.bytes, as: UTF8.self)).html
+                               qrSVG: String(decoding: qr.bytes, as: UTF8.self),
+                               embedded: embedded.map { ($0, String(decoding: embeddedQR?.bytes ?? [], as: UTF8.self)) }).html
             return HubRenderer.Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8")
         }
         return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request, policy: HubPage.policy)
@@ -154,8 +166,19 @@ struct HubLinks: Sendable {
     var page: String { "\(base)/s/\(project)/\(name)" }
     /// The spec as iARVis loads it.
     var spec: String { page + ".json" }
-    /// The deep link iARVis registered: `iarvis://openVisConfig?url=<spec>`.
+    /// The deep link iARVis registered: `iARVis://openVisConfig?url=<spec>`.
     var deepLink: String { IARVisLink.openVisConfig(spec) }
+
+    /// The most bytes a QR Code holds at the hub's error correction (medium, version 40).
+    static let largestQRText = 2_331
+
+    /// `iARVis://openVisConfig?json=<the environment>`, which today's iARVis app applies directly,
+    /// when `document` is an environment whose link fits a QR Code; `nil` otherwise.
+    static func embeddedDeepLink(_ document: SpecDocument) -> String? {
+        guard case .environment = document else { return nil }
+        let link = IARVisLink.openVisConfig(json: SpecWriter.compactJSON(document))
+        return link.utf8.count <= largestQRText ? link : nil
+    }
     /// The scene as a USDZ, for AR Quick Look.
     var sceneUSDZ: String { page + "/scene.usdz" }
     /// Google's Scene Viewer opening the scene's GLB in AR on Android (the page's GLB as fallback).

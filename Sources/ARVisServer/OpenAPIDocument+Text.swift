@@ -686,8 +686,8 @@ paths:
       parameters:
         - name: target
           in: query
-          description: "`iarvis` encodes `iarvis://openVisConfig?url=<the spec's URL>`; `page` the phone page."
-          schema: { type: string, enum: [iarvis, page], default: iarvis }
+          description: "`iarvis` encodes `iARVis://openVisConfig?url=<the spec's URL>`; `json` encodes `iARVis://openVisConfig?json=<the environment>`, which today's iARVis app applies directly (404 unless the spec is an environment whose link fits a QR Code, 2 331 bytes); `page` the phone page."
+          schema: { type: string, enum: [iarvis, json, page], default: iarvis }
       responses:
         "200":
           description: The code.

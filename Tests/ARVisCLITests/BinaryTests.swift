@@ -1,4 +1,5 @@
 import ARVisCLI
+import ARVisSpec
 import ARVisTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
@@ -75,6 +76,26 @@ struct BinaryTests {
         let run = try Self.run(["validate", "--max-input-mb", "1", "-"], input: Data(repeating: UInt8(ascii: "["), count: 3_000_000))
         #expect(run.status == 2)
         #expect(run.error.hasPrefix("error: cannot read standard input: it is over the 1 MB limit (raise the limit with --max-input-mb)"))
+    }
+
+    @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
+    func linksListsEveryLinkAndTheChainsTheyEmbed() throws {
+        let child = IARVisLink.percentEncoded(#"{"text": {"content": "[Getty](https://www.getty.edu)"}}"#)
+        let spec = try scratch.file("links.json", """
+            {"text": {"content": "[a](iARVis://openComponent?json=\(child)&anchor=top&size=[600,400]) [b](iARVis://link?href=https%3A%2F%2Fa.example) [c](iARVis://nope)"}}
+            """)
+        let run = try Self.run(["links", spec.path])
+        #expect(run.status == 0)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(run.output)")
+        #expect(lines[0] == "\(spec.path):1:22: openComponent embedded component {\"text\": …}, 55 bytes of JSON [anchor top, size [600.0, 400.0]] (text.content)")
+        #expect(lines[1] == "    1:22: web https://www.getty.edu (text.content)")
+        #expect(lines[2] == "\(spec.path):1:22: link https://a.example (text.content)")
+        #expect(lines[3].hasSuffix("invalid iARVis://nope (text.content)"))
+        #expect(run.error == "4 links\n")
+        let json = try Self.run(["links", "--format", "json", spec.path])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        #expect(entries.first?["kind"] as? String == "openComponent" && (entries.first?["links"] as? [[String: Any]])?.count == 1)
     }
 
     @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))

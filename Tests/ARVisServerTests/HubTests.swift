@@ -81,10 +81,35 @@ struct HubTests: ServerTesting {
             let page = try await client.execute(uri: "/s/\(slug)/tour", method: .get)
             #expect(page.status == .ok)
             let html = String(buffer: page.body)
-            #expect(html.contains("iarvis://openVisConfig?url="))
+            #expect(html.contains("iARVis://openVisConfig?url="))
             #expect(html.contains("/s/\(slug)/tour/widgets/4.svg"), "every widget of the environment is on the page")
             #expect(!html.contains("<script>alert"), "the project's name is escaped")
             #expect(page.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
+        }
+    }
+
+    /// The deep links of a spec: `openVisConfig?url=` always, and `openVisConfig?json=` (what today's
+    /// iARVis app applies) for an environment small enough for a QR Code.
+    @Test func bothDeepLinksWhereTheEnvironmentFitsAQRCode() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Museum", visibility: "unlisted")
+            func environment(_ text: String) -> ByteBuffer {
+                ByteBuffer(string: #"{"imageTrackingConfigurations": [{"imageURL": "https://a.example/p.jpg", "relationships": [{"widgetConfiguration": {"component": {"text": {"content": "\#(text)"}}, "relativeAnchorPoint": "top", "relativePosition": [0, 0, 0]}}]}]}"#)
+            }
+            for (name, body) in [("tiny", environment("Hi")), ("long", environment(String(repeating: "words ", count: 500))), ("chart", try example("laptop-benchmark-bar-chart.json"))] {
+                #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: owner, body: body).status == .created)
+            }
+            let page = String(buffer: try await client.execute(uri: "/s/\(slug)/tiny", method: .get).body)
+            #expect(page.contains("iARVis://openVisConfig?url=http") && page.contains("iARVis://openVisConfig?json=%7B%22imageTrackingConfigurations"))
+            #expect(page.components(separatedBy: "<svg").count - 1 >= 2, "two QR Codes")
+            let code = try await client.execute(uri: "/s/\(slug)/tiny/qr.svg?target=json", method: .get)
+            #expect(code.status == .ok && String(buffer: code.body).hasPrefix("<svg"))
+            #expect(try await client.execute(uri: "/s/\(slug)/chart/qr.svg?target=json", method: .get).status == .notFound, "a chart is not an environment")
+            #expect(try await client.execute(uri: "/s/\(slug)/long/qr.svg?target=json", method: .get).status == .notFound, "too long for a QR Code")
+            #expect(try await client.execute(uri: "/s/\(slug)/tiny/qr.svg?target=nope", method: .get).status == .badRequest)
+            let long = String(buffer: try await client.execute(uri: "/s/\(slug)/long", method: .get).body)
+            #expect(long.contains("openVisConfig?url=") && !long.contains("openVisConfig?json="))
         }
     }
 

@@ -67,11 +67,3 @@ struct SaturatingConversionTests {
         #expect(Int(saturating: value) == expected)
     }
 }
-
-struct IARVisLinkTests {
-    @Test func percentEncodesAllButUnreserved() {
-        #expect(IARVisLink.openVisConfig("https://a.example/s/x y.json?k=1&é")
-                == "iarvis://openVisConfig?url=https%3A%2F%2Fa.example%2Fs%2Fx%20y.json%3Fk%3D1%26%C3%A9")
-        #expect(IARVisLink.percentEncoded("Az09-._~") == "Az09-._~")
-    }
-}

@@ -4,32 +4,51 @@ import ARVisSpec
 /// The components a widget's `iARVis://openComponent` links open, each drawn once (by the same
 /// renderer, in the child widget the link describes) as an overlay of the widget's drawing. Chains
 /// are followed — a component may link to another — up to ``maximumDepth`` links deep and
-/// ``maximumCount`` components per widget; a link back to a component already drawn reuses it.
+/// ``maximumCount`` components per widget; a link to a component already met reuses its overlay.
+///
+/// Links only register components while the widget is drawn; the components are drawn afterwards,
+/// one after another (``RenderContext/drawLinked()``), so a chain never nests one drawing inside
+/// another on the stack.
 final class LinkedComponents {
     /// The longest chain of links followed.
     static let maximumDepth = 8
     /// The most components one widget opens.
     static let maximumCount = 32
 
-    private(set) var overlays: [Overlay] = []
-    private var identifiers: [String: String] = [:]
+    /// A component waiting to be drawn, or drawn.
+    private struct Entry {
+        var id: String
+        var widget: WidgetConfiguration
+        var depth: Int
+        var drawing: Drawing?
+    }
 
-    /// The overlay id of the component `open` names, drawing it first if needed (with `draw`);
-    /// `nil` when it does not read, the chain is too deep, there are too many, or it cannot be drawn.
-    func identifier(for open: IARVisLink.OpenComponent, depth: Int, resources: [String: RenderOptions.Resource],
-                    draw: (WidgetConfiguration, String, Int) -> Drawing?) -> String? {
+    private var identifiers: [String: String] = [:]
+    private var entries: [Entry] = []
+
+    /// The overlay id of the component `open` names (registered to be drawn if new), or `nil` when
+    /// it does not read, the chain is too deep or there are too many.
+    func identifier(for open: IARVisLink.OpenComponent, depth: Int, resources: [String: RenderOptions.Resource]) -> String? {
         let key = open.source.key
         if let known = identifiers[key] { return known }
-        guard depth < Self.maximumDepth, identifiers.count < Self.maximumCount,
+        guard depth < Self.maximumDepth, entries.count < Self.maximumCount,
               let component = open.component(fetched: { resources[$0]?.data }) else { return nil }
-        let identifier = "arvis-open-\(identifiers.count + 1)"
+        let identifier = "arvis-open-\(entries.count + 1)"
         identifiers[key] = identifier
-        guard let drawing = draw(open.widget(showing: component), identifier, depth + 1) else {
-            identifiers[key] = nil
-            return nil
-        }
-        overlays.append(Overlay(id: identifier, drawing: drawing))
+        entries.append(Entry(id: identifier, widget: open.widget(showing: component), depth: depth + 1))
         return identifier
+    }
+
+    /// Draws every registered component with `draw` (which may register more), in order, and
+    /// returns the overlays drawn; one `draw` refuses (`nil`: over the render limits) is left out.
+    func drawAll(_ draw: (WidgetConfiguration, String, Int) -> Drawing?) -> [Overlay] {
+        var index = 0
+        while index < entries.count {
+            let entry = entries[index]
+            entries[index].drawing = draw(entry.widget, entry.id, entry.depth)
+            index += 1
+        }
+        return entries.compactMap { entry in entry.drawing.map { Overlay(id: entry.id, drawing: $0) } }
     }
 }
 
@@ -43,19 +62,18 @@ extension RenderContext {
         guard IARVisLink.isIARVis(url) else { return LinkPolicy.navigable(url) }
         switch try? IARVisLink.parse(url) {
         case .link(let href)?: return LinkPolicy.navigable(href)
-        case .openComponent(let open)?:
-            let identifier = linked.identifier(for: open, depth: linkDepth, resources: options.resources) { widget, name, depth in
-                guard (try? options.limits.check(widget.component, widget: name)) != nil else { return nil }
-                return drawChild(widget, name: name, depth: depth)
-            }
-            return identifier.map { "#" + $0 }
+        case .openComponent(let open)?: return linked.identifier(for: open, depth: linkDepth, resources: options.resources).map { "#" + $0 }
         default: return nil
         }
     }
 
-    private func drawChild(_ widget: WidgetConfiguration, name: String, depth: Int) -> Drawing {
-        let context = RenderContext(fonts: fonts, options: options, linked: linked, linkDepth: depth)
-        let node = ComponentLayout.node(for: widget.component)
-        return WidgetFrame(widget).drawing(of: node, title: name, summary: AccessibleSummary.text(for: widget.component), context: context)
+    /// The overlays of the components this drawing's links (and theirs) open, drawn.
+    func drawLinked() -> [Overlay] {
+        linked.drawAll { widget, name, depth in
+            guard (try? options.limits.check(widget.component, widget: name)) != nil else { return nil }
+            let context = RenderContext(fonts: fonts, options: options, linked: linked, linkDepth: depth)
+            let node = ComponentLayout.node(for: widget.component)
+            return WidgetFrame(widget).drawing(of: node, title: name, summary: AccessibleSummary.text(for: widget.component), context: context)
+        }
     }
 }

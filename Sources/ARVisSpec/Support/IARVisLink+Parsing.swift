@@ -114,7 +114,7 @@ extension IARVisLink {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = String(parts[0])
                 guard values[name] == nil else { throw Problem(message: "the parameter \(name.prefix(40)) is given twice", hint: "give each parameter once") }
-                guard let value = String(parts.count == 2 ? parts[1] : "").removingPercentEncoding else {
+                guard let value = IARVisLink.percentDecoded(parts.count == 2 ? parts[1] : "") else {
                     throw Problem(message: "the value of \(name.prefix(40)) has percent-encoding that does not decode to UTF-8",
                                   hint: "encode each byte as % and two hex digits")
                 }
@@ -180,6 +180,33 @@ extension IARVisLink {
             case "false": return false
             default: throw Problem(message: "\(name) \"\(text.prefix(40))\" is not true or false", hint: nil)
             }
+        }
+    }
+
+    /// `text` with every `%XX` decoded, or `nil` when a `%` is not followed by two hex digits or the
+    /// bytes are not UTF-8. (Written here rather than taken from Foundation, whose decoder has read
+    /// past a trailing `%` on Linux.)
+    static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 }
