@@ -6,6 +6,7 @@ Usage: python3 Scripts/check_hostile.py ARVIS_BINARY
 Prints one line per case and ends with `N passed, N failed`.
 """
 import json
+import urllib.parse
 import math
 import os
 import random
@@ -76,6 +77,28 @@ def cases(folder):
     yield "unsafe links become text", ["render", links, "-o", out + "-links.html"], None, 0, "", \
         lambda path: re.findall(rb'href="([^"]*)"', open(out + "-links.html", "rb").read()) == [b"https://example.org"]
     yield "validate reports unsafe links", ["validate", "--strict", links], None, 1, "", None
+    # iARVis links (issue 15): a chain of components each embedding the next, each 40 stacks deep
+    # (120 levels of JSON: as deep as an embedded document may be); links that do not read; a page
+    # link to a script.
+    chained = {"text": {"content": "end"}}
+    for level in range(10):
+        nested = chained
+        for _ in range(40):
+            nested = {"vStack": {"elements": [nested]}}
+        chained = {"text": {"content": f"[level {level}](iARVis://openComponent?json={urllib.parse.quote(json.dumps(nested), safe='')})"}}
+    chain = write(folder, "chain.json", {"imageTrackingConfigurations": [{"imageURL": "https://a.example/p.jpg", "relationships": [
+        {"widgetConfiguration": {"component": chained, "relativeAnchorPoint": "top", "relativePosition": [0, 0, 0]}}]}]})
+    yield "a ten-link chain of deep components validates", ["validate", chain], None, 0, "", None
+    yield "a ten-link chain renders as HTML dialogs", ["render", chain, "--format", "html", "-o", out + "-chain"], None, 0, "", \
+        lambda path: b"iARVis://" not in open(out + "-chain/image1-widget1.html", "rb").read()
+    yield "a ten-link chain opens in a scene", ["scene", chain, "--open-links", "-o", out + "-chain.json"], None, 0, "", None
+    yield "a ten-link chain is listed", ["links", chain], None, 0, "", None
+    broken = write(folder, "broken-links.json", {"text": {"content": "[a](iARVis://openComponent?json=%7B%22te) [b](iARVis://openComponent?json=%E0%A4%) "
+                                                                      "[c](iARVis://nope?x=1)"}})
+    yield "links that do not read are located errors", ["validate", broken], None, 1, "cannot be read", None
+    script = write(folder, "script-link.json", {"text": {"content": "[d](iARVis://link?href=javascript%3Aalert(1)) [e](iARVis://link?href=JaVaScRiPt%3Ax)"}})
+    yield "an iARVis page link to a script is text", ["render", script, "--format", "html", "-o", out + "-script.html"], None, 0, "", \
+        lambda path: b"javascript" not in open(out + "-script.html", "rb").read().split(b"<script>")[0].lower()
     for name, value in [("font size", {"text": {"content": "a", "fontStyle": {"size": 1e308}}}),
                         ("spacing", {"vStack": {"spacing": 1e308, "elements": [{"spacer": {}}]}}),
                         ("padding", {"text": {"content": "a", "modifiers": [{"padding": {"leading": 1e308}}]}}),

@@ -11,6 +11,8 @@ public struct ReadOptions: Sendable, Hashable {
         set { depth = min(max(newValue, 1), Self.largestMaximumDepth) }
     }
     private var depth = ReadOptions.defaultMaximumDepth
+    /// How many `iARVis:` links deep this document is embedded (0: a file of its own).
+    package var embeddingDepth = 0
 
     /// The default depth limit: far deeper than any real spec, far shallower than the stack allows.
     public static let defaultMaximumDepth = 256
