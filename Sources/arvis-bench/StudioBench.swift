@@ -17,10 +17,7 @@ struct StudioBench: AsyncParsableCommand {
     var bytes = 180_000
 
     func run() async throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("arvis").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ValidationError("no arvis beside arvis-bench at \(binary): build it first with swift build -c release")
-        }
+        let binary = try ServerProcess.arvisBinary()
         let server = try await ServerProcess.start(binary: binary, database: nil)
         defer { server.stop() }
         let token = try await ServeBench.prepare(server.base)

@@ -13,10 +13,7 @@ struct UploadBench: AsyncParsableCommand {
     var triangles = 7_000_000
 
     func run() async throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("arvis").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ValidationError("no arvis beside arvis-bench at \(binary): build it first with swift build -c release")
-        }
+        let binary = try ServerProcess.arvisBinary()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("arvis-bench-upload-\(UUID().uuidString).glb")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(try GLBWriter().write(ModelsBench.sphere(triangles: triangles, textureSide: 256))).write(to: file)

@@ -69,6 +69,19 @@ window.Studio = (function () {
     return { label: h("label", { class: "field" }, h("span", {}, label), input), input };
   };
 
+  /// A canvas sized to its box at the screen's pixel ratio, and its 2D context drawing in CSS
+  /// pixels; `null` while the canvas has no size (not laid out, or hidden).
+  Studio.canvas2D = (canvas) => {
+    const ratio = window.devicePixelRatio || 1;
+    const width = canvas.clientWidth, height = canvas.clientHeight;
+    if (!width || !height) return null;
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    const g = canvas.getContext("2d");
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    return { g, width, height };
+  };
+
   const toast = document.getElementById("toast");
   let toastTimer = 0;
   /// A short message at the bottom of the page (announced to screen readers).
@@ -1341,12 +1354,10 @@ window.Studio = (function () {
     }
 
     draw() {
-      const ratio = window.devicePixelRatio || 1;
-      this.width = this.canvas.clientWidth; this.height = this.canvas.clientHeight;
-      if (!this.width || !this.height) return;
-      this.canvas.width = Math.round(this.width * ratio); this.canvas.height = Math.round(this.height * ratio);
-      const g = this.canvas.getContext("2d");
-      g.setTransform(ratio, 0, 0, ratio, 0, 0);
+      const surface = Studio.canvas2D(this.canvas);
+      if (!surface) return;
+      const g = surface.g;
+      this.width = surface.width; this.height = surface.height;
       g.fillStyle = "#f4f6f0"; g.fillRect(0, 0, this.width, this.height);
       if (this.useTiles && tileTemplate) this.drawTiles(g); else this.drawGrid(g);
       for (const layer of this.layers) layer(g, this);
@@ -1805,12 +1816,10 @@ window.Studio = (function () {
     }
 
     draw() {
-      const ratio = window.devicePixelRatio || 1;
-      this.width = this.canvas.clientWidth; this.height = this.canvas.clientHeight;
-      if (!this.width || !this.height) return;
-      this.canvas.width = Math.round(this.width * ratio); this.canvas.height = Math.round(this.height * ratio);
-      const g = this.canvas.getContext("2d");
-      g.setTransform(ratio, 0, 0, ratio, 0, 0);
+      const surface = Studio.canvas2D(this.canvas);
+      if (!surface) return;
+      const g = surface.g;
+      this.width = surface.width; this.height = surface.height;
       g.fillStyle = "#fbfbfd"; g.fillRect(0, 0, this.width, this.height);
       const centre = this.pose ? [Math.round(this.pose.position[0]), 0, Math.round(this.pose.position[2])] : [0, 0, 0];
       g.strokeStyle = "#dcdce3"; g.lineWidth = 1; g.beginPath();
@@ -1877,12 +1886,9 @@ window.Studio = (function () {
     };
 
     function drawCamera() {
-      const ratio = window.devicePixelRatio || 1;
-      const width = camera.clientWidth, height = camera.clientHeight;
-      if (!width || !height) return;
-      camera.width = Math.round(width * ratio); camera.height = Math.round(height * ratio);
-      const g = camera.getContext("2d");
-      g.setTransform(ratio, 0, 0, ratio, 0, 0);
+      const surface = Studio.canvas2D(camera);
+      if (!surface) return;
+      const { g, width, height } = surface;
       g.fillStyle = "#1c1c1e"; g.fillRect(0, 0, width, height);
       if (!pose) { g.fillStyle = "#aeaeb2"; g.font = "14px system-ui"; g.fillText("No camera yet", 12, 24); return; }
       const [vw, vh] = pose.viewport, scale = Math.min(width / vw, height / vh), ox = (width - vw * scale) / 2, oy = (height - vh * scale) / 2;

@@ -67,10 +67,7 @@ struct LiveBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("arvis").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ValidationError("no arvis beside arvis-bench at \(binary): build it first with swift build -c release")
-        }
+        let binary = try ServerProcess.arvisBinary()
         let first = try await ServerProcess.start(binary: binary, database: database)
         let second = database == nil ? first : try await ServerProcess.start(binary: binary, database: database)
         defer {

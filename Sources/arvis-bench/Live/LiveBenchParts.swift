@@ -24,6 +24,16 @@ final class ServerProcess: Sendable {
         self.folder = folder
     }
 
+    /// The `arvis` built beside this `arvis-bench`.
+    /// - Throws: `ValidationError` when it is not there.
+    static func arvisBinary() throws -> String {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("arvis").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ValidationError("no arvis beside arvis-bench at \(binary): build it first with swift build -c release")
+        }
+        return binary
+    }
+
     static func start(binary: String, database: String?) async throws -> ServerProcess {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arvis-bench-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

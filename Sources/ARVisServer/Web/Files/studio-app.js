@@ -33,6 +33,19 @@ window.Studio = (function () {
     return { label: h("label", { class: "field" }, h("span", {}, label), input), input };
   };
 
+  /// A canvas sized to its box at the screen's pixel ratio, and its 2D context drawing in CSS
+  /// pixels; `null` while the canvas has no size (not laid out, or hidden).
+  Studio.canvas2D = (canvas) => {
+    const ratio = window.devicePixelRatio || 1;
+    const width = canvas.clientWidth, height = canvas.clientHeight;
+    if (!width || !height) return null;
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    const g = canvas.getContext("2d");
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    return { g, width, height };
+  };
+
   const toast = document.getElementById("toast");
   let toastTimer = 0;
   /// A short message at the bottom of the page (announced to screen readers).

@@ -98,12 +98,10 @@
     }
 
     draw() {
-      const ratio = window.devicePixelRatio || 1;
-      this.width = this.canvas.clientWidth; this.height = this.canvas.clientHeight;
-      if (!this.width || !this.height) return;
-      this.canvas.width = Math.round(this.width * ratio); this.canvas.height = Math.round(this.height * ratio);
-      const g = this.canvas.getContext("2d");
-      g.setTransform(ratio, 0, 0, ratio, 0, 0);
+      const surface = Studio.canvas2D(this.canvas);
+      if (!surface) return;
+      const g = surface.g;
+      this.width = surface.width; this.height = surface.height;
       g.fillStyle = "#f4f6f0"; g.fillRect(0, 0, this.width, this.height);
       if (this.useTiles && tileTemplate) this.drawTiles(g); else this.drawGrid(g);
       for (const layer of this.layers) layer(g, this);

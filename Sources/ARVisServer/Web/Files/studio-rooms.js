@@ -127,12 +127,10 @@
     }
 
     draw() {
-      const ratio = window.devicePixelRatio || 1;
-      this.width = this.canvas.clientWidth; this.height = this.canvas.clientHeight;
-      if (!this.width || !this.height) return;
-      this.canvas.width = Math.round(this.width * ratio); this.canvas.height = Math.round(this.height * ratio);
-      const g = this.canvas.getContext("2d");
-      g.setTransform(ratio, 0, 0, ratio, 0, 0);
+      const surface = Studio.canvas2D(this.canvas);
+      if (!surface) return;
+      const g = surface.g;
+      this.width = surface.width; this.height = surface.height;
       g.fillStyle = "#fbfbfd"; g.fillRect(0, 0, this.width, this.height);
       const centre = this.pose ? [Math.round(this.pose.position[0]), 0, Math.round(this.pose.position[2])] : [0, 0, 0];
       g.strokeStyle = "#dcdce3"; g.lineWidth = 1; g.beginPath();
@@ -199,12 +197,9 @@
     };
 
     function drawCamera() {
-      const ratio = window.devicePixelRatio || 1;
-      const width = camera.clientWidth, height = camera.clientHeight;
-      if (!width || !height) return;
-      camera.width = Math.round(width * ratio); camera.height = Math.round(height * ratio);
-      const g = camera.getContext("2d");
-      g.setTransform(ratio, 0, 0, ratio, 0, 0);
+      const surface = Studio.canvas2D(camera);
+      if (!surface) return;
+      const { g, width, height } = surface;
       g.fillStyle = "#1c1c1e"; g.fillRect(0, 0, width, height);
       if (!pose) { g.fillStyle = "#aeaeb2"; g.font = "14px system-ui"; g.fillText("No camera yet", 12, 24); return; }
       const [vw, vh] = pose.viewport, scale = Math.min(width / vw, height / vh), ox = (width - vw * scale) / 2, oy = (height - vh * scale) / 2;
