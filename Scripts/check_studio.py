@@ -324,6 +324,16 @@ def main():
             check("and its orbit viewer draws it", bool(state) and state["frames"] > 0, state)
             shot(page, "gallery-upload-and-viewer")
             audit(page, "gallery")
+            page.once("dialog", lambda dialog: dialog.accept("Cube"))
+            page.click(".asset button:has-text('Rename')")
+            page.wait_for_selector(".asset .title:has-text('Cube')")
+            page.click(".asset button:has-text('Delete')")
+            page.wait_for_selector("#gallery li.muted")
+            page.goto(base + "/#/p/museum/gallery/trash")
+            page.click(".asset button:has-text('Restore Cube')")
+            page.wait_for_selector("#gallery li.muted:has-text('trash is empty')")
+            page.goto(base + "/#/p/museum/gallery")
+            check("a model is renamed, moved to the trash and restored", page.wait_for_selector(".asset .title:has-text('Cube')") is not None)
 
             # --- Planting: draw an area, plan it, see the trees ---
             page.goto(base + "/#/p/museum/settings")

@@ -143,9 +143,13 @@ window.Studio = (function () {
   /// A link a browser follows (images, frames) carrying the token, for private projects.
   Studio.withToken = (url) => session.token ? url + (url.includes("?") ? "&" : "?") + "access_token=" + encodeURIComponent(session.token) : url;
 
-  /// Runs `work`, showing its error; returns its value or undefined.
+  /// Runs `work`, showing its error; returns its value (`true` for an answer with no body, such as
+  /// a `204`), or undefined when it failed.
   Studio.attempt = async (work, what) => {
-    try { return await work(); } catch (error) {
+    try {
+      const value = await work();
+      return value === null || value === undefined ? true : value;
+    } catch (error) {
       Studio.say((what ? what + ": " : "") + error.message, "error");
       return undefined;
     }
@@ -249,6 +253,7 @@ window.Studio = (function () {
   Studio.pages.account = () => {
     const current = Studio.field("Current password", { type: "password", autocomplete: "current-password", required: true });
     const next = Studio.field("New password (10 characters or more)", { type: "password", autocomplete: "new-password", required: true, minlength: 10 });
+    const confirmation = Studio.field("Password, to confirm", { type: "password", autocomplete: "current-password", required: true });
     Studio.show("Account", h("h1", {}, Studio.me.username),
       h("form", { class: "card narrow", onsubmit: async (event) => {
         event.preventDefault();
@@ -256,7 +261,16 @@ window.Studio = (function () {
           await api("PUT", "/api/v1/accounts/current/password", { body: { currentPassword: current.input.value, newPassword: next.input.value } });
           Studio.say("Password changed; your other sessions are signed out.");
         }, "Not changed");
-      } }, h("h2", {}, "Change password"), current.label, next.label, h("button", { type: "submit" }, "Change password")));
+      } }, h("h2", {}, "Change password"), current.label, next.label, h("button", { type: "submit" }, "Change password")),
+      h("form", { class: "card narrow danger", onsubmit: async (event) => {
+        event.preventDefault();
+        if (!confirm("Delete the account " + Studio.me.username + "? Projects only you own go to the trash.")) return;
+        const deleted = await Studio.attempt(() => api("DELETE", "/api/v1/accounts/current", { body: { password: confirmation.input.value } }), "Not deleted");
+        if (deleted === undefined) return;
+        session.token = null;
+        Studio.me = null;
+        Studio.go("#/signin");
+      } }, h("h2", {}, "Delete the account"), confirmation.label, h("button", { type: "submit" }, "Delete my account")));
   };
 
   // --- Projects ---------------------------------------------------------------------------------
@@ -908,6 +922,11 @@ window.Studio = (function () {
     const versions = h("div", { class: "versions", id: "versions" });
     const conflict = h("section", { class: "conflict card", id: "conflict", hidden: true, "aria-live": "assertive" });
     const saveButton = h("button", { type: "button", class: "primary", id: "save", onclick: () => save(), disabled: !Studio.canEdit(project) }, "Save");
+    const deleteButton = Studio.canEdit(project) ? h("button", { type: "button", onclick: async () => {
+      if (!state.version) { Studio.go("#/p/" + project.slug + "/specs"); return; }
+      if (!confirm("Delete the spec " + name + " and all its versions?")) return;
+      if (await Studio.attempt(() => api("DELETE", path), "Not deleted") !== undefined) { Studio.say(name + " deleted."); Studio.go("#/p/" + project.slug + "/specs"); }
+    } }, "Delete spec") : null;
 
     const showDirty = () => {
       const dirty = code.text !== state.saved;
@@ -1129,7 +1148,7 @@ window.Studio = (function () {
     }
 
     Studio.show(name, Studio.projectNav(project, "specs"),
-      h("div", { class: "editor-head" }, h("h1", {}, name), status, saveButton,
+      h("div", { class: "editor-head" }, h("h1", {}, name), status, saveButton, deleteButton,
         h("span", { class: "muted keys" }, "Ctrl+S saves · Ctrl+Space completes · Esc then Tab leaves the editor")),
       conflict,
       h("div", { class: "workbench" },
@@ -1194,7 +1213,12 @@ window.Studio = (function () {
             ready ? h("button", { type: "button", onclick: () => view(asset) }, "View " + asset.name) : null,
             ready ? h("a", { rel: "ar", href: Studio.withToken(links.usdz), class: "button" }, "AR (iPhone)") : null,
             editable ? h("button", { type: "button", onclick: async () => {
-              if (await Studio.attempt(() => api("DELETE", Studio.projectPath(slug, "assets", asset.id)), "Not deleted")) { Studio.say(asset.name + " moved to the trash."); Studio.route(); }
+              const name = prompt("A new name for " + asset.name, asset.name);
+              if (!name || name.trim() === asset.name) return;
+              if (await Studio.attempt(() => api("PATCH", Studio.projectPath(slug, "assets", asset.id), { body: { name: name.trim() } }), "Not renamed")) Studio.route();
+            } }, "Rename " + asset.name) : null,
+            editable ? h("button", { type: "button", onclick: async () => {
+              if (await Studio.attempt(() => api("DELETE", Studio.projectPath(slug, "assets", asset.id)), "Not deleted") !== undefined) { Studio.say(asset.name + " moved to the trash."); Studio.route(); }
             } }, "Delete " + asset.name) : null]));
     };
 

@@ -107,9 +107,13 @@ window.Studio = (function () {
   /// A link a browser follows (images, frames) carrying the token, for private projects.
   Studio.withToken = (url) => session.token ? url + (url.includes("?") ? "&" : "?") + "access_token=" + encodeURIComponent(session.token) : url;
 
-  /// Runs `work`, showing its error; returns its value or undefined.
+  /// Runs `work`, showing its error; returns its value (`true` for an answer with no body, such as
+  /// a `204`), or undefined when it failed.
   Studio.attempt = async (work, what) => {
-    try { return await work(); } catch (error) {
+    try {
+      const value = await work();
+      return value === null || value === undefined ? true : value;
+    } catch (error) {
       Studio.say((what ? what + ": " : "") + error.message, "error");
       return undefined;
     }
@@ -213,6 +217,7 @@ window.Studio = (function () {
   Studio.pages.account = () => {
     const current = Studio.field("Current password", { type: "password", autocomplete: "current-password", required: true });
     const next = Studio.field("New password (10 characters or more)", { type: "password", autocomplete: "new-password", required: true, minlength: 10 });
+    const confirmation = Studio.field("Password, to confirm", { type: "password", autocomplete: "current-password", required: true });
     Studio.show("Account", h("h1", {}, Studio.me.username),
       h("form", { class: "card narrow", onsubmit: async (event) => {
         event.preventDefault();
@@ -220,7 +225,16 @@ window.Studio = (function () {
           await api("PUT", "/api/v1/accounts/current/password", { body: { currentPassword: current.input.value, newPassword: next.input.value } });
           Studio.say("Password changed; your other sessions are signed out.");
         }, "Not changed");
-      } }, h("h2", {}, "Change password"), current.label, next.label, h("button", { type: "submit" }, "Change password")));
+      } }, h("h2", {}, "Change password"), current.label, next.label, h("button", { type: "submit" }, "Change password")),
+      h("form", { class: "card narrow danger", onsubmit: async (event) => {
+        event.preventDefault();
+        if (!confirm("Delete the account " + Studio.me.username + "? Projects only you own go to the trash.")) return;
+        const deleted = await Studio.attempt(() => api("DELETE", "/api/v1/accounts/current", { body: { password: confirmation.input.value } }), "Not deleted");
+        if (deleted === undefined) return;
+        session.token = null;
+        Studio.me = null;
+        Studio.go("#/signin");
+      } }, h("h2", {}, "Delete the account"), confirmation.label, h("button", { type: "submit" }, "Delete my account")));
   };
 
   // --- Projects ---------------------------------------------------------------------------------

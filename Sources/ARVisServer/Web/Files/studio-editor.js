@@ -70,6 +70,11 @@
     const versions = h("div", { class: "versions", id: "versions" });
     const conflict = h("section", { class: "conflict card", id: "conflict", hidden: true, "aria-live": "assertive" });
     const saveButton = h("button", { type: "button", class: "primary", id: "save", onclick: () => save(), disabled: !Studio.canEdit(project) }, "Save");
+    const deleteButton = Studio.canEdit(project) ? h("button", { type: "button", onclick: async () => {
+      if (!state.version) { Studio.go("#/p/" + project.slug + "/specs"); return; }
+      if (!confirm("Delete the spec " + name + " and all its versions?")) return;
+      if (await Studio.attempt(() => api("DELETE", path), "Not deleted") !== undefined) { Studio.say(name + " deleted."); Studio.go("#/p/" + project.slug + "/specs"); }
+    } }, "Delete spec") : null;
 
     const showDirty = () => {
       const dirty = code.text !== state.saved;
@@ -291,7 +296,7 @@
     }
 
     Studio.show(name, Studio.projectNav(project, "specs"),
-      h("div", { class: "editor-head" }, h("h1", {}, name), status, saveButton,
+      h("div", { class: "editor-head" }, h("h1", {}, name), status, saveButton, deleteButton,
         h("span", { class: "muted keys" }, "Ctrl+S saves · Ctrl+Space completes · Esc then Tab leaves the editor")),
       conflict,
       h("div", { class: "workbench" },

@@ -48,7 +48,12 @@
             ready ? h("button", { type: "button", onclick: () => view(asset) }, "View " + asset.name) : null,
             ready ? h("a", { rel: "ar", href: Studio.withToken(links.usdz), class: "button" }, "AR (iPhone)") : null,
             editable ? h("button", { type: "button", onclick: async () => {
-              if (await Studio.attempt(() => api("DELETE", Studio.projectPath(slug, "assets", asset.id)), "Not deleted")) { Studio.say(asset.name + " moved to the trash."); Studio.route(); }
+              const name = prompt("A new name for " + asset.name, asset.name);
+              if (!name || name.trim() === asset.name) return;
+              if (await Studio.attempt(() => api("PATCH", Studio.projectPath(slug, "assets", asset.id), { body: { name: name.trim() } }), "Not renamed")) Studio.route();
+            } }, "Rename " + asset.name) : null,
+            editable ? h("button", { type: "button", onclick: async () => {
+              if (await Studio.attempt(() => api("DELETE", Studio.projectPath(slug, "assets", asset.id)), "Not deleted") !== undefined) { Studio.say(asset.name + " moved to the trash."); Studio.route(); }
             } }, "Delete " + asset.name) : null]));
     };
 
