@@ -7,7 +7,7 @@ import Foundation
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the ARVis server: accounts, projects, specs with versions and the spec hub.",
+        abstract: "Run the ARVis server and ARVis Studio: accounts, projects, specs with versions, the spec hub, live rooms and the gallery.",
         discussion: """
             Everything is kept in one SQLite file under --data (created if needed), or in PostgreSQL with
             --database postgres://…; the schema is migrated at start. The server logs one
