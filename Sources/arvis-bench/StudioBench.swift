@@ -16,6 +16,11 @@ struct StudioBench: AsyncParsableCommand {
     @Option(help: "The spec's size in bytes.")
     var bytes = 180_000
 
+    func validate() throws {
+        guard (1...10_000).contains(count) else { throw ValidationError("--count is 1 to 10 000") }
+        guard (1_000...100_000_000).contains(bytes) else { throw ValidationError("--bytes is 1 000 to 100 000 000") }
+    }
+
     func run() async throws {
         let binary = try ServerProcess.arvisBinary()
         let server = try await ServerProcess.start(binary: binary, database: nil)

@@ -4,9 +4,10 @@ extension IARVisLink.OpenComponent {
     /// The child widget iARVis makes of this link when "Open in AR" is chosen: `component` with the
     /// link's anchor, relative position, size and scrolling, every other key at its default.
     public func widget(showing component: Component) -> WidgetConfiguration {
-        var widget = WidgetConfiguration(component: component, relativeAnchorPoint: anchor,
-                                         relativePosition: Vector3(relativePosition[0], relativePosition[1], relativePosition[2]))
-        widget.size = size.map { Size(width: $0[0], height: $0[1]) }
+        // The reader gives three numbers and two; a value built by hand with other counts is ignored.
+        let position = relativePosition.count == 3 ? Vector3(relativePosition[0], relativePosition[1], relativePosition[2]) : .zero
+        var widget = WidgetConfiguration(component: component, relativeAnchorPoint: anchor, relativePosition: position)
+        widget.size = size.flatMap { $0.count == 2 ? Size(width: $0[0], height: $0[1]) : nil }
         widget.isScrollEnabled = isScrollEnabled
         return widget
     }
