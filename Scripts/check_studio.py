@@ -26,8 +26,8 @@ import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checking import Checks, call, free_port, wait_until_up  # noqa: E402
-from playwright.sync_api import Error as PlaywrightError, sync_playwright  # noqa: E402
+from checking import Checks, call, free_port, wait_for, wait_for_frame, wait_until_up  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 ARVIS, MODEL, SHOTS = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
@@ -48,21 +48,6 @@ def watch(page):
     page.on("console", lambda message: errors.append(f"{page.url}: {message.text}") if message.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
     return page
-
-
-def wait_for(page, script, timeout=20, what=""):
-    """Polls `script` (page.evaluate runs outside the page's CSP; wait_for_function would not)."""
-    deadline = time.time() + timeout
-    value = None
-    while time.time() < deadline:
-        try:
-            value = page.evaluate(script)
-        except PlaywrightError:
-            value = None  # the page is navigating (a reload): ask the next one
-        if value:
-            return value
-        time.sleep(0.05)
-    return value
 
 
 def unnamed_controls(page):
@@ -180,7 +165,7 @@ def main():
             check(f"the mistake is shown at its line ({line})", found == "ok")
             message = page.locator("#diagnostics li.error").first.inner_text()
             check("with its message and hint", "BarMak" in message and "BarMark" in message, message)
-            marked = page.evaluate(f"[...document.querySelectorAll('.code .gutter span.error')].map((s) => s.textContent)")
+            marked = page.evaluate("[...document.querySelectorAll('.code .gutter span.error')].map((s) => s.textContent)")
             check("the gutter marks that line", str(line) in marked, marked)
             check("the token is underlined where the error is", page.locator(".code mark.squiggle").first.inner_text() == '"BarMak"')
             page.click("#diagnostics button.place")
@@ -267,7 +252,7 @@ def main():
             page.click("#tab-scene")
             scene = page.wait_for_selector("#preview-scene iframe").content_frame()
             scene.wait_for_selector("#view")
-            state = wait_for(scene, "window.arvisViewer && (window.arvisViewer.frames > 0 || window.arvisViewer.error) && {frames: window.arvisViewer.frames, error: window.arvisViewer.error}", timeout=60)
+            state = wait_for_frame(scene)
             check("the scene is drawn in the orbit viewer", bool(state) and state["frames"] > 0, state)
             box = page.locator("#preview-scene iframe").bounding_box()
             page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -320,7 +305,7 @@ def main():
             page.click(".asset button:has-text('View')")
             viewer = page.wait_for_selector("#asset-viewer iframe").content_frame()
             viewer.wait_for_selector("#view")
-            state = wait_for(viewer, "window.arvisViewer && (window.arvisViewer.frames > 0 || window.arvisViewer.error) && {frames: window.arvisViewer.frames, error: window.arvisViewer.error}", timeout=60)
+            state = wait_for_frame(viewer)
             check("and its orbit viewer draws it", bool(state) and state["frames"] > 0, state)
             shot(page, "gallery-upload-and-viewer")
             audit(page, "gallery")

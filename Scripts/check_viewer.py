@@ -21,7 +21,7 @@ import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checking import Checks, call, free_port, wait_until_up  # noqa: E402
+from checking import Checks, call, free_port, wait_for_frame, wait_until_up  # noqa: E402
 from playwright.sync_api import sync_playwright
 
 ARVIS, FIXTURES, SHOTS = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
@@ -38,17 +38,6 @@ def mask_of_png(data, size=None):
 
 def iou(a, b):
     return (a & b).sum() / max(1, (a | b).sum())
-
-
-def wait_for_frame(page, timeout=60):
-    """Polls the viewer's state (page.evaluate runs outside the page's CSP; wait_for_function would not)."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        state = page.evaluate("() => window.arvisViewer ? {frames: window.arvisViewer.frames, error: window.arvisViewer.error} : null")
-        if state and (state["frames"] > 0 or state["error"]):
-            return state
-        time.sleep(0.1)
-    return {"frames": 0, "error": "no frame within the timeout"}
 
 
 def canvas_png(page):

@@ -63,3 +63,31 @@ def wait_until_up(base, seconds=10):
         except OSError:
             time.sleep(0.1)
     raise SystemExit(f"the server at {base} did not answer within {seconds} s")
+
+
+def wait_for(page, script, timeout=20):
+    """Polls `script` in a Playwright page or frame until it is truthy and returns it (the last
+    value after `timeout` seconds). page.evaluate runs outside the page's CSP; wait_for_function
+    would not. A page navigating (a reload) is asked again."""
+    from playwright.sync_api import Error as PlaywrightError
+    deadline = time.time() + timeout
+    value = None
+    while time.time() < deadline:
+        try:
+            value = page.evaluate(script)
+        except PlaywrightError:
+            value = None
+        if value:
+            return value
+        time.sleep(0.05)
+    return value
+
+
+# The orbit viewer's state once it drew a frame or failed: {frames, error}.
+VIEWER_STATE = ("window.arvisViewer && (window.arvisViewer.frames > 0 || window.arvisViewer.error)"
+                " && {frames: window.arvisViewer.frames, error: window.arvisViewer.error}")
+
+
+def wait_for_frame(page, timeout=60):
+    """The orbit viewer's first frame (or its error) in `page`."""
+    return wait_for(page, VIEWER_STATE, timeout) or {"frames": 0, "error": "no frame within the timeout"}

@@ -62,12 +62,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let database, !(database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")) {
             throw ValidationError("--database takes a PostgreSQL URL such as postgres://arvis:secret@127.0.0.1:5432/arvis")
         }
-        if mapTiles != "none" {
-            guard let url = URL(string: mapTiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-                  url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "http", url.host != nil,
-                  ["{z}", "{x}", "{y}"].allSatisfy(mapTiles.contains) else {
-                throw ValidationError("--map-tiles must be an http(s) URL template with {z}, {x} and {y}, or none")
-            }
+        guard mapTiles == "none" || ServerConfiguration.mapTileOrigin(mapTiles) != nil else {
+            throw ValidationError("--map-tiles must be an http(s) URL template with {z}, {x} and {y}, or none")
         }
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,

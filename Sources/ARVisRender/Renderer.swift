@@ -76,9 +76,7 @@ public struct Renderer: Sendable {
             switch component {
             case .text(let text):
                 // The components `openComponent?url=` links open, fetched like pictures (with --fetch).
-                for link in InlineMarkdown.links(in: text.content) {
-                    if case .openComponent(let open)? = try? IARVisLink.parse(link), case .url(let url) = open.source { urls.append(url) }
-                }
+                urls += InlineMarkdown.links(in: text.content).compactMap(IARVisLink.fetchedComponentURL)
             case .image(let image): urls.append(image.url)
             case .video(let video): if let id = VideoNode.youTubeID(video.url) { urls.append(VideoNode.posterURL(id)) }
             case .chart(let chart):

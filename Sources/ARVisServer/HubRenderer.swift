@@ -37,30 +37,46 @@ struct HubRenderer: Sendable {
 
     private let fonts: FontLibrary?
     private let cache: OutputCache
-    /// The largest output kept (a quarter of the cache): larger specs cannot be previewed.
-    let largestKept: Int
+    /// The largest output kept: larger specs cannot be previewed.
+    var largestKept: Int { cache.largestOutput }
 
     /// - Parameter capacity: the most bytes of output kept.
     init(fonts: FontLibrary?, capacity: Int = 128_000_000) {
         self.fonts = fonts
         cache = OutputCache(capacity: capacity)
-        largestKept = capacity / 4
     }
 
     /// Widget `number` (from 1) of a version, in `format` (`scale` pixels per point for PNG).
     /// - Throws: ``APIError`` `404` when there is no such widget, `422` when it cannot be drawn.
     func widget(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) async throws -> Output {
-        try await cached("\(version.contentHash)/widgets/\(number).\(format.rawValue)@\(scale)", kind: "widget") {
-            try draw(number, format: format, scale: scale, of: version)
+        try await cached(Self.widgetKey(number, format: format, scale: scale, of: version), kind: "widget") {
+            let widgets = try render(version)
+            guard (1...widgets.count).contains(number) else {
+                throw APIError.notFound("the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)")
+            }
+            return try encode(widgets[number - 1].drawing, number: number, format: format, scale: scale)
         }
     }
 
-    private func draw(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) throws -> Output {
+    /// Draws every widget of `version` in `format` at once and keeps them, so the files a preview
+    /// lists are served without drawing the spec again for each; returns their names and sizes in points.
+    func drawAll(_ format: WidgetFormat, of version: SpecVersion, scale: Double = 2) async throws -> [(name: String, width: Double, height: Double)] {
         let widgets = try render(version)
-        guard (1...widgets.count).contains(number) else {
-            throw APIError.notFound("the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)")
+        for (index, widget) in widgets.enumerated() {
+            let key = Self.widgetKey(index + 1, format: format, scale: scale, of: version)
+            guard await cache.output(key) == nil else { continue }
+            _ = await cache.remember(try encode(widget.drawing, number: index + 1, format: format, scale: scale), as: key)
         }
-        let drawing = widgets[number - 1].drawing
+        return widgets.map { ($0.name, $0.drawing.extent.width, $0.drawing.extent.height) }
+    }
+
+    /// Where widget `number` of `version` is kept in `format` at `scale`.
+    private static func widgetKey(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) -> String {
+        "\(version.contentHash)/widgets/\(number).\(format.rawValue)@\(scale)"
+    }
+
+    /// A widget's drawing as the file `format` names.
+    private func encode(_ drawing: Drawing, number: Int, format: WidgetFormat, scale: Double) throws -> Output {
         let bytes: [UInt8]
         switch format {
         case .svg: bytes = Array(SVGWriter().write(drawing).utf8)
@@ -73,31 +89,25 @@ struct HubRenderer: Sendable {
         return Output(bytes: bytes, mediaType: format.mediaType)
     }
 
-    /// Draws every widget of `version` in `format` at once and keeps them, so the files a preview
-    /// lists are served without drawing the spec again for each; returns their names and sizes in points.
-    func drawAll(_ format: WidgetFormat, of version: SpecVersion) async throws -> [(name: String, width: Double, height: Double)] {
-        let widgets = try render(version)
-        for (index, widget) in widgets.enumerated() {
-            let key = "\(version.contentHash)/widgets/\(index + 1).\(format.rawValue)@2.0"
-            guard await cache.output(key) == nil else { continue }
-            let text = format == .html ? HTMLWriter().page(widget.drawing) : SVGWriter().write(widget.drawing)
-            _ = await cache.remember(Output(bytes: Array(text.utf8), mediaType: format.mediaType), as: key)
-        }
-        return widgets.map { ($0.name, $0.drawing.extent.width, $0.drawing.extent.height) }
-    }
-
-    /// Keeps an unsaved spec for preview and returns its id: the SHA-256 of its syntax and bytes.
-    /// It is kept with the renders, and forgotten like them.
-    func keepPreview(_ body: [UInt8], syntax: SpecSyntax) async -> String {
+    /// Keeps an unsaved spec for preview, with the renders and forgotten like them, under the
+    /// SHA-256 of its syntax and bytes; `nil` when it is too large to keep.
+    func keepPreview(_ body: [UInt8], syntax: SpecSyntax) async -> SpecVersion? {
         let id = SHA256.hexDigest(of: Array(syntax.mediaType.utf8) + [0] + body)
-        _ = await cache.remember(Output(bytes: body, mediaType: syntax.mediaType), as: "preview/\(id)")
-        return id
+        let kept = Output(bytes: body, mediaType: syntax.mediaType)
+        guard kept.bytes.count <= largestKept else { return nil }
+        _ = await cache.remember(kept, as: "preview/\(id)")
+        return Self.preview(id, kept)
     }
 
-    /// The unsaved spec kept under `id`, as a version named `preview`, or `nil` once forgotten.
+    /// The unsaved spec kept under `id`, or `nil` once forgotten.
     func preview(_ id: String) async -> SpecVersion? {
         guard id.count == 64, id.allSatisfy(\.isHexDigit), let kept = await cache.output("preview/\(id)") else { return nil }
-        return SpecVersion(name: "preview", version: 0, contentHash: id, mediaType: kept.mediaType, author: nil, createdAt: Date(), body: kept.bytes)
+        return Self.preview(id, kept)
+    }
+
+    /// A kept preview as a version named `preview` whose content hash is its id.
+    private static func preview(_ id: String, _ kept: Output) -> SpecVersion {
+        SpecVersion(name: "preview", version: 0, contentHash: id, mediaType: kept.mediaType, author: nil, createdAt: Date(), body: kept.bytes)
     }
 
     /// Every widget's name, for the phone page.
@@ -188,16 +198,19 @@ actor OutputCache {
     private var order: [String] = []
     private var bytes = 0
     private let capacity: Int
+    /// The largest output kept: a quarter of the capacity.
+    nonisolated let largestOutput: Int
 
     init(capacity: Int) {
         self.capacity = capacity
+        largestOutput = capacity / 4
     }
 
     func output(_ key: String) -> HubRenderer.Output? { outputs[key] }
 
-    /// Keeps `output` under `key` (unless it alone would take a quarter of the cache) and returns it.
+    /// Keeps `output` under `key` (unless it is larger than ``largestOutput``) and returns it.
     func remember(_ output: HubRenderer.Output, as key: String) -> HubRenderer.Output {
-        guard output.bytes.count <= capacity / 4, outputs[key] == nil else { return output }
+        guard output.bytes.count <= largestOutput, outputs[key] == nil else { return output }
         outputs[key] = output
         order.append(key)
         bytes += output.bytes.count

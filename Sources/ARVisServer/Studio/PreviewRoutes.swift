@@ -59,7 +59,7 @@ struct PreviewRoutes: Sendable {
         var fields = ["\"diagnostics\":\(Diagnostic.json(diagnostics))"]
         let draw = request.uri.queryParameters.get("draw") != "false"
         if let document = read.document, !diagnostics.containsErrors {
-            fields.append(draw ? try await files(of: document, body: body, syntax: syntax) : "\"kind\":\"\(Self.kind(of: document))\"")
+            fields.append(draw ? try await files(of: document, body: body, syntax: syntax) : "\"kind\":\"\(document.kind.rawValue)\"")
         }
         let json = "{" + fields.joined(separator: ",") + "}"
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
@@ -69,12 +69,12 @@ struct PreviewRoutes: Sendable {
 
     /// `"kind"` and `"preview"`: the widgets drawn (HTML and SVG) and the scene's viewer, or why they cannot be drawn.
     private func files(of document: SpecDocument, body: [UInt8], syntax: SpecSyntax) async throws -> String {
-        let id = await renderer.keepPreview(body, syntax: syntax)
-        guard let version = await renderer.preview(id) else {
+        guard let version = await renderer.keepPreview(body, syntax: syntax) else {
             throw APIError(.contentTooLarge, "tooLarge", "a spec over \(renderer.largestKept / 1_000_000) MB is checked but not drawn for preview")
         }
+        let id = version.contentHash
         let base = "/preview/\(id)"
-        let kind = Self.kind(of: document)
+        let kind = document.kind.rawValue
         var preview = ["\"id\":\(SpecRoutes.jsonString(id))", "\"scene\":" + (kind == "environment" ? SpecRoutes.jsonString(base + "/scene") : "null")]
         do {
             let drawn = try await renderer.drawAll(.html, of: version)
@@ -87,14 +87,6 @@ struct PreviewRoutes: Sendable {
             preview.append("\"widgets\":[],\"problem\":\(SpecRoutes.jsonString(error.message))")
         }
         return "\"kind\":\"\(kind)\",\"preview\":{" + preview.joined(separator: ",") + "}"
-    }
-
-    private static func kind(of document: SpecDocument) -> String {
-        switch document {
-        case .environment: "environment"
-        case .component: "component"
-        case .chart: "chart"
-        }
     }
 
     /// A size in points as a JSON number (0 for one that is not finite).

@@ -12,12 +12,7 @@ struct StudioPage: Sendable {
     var mapTiles: String?
 
     /// The origin of the tiles (`https://tile.openstreetmap.org`), for the page's policy.
-    var tileOrigin: String? {
-        guard let mapTiles, let url = URL(string: mapTiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-              let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", let host = url.host,
-              host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
-        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
-    }
+    var tileOrigin: String? { mapTiles.flatMap(ServerConfiguration.mapTileOrigin) }
 
     /// Scripts, styles, streams and frames from the server; pictures also from the tile server; not framed.
     var policy: String {
@@ -43,24 +38,26 @@ struct StudioPage: Sendable {
             <header class="bar"><a class="brand" href="#/">ARVis Studio</a><nav id="account" aria-label="Account"></nav></header>
             <main id="main" tabindex="-1"><p class="muted">Loading…</p></main>
             <div id="toast" role="status" aria-live="polite"></div>
-            <script src="/studio/app.js"></script>
-            <script src="/studio/code.js"></script>
-            <script src="/studio/editor.js"></script>
-            <script src="/studio/planting.js"></script>
-            <script src="/studio/gallery.js"></script>
-            <script src="/studio/rooms.js"></script>
-            <script src="/studio/data.js"></script>
+            \(Self.scripts.map { "<script src=\"\($0)\"></script>" }.joined(separator: "\n"))
             </body>
             </html>
 
             """
     }
 
-    /// `GET /`, and `GET /schema.json`: the JSON Schema of specs (`arvis schema`), which the
-    /// editor completes keys and values from.
+    /// The Studio's scripts (`Web/Files/studio-*.js`): `app.js`, which the others register with, first.
+    static let scripts: [String] = {
+        let paths = WebFile.all.map(\.path).filter { $0.hasPrefix("/studio/") && $0.hasSuffix(".js") }
+        return paths.filter { $0 == "/studio/app.js" } + paths.filter { $0 != "/studio/app.js" }
+    }()
+
+    /// The JSON Schema of specs (`arvis schema`), made on the first request for it.
+    private static let schema = HubRenderer.Output(bytes: Array(SpecSchema.json().utf8), mediaType: "application/schema+json")
+    private static let schemaTag = "\"\(HubRenderer.hexPrefix(of: schema.bytes))\""
+
+    /// `GET /`, and `GET /schema.json`: the JSON Schema of specs, which the editor completes keys
+    /// and values from.
     static func register(on router: Router<ServerContext>, configuration: ServerConfiguration) {
-        let schema = HubRenderer.Output(bytes: Array(SpecSchema.json().utf8), mediaType: "application/schema+json")
-        let schemaTag = "\"\(HubRenderer.hexPrefix(of: schema.bytes))\""
         router.get("/schema.json") { request, _ in HubRoutes.response(schema, etag: schemaTag, request: request) }
         let page = StudioPage(mapTiles: configuration.mapTiles)
         let html = page.html, policy = page.policy

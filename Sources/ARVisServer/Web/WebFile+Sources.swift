@@ -886,13 +886,18 @@ window.Studio = (function () {
   async function editor(project, name) {
     const path = Studio.projectPath(project.slug, "specs", name);
     const state = { etag: null, version: 0, saved: "", text: starter, checking: 0, lastChecked: null, drawn: null, shown: {}, allWidgets: false };
+    /// A stored version as the editor reads it from a spec response.
+    const readVersion = async (response) => {
+      if (!response.ok) throw new Studio.APIError(response.status, await response.json().catch(() => null));
+      return { text: await response.text(), etag: response.headers.get("ETag"), version: Number(response.headers.get("ARVis-Version")) || 0 };
+    };
+    /// Makes `stored` the version the editor's text is compared and saved against.
+    const adopt = (stored) => { state.etag = stored.etag; state.version = stored.version; state.saved = stored.text; };
     /// The spec as stored now, or null when it does not exist (asked of the list, not answered with a 404).
     const latest = async () => {
       const { specs } = await api("GET", Studio.projectPath(project.slug, "specs"));
       if (!specs.some((spec) => spec.name === name)) return null;
-      const response = await api("GET", path, { raw: true });
-      if (!response.ok) throw new Studio.APIError(response.status, await response.json().catch(() => null));
-      return { text: await response.text(), etag: response.headers.get("ETag"), version: Number(response.headers.get("ARVis-Version")) || 0 };
+      return readVersion(await api("GET", path, { raw: true }));
     };
     /// The spec as stored, if someone saved (or deleted) it since the editor's version; else undefined.
     const changedSince = async () => {
@@ -900,14 +905,12 @@ window.Studio = (function () {
       const response = await api("GET", path, { raw: true, headers: { "If-None-Match": state.etag } });
       if (response.status === 304) return undefined;
       if (response.status === 404) return null;
-      if (!response.ok) throw new Studio.APIError(response.status, await response.json().catch(() => null));
-      return { text: await response.text(), etag: response.headers.get("ETag"), version: Number(response.headers.get("ARVis-Version")) || 0 };
+      return readVersion(response);
     };
     const stored = await latest();
     if (stored) {
-      state.text = state.saved = stored.text;
-      state.etag = stored.etag;
-      state.version = stored.version;
+      adopt(stored);
+      state.text = stored.text;
     }
     const yaml = () => !/^\s*[{[]/.test(code.text);
 
@@ -1045,9 +1048,7 @@ window.Studio = (function () {
         if (current !== undefined) { await showConflict(text, current); return; }
         const headers = over ? { "If-Match": over } : state.etag ? { "If-Match": state.etag } : { "If-None-Match": "*" };
         const saved = await api("PUT", path, { body: text, type: yaml() ? "application/yaml" : "application/json", headers });
-        state.etag = saved.etag;
-        state.version = saved.version;
-        state.saved = text;
+        adopt({ etag: saved.etag, version: saved.version, text });
         conflict.hidden = true;
         window.studioSaved = { version: saved.version, started, at: Date.now() };
         Studio.say("Saved version " + saved.version + ".");
@@ -1067,7 +1068,7 @@ window.Studio = (function () {
     async function showConflict(mine, theirs) {
       if (!theirs) {
         Studio.say("The spec was deleted meanwhile; saving again creates it with your text.", "error");
-        state.etag = null; state.version = 0;
+        adopt({ etag: null, version: 0, text: state.saved });
         return;
       }
       const theirText = theirs.text, theirTag = theirs.etag, theirVersion = theirs.version;
@@ -1081,7 +1082,7 @@ window.Studio = (function () {
         h("div", { class: "row" },
           h("button", { type: "button", class: "primary", onclick: () => save(theirTag) }, "Keep mine"),
           h("button", { type: "button", onclick: () => {
-            state.etag = theirTag; state.version = theirVersion; state.saved = theirText;
+            adopt(theirs);
             code.set(theirText); schedule(); showDirty();
             Studio.say("Theirs is in the editor; yours stays in this panel.");
           } }, "Take theirs"),
@@ -1109,7 +1110,7 @@ window.Studio = (function () {
         Studio.canEdit(project) ? h("button", { type: "button", onclick: async () => {
           const restored = await Studio.attempt(() => api("POST", path + "/versions/" + number + "/restore"), "Not restored");
           if (!restored) return;
-          state.etag = restored.etag; state.version = restored.version; state.saved = text;
+          adopt({ etag: restored.etag, version: restored.version, text });
           code.set(text); schedule(); showDirty(); showPhone(); loadVersions();
           Studio.say("Version " + number + " restored as version " + restored.version + ".");
         } }, "Restore version " + number) : null);

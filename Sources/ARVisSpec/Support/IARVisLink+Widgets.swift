@@ -26,3 +26,12 @@ extension IARVisLink.OpenComponent {
         return component
     }
 }
+
+extension IARVisLink {
+    /// The URL of the component `link` opens when it is an `openComponent?url=` link (what a safe
+    /// loader fetches before the component can be drawn); `nil` for any other link.
+    public static func fetchedComponentURL(_ link: String) -> String? {
+        guard case .openComponent(let open)? = try? parse(link), case .url(let url) = open.source else { return nil }
+        return url
+    }
+}

@@ -41,11 +41,7 @@ extension Environment {
     /// before ``openingLinks(depth:fetched:)``; links inside fetched components are not listed).
     public var linkedComponentURLs: [String] {
         var urls: [String] = []
-        for widget in widgets {
-            for link in widget.component.links {
-                if case .openComponent(let open)? = try? IARVisLink.parse(link), case .url(let url) = open.source, !urls.contains(url) { urls.append(url) }
-            }
-        }
+        for url in widgets.flatMap({ $0.component.links }).compactMap(IARVisLink.fetchedComponentURL) where !urls.contains(url) { urls.append(url) }
         return urls
     }
 
