@@ -96,6 +96,14 @@ struct IARVisLinkTests {
         #expect(fetched.openingLinks { $0 == "https://a.example/c.json" ? Array(leaf.utf8) : nil }.additionalWidgetConfiguration?.first?.key == "https://a.example/c.json")
     }
 
+    @Test func linksAreListedInDocumentOrder() {
+        let component = Component.vStack(Component.VStack(elements: [
+            .vStack(Component.VStack(elements: [.text(Component.Text("[first](https://a.example/1)"))])),
+            .text(Component.Text("[second](https://a.example/2)")),
+        ]))
+        #expect(component.links == ["https://a.example/1", "https://a.example/2"])
+    }
+
     @Test func theCorpusChainsRead() throws {
         guard let folder = Corpus.iarvisFolder else { return }
         for name in ["example1.json", "example2.json"] {

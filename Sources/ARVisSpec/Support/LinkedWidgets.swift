@@ -6,11 +6,10 @@ extension Component {
     public var links: [String] {
         var found: [String] = []
         var pending = [self]
-        while !pending.isEmpty {
-            let next = pending.removeFirst()
+        while let next = pending.popLast() {
             if case .text(let text) = next { found += InlineMarkdown.links(in: text.content) }
             for case .onTap(.openURL(let url)) in next.modifiers { found.append(url) }
-            pending += next.children
+            pending += next.children.reversed()  // the first child next: document order
         }
         return found
     }
