@@ -54,6 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "url"))
     var mapTiles = ServerConfiguration.openStreetMapTiles
 
+    @OptionGroup(title: "Abuse limits")
+    var limits: ServeLimitOptions
+
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
@@ -74,9 +77,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = ServerConfiguration(dataDirectory: data, databaseURL: database, host: host, port: port, publicURL: publicURL,
+        var configuration = ServerConfiguration(dataDirectory: data, databaseURL: database, host: host, port: port, publicURL: publicURL,
                                                 maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins),
                                                 maximumAssetBytes: maximumAssetMegabytes * 1_000_000, mapTiles: mapTiles == "none" ? nil : mapTiles)
+        limits.apply(to: &configuration)
         let place = database == nil ? configuration.databasePath : "PostgreSQL"
         Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(place))")
         try await CLIExit.reportingAsync { try await ARVisServer.run(configuration) }

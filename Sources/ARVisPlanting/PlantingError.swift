@@ -3,7 +3,7 @@ public struct PlantingError: Error, Sendable, Hashable, CustomStringConvertible 
     /// What went wrong, as an extensible set of codes.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
-            case crossesAntimeridian, tooCloseToPole, tooLarge, selfIntersecting, tooManyCells, nothingPlanted
+            case crossesAntimeridian, tooCloseToPole, tooLarge, selfIntersecting, tooManyCells, tooManyTrees, nothingPlanted
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -18,6 +18,8 @@ public struct PlantingError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let selfIntersecting = Code(.selfIntersecting)
         /// The spacing is so fine for the area that the spatial grid would exhaust memory.
         public static let tooManyCells = Code(.tooManyCells)
+        /// The plan would hold more trees than the caller allows (estimated before planting).
+        public static let tooManyTrees = Code(.tooManyTrees)
         /// The plan has no tree, and the reason is known.
         public static let nothingPlanted = Code(.nothingPlanted)
 

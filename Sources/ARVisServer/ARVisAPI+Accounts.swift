@@ -16,7 +16,15 @@ extension ARVisAPI {
             return .unprocessableContent(.init(body: .json(Self.error("invalidUsername", "a username is 3 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit"))))
         }
         guard Self.isAcceptablePassword(credentials.password) else { return .unprocessableContent(Self.weakPassword) }
-        let hash = passwordHash(credentials.password)
+        // Counted per client address (in-process calls have none).
+        if let address = RequestAddress.current {
+            if let seconds = await signUpLimiter.retryAfter(address) {
+                return .tooManyRequests(.init(headers: .init(retryAfter: seconds),
+                                              body: .json(Self.error("tooManySignUps", "too many accounts were made from this address; try again in \(seconds) s"))))
+            }
+            await signUpLimiter.recordFailure(address)
+        }
+        let hash = try await passwordHash(credentials.password)
         do {
             let account = try await store.createAccount(username: credentials.username, passwordHash: hash)
             return .created(.init(body: .json(.init(username: account.username, createdAt: account.createdAt))))
@@ -28,23 +36,23 @@ extension ARVisAPI {
 
     func signIn(_ input: Operations.SignIn.Input) async throws -> Operations.SignIn.Output {
         guard case .json(let credentials) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {username, password}")))) }
-        let account = credentials.username.lowercased(), address = RequestAddress.current
-        if let seconds = await accountLimiter.retryAfter(account) {
+        let address = RequestAddress.current ?? "-", key = Self.guessKey(credentials.username, address)
+        if let seconds = await accountLimiter.retryAfter(key) {
             return .tooManyRequests(.init(headers: .init(retryAfter: seconds),
-                                          body: .json(Self.error("tooManyAttempts", "too many failed sign-ins for this account; try again in \(seconds) s"))))
+                                          body: .json(Self.error("tooManyAttempts", "too many failed sign-ins to this account from this address; try again in \(seconds) s"))))
         }
-        if let address, let seconds = await addressLimiter.retryAfter(address) {
+        if let seconds = await addressLimiter.retryAfter(address) {
             return .tooManyRequests(.init(headers: .init(retryAfter: seconds),
                                           body: .json(Self.error("tooManyAttempts", "too many failed sign-ins from this address; try again in \(seconds) s"))))
         }
-        guard let found = try await store.credentials(username: credentials.username),
-              Bcrypt.verify(Self.prepared(credentials.password), hash: found.passwordHash) else {
-            await accountLimiter.recordFailure(account)
-            if let address { await addressLimiter.recordFailure(address) }
+        let found = try await store.credentials(username: credentials.username)
+        guard try await passwordMatches(credentials.password, hash: found?.passwordHash), let found else {
+            await accountLimiter.recordFailure(key)
+            await addressLimiter.recordFailure(address)
             return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("badCredentials", "the username or the password is wrong"))))
         }
         // An address's failures stay counted: signing in to one account does not buy guesses at others.
-        await accountLimiter.recordSuccess(account)
+        await accountLimiter.recordSuccess(key)
         let token = SessionToken.make()
         let expiresAt = Date().addingTimeInterval(configuration.sessionLifetime)
         try await store.createSession(accountID: found.account.id, tokenHash: SessionToken.hash(token), expiresAt: expiresAt)
@@ -76,11 +84,12 @@ extension ARVisAPI {
         guard let token = RequestToken.current else { throw APIError.signInFirst }
         let account = try await requireAccount()
         guard case .json(let change) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {currentPassword, newPassword}")))) }
-        guard try await passwordMatches(change.currentPassword, of: account) else {
-            return .forbidden(.init(body: .json(Self.error("badCredentials", "the current password is wrong"))))
+        if let seconds = try await checkPassword(change.currentPassword, of: account) {
+            guard seconds > 0 else { return .forbidden(.init(body: .json(Self.error("badCredentials", "the current password is wrong")))) }
+            return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(Self.tooManyGuesses(seconds))))
         }
         guard Self.isAcceptablePassword(change.newPassword) else { return .unprocessableContent(Self.weakPassword) }
-        let hash = passwordHash(change.newPassword)
+        let hash = try await passwordHash(change.newPassword)
         try await store.changePasswordHash(accountID: account.id, to: hash, keeping: SessionToken.hash(token))
         return .noContent(.init())
     }
@@ -88,16 +97,32 @@ extension ARVisAPI {
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
         let account = try await requireAccount()
         guard case .json(let confirmation) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {password}")))) }
-        guard try await passwordMatches(confirmation.password, of: account) else {
-            return .forbidden(.init(body: .json(Self.error("badCredentials", "the password is wrong"))))
+        if let seconds = try await checkPassword(confirmation.password, of: account) {
+            guard seconds > 0 else { return .forbidden(.init(body: .json(Self.error("badCredentials", "the password is wrong")))) }
+            return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(Self.tooManyGuesses(seconds))))
         }
         try await store.deleteAccount(id: account.id)
         return .noContent(.init())
     }
 
-    /// Whether `password` is the account's, checked against the stored bcrypt hash.
-    private func passwordMatches(_ password: String, of account: Account) async throws -> Bool {
-        guard let stored = try await store.credentials(username: account.username) else { return false }
-        return Bcrypt.verify(Self.prepared(password), hash: stored.passwordHash)
+    /// Checks that `password` is the signed-in account's, under the same limit as sign-ins (per
+    /// account and address): `nil` when it is, `0` when it is wrong, else the seconds to wait.
+    private func checkPassword(_ password: String, of account: Account) async throws -> Int? {
+        let key = Self.guessKey(account.username, RequestAddress.current ?? "-")
+        if let seconds = await accountLimiter.retryAfter(key) { return seconds }
+        let stored = try await store.credentials(username: account.username)
+        guard try await passwordMatches(password, hash: stored?.passwordHash) else {
+            await accountLimiter.recordFailure(key)
+            return 0
+        }
+        await accountLimiter.recordSuccess(key)
+        return nil
+    }
+
+    /// The key failed password checks are counted under: the account with the client's address.
+    static func guessKey(_ username: String, _ address: String) -> String { "\(username.lowercased()) \(address)" }
+
+    static func tooManyGuesses(_ seconds: Int) -> Components.Schemas._Error {
+        error("tooManyAttempts", "too many wrong passwords for this account from this address; try again in \(seconds) s")
     }
 }

@@ -101,7 +101,7 @@ extension ARVisAPI {
         do {
             planting = try AreaPlanting(area: features.area, named: area.name, exclusions: features.exclusions.map { [($0, "exclusions")] } ?? [],
                                         mix: try Self.mix(request), layout: try Self.layout(request), count: request.count,
-                                        seed: UInt64(clamping: request.seed ?? 1))
+                                        seed: UInt64(clamping: request.seed ?? 1), maximumTrees: configuration.maximumPlanTrees)
         } catch let error as APIError {
             throw error
         } catch {

@@ -39,6 +39,7 @@ extension ARVisAPI {
         } else if ifNoneMatch?.trimmingCharacters(in: .whitespaces) == "*" {
             expected = (0, "")
         }
+        try await requireQuota(.versions(1), projectID: access.project.id)
         let version = try await answering { () async throws(StoreError) in
             try await store.saveSpec(projectID: access.project.id, name: name, body: body, contentHash: SHA256.hexDigest(of: body),
                                      mediaType: syntax.mediaType, authorID: access.account?.id,

@@ -2,6 +2,8 @@ import ARVisGraphics
 public import ARVisStore
 import Foundation
 public import Hummingbird
+import HummingbirdCore
+import NIOCore
 import HummingbirdWebSocket
 public import Logging
 import OpenAPIHummingbird
@@ -22,12 +24,13 @@ public enum ARVisServer {
         let router = Router(context: ServerContext.self)
         ServerMetrics.register(metrics, on: router)
         router.middlewares.add(RequestLogMiddleware())
+        router.middlewares.add(RequestAddressMiddleware())
         if !configuration.allowedOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins)) }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         let library = AssetLibrary(directory: configuration.assetDirectory, store: store, logger: logger)
         let api = ARVisAPI(store: store, configuration: configuration, library: library)
         // The generated operations see the client's address (sign-in limits); the hub's routes need not.
-        try api.registerHandlers(on: router.group().add(middleware: RequestAddressMiddleware()), middlewares: [ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware()])
+        try api.registerHandlers(on: router, middlewares: [ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware()])
         SpecRoutes(api: api).register(on: router)
         PlanRoutes(api: api).register(on: router)
         DatasetRoutes(api: api).register(on: router)
@@ -38,14 +41,29 @@ public enum ARVisServer {
         StudioPage.register(on: router, configuration: configuration)
         AssetRoutes(api: api).register(on: router)
         WebFile.register(on: router)
-        let hub = LiveHub(store: store, logger: logger)
+        let hub = LiveHub(store: store, logger: logger) { grant in
+            _ = try await api.access(grant.slug, needs: grant.role, token: grant.token)
+        }
         let webSocketRouter = Router(context: LiveContext.self)
         LiveRoutes(api: api, hub: hub).register(on: router, webSocketRouter: webSocketRouter)
-        // Pings every 15 s close half-open connections; a client sends frames of at most 64 KB.
-        let webSocket = WebSocketServerConfiguration(maxFrameSize: LiveRoutes.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(15)))
-        return Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: webSocket)),
+        return Application(router: router, server: server(configuration, webSocketRouter: webSocketRouter),
                            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
-                           services: [Housekeeper(store: store, logger: logger, library: library), hub, library], logger: logger)
+                           services: [Housekeeper(store: store, logger: logger, library: library), hub, library, MemoryReturn()], logger: logger)
+    }
+
+    /// HTTP/1.1 with WebSocket upgrades, behind a ``ConnectionGuard``: a connection gets
+    /// ``ServerConfiguration/idleTimeout`` to send its first request's head and to stay idle
+    /// between requests; WebSockets are pinged every 15 s (half-open ones close) and take frames
+    /// of at most 64 KB.
+    private static func server(_ configuration: ServerConfiguration, webSocketRouter: Router<LiveContext>) -> HTTPServerBuilder {
+        let webSocket = WebSocketServerConfiguration(maxFrameSize: LiveRoutes.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(15)))
+        let idle = TimeAmount.milliseconds(Int64(max(1, min(configuration.idleTimeout, 86_400)) * 1_000))
+        let webSocketResponder = webSocketRouter.buildResponder()
+        return HTTPServerBuilder { responder in
+            GuardedChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                              configuration: .init(http1: .init(idleTimeout: idle), ws: webSocket)),
+                           headTimeout: idle)
+        }
     }
 
     /// Opens the store (PostgreSQL at ``ServerConfiguration/databaseURL``, else SQLite under the data

@@ -14,7 +14,11 @@ import Foundation
 /// never go stale).
 ///
 /// Nothing is fetched: pictures a spec links to are drawn as placeholders, so a spec cannot make
-/// the server reach other hosts or its own network. Renders run in parallel; only the cache is shared.
+/// the server reach other hosts or its own network. Drawing runs on the renders' ``WorkPool``, off
+/// the server's tasks and bounded per client; only the cache is shared.
+///
+/// Every cached file is keyed by all that goes into it: a drawing by the spec's bytes and syntax
+/// (and format and scale), a page also by its project, spec name, version and base URL.
 struct HubRenderer: Sendable {
     /// A made file and its media type.
     struct Output: Sendable {
@@ -35,44 +39,67 @@ struct HubRenderer: Sendable {
         }
     }
 
+    /// The scales PNG widgets are drawn at: one cache entry each, so a scale cannot be varied to
+    /// make every request a new render.
+    static let scales: Set<Double> = [1, 2, 3]
+
     private let fonts: FontLibrary?
     private let cache: OutputCache
+    /// Where drawings are made.
+    let pool: WorkPool
     /// The largest output kept: larger specs cannot be previewed.
     var largestKept: Int { cache.largestOutput }
 
-    /// - Parameter capacity: the most bytes of output kept.
-    init(fonts: FontLibrary?, capacity: Int = 128_000_000) {
+    /// - Parameters:
+    ///   - capacity: the most bytes of output kept.
+    ///   - pool: where drawings are made.
+    init(fonts: FontLibrary?, capacity: Int = 128_000_000, pool: WorkPool = WorkPool("renders", limits: .init(running: WorkPool.backgroundThreads, perClient: 8, waiting: 32))) {
         self.fonts = fonts
         cache = OutputCache(capacity: capacity)
+        self.pool = pool
+    }
+
+    /// What a version's drawings depend on: its bytes and the syntax they are read in.
+    static func contentKey(of version: SpecVersion) -> String {
+        "\(version.contentHash).\(SpecSyntax(mediaType: version.mediaType).rawValue)"
+    }
+
+    /// Runs `work` on the renders' pool for the client of the request being handled.
+    func drawing<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await pool.run(client: RequestAddress.current, work)
     }
 
     /// Widget `number` (from 1) of a version, in `format` (`scale` pixels per point for PNG).
     /// - Throws: ``APIError`` `404` when there is no such widget, `422` when it cannot be drawn.
     func widget(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) async throws -> Output {
         try await cached(Self.widgetKey(number, format: format, scale: scale, of: version), kind: "widget") {
-            let widgets = try render(version)
-            guard (1...widgets.count).contains(number) else {
-                throw APIError.notFound("the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)")
+            try await drawing {
+                let widgets = try render(version)
+                guard (1...widgets.count).contains(number) else {
+                    throw APIError.notFound("the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)")
+                }
+                return try encode(widgets[number - 1].drawing, number: number, format: format, scale: scale)
             }
-            return try encode(widgets[number - 1].drawing, number: number, format: format, scale: scale)
         }
     }
 
     /// Draws every widget of `version` in `format` at once and keeps them, so the files a preview
     /// lists are served without drawing the spec again for each; returns their names and sizes in points.
     func drawAll(_ format: WidgetFormat, of version: SpecVersion, scale: Double = 2) async throws -> [(name: String, width: Double, height: Double)] {
-        let widgets = try render(version)
-        for (index, widget) in widgets.enumerated() {
-            let key = Self.widgetKey(index + 1, format: format, scale: scale, of: version)
-            guard await cache.output(key) == nil else { continue }
-            _ = await cache.remember(try encode(widget.drawing, number: index + 1, format: format, scale: scale), as: key)
+        let drawn = try await drawing {
+            try render(version).enumerated().map { index, widget in
+                (widget.name, widget.drawing.extent, try encode(widget.drawing, number: index + 1, format: format, scale: scale))
+            }
         }
-        return widgets.map { ($0.name, $0.drawing.extent.width, $0.drawing.extent.height) }
+        for (index, widget) in drawn.enumerated() {
+            _ = await cache.remember(widget.2, as: Self.widgetKey(index + 1, format: format, scale: scale, of: version))
+        }
+        return drawn.map { ($0.0, $0.1.width, $0.1.height) }
     }
 
     /// Where widget `number` of `version` is kept in `format` at `scale`.
     private static func widgetKey(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) -> String {
-        "\(version.contentHash)/widgets/\(number).\(format.rawValue)@\(scale)"
+        "\(contentKey(of: version))/widgets/\(number).\(format.rawValue)@\(scale)"
     }
 
     /// A widget's drawing as the file `format` names.
@@ -111,8 +138,8 @@ struct HubRenderer: Sendable {
     }
 
     /// Every widget's name, for the phone page.
-    func widgetNames(of version: SpecVersion) throws -> [String] {
-        try render(version).map(\.name)
+    func widgetNames(of version: SpecVersion) async throws -> [String] {
+        try await drawing { try render(version).map(\.name) }
     }
 
     /// The placed scene as scene JSON or GLB (widgets textured at 1 pixel per point).
@@ -123,41 +150,46 @@ struct HubRenderer: Sendable {
     }
 
     /// The scene of a spec. `models` gives the placements' models by their `model` string (gallery
-    /// assets) and is called only when the scene is not cached; `modelsKey` names those files.
+    /// assets) and is called only when the scene is not cached; `modelsKey` names those files and
+    /// which `model` string each stands for.
     func scene(_ format: SceneFormat, of version: SpecVersion, modelsKey: String = "",
-               models: @Sendable () -> [String: Model] = { [:] }) async throws -> Output {
-        try await cached("\(version.contentHash)/scene.\(format.rawValue)/\(modelsKey)", kind: "scene") {
-            try await export(format, of: version, models: models())
+               models: @escaping @Sendable () -> [String: Model] = { [:] }) async throws -> Output {
+        try await cached("\(Self.contentKey(of: version))/scene.\(format.rawValue)/\(modelsKey)", kind: "scene") {
+            try await export(format, of: version, models: models)
         }
     }
 
-    private func export(_ format: SceneFormat, of version: SpecVersion, models: [String: Model]) async throws -> Output {
+    private func export(_ format: SceneFormat, of version: SpecVersion, models: @escaping @Sendable () -> [String: Model]) async throws -> Output {
         guard case .environment(let environment) = try document(version) else {
             throw APIError.invalid("notAnEnvironment", "the spec '\(version.name)' is a widget, not an environment: a scene needs targets")
         }
         var options = RenderOptions()
         options.resources = [:]
         let scene = await TexturedScene(environment, renderOptions: options)
-        do {
-            switch format {
-            case .json: return Output(bytes: Array(try scene.graph.json().utf8), mediaType: "application/json")
-            case .glb: return Output(bytes: try GLTFExporter().glb(scene.graph, textures: try scene.textures(scale: 1)), mediaType: "model/gltf-binary")
-            case .usdz: return Output(bytes: try scene.usdz(textures: try scene.textures(scale: 1), models: models), mediaType: ModelFormat.usdz.mimeType)
+        return try await drawing {
+            do {
+                switch format {
+                case .json: return Output(bytes: Array(try scene.graph.json().utf8), mediaType: "application/json")
+                case .glb: return Output(bytes: try GLTFExporter().glb(scene.graph, textures: try scene.textures(scale: 1)), mediaType: "model/gltf-binary")
+                case .usdz: return Output(bytes: try scene.usdz(textures: try scene.textures(scale: 1), models: models()), mediaType: ModelFormat.usdz.mimeType)
+                }
+            } catch {
+                throw APIError.invalid("exportFailed", "the scene of '\(version.name)' cannot be exported: \(error)")
             }
-        } catch {
-            throw APIError.invalid("exportFailed", "the scene of '\(version.name)' cannot be exported: \(error)")
         }
     }
 
     /// A QR Code of `text` as SVG or PNG.
     func qrCode(_ text: String, png: Bool) async throws -> Output {
         try await cached("qr/\(png ? "png" : "svg")/\(text)", kind: "qr") {
-            do {
-                let code = try QRCode(encoding: text, errorCorrection: .medium)
-                return png ? Output(bytes: try PNGWriter(fonts: try requireFonts(), scale: 1).write(code.drawing(moduleSize: 8)), mediaType: "image/png")
-                           : Output(bytes: Array(code.svg(moduleSize: 4).utf8), mediaType: "image/svg+xml")
-            } catch let error as APIError { throw error } catch {
-                throw APIError.invalid("qrFailed", "no QR Code for this link: \(error)")
+            try await drawing {
+                do {
+                    let code = try QRCode(encoding: text, errorCorrection: .medium)
+                    return png ? Output(bytes: try PNGWriter(fonts: try requireFonts(), scale: 1).write(code.drawing(moduleSize: 8)), mediaType: "image/png")
+                               : Output(bytes: Array(code.svg(moduleSize: 4).utf8), mediaType: "image/svg+xml")
+                } catch let error as APIError { throw error } catch {
+                    throw APIError.invalid("qrFailed", "no QR Code for this link: \(error)")
+                }
             }
         }
     }

@@ -30,7 +30,7 @@ struct HubRoutes: Sendable {
         router.get("/s/{project}/{name}/scene.usdz") { request, context in
             let (access, version) = try await self.latest(request, context)
             let placed = try await self.galleryAssets(of: version, in: access)
-            let key = placed.map(\.asset.contentHash).sorted().joined(separator: ",")
+            let key = placed.map { "\($0.reference)=\($0.asset.contentHash)" }.sorted().joined(separator: ",")
             let output = try await self.renderer.scene(.usdz, of: version, modelsKey: key) { self.models(of: placed) }
             return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
         }
@@ -90,7 +90,7 @@ struct HubRoutes: Sendable {
         }
         var scale = 2.0
         if let text = request.uri.queryParameters.get("scale") {
-            guard let value = Double(text), (0.25...4).contains(value) else { throw APIError.invalid("invalidScale", "scale is a number from 0.25 to 4") }
+            guard let value = Double(text), HubRenderer.scales.contains(value) else { throw APIError.invalid("invalidScale", "scale is 1, 2 or 3") }
             scale = value
         }
         let output = try await renderer.widget(number, format: format, scale: scale, of: version)
@@ -121,8 +121,8 @@ struct HubRoutes: Sendable {
     private func page(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (access, version) = try await latest(request, context)
         let links = HubLinks(base: baseURL(request), project: access.project.slug, name: version.name)
-        let output = try await renderer.cached("\(version.contentHash)/page/\(version.version)/\(links.base)/\(access.project.name)", kind: "page") {
-            let names = try renderer.widgetNames(of: version)
+        let output = try await renderer.cached(Self.pageKey(of: version, in: access.project, links: links), kind: "page") {
+            let names = try await renderer.widgetNames(of: version)
             let qr = try await renderer.qrCode(links.deepLink, png: false)
             let embedded = try HubLinks.embeddedDeepLink(renderer.document(version))
             let embeddedQR = try await embedded.asyncMap { try await renderer.qrCode($0, png: false) }
@@ -132,6 +132,13 @@ struct HubRoutes: Sendable {
             return HubRenderer.Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8")
         }
         return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request, policy: HubPage.policy)
+    }
+
+    /// Where the phone page of `version` is kept: everything the page shows — the project (its id,
+    /// slug and display name), the spec's name, version and content, and the base URL of its links.
+    static func pageKey(of version: SpecVersion, in project: Project, links: HubLinks) -> String {
+        [project.id, project.slug, project.name, version.name, String(version.version), HubRenderer.contentKey(of: version), links.base]
+            .map { "\($0.utf8.count):\($0)" }.joined(separator: "/") + "/page"
     }
 
     private func baseURL(_ request: Request) -> String { HubLinks.baseURL(of: request, configuration: api.configuration) }

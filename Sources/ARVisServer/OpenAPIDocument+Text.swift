@@ -102,7 +102,7 @@ paths:
     post:
       tags: [accounts]
       operationId: signUp
-      summary: Create an account.
+      summary: Create an account; sign-ups are rate-limited per address.
       security: []
       requestBody:
         required: true
@@ -120,6 +120,7 @@ paths:
         "413": { $ref: "#/components/responses/TooLarge" }
         "422": { $ref: "#/components/responses/Unprocessable" }
         "415": { $ref: "#/components/responses/UnsupportedMediaType" }
+        "429": { $ref: "#/components/responses/TooManyRequests" }
   /api/v1/accounts/current:
     get:
       tags: [accounts]
@@ -149,6 +150,7 @@ paths:
         "403": { $ref: "#/components/responses/Forbidden" }
         "413": { $ref: "#/components/responses/TooLarge" }
         "415": { $ref: "#/components/responses/UnsupportedMediaType" }
+        "429": { $ref: "#/components/responses/TooManyRequests" }
   /api/v1/accounts/current/password:
     put:
       tags: [accounts]
@@ -167,11 +169,12 @@ paths:
         "422": { $ref: "#/components/responses/Unprocessable" }
         "413": { $ref: "#/components/responses/TooLarge" }
         "415": { $ref: "#/components/responses/UnsupportedMediaType" }
+        "429": { $ref: "#/components/responses/TooManyRequests" }
   /api/v1/sessions:
     post:
       tags: [accounts]
       operationId: signIn
-      summary: Sign in; attempts are rate-limited per account and per address.
+      summary: Sign in; failed attempts are limited per account and address, and per address.
       security: []
       requestBody:
         required: true

@@ -25,6 +25,17 @@ public struct ServerConfiguration: Sendable {
     public var signInAttemptsPerAddress: Int
     /// The window failed sign-ins are counted over.
     public var signInWindow: TimeInterval
+    /// Accounts that may be made from one client address within ``signUpWindow`` before `429`.
+    public var signUpsPerAddress = 20
+    /// The window sign-ups are counted over: 10 minutes.
+    public var signUpWindow: TimeInterval = 600
+    /// How long a connection may stay idle, or take to send a request's head, before it is closed:
+    /// 30 s. Open live streams are not idle.
+    public var idleTimeout: TimeInterval = 30
+    /// The largest tree count a plan may have (`422` past it, estimated before planning): 200 000.
+    public var maximumPlanTrees = 200_000
+    /// Per-project quotas (`403 quotaExceeded` past them).
+    public var quotas = ProjectQuotas()
     /// The largest spec (or planting area) body accepted (`413` above): 5 MB.
     public var maximumSpecBytes: Int
     /// The largest anchor body accepted, its payload included: 16 KB.
@@ -81,4 +92,20 @@ public struct ServerConfiguration: Sendable {
 
     /// The database file.
     public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("arvis.sqlite") }
+}
+
+/// How much one project may hold, so no project (or attacker with an editor's role) can fill the
+/// server: past a quota, writes answer `403` with the code `quotaExceeded`.
+public struct ProjectQuotas: Sendable, Hashable {
+    /// Saved anchors: 10 000.
+    public var anchors = 10_000
+    /// Bytes of 3D assets uploaded (the trash included): 2 GB.
+    public var assetBytes = 2_000_000_000
+    /// Dataset rows, over all datasets: 1 000 000.
+    public var rows = 1_000_000
+    /// Spec versions, over all specs: 10 000.
+    public var versions = 10_000
+
+    /// The default quotas.
+    public init() {}
 }

@@ -182,6 +182,12 @@ enum Migrations {
             "CREATE INDEX assets_by_project ON assets(project_id, trashed_at)",
             "CREATE INDEX assets_by_hash ON assets(content_hash)",
         ],
+        [
+            // Issue 25: how often processing an asset started, so one that took the server down is
+            // not taken up again forever; and the server's own secrets (shared by every instance).
+            "ALTER TABLE assets ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
+            "CREATE TABLE server_secrets (name TEXT PRIMARY KEY, secret TEXT NOT NULL)",
+        ],
     ]
 
     /// Runs the steps the database has not run yet. On PostgreSQL a session lock keeps two server

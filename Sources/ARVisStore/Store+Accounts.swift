@@ -32,9 +32,10 @@ extension Store {
 
     /// Replaces an account's password hash and signs out every session but `keeping`.
     public func changePasswordHash(accountID: String, to hash: String, keeping tokenHash: String?) async throws(StoreError) {
-        try await transaction { database in
+        try await recordingTransaction { database, recorder in
             try await database.raw("UPDATE accounts SET password_hash = \(bind: hash) WHERE id = \(bind: accountID)").run()
             try await database.raw("DELETE FROM sessions WHERE account_id = \(bind: accountID) AND token_hash <> \(bind: tokenHash ?? "")").run()
+            try await Self.recordAccessChanged(ofAccount: accountID, because: "the password changed", on: database, recorder)
         }
     }
 
@@ -59,7 +60,12 @@ extension Store {
 
     /// Ends a session at once.
     public func deleteSession(tokenHash: String) async throws(StoreError) {
-        try await withDatabase { try await $0.raw("DELETE FROM sessions WHERE token_hash = \(bind: tokenHash)").run() }
+        try await recordingTransaction { database, recorder in
+            let accountID = try await database.raw("SELECT account_id FROM sessions WHERE token_hash = \(bind: tokenHash)")
+                .first(decodingColumn: "account_id", as: String.self)
+            try await database.raw("DELETE FROM sessions WHERE token_hash = \(bind: tokenHash)").run()
+            if let accountID { try await Self.recordAccessChanged(ofAccount: accountID, because: "signed out", on: database, recorder) }
+        }
     }
 
     static func account(_ row: any SQLRow) throws -> Account {
@@ -74,7 +80,8 @@ extension Store {
     public func deleteAccount(id: String, now date: Date = Date()) async throws(StoreError) {
         let now = date.storePrecision
         defer { cache.forgetProjects() }
-        try await transaction { database in
+        try await recordingTransaction { database, recorder in
+            try await Self.recordAccessChanged(ofAccount: id, because: "the account was deleted", on: database, recorder)
             try await database.raw("""
                 UPDATE projects SET trashed_at = \(bind: now.timeIntervalSince1970)
                 WHERE trashed_at IS NULL AND id IN (SELECT project_id FROM members WHERE account_id = \(bind: id) AND role = 'owner')

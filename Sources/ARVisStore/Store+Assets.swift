@@ -135,11 +135,24 @@ extension Store {
         }
     }
 
-    /// Assets still processing (at start, those a stopped server left unfinished), oldest first.
-    public func unfinishedAssets() async throws(StoreError) -> [(projectID: String, asset: Asset)] {
+    /// Assets still processing (at start, those a stopped server left unfinished), oldest first,
+    /// with how often their processing started.
+    public func unfinishedAssets() async throws(StoreError) -> [(projectID: String, asset: Asset, attempts: Int)] {
         try await withDatabase { database in
             try await database.raw("\(Self.assetsWithUploaders) WHERE a.status = 'processing' ORDER BY a.created_at")
-                .all().map { (try $0.decode(column: "project_id", as: String.self), try Self.asset($0)) }
+                .all().map { (try $0.decode(column: "project_id", as: String.self), try Self.asset($0), try $0.decode(column: "attempts", as: Int.self)) }
+        }
+    }
+
+    /// Counts one more start of an asset's processing (`by: -1` takes back one a stopping server
+    /// interrupted on purpose); returns how many starts are counted now.
+    @discardableResult
+    public func countAssetAttempt(id: String, by change: Int = 1) async throws(StoreError) -> Int {
+        try await transaction { database in
+            try await database.raw("""
+                UPDATE assets SET attempts = CASE WHEN attempts + \(bind: change) < 0 THEN 0 ELSE attempts + \(bind: change) END WHERE id = \(bind: id)
+                """).run()
+            return try await database.raw("SELECT attempts FROM assets WHERE id = \(bind: id)").first(decodingColumn: "attempts", as: Int.self) ?? 0
         }
     }
 

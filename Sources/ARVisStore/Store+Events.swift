@@ -29,6 +29,11 @@ public struct StoreEvent: Sendable, Hashable {
         case anchorDeleted
         /// Rows were appended to a dataset (`subject`: its name; `detail`: `first-last` row sequence numbers).
         case rowsAppended
+        /// Who may see or change the project changed (`subject`: the account whose access changed,
+        /// or `*` for everyone's; `detail`: why): a member added, removed or given another role, the
+        /// project's visibility changed, the project trashed or restored, an account signed out,
+        /// changed its password or was deleted. Open live connections check their access again.
+        case accessChanged
     }
 
     /// The position in the server-wide log: increasing, and on every instance the same.
@@ -94,10 +99,22 @@ extension Store {
         }
     }
 
+    /// Logs ``StoreEvent/Kind/accessChanged`` for `accountID` in every project it is a member of.
+    static func recordAccessChanged(ofAccount accountID: String, because reason: String, on database: any SQLDatabase,
+                                    _ recorder: EventRecorder) async throws {
+        let projects = try await database.raw("SELECT project_id FROM members WHERE account_id = \(bind: accountID) ORDER BY project_id")
+            .all(decodingColumn: "project_id", as: String.self)
+        for projectID in projects {
+            try await recorder.record(.accessChanged, projectID: projectID, subject: accountID, detail: reason, on: database)
+        }
+    }
+
     /// Runs `work` in a transaction whose events are logged with it and announced once it commits.
     func recordingTransaction<T: Sendable>(lock: String? = nil, _ work: @escaping @Sendable (any SQLDatabase, EventRecorder) async throws -> T) async throws(StoreError) -> T {
         let recorder = EventRecorder(engine: engine)
         let result = try await transaction(lock: lock) { database in try await work(database, recorder) }
+        // Who may see a project changed: cached projects go before anyone checks access again.
+        if recorder.recorded.contains(where: { $0.kind == .accessChanged }) { cache.forgetProjects() }
         if engine == .sqlite { recorder.recorded.forEach(feed.deliver) }
         return result
     }
@@ -114,6 +131,7 @@ extension Store {
             for event in events {
                 // Another instance changed the spec: the cached latest version is stale now, not in a second.
                 if event.kind == .specSaved || event.kind == .specDeleted { cache.forgetSpec(projectID: event.projectID, name: event.subject) }
+                if event.kind == .accessChanged { cache.forgetProjects() }
                 feed.deliver(event)
             }
             // Past events of kinds this version does not know, too.

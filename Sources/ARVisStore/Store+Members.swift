@@ -20,13 +20,14 @@ extension Store {
     /// - Throws: ``StoreError`` `notFound` when there is no such account; `conflict` when the change
     ///   would leave the project without an owner.
     public func setMember(projectID: String, username: String, role: Role) async throws(StoreError) -> Member {
-        try await transaction(lock: "members:\(projectID)") { database in
+        try await recordingTransaction(lock: "members:\(projectID)") { database, recorder in
             let accountID = try await Self.accountID(username: username, on: database)
             if role != .owner { try await Self.requireAnotherOwner(projectID: projectID, than: accountID, on: database) }
             try await database.raw("""
                 INSERT INTO members (project_id, account_id, role) VALUES (\(bind: projectID), \(bind: accountID), \(bind: role.rawValue))
                 ON CONFLICT (project_id, account_id) DO UPDATE SET role = excluded.role
                 """).run()
+            try await recorder.record(.accessChanged, projectID: projectID, subject: accountID, detail: "now \(role.rawValue)", on: database)
             return Member(username: try await Self.username(accountID: accountID, on: database), role: role)
         }
     }
@@ -34,7 +35,7 @@ extension Store {
     /// Removes `username` from a project.
     /// - Throws: ``StoreError`` `notFound` when it is not a member; `conflict` when it is the last owner.
     public func removeMember(projectID: String, username: String) async throws(StoreError) {
-        try await transaction(lock: "members:\(projectID)") { database in
+        try await recordingTransaction(lock: "members:\(projectID)") { database, recorder in
             let accountID = try await Self.accountID(username: username, on: database)
             try await Self.requireAnotherOwner(projectID: projectID, than: accountID, on: database)
             let isMember = try await database.raw("""
@@ -42,6 +43,7 @@ extension Store {
                 """).first() != nil
             guard isMember else { throw StoreError(.notFound, "'\(username)' is not a member of this project", location: "members/\(username)") }
             try await database.raw("DELETE FROM members WHERE project_id = \(bind: projectID) AND account_id = \(bind: accountID)").run()
+            try await recorder.record(.accessChanged, projectID: projectID, subject: accountID, detail: "removed from the project", on: database)
         }
     }
 

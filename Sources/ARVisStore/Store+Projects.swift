@@ -59,7 +59,7 @@ extension Store {
     /// - Throws: ``StoreError`` `notFound` when there is no such project.
     public func updateProject(id: String, _ change: ProjectChange) async throws(StoreError) -> Project {
         defer { cache.forgetProjects() }
-        return try await transaction { database in
+        return try await recordingTransaction { database, recorder in
             var assignments: [SQLQueryString] = []
             if let name = change.name { assignments.append("name = \(bind: name)") }
             if let visibility = change.visibility { assignments.append("visibility = \(bind: visibility.rawValue)") }
@@ -75,6 +75,9 @@ extension Store {
             guard let project = try await database.raw("SELECT * FROM projects WHERE id = \(bind: id)").first().map(Self.project) else {
                 throw StoreError(.notFound, "no such project", location: "projects/\(id)")
             }
+            if let visibility = change.visibility {
+                try await recorder.record(.accessChanged, projectID: id, subject: "*", detail: "now \(visibility.rawValue)", on: database)
+            }
             return project
         }
     }
@@ -83,7 +86,10 @@ extension Store {
     public func setTrashed(projectID: String, at date: Date?) async throws(StoreError) {
         let when = date?.storePrecision.timeIntervalSince1970
         defer { cache.forgetProjects() }
-        try await withDatabase { try await $0.raw("UPDATE projects SET trashed_at = \(bind: when) WHERE id = \(bind: projectID)").run() }
+        try await recordingTransaction { database, recorder in
+            try await database.raw("UPDATE projects SET trashed_at = \(bind: when) WHERE id = \(bind: projectID)").run()
+            try await recorder.record(.accessChanged, projectID: projectID, subject: "*", detail: when == nil ? "restored" : "moved to the trash", on: database)
+        }
     }
 
     /// Deletes for good every project trashed before `cutoff`, with everything in it; returns how many.

@@ -16,23 +16,23 @@ struct OutboxTests {
     @Test func messagesGoFirstAndACursorNeverGoesBack() async {
         let outbox = Outbox()
         outbox.sendPose(ByteBuffer(bytes: [1]))
-        outbox.send(.ordered(stream: "spec", cursor: 3, text: "v3 live"))
-        outbox.send(.ordered(stream: "spec", cursor: 4, text: "v4 live"))
+        outbox.send(.ordered(stream: "spec", cursor: 3, text: ByteBuffer(string: "v3 live")))
+        outbox.send(.ordered(stream: "spec", cursor: 4, text: ByteBuffer(string: "v4 live")))
         // A catch-up read after v3 was queued goes in front; the live v3 it covers is skipped.
-        outbox.sendFirst([.ordered(stream: "spec", cursor: 3, text: "v3 caught up")])
-        outbox.send(.restart(stream: "spec", text: "deleted"))
-        outbox.send(.ordered(stream: "spec", cursor: 1, text: "v1 again"))
+        outbox.sendFirst([.ordered(stream: "spec", cursor: 3, text: ByteBuffer(string: "v3 caught up"))])
+        outbox.send(.restart(stream: "spec", text: ByteBuffer(string: "deleted")))
+        outbox.send(.ordered(stream: "spec", cursor: 1, text: ByteBuffer(string: "v1 again")))
         var frames: [Outbox.Frame] = []
         for _ in 0..<5 { if let frame = await outbox.next() { frames.append(frame) } }
-        #expect(frames == [.text("v3 caught up"), .text("v4 live"), .text("deleted"), .text("v1 again"), .binary(ByteBuffer(bytes: [1]))])
+        #expect(frames == [.text(ByteBuffer(string: "v3 caught up")), .text(ByteBuffer(string: "v4 live")), .text(ByteBuffer(string: "deleted")), .text(ByteBuffer(string: "v1 again")), .binary(ByteBuffer(bytes: [1]))])
         #expect(outbox.cursors == ["spec": 1])
     }
 
     @Test func aClientTooFarBehindIsClosedWithItsCursors() async {
         let outbox = Outbox(capacity: 3)
-        outbox.send(.ordered(stream: "events", cursor: 1, text: "1"))
-        #expect(await outbox.next() == .text("1"))
-        for cursor in 2...10 { outbox.send(.ordered(stream: "events", cursor: Int64(cursor), text: "\(cursor)")) }
+        outbox.send(.ordered(stream: "events", cursor: 1, text: ByteBuffer(string: "1")))
+        #expect(await outbox.next() == .text(ByteBuffer(string: "1")))
+        for cursor in 2...10 { outbox.send(.ordered(stream: "events", cursor: Int64(cursor), text: ByteBuffer(string: "\(cursor)"))) }
         guard case .close(let reason) = await outbox.next() else {
             Issue.record("expected a close")
             return
@@ -40,12 +40,35 @@ struct OutboxTests {
         #expect(reason.code == 4000 && reason.reason.contains("events=1"))
     }
 
+    @Test func aClientHoldingTooManyBytesIsClosed() async {
+        let outbox = Outbox(byteCapacity: 10_000)
+        let version = ByteBuffer(repeating: UInt8(ascii: "x"), count: 4_000)
+        outbox.send(.ordered(stream: "spec", cursor: 1, text: version))
+        outbox.send(.ordered(stream: "spec", cursor: 2, text: version))
+        outbox.send(.ordered(stream: "spec", cursor: 3, text: version))
+        guard case .close(let reason) = await outbox.next() else {
+            Issue.record("expected a close once 12 000 bytes would wait")
+            return
+        }
+        #expect(reason.code == 4000)
+    }
+
+    @Test func bytesTakenFromTheQueueNoLongerCount() async {
+        let outbox = Outbox(byteCapacity: 10_000)
+        let version = ByteBuffer(repeating: UInt8(ascii: "x"), count: 4_000)
+        for cursor in 1...10 {
+            outbox.send(.ordered(stream: "spec", cursor: Int64(cursor), text: version))
+            #expect(await outbox.next() == .text(version))
+            outbox.written()
+        }
+    }
+
     @Test func aWaitingReaderIsWokenAndCancellationEndsIt() async {
         let outbox = Outbox()
         async let frame = outbox.next()
         try? await Task.sleep(for: .milliseconds(20))
-        outbox.send(.text("hello"))
-        #expect(await frame == .text("hello"))
+        outbox.send(.text(ByteBuffer(string: "hello")))
+        #expect(await frame == .text(ByteBuffer(string: "hello")))
         let waiting = Task { await outbox.next() }
         try? await Task.sleep(for: .milliseconds(20))
         waiting.cancel()

@@ -19,9 +19,11 @@ extension ServerTesting {
     /// Runs `body` against a server with the minimum bcrypt cost and 3 sign-in attempts; `live`: on a
     /// real socket with its services running (the live streams need both).
     func withServer(maximumSpecBytes: Int = 5_000_000, allowedOrigins: Set<String> = [], maximumAssetBytes: Int = 200_000_000, live: Bool = false,
+                    configure: (inout ServerConfiguration) -> Void = { _ in },
                     _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3,
+        var configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3,
                                                 maximumSpecBytes: maximumSpecBytes, allowedOrigins: allowedOrigins, maximumAssetBytes: maximumAssetBytes)
+        configure(&configuration)
         let store = try await Store.open(sqliteAt: configuration.databasePath)
         do {
             let app = try ARVisServer.application(configuration, store: store, logger: Logger(label: "test"))

@@ -6,6 +6,14 @@ struct GLTFBuffers {
     let document: GLTFDocument
     private(set) var buffers: [[UInt8]] = []
     let external: ((String) throws(ModelError) -> [UInt8])?
+    /// The components decoded so far, over every accessor read: an accessor without a bufferView
+    /// is all zeros at no cost in the file, so what a file may make the reader allocate is bounded
+    /// here, not by its size.
+    private let decoded = DecodeBudget()
+
+    /// The most accessor components a file may make the reader decode: 64 million (256 MB of floats),
+    /// more than a 200 MB upload can hold in its buffers.
+    static let componentBudget = 64_000_000
 
     init(document: GLTFDocument, glbBuffer: [UInt8]?, external: ((String) throws(ModelError) -> [UInt8])?) throws(ModelError) {
         self.document = document
@@ -97,6 +105,7 @@ struct GLTFBuffers {
               accessor.count == 0 || (accessor.count - 1) * step + 4 <= length - offset else {
             throw ModelError(.invalid, "the accessor's \(accessor.count) elements run past its bufferView", location: "accessors[\(index)]")
         }
+        try decoded.charge(accessor.count, location: "accessors[\(index)]")
         return buffers[buffer].withUnsafeBytes { raw in
             (0..<accessor.count).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + offset + $0 * step, as: UInt32.self)) }
         }
@@ -113,6 +122,7 @@ struct GLTFBuffers {
             throw ModelError(.invalid, "componentType \(accessor.componentType) or type \(accessor.type) is not glTF's", location: where_)
         }
         guard accessor.count >= 0, accessor.count <= 50_000_000 else { throw ModelError(.tooLarge, "the accessor has \(accessor.count) elements; at most 50 000 000 are read", location: where_) }
+        try decoded.charge(accessor.count * width, location: where_)
         var values = [Float](repeating: 0, count: accessor.count * width)
         if let viewIndex = accessor.bufferView {
             let (buffer, start, length, stride) = try view(viewIndex, location: where_)
@@ -180,6 +190,20 @@ struct GLTFBuffers {
                     }
                 }
             }
+        }
+    }
+}
+
+
+/// A running count of decoded accessor components, shared by the copies of one ``GLTFBuffers``.
+private final class DecodeBudget {
+    private var used = 0
+
+    /// Counts `components` more; throws `tooLarge` past ``GLTFBuffers/componentBudget``.
+    func charge(_ components: Int, location: String) throws(ModelError) {
+        used += components
+        guard used <= GLTFBuffers.componentBudget else {
+            throw ModelError(.tooLarge, "the file's accessors decode to more than \(GLTFBuffers.componentBudget) numbers (accessors without data, or one accessor read many times)", location: location)
         }
     }
 }

@@ -17,6 +17,9 @@ extension Model {
         public var vertices = 20_000_000
         /// The most triangles over all meshes.
         public var triangles = 20_000_000
+        /// The most triangles drawn: each mesh counted once per node that draws it, so a small file
+        /// drawing one large mesh from many nodes (an instancing bomb) is refused before any work.
+        public var drawnTriangles = 5_000_000
         /// The deepest node hierarchy.
         public var depth = 256
 
@@ -90,10 +93,28 @@ extension Model {
         guard vertices <= limits.vertices, triangles <= limits.triangles else {
             throw ModelError(.tooLarge, "the model has \(vertices) vertices and \(triangles) triangles; at most \(limits.vertices) and \(limits.triangles) are allowed")
         }
+        try checkDrawnTriangles(limits: limits)
         for (index, material) in materials.enumerated() {
             for texture in material.textureIndices where !textures.indices.contains(texture) {
                 throw ModelError(.invalid, "texture \(texture) does not exist", location: "materials[\(index)]")
             }
+        }
+    }
+
+    /// Refuses models that draw more triangles than the limit, counting each mesh once per node
+    /// that draws it (without listing the instances, so the count itself stays cheap).
+    public func checkDrawnTriangles(limits: Limits = Limits()) throws(ModelError) {
+        var drawn = 0
+        var stack = roots
+        while let index = stack.popLast() {
+            guard nodes.indices.contains(index) else { continue }
+            for mesh in nodes[index].meshes where meshes.indices.contains(mesh) {
+                drawn += meshes[mesh].triangleCount
+                guard drawn <= limits.drawnTriangles else {
+                    throw ModelError(.tooLarge, "the model draws more than \(limits.drawnTriangles) triangles (each mesh counted once per node that draws it): simplify it or use fewer instances")
+                }
+            }
+            stack += nodes[index].children
         }
     }
 

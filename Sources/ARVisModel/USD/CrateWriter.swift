@@ -207,14 +207,35 @@ private struct Packing {
         return (indices, elements, jumps)
     }
 
+    /// Where equal arrays were written, by a hash of their bytes: a mesh drawn by many nodes is
+    /// written once and every instance's values point at it, as usd-core's crate writer shares values.
+    var arrays: [Int: [Range<Int>]] = [:]
+
+    /// The offset of an array just written at `offset`: an earlier equal array's, the new copy
+    /// then dropped (arrays under 256 bytes are kept as they are).
+    mutating func shared(from offset: Int, in data: inout BinaryWriter) -> Int {
+        let written = offset..<data.bytes.count
+        guard written.count >= 256 else { return offset }
+        var hasher = Hasher()
+        data.bytes[written].withUnsafeBytes { hasher.combine(bytes: $0) }
+        let key = hasher.finalize()
+        if let earlier = arrays[key]?.first(where: { $0.count == written.count && data.bytes[$0].elementsEqual(data.bytes[written]) }) {
+            data.bytes.removeSubrange(written)
+            return earlier.lowerBound
+        }
+        arrays[key, default: []].append(written)
+        return offset
+    }
+
     /// Packs a value: inline in the rep where the type is always inlined, else appended to `data`.
     mutating func rep(_ value: CrateWriter.Value, data: inout BinaryWriter) -> UInt64 {
         func inline(_ type: UInt64, _ bits: UInt32) -> UInt64 { 1 << 62 | type << 48 | UInt64(bits) }
         func stored(_ type: UInt64, array: Bool = false, _ write: (inout BinaryWriter) -> Void) -> UInt64 {
             data.pad(toMultipleOf: 8)
-            let offset = UInt64(data.bytes.count)
+            var offset = data.bytes.count
             write(&data)
-            return (array ? 1 << 63 : 0) | type << 48 | offset
+            if array { offset = shared(from: offset, in: &data) }
+            return (array ? 1 << 63 : 0) | type << 48 | UInt64(offset)
         }
         switch value {
         case .token(let text): return inline(11, UInt32(token(text)))

@@ -24,7 +24,7 @@ public struct AreaPlanting: Sendable {
     /// - Throws: ``PlantingError`` when the area cannot be planted in one local frame, the spacing
     ///   needs more grid cells than ``PoissonDisk/maximumCells``, or no tree fits.
     public init(area: GeoFeatures, named: String, exclusions: [(features: GeoFeatures, name: String)] = [], mix: SpeciesMix,
-                layout: PlantingLayout, count: Int? = nil, seed: UInt64 = 1) throws(PlantingError) {
+                layout: PlantingLayout, count: Int? = nil, seed: UInt64 = 1, maximumTrees: Int? = nil) throws(PlantingError) {
         guard !area.polygons.isEmpty else {
             throw PlantingError(.nothingPlanted, "the file holds no Polygon or MultiPolygon: nothing to plant", location: named)
         }
@@ -43,6 +43,13 @@ public struct AreaPlanting: Sendable {
             throw PlantingError(.tooManyCells, String(format: "at %g m spacing this area needs %.2g grid cells, more than the limit of %.0g: use a larger spacing or a smaller area",
                                                       mix.smallestSpacing, cells, PoissonDisk.maximumCells), location: named)
         }
+        if let maximumTrees {
+            let estimate = Self.largestTreeCount(site, mix: mix, count: count)
+            guard estimate <= Double(maximumTrees) else {
+                throw PlantingError(.tooManyTrees, String(format: "at %g m spacing %.0f m² holds up to %.0f trees, more than the limit of %d: use a larger spacing, a smaller area or a count",
+                                                          mix.smallestSpacing, site.squareMetres, estimate.rounded(.up), maximumTrees), location: named)
+            }
+        }
         let plan = AreaPlanner.plan(site, mix: mix, layout: layout, count: count, seed: seed)
         if plan.trees.isEmpty && count != 0 {
             var advice = ""
@@ -54,5 +61,13 @@ public struct AreaPlanting: Sendable {
         }
         self.frame = frame
         self.plan = plan
+    }
+
+    /// The most trees a plan of `site` can hold: the densest packing at the smallest spacing (a
+    /// hexagonal lattice, one tree per √3/2·s²), or `count` when that is fewer.
+    static func largestTreeCount(_ site: PlantingSite, mix: SpeciesMix, count: Int?) -> Double {
+        let spacing = mix.smallestSpacing
+        let fits = site.squareMetres / (spacing * spacing * 3.0.squareRoot() / 2)
+        return count.map { min(Double($0), fits) } ?? fits
     }
 }

@@ -117,10 +117,23 @@ final class AssetLibrary: Service, Sendable {
         if pending.insert(asset.id) { enqueue.yield((projectID, asset)) }
     }
 
+    /// How often processing an asset may start before it counts as one that stops the server: its
+    /// processing started and never ended, that many times.
+    static let attemptsAllowed = 2
+
     /// Processes queued assets one at a time until the server stops; at start, the assets a stopped
-    /// server left unfinished are queued again.
+    /// server left unfinished are queued again, unless their processing already started
+    /// ``attemptsAllowed`` times without ending (it took the server down): those are marked failed.
     func run() async throws {
-        for (projectID, asset) in (try? await store.unfinishedAssets()) ?? [] { process(projectID: projectID, asset: asset) }
+        for (projectID, asset, attempts) in (try? await store.unfinishedAssets()) ?? [] {
+            guard attempts < Self.attemptsAllowed else {
+                logger.warning("asset \(asset.id): processing started \(attempts) times and never ended; marked failed")
+                try? await store.finishAsset(id: asset.id, status: .failed, summary: nil,
+                                             failure: "processing this file stopped the server \(attempts) times; it is not tried again")
+                continue
+            }
+            process(projectID: projectID, asset: asset)
+        }
         await cancelWhenGracefulShutdown { [self] in
             for await (_, asset) in queue {
                 if Task.isCancelled { break }
@@ -135,12 +148,18 @@ final class AssetLibrary: Service, Sendable {
     /// is taken up again at the next start.
     func finish(_ asset: Asset) async {
         let stop = StopFlag()
+        // Counted before the work and taken back only when a stopping server interrupts it, so a
+        // file that kills the process mid-way is seen at the next start.
+        _ = try? await store.countAssetAttempt(id: asset.id)
         let outcome = await withTaskCancellationHandler {
             await Self.offThread { [self] in Result { try self.make(asset, stop: stop) } }
         } onCancel: {
             stop.raise()
         }
-        if stop.isRaised { return }
+        if stop.isRaised {
+            _ = try? await store.countAssetAttempt(id: asset.id, by: -1)
+            return
+        }
         do {
             switch outcome {
             case .success(let summary): try await store.finishAsset(id: asset.id, status: .ready, summary: summary, failure: nil)

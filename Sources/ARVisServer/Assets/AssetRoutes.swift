@@ -19,6 +19,14 @@ struct AssetRoutes: Sendable {
         router.get("/a/{project}/{id}") { request, context in try await self.viewer(request, context) }
     }
 
+    /// Read access to the asset a valid grant names (its project not in the trash); `nil` otherwise.
+    private func granted(_ grant: String, _ context: ServerContext) async throws -> (ProjectAccess, Asset?)? {
+        guard let id = context.parameters.get("id"), let project = try await api.store.project(slug: try context.parameters.require("project")),
+              project.trashedAt == nil, try await api.grants.isValid(grant, projectID: project.id, assetID: id) else { return nil }
+        let access = ProjectAccess(project: project, account: nil, role: nil)
+        return (access, try await api.asset(id, in: access))
+    }
+
     static func tooLarge(_ limit: Int) -> APIError {
         APIError(.contentTooLarge, "tooLarge", "a model is at most \(limit / 1_000_000) MB (arvis serve --max-asset-mb)")
     }
@@ -29,6 +37,7 @@ struct AssetRoutes: Sendable {
     }
 
     private func access(_ request: Request, _ context: ServerContext, needs: Role? = nil) async throws -> (ProjectAccess, Asset?) {
+        if needs == nil, let grant = request.uri.queryParameters.get("grant"), let granted = try await granted(grant, context) { return granted }
         let access = try await api.access(try context.parameters.require("project"), needs: needs, token: Self.token(request))
         guard let id = context.parameters.get("id") else { return (access, nil) }
         return (access, try await api.asset(id, in: access))
@@ -45,7 +54,9 @@ struct AssetRoutes: Sendable {
         if let mediaType, !mediaType.isEmpty, !accepted.contains(mediaType) {
             throw APIError(.unsupportedMediaType, "unsupportedMediaType", "send the file as model/gltf-binary, model/vnd.usdz+zip or application/octet-stream")
         }
+        try await api.requireQuota(.assetBytes(request.headers[.contentLength].flatMap(Int.init) ?? 0), projectID: access.project.id)
         let stored = try await api.library.receive(request.body, limit: limit)
+        try await api.requireQuota(.assetBytes(stored.size), projectID: access.project.id)
         let asset = try await api.store.addAsset(projectID: access.project.id, Asset(
             name: name, format: stored.format.rawValue, contentHash: stored.hash, size: stored.size, uploaderID: access.account?.id))
         api.library.process(projectID: access.project.id, asset: asset)
@@ -121,8 +132,10 @@ struct AssetRoutes: Sendable {
     private func viewer(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (access, found) = try await self.access(request, context)
         guard let asset = found else { throw APIError.notFound("no asset") }
+        // Anyone may read a public or unlisted project's files; a private one's links carry a grant.
+        let grant = access.project.visibility == .private ? try await api.grants.grant(projectID: access.project.id, assetID: asset.id) : nil
         let page = AssetViewerPage(asset: asset, project: access.project, base: HubLinks.baseURL(of: request, configuration: api.configuration),
-                                   token: request.uri.queryParameters.get("access_token"))
+                                   grant: grant)
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"]
         SecurityHeaders.append(to: &headers, policy: AssetViewerPage.policy)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page.html)))

@@ -11,8 +11,9 @@ struct AssetViewerPage {
     var project: Project
     /// Scheme, host and port devices reach the server at (Scene Viewer needs absolute URLs).
     var base: String
-    /// A bearer token the page was opened with, passed on to the files it loads.
-    var token: String?
+    /// A signed, short-lived grant to this asset's files (``AssetGrants``) for the links of a page
+    /// that needed a token to open; the token itself never goes into a link.
+    var grant: String?
 
     /// Scripts from the server only, pictures and models from the server, framed only by the server's own pages.
     static let policy = "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'unsafe-inline'; "
@@ -20,8 +21,9 @@ struct AssetViewerPage {
 
     private func link(_ file: String) -> String {
         let path = "/api/v1/projects/\(project.slug)/assets/\(asset.id)/\(file)"
-        guard let token, let encoded = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) else { return path }
-        return path + (path.contains("?") ? "&" : "?") + "access_token=" + encoded
+        // A grant is digits, a dot and hex digits: nothing to escape.
+        guard let grant else { return path }
+        return path + (path.contains("?") ? "&" : "?") + "grant=" + grant
     }
 
     var html: String {

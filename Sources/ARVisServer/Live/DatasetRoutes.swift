@@ -38,6 +38,7 @@ struct DatasetRoutes: Sendable {
         let rows = try RowReader.rows(bytes, contentType: request.headers[.contentType])
         guard !rows.isEmpty else { throw APIError.invalid("noRows", "the body holds no rows") }
         guard rows.count <= Self.maximumRows else { throw APIError(.contentTooLarge, "tooLarge", "an append is at most \(Self.maximumRows) rows") }
+        try await api.requireQuota(.rows(rows.count), projectID: access.project.id)
         let stored = try await api.store.appendRows(projectID: access.project.id, dataset: name, rows)
         let body = "{\"appended\":\(stored.count),\"first\":\(stored.first?.sequence ?? 0),\"last\":\(stored.last?.sequence ?? 0)}"
         return Response(status: .created, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))

@@ -1,6 +1,7 @@
 import ARVisPipeline
 import ARVisSpec
 import ARVisStore
+import NIOCore
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -25,11 +26,28 @@ final class LiveHub: Service, Sendable {
         var room: String
     }
 
+    /// What a live client was let in with, checked again whenever access to its project changes.
+    struct Grant: Sendable {
+        /// The project's id and slug.
+        var projectID: String
+        var slug: String
+        /// The token it connected with, if any.
+        var token: String?
+        /// The account that token signed in, if any.
+        var accountID: String?
+        /// The role it must still hold (`nil`: read access, as anyone may have).
+        var role: Role?
+    }
+
+    /// Checks a grant again; throws the refusal a new connection would get.
+    typealias Authorizer = @Sendable (Grant) async throws -> Void
+
     private struct Subscribers: Sendable {
         var next = 0
         var clients = 0
         var specs: [SpecKey: [Int: Outbox]] = [:]
         var rooms: [RoomKey: Room] = [:]
+        var grants: [Int: (grant: Grant, outbox: Outbox)] = [:]
     }
 
     let store: Store
@@ -37,10 +55,12 @@ final class LiveHub: Service, Sendable {
     private let events: AsyncStream<StoreEvent>
     private let subscribers = Mutex(Subscribers())
     private let logger: Logger
+    private let authorize: Authorizer
 
-    init(store: Store, logger: Logger) {
+    init(store: Store, logger: Logger, authorize: @escaping Authorizer = { _ in }) {
         self.store = store
         self.logger = logger
+        self.authorize = authorize
         specs = SpecSnapshots(store: store)
         events = store.eventFeed()
     }
@@ -59,10 +79,11 @@ final class LiveHub: Service, Sendable {
     // MARK: Subscriptions
 
     /// Adds a client of a spec stream; returns its token for ``leave(_:)``.
-    func watch(_ key: SpecKey, outbox: Outbox) -> Int {
+    func watch(_ key: SpecKey, outbox: Outbox, grant: Grant) -> Int {
         subscribers.withLock { state in
             state.next += 1
             state.specs[key, default: [:]][state.next] = outbox
+            state.grants[state.next] = (grant, outbox)
             state.clients += 1
             ServerMetrics.recordLiveClients(state.clients)
             return state.next
@@ -70,9 +91,10 @@ final class LiveHub: Service, Sendable {
     }
 
     /// Adds a member to a room (made on first use); returns the room and the member's token.
-    func join(_ key: RoomKey, member: Room.Member) -> (room: Room, token: Int) {
+    func join(_ key: RoomKey, member: Room.Member, grant: Grant) -> (room: Room, token: Int) {
         subscribers.withLock { state in
             state.next += 1
+            state.grants[state.next] = (grant, member.outbox)
             let room = state.rooms[key] ?? Room()
             state.rooms[key] = room
             room.add(member, token: state.next)
@@ -87,6 +109,7 @@ final class LiveHub: Service, Sendable {
         subscribers.withLock { state in
             state.clients -= 1
             ServerMetrics.recordLiveClients(state.clients)
+            state.grants[token] = nil
             for (key, var outboxes) in state.specs where outboxes.removeValue(forKey: token) != nil {
                 state.specs[key] = outboxes.isEmpty ? nil : outboxes
                 return
@@ -120,6 +143,7 @@ final class LiveHub: Service, Sendable {
         switch event.kind {
         case .specSaved, .specDeleted: try await specChanged(event)
         case .rowsAppended: try await rowsAppended(event)
+        case .accessChanged: await accessChanged(event)
         default:
             let members = rooms(ofProject: event.projectID, named: Self.room(of: event))
             guard !members.isEmpty, let message = try await roomMessage(event) else { return }
@@ -148,10 +172,10 @@ final class LiveHub: Service, Sendable {
             text = LiveMessages.anchor(anchor, sequence: event.sequence)
         case .annotationDeleted, .treeRemoved, .anchorDeleted:
             text = LiveMessages.removal(event.kind.rawValue, id: event.subject, sequence: event.sequence)
-        case .specSaved, .specDeleted, .rowsAppended:
+        case .specSaved, .specDeleted, .rowsAppended, .accessChanged:
             return nil
         }
-        return .ordered(stream: "events", cursor: event.sequence, text: text)
+        return .ordered(stream: "events", cursor: event.sequence, text: ByteBuffer(string: text))
     }
 
     private func specChanged(_ event: StoreEvent) async throws {
@@ -160,12 +184,39 @@ final class LiveHub: Service, Sendable {
         let watchers = specWatchers(key)
         guard !watchers.isEmpty else { return }
         guard event.kind == .specSaved, let number = Int(event.detail ?? "") else {
-            let message = Outbox.Message.restart(stream: "spec", text: LiveMessages.deleted(name: key.name))
+            let message = Outbox.Message.restart(stream: "spec", text: ByteBuffer(string: LiveMessages.deleted(name: key.name)))
             watchers.forEach { $0.send(message) }
             return
         }
         guard let update = try await specs.update(key, to: number, from: number - 1) else { return }
         watchers.forEach { $0.send(update) }
+    }
+
+    /// Checks again the access of every client of the project the event names (of the one account
+    /// it names, or all), and closes those that lost it with ``LiveClose/revoked(_:)``.
+    private func accessChanged(_ event: StoreEvent) async {
+        let affected = subscribers.withLock { state in
+            state.grants.values.filter { entry in
+                entry.grant.projectID == event.projectID && (event.subject == "*" || entry.grant.accountID == event.subject)
+            }
+        }
+        // Clients with the same token and role share one answer (a public spec's anonymous viewers).
+        var answers: [String: String?] = [:]
+        for (grant, outbox) in affected where !outbox.isClosing {
+            let key = "\(grant.role?.rawValue ?? "-") \(grant.token ?? "")"
+            if answers[key] == nil {
+                do {
+                    try await authorize(grant)
+                    answers[key] = .some(nil)
+                } catch let refusal as APIError {
+                    answers[key] = .some(refusal.message)
+                } catch {
+                    logger.warning("live: access of a client of \(grant.slug) could not be checked again: \(error)")
+                    continue
+                }
+            }
+            if let refusal = answers[key] ?? nil { outbox.close(.revoked(refusal)) }
+        }
     }
 
     private func rowsAppended(_ event: StoreEvent) async throws {
@@ -178,7 +229,7 @@ final class LiveHub: Service, Sendable {
                 rows = try await store.rows(projectID: event.projectID, dataset: event.subject, after: bounds[0] - 1, through: bounds[1])
             }
             guard let rows, let last = rows.last else { return }
-            let text = LiveMessages.rows(dataset: event.subject, widgets: use.widgets, rows: rows, reset: false)
+            let text = ByteBuffer(string: LiveMessages.rows(dataset: event.subject, widgets: use.widgets, rows: rows, reset: false))
             watchers.forEach { $0.send(.ordered(stream: "rows:" + event.subject, cursor: last.sequence, text: text)) }
         }
     }
@@ -198,7 +249,8 @@ final class LiveHub: Service, Sendable {
             let missed = try await store.events(projectID: key.projectID, after: since, limit: Self.replayLimit + 1)
             if missed.count <= Self.replayLimit {
                 var messages: [Outbox.Message] = [
-                    .ordered(stream: "events", cursor: since, text: LiveMessages.welcome(room: key.room, role: role, sequence: since, annotations: nil)),
+                    .ordered(stream: "events", cursor: since,
+                             text: ByteBuffer(string: LiveMessages.welcome(room: key.room, role: role, sequence: since, annotations: nil))),
                 ]
                 for event in missed where Self.room(of: event) == nil || Self.room(of: event) == key.room {
                     if let message = try await roomMessage(event) { messages.append(message) }
@@ -208,7 +260,7 @@ final class LiveHub: Service, Sendable {
         }
         let annotations = try await store.annotations(projectID: key.projectID, room: key.room)
         let text = LiveMessages.welcome(room: key.room, role: role, sequence: sequence, annotations: annotations)
-        return [.ordered(stream: "events", cursor: sequence, text: text)]
+        return [.ordered(stream: "events", cursor: sequence, text: ByteBuffer(string: text))]
     }
 
     /// What a client connecting to a spec stream is sent first: the current version (with what
@@ -229,7 +281,7 @@ final class LiveHub: Service, Sendable {
             let after = rowsAfter[name]
             let since = use.link.seconds.map { Date().addingTimeInterval(-$0) }
             let rows = try await store.rows(projectID: key.projectID, dataset: name, last: use.link.rowLimit, since: since, after: after ?? 0)
-            let text = LiveMessages.rows(dataset: name, widgets: use.widgets, rows: rows, reset: after == nil)
+            let text = ByteBuffer(string: LiveMessages.rows(dataset: name, widgets: use.widgets, rows: rows, reset: after == nil))
             messages.append(.ordered(stream: "rows:" + name, cursor: rows.last?.sequence ?? after ?? 0, text: text))
         }
         return messages
@@ -247,15 +299,19 @@ final class SpecSnapshots: Sendable {
     }
 
     private let store: Store
-    private let kept = Mutex<[String: Snapshot]>([:])
-    private let capacity = 512
+    private let kept = Mutex<(snapshots: [String: Snapshot], bytes: Int)>(([:], 0))
+    /// The most versions kept, and the most bytes of their JSON (large specs keep fewer).
+    private let capacity = 512, byteCapacity = 32 << 20
 
     init(store: Store) { self.store = store }
 
     /// Forgets every version of a deleted spec (one created again counts from 1 with other content).
     func forgetDeleted(_ key: LiveHub.SpecKey) {
         let prefix = "\(key.projectID)/\(key.name)/"
-        kept.withLock { $0 = $0.filter { !$0.key.hasPrefix(prefix) } }
+        kept.withLock { kept in
+            kept.snapshots = kept.snapshots.filter { !$0.key.hasPrefix(prefix) }
+            kept.bytes = kept.snapshots.values.reduce(0) { $0 + $1.json.utf8.count }
+        }
     }
 
     /// The latest version of a spec, or `nil` when it has none (the store's read cache knows which
@@ -271,29 +327,31 @@ final class SpecSnapshots: Sendable {
         let previous = try await old.asyncMap { try await snapshot(key, $0) } ?? nil
         let (changed, removed) = current.digest.changes(since: previous?.digest)
         let text = LiveMessages.spec(name: key.name, version: current.version, changed: changed, removed: removed, specJSON: current.json)
-        return .ordered(stream: "spec", cursor: Int64(new), text: text)
+        return .ordered(stream: "spec", cursor: Int64(new), text: ByteBuffer(string: text))
     }
 
     /// Version `number` of a spec, or `nil` when there is no such version.
     private func snapshot(_ key: LiveHub.SpecKey, _ number: Int) async throws -> Snapshot? {
         guard number >= 1 else { return nil }
-        if let hit = kept.withLock({ $0[Self.name(key, number)] }) { return hit }
+        if let hit = kept.withLock({ $0.snapshots[Self.name(key, number)] }) { return hit }
         guard let version = try await store.spec(projectID: key.projectID, name: key.name, version: number) else { return nil }
         return try remember(key, version)
     }
 
     private func remember(_ key: LiveHub.SpecKey, _ version: SpecVersion) throws -> Snapshot {
         let name = Self.name(key, version.version)
-        if let hit = kept.withLock({ $0[name] }), hit.version.contentHash == version.contentHash { return hit }
+        if let hit = kept.withLock({ $0.snapshots[name] }), hit.version.contentHash == version.contentHash { return hit }
         guard let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name).document else {
             throw APIError.invalid("invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
         }
         var bare = version
         bare.body = nil
         let snapshot = Snapshot(version: bare, json: SpecWriter.compactJSON(document), digest: WidgetDigest(document))
+        let size = snapshot.json.utf8.count
         kept.withLock { kept in
-            if kept.count >= capacity { kept.removeAll(keepingCapacity: true) }
-            kept[name] = snapshot
+            if kept.snapshots.count >= capacity || kept.bytes + size > byteCapacity { kept = ([:], 0) }
+            kept.snapshots[name] = snapshot
+            kept.bytes += size
         }
         return snapshot
     }

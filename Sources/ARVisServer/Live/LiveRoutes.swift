@@ -63,20 +63,26 @@ struct LiveRoutes: Sendable {
 
     // MARK: Spec streams
 
-    private func specAccess(_ request: Request, parameters: Parameters) async throws -> LiveHub.SpecKey {
-        let access = try await api.access(try parameters.require("project"), token: Self.token(request))
+    private func specAccess(_ request: Request, parameters: Parameters) async throws -> (key: LiveHub.SpecKey, grant: LiveHub.Grant) {
+        let token = Self.token(request)
+        let access = try await api.access(try parameters.require("project"), token: token)
         let name = try parameters.require("name")
         guard ItemName.isValid(name), try await hub.specs.latest(LiveHub.SpecKey(projectID: access.project.id, name: name)) != nil else {
             throw APIError.notFound("no spec '\(name)' in '\(access.project.slug)'")
         }
-        return LiveHub.SpecKey(projectID: access.project.id, name: name)
+        return (LiveHub.SpecKey(projectID: access.project.id, name: name), Self.grant(access, token: token, role: nil))
+    }
+
+    /// What a client connected with: read access (`role` `nil`) or the role it must keep.
+    static func grant(_ access: ProjectAccess, token: String?, role: Role?) -> LiveHub.Grant {
+        LiveHub.Grant(projectID: access.project.id, slug: access.project.slug, token: token, accountID: access.account?.id, role: role)
     }
 
     private func spec(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, parameters: Parameters) async {
         let outbox = Outbox()
         do {
-            let key = try await specAccess(request, parameters: parameters)
-            let token = hub.watch(key, outbox: outbox)
+            let (key, grant) = try await specAccess(request, parameters: parameters)
+            let token = hub.watch(key, outbox: outbox, grant: grant)
             defer { hub.leave(token) }
             let cursor = SpecCursor(request.uri.queryParameters)
             outbox.sendFirst(try await hub.catchUp(key, holding: cursor.version, rowsAfter: cursor.rows))
@@ -90,7 +96,7 @@ struct LiveRoutes: Sendable {
 
     /// The same stream as Server-Sent Events: `data:` is the message, `id:` the cursor to resume from.
     private func events(_ request: Request, parameters: Parameters) async throws -> Response {
-        let key = try await specAccess(request, parameters: parameters)
+        let (key, grant) = try await specAccess(request, parameters: parameters)
         let cursor = HTTPField.Name.lastEventID.flatMap { request.headers[$0] }.map(SpecCursor.init(lastEventID:))
             ?? SpecCursor(request.uri.queryParameters)
         let hub = hub
@@ -98,13 +104,13 @@ struct LiveRoutes: Sendable {
         if let name = HTTPField.Name.accelBuffering { headers.append(HTTPField(name: name, value: "no")) }
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             let outbox = Outbox()
-            let token = hub.watch(key, outbox: outbox)
+            let token = hub.watch(key, outbox: outbox, grant: grant)
             defer { hub.leave(token) }
             outbox.sendFirst(try await hub.catchUp(key, holding: cursor.version, rowsAfter: cursor.rows))
             let heartbeat = Task {
                 while !Task.isCancelled {
                     try await Task.sleep(for: Self.heartbeat)
-                    outbox.send(.text(""))
+                    outbox.send(.text(ByteBuffer()))
                 }
             }
             defer { heartbeat.cancel() }
@@ -112,8 +118,12 @@ struct LiveRoutes: Sendable {
             try await withGracefulShutdownHandler {
                 while let frame = await outbox.next() {
                     switch frame {
-                    case .text(let text) where text.isEmpty: try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                    case .text(let text): try await writer.write(ByteBuffer(string: "id: \(SpecCursor(outbox.cursors).lastEventID)\ndata: \(text)\n\n"))
+                    case .text(let text) where text.readableBytes == 0: try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    case .text(let text):
+                        // The message's bytes are shared with every other client's: written as they are, not copied.
+                        try await writer.write(ByteBuffer(string: "id: \(SpecCursor(outbox.cursors).lastEventID)\ndata: "))
+                        try await writer.write(text)
+                        try await writer.write(ByteBuffer(string: "\n\n"))
                     case .binary: break
                     case .close(let reason):
                         try await writer.write(ByteBuffer(string: "event: close\ndata: {\"code\":\(reason.code),\"reason\":\(LiveMessages.quoted(reason.reason))}\n\n"))
@@ -152,12 +162,15 @@ struct LiveRoutes: Sendable {
         let outbox = Outbox()
         do {
             let joining = try await roomAccess(request, parameters: parameters)
-            let (room, token) = hub.join(joining.key, member: Room.Member(outbox: outbox, channel: channel))
+            // A member keeps the role it joined with (a publisher, at least an editor's): one that
+            // loses it is closed and may join again with the role it has now.
+            let grant = Self.grant(joining.access, token: Self.token(request), role: joining.publishes ? .editor : joining.access.role)
+            let (room, token) = hub.join(joining.key, member: Room.Member(outbox: outbox, channel: channel), grant: grant)
             defer { hub.leave(token) }
             let since = request.uri.queryParameters["since"].flatMap { Int64(String($0)) }
             outbox.sendFirst(try await hub.roomCatchUp(joining.key, publishes: joining.publishes, after: since))
             outbox.allowDirect()
-            let session = RoomSession(api: api, joining: joining, room: room, token: token, outbox: outbox)
+            let session = RoomSession(api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox)
             await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound, receive: session.receive)
         } catch {
             await LiveConnection.refuse(outbound, error)
@@ -269,7 +282,7 @@ enum LiveConnection {
                 switch frame {
                 // One frame per message: a room's poses, written straight to the channel between
                 // messages, must never land inside a fragmented one.
-                case .text(let text): try await outbound.write(.text(text))
+                case .text(let text): try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: text)))
                 case .binary(let bytes): try await outbound.write(.binary(bytes))
                 case .close(let reason):
                     ServerMetrics.countLiveClose(reason.code)

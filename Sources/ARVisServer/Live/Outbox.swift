@@ -5,8 +5,11 @@ import Synchronization
 ///
 /// Bounded, and never a backlog of poses: a pose replaces the one not yet sent (a slow viewer gets
 /// the newest). Everything else — spec versions, rows, annotations, trees — is kept in order; a
-/// client so far behind that ``capacity`` messages wait is closed with ``LiveClose/tooFarBehind``
-/// and resumes from the last sequence number it holds.
+/// client so far behind that ``capacity`` messages or ``byteCapacity`` bytes wait is closed with
+/// ``LiveClose/tooFarBehind`` and resumes from the last sequence number it holds.
+///
+/// A message's bytes are made once and shared by every outbox it is queued in (and by the socket
+/// writes), so a large spec version sent to many clients is held in memory once, not per client.
 ///
 /// Messages carry the cursor they advance (a spec version, an event sequence, a row sequence), and
 /// one that does not advance it is skipped, so a catch-up after a reconnect and a live event that
@@ -15,20 +18,28 @@ final class Outbox: Sendable {
     /// One queued message.
     enum Message: Sendable {
         /// A message at `cursor` of `stream`: sent only when the cursor moves forward.
-        case ordered(stream: String, cursor: Int64, text: String)
+        case ordered(stream: String, cursor: Int64, text: ByteBuffer)
         /// A message sent as it is.
-        case text(String)
+        case text(ByteBuffer)
         /// A message that starts `stream` again (a spec deleted and created anew counts from 1).
-        case restart(stream: String, text: String)
+        case restart(stream: String, text: ByteBuffer)
         /// Nothing to send: the client holds `stream` up to `cursor` already (a resume with nothing missed).
         case holding(stream: String, cursor: Int64)
         /// Close the connection.
         case close(LiveClose)
+
+        /// The bytes it queues.
+        var size: Int {
+            switch self {
+            case .ordered(_, _, let text), .text(let text), .restart(_, let text): text.readableBytes
+            case .holding, .close: 0
+            }
+        }
     }
 
     /// What the connection writes next.
     enum Frame: Sendable, Equatable {
-        case text(String)
+        case text(ByteBuffer)
         case binary(ByteBuffer)
         case close(LiveClose)
     }
@@ -36,6 +47,8 @@ final class Outbox: Sendable {
     private struct State: Sendable {
         var queue: [Message] = []
         var head = 0
+        /// The bytes of the messages from `head` on.
+        var queuedBytes = 0
         var pose: ByteBuffer?
         var cursors: [String: Int64] = [:]
         var waiter: CheckedContinuation<Frame?, Never>?
@@ -48,22 +61,25 @@ final class Outbox: Sendable {
 
     /// The most messages that may wait.
     let capacity: Int
+    /// The most bytes that may wait (a client that does not read is closed past it).
+    let byteCapacity: Int
     private let state = Mutex(State())
 
-    init(capacity: Int = 1_024) {
+    init(capacity: Int = 1_024, byteCapacity: Int = 16 << 20) {
         self.capacity = capacity
+        self.byteCapacity = byteCapacity
     }
 
     /// Queues `message`; past ``capacity`` the client is closed as too far behind instead.
     func send(_ message: Message) {
         let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLock { state in
             guard !state.finished else { return nil }
-            if state.queue.count - state.head >= capacity, case .ordered = message {
-                state.queue = [.close(.tooFarBehind(state.cursors))]
-                state.head = 0
-                state.pose = nil
+            let full = state.queue.count - state.head >= capacity || state.queuedBytes + message.size > byteCapacity
+            if full, case .ordered = message {
+                Self.replaceQueue(&state, with: .close(.tooFarBehind(state.cursors)))
             } else {
                 state.queue.append(message)
+                state.queuedBytes += message.size
             }
             return Self.handOver(&state)
         }
@@ -77,6 +93,7 @@ final class Outbox: Sendable {
             guard !state.finished else { return nil }
             state.queue.replaceSubrange(0..<state.head, with: messages)
             state.head = 0
+            state.queuedBytes += messages.reduce(0) { $0 + $1.size }
             return Self.handOver(&state)
         }
         if let (continuation, frame) = waiter { continuation.resume(returning: frame) }
@@ -86,9 +103,7 @@ final class Outbox: Sendable {
     func close(_ reason: LiveClose) {
         let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLock { state in
             guard !state.finished else { return nil }
-            state.queue = [.close(reason)]
-            state.head = 0
-            state.pose = nil
+            Self.replaceQueue(&state, with: .close(reason))
             return Self.handOver(&state)
         }
         if let (continuation, frame) = waiter { continuation.resume(returning: frame) }
@@ -116,7 +131,7 @@ final class Outbox: Sendable {
     /// and nothing of this outbox is queued or being written, so order is kept; else queues it. `write` runs under the
     /// outbox's lock and must only hand the text to the connection (a channel write, which its event
     /// loop performs in call order).
-    func sendDirectly(_ message: Message, when ready: Bool, write: (String) -> Void) {
+    func sendDirectly(_ message: Message, when ready: Bool, write: (ByteBuffer) -> Void) {
         let queued: Bool = state.withLock { state in
             guard ready, state.direct, !state.finished, state.head == state.queue.count, state.writing == 0 else { return true }
             switch message {
@@ -177,6 +192,14 @@ final class Outbox: Sendable {
         }
     }
 
+    /// Drops everything waiting for `message` (a close).
+    private static func replaceQueue(_ state: inout State, with message: Message) {
+        state.queue = [message]
+        state.head = 0
+        state.queuedBytes = 0
+        state.pose = nil
+    }
+
     /// The waiting reader and the frame for it, when both are there.
     private static func handOver(_ state: inout State) -> (CheckedContinuation<Frame?, Never>, Frame?)? {
         guard let waiter = state.waiter, let frame = take(&state) else { return nil }
@@ -191,6 +214,7 @@ final class Outbox: Sendable {
         while state.head < state.queue.count {
             let message = state.queue[state.head]
             state.head += 1
+            state.queuedBytes -= message.size
             if state.head > 64, state.head * 2 > state.queue.count {
                 state.queue.removeFirst(state.head)
                 state.head = 0
@@ -207,9 +231,8 @@ final class Outbox: Sendable {
             case .holding(let stream, let cursor):
                 state.cursors[stream] = max(cursor, state.cursors[stream, default: Int64.min])
             case .close(let reason):
+                replaceQueue(&state, with: message)
                 state.queue = []
-                state.head = 0
-                state.pose = nil
                 state.finished = true
                 return .close(reason)
             }
@@ -242,6 +265,9 @@ struct LiveClose: Sendable, Equatable, Error {
     static func invalid(_ reason: String) -> LiveClose { LiveClose(1007, reason) }
     /// A message the client's role may not send.
     static func notAllowed(_ reason: String) -> LiveClose { LiveClose(1008, reason) }
+    /// The client's access ended (removed, signed out, the project made private or trashed): it may
+    /// connect again with what it has now.
+    static func revoked(_ why: String) -> LiveClose { LiveClose(4003, "access revoked: " + why) }
     /// The client fell so far behind that its queue filled: reconnect and resume from the cursors.
     static func tooFarBehind(_ cursors: [String: Int64]) -> LiveClose {
         let held = cursors.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")

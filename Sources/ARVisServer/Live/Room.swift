@@ -64,7 +64,7 @@ final class Room: Sendable {
                 continue
             }
             member.outbox.sendDirectly(message, when: channel.isWritable) { text in
-                channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)), promise: nil)
+                channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: text), promise: nil)
             }
         }
     }

@@ -13,10 +13,14 @@ import WSCore
 ///
 /// A frame that breaks the protocol closes the connection with a code and a reason; a change the
 /// server refuses (a tree too close to another, a tap on a frame it no longer holds) is answered
-/// with `refused` to the sender, and the connection stays.
+/// with `refused` to the sender, and the connection stays. Every text message is let through only
+/// while the member still holds the access it joined with (poses, many a second, are not checked
+/// one by one: a member whose access ends is closed by the live hub).
 struct RoomSession: Sendable {
     let api: ARVisAPI
     let joining: LiveRoutes.RoomAccess
+    /// What the member joined with, checked again before each message that changes the room.
+    let grant: LiveHub.Grant
     let room: Room
     let token: Int
     let outbox: Outbox
@@ -28,7 +32,17 @@ struct RoomSession: Sendable {
         switch message {
         case .binary(let buffer): try publish(buffer)
         case .text(let text):
+            try await requireAccess()
             if text.first == "{" { try await handle(json: text) } else { try await annotate(legacy: text) }
+        }
+    }
+
+    /// Closes the connection with ``LiveClose/revoked(_:)`` when the member lost its access.
+    private func requireAccess() async throws {
+        do {
+            _ = try await api.access(grant.slug, needs: grant.role, token: grant.token)
+        } catch let refusal as APIError {
+            throw LiveClose.revoked(refusal.message)
         }
     }
 
@@ -85,7 +99,7 @@ struct RoomSession: Sendable {
     }
 
     private func refuse(_ clientID: String?, _ code: String, _ message: String) {
-        outbox.send(.text(LiveMessages.refused(clientID: clientID, code: code, message: message)))
+        outbox.send(.text(ByteBuffer(string: LiveMessages.refused(clientID: clientID, code: code, message: message))))
     }
 
     /// Runs a change, answering a refusal (a `4xx` of the API) to the sender.

@@ -1,0 +1,42 @@
+import SQLKit
+
+/// How much a project holds, for the quotas the server enforces.
+public struct ProjectUsage: Sendable, Hashable {
+    /// Saved anchors (expired ones not yet purged included).
+    public var anchors: Int
+    /// Bytes of uploaded assets, the trash included.
+    public var assetBytes: Int
+    /// Dataset rows over every dataset.
+    public var rows: Int
+    /// Spec versions over every spec.
+    public var versions: Int
+}
+
+extension Store {
+    /// What project `projectID` holds now.
+    public func usage(projectID: String) async throws(StoreError) -> ProjectUsage {
+        try await withDatabase { database in
+            let row = try await database.raw("""
+                SELECT (SELECT COUNT(*) FROM anchors WHERE project_id = \(bind: projectID)) AS anchors,
+                (SELECT COALESCE(SUM(size), 0) FROM assets WHERE project_id = \(bind: projectID)) AS asset_bytes,
+                (SELECT COUNT(*) FROM dataset_rows WHERE project_id = \(bind: projectID)) AS row_count,
+                (SELECT COUNT(*) FROM spec_versions WHERE project_id = \(bind: projectID)) AS versions
+                """).first()
+            guard let row else { return ProjectUsage(anchors: 0, assetBytes: 0, rows: 0, versions: 0) }
+            return ProjectUsage(anchors: try row.decode(column: "anchors", as: Int.self), assetBytes: try row.decode(column: "asset_bytes", as: Int.self),
+                                rows: try row.decode(column: "row_count", as: Int.self), versions: try row.decode(column: "versions", as: Int.self))
+        }
+    }
+}
+
+extension Store {
+    /// The server's secret named `name` (hex), made from `fresh` the first time it is asked for and
+    /// the same for every instance sharing this database from then on.
+    public func serverSecret(named name: String, fresh: @Sendable () -> String) async throws(StoreError) -> String {
+        let candidate = fresh()
+        return try await transaction { database in
+            try await database.raw("INSERT INTO server_secrets (name, secret) VALUES (\(bind: name), \(bind: candidate)) ON CONFLICT (name) DO NOTHING").run()
+            return try await database.raw("SELECT secret FROM server_secrets WHERE name = \(bind: name)").first(decodingColumn: "secret", as: String.self) ?? candidate
+        }
+    }
+}
