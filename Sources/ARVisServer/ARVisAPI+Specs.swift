@@ -19,7 +19,9 @@ extension ARVisAPI {
     ///   spec has errors, `412` when it changed since `ifMatch`.
     func saveSpec(_ body: [UInt8], syntax: SpecSyntax, name: String, in access: ProjectAccess,
                   ifMatch: String?, ifNoneMatch: String? = nil) async throws -> Saved {
-        let diagnostics = syntax.read(body, name: name).diagnostics.sortedByPosition
+        let (diagnostics, hash) = try await specChecks.run(client: RequestAddress.current) {
+            (syntax.read(body, name: name).diagnostics.sortedByPosition, SHA256.hexDigest(of: body))
+        }
         if diagnostics.containsErrors {
             let errors = diagnostics.filter { $0.severity == .error }.count
             throw APIError(.unprocessableContent, "invalidSpec", "the spec has \(errors) error\(errors == 1 ? "" : "s"); nothing was saved",
@@ -41,7 +43,7 @@ extension ARVisAPI {
         }
         try await requireQuota(.versions(1), projectID: access.project.id)
         let version = try await answering { () async throws(StoreError) in
-            try await store.saveSpec(projectID: access.project.id, name: name, body: body, contentHash: SHA256.hexDigest(of: body),
+            try await store.saveSpec(projectID: access.project.id, name: name, body: body, contentHash: hash,
                                      mediaType: syntax.mediaType, authorID: access.account?.id,
                                      expectedVersion: expected?.version, expectedHashPrefix: expected?.hashPrefix)
         }

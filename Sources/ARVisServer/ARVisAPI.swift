@@ -23,6 +23,8 @@ struct ARVisAPI: APIProtocol {
     let grants: AssetGrants
     /// Where bcrypt runs: off the server's tasks, a few at a time.
     let passwords: WorkPool
+    /// Where saved specs are read and checked (a 5 MB spec takes a moment of CPU).
+    let specChecks: WorkPool
     /// A hash checked when the account does not exist, so an unknown name takes as long to refuse
     /// as a wrong password (names cannot be told apart by timing).
     let decoyHash: String
@@ -36,6 +38,7 @@ struct ARVisAPI: APIProtocol {
         addressLimiter = SignInLimiter(limit: configuration.signInAttemptsPerAddress, window: configuration.signInWindow)
         signUpLimiter = SignInLimiter(limit: configuration.signUpsPerAddress, window: configuration.signUpWindow)
         passwords = WorkPool("password checks", limits: .init(running: WorkPool.backgroundThreads, perClient: 16, waiting: 256))
+        specChecks = WorkPool("spec checks", limits: .init(running: WorkPool.backgroundThreads, perClient: 8, waiting: 64))
         decoyHash = Bcrypt.hash(SessionToken.make(), cost: Self.cost(configuration))
     }
 

@@ -91,6 +91,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .byteBuffer(let buffer) = unwrapOutboundIn(data), let status = Self.status(of: buffer) {
             if status == 101 {
+                Self.limitSendBuffer(of: context.channel)
                 context.write(data, promise: promise)
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
                 return
@@ -104,6 +105,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.write(data, promise: promise)
+    }
+
+    /// The kernel's send buffer of a long-lived connection (a WebSocket, an event stream): 256 KB.
+    /// Left to grow, each connection's buffer takes up to megabytes of every large message at once
+    /// (copied by the event loops, held by the kernel) while its client is slow to read.
+    static let liveSendBuffer = 256 * 1_024
+
+    /// Fixes the send buffer of `channel` at ``liveSendBuffer``.
+    static func limitSendBuffer(of channel: any Channel) {
+        try? channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: liveSendBuffer)
     }
 
     /// The status code of a buffer that starts a response (`HTTP/1.1 200 …`), else `nil`.

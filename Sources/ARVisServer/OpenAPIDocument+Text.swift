@@ -23,6 +23,10 @@ info:
       projects are readable without an account through the spec hub (`/s/…`).
     - Reads carry an `ETag`; writes to a spec accept `If-Match`, and a stale one gets `412` and
       changes nothing.
+    - Limits (docs/security.md): a write past one of a project's quotas (anchors, bytes of assets,
+      dataset rows, spec versions) answers `403` with the code `quotaExceeded`; sign-ups, failed
+      password checks and expensive drawings answer `429` with `Retry-After` past their limits; a
+      request line or head over 64 KB answers `414` or `431`.
   license:
     name: Proprietary
     identifier: LicenseRef-ARVis
@@ -467,6 +471,7 @@ paths:
         "412": { $ref: "#/components/responses/PreconditionFailed" }
         "413": { $ref: "#/components/responses/TooLarge" }
         "415": { $ref: "#/components/responses/UnsupportedMediaType" }
+        "429": { $ref: "#/components/responses/TooManyRequests" }
         "422":
           description: The spec does not validate; nothing was saved.
           content:
@@ -1474,6 +1479,7 @@ paths:
           in: query
           description: A bearer token, for links a browser follows (AR Quick Look, Scene Viewer).
           schema: { type: string, maxLength: 200 }
+        - $ref: "#/components/parameters/AssetGrant"
       responses:
         "200":
           description: The model.
@@ -1515,6 +1521,7 @@ paths:
           in: query
           description: A bearer token, for images a page shows.
           schema: { type: string, maxLength: 200 }
+        - $ref: "#/components/parameters/AssetGrant"
       responses:
         "200":
           description: The thumbnail.
@@ -1758,6 +1765,13 @@ components:
       scheme: bearer
       description: An opaque token from `POST /api/v1/sessions`.
   parameters:
+    AssetGrant:
+      name: grant
+      in: query
+      description: |
+        A signed link to this asset's files, valid for an hour (`EXPIRY.SIGNATURE`), which the
+        viewer page of a private project puts in its links instead of the session token.
+      schema: { type: string, maxLength: 100 }
     PreviewID:
       name: preview
       in: path

@@ -7,10 +7,13 @@ struct ServerContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     /// The peer of the connection; `nil` in in-process tests.
     let remoteAddress: SocketAddress?
+    /// The connection (an event stream sets its send buffer).
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 }
 

@@ -147,7 +147,8 @@ struct LiveSpecWatcher {
                 continue
             }
             if finished.isSet { return }
-            if let close, close.closeCode == .policyViolation {
+            // Refused, or access revoked while watching (4003): reconnecting would be refused too.
+            if let close, close.closeCode == .policyViolation || close.closeCode == .unknown(4003) {
                 Console.error("error: the server refused the stream: \(close.reason ?? "no reason given")")
                 throw CLIExit.usage.exitCode
             }

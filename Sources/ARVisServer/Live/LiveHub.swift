@@ -296,12 +296,19 @@ final class SpecSnapshots: Sendable {
         var version: SpecVersion
         var json: String
         var digest: WidgetDigest
+
+        /// About the memory it holds: its JSON, and the document its digest keeps (about twice the JSON).
+        var weight: Int { json.utf8.count * 3 }
     }
 
     private let store: Store
     private let kept = Mutex<(snapshots: [String: Snapshot], bytes: Int)>(([:], 0))
-    /// The most versions kept, and the most bytes of their JSON (large specs keep fewer).
-    private let capacity = 512, byteCapacity = 32 << 20
+    /// The most versions kept, and the most bytes they may take (large specs keep fewer).
+    private let capacity = 512, byteCapacity = 24 << 20
+
+    /// Where versions are read and their messages made: a large spec takes a moment of CPU, which
+    /// must not hold up the server's tasks.
+    private let pool = WorkPool("spec snapshots", limits: .init(running: WorkPool.backgroundThreads, perClient: .max, waiting: .max))
 
     init(store: Store) { self.store = store }
 
@@ -310,7 +317,7 @@ final class SpecSnapshots: Sendable {
         let prefix = "\(key.projectID)/\(key.name)/"
         kept.withLock { kept in
             kept.snapshots = kept.snapshots.filter { !$0.key.hasPrefix(prefix) }
-            kept.bytes = kept.snapshots.values.reduce(0) { $0 + $1.json.utf8.count }
+            kept.bytes = kept.snapshots.values.reduce(0) { $0 + $1.weight }
         }
     }
 
@@ -318,16 +325,18 @@ final class SpecSnapshots: Sendable {
     /// is the latest, and forgets it on every save, from any instance).
     func latest(_ key: LiveHub.SpecKey) async throws -> Snapshot? {
         guard let version = try await store.spec(projectID: key.projectID, name: key.name) else { return nil }
-        return try remember(key, version)
+        return try await remember(key, version)
     }
 
     /// The message taking a client from version `old` (`nil`: none) to version `new`.
     func update(_ key: LiveHub.SpecKey, to new: Int, from old: Int?) async throws -> Outbox.Message? {
         guard let current = try await snapshot(key, new) else { return nil }
         let previous = try await old.asyncMap { try await snapshot(key, $0) } ?? nil
-        let (changed, removed) = current.digest.changes(since: previous?.digest)
-        let text = LiveMessages.spec(name: key.name, version: current.version, changed: changed, removed: removed, specJSON: current.json)
-        return .ordered(stream: "spec", cursor: Int64(new), text: ByteBuffer(string: text))
+        let text = try await pool.run(client: nil) {
+            let (changed, removed) = current.digest.changes(since: previous?.digest)
+            return ByteBuffer(string: LiveMessages.spec(name: key.name, version: current.version, changed: changed, removed: removed, specJSON: current.json))
+        }
+        return .ordered(stream: "spec", cursor: Int64(new), text: text)
     }
 
     /// Version `number` of a spec, or `nil` when there is no such version.
@@ -335,19 +344,21 @@ final class SpecSnapshots: Sendable {
         guard number >= 1 else { return nil }
         if let hit = kept.withLock({ $0.snapshots[Self.name(key, number)] }) { return hit }
         guard let version = try await store.spec(projectID: key.projectID, name: key.name, version: number) else { return nil }
-        return try remember(key, version)
+        return try await remember(key, version)
     }
 
-    private func remember(_ key: LiveHub.SpecKey, _ version: SpecVersion) throws -> Snapshot {
+    private func remember(_ key: LiveHub.SpecKey, _ version: SpecVersion) async throws -> Snapshot {
         let name = Self.name(key, version.version)
         if let hit = kept.withLock({ $0.snapshots[name] }), hit.version.contentHash == version.contentHash { return hit }
-        guard let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name).document else {
-            throw APIError.invalid("invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
+        let snapshot = try await pool.run(client: nil) {
+            guard let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name).document else {
+                throw APIError.invalid("invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
+            }
+            var bare = version
+            bare.body = nil
+            return Snapshot(version: bare, json: SpecWriter.compactJSON(document), digest: WidgetDigest(document))
         }
-        var bare = version
-        bare.body = nil
-        let snapshot = Snapshot(version: bare, json: SpecWriter.compactJSON(document), digest: WidgetDigest(document))
-        let size = snapshot.json.utf8.count
+        let size = snapshot.weight
         kept.withLock { kept in
             if kept.snapshots.count >= capacity || kept.bytes + size > byteCapacity { kept = ([:], 0) }
             kept.snapshots[name] = snapshot

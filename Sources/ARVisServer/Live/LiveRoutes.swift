@@ -45,7 +45,12 @@ struct LiveRoutes: Sendable {
             _ = try await self.roomAccess(request, parameters: context.parameters)
             throw APIError(.upgradeRequired, "upgradeRequired", "a room is a WebSocket: connect with Upgrade: websocket")
         }
-        router.get("/live/{project}/{name}") { request, context in try await self.events(request, parameters: context.parameters) }
+        router.get("/live/{project}/{name}") { request, context in
+            let response = try await self.events(request, parameters: context.parameters)
+            let channel = context.channel
+            channel.eventLoop.execute { ConnectionGuard.limitSendBuffer(of: channel) }
+            return response
+        }
         webSocketRouter.ws("/live/{project}/rooms/{room}") { request, context in
             guard (try? await self.roomAccess(request, parameters: context.parameters)) != nil else { return .dontUpgrade }
             return .upgrade(Self.protocolHeaders(request))

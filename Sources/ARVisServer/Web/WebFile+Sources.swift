@@ -18,6 +18,14 @@ extension WebFile {
   const source = new EventSource(stream + "?version=" + encodeURIComponent(shown));
   source.onopen = () => say("live");
   source.onerror = () => say("reconnecting…");
+  // The server closes the stream when it must: access revoked (4003), or asked to resume elsewhere.
+  source.addEventListener("close", (event) => {
+    let reason = {};
+    try { reason = JSON.parse(event.data); } catch (error) { /* no reason given */ }
+    if (reason.code !== 4003) return;
+    source.close();
+    say("no longer shared: " + (reason.reason || "access ended"));
+  });
   source.onmessage = (event) => {
     let message;
     try { message = JSON.parse(event.data); } catch (error) { return; }
@@ -1740,7 +1748,8 @@ window.Studio = (function () {
       };
       socket.onclose = (event) => {
         if (closed) return;
-        if (event.code === 1008) { onStatus && onStatus("refused: " + (event.reason || "no access")); return; }
+        // Refused, or access revoked while in the room (4003): joining again would be refused too.
+        if (event.code === 1008 || event.code === 4003) { onStatus && onStatus("refused: " + (event.reason || "no access")); return; }
         onStatus && onStatus("reconnecting…");
         timer = setTimeout(connect, Math.min(10000, 500 * Math.pow(2, retry++)));
       };

@@ -12,6 +12,14 @@
   const source = new EventSource(stream + "?version=" + encodeURIComponent(shown));
   source.onopen = () => say("live");
   source.onerror = () => say("reconnecting…");
+  // The server closes the stream when it must: access revoked (4003), or asked to resume elsewhere.
+  source.addEventListener("close", (event) => {
+    let reason = {};
+    try { reason = JSON.parse(event.data); } catch (error) { /* no reason given */ }
+    if (reason.code !== 4003) return;
+    source.close();
+    say("no longer shared: " + (reason.reason || "access ended"));
+  });
   source.onmessage = (event) => {
     let message;
     try { message = JSON.parse(event.data); } catch (error) { return; }

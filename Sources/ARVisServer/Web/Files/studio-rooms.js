@@ -26,7 +26,8 @@
       };
       socket.onclose = (event) => {
         if (closed) return;
-        if (event.code === 1008) { onStatus && onStatus("refused: " + (event.reason || "no access")); return; }
+        // Refused, or access revoked while in the room (4003): joining again would be refused too.
+        if (event.code === 1008 || event.code === 4003) { onStatus && onStatus("refused: " + (event.reason || "no access")); return; }
         onStatus && onStatus("reconnecting…");
         timer = setTimeout(connect, Math.min(10000, 500 * Math.pow(2, retry++)));
       };
