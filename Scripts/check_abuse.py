@@ -40,7 +40,10 @@ Each scenario starts its own server (`arvis serve --data TMP --port P --host 127
 passes --kill-mb (1536 by default) is killed by the watchdog, to protect the machine, and reported.
 ARVIS_ABUSE_OLD=1 drops the flags servers before issue 25 do not know (to try the attacks on them).
 
-Usage: python3 Scripts/check_abuse.py .build/release/arvis [--only N ...] [--slack F]
+With --database postgres://…, scenario 3 also checks (f) that a change made through one instance
+closes a stream held by another instance of the same database.
+
+Usage: python3 Scripts/check_abuse.py .build/release/arvis [--only N ...] [--slack F] [--database URL]
 Prints `ok   name` or `FAIL name detail` per check and ends with `N passed, N failed`.
 """
 import argparse
@@ -381,6 +384,7 @@ class Context:
         self.slack = args.slack
         self.kill_mb = args.kill_mb
         self.old = os.environ.get("ARVIS_ABUSE_OLD") == "1"
+        self.database = args.database
 
     @contextlib.contextmanager
     def serve(self, *flags):
@@ -802,6 +806,22 @@ def anonymous_after(context, server, owner, visibility, change, label, latencies
     spec.close()
 
 
+def across_instances(context, latencies):
+    """(f, with --database) An anonymous socket on a second instance of one PostgreSQL database; the
+    project is turned private through the first."""
+    with context.serve("--database", context.database) as first, context.serve("--database", context.database) as second:
+        suffix = time.time_ns()
+        owner = account(first, f"owner{suffix}")
+        slug = project(first, owner, f"Shared {suffix}", "public")
+        assert save(first, owner, slug, "tour", {"text": {"content": "shared"}}).status == 201
+        spec = opened(Stream(websocket(second, f"/live/{slug}/tour")), "an anonymous socket on the second instance")
+        revoked = time.monotonic()
+        reply = request(first, "PATCH", f"/api/v1/projects/{slug}", {"visibility": "private"}, owner)
+        assert reply.status == 200, f"PATCH {slug}: {reply}"
+        check_closed(context, "f an anonymous WebSocket on another instance of a project turned private", spec, revoked, latencies)
+        spec.close()
+
+
 def revocation(context):
     with context.serve() as server:
         owner = account(server, "owner")
@@ -817,6 +837,8 @@ def revocation(context):
             signed_out(context, server, people["leaver"], slug, latencies)
             anonymous_after(context, server, owner, "unlisted", ("PATCH", {"visibility": "private"}), "d", latencies)
             anonymous_after(context, server, owner, "public", ("DELETE", None), "e", latencies)
+        if context.database:
+            across_instances(context, latencies)
         if latencies:
             print(f"     (slowest close after a revocation: {max(latencies) * 1000:.0f} ms over {len(latencies)} streams)")
 
@@ -1227,6 +1249,7 @@ def main():
     parser.add_argument("--only", type=int, action="append", choices=sorted(SCENARIOS), help="run only scenario N (repeatable)")
     parser.add_argument("--slack", type=float, default=1.0, help="multiplies every latency limit (a debug build is slower)")
     parser.add_argument("--kill-mb", type=int, default=1536, help="the watchdog kills a server past this RSS, to protect the machine")
+    parser.add_argument("--database", help="a PostgreSQL URL: revocation is also checked across two instances sharing it")
     args = parser.parse_args()
     checks = Checks()
     root = tempfile.mkdtemp(prefix="arvis-abuse-")

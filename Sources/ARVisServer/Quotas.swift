@@ -22,7 +22,7 @@ extension ARVisAPI {
         case .rows(let count): (usage.rows, count, quotas.rows, "dataset rows")
         case .versions(let count): (usage.versions, count, quotas.versions, "spec versions")
         }
-        guard held + adding > quota else { return }
+        guard adding > quota - held else { return }
         throw APIError(.forbidden, "quotaExceeded",
                        "the project holds \(held) \(what) and this adds \(adding); its quota is \(quota): delete some, or ask the operator to raise it")
     }

@@ -18,7 +18,7 @@ extension Store {
         try await withDatabase { database in
             let row = try await database.raw("""
                 SELECT (SELECT COUNT(*) FROM anchors WHERE project_id = \(bind: projectID)) AS anchors,
-                (SELECT COALESCE(SUM(size), 0) FROM assets WHERE project_id = \(bind: projectID)) AS asset_bytes,
+                (SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM assets WHERE project_id = \(bind: projectID)) AS asset_bytes,
                 (SELECT COUNT(*) FROM dataset_rows WHERE project_id = \(bind: projectID)) AS row_count,
                 (SELECT COUNT(*) FROM spec_versions WHERE project_id = \(bind: projectID)) AS versions
                 """).first()

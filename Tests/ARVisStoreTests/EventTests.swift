@@ -68,6 +68,42 @@ struct EventTests {
         await store.close()
     }
 
+    @Test(arguments: StoreTests.engines) func changesOfAccessAreLoggedForTheAccountsTheyTouch(_ engine: Store.Engine) async throws {
+        let store = try await store(engine)
+        let ana = try await store.createAccount(username: "ana", passwordHash: "h")
+        let bruno = try await store.createAccount(username: "bruno", passwordHash: "h")
+        let project = try await store.createProject(slug: "site", name: "Site", visibility: .private, ownerID: ana.id)
+        let other = try await store.createProject(slug: "other", name: "Other", visibility: .private, ownerID: bruno.id)
+        try await store.createSession(accountID: bruno.id, tokenHash: "t", expiresAt: Date(timeIntervalSinceNow: 3_600))
+        let feed = store.eventFeed()
+        _ = try await store.setMember(projectID: project.id, username: "bruno", role: .editor)
+        _ = try await store.updateProject(id: project.id, ProjectChange(visibility: .public))
+        try await store.removeMember(projectID: project.id, username: "bruno")
+        try await store.setTrashed(projectID: project.id, at: Date())
+        try await store.deleteSession(tokenHash: "t")
+        let events = try await take(5, from: feed)
+        #expect(events.allSatisfy { $0.kind == .accessChanged })
+        #expect(events.map(\.subject) == [bruno.id, "*", bruno.id, "*", bruno.id])
+        #expect(events.map(\.projectID) == [project.id, project.id, project.id, project.id, other.id], "signing out reaches every project of the account")
+        await store.close()
+    }
+
+    @Test(arguments: StoreTests.engines) func usageCountsWhatAProjectHolds(_ engine: Store.Engine) async throws {
+        let store = try await store(engine)
+        let ana = try await store.createAccount(username: "ana", passwordHash: "h")
+        let project = try await store.createProject(slug: "site", name: "Site", visibility: .private, ownerID: ana.id)
+        #expect(try await store.usage(projectID: project.id) == ProjectUsage(anchors: 0, assetBytes: 0, rows: 0, versions: 0))
+        _ = try await store.saveSpec(projectID: project.id, name: "a", body: Array("{}".utf8), contentHash: "a", mediaType: "application/json", authorID: ana.id)
+        _ = try await store.saveSpec(projectID: project.id, name: "a", body: Array("[]".utf8), contentHash: "b", mediaType: "application/json", authorID: ana.id)
+        _ = try await store.appendRows(projectID: project.id, dataset: "sensor", [#"{"v":1}"#, #"{"v":2}"#, #"{"v":3}"#])
+        for size in [1_000, 2_500_000_000] {
+            _ = try await store.addAsset(projectID: project.id, Asset(name: "m", format: "glb", contentHash: String(repeating: "c", count: 64),
+                                                                      size: size, uploaderID: ana.id))
+        }
+        #expect(try await store.usage(projectID: project.id) == ProjectUsage(anchors: 0, assetBytes: 2_500_001_000, rows: 3, versions: 2))
+        await store.close()
+    }
+
     @Test(arguments: StoreTests.engines) func datasetsKeepTheirRowsInOrderAndAnswerWindows(_ engine: Store.Engine) async throws {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
