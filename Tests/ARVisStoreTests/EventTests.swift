@@ -101,6 +101,14 @@ struct EventTests {
                                                                       size: size, uploaderID: ana.id))
         }
         #expect(try await store.usage(projectID: project.id) == ProjectUsage(anchors: 0, assetBytes: 2_500_001_000, rows: 3, versions: 2))
+        // The server's secrets are made once; processing attempts count up and back down, never below 0.
+        let secret = try await store.serverSecret(named: "grants") { "first" }
+        let again = try await store.serverSecret(named: "grants") { "second" }
+        #expect(secret == "first" && again == "first")
+        let asset = try #require(try await store.unfinishedAssets().first?.asset)
+        #expect(try await store.countAssetAttempt(id: asset.id) == 1)
+        #expect(try await store.countAssetAttempt(id: asset.id, by: -1) == 0)
+        #expect(try await store.countAssetAttempt(id: asset.id, by: -1) == 0)
         await store.close()
     }
 
