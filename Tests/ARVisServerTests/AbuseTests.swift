@@ -26,16 +26,6 @@ struct AbuseTests: ServerTesting {
         return try #require(try object(created)["id"] as? String)
     }
 
-    private func processed(_ client: any TestClientProtocol, _ headers: HTTPFields, _ slug: String, id: String) async throws -> [String: Any] {
-        for _ in 0..<600 {
-            let asset = try object(try await client.execute(uri: "/api/v1/projects/\(slug)/assets/\(id)", method: .get, headers: headers))
-            if asset["status"] as? String != "processing" { return asset }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("the asset was still processing after 30 s")
-        return [:]
-    }
-
     private func token(_ headers: HTTPFields) -> String { String(headers[.authorization]?.dropFirst("Bearer ".count) ?? "") }
 
     // MARK: 1. The instancing bomb
@@ -45,7 +35,7 @@ struct AbuseTests: ServerTesting {
             let owner = try await signIn(client, "olga")
             let slug = try await createProject(client, owner, name: "Shop")
             let id = try await upload(client, owner, slug, HostileModels.instancingBomb(nodes: 300))
-            let asset = try await processed(client, owner, slug, id: id)
+            let asset = try await processed(client, owner, project: slug, id: id)
             #expect(asset["status"] as? String == "failed")
             #expect((asset["failure"] as? String)?.contains("draws more than") == true)
         }
@@ -166,9 +156,7 @@ struct AbuseTests: ServerTesting {
 
     @Test func widgetScalesAreOneTwoOrThree() async throws {
         try await withServer { client in
-            let owner = try await signIn(client, "ana")
-            let slug = try await createProject(client, owner, name: "Charts", visibility: "public")
-            _ = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/chart", method: .put, headers: owner, body: try example("laptop-benchmark-bar-chart.json"))
+            let (_, slug) = try await projectWithExample(client, "laptop-benchmark-bar-chart.json", as: "chart", user: "ana", project: "Charts", visibility: "public")
             let odd = try await client.execute(uri: "/s/\(slug)/chart/widgets/1.png?scale=3.99", method: .get)
             let oddCode = try errorCode(odd)
             #expect(odd.status == .unprocessableContent && oddCode == "invalidScale")
@@ -277,7 +265,7 @@ struct AbuseTests: ServerTesting {
             let owner = try await signIn(client, "olga")
             let slug = try await createProject(client, owner, name: "Shop")
             let id = try await upload(client, owner, slug, Self.cubeGLB)
-            _ = try await processed(client, owner, slug, id: id)
+            _ = try await processed(client, owner, project: slug, id: id)
             let page = try await client.execute(uri: "/a/\(slug)/\(id)?access_token=\(token(owner))", method: .get)
             let html = String(buffer: page.body)
             #expect(page.status == .ok && !html.contains(token(owner)))

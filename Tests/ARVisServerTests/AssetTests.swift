@@ -26,17 +26,6 @@ struct AssetTests: ServerTesting {
         return data.appendingPathComponent("assets")
     }
 
-    /// Polls an asset until it is no longer processing.
-    private func processed(_ client: any TestClientProtocol, _ headers: HTTPFields, id: String) async throws -> [String: Any] {
-        for _ in 0..<1200 {
-            let asset = try object(try await client.execute(uri: "/api/v1/projects/shop/assets/\(id)", method: .get, headers: headers))
-            if asset["status"] as? String != "processing" { return asset }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("the asset was still processing after 60 s")
-        return [:]
-    }
-
     @Test func uploadsAreProcessedAndServedInBothFormats() async throws {
         try await withServer(live: true) { client in
             let headers = try await signIn(client, "olga")

@@ -65,6 +65,28 @@ extension ServerTesting {
         return try #require(try object(response)["slug"] as? String)
     }
 
+    /// Signs `user` in, creates a project and saves the example `file` in it as spec `name`.
+    /// - Returns: the user's headers and the project's slug.
+    func projectWithExample(_ client: any TestClientProtocol, _ file: String, as name: String, user: String, project: String,
+                            visibility: String) async throws -> (headers: HTTPFields, slug: String) {
+        let headers = try await signIn(client, user)
+        let slug = try await createProject(client, headers, name: project, visibility: visibility)
+        let saved = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: headers, body: try example(file))
+        #expect(saved.status == .created)
+        return (headers, slug)
+    }
+
+    /// Polls an asset until it is no longer processing; returns it.
+    func processed(_ client: any TestClientProtocol, _ headers: HTTPFields, project: String = "shop", id: String) async throws -> [String: Any] {
+        for _ in 0..<1200 {
+            let asset = try object(try await client.execute(uri: "/api/v1/projects/\(project)/assets/\(id)", method: .get, headers: headers))
+            if asset["status"] as? String != "processing" { return asset }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the asset was still processing after 60 s")
+        return [:]
+    }
+
     /// The bytes of an example of the repository.
     func example(_ name: String) throws -> ByteBuffer {
         ByteBuffer(bytes: try Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/\(name)")))

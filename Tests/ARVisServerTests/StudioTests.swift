@@ -133,9 +133,7 @@ struct StudioTests: ServerTesting {
 
     @Test func thePhonePageFollowsSavesWithItsOwnScriptOnly() async throws {
         try await withServer { client in
-            let headers = try await signIn(client, "ana")
-            let slug = try await createProject(client, headers, name: "Museum", visibility: "unlisted")
-            _ = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: headers, body: try example("two-targets-environment.json"))
+            let (headers, slug) = try await projectWithExample(client, "two-targets-environment.json", as: "tour", user: "ana", project: "Museum", visibility: "unlisted")
             let page = try await client.execute(uri: "/s/\(slug)/tour", method: .get)
             let html = String(buffer: page.body)
             #expect(html.contains("data-live=\"/live/\(slug)/tour\" data-version=\"1\"") && html.contains("<script src=\"/hub.js\"></script>"))

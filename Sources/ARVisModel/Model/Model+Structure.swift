@@ -19,7 +19,7 @@ extension Model {
         public var triangles = 20_000_000
         /// The most triangles drawn: each mesh counted once per node that draws it, so a small file
         /// drawing one large mesh from many nodes (an instancing bomb) is refused before any work.
-        public var drawnTriangles = 5_000_000
+        public var drawnTriangles = 20_000_000
         /// The deepest node hierarchy.
         public var depth = 256
 
