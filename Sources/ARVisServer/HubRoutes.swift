@@ -12,11 +12,14 @@ struct HubRoutes: Sendable {
     let api: ARVisAPI
     let renderer: HubRenderer
 
-    func register(on router: Router<ServerContext>) {
+    /// Registers the spec file on `router` and what is drawn on `drawing` (routes that know the
+    /// client's address, which drawings are limited by).
+    func register(on router: Router<ServerContext>, drawing: some RouterMethods<ServerContext>) {
         router.get("/s/{project}/{name}.json") { request, context in
             let (_, version) = try await self.latest(request, context)
             return try SpecRoutes.response(version, request: request, asJSON: true)
         }
+        let router = drawing
         router.get("/s/{project}/{name}") { request, context in try await self.page(request, context) }
         router.get("/s/{project}/{name}/widgets/{widget}") { request, context in try await self.widget(request, context) }
         router.get("/s/{project}/{name}/scene.json") { request, context in

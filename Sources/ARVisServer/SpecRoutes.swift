@@ -13,7 +13,7 @@ import Hummingbird
 struct SpecRoutes: Sendable {
     let api: ARVisAPI
 
-    func register(on router: Router<ServerContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         let spec = "/api/v1/projects/{project}/specs/{name}"
         router.get(RouterPath(spec)) { request, context in try await self.get(request, context) }
         router.put(RouterPath(spec)) { request, context in try await self.put(request, context) }

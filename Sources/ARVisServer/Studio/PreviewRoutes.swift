@@ -19,7 +19,7 @@ struct PreviewRoutes: Sendable {
     let api: ARVisAPI
     let renderer: HubRenderer
 
-    func register(on router: Router<ServerContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("/api/v1/preview") { request, _ in try await self.preview(request) }
         router.get("/preview/{preview}/widgets/{widget}") { request, context in
             try await HubRoutes.widget(try context.parameters.require("widget"), of: try await self.kept(context), request: request, renderer: self.renderer)
