@@ -139,6 +139,26 @@ struct AbuseTests: ServerTesting {
         }
     }
 
+    @Test func streamsOfASessionThatExpiredEndAtTheNextCheck() async throws {
+        let store = try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("arvis.sqlite").path)
+        let hub = LiveHub(store: store, logger: Logger(label: "test"), sessionCheckInterval: .milliseconds(50)) { grant in
+            if grant.token == "expired" { throw APIError.tokenNotValid }
+        }
+        let key = LiveHub.SpecKey(projectID: "p", name: "tour")
+        let expired = Outbox(), anonymous = Outbox()
+        _ = hub.watch(key, outbox: expired, grant: LiveHub.Grant(projectID: "p", slug: "site", token: "expired", accountID: "a", role: nil))
+        _ = hub.watch(key, outbox: anonymous, grant: LiveHub.Grant(projectID: "p", slug: "site", token: nil, accountID: nil, role: nil))
+        let running = Task { try await hub.run() }
+        guard case .close(let reason) = await expired.next() else {
+            Issue.record("the expired session's stream was not closed")
+            return
+        }
+        #expect(reason.code == 4003)
+        #expect(!anonymous.isClosing)
+        running.cancel()
+        await store.close()
+    }
+
     /// The frame `socket` is closed with, failing after 3 s.
     private func closeFrame(of socket: TestSocket) async throws -> WebSocketCloseFrame? {
         try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in

@@ -56,10 +56,17 @@ final class LiveHub: Service, Sendable {
     private let subscribers = Mutex(Subscribers())
     private let logger: Logger
     private let authorize: Authorizer
+    /// How often clients that connected with a token are checked again, so the streams of a
+    /// session that expired end too (revocations reach them at once, by their events).
+    private let sessionCheckInterval: Duration
 
-    init(store: Store, logger: Logger, authorize: @escaping Authorizer = { _ in }) {
+    /// - Parameters:
+    ///   - sessionCheckInterval: how often clients that connected with a token are checked again.
+    ///   - authorize: checks a client's grant again (throws the refusal a new connection would get).
+    init(store: Store, logger: Logger, sessionCheckInterval: Duration = .seconds(60), authorize: @escaping Authorizer = { _ in }) {
         self.store = store
         self.logger = logger
+        self.sessionCheckInterval = sessionCheckInterval
         self.authorize = authorize
         specs = SpecSnapshots(store: store)
         events = store.eventFeed()
@@ -68,11 +75,22 @@ final class LiveHub: Service, Sendable {
     /// Delivers events until the server shuts down.
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            for await event in self.events {
-                do { try await self.dispatch(event) } catch {
-                    self.logger.warning("live: event \(event.sequence) (\(event.kind.rawValue)) not delivered: \(error)")
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.checkSessionsPeriodically() }
+                for await event in self.events {
+                    do { try await self.dispatch(event) } catch {
+                        self.logger.warning("live: event \(event.sequence) (\(event.kind.rawValue)) not delivered: \(error)")
+                    }
                 }
+                group.cancelAll()
             }
+        }
+    }
+
+    private func checkSessionsPeriodically() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: sessionCheckInterval)
+            await recheck(subscribers.withLock { $0.grants.values.filter { $0.grant.token != nil } })
         }
     }
 
@@ -195,15 +213,19 @@ final class LiveHub: Service, Sendable {
     /// Checks again the access of every client of the project the event names (of the one account
     /// it names, or all), and closes those that lost it with ``LiveClose/revoked(_:)``.
     private func accessChanged(_ event: StoreEvent) async {
-        let affected = subscribers.withLock { state in
+        await recheck(subscribers.withLock { state in
             state.grants.values.filter { entry in
                 entry.grant.projectID == event.projectID && (event.subject == "*" || entry.grant.accountID == event.subject)
             }
-        }
-        // Clients with the same token and role share one answer (a public spec's anonymous viewers).
+        })
+    }
+
+    /// Checks the access of `clients` again and closes those that lost it.
+    private func recheck(_ clients: [(grant: Grant, outbox: Outbox)]) async {
+        // Clients of one project with the same token and role share one answer (a public spec's anonymous viewers).
         var answers: [String: String?] = [:]
-        for (grant, outbox) in affected where !outbox.isClosing {
-            let key = "\(grant.role?.rawValue ?? "-") \(grant.token ?? "")"
+        for (grant, outbox) in clients where !outbox.isClosing {
+            let key = "\(grant.projectID) \(grant.role?.rawValue ?? "-") \(grant.token ?? "")"
             if answers[key] == nil {
                 do {
                     try await authorize(grant)
