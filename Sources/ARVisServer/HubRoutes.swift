@@ -19,25 +19,24 @@ struct HubRoutes: Sendable {
             let (_, version) = try await self.latest(request, context)
             return try SpecRoutes.response(version, request: request, asJSON: true)
         }
-        let router = drawing
-        router.get("/s/{project}/{name}") { request, context in try await self.page(request, context) }
-        router.get("/s/{project}/{name}/widgets/{widget}") { request, context in try await self.widget(request, context) }
-        router.get("/s/{project}/{name}/scene.json") { request, context in
+        drawing.get("/s/{project}/{name}") { request, context in try await self.page(request, context) }
+        drawing.get("/s/{project}/{name}/widgets/{widget}") { request, context in try await self.widget(request, context) }
+        drawing.get("/s/{project}/{name}/scene.json") { request, context in
             let (_, version) = try await self.latest(request, context)
             return Self.response(try await self.renderer.scene(.json, of: version), etag: version.etag, request: request)
         }
-        router.get("/s/{project}/{name}/scene.glb") { request, context in
+        drawing.get("/s/{project}/{name}/scene.glb") { request, context in
             let (_, version) = try await self.latest(request, context)
             return Self.response(try await self.renderer.scene(.glb, of: version), etag: version.etag, request: request)
         }
-        router.get("/s/{project}/{name}/scene.usdz") { request, context in
+        drawing.get("/s/{project}/{name}/scene.usdz") { request, context in
             let (access, version) = try await self.latest(request, context)
             let placed = try await self.galleryAssets(of: version, in: access)
             let key = placed.map { "\($0.reference)=\($0.asset.contentHash)" }.sorted().joined(separator: ",")
             let output = try await self.renderer.scene(.usdz, of: version, modelsKey: key) { self.models(of: placed) }
             return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
         }
-        router.get("/s/{project}/{name}/qr.{format}") { request, context in try await self.qrCode(request, context) }
+        drawing.get("/s/{project}/{name}/qr.{format}") { request, context in try await self.qrCode(request, context) }
     }
 
     /// The project access and latest version the request names.
