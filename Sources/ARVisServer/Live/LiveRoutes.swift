@@ -47,14 +47,14 @@ struct LiveRoutes: Sendable {
         }
         router.get("/live/{project}/{name}") { request, context in
             let response = try await self.events(request, parameters: context.parameters)
-            let channel = context.channel
-            channel.eventLoop.execute { ConnectionGuard.limitSendBuffer(of: channel) }
+            Self.limitSendBuffer(of: context.channel)
             return response
         }
         webSocketRouter.ws("/live/{project}/rooms/{room}") { request, context in
             guard (try? await self.roomAccess(request, parameters: context.parameters)) != nil else { return .dontUpgrade }
             return .upgrade(Self.protocolHeaders(request))
         } onUpgrade: { inbound, outbound, context in
+            Self.limitSendBuffer(of: context.requestContext.channel)
             await self.room(inbound, outbound, request: context.request, parameters: context.requestContext.parameters,
                             channel: context.requestContext.channel)
         }
@@ -62,8 +62,14 @@ struct LiveRoutes: Sendable {
             guard (try? await self.specAccess(request, parameters: context.parameters)) != nil else { return .dontUpgrade }
             return .upgrade(Self.protocolHeaders(request))
         } onUpgrade: { inbound, outbound, context in
+            Self.limitSendBuffer(of: context.requestContext.channel)
             await self.spec(inbound, outbound, request: context.request, parameters: context.requestContext.parameters)
         }
+    }
+
+    /// Fixes a live connection's send buffer (``ConnectionGuard/liveSendBuffer``), on its event loop.
+    private static func limitSendBuffer(of channel: any Channel) {
+        channel.eventLoop.execute { ConnectionGuard.limitSendBuffer(of: channel) }
     }
 
     // MARK: Spec streams
