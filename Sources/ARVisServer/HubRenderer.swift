@@ -86,15 +86,19 @@ struct HubRenderer: Sendable {
     /// Draws every widget of `version` in `format` at once and keeps them, so the files a preview
     /// lists are served without drawing the spec again for each; returns their names and sizes in points.
     func drawAll(_ format: WidgetFormat, of version: SpecVersion, scale: Double = 2) async throws -> [(name: String, width: Double, height: Double)] {
-        let drawn = try await drawing {
-            try render(version).enumerated().map { index, widget in
-                (widget.name, widget.drawing.extent, try encode(widget.drawing, number: index + 1, format: format, scale: scale))
-            }
+        let widgets = try await drawing { try render(version) }
+        // Only the files not kept yet are encoded (a preview draws again after every pause).
+        var missing: [Int] = []
+        for number in widgets.indices.map({ $0 + 1 }) where await cache.output(Self.widgetKey(number, format: format, scale: scale, of: version)) == nil {
+            missing.append(number)
         }
-        for (index, widget) in drawn.enumerated() {
-            _ = await cache.remember(widget.2, as: Self.widgetKey(index + 1, format: format, scale: scale, of: version))
+        let encoded = try await drawing { [missing] in
+            try missing.map { number in (number, try encode(widgets[number - 1].drawing, number: number, format: format, scale: scale)) }
         }
-        return drawn.map { ($0.0, $0.1.width, $0.1.height) }
+        for (number, output) in encoded {
+            _ = await cache.remember(output, as: Self.widgetKey(number, format: format, scale: scale, of: version))
+        }
+        return widgets.map { ($0.name, $0.drawing.extent.width, $0.drawing.extent.height) }
     }
 
     /// Where widget `number` of `version` is kept in `format` at `scale`.
