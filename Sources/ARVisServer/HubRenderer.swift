@@ -47,6 +47,9 @@ struct HubRenderer: Sendable {
     private let cache: OutputCache
     /// Where drawings are made.
     let pool: WorkPool
+    /// Where ARVis Studio's previews are drawn: apart, so an author's typing never holds up what
+    /// phones open.
+    let previewPool: WorkPool
     /// The largest output kept: larger specs cannot be previewed.
     var largestKept: Int { cache.largestOutput }
 
@@ -54,6 +57,7 @@ struct HubRenderer: Sendable {
     ///   - capacity: the most bytes of output kept.
     ///   - pool: where drawings are made.
     init(fonts: FontLibrary?, capacity: Int = 128_000_000, pool: WorkPool = WorkPool("renders", limits: .init(running: WorkPool.backgroundThreads, perClient: 8, waiting: 32))) {
+        previewPool = WorkPool("previews", limits: .init(running: WorkPool.backgroundThreads, perClient: 4, waiting: 16))
         self.fonts = fonts
         cache = OutputCache(capacity: capacity)
         self.pool = pool
@@ -64,9 +68,9 @@ struct HubRenderer: Sendable {
         "\(version.contentHash).\(SpecSyntax(mediaType: version.mediaType).rawValue)"
     }
 
-    /// Runs `work` on the renders' pool for the client of the request being handled.
-    func drawing<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await pool.run(client: RequestAddress.current, work)
+    /// Runs `work` on the renders' pool (or the previews') for the client of the request being handled.
+    func drawing<T: Sendable>(preview: Bool = false, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await (preview ? previewPool : pool).run(client: RequestAddress.current, work)
     }
 
     /// Widget `number` (from 1) of a version, in `format` (`scale` pixels per point for PNG).
@@ -83,16 +87,17 @@ struct HubRenderer: Sendable {
         }
     }
 
-    /// Draws every widget of `version` in `format` at once and keeps them, so the files a preview
-    /// lists are served without drawing the spec again for each; returns their names and sizes in points.
+    /// Draws every widget of `version` in `format` at once (on the previews' pool) and keeps them, so
+    /// the files a preview lists are served without drawing the spec again for each; returns their
+    /// names and sizes in points.
     func drawAll(_ format: WidgetFormat, of version: SpecVersion, scale: Double = 2) async throws -> [(name: String, width: Double, height: Double)] {
-        let widgets = try await drawing { try render(version) }
+        let widgets = try await drawing(preview: true) { try render(version) }
         // Only the files not kept yet are encoded (a preview draws again after every pause).
         var missing: [Int] = []
         for number in widgets.indices.map({ $0 + 1 }) where await cache.output(Self.widgetKey(number, format: format, scale: scale, of: version)) == nil {
             missing.append(number)
         }
-        let encoded = try await drawing { [missing] in
+        let encoded = try await drawing(preview: true) { [missing] in
             try missing.map { number in (number, try encode(widgets[number - 1].drawing, number: number, format: format, scale: scale)) }
         }
         for (number, output) in encoded {
