@@ -36,26 +36,16 @@ extension ARVisAPI {
 
     func signIn(_ input: Operations.SignIn.Input) async throws -> Operations.SignIn.Output {
         guard case .json(let credentials) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {username, password}")))) }
-        let address = RequestAddress.current ?? "-", key = Self.guessKey(credentials.username, address)
-        if let seconds = await accountLimiter.retryAfter(key) {
-            return .tooManyRequests(.init(headers: .init(retryAfter: seconds),
-                                          body: .json(Self.error("tooManyAttempts", "too many failed sign-ins to this account from this address; try again in \(seconds) s"))))
-        }
-        if let seconds = await addressLimiter.retryAfter(address) {
-            return .tooManyRequests(.init(headers: .init(retryAfter: seconds),
-                                          body: .json(Self.error("tooManyAttempts", "too many failed sign-ins from this address; try again in \(seconds) s"))))
-        }
-        let found = try await store.credentials(username: credentials.username)
-        guard try await passwordMatches(credentials.password, hash: found?.passwordHash), let found else {
-            await accountLimiter.recordFailure(key)
-            await addressLimiter.recordFailure(address)
+        let found: Account
+        switch try await checkPassword(credentials.password, username: credentials.username, signingIn: true) {
+        case .matches(let account): found = account
+        case .wrong:
             return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("badCredentials", "the username or the password is wrong"))))
+        case .wait(let seconds, let refusal): return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(refusal)))
         }
-        // An address's failures stay counted: signing in to one account does not buy guesses at others.
-        await accountLimiter.recordSuccess(key)
         let token = SessionToken.make()
         let expiresAt = Date().addingTimeInterval(configuration.sessionLifetime)
-        try await store.createSession(accountID: found.account.id, tokenHash: SessionToken.hash(token), expiresAt: expiresAt)
+        try await store.createSession(accountID: found.id, tokenHash: SessionToken.hash(token), expiresAt: expiresAt)
         return .created(.init(body: .json(.init(token: token, expiresAt: expiresAt))))
     }
 
@@ -84,9 +74,10 @@ extension ARVisAPI {
         guard let token = RequestToken.current else { throw APIError.signInFirst }
         let account = try await requireAccount()
         guard case .json(let change) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {currentPassword, newPassword}")))) }
-        if let seconds = try await checkPassword(change.currentPassword, of: account) {
-            guard seconds > 0 else { return .forbidden(.init(body: .json(Self.error("badCredentials", "the current password is wrong")))) }
-            return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(Self.tooManyGuesses(seconds))))
+        switch try await checkPassword(change.currentPassword, username: account.username) {
+        case .matches: break
+        case .wrong: return .forbidden(.init(body: .json(Self.error("badCredentials", "the current password is wrong"))))
+        case .wait(let seconds, let refusal): return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(refusal)))
         }
         guard Self.isAcceptablePassword(change.newPassword) else { return .unprocessableContent(Self.weakPassword) }
         let hash = try await passwordHash(change.newPassword)
@@ -97,32 +88,42 @@ extension ARVisAPI {
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
         let account = try await requireAccount()
         guard case .json(let confirmation) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {password}")))) }
-        if let seconds = try await checkPassword(confirmation.password, of: account) {
-            guard seconds > 0 else { return .forbidden(.init(body: .json(Self.error("badCredentials", "the password is wrong")))) }
-            return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(Self.tooManyGuesses(seconds))))
+        switch try await checkPassword(confirmation.password, username: account.username) {
+        case .matches: break
+        case .wrong: return .forbidden(.init(body: .json(Self.error("badCredentials", "the password is wrong"))))
+        case .wait(let seconds, let refusal): return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(refusal)))
         }
         try await store.deleteAccount(id: account.id)
         return .noContent(.init())
     }
 
-    /// Checks that `password` is the signed-in account's, under the same limit as sign-ins (per
-    /// account and address): `nil` when it is, `0` when it is wrong, else the seconds to wait.
-    private func checkPassword(_ password: String, of account: Account) async throws -> Int? {
-        let key = Self.guessKey(account.username, RequestAddress.current ?? "-")
-        if let seconds = await accountLimiter.retryAfter(key) { return seconds }
-        let stored = try await store.credentials(username: account.username)
-        guard try await passwordMatches(password, hash: stored?.passwordHash) else {
-            await accountLimiter.recordFailure(key)
-            return 0
-        }
-        await accountLimiter.recordSuccess(key)
-        return nil
+    /// What a password check found.
+    enum PasswordCheck {
+        case matches(Account)
+        case wrong
+        /// Too many failures: the seconds to wait, and the refusal saying why.
+        case wait(Int, Components.Schemas._Error)
     }
 
-    /// The key failed password checks are counted under: the account with the client's address.
-    static func guessKey(_ username: String, _ address: String) -> String { "\(username.lowercased()) \(address)" }
-
-    static func tooManyGuesses(_ seconds: Int) -> Components.Schemas._Error {
-        error("tooManyAttempts", "too many wrong passwords for this account from this address; try again in \(seconds) s")
+    /// Checks `password` against `username`'s account, under the limit on failures per account and
+    /// client address; a sign-in (`signingIn`) also counts against the address's limit over all
+    /// accounts. An unknown name is checked against the decoy hash, so it takes as long as a wrong password.
+    func checkPassword(_ password: String, username: String, signingIn: Bool = false) async throws -> PasswordCheck {
+        let address = RequestAddress.current ?? "-", key = "\(username.lowercased()) \(address)"
+        if let seconds = await accountLimiter.retryAfter(key) {
+            return .wait(seconds, Self.error("tooManyAttempts", "too many wrong passwords for this account from this address; try again in \(seconds) s"))
+        }
+        if signingIn, let seconds = await addressLimiter.retryAfter(address) {
+            return .wait(seconds, Self.error("tooManyAttempts", "too many failed sign-ins from this address; try again in \(seconds) s"))
+        }
+        let found = try await store.credentials(username: username)
+        guard try await passwordMatches(password, hash: found?.passwordHash), let found else {
+            await accountLimiter.recordFailure(key)
+            if signingIn { await addressLimiter.recordFailure(address) }
+            return .wrong
+        }
+        // An address's failures stay counted: signing in to one account does not buy guesses at others.
+        await accountLimiter.recordSuccess(key)
+        return .matches(found.account)
     }
 }
