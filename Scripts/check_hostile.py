@@ -16,6 +16,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checking import Checks  # noqa: E402
+
 ADDRESS_SPACE = 4 * 1024 ** 3
 SECONDS = 60
 # Resident memory no command may exceed on any input within the default limits.
@@ -231,7 +234,7 @@ def picture_cases(folder, out):
 
 def main():
     binary = os.path.abspath(sys.argv[1])
-    passed = failed = 0
+    checks = Checks()
     memory_reported = False
     with tempfile.TemporaryDirectory() as folder:
         for name, arguments, stdin, expected, message, check in cases(folder):
@@ -260,14 +263,8 @@ def main():
             if resident > RESIDENT_LIMIT_KB and not memory_reported:
                 problems.append(f"resident memory reached {resident // 1024} MB (over 1 GB)")
                 memory_reported = True
-            if problems:
-                failed += 1
-                print(f"FAIL {name}: {'; '.join(problems)}\n     {text.strip()[:300]}")
-            else:
-                passed += 1
-                print(f"ok   {name}")
-    print(f"hostile: {passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+            checks(name, not problems, f"{'; '.join(problems)}\n     {text.strip()[:300]}")
+    checks.finish()
 
 
 if __name__ == "__main__":

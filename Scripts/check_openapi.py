@@ -2,30 +2,44 @@
 an operationId, a unique one, and every error response in the one error shape.
 
 Usage: python3 Scripts/check_openapi.py openapi.yaml
+Prints one line per check and ends with `N passed, N failed`.
 """
+import os
 import sys
 
 from openapi_spec_validator import validate
 from openapi_spec_validator.readers import read_from_filename
+from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checking import Checks  # noqa: E402
 
 METHODS = ("get", "put", "post", "patch", "delete")
+ERROR_SHAPES = ("#/components/schemas/Error", "#/components/schemas/InvalidSpec")
 
 
 def main():
+    check = Checks()
     spec, _ = read_from_filename(sys.argv[1])
-    validate(spec)
-    problems, seen = [], set()
+    try:
+        validate(spec)
+        problem = None
+    except OpenAPIValidationError as error:
+        problem = error.message
+    check(f"{sys.argv[1]} is a valid OpenAPI document", problem is None, problem)
+    unnamed, twice, not_error_shape, seen, operations = [], [], [], set(), 0
     responses = spec["components"]["responses"]
     for path, item in spec["paths"].items():
         for method in METHODS:
             operation = item.get(method)
             if operation is None:
                 continue
+            operations += 1
             name = operation.get("operationId")
             if not name:
-                problems.append(f"{method.upper()} {path} has no operationId")
+                unnamed.append(f"{method.upper()} {path}")
             elif name in seen:
-                problems.append(f"operationId {name} is used twice")
+                twice.append(name)
             seen.add(name)
             for status, response in operation["responses"].items():
                 if "$ref" in response:
@@ -33,12 +47,12 @@ def main():
                 content = response.get("content", {}).get("application/json", {})
                 schema = content.get("schema", {})
                 is_error = status.startswith("4") or status.startswith("5")
-                if is_error and status != "304" and content and schema.get("$ref") not in ("#/components/schemas/Error", "#/components/schemas/InvalidSpec"):
-                    problems.append(f"{method.upper()} {path} {status} is not the error shape")
-    for problem in problems:
-        print(problem)
-    print(f"openapi: {len(seen)} operations, {len(problems)} problems")
-    sys.exit(1 if problems else 0)
+                if is_error and status != "304" and content and schema.get("$ref") not in ERROR_SHAPES:
+                    not_error_shape.append(f"{method.upper()} {path} {status}")
+    check(f"every operation ({operations}) has an operationId", not unnamed, f"none on {', '.join(unnamed)}")
+    check("no operationId is used twice", not twice, f"used twice: {', '.join(twice)}")
+    check("every error response is in the error shape", not not_error_shape, f"not in it: {', '.join(not_error_shape)}")
+    check.finish()
 
 
 if __name__ == "__main__":

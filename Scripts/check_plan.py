@@ -5,14 +5,19 @@ Positions are projected with this script's own WGS84 -> ECEF -> east-north-up co
 different origin than ARVis uses; containment is even-odd ray casting; distances come from a KD-tree.
 
 Usage: python3 Scripts/check_plan.py AREA.geojson PLAN.geojson [ZONES.geojson ...] [--count N]
-Needs numpy and scipy.
+Needs numpy and scipy. Prints one line per check and ends with `N passed, N failed`.
 """
 import argparse
 import json
 import math
+import os
+import sys
 
 import numpy as np
 from scipy.spatial import cKDTree
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checking import Checks  # noqa: E402
 
 A = 6378137.0
 F = 1 / 298.257223563
@@ -86,6 +91,7 @@ def main():
     parser.add_argument("zones", nargs="*")
     parser.add_argument("--count", type=int)
     options = parser.parse_args()
+    check = Checks()
     area = json.load(open(options.area))
     plan = json.load(open(options.plan))
     zone_documents = [json.load(open(path)) for path in options.zones]
@@ -93,7 +99,7 @@ def main():
     first = next(polygons(area))[0][0]
     frame = Frame(first[0] + 0.001, first[1] + 0.001)
     trees = list(points(plan))
-    assert trees, "the plan has no trees"
+    check.require(f"{options.plan} has trees", trees, "(none)")
     xy = frame.project([coordinates[:2] for coordinates, _ in trees])
     spacing = np.array([properties["spacing"] for _, properties in trees], dtype=float)
 
@@ -104,34 +110,38 @@ def main():
         for hole in rings[1:]:
             here &= ~inside(hole, xy)
         planted |= here
-    assert planted.all(), f"{(~planted).sum()} trees outside the area or in a hole"
-    for document in zone_documents:
+    check(f"all {len(trees)} trees inside the area, none in a hole", planted.all(), f"{(~planted).sum()} trees outside the area or in a hole")
+    for path, document in zip(options.zones, zone_documents):
+        excluded = np.zeros(len(xy), dtype=bool)
         for polygon in polygons(document):
             rings = [frame.project([p[:2] for p in ring]) for ring in polygon]
-            excluded = inside(rings[0], xy)
+            here = inside(rings[0], xy)
             for hole in rings[1:]:
-                excluded &= ~inside(hole, xy)
-            assert not excluded.any(), f"{excluded.sum()} trees in an exclusion zone"
+                here &= ~inside(hole, xy)
+            excluded |= here
+        check(f"no tree in the exclusion zones of {path}", not excluded.any(), f"{excluded.sum()} trees in an exclusion zone")
 
     tree = cKDTree(xy)
     pairs = tree.query_pairs(spacing.max() * (1 - 1e-6), output_type="ndarray")
-    if len(pairs):
-        distance = np.linalg.norm(xy[pairs[:, 0]] - xy[pairs[:, 1]], axis=1)
-        needed = np.maximum(spacing[pairs[:, 0]], spacing[pairs[:, 1]])
-        close = distance < needed - 1e-3
-        assert not close.any(), f"{close.sum()} pairs closer than their spacing, e.g. {distance[close][:3]} < {needed[close][:3]}"
+    distance = np.linalg.norm(xy[pairs[:, 0]] - xy[pairs[:, 1]], axis=1)
+    needed = np.maximum(spacing[pairs[:, 0]], spacing[pairs[:, 1]])
+    close = distance < needed - 1e-3
     nearest = tree.query(xy, k=2)[0][:, 1].min() if len(xy) > 1 else float("inf")
+    check(f"no two trees closer than the larger of their spacings (closest pair {nearest:.3f} m)", not close.any(),
+          f"{close.sum()} pairs closer than their spacing, e.g. {distance[close][:3]} < {needed[close][:3]}")
 
     standing = [(c, p) for d in [area, *zone_documents] for c, p in points(d)]
     if standing:
+        too_close = np.zeros(len(xy), dtype=bool)
         standing_xy = frame.project([c[:2] for c, _ in standing])
         for (c, p), s in zip(standing, standing_xy):
             clearance = np.maximum(spacing, p.get("spacing", 0))
             distance = np.linalg.norm(xy - s, axis=1)
-            assert (distance >= clearance - 1e-3).all(), "a tree stands too close to a standing tree"
+            too_close |= distance < clearance - 1e-3
+        check(f"every tree clear of the {len(standing)} standing trees", not too_close.any(), f"{too_close.sum()} trees too close to a standing tree")
     if options.count is not None:
-        assert len(trees) == options.count, f"{len(trees)} trees, {options.count} requested"
-    print(f"{options.plan}: {len(trees)} trees inside the area, clear of holes, zones and standing trees; closest pair {nearest:.3f} m")
+        check(f"{options.count} trees, as requested", len(trees) == options.count, f"(got {len(trees)})")
+    check.finish()
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ valid chunks and CRCs, inflates with Python's zlib to exactly the expected scanl
 scanline uses a legal filter type.
 
 Usage: python3 Scripts/check_renders.py ARVIS_BINARY SPEC...
+Prints one line per spec and format and ends with `N passed, N failed`.
 """
 import os
 import struct
@@ -11,6 +12,9 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ElementTree
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checking import Checks  # noqa: E402
 
 
 def check_png(path):
@@ -43,34 +47,37 @@ def check_svg(path):
     assert len(root.get("viewBox", "").split()) == 4
 
 
+def check_file(path):
+    """The problem with one rendered file, or None."""
+    name = os.path.basename(path)
+    try:
+        if name.endswith(".png"):
+            check_png(path)
+        elif name.endswith(".svg"):
+            check_svg(path)
+        elif name == "index.html":
+            assert open(path, encoding="utf-8").read().startswith("<!DOCTYPE html>")
+    except Exception as error:  # noqa: BLE001 - a file that does not parse fails its check
+        return f"{name}: {type(error).__name__} {error}"
+    return None
+
+
 def main():
+    check = Checks()
     binary, specs = sys.argv[1], sys.argv[2:]
-    failures, checked = 0, 0
     with tempfile.TemporaryDirectory() as folder:
         for index, spec in enumerate(specs):
             for fmt in ("svg", "png"):
                 out = os.path.join(folder, f"{index}-{fmt}")
                 result = subprocess.run([binary, "render", spec, "--format", fmt, "-o", out + "/"],
                                         capture_output=True, text=True)
-                if result.returncode != 0:
-                    print(f"FAIL {spec} ({fmt}): exit {result.returncode}: {result.stderr.strip()}")
-                    failures += 1
+                if not check(f"{spec} renders as {fmt}", result.returncode == 0, f"exit {result.returncode}: {result.stderr.strip()}"):
                     continue
-                for name in sorted(os.listdir(out)):
-                    path = os.path.join(out, name)
-                    try:
-                        if name.endswith(".png"):
-                            check_png(path)
-                        elif name.endswith(".svg"):
-                            check_svg(path)
-                        elif name == "index.html":
-                            assert open(path, encoding="utf-8").read().startswith("<!DOCTYPE html>")
-                        checked += 1
-                    except Exception as error:  # noqa: BLE001 - report every failure, then exit non-zero
-                        print(f"FAIL {spec} -> {name}: {error}")
-                        failures += 1
-    print(f"render check: {checked} files passed, {failures} failed")
-    sys.exit(1 if failures else 0)
+                names = sorted(os.listdir(out))
+                problems = [check_file(os.path.join(out, name)) for name in names]
+                problems = [problem for problem in problems if problem]
+                check(f"{spec} as {fmt}: {len(names)} files valid", not problems, "; ".join(problems))
+    check.finish()
 
 
 if __name__ == "__main__":

@@ -3,11 +3,16 @@
 
 Trailing commas (which iARVis accepts) are removed first with a small tokenizer that respects strings.
 Usage: check_schema.py SCHEMA.json FILE...
+Prints one line per file and ends with `N passed, N failed`.
 """
 import json
+import os
 import sys
 
 import jsonschema
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checking import Checks  # noqa: E402
 
 
 def without_trailing_commas(text):
@@ -39,20 +44,21 @@ def without_trailing_commas(text):
 
 
 def main():
+    check = Checks()
     schema = json.load(open(sys.argv[1]))
-    jsonschema.Draft202012Validator.check_schema(schema)
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+        problem = None
+    except jsonschema.exceptions.SchemaError as error:
+        problem = error.message
+    check.require(f"{sys.argv[1]} is a valid JSON Schema (2020-12)", problem is None, problem)
     validator = jsonschema.Draft202012Validator(schema)
-    failures = 0
     for path in sys.argv[2:]:
         document = json.loads(without_trailing_commas(open(path, encoding="utf-8").read()))
-        errors = list(validator.iter_errors(document))
-        if errors:
-            failures += 1
-            best = jsonschema.exceptions.best_match(errors)
-            print(f"FAIL {path}: {best.message} at {'/'.join(map(str, best.absolute_path))}")
-    print(f"schema check: {len(sys.argv) - 2 - failures} passed, {failures} failed")
-    return 1 if failures else 0
+        error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+        check(path, error is None, "" if error is None else f"{error.message} at {'/'.join(map(str, error.absolute_path))}")
+    check.finish()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

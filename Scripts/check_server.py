@@ -22,6 +22,7 @@
       hold SIGTERM: the server closes it and stops.
 
 Usage: python3 Scripts/check_server.py durability .build/release/arvis
+Prints one line per check and ends with `N passed, N failed`.
 """
 import argparse
 import json
@@ -37,9 +38,10 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checking import free_port  # noqa: E402
+from checking import Checks, free_port  # noqa: E402
 
 EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Examples", "two-targets-environment.json")
+check = Checks()
 
 
 class Server:
@@ -65,9 +67,9 @@ class Server:
             except OSError:
                 pass
             if self.process.poll() is not None:
-                sys.exit(f"arvis serve exited with {self.process.returncode} before answering")
+                check.require("arvis serve answers /health", False, f"(it exited with {self.process.returncode})")
             time.sleep(0.1)
-        sys.exit("arvis serve did not answer /health within 60 s")
+        check.require("arvis serve answers /health", False, "(not within 60 s)")
 
     def kill(self):
         self.process.send_signal(signal.SIGKILL)
@@ -80,9 +82,8 @@ class Server:
             code = self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            sys.exit("arvis serve did not stop within 10 s of SIGTERM")
-        if code != 0:
-            sys.exit(f"arvis serve exited with {code} on SIGTERM, not 0")
+            code = "no exit within 10 s"
+        check("arvis serve stops on SIGTERM within 10 s, with status 0", code == 0, f"({code})")
 
 
 def request(server, method, path, body=None, token=None, headers=None, timeout=10):
@@ -103,7 +104,7 @@ def account(server, name):
     credentials = {"username": name, "password": "a long enough password"}
     request(server, "POST", "/api/v1/accounts", credentials)
     status, body, _ = request(server, "POST", "/api/v1/sessions", credentials)
-    assert status == 201, (status, body)
+    check.require("an account signs in", status == 201, (status, body))
     return json.loads(body)["token"]
 
 
@@ -112,7 +113,7 @@ def durability(args):
     server = Server(args.binary, data, args.database).start()
     token = account(server, "writer")
     status, body, _ = request(server, "POST", "/api/v1/projects", {"name": f"Durable {time.time_ns()}", "visibility": "private"}, token)
-    assert status == 201, body
+    check.require("a project is created", status == 201, body)
     slug = json.loads(body)["slug"]
     acknowledged_specs, acknowledged_trees, lock = [], [], threading.Lock()
     stop = threading.Event()
@@ -157,26 +158,22 @@ def durability(args):
         thread.join()
 
     restarted = Server(args.binary, data, args.database, server.port).start()
-    missing = 0
+    lost_specs = []
     for name, version, content in acknowledged_specs:
         status, body, _ = request(restarted, "GET", f"/api/v1/projects/{slug}/specs/{name}/versions/{version}", token=token)
         if status != 200 or body != content:
-            missing += 1
-            print(f"lost: spec {name} version {version} ({status})")
+            lost_specs.append(f"{name} version {version} ({status})")
     status, body, _ = request(restarted, "GET", f"/api/v1/projects/{slug}/trees", token=token)
     stored = {tree["id"] for tree in json.loads(body)["trees"]}
-    lost_trees = [tree for tree in acknowledged_trees if tree not in stored]
-    for tree in lost_trees:
-        print(f"lost: tree {tree}")
+    lost_trees = [str(tree) for tree in acknowledged_trees if tree not in stored]
     restarted.stop()
+    check(f"writes acknowledged before SIGKILL: {len(acknowledged_specs)} spec versions, {len(acknowledged_trees)} trees",
+          acknowledged_specs and acknowledged_trees)
+    check("every acknowledged spec version is there after the restart, unchanged", not lost_specs, f"lost: {', '.join(lost_specs)}")
+    check("every acknowledged tree is there after the restart", not lost_trees, f"lost: {', '.join(lost_trees)}")
     if not args.database:
         result = sqlite3.connect(os.path.join(data, "arvis.sqlite")).execute("PRAGMA integrity_check").fetchone()[0]
-        if result != "ok":
-            sys.exit(f"integrity_check: {result}")
-    print(f"durability: {len(acknowledged_specs)} spec versions and {len(acknowledged_trees)} trees acknowledged before SIGKILL, "
-          f"{missing + len(lost_trees)} lost" + ("" if args.database else ", integrity_check ok"))
-    if missing or lost_trees or not acknowledged_specs or not acknowledged_trees:
-        sys.exit(1)
+        check("the SQLite database passes integrity_check", result == "ok", result)
 
 
 def contract(args):
@@ -184,10 +181,10 @@ def contract(args):
     server = Server(args.binary, data, args.database).start()
     token = account(server, "fuzzer")
     status, _, _ = request(server, "POST", "/api/v1/projects", {"name": "Fuzz", "slug": "fuzz", "visibility": "public"}, token)
-    assert status == 201
+    check.require("a project is created", status == 201, status)
     with open(EXAMPLE, "rb") as example:
         status, _, _ = request(server, "PUT", "/api/v1/projects/fuzz/specs/tour", example.read(), token)
-    assert status == 201
+    check.require("a spec is saved", status == 201, status)
     config = os.path.join(data, "schemathesis.toml")
     with open(config, "w") as file:
         file.write('[parameters]\n"path.project" = "fuzz"\n"path.name" = "tour"\n')
@@ -200,8 +197,8 @@ def contract(args):
                "--seed", str(args.seed), "--max-examples", "25", "--max-time", str(args.max_time), "--workers", "1",
                "-H", f"Authorization: Bearer {token}"]
     result = subprocess.run(command)
+    check("schemathesis finds nothing the contract does not allow", result.returncode == 0, f"(it exited with {result.returncode})")
     server.stop()
-    sys.exit(result.returncode)
 
 
 def limits(args):
@@ -209,9 +206,8 @@ def limits(args):
     server = Server(args.binary, data).start()
     statuses = [request(server, "POST", "/api/v1/sessions", {"username": f"guess{n}", "password": "wrong password!"})[0] for n in range(60)]
     server.stop()
-    if 429 not in statuses or statuses[:50] != [401] * 50:
-        sys.exit(f"per-address limit: expected 50 × 401 then 429, got {statuses}")
-    print(f"limits: 50 failed sign-ins from one address over 50 accounts, then {statuses[50:].count(429)} × 429")
+    check(f"50 failed sign-ins from one address over 50 accounts, then {statuses[50:].count(429)} × 429",
+          429 in statuses and statuses[:50] == [401] * 50, f"(got {statuses})")
 
 
 def remote(args):
@@ -226,29 +222,54 @@ def remote(args):
         return subprocess.run([args.binary, *arguments], input=stdin, capture_output=True, env=environment)
 
     login = arvis("login", server.base, "--username", "author", "--password-stdin", stdin=(password + "\n").encode())
-    assert login.returncode == 0, login.stderr
+    check.require("arvis login signs in", login.returncode == 0, login.stderr)
     mode = os.stat(os.path.join(data, "config", "arvis", "credentials.json")).st_mode & 0o777
-    assert mode == 0o600, f"credentials are {oct(mode)}, not 0600"
-    token = account(server, "author")
-    status, _, _ = request(server, "POST", "/api/v1/projects", {"name": "Museum", "visibility": "unlisted"}, token)
-    assert status == 201
+    check("arvis login keeps the token in a file of mode 0600", mode == 0o600, f"(it is {oct(mode)})")
+    created = arvis("project", "create", server.base, "Museum", "--visibility", "unlisted")
+    check.require("arvis project create prints the new project's slug", created.returncode == 0 and created.stdout == b"museum\n", created.stderr)
+    taken = arvis("project", "create", server.base, "Museum again", "--slug", "museum")
+    check("a slug taken is refused (exit 2) with what to do", taken.returncode == 2 and b"--slug" in taken.stderr, taken.stderr)
+    listed = arvis("project", "list", server.base)
+    check("arvis project list shows slug, role, visibility and name", listed.stdout.split() == [b"museum", b"owner", b"unlisted", b"Museum"], listed.stdout)
+    shown = arvis("project", "show", server.base, "nowhere")
+    check("arvis project show of no project fails (exit 2)", shown.returncode == 2 and b"error:" in shown.stderr, shown.stderr)
+    request(server, "POST", "/api/v1/accounts", {"username": "eddy", "password": password})
+    added = arvis("members", "add", server.base, "museum", "eddy", "--role", "editor")
+    members = arvis("members", "list", server.base, "museum")
+    check("arvis members add, then list", added.returncode == 0 and members.stdout.split() == [b"author", b"owner", b"eddy", b"editor"],
+          added.stderr + members.stdout)
+    last_owner = arvis("members", "remove", server.base, "museum", "author")
+    removed = arvis("members", "remove", server.base, "museum", "eddy")
+    members = arvis("members", "list", server.base, "museum")
+    check("the last owner stays; arvis members remove removes", last_owner.returncode == 2 and removed.returncode == 0
+          and members.stdout.split() == [b"author", b"owner"], last_owner.stderr + removed.stderr + members.stdout)
+    anonymous = subprocess.run([args.binary, "project", "list", server.base], capture_output=True,
+                               env=dict(environment, XDG_CONFIG_HOME=os.path.join(data, "nobody")))
+    check("without a sign-in, project list says how to sign in (exit 2)", anonymous.returncode == 2 and b"arvis login" in anonymous.stderr,
+          anonymous.stderr)
     examples = os.path.dirname(EXAMPLE)
     for name, file in (("tour", "two-targets-environment.json"), ("label", "museum-label.yaml")):
         path = os.path.join(examples, file)
         pushed = arvis("push", path, f"{server.base}/s/museum/{name}")
-        assert pushed.returncode == 0, pushed.stderr
+        check(f"arvis push {file}", pushed.returncode == 0, pushed.stderr)
         pulled = arvis("pull", f"{server.base}/s/museum/{name}")
         with open(path, "rb") as original:
-            assert pulled.returncode == 0 and pulled.stdout == original.read(), f"{file} did not come back byte for byte"
+            check(f"arvis pull gives {file} back byte for byte", pulled.returncode == 0 and pulled.stdout == original.read(), pulled.stderr)
     bad = os.path.join(data, "bad.json")
     with open(bad, "w") as file:
         file.write('{\n  "text": {"content": 5}\n}\n')
     refused = arvis("push", bad, f"{server.base}/s/museum/bad")
-    assert refused.returncode == 1 and b"bad.json:2:" in refused.stderr, refused.stderr
+    check("an invalid spec is refused with located diagnostics (exit 1)", refused.returncode == 1 and b"bad.json:2:" in refused.stderr, refused.stderr)
     stale = arvis("push", os.path.join(examples, "two-targets-environment.json"), f"{server.base}/s/museum/tour", "--if-match", '"9-0000"')
-    assert stale.returncode == 1, stale.stderr
+    check("a stale --if-match is refused (exit 1)", stale.returncode == 1, stale.stderr)
+    trashed = arvis("project", "delete", server.base, "museum")
+    in_trash = arvis("project", "list", server.base, "--trashed").stdout.split()[:1]
+    check("arvis project delete moves the project to the trash", trashed.returncode == 0 and arvis("project", "list", server.base).stdout == b""
+          and in_trash == [b"museum"], trashed.stderr)
+    restored = arvis("project", "restore", server.base, "museum")
+    check("arvis project restore takes it out", restored.returncode == 0 and arvis("project", "list", server.base).stdout.startswith(b"museum"),
+          restored.stderr)
     server.stop()
-    print("remote: login (token kept 0600), push and pull of JSON and YAML byte for byte, invalid and stale pushes refused")
 
 
 def live(args):
@@ -258,11 +279,12 @@ def live(args):
     second = Server(args.binary, data_b, args.database).start() if args.database else first
     token = account(first, f"live{time.time_ns()}")
     status, body, _ = request(first, "POST", "/api/v1/projects", {"name": f"Live {time.time_ns()}", "visibility": "public"}, token)
-    assert status == 201, body
+    check.require("a project is created", status == 201, body)
     slug = json.loads(body)["slug"]
     with open(EXAMPLE, "rb") as example:
         spec = json.load(example)
-    assert request(first, "PUT", f"/api/v1/projects/{slug}/specs/tour", spec, token)[0] == 201
+    status, body, _ = request(first, "PUT", f"/api/v1/projects/{slug}/specs/tour", spec, token)
+    check.require("a spec is saved", status == 201, body)
 
     # Three clients of the second instance: arvis watch, an event-stream reader, a room member.
     environment = dict(os.environ, ARVIS_TOKEN=token)
@@ -285,7 +307,7 @@ def live(args):
     room = websockets.sync.client.connect(f"ws://127.0.0.1:{second.port}/live/{slug}/rooms/visit",
                                           additional_headers={"Authorization": f"Bearer {token}"}, legacy=True)
     welcome = json.loads(room.recv(timeout=10))
-    assert welcome["type"] == "welcome", welcome
+    check.require("a room member is welcomed", welcome["type"] == "welcome", welcome)
     time.sleep(0.5)
 
     sent = {}
@@ -293,25 +315,27 @@ def live(args):
         spec["imageTrackingConfigurations"][0]["relationships"][0]["widgetConfiguration"]["component"] = {"text": {"content": f"Poster A, take {version}"}}
         sent[version] = time.monotonic()
         status, body, _ = request(first, "PUT", f"/api/v1/projects/{slug}/specs/tour", spec, token)
-        assert status == 200, body
+        check.require(f"version {version} is saved", status == 200, body)
         time.sleep(0.2)
     planted_at = time.monotonic()
     status, body, _ = request(first, "POST", f"/api/v1/projects/{slug}/trees", {"species": "Quercus suber", "position": {"x": 3, "z": 4}}, token)
-    assert status == 201, body
+    check.require("a tree is planted", status == 201, body)
     tree = json.loads(body)
     message = json.loads(room.recv(timeout=5))
     tree_delay = time.monotonic() - planted_at
-    assert message["type"] == "tree" and message["tree"]["id"] == tree["id"], message
-    assert request(first, "DELETE", f"/api/v1/projects/{slug}/trees/{tree['id']}", token=token)[0] == 204
+    check(f"the room sees the tree, {tree_delay * 1000:.0f} ms after it was sent",
+          message["type"] == "tree" and message["tree"]["id"] == tree["id"], message)
+    status, body, _ = request(first, "DELETE", f"/api/v1/projects/{slug}/trees/{tree['id']}", token=token)
+    check.require("the tree is deleted", status == 204, body)
     removed = json.loads(room.recv(timeout=5))
-    assert removed == {"type": "treeRemoved", "seq": removed["seq"], "id": tree["id"]}, removed
+    check("the room sees the tree removed", removed == {"type": "treeRemoved", "seq": removed["seq"], "id": tree["id"]}, removed)
     room.close()
     reader.join(timeout=10)
     versions = [event["version"] for event in events if event["type"] == "spec"]
-    assert versions == [1, 2, 3], f"the event stream saw {versions}"
-    assert [event["changed"] for event in events[1:]] == [["image1-widget1"]] * 2, events
+    check.require("the event stream sees versions 1, 2 and 3", versions == [1, 2, 3], f"(it saw {versions})")
+    check("each event names the widget that changed", [event["changed"] for event in events[1:]] == [["image1-widget1"]] * 2, events)
     sse_delay = max(arrivals[("sse", version)] - sent[version] for version in (2, 3))
-    assert sse_delay < 1, f"an update took {sse_delay:.3f} s to reach the second instance's event stream"
+    check(f"the event stream sees each update within 1 s of sending it ({sse_delay * 1000:.0f} ms)", sse_delay < 1)
 
     # The second instance restarts: the watcher reconnects and resumes with what it missed.
     if second is first:
@@ -321,25 +345,23 @@ def live(args):
         second.kill()
         second = Server(args.binary, data_b, args.database, port=second.port).start()
     spec["imageTrackingConfigurations"][0]["relationships"][1]["widgetConfiguration"]["relativeAnchorPoint"] = "leading"
-    assert request(first, "PUT", f"/api/v1/projects/{slug}/specs/tour", spec, token)[0] == 200
+    status, body, _ = request(first, "PUT", f"/api/v1/projects/{slug}/specs/tour", spec, token)
+    check.require("version 4 is saved after the restart", status == 200, body)
     try:
         output, errors = watch.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         watch.kill()
-        sys.exit(f"arvis watch did not see version 4 after the restart: {watch.communicate()}")
+        check.require("arvis watch sees version 4 after the restart", False, watch.communicate())
     updates = [json.loads(line) for line in output.decode().splitlines()]
-    assert watch.returncode == 0 and [update["version"] for update in updates] == [1, 2, 3, 4], (updates, errors)
-    assert updates[3]["changed"] == ["image1-widget2"], updates[3]
+    check.require("arvis watch sees versions 1 to 4, resuming after the restart",
+                  watch.returncode == 0 and [update["version"] for update in updates] == [1, 2, 3, 4], (updates, errors))
+    check("version 4 names the widget that changed", updates[3]["changed"] == ["image1-widget2"], updates[3])
     # An open event stream must not hold a graceful stop: it is closed with `event: close`.
     held = urllib.request.urlopen(urllib.request.Request(f"{second.base}/live/{slug}/tour?version=4"), timeout=30)
     for server in {id(first): first, id(second): second}.values():
         server.stop()
     closing = held.read().decode()
-    assert "event: close" in closing and '"code":1001' in closing, closing
-    where = "two instances on one PostgreSQL" if args.database else "one instance on SQLite"
-    print(f"live ({where}): arvis watch, an event stream and a room on the second instance saw every write made through the first "
-          f"(from sending the write: event stream within {sse_delay * 1000:.0f} ms, room within {tree_delay * 1000:.0f} ms); "
-          f"after a restart the watcher resumed with the version it missed")
+    check("SIGTERM closes an open event stream with `event: close` (1001)", "event: close" in closing and '"code":1001' in closing, closing)
 
 
 def main():
@@ -353,7 +375,9 @@ def main():
     sub.choices["contract"].add_argument("--seed", type=int, default=1)
     sub.choices["contract"].add_argument("--max-time", type=int, default=240)
     args = parser.parse_args()
+    print(f"# {args.check}" + (" on PostgreSQL" if args.database else ""))
     {"durability": durability, "contract": contract, "limits": limits, "remote": remote, "live": live}[args.check](args)
+    check.finish()
 
 
 if __name__ == "__main__":

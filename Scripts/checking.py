@@ -16,10 +16,16 @@ class Checks:
     def __call__(self, name, condition, detail=""):
         if condition:
             self.passed += 1
-            print(f"ok   {name}")
+            print(f"ok   {name}", flush=True)
         else:
             self.failed += 1
-            print(f"FAIL {name} {detail}")
+            print(f"FAIL {name} {detail}", flush=True)
+        return condition
+
+    def require(self, name, condition, detail=""):
+        """A check the rest depends on: when it fails, finishes at once (exit 1)."""
+        if not self(name, condition, detail):
+            self.finish()
         return condition
 
     def finish(self):

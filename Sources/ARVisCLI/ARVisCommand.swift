@@ -28,7 +28,7 @@ public struct ARVisCommand: AsyncParsableCommand {
               arvis schema > arvis.schema.json
             """,
         version: ARVisCommand.version,
-        subcommands: [Validate.self, LinksCommand.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, QRCommand.self, InspectCommand.self, ThumbnailCommand.self, ServeCommand.self, LoginCommand.self, PushCommand.self, PullCommand.self, WatchCommand.self, Format.self, Convert.self, SchemaCommand.self]
+        subcommands: [Validate.self, LinksCommand.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, QRCommand.self, InspectCommand.self, ThumbnailCommand.self, ServeCommand.self, LoginCommand.self, ProjectCommand.self, MembersCommand.self, PushCommand.self, PullCommand.self, WatchCommand.self, Format.self, Convert.self, SchemaCommand.self]
     )
 
     public init() {}

@@ -29,9 +29,7 @@ struct LoginCommand: AsyncParsableCommand {
     var passwordFromStandardInput = false
 
     func run() async throws {
-        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-            throw ValidationError("'\(server)' is not an http or https server address")
-        }
+        let url = try ServerAddress(server).url
         let password = try readPassword()
         let client = ARVisClient.make(server: url)
         let output = try await RemoteCall.run { try await client.signIn(body: .json(.init(username: username, password: password))) }
@@ -241,6 +239,11 @@ enum RemoteCall {
     }
 
     /// Prints the server's refusal (and what to do) and exits with `code`.
+    static func fail(_ response: some Refusal, code: CLIExit = .usage, advice: String? = nil) throws {
+        try fail(try response.error, code: code, advice: advice)
+    }
+
+    /// Prints the server's error (and what to do) and exits with `code`.
     static func fail(_ refusal: Components.Schemas._Error, code: CLIExit = .usage, advice: String? = nil) throws {
         Console.error("error: \(refusal.error.message)")
         if let advice { Console.error("    \(advice)") }
