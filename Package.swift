@@ -13,6 +13,7 @@ let package = Package(
     name: "ARVis",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        .library(name: "ARVisSupport", targets: ["ARVisSupport"]),
         .library(name: "ARVisSpec", targets: ["ARVisSpec"]),
         .library(name: "ARVisSpecYAML", targets: ["ARVisSpecYAML"]),
         .library(name: "ARVisGraphics", targets: ["ARVisGraphics"]),
@@ -50,41 +51,43 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
+        // Core support every module shares: the one error contract, conversions that cannot trap. No imports.
+        .target(name: "ARVisSupport", swiftSettings: swiftSettings),
         // Core: the grammar. Foundation only, so iOS apps can link it.
-        .target(name: "ARVisSpec", swiftSettings: swiftSettings),
+        .target(name: "ARVisSpec", dependencies: ["ARVisSupport"], swiftSettings: swiftSettings),
         // Drawing vocabulary, TrueType fonts, and the SVG / PNG / HTML writers. Foundation only; knows no specs
         // (it uses ARVisSpec's LinkPolicy only, so every writer follows the one link rule).
-        .target(name: "ARVisGraphics", dependencies: ["ARVisSpec"], swiftSettings: swiftSettings),
+        .target(name: "ARVisGraphics", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: swiftSettings),
         // Spec -> drawing: layout, Markdown text, media, tables and the chart engine. Foundation only.
-        .target(name: "ARVisRender", dependencies: ["ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
+        .target(name: "ARVisRender", dependencies: ["ARVisSupport", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
         // 3D math, cameras, pose packets, remote annotation, session gating, registration. Foundation only.
-        .target(name: "ARVisSpatial", dependencies: ["ARVisSpec"], swiftSettings: swiftSettings),
+        .target(name: "ARVisSpatial", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: swiftSettings),
         // Composed scenes as glTF 2.0 / GLB. Foundation only.
-        .target(name: "ARVisExport", dependencies: ["ARVisSpatial", "ARVisSpec"], swiftSettings: swiftSettings),
+        .target(name: "ARVisExport", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec"], swiftSettings: swiftSettings),
         // 3D assets: GLB and USDZ read and written, inspected against AR budgets, drawn as thumbnails
         // without a GPU. Foundation only.
-        .target(name: "ARVisModel", dependencies: ["ARVisSpatial", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
+        .target(name: "ARVisModel", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
         // Spacing-constrained tree planting, areas on the map, GeoJSON, the species catalog, SVG plans.
         // Foundation only.
-        .target(name: "ARVisPlanting", dependencies: ["ARVisSpatial", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
+        .target(name: "ARVisPlanting", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
         // The work that joins the engines, shared by the CLI and the server: resources loaded under a
         // safe policy, ... Foundation only.
         .target(
             name: "ARVisPipeline",
-            dependencies: ["ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisModel"],
+            dependencies: ["ARVisSupport", "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisModel"],
             swiftSettings: swiftSettings
         ),
         // YAML front end for the reader (Yams lives here, not in the core).
         .target(
             name: "ARVisSpecYAML",
-            dependencies: ["ARVisSpec", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ARVisSupport", "ARVisSpec", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
         // Accounts, projects, roles, specs with versions, planting and anchors, over SQLKit (SQLite embedded, or PostgreSQL).
         .target(
             name: "ARVisStore",
             dependencies: [
-                "ARVisSpec", .product(name: "SQLiteKit", package: "sqlite-kit"), .product(name: "PostgresKit", package: "postgres-kit"),
+                "ARVisSupport", "ARVisSpec", .product(name: "SQLiteKit", package: "sqlite-kit"), .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -94,7 +97,7 @@ let package = Package(
         .target(
             name: "ARVisServer",
             dependencies: [
-                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPipeline", "ARVisStore",
+                "ARVisSupport", "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPipeline", "ARVisStore",
                 "ARVisModel", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -108,13 +111,16 @@ let package = Package(
             ],
             exclude: ["Web/Files"],
             swiftSettings: swiftSettings,
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator"), "EmbedFiles"]
         ),
+        // Build time: the server's browser code and openapi.yaml as Swift strings (nothing generated is committed).
+        .executableTarget(name: "embed-files", swiftSettings: swiftSettings),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         // A client of the server, generated from the same openapi.yaml (URLSession transport: iOS apps link it).
         .target(
             name: "ARVisClient",
             dependencies: [
-                "ARVisSpec",
+                "ARVisSupport", "ARVisSpec",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
@@ -125,7 +131,7 @@ let package = Package(
         .target(
             name: "ARVisCLI",
             dependencies: [
-                "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisPipeline",
+                "ARVisSupport", "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisPipeline",
                 "ARVisModel", "ARVisServer", "ARVisClient", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
@@ -135,7 +141,7 @@ let package = Package(
         .executableTarget(
             name: "arvis-bench",
             dependencies: [
-                "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisPlanting", "ARVisModel",
+                "ARVisSupport", "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisPlanting", "ARVisModel",
                 "ARVisServer", "ARVisStore", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -145,10 +151,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "ARVisTestSupport", dependencies: ["ARVisSpec", "ARVisSpatial"], swiftSettings: swiftSettings),
+        .target(name: "ARVisTestSupport", dependencies: ["ARVisSupport", "ARVisSpec", "ARVisSpatial"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ARVisSpecTests",
-            dependencies: ["ARVisSpec", "ARVisTestSupport"],
+            dependencies: ["ARVisSupport", "ARVisSpec", "ARVisTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -190,7 +196,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ARVisPipelineTests",
-            dependencies: ["ARVisPipeline", "ARVisTestSupport"],
+            dependencies: ["ARVisSupport", "ARVisPipeline", "ARVisTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -6,6 +6,7 @@ import ARVisPlanting
 import ARVisRender
 import ARVisSpec
 public import ArgumentParser
+import ARVisSupport
 
 /// The `arvis` command: validate, format, convert and describe ARVis specs.
 public struct ARVisCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ARVisModel
 import ARVisPipeline
 import ArgumentParser
+import ARVisSupport
 import Foundation
 
 /// Reading a 3D file for the model commands: bounded in size, a `.gltf`'s neighbouring buffers and

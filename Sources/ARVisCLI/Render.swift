@@ -2,6 +2,7 @@ import ARVisGraphics
 import ARVisRender
 import ARVisSpec
 import ArgumentParser
+import ARVisSupport
 import Foundation
 
 /// `arvis render`: draws widgets, components and charts as SVG, PNG or interactive HTML.

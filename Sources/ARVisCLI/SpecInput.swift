@@ -2,6 +2,7 @@ public import ARVisSpec
 import ARVisPipeline
 import ARVisSpecYAML
 public import ArgumentParser
+import ARVisSupport
 import Foundation
 
 /// Reads a spec file in JSON or YAML, chosen by extension or, failing that, by its first character.

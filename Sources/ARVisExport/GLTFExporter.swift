@@ -1,5 +1,6 @@
 public import ARVisSpatial
 import ARVisSpec
+public import ARVisSupport
 import Foundation
 
 /// Writes a ``SceneGraph`` as glTF 2.0: every quad (targets with a size, widgets, annotation markers)

@@ -1,3 +1,5 @@
+public import ARVisSupport
+
 /// The 3D file formats ARVis reads and writes.
 public enum ModelFormat: String, Sendable, Hashable, CaseIterable, Codable {
     /// Binary glTF 2.0 (read and written).

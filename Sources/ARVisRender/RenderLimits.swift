@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 
 /// How much one widget may draw: the bounds that keep rendering time and memory in proportion to
 /// what a picture can show, whatever its data.
@@ -45,7 +46,7 @@ public struct RenderLimits: Sendable, Hashable {
             }
         }
         func refuse(_ what: String, _ count: Int, _ limit: Int, _ option: String) -> RenderError {
-            RenderError(.limitExceeded, "it would draw \(count.formatted) \(what), over the limit of \(limit.formatted) (raise it with \(option))", widget: widget)
+            RenderError(.limitExceeded, "it would draw \(count.formatted) \(what), over the limit of \(limit.formatted) (raise it with \(option))", location: widget)
         }
         if usage.splomFields > maximumSplomFields {
             throw refuse("scatter-plot matrix fields", usage.splomFields, maximumSplomFields, "--max-splom-fields")

@@ -23,6 +23,9 @@ struct APIDocument: Sendable {
     /// The `info.description`, as Markdown.
     let description: String
 
+    /// The text of `openapi.yaml`, embedded at build time by the `EmbedFiles` plugin.
+    static let text = EmbeddedFiles.texts["openapi.yaml"] ?? ""
+
     /// The embedded document, read once.
     static let shared = APIDocument(text: APIDocument.text)
 

@@ -1,4 +1,6 @@
+import ARVisSpec
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -14,16 +16,16 @@ struct APIError: Error, HTTPResponseError {
     var code: String
     /// One sentence a person can act on.
     var message: String
-    /// A JSON array of diagnostics, for a spec that does not validate.
-    var diagnosticsJSON: String?
+    /// The diagnostics of a spec that does not validate.
+    var diagnostics: [Diagnostic]?
     /// Headers the answer needs besides the content type, such as `Allow` on `405`.
     var extraHeaders = HTTPFields()
 
-    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, diagnosticsJSON: String? = nil) {
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, diagnostics: [Diagnostic]? = nil) {
         self.status = status
         self.code = code
         self.message = message
-        self.diagnosticsJSON = diagnosticsJSON
+        self.diagnostics = diagnostics
     }
 
     static let signInFirst = APIError(.unauthorized, "unauthorized", "sign in first: send Authorization: Bearer <token> from POST /api/v1/sessions")
@@ -46,11 +48,26 @@ struct APIError: Error, HTTPResponseError {
     }
 
     /// The JSON body.
-    var body: Data {
-        let object = ["error": ["code": code, "message": message]]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        guard let diagnosticsJSON else { return data }
-        return Data("{\"diagnostics\":\(diagnosticsJSON),".utf8) + data.dropFirst()
+    var body: Data { Self.body(code, message, diagnostics: diagnostics) }
+
+    /// The one error shape: `{"diagnostics": [...], "error": {"code", "message"}}`, diagnostics only
+    /// for a spec that does not validate.
+    static func body(_ code: String, _ message: String, diagnostics: [Diagnostic]? = nil) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings, numbers and arrays of them always encode.
+        return (try? encoder.encode(Shape(diagnostics: diagnostics, error: .init(code: code, message: message)))) ?? Data()
+    }
+
+    /// The body's shape.
+    private struct Shape: Encodable {
+        struct Reason: Encodable {
+            var code: String
+            var message: String
+        }
+
+        var diagnostics: [Diagnostic]?
+        var error: Reason
     }
 
     /// The headers besides the content type: a challenge on `401`.

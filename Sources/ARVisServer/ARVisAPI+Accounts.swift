@@ -1,4 +1,5 @@
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HummingbirdBcrypt
 import OpenAPIRuntime

@@ -25,7 +25,7 @@ extension ARVisAPI {
         if diagnostics.containsErrors {
             let errors = diagnostics.filter { $0.severity == .error }.count
             throw APIError(.unprocessableContent, "invalidSpec", "the spec has \(errors) error\(errors == 1 ? "" : "s"); nothing was saved",
-                           diagnosticsJSON: Diagnostic.json(diagnostics))
+                           diagnostics: diagnostics)
         }
         var expected: (version: Int, hashPrefix: String)?
         if let ifMatch, ifMatch.trimmingCharacters(in: .whitespaces) != "*" {

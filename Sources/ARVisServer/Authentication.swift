@@ -1,6 +1,7 @@
 import ARVisGraphics
 import ARVisSpec
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -92,11 +93,9 @@ struct ErrorShapeMiddleware: ServerMiddleware {
     }
 
     static func response(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> (HTTPResponse, HTTPBody?) {
-        let object = ["error": ["code": code, "message": message]]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         var response = HTTPResponse(status: status)
         response.headerFields[.contentType] = "application/json; charset=utf-8"
-        return (response, HTTPBody(data))
+        return (response, HTTPBody(APIError.body(code, message)))
     }
 
     /// A decoding error in one line: what was expected where.

@@ -49,7 +49,7 @@ struct HubPage {
             <section class="widgets">
             \(widgets)
             </section>
-            <script src="/hub.js"></script>
+            <script type="module" src="/hub.js"></script>
             </body>
             </html>
 

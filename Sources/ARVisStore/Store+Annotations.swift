@@ -1,3 +1,4 @@
+public import ARVisSupport
 public import Foundation
 import SQLKit
 import Synchronization

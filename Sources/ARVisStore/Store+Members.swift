@@ -1,3 +1,4 @@
+public import ARVisSupport
 import Foundation
 import SQLKit
 

@@ -1,3 +1,4 @@
+public import ARVisSupport
 import Foundation
 public import Logging
 import NIOSSL

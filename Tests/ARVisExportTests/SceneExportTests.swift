@@ -1,6 +1,7 @@
 import ARVisExport
 import ARVisSpatial
 import ARVisSpec
+import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing

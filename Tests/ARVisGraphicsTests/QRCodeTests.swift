@@ -1,4 +1,5 @@
 @testable import ARVisGraphics
+import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing

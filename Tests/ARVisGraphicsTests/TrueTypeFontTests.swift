@@ -1,4 +1,5 @@
 @testable import ARVisGraphics
+import ARVisSupport
 import Foundation
 import ARVisTestSupport
 import Testing

@@ -1,4 +1,5 @@
 @testable import ARVisModel
+import ARVisSupport
 import Testing
 
 struct CrateTests {

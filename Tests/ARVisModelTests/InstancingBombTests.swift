@@ -1,5 +1,6 @@
 @testable import ARVisModel
 import ARVisSpatial
+import ARVisSupport
 import ARVisTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import ARVisPipeline
 import ARVisPlanting
 import ARVisSpatial
 import ARVisSpec
+import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import ARVisPipeline
 import ARVisSpec
+import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing

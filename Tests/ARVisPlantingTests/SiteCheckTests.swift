@@ -1,4 +1,5 @@
 @testable import ARVisPlanting
+import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing

@@ -180,7 +180,7 @@ struct AssetTests: ServerTesting {
             let html = String(buffer: page.body)
             #expect(html.contains("&lt;Cube&gt;") && !html.contains("<Cube>"))
             #expect(html.contains(#"rel="ar" href="/api/v1/projects/shop/assets/\#(id)/model.usdz""#))
-            #expect(html.contains("scene-viewer") && html.contains(#"<script src="/viewer.js"></script>"#))
+            #expect(html.contains("scene-viewer") && html.contains(#"<script type="module" src="/viewer.js"></script>"#))
             #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
             let script = try await client.execute(uri: "/viewer.js", method: .get)
             #expect(script.status == .ok && script.headers[.contentType]?.hasPrefix("text/javascript") == true)

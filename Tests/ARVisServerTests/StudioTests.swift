@@ -18,8 +18,10 @@ struct StudioTests: ServerTesting {
             #expect(policy.contains("script-src 'self';") && policy.contains("connect-src 'self';") && policy.contains("frame-ancestors 'none'"))
             #expect(policy.contains("img-src 'self' data: blob: https://tile.openstreetmap.org;"), "the map's tiles, and nothing else from outside")
             let html = String(buffer: page.body)
-            for file in ["app.js", "code.js", "editor.js", "planting.js", "gallery.js", "rooms.js", "data.js"] {
-                #expect(html.contains("<script src=\"/studio/\(file)\"></script>"))
+            #expect(html.contains("<script type=\"module\" src=\"/studio/app.js\"></script>"), "one module, which imports the rest")
+            for module in ["/studio/specs/editor.js", "/studio/code/code-editor.js", "/studio/planting/planting.js", "/studio/rooms/rooms.js"] {
+                let served = try await client.execute(uri: module, method: .get)
+                #expect(served.status == .ok && served.headers[.contentType] == "text/javascript; charset=utf-8", "\(module)")
             }
             #expect(!html.contains("http://") && !html.contains("<script>"), "no inline script, nothing fetched from elsewhere")
             let css = try await client.execute(uri: "/studio/style.css", method: .get)
@@ -31,16 +33,19 @@ struct StudioTests: ServerTesting {
     @Test func everyServedFileIsItsSource() async throws {
         try await withServer { client in
             let folder = Corpus.packageRoot.appendingPathComponent("Sources/ARVisServer/Web/Files")
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-            #expect(names.count >= 10)
-            for name in names {
-                let path = name.hasPrefix("studio-") ? "/studio/" + name.dropFirst("studio-".count) : "/" + name
-                let response = try await client.execute(uri: path, method: .get)
-                let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            let paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { path in
+                var directory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &directory) && !directory.boolValue
+            }.sorted()
+            #expect(paths.count >= 10)
+            #expect(WebFile.all.map(\.path) == paths.map { "/" + $0 }, "every file of Web/Files is served, and nothing else")
+            for path in paths {
+                let response = try await client.execute(uri: "/" + path, method: .get)
+                let source = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
                 #expect(response.status == .ok, "\(path)")
-                #expect(String(buffer: response.body) == source, "run python3 Scripts/embed_web.py after editing \(name)")
+                #expect(String(buffer: response.body) == source, "\(path) is served as it is in Web/Files")
                 let etag = try #require(response.headers[.eTag])
-                #expect(try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+                #expect(try await client.execute(uri: "/" + path, method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
             }
         }
     }
@@ -136,7 +141,7 @@ struct StudioTests: ServerTesting {
             let (headers, slug) = try await projectWithExample(client, "two-targets-environment.json", as: "tour", user: "ana", project: "Museum", visibility: "unlisted")
             let page = try await client.execute(uri: "/s/\(slug)/tour", method: .get)
             let html = String(buffer: page.body)
-            #expect(html.contains("data-live=\"/live/\(slug)/tour\" data-version=\"1\"") && html.contains("<script src=\"/hub.js\"></script>"))
+            #expect(html.contains("data-live=\"/live/\(slug)/tour\" data-version=\"1\"") && html.contains("<script type=\"module\" src=\"/hub.js\"></script>"))
             #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'; connect-src 'self';") == true)
             // The same content saved again is a new version: the page says so (it is not the cached version 1).
             _ = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: headers, body: try example("laptop-benchmark-bar-chart.json"))

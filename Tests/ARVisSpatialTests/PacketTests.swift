@@ -1,4 +1,5 @@
 @testable import ARVisSpatial
+import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import ARVisSpatial
+import ARVisSupport
 import Foundation
 import ARVisTestSupport
 import Testing

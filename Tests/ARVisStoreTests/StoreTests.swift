@@ -1,4 +1,5 @@
 @testable import ARVisStore
+import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Logging

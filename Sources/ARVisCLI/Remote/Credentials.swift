@@ -22,7 +22,9 @@ struct Credentials {
         tokens[server.absoluteString] = token
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let data = try JSONSerialization.data(withJSONObject: tokens, options: [.sortedKeys, .prettyPrinted])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let data = try encoder.encode(tokens)
         guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
@@ -30,8 +32,7 @@ struct Credentials {
     }
 
     private static func stored() -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: path),
-              let tokens = try? JSONSerialization.jsonObject(with: data) as? [String: String] else { return [:] }
-        return tokens
+        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        return (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
     }
 }

@@ -1,3 +1,4 @@
+import ARVisSupport
 import Foundation
 
 /// The DejaVu TrueType faces, loaded once from a font directory, for measuring and drawing text.

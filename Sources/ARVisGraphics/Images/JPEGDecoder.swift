@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// Reads a JPEG file (ITU T.81): baseline, extended and progressive Huffman-coded frames of 1, 3 or

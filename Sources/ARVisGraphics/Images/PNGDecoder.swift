@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// Reads a PNG file (ISO/IEC 15948): greyscale, RGB, palette, grey + alpha and RGBA at every legal
 /// bit depth, transparency chunks, and Adam7 interlacing, into 8-bit RGBA.
 struct PNGDecoder {

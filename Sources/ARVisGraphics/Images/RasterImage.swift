@@ -1,3 +1,5 @@
+public import ARVisSupport
+
 /// A decoded picture: 8-bit red, green, blue and alpha per pixel (not premultiplied), rows top to bottom.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// A vector outline made of straight and curved segments, in drawing units.

@@ -1,3 +1,5 @@
+public import ARVisSupport
+
 /// A QR Code (ISO/IEC 18004, model 2) of some text: byte mode (UTF-8), versions 1–40, the four
 /// error-correction levels, and the mask with the lowest penalty.
 ///

@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// A premultiplied RGBA pixel buffer that paints drawing elements with anti-aliasing.

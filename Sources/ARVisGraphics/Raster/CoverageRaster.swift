@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 /// Anti-aliased coverage of filled outlines by signed-area accumulation.
 ///
 /// Every edge adds the area it encloses to its left into a buffer of cells; a running sum along each

@@ -1,4 +1,5 @@
 import ARVisSpec
+public import ARVisSupport
 import Foundation
 
 /// Rasterises a ``Drawing`` into a compressed PNG, anti-aliased, with text drawn from the fonts' glyph outlines.

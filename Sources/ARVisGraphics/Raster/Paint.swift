@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// What fills a covered pixel: premultiplied red, green, blue and alpha, each 0…1.

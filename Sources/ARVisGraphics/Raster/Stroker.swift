@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// Turns stroked polylines into closed outlines that ``CoverageRaster`` fills: one quadrilateral per

@@ -1,4 +1,5 @@
 import ARVisGraphics
+import ARVisSupport
 import Foundation
 
 /// The buffers of a glTF file, loaded once, and typed reads of its accessors with every range checked.

@@ -1,4 +1,5 @@
 import ARVisSpatial
+import ARVisSupport
 import Foundation
 
 /// Reads glTF 2.0: a binary `.glb`, or a `.gltf` JSON file whose buffers and images are data URIs or

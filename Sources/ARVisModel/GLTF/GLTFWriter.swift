@@ -1,4 +1,5 @@
 import ARVisSpatial
+public import ARVisSupport
 import Foundation
 
 /// Writes a ``Model`` as a binary glTF 2.0 file (`.glb`): one JSON chunk written by `JSONEncoder`

@@ -1,4 +1,5 @@
 public import ARVisSpatial
+public import ARVisSupport
 
 /// A mesh drawn at a place in the model: the mesh's index and its node's world transform.
 public struct MeshInstance: Sendable, Hashable {

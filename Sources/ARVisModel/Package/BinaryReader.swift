@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// Little-endian reads from a byte array that never go past its end: every read checks its range and
 /// throws ``ModelError`` `truncated` naming the offset instead.
 struct BinaryReader {

@@ -1,4 +1,5 @@
 import ARVisGraphics
+import ARVisSupport
 
 /// A USDZ package: an uncompressed zip archive whose first file is the root USD layer and whose
 /// every file's data starts at a multiple of 64 bytes (the rules of Pixar's USDZ specification).

@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpatial
+public import ARVisSupport
 import Foundation
 
 /// Draws a ``Model`` to a PNG without a GPU: perspective projection through a ``ThumbnailCamera``,

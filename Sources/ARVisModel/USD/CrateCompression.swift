@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// The compression of USD crate files: TfFastCompression framing around LZ4 blocks, and the
 /// integer coding of structural sections and integer arrays (OpenUSD's `integerCoding.cpp`).
 enum CrateCompression {

@@ -1,3 +1,5 @@
+import ARVisSupport
+
 extension CrateReader {
     /// Components per element and bytes per component of the numeric crate types, by type enum.
     private static let numericTypes: [Int: (count: Int, kind: Character)] = [

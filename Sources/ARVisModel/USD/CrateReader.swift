@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// Reads a binary USD layer (a `.usdc` "crate" file) of versions 0.1.0 to 0.14.x — the six
 /// structural sections plain or compressed, and every value type a mesh, a transform hierarchy or
 /// a preview material uses (scalars, vectors, matrices, arrays plain or compressed, tokens, list

@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// Reads USD's text format (`.usda`) into a ``USDLayer``: layer metadata, `def`/`over`/`class`
 /// prims with their metadata, attributes (typed, `uniform`, with default values, `.connect`
 /// targets and `.timeSamples`), relationships and their targets. Variant sets are skipped; every

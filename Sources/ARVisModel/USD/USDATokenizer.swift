@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// The tokens of USD's text format (`.usda`), with the line each starts on.
 struct USDAToken {
     enum Kind: Equatable {

@@ -1,3 +1,5 @@
+import ARVisSupport
+
 extension USDStageReader {
     /// A primvar read for one mesh: its values, how they spread over the mesh, and their indices.
     private struct Primvar {

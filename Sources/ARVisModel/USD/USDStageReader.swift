@@ -1,4 +1,5 @@
 import ARVisSpatial
+import ARVisSupport
 
 /// Turns a USD layer (from a crate or a text file) into a ``Model``: `Xform`s and other prims become
 /// nodes with the transform of their `xformOpOrder`, `Mesh` prims become triangle meshes (polygons

@@ -1,4 +1,5 @@
 import ARVisSpatial
+public import ARVisSupport
 
 /// Writes a ``Model`` as a USDZ package for AR Quick Look and RealityKit: a binary `.usdc` root
 /// layer (Y up, metres) with one `Xform` per node, one `Mesh` per drawn mesh and one

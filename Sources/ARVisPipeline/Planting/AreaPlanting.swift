@@ -1,4 +1,5 @@
 public import ARVisPlanting
+public import ARVisSupport
 import Foundation
 
 /// A plan for an area on the map, from its GeoJSON features to trees with coordinates: the site

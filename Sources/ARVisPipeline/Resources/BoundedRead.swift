@@ -1,4 +1,5 @@
 import ARVisSpec
+public import ARVisSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -26,17 +27,17 @@ public enum BoundedRead {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK | O_NOFOLLOW : 0))
         guard descriptor >= 0 else {
             let code = errno
-            throw PipelineError(code: code == ENOENT ? .notFound : .unreadable,
-                                message: code == ENOENT ? "no such file" : String(cString: strerror(code)), subject: path)
+            throw PipelineError(code == ENOENT ? .notFound : .unreadable,
+                                code == ENOENT ? "no such file" : String(cString: strerror(code)), location: path)
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw PipelineError(code: .unreadable, message: String(cString: strerror(errno)), subject: path)
+            throw PipelineError(.unreadable, String(cString: strerror(errno)), location: path)
         }
         let kind = status.st_mode & S_IFMT
-        if kind == S_IFDIR { throw PipelineError(code: .unreadable, message: "it is a folder, not a file", subject: path) }
-        if regularOnly, kind != S_IFREG { throw PipelineError(code: .unreadable, message: "it is not a regular file", subject: path) }
+        if kind == S_IFDIR { throw PipelineError(.unreadable, "it is a folder, not a file", location: path) }
+        if regularOnly, kind != S_IFREG { throw PipelineError(.unreadable, "it is not a regular file", location: path) }
         if kind == S_IFREG, Int(status.st_size) > maximumBytes { throw tooLarge(Int(status.st_size), maximumBytes, path) }
         return try read(descriptor, maximumBytes: maximumBytes, subject: path)
     }
@@ -54,7 +55,7 @@ public enum BoundedRead {
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN { usleep(1_000); continue }
-                throw PipelineError(code: .unreadable, message: String(cString: strerror(errno)), subject: subject)
+                throw PipelineError(.unreadable, String(cString: strerror(errno)), location: subject)
             }
             if count == 0 { return bytes }
             guard bytes.count + count <= maximumBytes else { throw tooLarge(nil, maximumBytes, subject) }
@@ -64,7 +65,7 @@ public enum BoundedRead {
 
     private static func tooLarge(_ size: Int?, _ maximum: Int, _ subject: String) -> PipelineError {
         let found = size.map { "\(ByteCount($0)) is" } ?? "it is"
-        return PipelineError(code: .tooLarge, message: "\(found) over the \(ByteCount(maximum)) limit", subject: subject)
+        return PipelineError(.tooLarge, "\(found) over the \(ByteCount(maximum)) limit", location: subject)
     }
 }
 

@@ -1,3 +1,4 @@
+import ARVisSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -12,24 +13,24 @@ extension SafeResourceLoader {
     /// regular files, never more than the size limit.
     func readFile(_ path: String, reference: String) throws(PipelineError) -> [UInt8] {
         guard let root = policy.fileRoot else {
-            throw PipelineError(code: .refused, message: "local files are not allowed here (the command line allows them with --allow-files DIR)", subject: reference)
+            throw PipelineError(.refused, "local files are not allowed here (the command line allows them with --allow-files DIR)", location: reference)
         }
         let rootPath = Self.lexicallyNormalized(root)
         let base = baseDirectory.map(Self.lexicallyNormalized) ?? rootPath
         let full = Self.lexicallyNormalized(path.hasPrefix("/") ? path : base + "/" + path)
-        let outside = PipelineError(code: .refused, message: "the file is outside the allowed folder \(rootPath)", subject: reference)
+        let outside = PipelineError(.refused, "the file is outside the allowed folder \(rootPath)", location: reference)
         guard Self.isInside(full, rootPath) else { throw outside }
         guard let resolvedRoot = Self.realPath(rootPath) else {
-            throw PipelineError(code: .notFound, message: "the allowed folder \(rootPath) does not exist", subject: reference)
+            throw PipelineError(.notFound, "the allowed folder \(rootPath) does not exist", location: reference)
         }
         guard let resolved = Self.realPath(full) else {
-            throw PipelineError(code: .notFound, message: "no such file \(full)", subject: reference)
+            throw PipelineError(.notFound, "no such file \(full)", location: reference)
         }
         guard Self.isInside(resolved, resolvedRoot) else { throw outside }
         do throws(PipelineError) {
             return try BoundedRead.file(resolved, maximumBytes: policy.maximumBytes, regularOnly: true)
         } catch {
-            throw PipelineError(code: error.code, message: error.message, subject: reference, cause: error.cause)
+            throw PipelineError(error.code, error.message, location: reference, cause: error.cause)
         }
     }
 

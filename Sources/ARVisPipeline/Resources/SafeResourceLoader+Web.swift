@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -11,26 +12,26 @@ extension SafeResourceLoader {
         var current = text
         for _ in 0...max(0, policy.maximumRedirects) {
             guard let url = URL(string: current), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                throw PipelineError(code: .refused, message: "\(current.prefix(100)) is not an http or https URL", subject: reference)
+                throw PipelineError(.refused, "\(current.prefix(100)) is not an http or https URL", location: reference)
             }
             let host = ResourceReference.host(of: current)
-            guard !host.isEmpty else { throw PipelineError(code: .unreadable, message: "the URL has no host", subject: reference) }
+            guard !host.isEmpty else { throw PipelineError(.unreadable, "the URL has no host", location: reference) }
             let addresses = try await HostResolver.addresses(of: host, deadline: deadline, reference: reference)
             if let refused = addresses.first(where: { !policy.allows($0) }) {
                 let hop = current == text ? "" : " (redirected to \(host))"
-                throw PipelineError(code: .refused, message: "\(host) is \(refused)\(hop), not a public internet address", subject: reference)
+                throw PipelineError(.refused, "\(host) is \(refused)\(hop), not a public internet address", location: reference)
             }
             let request = Self.request(for: url, scheme: scheme, host: host, pinnedTo: addresses.first { $0.bytes.count == 4 } ?? addresses[0], deadline: deadline)
             switch try await Download.run(request, maximumBytes: policy.maximumBytes, deadline: deadline, reference: reference) {
             case .body(let bytes): return bytes
             case .redirect(let location):
                 guard let next = URL(string: location, relativeTo: url)?.absoluteString else {
-                    throw PipelineError(code: .network, message: "the redirect's Location \(location.prefix(100)) is not a URL", subject: reference)
+                    throw PipelineError(.network, "the redirect's Location \(location.prefix(100)) is not a URL", location: reference)
                 }
                 current = next
             }
         }
-        throw PipelineError(code: .network, message: "more than \(policy.maximumRedirects) redirects", subject: reference)
+        throw PipelineError(.network, "more than \(policy.maximumRedirects) redirects", location: reference)
     }
 
     /// The request: plain http goes to the checked address with the name in `Host`; https goes by name.
@@ -62,8 +63,8 @@ enum HostResolver {
             answer.wait(continuation, default: nil, deadline: deadline)
             DispatchQueue.global().async { answer.resume(resolve(host)) }
         }
-        guard let result else { throw PipelineError(code: .timedOut, message: "resolving \(host) timed out", subject: reference) }
-        guard !result.isEmpty else { throw PipelineError(code: .network, message: "no such host \(host)", subject: reference) }
+        guard let result else { throw PipelineError(.timedOut, "resolving \(host) timed out", location: reference) }
+        guard !result.isEmpty else { throw PipelineError(.network, "no such host \(host)", location: reference) }
         return result
     }
 
@@ -220,7 +221,7 @@ final class Download: @unchecked Sendable {
 
     static func run(_ request: URLRequest, maximumBytes: Int, deadline: DispatchTime, reference: String) async throws(PipelineError) -> Outcome {
         let download = Download(maximumBytes: maximumBytes, reference: reference)
-        let timedOut = PipelineError(code: .timedOut, message: "no complete answer in time", subject: reference)
+        let timedOut = PipelineError(.timedOut, "no complete answer in time", location: reference)
         let session = DownloadSession.shared
         let task = Locked<URLSessionDataTask?>(nil)
         let result = await withCheckedContinuation { continuation in
@@ -232,7 +233,7 @@ final class Download: @unchecked Sendable {
     }
 
     private func failure(_ code: PipelineError.Code, _ message: String) -> Result<Outcome, PipelineError> {
-        .failure(PipelineError(code: code, message: message, subject: reference))
+        .failure(PipelineError(code, message, location: reference))
     }
 
     func redirected(to location: String) {

@@ -1,4 +1,5 @@
 import ARVisSpec
+public import ARVisSupport
 import Foundation
 
 /// Loads resources under a ``ResourcePolicy``: local files only inside the policy's folder, web
@@ -32,7 +33,7 @@ public struct SafeResourceLoader: ResourceLoader {
         case .web(let url, _): return try await download(url, reference: reference)
         case .data(let text): return try DataURL.decode(text, maximumBytes: policy.maximumBytes, reference: reference)
         case .unsupported(let scheme):
-            throw PipelineError(code: .refused, message: "the \"\(scheme):\" scheme names nothing that can be loaded", subject: reference)
+            throw PipelineError(.refused, "the \"\(scheme):\" scheme names nothing that can be loaded", location: reference)
         }
     }
 }
@@ -41,21 +42,21 @@ public struct SafeResourceLoader: ResourceLoader {
 enum DataURL {
     static func decode(_ text: String, maximumBytes: Int, reference: String) throws(PipelineError) -> [UInt8] {
         guard let comma = text.firstIndex(of: ",") else {
-            throw PipelineError(code: .unreadable, message: "a data URL needs a comma before its data", subject: reference)
+            throw PipelineError(.unreadable, "a data URL needs a comma before its data", location: reference)
         }
         let header = text[text.index(text.startIndex, offsetBy: 5)..<comma].lowercased()
         let payload = String(text[text.index(after: comma)...])
         let bytes: [UInt8]
         if header.hasSuffix(";base64") {
             guard let data = Data(base64Encoded: ResourceReference.percentDecoded(payload), options: .ignoreUnknownCharacters) else {
-                throw PipelineError(code: .unreadable, message: "the data URL's base64 is malformed", subject: reference)
+                throw PipelineError(.unreadable, "the data URL's base64 is malformed", location: reference)
             }
             bytes = [UInt8](data)
         } else {
             bytes = Array(ResourceReference.percentDecoded(payload).utf8)
         }
         guard bytes.count <= maximumBytes else {
-            throw PipelineError(code: .tooLarge, message: "\(bytes.count) bytes is over the \(maximumBytes)-byte limit", subject: reference)
+            throw PipelineError(.tooLarge, "\(bytes.count) bytes is over the \(maximumBytes)-byte limit", location: reference)
         }
         return bytes
     }

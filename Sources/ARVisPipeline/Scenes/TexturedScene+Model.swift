@@ -1,5 +1,6 @@
 public import ARVisModel
 import ARVisSpatial
+public import ARVisSupport
 import Foundation
 
 extension TexturedScene {
@@ -85,7 +86,7 @@ extension TexturedScene {
             do throws(ModelError) {
                 models[reference] = try ModelFile.read(bytes, fileName: reference)
             } catch {
-                failures.append(PipelineError(code: .invalidInput, message: "the model does not read: \(error)", subject: reference, cause: error))
+                failures.append(PipelineError(.invalidInput, "the model does not read: \(error)", location: reference, cause: error))
             }
         }
         return (models, failures)

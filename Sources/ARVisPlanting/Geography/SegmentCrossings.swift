@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 
 /// Finds where the edges of closed rings cross, with a uniform grid so that only edges sharing a
 /// cell are compared: about linear time for real boundaries of a million vertices.

@@ -1,3 +1,4 @@
+public import ARVisSupport
 import Foundation
 
 /// Checks that polygons on the map can be planted in one local frame: no ring crosses the

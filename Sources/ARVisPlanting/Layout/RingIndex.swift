@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 
 /// A ring's edges sorted into horizontal bands, so asking whether a point is inside looks only at
 /// the edges that cross the point's band: constant time for ordinary polygons, where the even-odd

@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// A tick: where it sits along the axis, in points, and its label.

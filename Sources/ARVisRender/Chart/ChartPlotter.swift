@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// Draws one chart into a frame: legend, axes with ticks and grid lines, marks, annotations and tooltips.

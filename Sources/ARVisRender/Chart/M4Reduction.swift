@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// M4 aggregation (Jugel et al., VLDB 2014): of points sorted by x, keep in each column of a given
 /// width only the first, the last, the lowest and the highest. A polyline through what is kept

@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// `splom`: a scatter-plot matrix — every pair of fields as a small scatter plot, each field's
 /// distribution as a histogram on the diagonal, coloured by the colour map's (or style field's) series.

@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// Calendar-aligned tick instants and labels for time axes, in UTC.

@@ -1,6 +1,7 @@
 import ARVisGraphics
 import ARVisModel
 import ARVisStore
+import ARVisSupport
 import Foundation
 import Hummingbird
 import Logging

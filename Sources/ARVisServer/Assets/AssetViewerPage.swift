@@ -57,7 +57,7 @@ struct AssetViewerPage {
             </nav>
             \(warnings.isEmpty ? "" : "<ul class=\"warnings\">\(warnings)</ul>")
             </main>
-            <script src="/viewer.js"></script>
+            <script type="module" src="/viewer.js"></script>
             </body>
             </html>
 

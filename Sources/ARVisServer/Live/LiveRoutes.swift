@@ -1,5 +1,6 @@
 import ARVisSpec
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import Hummingbird

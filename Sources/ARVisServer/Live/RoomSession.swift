@@ -1,5 +1,6 @@
 import ARVisSpatial
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import NIOCore

@@ -107,7 +107,7 @@ struct ScenePreviewPage {
             <canvas id="view" tabindex="0" data-model="\(model.xmlEscaped)" aria-label="3D view of the scene: its targets, widgets and placements. Drag to turn it, shift-drag or two fingers to move it, wheel or pinch to zoom, double-tap or 0 to reset."></canvas>
             </div>
             <p id="status" role="status" aria-live="polite"></p>
-            <script src="/viewer.js"></script>
+            <script type="module" src="/viewer.js"></script>
             </body>
             </html>
 

@@ -4,8 +4,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// ARVis Studio, the browser app at `/`: a page that loads its style and scripts from `/studio/`
-/// (`Web/Files/studio-*`) and runs on the API alone. It fetches nothing from outside the server, except the
+/// ARVis Studio, the browser app at `/`: a page that loads its style and ES modules from `/studio/`
+/// (`Web/Files/studio/`) and runs on the API alone. It fetches nothing from outside the server, except the
 /// planting map's tiles (``ServerConfiguration/mapTiles``) when the author turns them on.
 struct StudioPage: Sendable {
     /// The map tile URL template, or `nil` for the metric grid only.
@@ -38,18 +38,15 @@ struct StudioPage: Sendable {
             <header class="bar"><a class="brand" href="#/">ARVis Studio</a><nav id="account" aria-label="Account"></nav></header>
             <main id="main" tabindex="-1"><p class="muted">Loading…</p></main>
             <div id="toast" role="status" aria-live="polite"></div>
-            \(Self.scripts.map { "<script src=\"\($0)\"></script>" }.joined(separator: "\n"))
+            <script type="module" src="\(Self.script)"></script>
             </body>
             </html>
 
             """
     }
 
-    /// The Studio's scripts (`Web/Files/studio-*.js`): `app.js`, which the others register with, first.
-    static let scripts: [String] = {
-        let paths = WebFile.all.map(\.path).filter { $0.hasPrefix("/studio/") && $0.hasSuffix(".js") }
-        return paths.filter { $0 == "/studio/app.js" } + paths.filter { $0 != "/studio/app.js" }
-    }()
+    /// The Studio's one script, the module `Web/Files/studio/app.js`: it imports the others.
+    static let script = "/studio/app.js"
 
     /// The JSON Schema of specs (`arvis schema`), made on the first request for it.
     private static let schema = HubRenderer.Output(bytes: Array(SpecSchema.json().utf8), mediaType: "application/schema+json")

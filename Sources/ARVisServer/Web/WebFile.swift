@@ -3,29 +3,29 @@ import HTTPTypes
 import Hummingbird
 
 /// A file of the server's browser code — the orbit viewer, ARVis Studio, the hub page's live script —
-/// served from memory, so pages need nothing from outside the server: `studio-NAME` at
-/// `/studio/NAME`, any other at `/NAME`. The sources are `Web/Files`, embedded by `Scripts/embed_web.py`.
+/// served from memory, so pages need nothing from outside the server: `Web/Files/PATH` at `/PATH`.
+/// The files are embedded at build time by the `EmbedFiles` plugin.
 struct WebFile: Sendable {
-    /// The file's name in `Web/Files`.
-    let name: String
+    /// Where it is served: its path in `Web/Files`, after a `/`.
+    let path: String
     /// Its text.
     let text: String
     /// Its strong `ETag`: the first 16 hex digits of its SHA-256.
     let etag: String
 
-    /// Every embedded file.
-    static let all: [WebFile] = sources.keys.sorted().map { name in
-        let text = sources[name] ?? ""
-        return WebFile(name: name, text: text, etag: "\"\(SHA256.hexDigest(of: Array(text.utf8)).prefix(16))\"")
+    /// Every embedded file, by path.
+    static let all: [WebFile] = EmbeddedFiles.texts.keys.sorted().compactMap { key in
+        guard key.hasPrefix(folder), let text = EmbeddedFiles.texts[key] else { return nil }
+        return WebFile(path: "/" + key.dropFirst(folder.count), text: text, etag: "\"\(SHA256.hexDigest(of: Array(text.utf8)).prefix(16))\"")
     }
 
-    /// Where it is served.
-    var path: String { name.hasPrefix("studio-") ? "/studio/" + name.dropFirst("studio-".count) : "/" + name }
+    /// The embedded files' folder in the target.
+    private static let folder = "Web/Files/"
 
     /// The media type its extension names.
     var mediaType: String {
-        if name.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
-        if name.hasSuffix(".css") { return "text/css; charset=utf-8" }
+        if path.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
+        if path.hasSuffix(".css") { return "text/css; charset=utf-8" }
         return "text/plain; charset=utf-8"
     }
 

@@ -1,3 +1,4 @@
+public import ARVisSupport
 import Foundation
 
 /// A remote annotation request: where the viewer tapped, and the point the OpenTok sample computed.

@@ -1,3 +1,5 @@
+public import ARVisSupport
+
 /// The OpenTok AR sample's 32-byte frame metadata: eight little-endian Float32 — camera position,
 /// SceneKit Euler angles (radians), zNear and vertical field of view (degrees).
 ///

@@ -1,3 +1,5 @@
+public import ARVisSupport
+
 /// ARVis's per-frame camera packet, 62 bytes: what a remote peer needs to turn a tap on the video
 /// into a world ray, with a version and a checksum.
 ///

@@ -1,3 +1,4 @@
+public import ARVisSupport
 import Foundation
 
 /// A point saved in one session and the point observed for it in another.

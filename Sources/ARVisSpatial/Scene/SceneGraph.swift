@@ -1,4 +1,5 @@
 public import ARVisSpec
+public import ARVisSupport
 import Foundation
 
 /// One node of a composed scene: a target, a widget, a placed model or an annotation marker.

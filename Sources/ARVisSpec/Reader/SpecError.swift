@@ -1,63 +1,12 @@
+public import ARVisSupport
+
 /// The error ARVisSpec throws: a code, a one-line message and where the problem is.
 ///
 /// Throwing entry points such as ``SpecReader/decode(_:file:options:)`` throw the first error of a
 /// document, with every diagnostic of the document attached.
-public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What kind of problem this is. Extensible: new codes may be added without breaking clients.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable, Hashable {
-            case syntax, encoding, depthLimit, numberOutOfRange, duplicateKey, trailingComma
-            case typeMismatch, missingKey, unknownKey, invalidValue, unknownReference
-            case unknownKind, compatibility, unreadable, unsafeLink, unsafeResource, inexactNumber
-        }
-        private let value: Value
-        private init(_ value: Value) { self.value = value }
-
-        /// The text is not well-formed JSON or YAML.
-        public static let syntax = Code(.syntax)
-        /// The bytes are not valid UTF-8.
-        public static let encoding = Code(.encoding)
-        /// Values are nested deeper than the reader's depth limit.
-        public static let depthLimit = Code(.depthLimit)
-        /// A number does not fit a 64-bit float or integer.
-        public static let numberOutOfRange = Code(.numberOutOfRange)
-        /// An object has the same key twice.
-        public static let duplicateKey = Code(.duplicateKey)
-        /// A comma before a closing bracket (accepted, as iARVis accepts it).
-        public static let trailingComma = Code(.trailingComma)
-        /// A value has the wrong JSON type.
-        public static let typeMismatch = Code(.typeMismatch)
-        /// A required key is absent.
-        public static let missingKey = Code(.missingKey)
-        /// A key the grammar does not define.
-        public static let unknownKey = Code(.unknownKey)
-        /// A value has the right type but is not allowed (a bad colour, a negative size …).
-        public static let invalidValue = Code(.invalidValue)
-        /// A name that should refer to something defined elsewhere does not (a data source, a column …).
-        public static let unknownReference = Code(.unknownReference)
-        /// The document is none of the three kinds (environment, component, chart).
-        public static let unknownKind = Code(.unknownKind)
-        /// Valid for ARVis, but behaves differently or not at all in iARVis.
-        public static let compatibility = Code(.compatibility)
-        /// The input could not be read at all.
-        public static let unreadable = Code(.unreadable)
-        /// A whole number too large for 64 bits, kept as the nearest float (its last digits change).
-        public static let inexactNumber = Code(.inexactNumber)
-        /// A link that is drawn as text because following it could run code (`javascript:` …).
-        public static let unsafeLink = Code(.unsafeLink)
-        /// A resource that a safe loader will refuse: a local file outside the spec's folder, or a
-        /// loopback, private or link-local address.
-        public static let unsafeResource = Code(.unsafeResource)
-
-        /// The code's name, as shown in JSON output.
-        public var description: String { value.rawValue }
-
-        /// The code named `name` (as ``description`` gives it), if there is one.
-        public init?(name: String) {
-            guard let value = Value(rawValue: name) else { return nil }
-            self.init(value)
-        }
-    }
+public struct SpecError: ARVisError, Hashable {
+    /// What kind of problem this is: one of the codes below, extensible without breaking clients.
+    public typealias Code = ErrorCode<SpecErrorDomain>
 
     /// What kind of problem this is.
     public var code: Code
@@ -113,19 +62,43 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-extension SpecError.Code: Codable {
-    /// The code's name, as a JSON string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+/// The codes of ``SpecError`` and of every ``Diagnostic``.
+public enum SpecErrorDomain {}
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let name = try container.decode(String.self)
-        guard let code = Self(name: name) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown diagnostic code \(name)")
-        }
-        self = code
-    }
+extension ErrorCode<SpecErrorDomain> {
+    /// The text is not well-formed JSON or YAML.
+    public static let syntax = Self("syntax")
+    /// The bytes are not valid UTF-8.
+    public static let encoding = Self("encoding")
+    /// Values are nested deeper than the reader's depth limit.
+    public static let depthLimit = Self("depthLimit")
+    /// A number does not fit a 64-bit float or integer.
+    public static let numberOutOfRange = Self("numberOutOfRange")
+    /// An object has the same key twice.
+    public static let duplicateKey = Self("duplicateKey")
+    /// A comma before a closing bracket (accepted, as iARVis accepts it).
+    public static let trailingComma = Self("trailingComma")
+    /// A value has the wrong JSON type.
+    public static let typeMismatch = Self("typeMismatch")
+    /// A required key is absent.
+    public static let missingKey = Self("missingKey")
+    /// A key the grammar does not define.
+    public static let unknownKey = Self("unknownKey")
+    /// A value has the right type but is not allowed (a bad colour, a negative size …).
+    public static let invalidValue = Self("invalidValue")
+    /// A name that should refer to something defined elsewhere does not (a data source, a column …).
+    public static let unknownReference = Self("unknownReference")
+    /// The document is none of the three kinds (environment, component, chart).
+    public static let unknownKind = Self("unknownKind")
+    /// Valid for ARVis, but behaves differently or not at all in iARVis.
+    public static let compatibility = Self("compatibility")
+    /// The input could not be read at all.
+    public static let unreadable = Self("unreadable")
+    /// A whole number too large for 64 bits, kept as the nearest float (its last digits change).
+    public static let inexactNumber = Self("inexactNumber")
+    /// A link that is drawn as text because following it could run code (`javascript:` …).
+    public static let unsafeLink = Self("unsafeLink")
+    /// A resource that a safe loader will refuse: a local file outside the spec's folder, or a
+    /// loopback, private or link-local address.
+    public static let unsafeResource = Self("unsafeResource")
 }

@@ -2,6 +2,7 @@ import ARVisSpatial
 import ArgumentParser
 import Foundation
 import ARVisSpec
+import ARVisSupport
 import Histogram
 import Synchronization
 

@@ -1,8 +1,9 @@
 // The spec hub's phone page follows its spec live: the page's stream (Server-Sent Events from
 // /live/PROJECT/NAME, resumed from the version shown) reloads the page when a new version is saved,
-// so a phone that opened a spec shows every save within a moment.
-"use strict";
-(function () {
+// so a phone that opened a spec shows every save within a moment. The page's one script, a module.
+
+/// Follows the stream the page's body names (data-live, data-version), saying how it goes in #live.
+function follow() {
   const body = document.body;
   const stream = body.dataset.live;
   const shown = body.dataset.version;
@@ -32,4 +33,6 @@
       say("this spec was deleted");
     }
   };
-})();
+}
+
+follow();
