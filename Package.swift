@@ -59,22 +59,33 @@ let package = Package(
         // (it uses ARVisSpec's LinkPolicy only, so every writer follows the one link rule).
         .target(name: "ARVisGraphics", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: swiftSettings),
         // Spec -> drawing: layout, Markdown text, media, tables and the chart engine. Foundation only.
-        .target(name: "ARVisRender", dependencies: ["ARVisSupport", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
+        .target(
+            name: "ARVisRender", dependencies: ["ARVisSupport", "ARVisSpec", "ARVisGraphics"],
+            swiftSettings: swiftSettings),
         // 3D math, cameras, pose packets, remote annotation, session gating, registration. Foundation only.
         .target(name: "ARVisSpatial", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: swiftSettings),
         // Composed scenes as glTF 2.0 / GLB. Foundation only.
-        .target(name: "ARVisExport", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec"], swiftSettings: swiftSettings),
+        .target(
+            name: "ARVisExport", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec"],
+            swiftSettings: swiftSettings),
         // 3D assets: GLB and USDZ read and written, inspected against AR budgets, drawn as thumbnails
         // without a GPU. Foundation only.
-        .target(name: "ARVisModel", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
+        .target(
+            name: "ARVisModel", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"],
+            swiftSettings: swiftSettings),
         // Spacing-constrained tree planting, areas on the map, GeoJSON, the species catalog, SVG plans.
         // Foundation only.
-        .target(name: "ARVisPlanting", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"], swiftSettings: swiftSettings),
+        .target(
+            name: "ARVisPlanting", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"],
+            swiftSettings: swiftSettings),
         // The work that joins the engines, shared by the CLI and the server: resources loaded under a
         // safe policy, ... Foundation only.
         .target(
             name: "ARVisPipeline",
-            dependencies: ["ARVisSupport", "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisModel"],
+            dependencies: [
+                "ARVisSupport", "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport",
+                "ARVisPlanting", "ARVisModel",
+            ],
             swiftSettings: swiftSettings
         ),
         // YAML front end for the reader (Yams lives here, not in the core).
@@ -87,8 +98,10 @@ let package = Package(
         .target(
             name: "ARVisStore",
             dependencies: [
-                "ARVisSupport", "ARVisSpec", .product(name: "SQLiteKit", package: "sqlite-kit"), .product(name: "PostgresKit", package: "postgres-kit"),
-                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "ARVisSupport", "ARVisSpec", .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -97,7 +110,8 @@ let package = Package(
         .target(
             name: "ARVisServer",
             dependencies: [
-                "ARVisSupport", "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPipeline", "ARVisStore",
+                "ARVisSupport", "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial",
+                "ARVisExport", "ARVisPipeline", "ARVisStore",
                 "ARVisModel", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -131,8 +145,11 @@ let package = Package(
         .target(
             name: "ARVisCLI",
             dependencies: [
-                "ARVisSupport", "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport", "ARVisPlanting", "ARVisPipeline",
-                "ARVisModel", "ARVisServer", "ARVisClient", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+                "ARVisSupport", "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial",
+                "ARVisExport", "ARVisPlanting", "ARVisPipeline",
+                "ARVisModel", "ARVisServer", "ARVisClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings
@@ -141,17 +158,22 @@ let package = Package(
         .executableTarget(
             name: "arvis-bench",
             dependencies: [
-                "ARVisSupport", "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisPlanting", "ARVisModel",
+                "ARVisSupport", "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisPlanting",
+                "ARVisModel",
                 "ARVisServer", "ARVisStore", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"), .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "ARVisTestSupport", dependencies: ["ARVisSupport", "ARVisSpec", "ARVisSpatial"], swiftSettings: swiftSettings),
+        .target(
+            name: "ARVisTestSupport", dependencies: ["ARVisSupport", "ARVisSpec", "ARVisSpatial"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "ARVisSpecTests",
             dependencies: ["ARVisSupport", "ARVisSpec", "ARVisTestSupport"],
@@ -201,7 +223,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ARVisStoreTests",
-            dependencies: ["ARVisStore", "ARVisTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ARVisStore", "ARVisTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -8,7 +8,9 @@ import PackagePlugin
 struct EmbedFiles: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         let root = target.directoryURL
-        let inputs = files(under: root.appending(path: "Web/Files")) + [root.appending(path: "openapi.yaml")]
+        let inputs =
+            files(under: root.appending(path: "Web/Files"))
+            + [root.appending(path: "openapi.yaml")]
             .filter { FileManager.default.fileExists(atPath: $0.path) }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedFiles.swift")
         return [
@@ -24,7 +26,10 @@ struct EmbedFiles: BuildToolPlugin {
 
     /// Every regular file below `folder`, hidden ones aside.
     private func files(under folder: URL) -> [URL] {
-        let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        return (walk?.allObjects as? [URL] ?? []).filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+        let walk = FileManager.default.enumerator(
+            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        return (walk?.allObjects as? [URL] ?? []).filter {
+            (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        }
     }
 }

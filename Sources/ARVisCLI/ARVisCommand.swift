@@ -5,14 +5,16 @@ import ARVisPipeline
 import ARVisPlanting
 import ARVisRender
 import ARVisSpec
-public import ArgumentParser
 import ARVisSupport
+public import ArgumentParser
 
 /// The `arvis` command: validate, format, convert and describe ARVis specs.
 public struct ARVisCommand: AsyncParsableCommand {
+    /// The command's name, help text with examples, version and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "arvis",
-        abstract: "Declarative augmented-reality environments: validate, render, format and convert ARVis and iARVis specs.",
+        abstract:
+            "Declarative augmented-reality environments: validate, render, format and convert ARVis and iARVis specs.",
         discussion: """
             A spec is JSON or YAML: an environment (targets with widgets), a single component, or a chart.
             Every iARVis spec is an ARVis spec.
@@ -29,9 +31,15 @@ public struct ARVisCommand: AsyncParsableCommand {
               arvis schema > arvis.schema.json
             """,
         version: ARVisCommand.version,
-        subcommands: [Validate.self, LinksCommand.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self, QRCommand.self, InspectCommand.self, ThumbnailCommand.self, ServeCommand.self, LoginCommand.self, ProjectCommand.self, MembersCommand.self, PushCommand.self, PullCommand.self, WatchCommand.self, Format.self, Convert.self, SchemaCommand.self]
+        subcommands: [
+            Validate.self, LinksCommand.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self,
+            QRCommand.self, InspectCommand.self, ThumbnailCommand.self, ServeCommand.self, LoginCommand.self,
+            ProjectCommand.self, MembersCommand.self, PushCommand.self, PullCommand.self, WatchCommand.self,
+            Format.self, Convert.self, SchemaCommand.self,
+        ]
     )
 
+    /// Creates the root command, as ArgumentParser requires; the subcommands do the work.
     public init() {}
 
     /// The version `arvis --version` prints.
@@ -42,8 +50,11 @@ public struct ARVisCommand: AsyncParsableCommand {
     /// Exit codes: 0 success, 1 a spec has errors, 2 usage errors or unreadable input.
     public static func run(arguments: [String]) async -> Int32 {
         if let misspelled = unknownCommand(in: arguments) {
-            let suggestion = Suggestion.closest(to: misspelled, among: commandNames).map { "; did you mean '\($0)'?" } ?? ""
-            Console.error("error: unknown command '\(misspelled)'\(suggestion)\nThe commands are: \(commandNames.joined(separator: ", ")). See 'arvis --help'.")
+            let suggestion =
+                Suggestion.closest(to: misspelled, among: commandNames).map { "; did you mean '\($0)'?" } ?? ""
+            Console.error(
+                "error: unknown command '\(misspelled)'\(suggestion)\nThe commands are: \(commandNames.joined(separator: ", ")). See 'arvis --help'."
+            )
             return CLIExit.usage.rawValue
         }
         do {
@@ -98,7 +109,8 @@ enum CLIExit: Int32 {
         case is SpecError, is RenderError, is ExportError, is ModelError: .specErrors
         case let error as PlantingError: error.code == .tooManyCells ? .usage : .specErrors
         case let error as GraphicsError: error.code == .canvasTooLarge ? .specErrors : .usage
-        case let error as PipelineError: error.code == .limitExceeded || error.code == .invalidInput ? .specErrors : .usage
+        case let error as PipelineError:
+            error.code == .limitExceeded || error.code == .invalidInput ? .specErrors : .usage
         default: .usage
         }
     }

@@ -5,11 +5,17 @@ import Foundation
 
 /// The options of commands that can load the pictures a spec shows.
 struct FetchOptions: ParsableArguments {
-    @Flag(help: "Load images and video posters and embed them: web URLs from public addresses only, 20 MB and 15 s per file.")
+    @Flag(
+        help:
+            "Load images and video posters and embed them: web URLs from public addresses only, 20 MB and 15 s per file."
+    )
     var fetch = false
 
-    @Option(name: .customLong("allow-files"), help: ArgumentHelp(
-        "The folder local files may be read from (default: the spec's folder; none: no local files).", valueName: "dir"))
+    @Option(
+        name: .customLong("allow-files"),
+        help: ArgumentHelp(
+            "The folder local files may be read from (default: the spec's folder; none: no local files).",
+            valueName: "dir"))
     var allowFiles: String?
 
     /// The loader for the spec at `specPath` (`-` is standard input, whose default is no local

@@ -12,12 +12,15 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-splom-fields"), help: "The most fields of a scatter-plot matrix.")
     var maximumSplomFields = RenderLimits().maximumSplomFields
 
-    @Option(name: .customLong("max-rows"), help: "The most data rows of one line, area or point chart (about 550 bytes of memory each).")
+    @Option(
+        name: .customLong("max-rows"),
+        help: "The most data rows of one line, area or point chart (about 550 bytes of memory each).")
     var maximumRows = RenderLimits().maximumSeriesRows
 
     var limits: RenderLimits {
-        RenderLimits(maximumTableCells: maximumCells, maximumMarks: maximumMarks, maximumSplomFields: maximumSplomFields,
-                     maximumSeriesRows: maximumRows)
+        RenderLimits(
+            maximumTableCells: maximumCells, maximumMarks: maximumMarks, maximumSplomFields: maximumSplomFields,
+            maximumSeriesRows: maximumRows)
     }
 
     func validate() throws {

@@ -35,7 +35,9 @@ struct LinksCommand: ParsableCommand {
 
     func run() throws {
         let read: ReadResult
-        do { read = try SpecInput(path: file, maximumBytes: reading.maximumBytes).read(options: reading.readOptions) } catch {
+        do {
+            read = try SpecInput(path: file, maximumBytes: reading.maximumBytes).read(options: reading.readOptions)
+        } catch {
             Console.error("error: \(error.message)")
             throw CLIExit.usage.exitCode
         }
@@ -124,7 +126,10 @@ struct LinkEntry: Encodable {
         switch source {
         case .url(let url): return url
         case .json(let json):
-            let head = (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?.keys.sorted().first.map { " {\"\($0)\": …}" } ?? ""
+            let head =
+                (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?.keys.sorted().first.map {
+                    " {\"\($0)\": …}"
+                } ?? ""
             return "embedded \(kind.rawValue)\(head), \(json.utf8.count) bytes of JSON"
         }
     }

@@ -1,7 +1,7 @@
 import ARVisModel
 import ARVisPipeline
-import ArgumentParser
 import ARVisSupport
+import ArgumentParser
 import Foundation
 
 /// Reading a 3D file for the model commands: bounded in size, a `.gltf`'s neighbouring buffers and
@@ -14,7 +14,9 @@ struct ModelInput: ParsableArguments {
     var file: String
 
     func validate() throws {
-        guard (1...4096).contains(maximumMegabytes) else { throw ValidationError("--max-input-mb must be between 1 and 4096") }
+        guard (1...4096).contains(maximumMegabytes) else {
+            throw ValidationError("--max-input-mb must be between 1 and 4096")
+        }
     }
 
     /// The model and the warnings of reading it (printed to standard error).
@@ -29,15 +31,18 @@ struct ModelInput: ParsableArguments {
         let limit = maximumMegabytes * 1_000_000
         var warnings: [String] = []
         let model = try CLIExit.reporting {
-            try ModelFile.read(bytes, fileName: file, external: { (uri: String) throws(ModelError) -> [UInt8] in
-                let target = folder.appendingPathComponent(uri).standardizedFileURL
-                guard !uri.hasPrefix("/"), !uri.contains("://"), target.path.hasPrefix(folder.path + "/") else {
-                    throw ModelError(.notFound, "'\(uri)' is outside the glTF file's folder; only files beside it are read")
-                }
-                do { return try BoundedRead.file(target.path, maximumBytes: limit) } catch {
-                    throw ModelError(.notFound, "cannot read \(error)", cause: error)
-                }
-            }, warnings: &warnings)
+            try ModelFile.read(
+                bytes, fileName: file,
+                external: { (uri: String) throws(ModelError) -> [UInt8] in
+                    let target = folder.appendingPathComponent(uri).standardizedFileURL
+                    guard !uri.hasPrefix("/"), !uri.contains("://"), target.path.hasPrefix(folder.path + "/") else {
+                        throw ModelError(
+                            .notFound, "'\(uri)' is outside the glTF file's folder; only files beside it are read")
+                    }
+                    do { return try BoundedRead.file(target.path, maximumBytes: limit) } catch {
+                        throw ModelError(.notFound, "cannot read \(error)", cause: error)
+                    }
+                }, warnings: &warnings)
         }
         for warning in warnings { Console.error("warning: \(file): \(warning)") }
         return model
@@ -81,20 +86,29 @@ struct InspectCommand: ParsableCommand {
 
     static func text(_ report: ModelInspection) -> String {
         func number(_ value: Double) -> String { String(format: "%.4g", value) }
-        var lines = ["triangles  \(report.triangles)", "vertices   \(report.vertices)", "meshes     \(report.meshes) in \(report.nodes) nodes"]
+        var lines = [
+            "triangles  \(report.triangles)", "vertices   \(report.vertices)",
+            "meshes     \(report.meshes) in \(report.nodes) nodes",
+        ]
         if let bounds = report.bounds {
-            lines.append("bounds     \(bounds.size.map(number).joined(separator: " × ")) m, from (\(bounds.min.map(number).joined(separator: ", "))) to (\(bounds.max.map(number).joined(separator: ", ")))")
+            lines.append(
+                "bounds     \(bounds.size.map(number).joined(separator: " × ")) m, from (\(bounds.min.map(number).joined(separator: ", "))) to (\(bounds.max.map(number).joined(separator: ", ")))"
+            )
         }
         lines.append("units      \(number(report.metersPerUnit)) m per unit, \(report.upAxis.rawValue) up")
         lines.append("materials  \(report.materials.count)")
         for (index, material) in report.materials.enumerated() {
             let maps = material.textures.sorted { $0.key < $1.key }.map { "\($0.key) → texture \($0.value)" }
-            lines.append("  \(index) \(material.name.isEmpty ? "(unnamed)" : material.name): metallic \(number(Double(material.metallic))), roughness \(number(Double(material.roughness))), \(material.alphaMode.rawValue.lowercased())" + (maps.isEmpty ? "" : "; " + maps.joined(separator: ", ")))
+            lines.append(
+                "  \(index) \(material.name.isEmpty ? "(unnamed)" : material.name): metallic \(number(Double(material.metallic))), roughness \(number(Double(material.roughness))), \(material.alphaMode.rawValue.lowercased())"
+                    + (maps.isEmpty ? "" : "; " + maps.joined(separator: ", ")))
         }
         lines.append("textures   \(report.textures.count)")
         for (index, texture) in report.textures.enumerated() {
             let size = texture.width.map { "\($0)×\(texture.height ?? 0)" } ?? "unreadable"
-            lines.append("  \(index) \(texture.name.isEmpty ? "(unnamed)" : texture.name): \(texture.format.rawValue) \(size), \(texture.bytes) bytes")
+            lines.append(
+                "  \(index) \(texture.name.isEmpty ? "(unnamed)" : texture.name): \(texture.format.rawValue) \(size), \(texture.bytes) bytes"
+            )
         }
         lines += report.warnings.map { "warning: \($0)" }
         return lines.joined(separator: "\n")
@@ -132,7 +146,9 @@ struct ThumbnailCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        guard (16...ThumbnailRenderer.maximumSize).contains(size) else { throw ValidationError("--size must be between 16 and \(ThumbnailRenderer.maximumSize)") }
+        guard (16...ThumbnailRenderer.maximumSize).contains(size) else {
+            throw ValidationError("--size must be between 16 and \(ThumbnailRenderer.maximumSize)")
+        }
         _ = try parsedBackground()
     }
 
@@ -147,7 +163,9 @@ struct ThumbnailCommand: ParsableCommand {
 
     func run() throws {
         let model = try input.read()
-        let png = try CLIExit.reporting { try ThumbnailRenderer(size: size, background: try parsedBackground()).png(of: model) }
+        let png = try CLIExit.reporting {
+            try ThumbnailRenderer(size: size, background: try parsedBackground()).png(of: model)
+        }
         try reporting.save(Data(png), to: output, what: "\(size)×\(size) thumbnail")
     }
 }

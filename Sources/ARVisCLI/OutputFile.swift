@@ -1,6 +1,7 @@
 import ARVisPipeline
 import ArgumentParser
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,7 +37,9 @@ enum OutputFile {
     /// Writes through links, into a temporary sibling, then renames it over the target.
     static func replace(_ path: String, with data: Data) throws(Problem) {
         let target = try resolvedTarget(path)
-        let folder = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
+        let folder =
+            (target as NSString).deletingLastPathComponent.isEmpty
+            ? "." : (target as NSString).deletingLastPathComponent
         var status = stat()
         let existingMode: mode_t? = stat(target, &status) == 0 ? status.st_mode & 0o7777 : nil
         if existingMode != nil, (status.st_mode & S_IFMT) == S_IFDIR { throw Problem(message: "it is a folder") }

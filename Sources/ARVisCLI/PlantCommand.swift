@@ -39,13 +39,21 @@ struct PlantCommand: ParsableCommand {
         case poisson, hex, reforestar
     }
 
-    @Option(help: ArgumentHelp("The area to plant: a GeoJSON file with Polygon or MultiPolygon features.", valueName: "area.geojson"))
+    @Option(
+        help: ArgumentHelp(
+            "The area to plant: a GeoJSON file with Polygon or MultiPolygon features.", valueName: "area.geojson"))
     var area: String
 
-    @Option(help: ArgumentHelp("A species from the catalog (Latin or common name, see `arvis species`), with its share: NAME, NAME:3 (a weight) or NAME:40% (of all trees; species without a share split the rest). Repeat for a mix.", valueName: "name[:share]"))
+    @Option(
+        help: ArgumentHelp(
+            "A species from the catalog (Latin or common name, see `arvis species`), with its share: NAME, NAME:3 (a weight) or NAME:40% (of all trees; species without a share split the rest). Repeat for a mix.",
+            valueName: "name[:share]"))
     var species: [String] = []
 
-    @Option(help: ArgumentHelp("Metres between trees, for every species (default: each species' catalog spacing, or 3 m without --species).", valueName: "m"))
+    @Option(
+        help: ArgumentHelp(
+            "Metres between trees, for every species (default: each species' catalog spacing, or 3 m without --species).",
+            valueName: "m"))
     var spacing: Double?
 
     @Option(help: "How trees are laid out: poisson, hex or reforestar.")
@@ -54,7 +62,9 @@ struct PlantCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Degrees anticlockwise from east of the hex layout's rows.", valueName: "degrees"))
     var orientation = 0.0
 
-    @Option(name: .customLong("trees-per-tap"), help: "Trees per tap of the reforestar layout, 1 to 100 (ReforestAR's app offers 1–10).")
+    @Option(
+        name: .customLong("trees-per-tap"),
+        help: "Trees per tap of the reforestar layout, 1 to 100 (ReforestAR's app offers 1–10).")
     var treesPerTap = 10
 
     @Option(help: "How many trees to plant, spread over the whole area (default: as many as fit).")
@@ -63,18 +73,31 @@ struct PlantCommand: ParsableCommand {
     @Option(help: "The random seed: the same seed and inputs give the same plan.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Zones to keep clear: a GeoJSON file of polygons (its points count as standing trees). Repeatable.", valueName: "zones.geojson"))
+    @Option(
+        help: ArgumentHelp(
+            "Zones to keep clear: a GeoJSON file of polygons (its points count as standing trees). Repeatable.",
+            valueName: "zones.geojson"))
     var exclude: [String] = []
 
-    @Option(help: ArgumentHelp("Also give each tree its position in an AR session started at LAT,LON whose -z faces HEADING degrees clockwise from north (a \"session\": [x, y, z] property, metres; y is 0 on the ground).", valueName: "lat,lon,heading"))
+    @Option(
+        help: ArgumentHelp(
+            "Also give each tree its position in an AR session started at LAT,LON whose -z faces HEADING degrees clockwise from north (a \"session\": [x, y, z] property, metres; y is 0 on the ground).",
+            valueName: "lat,lon,heading"))
     var session: String?
 
     @OptionGroup var reporting: ReportingOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the plan's GeoJSON (default: standard output, with the summary on standard error).", valueName: "plan.geojson"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Where to write the plan's GeoJSON (default: standard output, with the summary on standard error).",
+            valueName: "plan.geojson"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Also draw the plan: area, holes, zones, trees by species, scale bar and legend. SVG, or PNG when the name ends in .png.", valueName: "plan.svg"))
+    @Option(
+        help: ArgumentHelp(
+            "Also draw the plan: area, holes, zones, trees by species, scale bar and legend. SVG, or PNG when the name ends in .png.",
+            valueName: "plan.svg"))
     var svg: String?
 
     func validate() throws {
@@ -85,10 +108,14 @@ struct PlantCommand: ParsableCommand {
             throw ValidationError("--svg \(svg): the drawing is written as .svg or .png")
         }
         if let spacing, !(spacing > 0) { throw ValidationError("--spacing must be greater than 0, found \(spacing)") }
-        if let spacing, !(spacing <= 1000) { throw ValidationError("--spacing must be at most 1000 metres, found \(spacing)") }
+        if let spacing, !(spacing <= 1000) {
+            throw ValidationError("--spacing must be at most 1000 metres, found \(spacing)")
+        }
         if let count, count < 0 { throw ValidationError("--count cannot be negative") }
         guard orientation.isFinite else { throw ValidationError("--orientation must be a number of degrees") }
-        guard (1...100).contains(treesPerTap) else { throw ValidationError("--trees-per-tap must be between 1 and 100") }
+        guard (1...100).contains(treesPerTap) else {
+            throw ValidationError("--trees-per-tap must be between 1 and 100")
+        }
         _ = try mix(noting: false)
         _ = try sessionOrigin()
     }
@@ -98,7 +125,8 @@ struct PlantCommand: ParsableCommand {
         guard let session else { return nil }
         let parts = session.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 3, parts.allSatisfy(\.isFinite), abs(parts[0]) <= 90, abs(parts[1]) <= 180 else {
-            throw ValidationError("--session is LATITUDE,LONGITUDE,HEADING in degrees, such as 39.7436,-8.8071,90; got \(session)")
+            throw ValidationError(
+                "--session is LATITUDE,LONGITUDE,HEADING in degrees, such as 39.7436,-8.8071,90; got \(session)")
         }
         return (GeoCoordinate(latitude: parts[0], longitude: parts[1]), parts[2])
     }
@@ -109,10 +137,11 @@ struct PlantCommand: ParsableCommand {
         guard !species.isEmpty else { return .uniform(spacing: spacing ?? 3) }
         let arguments = try species.map(SpeciesArgument.init)
         let shares = try SpeciesArgument.shares(arguments)
-        return SpeciesMix(try zip(arguments, shares).map { argument, share in
-            let found = try Self.catalogSpecies(argument.name, noting: noting)
-            return SpeciesMix.Entry(name: found.latinName, spacing: spacing ?? found.spacing, share: share)
-        })
+        return SpeciesMix(
+            try zip(arguments, shares).map { argument, share in
+                let found = try Self.catalogSpecies(argument.name, noting: noting)
+                return SpeciesMix.Entry(name: found.latinName, spacing: spacing ?? found.spacing, share: share)
+            })
     }
 
     /// The catalog species `name` denotes, or an error that lists what it might have meant.
@@ -121,13 +150,18 @@ struct PlantCommand: ParsableCommand {
         case .found(let species):
             return species
         case .forgiven(let species):
-            if noting { Console.error("note: --species \(name) is taken as \(species.latinName) (\(species.portugueseNames.first ?? ""))") }
+            if noting {
+                Console.error(
+                    "note: --species \(name) is taken as \(species.latinName) (\(species.portugueseNames.first ?? ""))")
+            }
             return species
         case .ambiguous(let candidates):
             let list = candidates.map { "\($0.latinName) (\($0.portugueseNames.first ?? ""))" }
-            throw ValidationError("--species \(name): did you mean \(list.joined(separator: ", "))? Give enough of the name to pick one.")
+            throw ValidationError(
+                "--species \(name): did you mean \(list.joined(separator: ", "))? Give enough of the name to pick one.")
         case .unknown:
-            throw ValidationError("--species \(name): no species of the catalog is called that; `arvis species` lists them")
+            throw ValidationError(
+                "--species \(name): no species of the catalog is called that; `arvis species` lists them")
         }
     }
 
@@ -138,7 +172,9 @@ struct PlantCommand: ParsableCommand {
         reporting.progress("planting \(area)…")
         defer { Console.endProgress() }
         let planting = try CLIExit.reporting {
-            try AreaPlanting(area: areaFeatures, named: area, exclusions: zones, mix: mix, layout: plantingLayout, count: count, seed: seed)
+            try AreaPlanting(
+                area: areaFeatures, named: area, exclusions: zones, mix: mix, layout: plantingLayout, count: count,
+                seed: seed)
         }
         let (frame, plan) = (planting.frame, planting.plan)
         let alignment = try sessionOrigin().map { SessionAlignment(origin: $0.0, heading: $0.1, in: frame) }
@@ -160,7 +196,9 @@ struct PlantCommand: ParsableCommand {
     static func features(_ path: String) throws -> GeoFeatures {
         let input = try SpecInput.open(path)
         do { return try GeoJSONReader.read(input.data, file: path) } catch {
-            for diagnostic in error.diagnostics where diagnostic.severity == .error { Console.error(diagnostic.description) }
+            for diagnostic in error.diagnostics where diagnostic.severity == .error {
+                Console.error(diagnostic.description)
+            }
             if error.diagnostics.isEmpty { Console.error("error: \(path): \(error.message)") }
             throw CLIExit.specErrors.exitCode
         }
@@ -169,7 +207,9 @@ struct PlantCommand: ParsableCommand {
     /// Writes the plan's drawing as SVG, or PNG for a .png name.
     private func draw(_ plan: PlantingPlan, to path: String) throws {
         let drawing = PlanDrawing(title: "Planting plan: \((area as NSString).lastPathComponent)").drawing(plan)
-        guard path.lowercased().hasSuffix(".png") else { return try reporting.save(Data(SVGWriter().write(drawing).utf8), to: path, what: "SVG plan") }
+        guard path.lowercased().hasSuffix(".png") else {
+            return try reporting.save(Data(SVGWriter().write(drawing).utf8), to: path, what: "SVG plan")
+        }
         do {
             let png = try PNGWriter(fonts: FontLibrary.standard(directory: nil), background: .white).write(drawing)
             try reporting.save(Data(png), to: path, what: "PNG plan")
@@ -187,15 +227,32 @@ struct PlantCommand: ParsableCommand {
     /// The lines printed after planting.
     private func summary(_ plan: PlantingPlan, mix: SpeciesMix) -> String {
         let figures = plan.summary
-        var lines = [String(format: "%d trees on %.2f ha (%.0f m²): %.0f per ha", figures.trees, figures.squareMetres / 10_000, figures.squareMetres, figures.perHectare)]
+        var lines = [
+            String(
+                format: "%d trees on %.2f ha (%.0f m²): %.0f per ha", figures.trees, figures.squareMetres / 10_000,
+                figures.squareMetres, figures.perHectare)
+        ]
         if let distance = figures.minimumDistance {
-            lines.append(String(format: "closest pair %.2f m apart (rule: at least %.2f m)", distance, plan.mix.smallestSpacing / plan.spacingFactor))
+            lines.append(
+                String(
+                    format: "closest pair %.2f m apart (rule: at least %.2f m)", distance,
+                    plan.mix.smallestSpacing / plan.spacingFactor))
         }
         for (index, entry) in plan.mix.entries.enumerated() {
-            lines.append(String(format: "  %@: %d trees (%.0f%%), %.2f m apart", entry.name, figures.perSpecies[index], entry.share * 100, entry.spacing))
+            lines.append(
+                String(
+                    format: "  %@: %d trees (%.0f%%), %.2f m apart", entry.name, figures.perSpecies[index],
+                    entry.share * 100, entry.spacing))
         }
-        if plan.spacingFactor > 1 { lines.append(String(format: "spacing widened ×%.2f to spread %d trees over the whole area", plan.spacingFactor, count ?? 0)) }
-        if figures.shortfall > 0 { lines.append("only \(figures.trees) of the \(count ?? 0) requested trees fit: \(figures.shortfall) did not") }
+        if plan.spacingFactor > 1 {
+            lines.append(
+                String(
+                    format: "spacing widened ×%.2f to spread %d trees over the whole area", plan.spacingFactor,
+                    count ?? 0))
+        }
+        if figures.shortfall > 0 {
+            lines.append("only \(figures.trees) of the \(count ?? 0) requested trees fit: \(figures.shortfall) did not")
+        }
         if !plan.site.existing.isEmpty { lines.append("kept clear of \(plan.site.existing.count) standing trees") }
         return lines.joined(separator: "\n")
     }

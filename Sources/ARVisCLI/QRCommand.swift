@@ -27,8 +27,19 @@ struct QRCommand: ParsableCommand {
     }
 
     enum Level: String, ExpressibleByArgument, CaseIterable {
-        case L, M, Q, H
-        var errorCorrection: QRCode.ErrorCorrection { [.L: .low, .M: .medium, .Q: .quartile, .H: .high][self] ?? .medium }
+        case low = "L"
+        case medium = "M"
+        case quartile = "Q"
+        case high = "H"
+
+        var errorCorrection: QRCode.ErrorCorrection {
+            switch self {
+            case .low: .low
+            case .medium: .medium
+            case .quartile: .quartile
+            case .high: .high
+            }
+        }
     }
 
     @Argument(help: "The URL or text to encode (UTF-8, up to 2 953 bytes at level L).")
@@ -41,7 +52,7 @@ struct QRCommand: ParsableCommand {
     var format: Format?
 
     @Option(help: "Error correction: L (7 %), M (15 %), Q (25 %) or H (30 %).")
-    var level: Level = .M
+    var level: Level = .medium
 
     @Option(help: "Pixels (PNG) or points (SVG) per module, 1 to 100.")
     var moduleSize: Double = 8
@@ -55,7 +66,9 @@ struct QRCommand: ParsableCommand {
     @OptionGroup var reporting: ReportingOptions
 
     func validate() throws {
-        guard moduleSize >= 1, moduleSize <= 100 else { throw ValidationError("--module-size must be between 1 and 100") }
+        guard moduleSize >= 1, moduleSize <= 100 else {
+            throw ValidationError("--module-size must be between 1 and 100")
+        }
         guard (1...40).contains(minVersion) else { throw ValidationError("--min-version must be between 1 and 40") }
         if iarvis, !(text.lowercased().hasPrefix("https://") || text.lowercased().hasPrefix("http://")) {
             throw ValidationError("--iarvis needs an http or https URL of a spec, not '\(text)'")
@@ -73,7 +86,9 @@ struct QRCommand: ParsableCommand {
 
     func run() throws {
         let content = iarvis ? IARVisLink.openVisConfig(text) : text
-        let code = try CLIExit.reporting { try QRCode(encoding: content, errorCorrection: level.errorCorrection, minimumVersion: minVersion) }
+        let code = try CLIExit.reporting {
+            try QRCode(encoding: content, errorCorrection: level.errorCorrection, minimumVersion: minVersion)
+        }
         let what = "version \(code.version)-\(code.errorCorrection), \(code.size)×\(code.size) modules"
         switch resolvedFormat ?? .svg {
         case .svg:
@@ -81,9 +96,13 @@ struct QRCommand: ParsableCommand {
             guard let output, output != "-" else { return try Console.write(data) }
             try reporting.save(data, to: output, what: what)
         case .png:
-            guard let output, output != "-" else { throw ValidationError("PNG needs -o FILE (a terminal cannot show it)") }
+            guard let output, output != "-" else {
+                throw ValidationError("PNG needs -o FILE (a terminal cannot show it)")
+            }
             let fonts = try CLIExit.reporting { try FontLibrary.standard() }
-            let png = try CLIExit.reporting { try PNGWriter(fonts: fonts, scale: 1).write(code.drawing(moduleSize: moduleSize.rounded())) }
+            let png = try CLIExit.reporting {
+                try PNGWriter(fonts: fonts, scale: 1).write(code.drawing(moduleSize: moduleSize.rounded()))
+            }
             try reporting.save(Data(png), to: output, what: "\(what), PNG")
         }
     }

@@ -1,8 +1,8 @@
 import ARVisGraphics
 import ARVisRender
 import ARVisSpec
-import ArgumentParser
 import ARVisSupport
+import ArgumentParser
 import Foundation
 
 /// `arvis render`: draws widgets, components and charts as SVG, PNG or interactive HTML.
@@ -53,13 +53,16 @@ struct Render: AsyncParsableCommand {
 
     @OptionGroup var reporting: ReportingOptions
 
-    @Flag(name: .customLong("full-height"), help: "Draw all of a scrolling widget's content instead of clipping it at the frame.")
+    @Flag(
+        name: .customLong("full-height"),
+        help: "Draw all of a scrolling widget's content instead of clipping it at the frame.")
     var fullHeight = false
 
     @Option(name: .customLong("font-dir"), help: "The folder holding the DejaVu .ttf files.")
     var fontDirectory: String?
 
-    @Option(name: .shortAndLong, help: "The output file, or a folder for an environment's widgets (- is standard output).")
+    @Option(
+        name: .shortAndLong, help: "The output file, or a folder for an environment's widgets (- is standard output).")
     var output: String?
 
     @Argument(help: "The spec file (JSON or YAML; - reads standard input).")
@@ -67,9 +70,12 @@ struct Render: AsyncParsableCommand {
 
     func validate() throws {
         guard scale >= 0.25, scale <= 8 else { throw ValidationError("--scale must be between 0.25 and 8") }
-        if let output, format == nil, !outputIsFolder, case let ext = (output as NSString).pathExtension.lowercased(), !ext.isEmpty,
-           !Self.fileExtensions.contains(ext) {
-            throw ValidationError("-o \(output): render writes .svg, .png or .html files (or a folder); give one of those or --format")
+        if let output, format == nil, !outputIsFolder, case let ext = (output as NSString).pathExtension.lowercased(),
+            !ext.isEmpty,
+            !Self.fileExtensions.contains(ext)
+        {
+            throw ValidationError(
+                "-o \(output): render writes .svg, .png or .html files (or a folder); give one of those or --format")
         }
         if let widget, widget < 1 { throw ValidationError("--widget counts from 1") }
     }
@@ -87,11 +93,15 @@ struct Render: AsyncParsableCommand {
         var options = RenderOptions(fullHeight: fullHeight)
         options.limits = limiting.limits
         options.resources = await fetching.resources(Renderer.resourceURLs(in: document), for: file)
-        let renderer = try CLIExit.reporting { try Renderer(options: options, fonts: FontLibrary.standard(directory: fontDirectory)) }
+        let renderer = try CLIExit.reporting {
+            try Renderer(options: options, fonts: FontLibrary.standard(directory: fontDirectory))
+        }
         var widgets = try CLIExit.reporting { try renderer.render(document) }
         if let widget {
             guard widget <= widgets.count else {
-                Console.error("error: --widget \(widget) is out of range: \(file) has \(widgets.count) widget\(widgets.count == 1 ? "" : "s")")
+                Console.error(
+                    "error: --widget \(widget) is out of range: \(file) has \(widgets.count) widget\(widgets.count == 1 ? "" : "s")"
+                )
                 throw CLIExit.usage.exitCode
             }
             widgets = [widgets[widget - 1]]
@@ -104,7 +114,9 @@ struct Render: AsyncParsableCommand {
             try writeFolder(widgets, fonts: renderer.fonts)
         } else {
             guard widgets.count == 1 else {
-                Console.error("error: \(file) has \(widgets.count) widgets and \(output ?? "-") names one file: give --widget N (1–\(widgets.count)) for one of them, or -o FOLDER/ for all")
+                Console.error(
+                    "error: \(file) has \(widgets.count) widgets and \(output ?? "-") names one file: give --widget N (1–\(widgets.count)) for one of them, or -o FOLDER/ for all"
+                )
                 throw CLIExit.usage.exitCode
             }
             try write(widgets[0], to: output, fonts: renderer.fonts)
@@ -124,7 +136,8 @@ struct Render: AsyncParsableCommand {
     private var outputIsFolder: Bool {
         guard let output, output != "-" else { return false }
         var isDirectory: ObjCBool = false
-        return output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
+        return output.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
     private func encode(_ widget: RenderedWidget, fonts: FontLibrary) throws -> Data {
@@ -135,7 +148,9 @@ struct Render: AsyncParsableCommand {
             do {
                 var warnings: [GraphicsError] = []
                 let png = try PNGWriter(fonts: fonts, scale: scale).write(widget.drawing, warnings: &warnings)
-                for warning in warnings { Console.error("warning: \(warning.location ?? widget.name): \(warning); a placeholder is drawn") }
+                for warning in warnings {
+                    Console.error("warning: \(warning.location ?? widget.name): \(warning); a placeholder is drawn")
+                }
                 return Data(png)
             } catch {
                 Console.error("error: \(widget.name): \(error)")
@@ -159,7 +174,8 @@ struct Render: AsyncParsableCommand {
 
     private func writeFolder(_ widgets: [RenderedWidget], fonts: FontLibrary) throws {
         guard let folder = output, folder != "-" else {
-            Console.error("error: \(file) has \(widgets.count) widgets: give -o FOLDER to receive them, or --widget N for one")
+            Console.error(
+                "error: \(file) has \(widgets.count) widgets: give -o FOLDER to receive them, or --widget N for one")
             throw CLIExit.usage.exitCode
         }
         do {
@@ -172,19 +188,24 @@ struct Render: AsyncParsableCommand {
         for (index, widget) in widgets.enumerated() {
             reporting.progress("rendering \(index + 1) of \(widgets.count): \(widget.name)")
             let name = "\(widget.name).\(resolvedFormat.rawValue)"
-            try reporting.save(try encode(widget, fonts: fonts), to: (folder as NSString).appendingPathComponent(name), what: describe(widget))
+            try reporting.save(
+                try encode(widget, fonts: fonts), to: (folder as NSString).appendingPathComponent(name),
+                what: describe(widget))
             entries.append(HTMLWriter.GalleryEntry(title: widget.name, link: name, drawing: widget.drawing))
         }
         let title = "ARVis — \((file as NSString).lastPathComponent)"
-        try reporting.save(Data(HTMLWriter().gallery(title: title, entries: entries).utf8), to: (folder as NSString).appendingPathComponent("index.html"),
-                           what: "gallery of \(widgets.count) widget\(widgets.count == 1 ? "" : "s")")
+        try reporting.save(
+            Data(HTMLWriter().gallery(title: title, entries: entries).utf8),
+            to: (folder as NSString).appendingPathComponent("index.html"),
+            what: "gallery of \(widgets.count) widget\(widgets.count == 1 ? "" : "s")")
     }
 
     /// "1024×781 SVG", "2048×1562 px PNG" for the report of a written file.
     private func describe(_ widget: RenderedWidget) -> String {
         let extent = widget.drawing.extent
         let factor = resolvedFormat == .png ? scale : 1
-        let size = "\(Int(saturating: (extent.width * factor).rounded()))×\(Int(saturating: (extent.height * factor).rounded()))"
+        let size =
+            "\(Int(saturating: (extent.width * factor).rounded()))×\(Int(saturating: (extent.height * factor).rounded()))"
         return resolvedFormat == .png ? "\(size) px PNG" : "\(size) \(resolvedFormat.rawValue.uppercased())"
     }
 }

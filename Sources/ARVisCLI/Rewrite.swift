@@ -25,7 +25,10 @@ struct Format: ParsableCommand {
 
     @OptionGroup var reading: ReadingOptions
 
-    @Flag(help: "Write the result back to the file instead of printing it (atomically, keeping its permissions; through a symbolic link to the file it names).")
+    @Flag(
+        help:
+            "Write the result back to the file instead of printing it (atomically, keeping its permissions; through a symbolic link to the file it names)."
+    )
     var write = false
 
     @OptionGroup var reporting: ReportingOptions
@@ -39,7 +42,9 @@ struct Format: ParsableCommand {
         if input.syntax == .yaml {
             let comments = YAMLComments.lines(in: input.data, document: document)
             guard comments.isEmpty else {
-                Console.error("error: \(file) has comments (\(Rewriting.lineList(comments))) that formatting would drop; the file is left alone")
+                Console.error(
+                    "error: \(file) has comments (\(Rewriting.lineList(comments))) that formatting would drop; the file is left alone"
+                )
                 throw CLIExit.specErrors.exitCode
             }
         }
@@ -57,7 +62,8 @@ struct Format: ParsableCommand {
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert a spec between JSON and YAML, losslessly, or a 3D model to GLB or USDZ.",
-        usage: "arvis convert [<options>] --to json|yaml <file>\n       arvis convert [<options>] --to glb|usdz <model> -o <file>",
+        usage:
+            "arvis convert [<options>] --to json|yaml <file>\n       arvis convert [<options>] --to glb|usdz <model> -o <file>",
         discussion: """
             Specs: reading the output gives a document equal to the input's. The result goes to
             standard output. YAML comments cannot be carried over (a warning names their lines).
@@ -100,11 +106,14 @@ struct Convert: ParsableCommand {
         if to == .glb || to == .usdz {
             var input = try ModelInput.parse([file])
             input.maximumMegabytes = maximumModelMegabytes
-            return try ModelConversion.run(input: input, to: to == .glb ? .glb : .usdz, output: output, reporting: reporting)
+            return try ModelConversion.run(
+                input: input, to: to == .glb ? .glb : .usdz, output: output, reporting: reporting)
         }
         let input = try SpecInput.open(file, maximumBytes: reading.maximumBytes)
         let document = try Rewriting.document(from: input, reading.readOptions)
-        if input.syntax == .yaml, case let comments = YAMLComments.lines(in: input.data, document: document), !comments.isEmpty {
+        if input.syntax == .yaml, case let comments = YAMLComments.lines(in: input.data, document: document),
+            !comments.isEmpty
+        {
             Console.error("warning: the comments of \(file) (\(Rewriting.lineList(comments))) are not carried over")
         }
         try Console.write(try Rewriting.text(document, as: to == .json ? .json : .yaml))
@@ -123,7 +132,9 @@ enum Rewriting {
             Console.error(diagnostic.description)
         }
         guard let document = result.document, lossy.isEmpty else {
-            if !lossy.isEmpty { Console.error("error: rewriting would drop or change the values above; fix them first") }
+            if !lossy.isEmpty {
+                Console.error("error: rewriting would drop or change the values above; fix them first")
+            }
             throw CLIExit.specErrors.exitCode
         }
         return document
@@ -132,7 +143,9 @@ enum Rewriting {
     /// "line 3", "lines 3, 7 and 9", "lines 3, 7, 9 … (12 in all)".
     static func lineList(_ lines: [Int]) -> String {
         guard let last = lines.last, lines.count > 1 else { return "line \(lines.first ?? 0)" }
-        if lines.count > 5 { return "lines " + lines.prefix(5).map(String.init).joined(separator: ", ") + " … (\(lines.count) in all)" }
+        if lines.count > 5 {
+            return "lines " + lines.prefix(5).map(String.init).joined(separator: ", ") + " … (\(lines.count) in all)"
+        }
         return "lines " + lines.dropLast().map(String.init).joined(separator: ", ") + " and \(last)"
     }
 

@@ -1,7 +1,7 @@
 import ARVisExport
-import ARVisPipeline
 import ARVisGraphics
 import ARVisModel
+import ARVisPipeline
 import ARVisRender
 import ARVisSpatial
 import ARVisSpec
@@ -32,7 +32,9 @@ struct SceneCommand: AsyncParsableCommand {
 
     @OptionGroup var reading: ReadingOptions
 
-    @Option(name: .customLong("target-size"), help: "Width×height in metres of image targets without a physicalWidth, e.g. 0.42x0.3 (default 0.2x0.2).")
+    @Option(
+        name: .customLong("target-size"),
+        help: "Width×height in metres of image targets without a physicalWidth, e.g. 0.42x0.3 (default 0.2x0.2).")
     var targetSize: String?
 
     @Option(help: "Where the viewer stands, x,y,z in metres: auto widgets and object faces turn towards it.")
@@ -44,7 +46,11 @@ struct SceneCommand: AsyncParsableCommand {
     @Option(help: "Pixels per point of the widget textures.")
     var scale = 1.0
 
-    @Flag(name: .customLong("open-links"), help: "Add the widgets the widgets' iARVis://openComponent links open, as iARVis's \"Open in AR\" does: children of the widget that links to them, placed by the link's anchor, relativePosition and size (chains followed 8 deep; url= components need --fetch).")
+    @Flag(
+        name: .customLong("open-links"),
+        help:
+            "Add the widgets the widgets' iARVis://openComponent links open, as iARVis's \"Open in AR\" does: children of the widget that links to them, placed by the link's anchor, relativePosition and size (chains followed 8 deep; url= components need --fetch)."
+    )
     var openLinks = false
 
     @OptionGroup var fetching: FetchOptions
@@ -61,8 +67,10 @@ struct SceneCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let output, output != "-", format == nil, case let ext = (output as NSString).pathExtension.lowercased(),
-           !OutputFormat.allCases.map(\.rawValue).contains(ext) {
-            throw ValidationError("-o \(output): scene writes .json, .gltf, .glb or .usdz files; give one of those or --format")
+            !OutputFormat.allCases.map(\.rawValue).contains(ext)
+        {
+            throw ValidationError(
+                "-o \(output): scene writes .json, .gltf, .glb or .usdz files; give one of those or --format")
         }
         _ = try parsedTargetSize()
         _ = try parsedViewpoint()
@@ -73,7 +81,9 @@ struct SceneCommand: AsyncParsableCommand {
         guard let targetSize else { return nil }
         let parts = targetSize.lowercased().split(separator: "x").compactMap { Double($0) }
         guard parts.count == 2, parts.allSatisfy({ $0 > 0 && $0 <= SpecLimits.largestPhysicalSize }) else {
-            throw ValidationError("--target-size is WIDTHxHEIGHT in metres, each above 0 and at most \(Int(SpecLimits.largestPhysicalSize)), such as 0.42x0.3; got \(targetSize)")
+            throw ValidationError(
+                "--target-size is WIDTHxHEIGHT in metres, each above 0 and at most \(Int(SpecLimits.largestPhysicalSize)), such as 0.42x0.3; got \(targetSize)"
+            )
         }
         return SIMD2(parts[0], parts[1])
     }
@@ -82,7 +92,9 @@ struct SceneCommand: AsyncParsableCommand {
         guard let viewpoint else { return nil }
         let parts = viewpoint.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 3, parts.allSatisfy({ abs($0) <= SpecLimits.largestCoordinate }) else {
-            throw ValidationError("--viewpoint is x,y,z in metres, each within ±\(Int(SpecLimits.largestCoordinate)), such as 0,1.6,2.5; got \(viewpoint)")
+            throw ValidationError(
+                "--viewpoint is x,y,z in metres, each within ±\(Int(SpecLimits.largestCoordinate)), such as 0,1.6,2.5; got \(viewpoint)"
+            )
         }
         return Vec3(parts[0], parts[1], parts[2])
     }
@@ -116,11 +128,14 @@ struct SceneCommand: AsyncParsableCommand {
         if openLinks { environment = await withLinkedWidgets(environment) }
         var options = RenderOptions()
         options.limits = limiting.limits
-        let textured = await TexturedScene(environment, loader: fetching.loader(for: file),
-                                           targetSize: try parsedTargetSize(), viewpoint: try parsedViewpoint(), renderOptions: options)
+        let textured = await TexturedScene(
+            environment, loader: fetching.loader(for: file),
+            targetSize: try parsedTargetSize(), viewpoint: try parsedViewpoint(), renderOptions: options)
         fetching.report(textured.failures)
         let scene = textured.graph
-        if resolvedFormat != .json { reporting.progress("rendering the textures of \(scene.nodes.filter { $0.kind == .widget }.count) widgets…") }
+        if resolvedFormat != .json {
+            reporting.progress("rendering the textures of \(scene.nodes.filter { $0.kind == .widget }.count) widgets…")
+        }
         var models: [String: Model] = [:]
         if resolvedFormat == .usdz, let loader = fetching.loader(for: file) {
             let placed = await textured.placementModels(loader: loader)
@@ -137,13 +152,15 @@ struct SceneCommand: AsyncParsableCommand {
         }
         guard let output, output != "-" else {
             guard (resolvedFormat != .glb && resolvedFormat != .usdz) || isatty(STDOUT_FILENO) == 0 else {
-                Console.error("error: \(resolvedFormat.rawValue.uppercased()) output needs -o FILE (or a redirect): it is binary")
+                Console.error(
+                    "error: \(resolvedFormat.rawValue.uppercased()) output needs -o FILE (or a redirect): it is binary")
                 throw CLIExit.usage.exitCode
             }
             try Console.write(data)
             return
         }
         let quads = scene.nodes.filter { $0.size != nil }.count
-        try reporting.save(data, to: output, what: "\(scene.nodes.count) nodes, \(quads) quads, \(resolvedFormat.rawValue)")
+        try reporting.save(
+            data, to: output, what: "\(scene.nodes.count) nodes, \(quads) quads, \(resolvedFormat.rawValue)")
     }
 }

@@ -7,7 +7,8 @@ import Foundation
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the ARVis server and ARVis Studio: accounts, projects, specs with versions, the spec hub, live rooms and the gallery.",
+        abstract:
+            "Run the ARVis server and ARVis Studio: accounts, projects, specs with versions, the spec hub, live rooms and the gallery.",
         discussion: """
             Everything is kept in one SQLite file under --data (created if needed), or in PostgreSQL with
             --database postgres://…; the schema is migrated at start. The server logs one
@@ -26,8 +27,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The folder the database lives in.")
     var data = "arvis-data"
 
-    @Option(help: ArgumentHelp("Keep everything in PostgreSQL instead of SQLite: postgres://user:password@host:5432/database[?sslmode=require].",
-                               valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep everything in PostgreSQL instead of SQLite: postgres://user:password@host:5432/database[?sslmode=require].",
+            valueName: "url"))
     var database: String?
 
     @Option(help: "The address to listen on (0.0.0.0 for every interface).")
@@ -36,22 +39,31 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on, 1 to 65535.")
     var port = 8080
 
-    @Option(name: .customLong("public-url"), help: "The address devices reach the server at, for hub links and QR codes (default: the request's Host).")
+    @Option(
+        name: .customLong("public-url"),
+        help: "The address devices reach the server at, for hub links and QR codes (default: the request's Host).")
     var publicURL: String?
 
-    @Option(name: .customLong("cors-origin"), help: ArgumentHelp("Let browser pages from this origin call the API (CORS); repeatable, * for any. Off by default.",
-                                                               valueName: "https://studio.example"))
+    @Option(
+        name: .customLong("cors-origin"),
+        help: ArgumentHelp(
+            "Let browser pages from this origin call the API (CORS); repeatable, * for any. Off by default.",
+            valueName: "https://studio.example"))
     var corsOrigins: [String] = []
 
     @Option(name: .customLong("max-spec-mb"), help: "The largest spec accepted, in megabytes, 1 to 100.")
     var maximumSpecMegabytes = 5
 
-    @Option(name: .customLong("max-asset-mb"), help: "The largest 3D model accepted for the gallery, in megabytes, 1 to 4000.")
+    @Option(
+        name: .customLong("max-asset-mb"),
+        help: "The largest 3D model accepted for the gallery, in megabytes, 1 to 4000.")
     var maximumAssetMegabytes = 200
 
-    @Option(name: .customLong("map-tiles"), help: ArgumentHelp(
-        "The map tiles ARVis Studio's planting map offers, a URL template with {z}, {x} and {y}; none for the metric grid only.",
-        valueName: "url"))
+    @Option(
+        name: .customLong("map-tiles"),
+        help: ArgumentHelp(
+            "The map tiles ARVis Studio's planting map offers, a URL template with {z}, {x} and {y}; none for the metric grid only.",
+            valueName: "url"))
     var mapTiles = ServerConfiguration.openStreetMapTiles
 
     @OptionGroup(title: "Abuse limits")
@@ -60,26 +72,35 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
-        guard (1...100).contains(maximumSpecMegabytes) else { throw ValidationError("--max-spec-mb must be between 1 and 100") }
-        guard (1...4000).contains(maximumAssetMegabytes) else { throw ValidationError("--max-asset-mb must be between 1 and 4000") }
+        guard (1...100).contains(maximumSpecMegabytes) else {
+            throw ValidationError("--max-spec-mb must be between 1 and 100")
+        }
+        guard (1...4000).contains(maximumAssetMegabytes) else {
+            throw ValidationError("--max-asset-mb must be between 1 and 4000")
+        }
         if let database, !(database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")) {
-            throw ValidationError("--database takes a PostgreSQL URL such as postgres://arvis:secret@127.0.0.1:5432/arvis")
+            throw ValidationError(
+                "--database takes a PostgreSQL URL such as postgres://arvis:secret@127.0.0.1:5432/arvis")
         }
         guard mapTiles == "none" || ServerConfiguration.mapTileOrigin(mapTiles) != nil else {
             throw ValidationError("--map-tiles must be an http(s) URL template with {z}, {x} and {y}, or none")
         }
         if let publicURL {
-            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
-                  url.query == nil, url.fragment == nil else {
-                throw ValidationError("--public-url must be an http or https address such as https://arvis.example, without a query")
+            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil,
+                url.query == nil, url.fragment == nil
+            else {
+                throw ValidationError(
+                    "--public-url must be an http or https address such as https://arvis.example, without a query")
             }
         }
     }
 
     func run() async throws {
-        var configuration = ServerConfiguration(dataDirectory: data, databaseURL: database, host: host, port: port, publicURL: publicURL,
-                                                maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins),
-                                                maximumAssetBytes: maximumAssetMegabytes * 1_000_000, mapTiles: mapTiles == "none" ? nil : mapTiles)
+        var configuration = ServerConfiguration(
+            dataDirectory: data, databaseURL: database, host: host, port: port, publicURL: publicURL,
+            maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins),
+            maximumAssetBytes: maximumAssetMegabytes * 1_000_000, mapTiles: mapTiles == "none" ? nil : mapTiles)
         limits.apply(to: &configuration)
         let place = database == nil ? configuration.databasePath : "PostgreSQL"
         Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(place))")

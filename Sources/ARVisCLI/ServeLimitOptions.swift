@@ -4,22 +4,31 @@ import ArgumentParser
 /// The options of `arvis serve` that bound what clients may cost it: password hashing, sign-ups,
 /// idle connections, plans and per-project quotas (docs/security.md lists them with their reasons).
 struct ServeLimitOptions: ParsableArguments {
-    @Option(name: .customLong("password-cost"), help: "bcrypt's cost factor for password hashes, 4 to 31 (each step doubles the work).")
+    @Option(
+        name: .customLong("password-cost"),
+        help: "bcrypt's cost factor for password hashes, 4 to 31 (each step doubles the work).")
     var passwordCost = 12
 
-    @Option(name: .customLong("sign-ups-per-address"), help: "Accounts one client address may make per 10 minutes (429 beyond).")
+    @Option(
+        name: .customLong("sign-ups-per-address"),
+        help: "Accounts one client address may make per 10 minutes (429 beyond).")
     var signUpsPerAddress = 20
 
-    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may take to send a request's head, or stay idle between requests.")
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: "Seconds a connection may take to send a request's head, or stay idle between requests.")
     var idleTimeout = 30
 
-    @Option(name: .customLong("max-plan-trees"), help: "The most trees one plan may hold, estimated before planning (422 beyond).")
+    @Option(
+        name: .customLong("max-plan-trees"),
+        help: "The most trees one plan may hold, estimated before planning (422 beyond).")
     var maximumPlanTrees = 200_000
 
     @Option(name: .customLong("quota-anchors"), help: "Anchors one project may hold.")
     var anchors = ProjectQuotas().anchors
 
-    @Option(name: .customLong("quota-asset-bytes"), help: "Bytes of 3D assets one project may hold, its trash included.")
+    @Option(
+        name: .customLong("quota-asset-bytes"), help: "Bytes of 3D assets one project may hold, its trash included.")
     var assetBytes = ProjectQuotas().assetBytes
 
     @Option(name: .customLong("quota-rows"), help: "Dataset rows one project may hold over all its datasets.")
@@ -30,10 +39,16 @@ struct ServeLimitOptions: ParsableArguments {
 
     func validate() throws {
         guard (4...31).contains(passwordCost) else { throw ValidationError("--password-cost must be between 4 and 31") }
-        guard (1...1_000_000).contains(signUpsPerAddress) else { throw ValidationError("--sign-ups-per-address must be between 1 and 1000000") }
-        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 1 and 86400 seconds") }
+        guard (1...1_000_000).contains(signUpsPerAddress) else {
+            throw ValidationError("--sign-ups-per-address must be between 1 and 1000000")
+        }
+        guard (1...86_400).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be between 1 and 86400 seconds")
+        }
         guard maximumPlanTrees >= 1 else { throw ValidationError("--max-plan-trees must be at least 1") }
-        guard anchors >= 0, assetBytes >= 0, rows >= 0, versions >= 0 else { throw ValidationError("a --quota-… value must not be negative") }
+        guard anchors >= 0, assetBytes >= 0, rows >= 0, versions >= 0 else {
+            throw ValidationError("a --quota-… value must not be negative")
+        }
     }
 
     /// Sets these limits in `configuration`.

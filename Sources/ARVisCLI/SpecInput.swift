@@ -1,8 +1,8 @@
-public import ARVisSpec
 import ARVisPipeline
+public import ARVisSpec
 import ARVisSpecYAML
-public import ArgumentParser
 import ARVisSupport
+public import ArgumentParser
 import Foundation
 
 /// Reads a spec file in JSON or YAML, chosen by extension or, failing that, by its first character.
@@ -24,8 +24,10 @@ struct SpecInput {
     init(path: String, maximumBytes: Int = SpecInput.defaultMaximumBytes) throws(SpecError) {
         self.path = path
         do throws(PipelineError) {
-            let bytes = path == "-" ? try BoundedRead.standardInput(maximumBytes: maximumBytes)
-                                    : try BoundedRead.file(path, maximumBytes: maximumBytes)
+            let bytes =
+                path == "-"
+                ? try BoundedRead.standardInput(maximumBytes: maximumBytes)
+                : try BoundedRead.file(path, maximumBytes: maximumBytes)
             data = Data(bytes)
         } catch {
             let raise = error.code == .tooLarge ? " (raise the limit with --max-input-mb)" : ""
@@ -55,7 +57,9 @@ struct SpecInput {
     static func document(at path: String, options: ReadingOptions) throws -> SpecDocument {
         let result = try open(path, maximumBytes: options.maximumBytes).read(options: options.readOptions)
         guard let document = result.document else {
-            for diagnostic in result.diagnostics where diagnostic.severity == .error { Console.error(diagnostic.description) }
+            for diagnostic in result.diagnostics where diagnostic.severity == .error {
+                Console.error(diagnostic.description)
+            }
             throw CLIExit.specErrors.exitCode
         }
         return document
@@ -91,9 +95,13 @@ struct ReadingOptions: ParsableArguments {
 
     func validate() throws {
         guard (1...ReadOptions.largestMaximumDepth).contains(maximumDepth) else {
-            throw ValidationError("--max-depth must be between 1 and \(ReadOptions.largestMaximumDepth): deeper documents would exhaust the stack")
+            throw ValidationError(
+                "--max-depth must be between 1 and \(ReadOptions.largestMaximumDepth): deeper documents would exhaust the stack"
+            )
         }
-        guard (1...2_000).contains(maximumMegabytes) else { throw ValidationError("--max-input-mb must be between 1 and 2000") }
+        guard (1...2_000).contains(maximumMegabytes) else {
+            throw ValidationError("--max-input-mb must be between 1 and 2000")
+        }
     }
 }
 

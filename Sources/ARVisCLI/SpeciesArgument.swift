@@ -23,7 +23,9 @@ struct SpeciesArgument: Equatable {
         let isPercent = text.hasSuffix("%")
         if isPercent { text.removeLast() }
         guard let value = Double(text), value > 0, value.isFinite, !isPercent || value <= 100 else {
-            throw ValidationError("--species \(argument): the share after ':' must be a positive number such as 3, or a percentage such as 40%")
+            throw ValidationError(
+                "--species \(argument): the share after ':' must be a positive number such as 3, or a percentage such as 40%"
+            )
         }
         share = isPercent ? .percent(value) : .weight(value)
     }
@@ -37,17 +39,25 @@ struct SpeciesArgument: Equatable {
             return arguments.map { if case .weight(let value) = $0.share { value } else { 1 } }
         }
         guard !arguments.contains(where: { if case .weight = $0.share { true } else { false } }) else {
-            throw ValidationError("--species: give every share as a percentage (40%) or every share as a weight (3), not both")
+            throw ValidationError(
+                "--species: give every share as a percentage (40%) or every share as a weight (3), not both")
         }
-        let total = percents.reduce(0, +), unspecified = arguments.count - percents.count
+        let total = percents.reduce(0, +)
+        let unspecified = arguments.count - percents.count
         if unspecified == 0 {
-            guard abs(total - 100) < 1e-9 else { throw ValidationError("--species: the percentages add up to \(format(total))%, not 100%") }
+            guard abs(total - 100) < 1e-9 else {
+                throw ValidationError("--species: the percentages add up to \(format(total))%, not 100%")
+            }
         } else {
             guard total < 100 else {
-                throw ValidationError("--species: the percentages add up to \(format(total))%, leaving nothing for the species without one")
+                throw ValidationError(
+                    "--species: the percentages add up to \(format(total))%, leaving nothing for the species without one"
+                )
             }
         }
-        return arguments.map { if case .percent(let value) = $0.share { value } else { (100 - total) / Double(unspecified) } }
+        return arguments.map {
+            if case .percent(let value) = $0.share { value } else { (100 - total) / Double(unspecified) }
+        }
     }
 
     private static func format(_ value: Double) -> String { String(format: "%g", value) }

@@ -46,7 +46,8 @@ struct SpeciesCommand: ParsableCommand {
 
     private func text(_ species: Species) -> String {
         let names = (species.englishNames.prefix(1) + species.portugueseNames.prefix(1)).joined(separator: " / ")
-        let line = "\(species.latinName.padding(toLength: 24, withPad: " ", startingAt: 0)) \(names.padding(toLength: 40, withPad: " ", startingAt: 0)) \(String(format: "%4.1f", species.spacing)) m"
+        let line =
+            "\(species.latinName.padding(toLength: 24, withPad: " ", startingAt: 0)) \(names.padding(toLength: 40, withPad: " ", startingAt: 0)) \(String(format: "%4.1f", species.spacing)) m"
         guard details else { return line }
         return """
             \(line)

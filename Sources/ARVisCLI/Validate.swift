@@ -44,7 +44,9 @@ struct Validate: ParsableCommand {
         var unreadable = 0
         for file in files {
             do {
-                diagnostics += try SpecInput(path: file, maximumBytes: reading.maximumBytes).read(options: reading.readOptions).diagnostics.sortedByPosition
+                diagnostics += try SpecInput(path: file, maximumBytes: reading.maximumBytes).read(
+                    options: reading.readOptions
+                ).diagnostics.sortedByPosition
             } catch {
                 Console.error("error: \(error.message)")
                 unreadable += 1
@@ -61,12 +63,14 @@ struct Validate: ParsableCommand {
     private func printText(_ diagnostics: [Diagnostic], unreadable: Int) throws {
         for diagnostic in diagnostics {
             let place = diagnostic.path.isEmpty ? "" : "\(diagnostic.path): "
-            try Console.write("\(diagnostic.location): \(diagnostic.severity.rawValue): \(place)\(diagnostic.message)\n")
+            try Console.write(
+                "\(diagnostic.location): \(diagnostic.severity.rawValue): \(place)\(diagnostic.message)\n")
             if let hint = diagnostic.hint { try Console.write("    hint: \(hint)\n") }
         }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
-        var summary = "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s")"
+        var summary =
+            "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s")"
         if unreadable > 0 { summary += " (\(unreadable) could not be read)" }
         Console.error(summary)
     }

@@ -1,11 +1,12 @@
-public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 import ARVisSpec
+public import Foundation
 import HTTPTypes
 public import OpenAPIRuntime
 import OpenAPIURLSession
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
 
 /// A client of an ARVis server, generated from the same `openapi.yaml` the server implements.
 ///
@@ -16,8 +17,9 @@ import OpenAPIURLSession
 public enum ARVisClient {
     /// A client of `server` over URLSession, sending `token` as its bearer token when given.
     public static func make(server: URL, token: String? = nil, session: URLSession = .shared) -> Client {
-        Client(serverURL: server, transport: URLSessionTransport(configuration: .init(session: session)),
-               middlewares: [BearerMiddleware(token: token), SpecBodyMiddleware()])
+        Client(
+            serverURL: server, transport: URLSessionTransport(configuration: .init(session: session)),
+            middlewares: [BearerMiddleware(token: token), SpecBodyMiddleware()])
     }
 }
 
@@ -25,8 +27,10 @@ public enum ARVisClient {
 struct BearerMiddleware: ClientMiddleware {
     let token: String?
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         if let token { request.headerFields[.authorization] = "Bearer \(token)" }
         return try await next(request, body, baseURL)
@@ -37,8 +41,10 @@ struct BearerMiddleware: ClientMiddleware {
 /// whatever its syntax (JSON is YAML too), and this labels a body that is JSON as
 /// `application/json`, so the server keeps it as JSON with its formatting, key order and line numbers.
 struct SpecBodyMiddleware: ClientMiddleware {
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         guard operationID == "putSpec", let body else { return try await next(request, body, baseURL) }
         let bytes = try await [UInt8](collecting: body, upTo: 100_000_000)
         var request = request

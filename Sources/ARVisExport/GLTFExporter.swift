@@ -40,7 +40,9 @@ public struct GLTFExporter: Sendable {
         while binary.count % 4 != 0 { binary.append(0) }
         let total = 12 + 8 + json.count + 8 + binary.count
         guard total <= Int(UInt32.max) else {
-            throw ExportError(.tooLarge, "the GLB would be \(total) bytes, more than the format's 4 GiB: lower --scale or write .gltf")
+            throw ExportError(
+                .tooLarge, "the GLB would be \(total) bytes, more than the format's 4 GiB: lower --scale or write .gltf"
+            )
         }
         var file: [UInt8] = []
         func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { file.append(contentsOf: $0) } }
@@ -59,15 +61,20 @@ public struct GLTFExporter: Sendable {
     /// Refuses a scene with a NaN or infinite pose or size, naming the node.
     private static func checkFinite(_ scene: SceneGraph) throws(ExportError) {
         guard let node = scene.nodes.first(where: { !$0.isFinite }) else { return }
-        throw ExportError(.notFinite, "the scene has a pose or size that is not a finite number, which glTF cannot hold", location: node.id)
+        throw ExportError(
+            .notFinite, "the scene has a pose or size that is not a finite number, which glTF cannot hold",
+            location: node.id)
     }
 
     /// The JSON bytes of `object`; a non-finite number (which JSON cannot hold) is an error, never an empty file.
-    private static func serialized(_ object: [String: Any], options: JSONSerialization.WritingOptions) throws(ExportError) -> Data {
+    private static func serialized(_ object: [String: Any], options: JSONSerialization.WritingOptions)
+        throws(ExportError) -> Data
+    {
         do {
             return try JSONSerialization.data(withJSONObject: object, options: options)
         } catch {
-            throw ExportError(.notFinite, "the scene has a pose or size that is not a finite number, which glTF cannot hold")
+            throw ExportError(
+                .notFinite, "the scene has a pose or size that is not a finite number, which glTF cannot hold")
         }
     }
 
@@ -79,11 +86,15 @@ public struct GLTFExporter: Sendable {
     /// The glTF JSON (without `buffers`) and the binary buffer: shared quad geometry, then images.
     private func build(_ scene: SceneGraph, textures: [String: [UInt8]]) -> Document {
         var binary: [UInt8] = []
-        func appendFloats(_ values: [Float]) { for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { binary.append(contentsOf: $0) } } }
+        func appendFloats(_ values: [Float]) {
+            for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { binary.append(contentsOf: $0) } }
+        }
         appendFloats([-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0])  // positions, 48 bytes
         appendFloats([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1])  // normals, 48 bytes
         appendFloats([0, 1, 1, 1, 1, 0, 0, 0])  // texture coordinates (v down), 32 bytes
-        for index: UInt16 in [0, 1, 2, 0, 2, 3] { withUnsafeBytes(of: index.littleEndian) { binary.append(contentsOf: $0) } }
+        for index: UInt16 in [0, 1, 2, 0, 2, 3] {
+            withUnsafeBytes(of: index.littleEndian) { binary.append(contentsOf: $0) }
+        }
         binary += [0, 0]
         var bufferViews: [[String: Any]] = [
             ["buffer": 0, "byteOffset": 0, "byteLength": 48, "target": 34962],
@@ -92,16 +103,32 @@ public struct GLTFExporter: Sendable {
             ["buffer": 0, "byteOffset": 128, "byteLength": 12, "target": 34963],
         ]
         let accessors: [[String: Any]] = [
-            ["bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-0.5, -0.5, 0], "max": [0.5, 0.5, 0]],
+            [
+                "bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-0.5, -0.5, 0],
+                "max": [0.5, 0.5, 0],
+            ],
             ["bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"],
             ["bufferView": 2, "componentType": 5126, "count": 4, "type": "VEC2"],
             ["bufferView": 3, "componentType": 5123, "count": 6, "type": "SCALAR"],
         ]
-        var images: [[String: Any]] = [], gltfTextures: [[String: Any]] = [], materials: [[String: Any]] = []
-        var meshes: [[String: Any]] = [], nodes: [[String: Any]] = []
+        var images: [[String: Any]] = []
+        var gltfTextures: [[String: Any]] = []
+        var materials: [[String: Any]] = []
+        var meshes: [[String: Any]] = []
+        var nodes: [[String: Any]] = []
         // A plain material for quads without a texture (targets without their image).
-        materials.append(["name": "plain", "pbrMetallicRoughness": ["baseColorFactor": [0.85, 0.85, 0.87, 1], "metallicFactor": 0, "roughnessFactor": 1], "doubleSided": true])
-        materials.append(["name": "marker", "pbrMetallicRoughness": ["baseColorFactor": [1, 0.23, 0.19, 1], "metallicFactor": 0, "roughnessFactor": 1], "doubleSided": true])
+        materials.append([
+            "name": "plain",
+            "pbrMetallicRoughness": [
+                "baseColorFactor": [0.85, 0.85, 0.87, 1], "metallicFactor": 0, "roughnessFactor": 1,
+            ], "doubleSided": true,
+        ])
+        materials.append([
+            "name": "marker",
+            "pbrMetallicRoughness": [
+                "baseColorFactor": [1, 0.23, 0.19, 1], "metallicFactor": 0, "roughnessFactor": 1,
+            ], "doubleSided": true,
+        ])
         for node in scene.nodes {
             var entry: [String: Any] = ["name": node.id]
             var extras: [String: Any] = ["kind": node.kind.rawValue]
@@ -120,13 +147,30 @@ public struct GLTFExporter: Sendable {
                     while binary.count % 4 != 0 { binary.append(0) }
                     bufferViews.append(["buffer": 0, "byteOffset": binary.count, "byteLength": png.count])
                     binary += png
-                    images.append(["bufferView": bufferViews.count - 1, "mimeType": png.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "image/png"])
+                    images.append([
+                        "bufferView": bufferViews.count - 1,
+                        "mimeType": png.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "image/png",
+                    ])
                     gltfTextures.append(["source": images.count - 1, "sampler": 0])
-                    materials.append(["name": node.id, "pbrMetallicRoughness": ["baseColorTexture": ["index": gltfTextures.count - 1], "metallicFactor": 0, "roughnessFactor": 1],
-                                      "alphaMode": "BLEND", "doubleSided": true])
+                    materials.append([
+                        "name": node.id,
+                        "pbrMetallicRoughness": [
+                            "baseColorTexture": ["index": gltfTextures.count - 1], "metallicFactor": 0,
+                            "roughnessFactor": 1,
+                        ],
+                        "alphaMode": "BLEND", "doubleSided": true,
+                    ])
                     material = materials.count - 1
                 }
-                meshes.append(["name": node.id, "primitives": [["attributes": ["POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2], "indices": 3, "material": material]]])
+                meshes.append([
+                    "name": node.id,
+                    "primitives": [
+                        [
+                            "attributes": ["POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2], "indices": 3,
+                            "material": material,
+                        ]
+                    ],
+                ])
                 entry["mesh"] = meshes.count - 1
                 extras["size"] = [node.size!.x, node.size!.y]
             }
@@ -138,7 +182,8 @@ public struct GLTFExporter: Sendable {
             "asset": ["version": "2.0", "generator": "ARVis"],
             "scene": 0,
             "scenes": [["nodes": Array(nodes.indices)]],
-            "nodes": nodes, "meshes": meshes, "materials": materials, "accessors": accessors, "bufferViews": bufferViews,
+            "nodes": nodes, "meshes": meshes, "materials": materials, "accessors": accessors,
+            "bufferViews": bufferViews,
         ]
         if !images.isEmpty {
             json["images"] = images

@@ -22,7 +22,8 @@ public enum ModelFormat: String, Sendable, Hashable, CaseIterable, Codable {
         if let name = fileName?.lowercased(), let dot = name.lastIndex(of: ".") {
             return ModelFormat(rawValue: String(name[name.index(after: dot)...]))
         }
-        return bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{") ? .gltf : nil
+        return bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
+            ? .gltf : nil
     }
 
     /// The MIME type served for the format.
@@ -51,10 +52,13 @@ public enum ModelFile {
     ///   - warnings: what was read only in part (skipped primitives, missing textures).
     /// - Throws: ``ModelError``: `unsupported` for unknown formats and features ARVis does not
     ///   read, `invalid` or `truncated` for damaged files, `tooLarge` past `limits`.
-    public static func read(_ bytes: [UInt8], fileName: String? = nil, limits: Model.Limits = Model.Limits(),
-                            external: ((String) throws(ModelError) -> [UInt8])? = nil, warnings: inout [String]) throws(ModelError) -> Model {
+    public static func read(
+        _ bytes: [UInt8], fileName: String? = nil, limits: Model.Limits = Model.Limits(),
+        external: ((String) throws(ModelError) -> [UInt8])? = nil, warnings: inout [String]
+    ) throws(ModelError) -> Model {
         guard let format = ModelFormat.detect(bytes, fileName: fileName) else {
-            throw ModelError(.unsupported, "not a 3D file ARVis reads: give GLB, glTF, USDZ, USDC or USDA", location: fileName)
+            throw ModelError(
+                .unsupported, "not a 3D file ARVis reads: give GLB, glTF, USDZ, USDC or USDA", location: fileName)
         }
         switch format {
         case .glb, .gltf:
@@ -63,17 +67,24 @@ public enum ModelFile {
             warnings += reader.warnings
             return model
         case .usdc, .usda:
-            return try readUSD(layer: bytes, files: [:], folder: "", limits: limits, external: external, warnings: &warnings)
+            return try readUSD(
+                layer: bytes, files: [:], folder: "", limits: limits, external: external, warnings: &warnings)
         case .usdz:
             let package = try USDZPackage(reading: bytes)
             let root = package.entries[0]
-            guard root.name.lowercased().hasSuffix(".usdc") || root.name.lowercased().hasSuffix(".usda") || root.name.lowercased().hasSuffix(".usd") else {
-                throw ModelError(.invalid, "the package's first file, \(root.name), is not a USD layer", location: root.name)
+            guard
+                root.name.lowercased().hasSuffix(".usdc") || root.name.lowercased().hasSuffix(".usda")
+                    || root.name.lowercased().hasSuffix(".usd")
+            else {
+                throw ModelError(
+                    .invalid, "the package's first file, \(root.name), is not a USD layer", location: root.name)
             }
             var files: [String: ArraySlice<UInt8>] = [:]
             for entry in package.entries.dropFirst() { files[entry.name] = entry.data }
             let folder = root.name.contains("/") ? String(root.name[..<root.name.lastIndex(of: "/")!]) : ""
-            return try readUSD(layer: Array(root.data), files: files, folder: folder, limits: limits, external: nil, warnings: &warnings)
+            return try readUSD(
+                layer: Array(root.data), files: files, folder: folder, limits: limits, external: nil,
+                warnings: &warnings)
         }
     }
 
@@ -83,8 +94,10 @@ public enum ModelFile {
         return try read(bytes, fileName: fileName, warnings: &warnings)
     }
 
-    private static func readUSD(layer bytes: [UInt8], files: [String: ArraySlice<UInt8>], folder: String, limits: Model.Limits,
-                                external: ((String) throws(ModelError) -> [UInt8])?, warnings: inout [String]) throws(ModelError) -> Model {
+    private static func readUSD(
+        layer bytes: [UInt8], files: [String: ArraySlice<UInt8>], folder: String, limits: Model.Limits,
+        external: ((String) throws(ModelError) -> [UInt8])?, warnings: inout [String]
+    ) throws(ModelError) -> Model {
         let layer: USDLayer
         if bytes.starts(with: CrateReader.magic) {
             layer = try CrateReader(bytes).layer()

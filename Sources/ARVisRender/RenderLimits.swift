@@ -24,8 +24,10 @@ public struct RenderLimits: Sendable, Hashable {
 
     /// Creates limits; the defaults are 100 000 cells, 200 000 marks, 30 matrix fields and
     /// 1 500 000 rows per line or area chart (which keeps a render under 1 GB of memory).
-    public init(maximumTableCells: Int = 100_000, maximumMarks: Int = 200_000, maximumSplomFields: Int = 30,
-                maximumSeriesRows: Int = 1_500_000) {
+    public init(
+        maximumTableCells: Int = 100_000, maximumMarks: Int = 200_000, maximumSplomFields: Int = 30,
+        maximumSeriesRows: Int = 1_500_000
+    ) {
         self.maximumTableCells = maximumTableCells
         self.maximumMarks = maximumMarks
         self.maximumSplomFields = maximumSplomFields
@@ -46,14 +48,21 @@ public struct RenderLimits: Sendable, Hashable {
             }
         }
         func refuse(_ what: String, _ count: Int, _ limit: Int, _ option: String) -> RenderError {
-            RenderError(.limitExceeded, "it would draw \(count.formatted) \(what), over the limit of \(limit.formatted) (raise it with \(option))", location: widget)
+            RenderError(
+                .limitExceeded,
+                "it would draw \(count.formatted) \(what), over the limit of \(limit.formatted) (raise it with \(option))",
+                location: widget)
         }
         if usage.splomFields > maximumSplomFields {
             throw refuse("scatter-plot matrix fields", usage.splomFields, maximumSplomFields, "--max-splom-fields")
         }
-        if usage.tableCells > maximumTableCells { throw refuse("table cells", usage.tableCells, maximumTableCells, "--max-cells") }
+        if usage.tableCells > maximumTableCells {
+            throw refuse("table cells", usage.tableCells, maximumTableCells, "--max-cells")
+        }
         if usage.marks > maximumMarks { throw refuse("marks", usage.marks, maximumMarks, "--max-marks") }
-        if usage.seriesRows > maximumSeriesRows { throw refuse("rows of a line, area or point chart", usage.seriesRows, maximumSeriesRows, "--max-rows") }
+        if usage.seriesRows > maximumSeriesRows {
+            throw refuse("rows of a line, area or point chart", usage.seriesRows, maximumSeriesRows, "--max-rows")
+        }
     }
 
     /// What a widget would draw, counted from its specification before any layout.
@@ -73,7 +82,11 @@ public struct RenderLimits: Sendable, Hashable {
                 for mark in chart.components {
                     let rows = chart.dataSource(for: mark)?.data.rowCount ?? 0
                     // Lines and areas (M4) and points (binned) draw at most a few marks per cell of the plot.
-                    if [.line, .area, .point].contains(mark.type) { seriesRows = max(seriesRows, rows) } else { marks = marks &+ rows }
+                    if [.line, .area, .point].contains(mark.type) {
+                        seriesRows = max(seriesRows, rows)
+                    } else {
+                        marks = marks &+ rows
+                    }
                 }
             default: break
             }

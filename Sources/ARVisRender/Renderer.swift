@@ -34,7 +34,9 @@ public struct Renderer: Sendable {
         switch document {
         case .environment(let environment):
             var widgets: [RenderedWidget] = []
-            for entry in WidgetCatalog.widgets(in: environment) { widgets.append(try render(entry.widget, name: entry.name)) }
+            for entry in WidgetCatalog.widgets(in: environment) {
+                widgets.append(try render(entry.widget, name: entry.name))
+            }
             return widgets
         case .component(let component):
             return [try render(component, name: "component")]
@@ -83,14 +85,17 @@ public struct Renderer: Sendable {
                 for annotation in chart.annotations ?? [] { visit(annotation.content) }
                 for mark in chart.components {
                     for annotation in mark.config.annotations ?? [] { visit(annotation.content) }
-                    for conditional in mark.config.conditionalAnnotations ?? [] { visit(conditional.annotation.content) }
+                    for conditional in mark.config.conditionalAnnotations ?? [] {
+                        visit(conditional.annotation.content)
+                    }
                 }
             default: break
             }
             component.children.forEach(visit)
         }
         switch document {
-        case .environment(let environment): WidgetCatalog.widgets(in: environment).forEach { visit($0.widget.component) }
+        case .environment(let environment):
+            for entry in WidgetCatalog.widgets(in: environment) { visit(entry.widget.component) }
         case .component(let component): visit(component)
         case .chart(let chart): visit(.chart(chart))
         }
@@ -122,10 +127,18 @@ package enum WidgetCatalog {
                 addWidget(WidgetNaming.child(of: name, key: child.key), child.widgetConfiguration)
             }
         }
-        for (index, target) in (environment.imageTrackingConfigurations ?? []).enumerated() { add(WidgetNaming.target("image", index: index), target.relationships) }
-        for (index, target) in (environment.objectTrackingConfigurations ?? []).enumerated() { add(WidgetNaming.target("object", index: index), target.relationships) }
-        for anchor in environment.worldAnchors ?? [] { add(WidgetNaming.anchor("world", id: anchor.id), anchor.relationships) }
-        for anchor in environment.geoAnchors ?? [] { add(WidgetNaming.anchor("geo", id: anchor.id), anchor.relationships) }
+        for (index, target) in (environment.imageTrackingConfigurations ?? []).enumerated() {
+            add(WidgetNaming.target("image", index: index), target.relationships)
+        }
+        for (index, target) in (environment.objectTrackingConfigurations ?? []).enumerated() {
+            add(WidgetNaming.target("object", index: index), target.relationships)
+        }
+        for anchor in environment.worldAnchors ?? [] {
+            add(WidgetNaming.anchor("world", id: anchor.id), anchor.relationships)
+        }
+        for anchor in environment.geoAnchors ?? [] {
+            add(WidgetNaming.anchor("geo", id: anchor.id), anchor.relationships)
+        }
         return result
     }
 }

@@ -36,16 +36,18 @@ enum Theme {
 
     /// The DejaVu face nearest to an iARVis weight and design (rounded → Sans, monospaced → Mono, serif → Serif).
     static func face(weight: FontWeight, design: FontDesign, italic: Bool = false) -> FontFace {
-        let family: FontFace.Family = switch design {
-        case .monospaced: .mono
-        case .serif: .serif
-        default: .sans
-        }
-        let faceWeight: FontFace.Weight = switch weight {
-        case .ultraLight, .thin, .light: .light
-        case .regular, .medium: .regular
-        default: .bold
-        }
+        let family: FontFace.Family =
+            switch design {
+            case .monospaced: .mono
+            case .serif: .serif
+            default: .sans
+            }
+        let faceWeight: FontFace.Weight =
+            switch weight {
+            case .ultraLight, .thin, .light: .light
+            case .regular, .medium: .regular
+            default: .bold
+            }
         return FontFace(family: family, weight: faceWeight, isItalic: italic)
     }
 }

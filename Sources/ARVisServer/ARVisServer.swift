@@ -3,9 +3,9 @@ public import ARVisStore
 import Foundation
 public import Hummingbird
 import HummingbirdCore
-import NIOCore
 import HummingbirdWebSocket
 public import Logging
+import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
 public import Prometheus
@@ -19,19 +19,27 @@ public enum ARVisServer {
     /// The application for `configuration` on an open store: the router with every implemented
     /// operation, one log line per request, and `/metrics` emitting `metrics` (the process's metrics
     /// backend once ``run(_:logger:)`` has bootstrapped it).
-    public static func application(_ configuration: ServerConfiguration, store: Store, logger: Logger,
-                                   metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws -> some ApplicationProtocol {
+    public static func application(
+        _ configuration: ServerConfiguration, store: Store, logger: Logger,
+        metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+    ) throws -> some ApplicationProtocol {
         let router = Router(context: ServerContext.self)
         ServerMetrics.register(metrics, on: router)
         router.middlewares.add(RequestLogMiddleware())
-        if !configuration.allowedOrigins.isEmpty { router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins)) }
+        if !configuration.allowedOrigins.isEmpty {
+            router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins))
+        }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         let library = AssetLibrary(directory: configuration.assetDirectory, store: store, logger: logger)
         let api = ARVisAPI(store: store, configuration: configuration, library: library)
         // Routes that limit per client see its address (sign-ins, sign-ups, spec checks, drawings); the
         // hub's cached spec files, its busiest route, do without the cost.
         let addressed = router.group().add(middleware: RequestAddressMiddleware())
-        try api.registerHandlers(on: addressed, middlewares: [ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware()])
+        try api.registerHandlers(
+            on: addressed,
+            middlewares: [
+                ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware(),
+            ])
         SpecRoutes(api: api).register(on: addressed)
         PlanRoutes(api: api).register(on: router)
         DatasetRoutes(api: api).register(on: router)
@@ -47,35 +55,45 @@ public enum ARVisServer {
         }
         let webSocketRouter = Router(context: LiveContext.self)
         LiveRoutes(api: api, hub: hub).register(on: router, webSocketRouter: webSocketRouter)
-        return Application(router: router, server: server(configuration, webSocketRouter: webSocketRouter),
-                           configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
-                           services: [Housekeeper(store: store, logger: logger, library: library), hub, library, MemoryReturn()], logger: logger)
+        return Application(
+            router: router, server: server(configuration, webSocketRouter: webSocketRouter),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            services: [Housekeeper(store: store, logger: logger, library: library), hub, library, MemoryReturn()],
+            logger: logger)
     }
 
     /// HTTP/1.1 with WebSocket upgrades, behind a ``ConnectionGuard``: a connection gets
     /// ``ServerConfiguration/idleTimeout`` to send its first request's head and to stay idle
     /// between requests; WebSockets are pinged every 15 s (half-open ones close) and take frames
     /// of at most 64 KB.
-    private static func server(_ configuration: ServerConfiguration, webSocketRouter: Router<LiveContext>) -> HTTPServerBuilder {
-        let webSocket = WebSocketServerConfiguration(maxFrameSize: LiveRoutes.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(15)))
+    private static func server(_ configuration: ServerConfiguration, webSocketRouter: Router<LiveContext>)
+        -> HTTPServerBuilder
+    {
+        let webSocket = WebSocketServerConfiguration(
+            maxFrameSize: LiveRoutes.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(15)))
         let idle = TimeAmount.milliseconds(Int64(max(1, min(configuration.idleTimeout, 86_400)) * 1_000))
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
-            GuardedChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
-                                                              configuration: .init(http1: .init(idleTimeout: idle), ws: webSocket)),
-                           headTimeout: idle)
+            GuardedChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: .init(http1: .init(idleTimeout: idle), ws: webSocket)),
+                headTimeout: idle)
         }
     }
 
     /// Opens the store (PostgreSQL at ``ServerConfiguration/databaseURL``, else SQLite under the data
     /// directory) and serves until SIGINT or SIGTERM, then shuts down gracefully.
     /// - Throws: ``StoreError`` when the database cannot be opened; the server's own errors.
-    public static func run(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "arvis.serve")) async throws {
+    public static func run(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "arvis.serve"))
+        async throws
+    {
         let store: Store
         if let url = configuration.databaseURL {
             store = try await Store.open(postgres: url, logger: logger)
         } else {
-            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: configuration.dataDirectory, withIntermediateDirectories: true)
             store = try await Store.open(sqliteAt: configuration.databasePath, logger: logger)
         }
         let metrics = PrometheusCollectorRegistry()

@@ -56,19 +56,26 @@ public struct ServerConfiguration: Sendable {
     /// `{z}`, `{x}` and `{y}`.
     public static func mapTileOrigin(_ template: String) -> String? {
         guard ["{z}", "{x}", "{y}"].allSatisfy(template.contains),
-              let url = URL(string: template.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-              let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty,
-              host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
+            let url = URL(
+                string: template.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+            let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", let host = url.host,
+            !host.isEmpty,
+            host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" })
+        else { return nil }
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// Creates a configuration; the defaults are those of `arvis serve`.
-    public init(dataDirectory: String = "arvis-data", databaseURL: String? = nil, host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
-                passwordCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5, signInAttemptsPerAddress: Int = 50,
-                signInWindow: TimeInterval = 15 * 60,
-                maximumSpecBytes: Int = 5_000_000, maximumAnchorBytes: Int = 16_384,
-                allowedOrigins: Set<String> = [], maximumAssetBytes: Int = 200_000_000,
-                mapTiles: String? = ServerConfiguration.openStreetMapTiles) {
+    public init(
+        dataDirectory: String = "arvis-data", databaseURL: String? = nil, host: String = "127.0.0.1", port: Int = 8080,
+        publicURL: String? = nil,
+        passwordCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, signInAttempts: Int = 5,
+        signInAttemptsPerAddress: Int = 50,
+        signInWindow: TimeInterval = 15 * 60,
+        maximumSpecBytes: Int = 5_000_000, maximumAnchorBytes: Int = 16_384,
+        allowedOrigins: Set<String> = [], maximumAssetBytes: Int = 200_000_000,
+        mapTiles: String? = ServerConfiguration.openStreetMapTiles
+    ) {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL
         self.host = host

@@ -24,7 +24,11 @@ enum RequestAddress {
 
 /// Makes the connection's peer address available to the generated handlers as ``RequestAddress``.
 struct RequestAddressMiddleware: RouterMiddleware {
-    func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response) async throws -> Response {
-        try await RequestAddress.$current.withValue(context.remoteAddress?.ipAddress) { try await next(request, context) }
+    func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response)
+        async throws -> Response
+    {
+        try await RequestAddress.$current.withValue(context.remoteAddress?.ipAddress) {
+            try await next(request, context)
+        }
     }
 }

@@ -19,7 +19,10 @@ enum DepthScan {
         while index < bytes.count {
             let lineStart = index
             var indent = 0
-            while index < bytes.count, bytes[index] == UInt8(ascii: " ") { indent += 1; index += 1 }
+            while index < bytes.count, bytes[index] == UInt8(ascii: " ") {
+                indent += 1
+                index += 1
+            }
             while index + 1 < bytes.count, bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: " ") {
                 indent += 2
                 index += 2
@@ -36,7 +39,9 @@ enum DepthScan {
                 } else if byte == UInt8(ascii: "#"), previous == UInt8(ascii: " ") {
                     while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
                     break
-                } else if byte == UInt8(ascii: "*"), startsValue(after: lastSignificant, previous: previous, inFlow: flowDepth > 0) {
+                } else if byte == UInt8(ascii: "*"),
+                    startsValue(after: lastSignificant, previous: previous, inFlow: flowDepth > 0)
+                {
                     return .alias(index)
                 } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
                     flowDepth += 1

@@ -9,7 +9,9 @@ public enum YAMLComments {
     /// line's end is part of a string of the document (a quoted or block scalar that contains `#`).
     public static func lines(in yaml: Data, document: SpecDocument) -> [Int] {
         var candidates: [(line: Int, text: String)] = []
-        for (index, line) in String(decoding: yaml, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in String(decoding: yaml, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).enumerated() {
             if let start = commentStart(in: line) {
                 candidates.append((index + 1, String(line[start...]).trimmingCharacters(in: .whitespacesAndNewlines)))
             }

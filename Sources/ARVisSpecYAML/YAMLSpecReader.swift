@@ -1,10 +1,11 @@
 public import ARVisSpec
+import Yams
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import Yams
 
 /// The ARVis document tree (Yams has a `Node` of its own).
 typealias SpecNode = ARVisSpec.Node
@@ -29,7 +30,9 @@ public enum YAMLSpecReader {
     }
 
     /// Reads YAML and returns the document, or throws the first error with all diagnostics attached.
-    public static func decode(_ data: Data, file: String? = nil, options: ReadOptions = ReadOptions()) throws(SpecError) -> SpecDocument {
+    public static func decode(_ data: Data, file: String? = nil, options: ReadOptions = ReadOptions()) throws(SpecError)
+        -> SpecDocument
+    {
         let result = read(yaml: data, file: file, options: options)
         guard let document = result.document else { throw SpecError(diagnostics: result.diagnostics) }
         return document
@@ -37,10 +40,19 @@ public enum YAMLSpecReader {
 
     private static let resolver = Resolver.default.removing(.timestamp).removing(.merge).removing(.value)
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, text: SourceText, maximumDepth: Int) -> (SpecNode?, [PendingDiagnostic]) {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, text: SourceText, maximumDepth: Int) -> (
+        SpecNode?, [PendingDiagnostic]
+    ) {
         guard let string = String(validating: bytes, as: UTF8.self) else {
             let bad = UTF8Validation.firstInvalidOffset(in: bytes)
-            return (nil, [PendingDiagnostic(.error, .encoding, offset: bad, path: "", message: "the file is not valid UTF-8", hint: "save it as UTF-8")])
+            return (
+                nil,
+                [
+                    PendingDiagnostic(
+                        .error, .encoding, offset: bad, path: "", message: "the file is not valid UTF-8",
+                        hint: "save it as UTF-8")
+                ]
+            )
         }
         switch DepthScan.scan(bytes, maximumDepth: maximumDepth) {
         case .tooDeep(let offset): return (nil, [.depthLimit(at: offset, maximumDepth: maximumDepth)])
@@ -54,7 +66,14 @@ public enum YAMLSpecReader {
             return (nil, [syntaxError(error, text)])
         }
         guard let composed else {
-            return (nil, [PendingDiagnostic(.error, .syntax, offset: 0, path: "", message: "the document is empty", hint: "a spec is a mapping such as vStack: {…}")])
+            return (
+                nil,
+                [
+                    PendingDiagnostic(
+                        .error, .syntax, offset: 0, path: "", message: "the document is empty",
+                        hint: "a spec is a mapping such as vStack: {…}")
+                ]
+            )
         }
         var converter = NodeConverter(text: text, maximumDepth: maximumDepth)
         let root = converter.convert(composed, depth: 0)
@@ -62,16 +81,20 @@ public enum YAMLSpecReader {
     }
 
     static func aliasError(at offset: Int) -> PendingDiagnostic {
-        PendingDiagnostic(.error, .syntax, offset: offset, path: "", message: "YAML aliases are not supported",
-                          hint: "write the value out in full; aliases can make a small document arbitrarily large")
+        PendingDiagnostic(
+            .error, .syntax, offset: offset, path: "", message: "YAML aliases are not supported",
+            hint: "write the value out in full; aliases can make a small document arbitrarily large")
     }
 
     private static func syntaxError(_ error: any Error, _ text: SourceText) -> PendingDiagnostic {
-        let (problem, mark): (String, Mark?) = switch error as? YamlError {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _): (problem, mark)
-        case .reader(let problem, _, _, _): (problem, nil)
-        default: (String(describing: error), nil)
-        }
+        let (problem, mark): (String, Mark?) =
+            switch error as? YamlError {
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+                .composer(_, let problem, let mark, _):
+                (problem, mark)
+            case .reader(let problem, _, _, _): (problem, nil)
+            default: (String(describing: error), nil)
+            }
         let offset = mark.map { text.offset(line: $0.line, column: $0.column) } ?? 0
         return PendingDiagnostic(.error, .syntax, offset: offset, path: "", message: "YAML: \(problem)")
     }
@@ -96,28 +119,40 @@ private struct NodeConverter {
         switch node {
         case .scalar(let scalar):
             var kind = scalarKind(node, scalar, offset)
-            if case .string(let value) = kind, !value.hasPrefix("\u{FEFF}"), startsWithByteOrderMark(scalar, at: offset) {
+            if case .string(let value) = kind, !value.hasPrefix("\u{FEFF}"), startsWithByteOrderMark(scalar, at: offset)
+            {
                 // Yams drops a U+FEFF that begins a scalar, as it would a file's byte order mark.
                 kind = .string("\u{FEFF}" + value)
             }
             return SpecNode(kind, offset: offset)
         case .sequence(let sequence):
-            guard depth < maximumDepth else { failure = .depthLimit(at: offset, maximumDepth: maximumDepth); return SpecNode(.null, offset: offset) }
+            guard depth < maximumDepth else {
+                failure = .depthLimit(at: offset, maximumDepth: maximumDepth)
+                return SpecNode(.null, offset: offset)
+            }
             return SpecNode(.array(sequence.map { convert($0, depth: depth + 1) }), offset: offset)
         case .mapping(let mapping):
-            guard depth < maximumDepth else { failure = .depthLimit(at: offset, maximumDepth: maximumDepth); return SpecNode(.null, offset: offset) }
+            guard depth < maximumDepth else {
+                failure = .depthLimit(at: offset, maximumDepth: maximumDepth)
+                return SpecNode(.null, offset: offset)
+            }
             var members: [SpecNode.Member] = []
             for (key, value) in mapping {
                 let keyOffset = key.mark.map { text.offset(line: $0.line, column: $0.column) } ?? offset
                 guard let keyText = key.scalar?.string else {
-                    failure = PendingDiagnostic(.error, .typeMismatch, offset: keyOffset, path: "", message: "mapping keys must be plain text, found a \(key.sequence != nil ? "sequence" : "mapping")")
+                    failure = PendingDiagnostic(
+                        .error, .typeMismatch, offset: keyOffset, path: "",
+                        message:
+                            "mapping keys must be plain text, found a \(key.sequence != nil ? "sequence" : "mapping")")
                     return SpecNode(.null, offset: offset)
                 }
                 if members.contains(where: { $0.key == keyText }) {
-                    failure = PendingDiagnostic(.error, .duplicateKey, offset: keyOffset, path: "", message: "duplicate key \"\(keyText)\"",
-                                                hint: "keep one of them")
+                    failure = PendingDiagnostic(
+                        .error, .duplicateKey, offset: keyOffset, path: "", message: "duplicate key \"\(keyText)\"",
+                        hint: "keep one of them")
                 }
-                members.append(SpecNode.Member(key: keyText, keyOffset: keyOffset, value: convert(value, depth: depth + 1)))
+                members.append(
+                    SpecNode.Member(key: keyText, keyOffset: keyOffset, value: convert(value, depth: depth + 1)))
             }
             return SpecNode(.object(members), offset: offset)
         case .alias:
@@ -132,7 +167,9 @@ private struct NodeConverter {
         let head = Array(text.bytes(at: offset + quote, count: 10))
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { return true }
         // A double-quoted escape: \uFEFF or \U0000FEFF, in either case.
-        guard scalar.style == .doubleQuoted, head.count >= 6, head[0] == UInt8(ascii: "\\"), head[1] | 0x20 == UInt8(ascii: "u") else { return false }
+        guard scalar.style == .doubleQuoted, head.count >= 6, head[0] == UInt8(ascii: "\\"),
+            head[1] | 0x20 == UInt8(ascii: "u")
+        else { return false }
         let digits = head[1] == UInt8(ascii: "u") ? head[2..<6] : head.count >= 10 ? head[2..<10] : []
         return UInt32(String(decoding: digits, as: UTF8.self), radix: 16) == 0xFEFF
     }
@@ -143,16 +180,22 @@ private struct NodeConverter {
         case Tag(.bool): return node.bool.map(SpecNode.Kind.bool) ?? .string(scalar.string)
         case Tag(.int):
             if let value = node.int { return .int(value) }
-            guard let value = Double(scalar.string.filter { $0 != "_" }), value.isFinite else { return .string(scalar.string) }
-            warnings.append(PendingDiagnostic(.warning, .inexactNumber, offset: offset, path: "",
-                                              message: "the integer \(scalar.string) does not fit 64 bits and is read as \(value)",
-                                              hint: "write it as a string to keep every digit"))
+            guard let value = Double(scalar.string.filter { $0 != "_" }), value.isFinite else {
+                return .string(scalar.string)
+            }
+            warnings.append(
+                PendingDiagnostic(
+                    .warning, .inexactNumber, offset: offset, path: "",
+                    message: "the integer \(scalar.string) does not fit 64 bits and is read as \(value)",
+                    hint: "write it as a string to keep every digit"))
             return .double(value)
         case Tag(.float):
             guard let value = node.float else { return .string(scalar.string) }
             guard value.isFinite else {
-                failure = PendingDiagnostic(.error, .numberOutOfRange, offset: offset, path: "", message: "the number \(scalar.string) is not finite",
-                                            hint: "numbers must be finite and fit a 64-bit float")
+                failure = PendingDiagnostic(
+                    .error, .numberOutOfRange, offset: offset, path: "",
+                    message: "the number \(scalar.string) is not finite",
+                    hint: "numbers must be finite and fit a 64-bit float")
                 return .null
             }
             return .double(value)

@@ -21,7 +21,11 @@ public enum YAMLSpecWriter {
         case .double(let value): Yams.Node(JSONWriter.numberText(value), Tag(.float))
         case .string(let text): Yams.Node(text, Tag(.str), needsQuotes(text) ? .doubleQuoted : .any)
         case .array(let elements): Yams.Node(elements.map(yamsNode))
-        case .object(let members): Yams.Node(members.map { (Yams.Node($0.key, Tag(.str), needsQuotes($0.key) ? .doubleQuoted : .any), yamsNode($0.value)) })
+        case .object(let members):
+            Yams.Node(
+                members.map {
+                    (Yams.Node($0.key, Tag(.str), needsQuotes($0.key) ? .doubleQuoted : .any), yamsNode($0.value))
+                })
         }
     }
 

@@ -198,10 +198,14 @@ enum Migrations {
         do {
             try await runSteps(on: database, engine: engine)
         } catch {
-            if engine == .postgres { try? await database.raw("SELECT pg_advisory_unlock(hashtext('arvis-migrations'))").run() }
+            if engine == .postgres {
+                try? await database.raw("SELECT pg_advisory_unlock(hashtext('arvis-migrations'))").run()
+            }
             throw error
         }
-        if engine == .postgres { try await database.raw("SELECT pg_advisory_unlock(hashtext('arvis-migrations'))").run() }
+        if engine == .postgres {
+            try await database.raw("SELECT pg_advisory_unlock(hashtext('arvis-migrations'))").run()
+        }
     }
 
     /// A step's statement in PostgreSQL's dialect: `BYTEA` for `BLOB`, `BIGSERIAL` keys for SQLite's
@@ -213,7 +217,9 @@ enum Migrations {
 
     private static func runSteps(on database: any SQLDatabase, engine: Store.Engine) async throws {
         try await database.raw("CREATE TABLE IF NOT EXISTS arvis_schema (step INTEGER NOT NULL)").run()
-        let done = try await database.raw("SELECT COALESCE(MAX(step), 0) AS step FROM arvis_schema").first(decodingColumn: "step", as: Int.self) ?? 0
+        let done =
+            try await database.raw("SELECT COALESCE(MAX(step), 0) AS step FROM arvis_schema").first(
+                decodingColumn: "step", as: Int.self) ?? 0
         for (index, statements) in steps.enumerated() where index + 1 > done {
             try await database.raw(engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
             do {

@@ -120,7 +120,10 @@ public struct SpecVersion: Sendable, Hashable {
     public var body: [UInt8]?
 
     /// Creates a version (the store makes the saved ones; a server makes unsaved ones for previews).
-    public init(name: String, version: Int, contentHash: String, mediaType: String, author: String?, createdAt: Date, body: [UInt8]?) {
+    public init(
+        name: String, version: Int, contentHash: String, mediaType: String, author: String?, createdAt: Date,
+        body: [UInt8]?
+    ) {
         self.name = name
         self.version = version
         self.contentHash = contentHash
@@ -186,8 +189,10 @@ public struct Tree: Sendable, Hashable {
     public var clientID: String?
 
     /// Creates a tree.
-    public init(id: String = UUID().uuidString.lowercased(), species: String, spacing: Double, x: Double, y: Double, z: Double,
-                plantedBy: String? = nil, plantedAt: Date = Date(), clientID: String? = nil) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), species: String, spacing: Double, x: Double, y: Double, z: Double,
+        plantedBy: String? = nil, plantedAt: Date = Date(), clientID: String? = nil
+    ) {
         self.id = id
         self.species = species
         self.spacing = spacing
@@ -216,7 +221,10 @@ public struct Anchor: Sendable, Hashable {
     public var expiresAt: Date
 
     /// Creates an anchor.
-    public init(id: String = UUID().uuidString.lowercased(), session: String?, pose: [Double], payload: [UInt8]?, createdAt: Date, expiresAt: Date) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), session: String?, pose: [Double], payload: [UInt8]?,
+        createdAt: Date, expiresAt: Date
+    ) {
         self.id = id
         self.session = session
         self.pose = pose
@@ -247,8 +255,10 @@ public struct Annotation: Sendable, Hashable {
     public var clientID: String?
 
     /// Creates an annotation.
-    public init(id: String = UUID().uuidString.lowercased(), room: String, x: Double, y: Double, z: Double, text: String? = nil,
-                frame: Int64? = nil, author: String? = nil, createdAt: Date = Date(), clientID: String? = nil) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), room: String, x: Double, y: Double, z: Double, text: String? = nil,
+        frame: Int64? = nil, author: String? = nil, createdAt: Date = Date(), clientID: String? = nil
+    ) {
         self.id = id
         self.room = room
         self.x = x

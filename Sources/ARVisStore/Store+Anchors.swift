@@ -11,35 +11,45 @@ extension Store {
         anchor.createdAt = anchor.createdAt.storePrecision
         anchor.expiresAt = anchor.expiresAt.storePrecision
         try await recordingTransaction(lock: "anchors:\(projectID)") { [anchor] database, events in
-            try await database.raw("""
+            try await database.raw(
+                """
                 INSERT INTO anchors (id, project_id, session, pose, payload, created_at, expires_at) VALUES
                 (\(bind: anchor.id), \(bind: projectID), \(bind: anchor.session), \(bind: Self.poseText(anchor.pose)),
                  \(bind: anchor.payload.map { Data($0) }), \(bind: anchor.createdAt.timeIntervalSince1970), \(bind: anchor.expiresAt.timeIntervalSince1970))
-                """).run()
+                """
+            ).run()
             try await events.record(.anchorSaved, projectID: projectID, subject: anchor.id, on: database)
             guard let session = anchor.session else { return }
-            try await database.raw("""
+            try await database.raw(
+                """
                 DELETE FROM anchors WHERE project_id = \(bind: projectID) AND session = \(bind: session) AND id NOT IN (
                     SELECT id FROM anchors WHERE project_id = \(bind: projectID) AND session = \(bind: session)
                     ORDER BY created_at DESC, id DESC LIMIT \(bind: Self.anchorsPerSession))
-                """).run()
+                """
+            ).run()
         }
         return anchor
     }
 
     /// A project's live anchors (of one session, if given), oldest first.
-    public func anchors(projectID: String, session: String? = nil, now: Date = Date()) async throws(StoreError) -> [Anchor] {
+    public func anchors(projectID: String, session: String? = nil, now: Date = Date()) async throws(StoreError)
+        -> [Anchor]
+    {
         try await withDatabase { database in
             let rows: [any SQLRow]
             if let session {
-                rows = try await database.raw("""
+                rows = try await database.raw(
+                    """
                     SELECT * FROM anchors WHERE project_id = \(bind: projectID) AND session = \(bind: session)
                     AND expires_at > \(bind: now.timeIntervalSince1970) ORDER BY created_at, id
-                    """).all()
+                    """
+                ).all()
             } else {
-                rows = try await database.raw("""
+                rows = try await database.raw(
+                    """
                     SELECT * FROM anchors WHERE project_id = \(bind: projectID) AND expires_at > \(bind: now.timeIntervalSince1970) ORDER BY created_at, id
-                    """).all()
+                    """
+                ).all()
             }
             return try rows.map(Self.anchor)
         }
@@ -48,9 +58,11 @@ extension Store {
     /// One live anchor, or `nil`.
     public func anchor(projectID: String, id: String, now: Date = Date()) async throws(StoreError) -> Anchor? {
         try await withDatabase { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 SELECT * FROM anchors WHERE project_id = \(bind: projectID) AND id = \(bind: id) AND expires_at > \(bind: now.timeIntervalSince1970)
-                """).first().map(Self.anchor)
+                """
+            ).first().map(Self.anchor)
         }
     }
 
@@ -63,7 +75,10 @@ extension Store {
     @discardableResult
     public func purgeExpiredAnchors(now: Date = Date()) async throws(StoreError) -> Int {
         try await transaction { database in
-            let count = try await database.raw("SELECT COUNT(*) AS count FROM anchors WHERE expires_at <= \(bind: now.timeIntervalSince1970)")
+            let count =
+                try await database.raw(
+                    "SELECT COUNT(*) AS count FROM anchors WHERE expires_at <= \(bind: now.timeIntervalSince1970)"
+                )
                 .first(decodingColumn: "count", as: Int.self) ?? 0
             try await database.raw("DELETE FROM anchors WHERE expires_at <= \(bind: now.timeIntervalSince1970)").run()
             return count
@@ -76,11 +91,13 @@ extension Store {
     }
 
     private static func anchor(_ row: any SQLRow) throws -> Anchor {
-        Anchor(id: try row.decode(column: "id", as: String.self),
-               session: try row.decodeNil(column: "session") ? nil : try row.decode(column: "session", as: String.self),
-               pose: try row.decode(column: "pose", as: String.self).split(separator: ",").compactMap { Double($0) },
-               payload: try row.decodeNil(column: "payload") ? nil : [UInt8](try row.decode(column: "payload", as: Data.self)),
-               createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)),
-               expiresAt: Date(timeIntervalSince1970: try row.decode(column: "expires_at", as: Double.self)))
+        Anchor(
+            id: try row.decode(column: "id", as: String.self),
+            session: try row.decodeNil(column: "session") ? nil : try row.decode(column: "session", as: String.self),
+            pose: try row.decode(column: "pose", as: String.self).split(separator: ",").compactMap { Double($0) },
+            payload: try row.decodeNil(column: "payload")
+                ? nil : [UInt8](try row.decode(column: "payload", as: Data.self)),
+            createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)),
+            expiresAt: Date(timeIntervalSince1970: try row.decode(column: "expires_at", as: Double.self)))
     }
 }

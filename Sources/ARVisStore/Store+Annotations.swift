@@ -14,7 +14,9 @@ extension Store {
     /// in one transaction, each with its event: one commit instead of one each.
     /// - Returns: the annotation as stored, and whether this call created it.
     /// - Throws: ``StoreError`` `conflict` when the room already holds ``annotationsPerRoom``.
-    public func placeAnnotation(projectID: String, _ annotation: Annotation, authorID: String?) async throws(StoreError) -> (annotation: Annotation, created: Bool) {
+    public func placeAnnotation(projectID: String, _ annotation: Annotation, authorID: String?) async throws(StoreError)
+        -> (annotation: Annotation, created: Bool)
+    {
         var annotation = annotation
         annotation.createdAt = annotation.createdAt.storePrecision
         let request = AnnotationWrites.Request(projectID: projectID, annotation: annotation, authorID: authorID)
@@ -23,7 +25,9 @@ extension Store {
 
     /// Writes a batch of one project's annotations in one transaction; each gets its own outcome
     /// (a full room refuses only its own annotation).
-    func write(_ batch: [AnnotationWrites.Request]) async -> [Result<(annotation: Annotation, created: Bool), StoreError>] {
+    func write(_ batch: [AnnotationWrites.Request]) async -> [Result<
+        (annotation: Annotation, created: Bool), StoreError
+    >] {
         guard let projectID = batch.first?.projectID else { return [] }
         let cache = cache
         do {
@@ -32,31 +36,46 @@ extension Store {
                 var outcomes: [Result<(annotation: Annotation, created: Bool), StoreError>] = []
                 for request in batch {
                     let annotation = request.annotation
-                    if let clientID = annotation.clientID, let earlier = try await database.raw("""
-                        SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
-                        WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
-                        """).first().map(Self.annotation) {
+                    if let clientID = annotation.clientID,
+                        let earlier = try await database.raw(
+                            """
+                            SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
+                            WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
+                            """
+                        ).first().map(Self.annotation)
+                    {
                         outcomes.append(.success((earlier, false)))
                         continue
                     }
                     if counts[annotation.room] == nil {
-                        counts[annotation.room] = try await database.raw("""
-                            SELECT COUNT(*) AS count FROM annotations WHERE project_id = \(bind: projectID) AND room = \(bind: annotation.room)
-                            """).first(decodingColumn: "count", as: Int.self) ?? 0
+                        counts[annotation.room] =
+                            try await database.raw(
+                                """
+                                SELECT COUNT(*) AS count FROM annotations WHERE project_id = \(bind: projectID) AND room = \(bind: annotation.room)
+                                """
+                            ).first(decodingColumn: "count", as: Int.self) ?? 0
                     }
                     guard counts[annotation.room, default: 0] < Self.annotationsPerRoom else {
-                        outcomes.append(.failure(StoreError(.conflict, "the room '\(annotation.room)' holds \(Self.annotationsPerRoom) annotations, the most it keeps; delete some first",
-                                                            location: "rooms/\(annotation.room)")))
+                        outcomes.append(
+                            .failure(
+                                StoreError(
+                                    .conflict,
+                                    "the room '\(annotation.room)' holds \(Self.annotationsPerRoom) annotations, the most it keeps; delete some first",
+                                    location: "rooms/\(annotation.room)")))
                         continue
                     }
-                    try await database.raw("""
+                    try await database.raw(
+                        """
                         INSERT INTO annotations (id, project_id, room, x, y, z, text, frame, author_id, created_at, client_id) VALUES
                         (\(bind: annotation.id), \(bind: projectID), \(bind: annotation.room), \(bind: annotation.x), \(bind: annotation.y), \(bind: annotation.z),
                          \(bind: annotation.text), \(bind: annotation.frame), \(bind: request.authorID), \(bind: annotation.createdAt.timeIntervalSince1970),
                          \(bind: annotation.clientID))
-                        """).run()
+                        """
+                    ).run()
                     counts[annotation.room, default: 0] += 1
-                    try await events.record(.annotationAdded, projectID: projectID, subject: annotation.id, detail: annotation.room, on: database)
+                    try await events.record(
+                        .annotationAdded, projectID: projectID, subject: annotation.id, detail: annotation.room,
+                        on: database)
                     // Kept before the event is announced, so the live streams need not read it back.
                     cache.remember(annotation, projectID: projectID)
                     outcomes.append(.success((annotation, true)))
@@ -74,15 +93,19 @@ extension Store {
         try await withDatabase { database in
             let rows: [any SQLRow]
             if let room {
-                rows = try await database.raw("""
+                rows = try await database.raw(
+                    """
                     SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
                     WHERE project_id = \(bind: projectID) AND room = \(bind: room) ORDER BY created_at, annotations.id
-                    """).all()
+                    """
+                ).all()
             } else {
-                rows = try await database.raw("""
+                rows = try await database.raw(
+                    """
                     SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
                     WHERE project_id = \(bind: projectID) ORDER BY created_at, annotations.id
-                    """).all()
+                    """
+                ).all()
             }
             return try rows.map(Self.annotation)
         }
@@ -92,10 +115,12 @@ extension Store {
     public func annotation(projectID: String, id: String) async throws(StoreError) -> Annotation? {
         if let recent = cache.annotation(projectID: projectID, id: id) { return recent }
         return try await withDatabase { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
                 WHERE project_id = \(bind: projectID) AND annotations.id = \(bind: id)
-                """).first().map(Self.annotation)
+                """
+            ).first().map(Self.annotation)
         }
     }
 
@@ -104,19 +129,21 @@ extension Store {
         let room = try await annotation(projectID: projectID, id: id)?.room
         guard let room else { return false }
         cache.forgetItem(projectID: projectID, id: id)
-        return try await deleteRow(from: "annotations", projectID: projectID, id: id, announcing: .annotationDeleted, detail: room)
+        return try await deleteRow(
+            from: "annotations", projectID: projectID, id: id, announcing: .annotationDeleted, detail: room)
     }
 
     private static func annotation(_ row: any SQLRow) throws -> Annotation {
-        Annotation(id: try row.decode(column: "id", as: String.self), room: try row.decode(column: "room", as: String.self),
-                   x: try row.decode(column: "x", as: Double.self), y: try row.decode(column: "y", as: Double.self),
-                   z: try row.decode(column: "z", as: Double.self), text: try row.decode(column: "text", as: String?.self),
-                   frame: try row.decode(column: "frame", as: Int64?.self), author: try row.decode(column: "username", as: String?.self),
-                   createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)),
-                   clientID: try row.decode(column: "client_id", as: String?.self))
+        Annotation(
+            id: try row.decode(column: "id", as: String.self), room: try row.decode(column: "room", as: String.self),
+            x: try row.decode(column: "x", as: Double.self), y: try row.decode(column: "y", as: Double.self),
+            z: try row.decode(column: "z", as: Double.self), text: try row.decode(column: "text", as: String?.self),
+            frame: try row.decode(column: "frame", as: Int64?.self),
+            author: try row.decode(column: "username", as: String?.self),
+            createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)),
+            clientID: try row.decode(column: "client_id", as: String?.self))
     }
 }
-
 
 /// Gathers annotations placed while a write is running, and writes them together next: a commit
 /// per batch, not per annotation (taps from many rooms arrive at once).
@@ -138,7 +165,8 @@ final class AnnotationWrites: Sendable {
     /// The most annotations one transaction writes.
     static let batchLimit = 256
 
-    func place(_ request: Request, in store: Store) async -> Result<(annotation: Annotation, created: Bool), StoreError> {
+    func place(_ request: Request, in store: Store) async -> Result<(annotation: Annotation, created: Bool), StoreError>
+    {
         await withCheckedContinuation { continuation in
             let start = state.withLock { state -> Bool in
                 state.waiting.append(Waiting(request: request, continuation: continuation))
@@ -158,9 +186,14 @@ final class AnnotationWrites: Sendable {
                     state.writing = false
                     return []
                 }
-                var batch: [Waiting] = [], rest: [Waiting] = []
+                var batch: [Waiting] = []
+                var rest: [Waiting] = []
                 for waiting in state.waiting {
-                    if waiting.request.projectID == project, batch.count < Self.batchLimit { batch.append(waiting) } else { rest.append(waiting) }
+                    if waiting.request.projectID == project, batch.count < Self.batchLimit {
+                        batch.append(waiting)
+                    } else {
+                        rest.append(waiting)
+                    }
                 }
                 state.waiting = rest
                 return batch

@@ -40,9 +40,11 @@ public struct Asset: Sendable, Hashable {
     public var trashedAt: Date?
 
     /// Creates an asset record.
-    public init(id: String = UUID().uuidString.lowercased(), name: String, format: String, contentHash: String, size: Int,
-                status: Status = .processing, summary: String? = nil, failure: String? = nil, uploaderID: String?,
-                uploaderName: String? = nil, createdAt: Date = Date(), trashedAt: Date? = nil) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), name: String, format: String, contentHash: String, size: Int,
+        status: Status = .processing, summary: String? = nil, failure: String? = nil, uploaderID: String?,
+        uploaderName: String? = nil, createdAt: Date = Date(), trashedAt: Date? = nil
+    ) {
         self.id = id
         self.name = name
         self.format = format
@@ -72,32 +74,42 @@ extension Store {
         var asset = asset
         asset.createdAt = asset.createdAt.storePrecision
         try await transaction { [asset] database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 INSERT INTO assets (id, project_id, name, format, content_hash, size, status, summary, failure, uploader_id, created_at)
                 VALUES (\(bind: asset.id), \(bind: projectID), \(bind: asset.name), \(bind: asset.format), \(bind: asset.contentHash),
                         \(bind: asset.size), \(bind: asset.status.rawValue), \(bind: asset.summary), \(bind: asset.failure),
                         \(bind: asset.uploaderID), \(bind: asset.createdAt.timeIntervalSince1970))
-                """).run()
+                """
+            ).run()
         }
         return try await self.asset(projectID: projectID, id: asset.id, includingTrashed: true) ?? asset
     }
 
     /// A project's assets, in the trash or out of it.
-    public func assets(projectID: String, trashed: Bool = false, order: AssetOrder = .name) async throws(StoreError) -> [Asset] {
+    public func assets(projectID: String, trashed: Bool = false, order: AssetOrder = .name) async throws(StoreError)
+        -> [Asset]
+    {
         try await withDatabase { database in
             let filter: SQLQueryString = trashed ? "a.trashed_at IS NOT NULL" : "a.trashed_at IS NULL"
-            let sort: SQLQueryString = order == .name ? "LOWER(a.name), a.created_at DESC, a.id" : "a.created_at DESC, a.id"
-            return try await database.raw("\(Self.assetsWithUploaders) WHERE a.project_id = \(bind: projectID) AND \(filter) ORDER BY \(sort)")
-                .all().map(Self.asset)
+            let sort: SQLQueryString =
+                order == .name ? "LOWER(a.name), a.created_at DESC, a.id" : "a.created_at DESC, a.id"
+            return try await database.raw(
+                "\(Self.assetsWithUploaders) WHERE a.project_id = \(bind: projectID) AND \(filter) ORDER BY \(sort)"
+            )
+            .all().map(Self.asset)
         }
     }
 
     /// One asset, or `nil` (assets in the trash only when `includingTrashed`).
-    public func asset(projectID: String, id: String, includingTrashed: Bool = false) async throws(StoreError) -> Asset? {
+    public func asset(projectID: String, id: String, includingTrashed: Bool = false) async throws(StoreError) -> Asset?
+    {
         try await withDatabase { database in
             let filter: SQLQueryString = includingTrashed ? "1 = 1" : "a.trashed_at IS NULL"
-            return try await database.raw("\(Self.assetsWithUploaders) WHERE a.project_id = \(bind: projectID) AND a.id = \(bind: id) AND \(filter)")
-                .first().map(Self.asset)
+            return try await database.raw(
+                "\(Self.assetsWithUploaders) WHERE a.project_id = \(bind: projectID) AND a.id = \(bind: id) AND \(filter)"
+            )
+            .first().map(Self.asset)
         }
     }
 
@@ -107,17 +119,23 @@ extension Store {
     }
 
     /// Records what processing found.
-    public func finishAsset(id: String, status: Asset.Status, summary: String?, failure: String?) async throws(StoreError) {
+    public func finishAsset(id: String, status: Asset.Status, summary: String?, failure: String?)
+        async throws(StoreError)
+    {
         try await transaction { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 UPDATE assets SET status = \(bind: status.rawValue), summary = \(bind: summary), failure = \(bind: failure) WHERE id = \(bind: id)
-                """).run()
+                """
+            ).run()
         }
     }
 
     /// Moves an asset to the trash; returns whether it was out of it.
     public func trashAsset(projectID: String, id: String, at date: Date = Date()) async throws(StoreError) -> Bool {
-        try await updateAsset(projectID: projectID, id: id, "trashed_at = \(bind: date.storePrecision.timeIntervalSince1970)", where: "trashed_at IS NULL")
+        try await updateAsset(
+            projectID: projectID, id: id, "trashed_at = \(bind: date.storePrecision.timeIntervalSince1970)",
+            where: "trashed_at IS NULL")
     }
 
     /// Takes an asset out of the trash; returns whether it was in it.
@@ -125,12 +143,21 @@ extension Store {
         try await updateAsset(projectID: projectID, id: id, "trashed_at = NULL", where: "trashed_at IS NOT NULL")
     }
 
-    private func updateAsset(projectID: String, id: String, _ set: SQLQueryString, where condition: SQLQueryString) async throws(StoreError) -> Bool {
+    private func updateAsset(projectID: String, id: String, _ set: SQLQueryString, where condition: SQLQueryString)
+        async throws(StoreError) -> Bool
+    {
         try await transaction { database in
-            let found = try await database.raw("""
-                SELECT id FROM assets WHERE project_id = \(bind: projectID) AND id = \(bind: id) AND \(condition)
-                """).first() != nil
-            if found { try await database.raw("UPDATE assets SET \(set) WHERE project_id = \(bind: projectID) AND id = \(bind: id)").run() }
+            let found =
+                try await database.raw(
+                    """
+                    SELECT id FROM assets WHERE project_id = \(bind: projectID) AND id = \(bind: id) AND \(condition)
+                    """
+                ).first() != nil
+            if found {
+                try await database.raw(
+                    "UPDATE assets SET \(set) WHERE project_id = \(bind: projectID) AND id = \(bind: id)"
+                ).run()
+            }
             return found
         }
     }
@@ -140,7 +167,12 @@ extension Store {
     public func unfinishedAssets() async throws(StoreError) -> [(projectID: String, asset: Asset, attempts: Int)] {
         try await withDatabase { database in
             try await database.raw("\(Self.assetsWithUploaders) WHERE a.status = 'processing' ORDER BY a.created_at")
-                .all().map { (try $0.decode(column: "project_id", as: String.self), try Self.asset($0), try $0.decode(column: "attempts", as: Int.self)) }
+                .all().map {
+                    (
+                        try $0.decode(column: "project_id", as: String.self), try Self.asset($0),
+                        try $0.decode(column: "attempts", as: Int.self)
+                    )
+                }
         }
     }
 
@@ -149,10 +181,13 @@ extension Store {
     @discardableResult
     public func countAssetAttempt(id: String, by change: Int = 1) async throws(StoreError) -> Int {
         try await transaction { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 UPDATE assets SET attempts = CASE WHEN attempts + \(bind: change) < 0 THEN 0 ELSE attempts + \(bind: change) END WHERE id = \(bind: id)
-                """).run()
-            return try await database.raw("SELECT attempts FROM assets WHERE id = \(bind: id)").first(decodingColumn: "attempts", as: Int.self) ?? 0
+                """
+            ).run()
+            return try await database.raw("SELECT attempts FROM assets WHERE id = \(bind: id)").first(
+                decodingColumn: "attempts", as: Int.self) ?? 0
         }
     }
 
@@ -160,10 +195,15 @@ extension Store {
     @discardableResult
     public func purgeTrashedAssets(before cutoff: Date) async throws(StoreError) -> Int {
         try await transaction { database in
-            let count = try await database.raw("""
-                SELECT COUNT(*) AS count FROM assets WHERE trashed_at IS NOT NULL AND trashed_at < \(bind: cutoff.timeIntervalSince1970)
-                """).first(decodingColumn: "count", as: Int.self) ?? 0
-            try await database.raw("DELETE FROM assets WHERE trashed_at IS NOT NULL AND trashed_at < \(bind: cutoff.timeIntervalSince1970)").run()
+            let count =
+                try await database.raw(
+                    """
+                    SELECT COUNT(*) AS count FROM assets WHERE trashed_at IS NOT NULL AND trashed_at < \(bind: cutoff.timeIntervalSince1970)
+                    """
+                ).first(decodingColumn: "count", as: Int.self) ?? 0
+            try await database.raw(
+                "DELETE FROM assets WHERE trashed_at IS NOT NULL AND trashed_at < \(bind: cutoff.timeIntervalSince1970)"
+            ).run()
             return count
         }
     }
@@ -171,12 +211,16 @@ extension Store {
     /// The content hashes some asset (in the trash or not) still refers to.
     public func assetHashesInUse() async throws(StoreError) -> Set<String> {
         try await withDatabase { database in
-            Set(try await database.raw("SELECT DISTINCT content_hash FROM assets").all().map { try $0.decode(column: "content_hash", as: String.self) })
+            Set(
+                try await database.raw("SELECT DISTINCT content_hash FROM assets").all().map {
+                    try $0.decode(column: "content_hash", as: String.self)
+                })
         }
     }
 
     /// Assets (`a`) with their uploader's user name, for the queries to filter and order.
-    private static let assetsWithUploaders: SQLQueryString = "SELECT a.*, u.username FROM assets a LEFT JOIN accounts u ON u.id = a.uploader_id"
+    private static let assetsWithUploaders: SQLQueryString =
+        "SELECT a.*, u.username FROM assets a LEFT JOIN accounts u ON u.id = a.uploader_id"
 
     static func asset(_ row: any SQLRow) throws -> Asset {
         func optional<T: Decodable>(_ column: String, _ type: T.Type) throws -> T? {
@@ -184,7 +228,8 @@ extension Store {
         }
         return Asset(
             id: try row.decode(column: "id", as: String.self), name: try row.decode(column: "name", as: String.self),
-            format: try row.decode(column: "format", as: String.self), contentHash: try row.decode(column: "content_hash", as: String.self),
+            format: try row.decode(column: "format", as: String.self),
+            contentHash: try row.decode(column: "content_hash", as: String.self),
             size: try row.decode(column: "size", as: Int.self),
             status: Asset.Status(rawValue: try row.decode(column: "status", as: String.self)) ?? .failed,
             summary: try optional("summary", String.self), failure: try optional("failure", String.self),

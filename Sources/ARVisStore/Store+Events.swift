@@ -62,18 +62,23 @@ extension Store {
 
     /// A project's events after `sequence`, oldest first, at most `limit` (what a client that
     /// reconnects has missed).
-    public func events(projectID: String, after sequence: Int64, limit: Int = 1_000) async throws(StoreError) -> [StoreEvent] {
+    public func events(projectID: String, after sequence: Int64, limit: Int = 1_000) async throws(StoreError)
+        -> [StoreEvent]
+    {
         try await withDatabase { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 SELECT * FROM events WHERE project_id = \(bind: projectID) AND seq > \(bind: sequence) ORDER BY seq LIMIT \(bind: limit)
-                """).all().compactMap(Self.event)
+                """
+            ).all().compactMap(Self.event)
         }
     }
 
     /// The sequence number of the newest event (0 when there is none).
     public func lastEventSequence() async throws(StoreError) -> Int64 {
         try await withDatabase { database in
-            try await database.raw("SELECT COALESCE(MAX(seq), 0) AS seq FROM events").first(decodingColumn: "seq", as: Int64.self) ?? 0
+            try await database.raw("SELECT COALESCE(MAX(seq), 0) AS seq FROM events").first(
+                decodingColumn: "seq", as: Int64.self) ?? 0
         }
     }
 
@@ -81,7 +86,8 @@ extension Store {
     /// older one may have missed events that were purged, and must start afresh.
     public func firstEventSequence() async throws(StoreError) -> Int64 {
         try await withDatabase { database in
-            try await database.raw("SELECT COALESCE(MIN(seq), 0) AS seq FROM events").first(decodingColumn: "seq", as: Int64.self) ?? 0
+            try await database.raw("SELECT COALESCE(MIN(seq), 0) AS seq FROM events").first(
+                decodingColumn: "seq", as: Int64.self) ?? 0
         }
     }
 
@@ -90,27 +96,41 @@ extension Store {
     @discardableResult
     public func purgeEvents(before date: Date) async throws(StoreError) -> Int {
         try await transaction { database in
-            let newest = try await database.raw("SELECT COALESCE(MAX(seq), 0) AS seq FROM events").first(decodingColumn: "seq", as: Int64.self) ?? 0
-            let count = try await database.raw("""
-                SELECT COUNT(*) AS count FROM events WHERE created_at < \(bind: date.timeIntervalSince1970) AND seq < \(bind: newest)
-                """).first(decodingColumn: "count", as: Int.self) ?? 0
-            try await database.raw("DELETE FROM events WHERE created_at < \(bind: date.timeIntervalSince1970) AND seq < \(bind: newest)").run()
+            let newest =
+                try await database.raw("SELECT COALESCE(MAX(seq), 0) AS seq FROM events").first(
+                    decodingColumn: "seq", as: Int64.self) ?? 0
+            let count =
+                try await database.raw(
+                    """
+                    SELECT COUNT(*) AS count FROM events WHERE created_at < \(bind: date.timeIntervalSince1970) AND seq < \(bind: newest)
+                    """
+                ).first(decodingColumn: "count", as: Int.self) ?? 0
+            try await database.raw(
+                "DELETE FROM events WHERE created_at < \(bind: date.timeIntervalSince1970) AND seq < \(bind: newest)"
+            ).run()
             return count
         }
     }
 
     /// Logs ``StoreEvent/Kind/accessChanged`` for `accountID` in every project it is a member of.
-    static func recordAccessChanged(ofAccount accountID: String, because reason: String, on database: any SQLDatabase,
-                                    _ recorder: EventRecorder) async throws {
-        let projects = try await database.raw("SELECT project_id FROM members WHERE account_id = \(bind: accountID) ORDER BY project_id")
-            .all(decodingColumn: "project_id", as: String.self)
+    static func recordAccessChanged(
+        ofAccount accountID: String, because reason: String, on database: any SQLDatabase,
+        _ recorder: EventRecorder
+    ) async throws {
+        let projects = try await database.raw(
+            "SELECT project_id FROM members WHERE account_id = \(bind: accountID) ORDER BY project_id"
+        )
+        .all(decodingColumn: "project_id", as: String.self)
         for projectID in projects {
-            try await recorder.record(.accessChanged, projectID: projectID, subject: accountID, detail: reason, on: database)
+            try await recorder.record(
+                .accessChanged, projectID: projectID, subject: accountID, detail: reason, on: database)
         }
     }
 
     /// Runs `work` in a transaction whose events are logged with it and announced once it commits.
-    func recordingTransaction<T: Sendable>(lock: String? = nil, _ work: @escaping @Sendable (any SQLDatabase, EventRecorder) async throws -> T) async throws(StoreError) -> T {
+    func recordingTransaction<T: Sendable>(
+        lock: String? = nil, _ work: @escaping @Sendable (any SQLDatabase, EventRecorder) async throws -> T
+    ) async throws(StoreError) -> T {
         let recorder = EventRecorder(engine: engine)
         let result = try await transaction(lock: lock) { database in try await work(database, recorder) }
         // Who may see a project changed: cached projects go before anyone checks access again.
@@ -125,12 +145,18 @@ extension Store {
         while true {
             let after = feed.lastSequence
             let (events, read, last) = try await withDatabase { database in
-                let rows = try await database.raw("SELECT * FROM events WHERE seq > \(bind: after) ORDER BY seq LIMIT 1000").all()
-                return (try rows.compactMap(Self.event), rows.count, try rows.last?.decode(column: "seq", as: Int64.self))
+                let rows = try await database.raw(
+                    "SELECT * FROM events WHERE seq > \(bind: after) ORDER BY seq LIMIT 1000"
+                ).all()
+                return (
+                    try rows.compactMap(Self.event), rows.count, try rows.last?.decode(column: "seq", as: Int64.self)
+                )
             }
             for event in events {
                 // Another instance changed the spec: the cached latest version is stale now, not in a second.
-                if event.kind == .specSaved || event.kind == .specDeleted { cache.forgetSpec(projectID: event.projectID, name: event.subject) }
+                if event.kind == .specSaved || event.kind == .specDeleted {
+                    cache.forgetSpec(projectID: event.projectID, name: event.subject)
+                }
                 if event.kind == .accessChanged { cache.forgetProjects() }
                 feed.deliver(event)
             }
@@ -144,10 +170,13 @@ extension Store {
     /// which is skipped rather than taken for another.
     static func event(_ row: any SQLRow) throws -> StoreEvent? {
         guard let known = StoreEvent.Kind(rawValue: try row.decode(column: "kind", as: String.self)) else { return nil }
-        return StoreEvent(sequence: try row.decode(column: "seq", as: Int64.self), projectID: try row.decode(column: "project_id", as: String.self),
-                   kind: known,
-                   subject: try row.decode(column: "subject", as: String.self), detail: try row.decode(column: "detail", as: String?.self),
-                   createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)))
+        return StoreEvent(
+            sequence: try row.decode(column: "seq", as: Int64.self),
+            projectID: try row.decode(column: "project_id", as: String.self),
+            kind: known,
+            subject: try row.decode(column: "subject", as: String.self),
+            detail: try row.decode(column: "detail", as: String?.self),
+            createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)))
     }
 }
 
@@ -164,22 +193,34 @@ final class EventRecorder: Sendable {
     /// Logs an event in the transaction on `database`. On PostgreSQL the log is appended under a lock
     /// held to the commit, so events commit in sequence order and a reader that follows the sequence
     /// never skips one; the notification is sent when the transaction commits.
-    func record(_ kind: StoreEvent.Kind, projectID: String, subject: String, detail: String? = nil, on database: any SQLDatabase) async throws {
-        if engine == .postgres { try await database.raw("SELECT pg_advisory_xact_lock(hashtext('arvis-events'))").run() }
+    func record(
+        _ kind: StoreEvent.Kind, projectID: String, subject: String, detail: String? = nil, on database: any SQLDatabase
+    ) async throws {
+        if engine == .postgres {
+            try await database.raw("SELECT pg_advisory_xact_lock(hashtext('arvis-events'))").run()
+        }
         let now = Date().storePrecision
-        let sequence = try await database.raw("""
-            INSERT INTO events (project_id, kind, subject, detail, created_at) VALUES
-            (\(bind: projectID), \(bind: kind.rawValue), \(bind: subject), \(bind: detail), \(bind: now.timeIntervalSince1970)) RETURNING seq
-            """).first(decodingColumn: "seq", as: Int64.self) ?? 0
-        if engine == .postgres { try await database.raw("SELECT pg_notify(\(bind: Store.eventChannel), \(bind: String(sequence)))").run() }
-        let event = StoreEvent(sequence: sequence, projectID: projectID, kind: kind, subject: subject, detail: detail, createdAt: now)
+        let sequence =
+            try await database.raw(
+                """
+                INSERT INTO events (project_id, kind, subject, detail, created_at) VALUES
+                (\(bind: projectID), \(bind: kind.rawValue), \(bind: subject), \(bind: detail), \(bind: now.timeIntervalSince1970)) RETURNING seq
+                """
+            ).first(decodingColumn: "seq", as: Int64.self) ?? 0
+        if engine == .postgres {
+            try await database.raw("SELECT pg_notify(\(bind: Store.eventChannel), \(bind: String(sequence)))").run()
+        }
+        let event = StoreEvent(
+            sequence: sequence, projectID: projectID, kind: kind, subject: subject, detail: detail, createdAt: now)
         events.withLock { $0.append(event) }
     }
 }
 
 /// Hands committed events to every subscriber of ``Store/eventFeed()``.
 final class EventFeed: Sendable {
-    private let subscribers = Mutex<(next: Int, continuations: [Int: AsyncStream<StoreEvent>.Continuation], closed: Bool)>((0, [:], false))
+    private let subscribers = Mutex<
+        (next: Int, continuations: [Int: AsyncStream<StoreEvent>.Continuation], closed: Bool)
+    >((0, [:], false))
     private let delivered = Mutex<Int64>(0)
 
     /// The sequence number of the last event delivered.
@@ -200,7 +241,9 @@ final class EventFeed: Sendable {
             continuation.finish()
             return stream
         }
-        continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { _ = $0.continuations.removeValue(forKey: id) } }
+        continuation.onTermination = { [weak self] _ in
+            self?.subscribers.withLock { _ = $0.continuations.removeValue(forKey: id) }
+        }
         return stream
     }
 
@@ -215,7 +258,7 @@ final class EventFeed: Sendable {
             defer { state.continuations = [:] }
             return Array(state.continuations.values)
         }
-        continuations.forEach { $0.finish() }
+        for continuation in continuations { continuation.finish() }
     }
 }
 

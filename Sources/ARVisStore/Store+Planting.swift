@@ -4,16 +4,22 @@ import SQLKit
 
 extension Store {
     /// Adds a planting area to a project.
-    public func createArea(projectID: String, name: String, area: [UInt8], exclusions: [UInt8]?, squareMetres: Double,
-                           now date: Date = Date()) async throws(StoreError) -> PlantingArea {
-        let stored = PlantingArea(id: UUID().uuidString.lowercased(), name: name, area: area, exclusions: exclusions, squareMetres: squareMetres,
-                                  createdAt: date.storePrecision)
+    public func createArea(
+        projectID: String, name: String, area: [UInt8], exclusions: [UInt8]?, squareMetres: Double,
+        now date: Date = Date()
+    ) async throws(StoreError) -> PlantingArea {
+        let stored = PlantingArea(
+            id: UUID().uuidString.lowercased(), name: name, area: area, exclusions: exclusions,
+            squareMetres: squareMetres,
+            createdAt: date.storePrecision)
         try await withDatabase { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 INSERT INTO areas (id, project_id, name, area, exclusions, square_metres, created_at) VALUES
                 (\(bind: stored.id), \(bind: projectID), \(bind: name), \(bind: Data(area)), \(bind: exclusions.map { Data($0) }),
                  \(bind: squareMetres), \(bind: stored.createdAt.timeIntervalSince1970))
-                """).run()
+                """
+            ).run()
         }
         return stored
     }
@@ -21,14 +27,16 @@ extension Store {
     /// A project's areas, oldest first, with their GeoJSON.
     public func areas(projectID: String) async throws(StoreError) -> [PlantingArea] {
         try await withDatabase { database in
-            try await database.raw("SELECT * FROM areas WHERE project_id = \(bind: projectID) ORDER BY created_at, id").all().map(Self.area)
+            try await database.raw("SELECT * FROM areas WHERE project_id = \(bind: projectID) ORDER BY created_at, id")
+                .all().map(Self.area)
         }
     }
 
     /// One area of a project, or `nil`.
     public func area(projectID: String, id: String) async throws(StoreError) -> PlantingArea? {
         try await withDatabase { database in
-            try await database.raw("SELECT * FROM areas WHERE project_id = \(bind: projectID) AND id = \(bind: id)").first().map(Self.area)
+            try await database.raw("SELECT * FROM areas WHERE project_id = \(bind: projectID) AND id = \(bind: id)")
+                .first().map(Self.area)
         }
     }
 
@@ -38,13 +46,19 @@ extension Store {
     }
 
     /// Stores a plan of an area.
-    public func savePlan(projectID: String, areaID: String, summary: String, geojson: [UInt8], now date: Date = Date()) async throws(StoreError) -> StoredPlan {
-        let plan = StoredPlan(id: UUID().uuidString.lowercased(), areaID: areaID, summary: summary, geojson: geojson, createdAt: date.storePrecision)
+    public func savePlan(projectID: String, areaID: String, summary: String, geojson: [UInt8], now date: Date = Date())
+        async throws(StoreError) -> StoredPlan
+    {
+        let plan = StoredPlan(
+            id: UUID().uuidString.lowercased(), areaID: areaID, summary: summary, geojson: geojson,
+            createdAt: date.storePrecision)
         try await withDatabase { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 INSERT INTO plans (id, project_id, area_id, summary, geojson, created_at) VALUES
                 (\(bind: plan.id), \(bind: projectID), \(bind: areaID), \(bind: summary), \(bind: Data(geojson)), \(bind: plan.createdAt.timeIntervalSince1970))
-                """).run()
+                """
+            ).run()
         }
         return plan
     }
@@ -52,16 +66,19 @@ extension Store {
     /// A project's plans, oldest first, without their trees.
     public func plans(projectID: String) async throws(StoreError) -> [StoredPlan] {
         try await withDatabase { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 SELECT id, area_id, summary, created_at FROM plans WHERE project_id = \(bind: projectID) ORDER BY created_at, id
-                """).all().map { try Self.plan($0, withTrees: false) }
+                """
+            ).all().map { try Self.plan($0, withTrees: false) }
         }
     }
 
     /// One plan with its trees, or `nil`.
     public func plan(projectID: String, id: String) async throws(StoreError) -> StoredPlan? {
         try await withDatabase { database in
-            try await database.raw("SELECT * FROM plans WHERE project_id = \(bind: projectID) AND id = \(bind: id)").first()
+            try await database.raw("SELECT * FROM plans WHERE project_id = \(bind: projectID) AND id = \(bind: id)")
+                .first()
                 .map { try Self.plan($0, withTrees: true) }
         }
     }
@@ -74,35 +91,54 @@ extension Store {
     /// - Parameter largestSpacing: the largest spacing any stored tree can have, which bounds the search.
     /// - Returns: the tree and whether it was planted now (`false`: a retry).
     /// - Throws: ``StoreError`` `conflict` naming the nearest tree too close and the distance.
-    public func plantTree(projectID: String, _ tree: Tree, plantedByID: String?, largestSpacing: Double) async throws(StoreError) -> (tree: Tree, planted: Bool) {
+    public func plantTree(projectID: String, _ tree: Tree, plantedByID: String?, largestSpacing: Double)
+        async throws(StoreError) -> (tree: Tree, planted: Bool)
+    {
         var tree = tree
         tree.plantedAt = tree.plantedAt.storePrecision
         return try await recordingTransaction(lock: "trees:\(projectID)") { [tree] database, events in
-            if let clientID = tree.clientID, let earlier = try await database.raw("""
-                SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
-                WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
-                """).first().map(Self.tree) {
+            if let clientID = tree.clientID,
+                let earlier = try await database.raw(
+                    """
+                    SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
+                    WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
+                    """
+                ).first().map(Self.tree)
+            {
                 return (earlier, false)
             }
             let radius = max(tree.spacing, largestSpacing)
-            let neighbours = try await database.raw("""
+            let neighbours = try await database.raw(
+                """
                 SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
                 WHERE project_id = \(bind: projectID) AND x BETWEEN \(bind: tree.x - radius) AND \(bind: tree.x + radius)
                 AND z BETWEEN \(bind: tree.z - radius) AND \(bind: tree.z + radius)
-                """).all().map(Self.tree)
-            let conflicts = neighbours.map { (tree: $0, distance: ((tree.x - $0.x) * (tree.x - $0.x) + (tree.z - $0.z) * (tree.z - $0.z)).squareRoot()) }
-                .filter { $0.distance < max(tree.spacing, $0.tree.spacing) }
-            if let nearest = conflicts.min(by: { $0.distance < $1.distance }) {
-                throw StoreError(.conflict, String(format: "%.2f m from the %@ planted at (%.2f, %.2f)%@; these trees keep %g m apart", nearest.distance,
-                                                   nearest.tree.species, nearest.tree.x, nearest.tree.z,
-                                                   nearest.tree.plantedBy.map { " by \($0)" } ?? "", max(tree.spacing, nearest.tree.spacing)),
-                                 location: "trees/\(nearest.tree.id)")
+                """
+            ).all().map(Self.tree)
+            let conflicts = neighbours.map {
+                (
+                    tree: $0,
+                    distance: ((tree.x - $0.x) * (tree.x - $0.x) + (tree.z - $0.z) * (tree.z - $0.z)).squareRoot()
+                )
             }
-            try await database.raw("""
+            .filter { $0.distance < max(tree.spacing, $0.tree.spacing) }
+            if let nearest = conflicts.min(by: { $0.distance < $1.distance }) {
+                throw StoreError(
+                    .conflict,
+                    String(
+                        format: "%.2f m from the %@ planted at (%.2f, %.2f)%@; these trees keep %g m apart",
+                        nearest.distance,
+                        nearest.tree.species, nearest.tree.x, nearest.tree.z,
+                        nearest.tree.plantedBy.map { " by \($0)" } ?? "", max(tree.spacing, nearest.tree.spacing)),
+                    location: "trees/\(nearest.tree.id)")
+            }
+            try await database.raw(
+                """
                 INSERT INTO trees (id, project_id, species, spacing, x, y, z, planted_by, planted_at, client_id) VALUES
                 (\(bind: tree.id), \(bind: projectID), \(bind: tree.species), \(bind: tree.spacing), \(bind: tree.x), \(bind: tree.y), \(bind: tree.z),
                  \(bind: plantedByID), \(bind: tree.plantedAt.timeIntervalSince1970), \(bind: tree.clientID))
-                """).run()
+                """
+            ).run()
             try await events.record(.treePlanted, projectID: projectID, subject: tree.id, on: database)
             return (tree, true)
         }
@@ -111,10 +147,12 @@ extension Store {
     /// A project's trees, oldest first.
     public func trees(projectID: String) async throws(StoreError) -> [Tree] {
         try await withDatabase { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
                 WHERE project_id = \(bind: projectID) ORDER BY planted_at, trees.id
-                """).all().map(Self.tree)
+                """
+            ).all().map(Self.tree)
         }
     }
 
@@ -126,45 +164,65 @@ extension Store {
     /// A tree of a project, or `nil`.
     public func tree(projectID: String, id: String) async throws(StoreError) -> Tree? {
         try await withDatabase { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
                 WHERE project_id = \(bind: projectID) AND trees.id = \(bind: id)
-                """).first().map(Self.tree)
+                """
+            ).first().map(Self.tree)
         }
     }
 
     /// Deletes the row `id` of a project's table, logging `event` when it existed; returns whether it did.
-    func deleteRow(from table: String, projectID: String, id: String, announcing event: StoreEvent.Kind? = nil,
-                   detail: String? = nil) async throws(StoreError) -> Bool {
+    func deleteRow(
+        from table: String, projectID: String, id: String, announcing event: StoreEvent.Kind? = nil,
+        detail: String? = nil
+    ) async throws(StoreError) -> Bool {
         try await recordingTransaction { database, events in
-            let found = try await database.raw("SELECT id FROM \(ident: table) WHERE project_id = \(bind: projectID) AND id = \(bind: id)").first() != nil
-            try await database.raw("DELETE FROM \(ident: table) WHERE project_id = \(bind: projectID) AND id = \(bind: id)").run()
-            if found, let event { try await events.record(event, projectID: projectID, subject: id, detail: detail, on: database) }
+            let found =
+                try await database.raw(
+                    "SELECT id FROM \(ident: table) WHERE project_id = \(bind: projectID) AND id = \(bind: id)"
+                ).first() != nil
+            try await database.raw(
+                "DELETE FROM \(ident: table) WHERE project_id = \(bind: projectID) AND id = \(bind: id)"
+            ).run()
+            if found, let event {
+                try await events.record(event, projectID: projectID, subject: id, detail: detail, on: database)
+            }
             return found
         }
     }
 
     private static func area(_ row: any SQLRow) throws -> PlantingArea {
-        PlantingArea(id: try row.decode(column: "id", as: String.self), name: try row.decode(column: "name", as: String.self),
-                     area: [UInt8](try row.decode(column: "area", as: Data.self)),
-                     exclusions: try row.decodeNil(column: "exclusions") ? nil : [UInt8](try row.decode(column: "exclusions", as: Data.self)),
-                     squareMetres: try row.decode(column: "square_metres", as: Double.self),
-                     createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)))
+        PlantingArea(
+            id: try row.decode(column: "id", as: String.self), name: try row.decode(column: "name", as: String.self),
+            area: [UInt8](try row.decode(column: "area", as: Data.self)),
+            exclusions: try row.decodeNil(column: "exclusions")
+                ? nil : [UInt8](try row.decode(column: "exclusions", as: Data.self)),
+            squareMetres: try row.decode(column: "square_metres", as: Double.self),
+            createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)))
     }
 
     private static func plan(_ row: any SQLRow, withTrees: Bool) throws -> StoredPlan {
-        StoredPlan(id: try row.decode(column: "id", as: String.self), areaID: try row.decode(column: "area_id", as: String.self),
-                   summary: try row.decode(column: "summary", as: String.self),
-                   geojson: withTrees ? [UInt8](try row.decode(column: "geojson", as: Data.self)) : nil,
-                   createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)))
+        StoredPlan(
+            id: try row.decode(column: "id", as: String.self),
+            areaID: try row.decode(column: "area_id", as: String.self),
+            summary: try row.decode(column: "summary", as: String.self),
+            geojson: withTrees ? [UInt8](try row.decode(column: "geojson", as: Data.self)) : nil,
+            createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)))
     }
 
     private static func tree(_ row: any SQLRow) throws -> Tree {
-        Tree(id: try row.decode(column: "id", as: String.self), species: try row.decode(column: "species", as: String.self),
-             spacing: try row.decode(column: "spacing", as: Double.self), x: try row.decode(column: "x", as: Double.self),
-             y: try row.decode(column: "y", as: Double.self), z: try row.decode(column: "z", as: Double.self),
-             plantedBy: try row.decodeNil(column: "username") ? nil : try row.decode(column: "username", as: String.self),
-             plantedAt: Date(timeIntervalSince1970: try row.decode(column: "planted_at", as: Double.self)),
-             clientID: try row.decodeNil(column: "client_id") ? nil : try row.decode(column: "client_id", as: String.self))
+        Tree(
+            id: try row.decode(column: "id", as: String.self),
+            species: try row.decode(column: "species", as: String.self),
+            spacing: try row.decode(column: "spacing", as: Double.self),
+            x: try row.decode(column: "x", as: Double.self),
+            y: try row.decode(column: "y", as: Double.self), z: try row.decode(column: "z", as: Double.self),
+            plantedBy: try row.decodeNil(column: "username")
+                ? nil : try row.decode(column: "username", as: String.self),
+            plantedAt: Date(timeIntervalSince1970: try row.decode(column: "planted_at", as: Double.self)),
+            clientID: try row.decodeNil(column: "client_id")
+                ? nil : try row.decode(column: "client_id", as: String.self))
     }
 }

@@ -16,15 +16,20 @@ extension Store {
     /// What project `projectID` holds now.
     public func usage(projectID: String) async throws(StoreError) -> ProjectUsage {
         try await withDatabase { database in
-            let row = try await database.raw("""
+            let row = try await database.raw(
+                """
                 SELECT (SELECT COUNT(*) FROM anchors WHERE project_id = \(bind: projectID)) AS anchors,
                 (SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM assets WHERE project_id = \(bind: projectID)) AS asset_bytes,
                 (SELECT COUNT(*) FROM dataset_rows WHERE project_id = \(bind: projectID)) AS row_count,
                 (SELECT COUNT(*) FROM spec_versions WHERE project_id = \(bind: projectID)) AS versions
-                """).first()
+                """
+            ).first()
             guard let row else { return ProjectUsage(anchors: 0, assetBytes: 0, rows: 0, versions: 0) }
-            return ProjectUsage(anchors: try row.decode(column: "anchors", as: Int.self), assetBytes: try row.decode(column: "asset_bytes", as: Int.self),
-                                rows: try row.decode(column: "row_count", as: Int.self), versions: try row.decode(column: "versions", as: Int.self))
+            return ProjectUsage(
+                anchors: try row.decode(column: "anchors", as: Int.self),
+                assetBytes: try row.decode(column: "asset_bytes", as: Int.self),
+                rows: try row.decode(column: "row_count", as: Int.self),
+                versions: try row.decode(column: "versions", as: Int.self))
         }
     }
 }
@@ -35,8 +40,11 @@ extension Store {
     public func serverSecret(named name: String, fresh: @Sendable () -> String) async throws(StoreError) -> String {
         let candidate = fresh()
         return try await transaction { database in
-            try await database.raw("INSERT INTO server_secrets (name, secret) VALUES (\(bind: name), \(bind: candidate)) ON CONFLICT (name) DO NOTHING").run()
-            return try await database.raw("SELECT secret FROM server_secrets WHERE name = \(bind: name)").first(decodingColumn: "secret", as: String.self) ?? candidate
+            try await database.raw(
+                "INSERT INTO server_secrets (name, secret) VALUES (\(bind: name), \(bind: candidate)) ON CONFLICT (name) DO NOTHING"
+            ).run()
+            return try await database.raw("SELECT secret FROM server_secrets WHERE name = \(bind: name)").first(
+                decodingColumn: "secret", as: String.self) ?? candidate
         }
     }
 }

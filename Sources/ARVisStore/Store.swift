@@ -58,7 +58,9 @@ public final class Store: Sendable {
 
     /// Opens (creating if needed) the SQLite database at `path` and brings its schema up to date.
     /// - Throws: ``StoreError`` `unavailable` when the file cannot be opened or migrated.
-    public static func open(sqliteAt path: String, logger: Logger = Logger(label: "arvis.store")) async throws(StoreError) -> Store {
+    public static func open(sqliteAt path: String, logger: Logger = Logger(label: "arvis.store"))
+        async throws(StoreError) -> Store
+    {
         let connection: SQLiteConnection
         do { connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger) } catch {
             throw StoreError(.unavailable, "cannot open the database \(path): \(error)", location: path, cause: error)
@@ -82,18 +84,23 @@ public final class Store: Sendable {
     /// and brings its schema up to date.
     /// - Throws: ``StoreError`` `invalid` for a URL that is not one; `unavailable` when the server
     ///   does not answer or the schema cannot be migrated.
-    public static func open(postgres url: String, logger: Logger = Logger(label: "arvis.store")) async throws(StoreError) -> Store {
+    public static func open(postgres url: String, logger: Logger = Logger(label: "arvis.store"))
+        async throws(StoreError) -> Store
+    {
         let configuration = try PostgresURL.configuration(url)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Task { await client.run() }
-        let store = try await prepared(Store(backend: .postgres(client, running)), location: PostgresURL.redacted(url)) { _ in }
+        let store = try await prepared(Store(backend: .postgres(client, running)), location: PostgresURL.redacted(url))
+        { _ in }
         try await store.startEventFeed()
         store.listener.withLock { $0 = Task { await EventListener.run(store, client: client) } }
         return store
     }
 
     /// `store` with its schema migrated after `setUp`; closed again when that fails.
-    private static func prepared(_ store: Store, location: String, setUp: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws(StoreError) -> Store {
+    private static func prepared(
+        _ store: Store, location: String, setUp: @escaping @Sendable (any SQLDatabase) async throws -> Void
+    ) async throws(StoreError) -> Store {
         do {
             try await store.withDatabase { database in
                 try await setUp(database)
@@ -102,7 +109,9 @@ public final class Store: Sendable {
             return store
         } catch {
             await store.close()
-            throw StoreError(.unavailable, "cannot prepare the database \(location): \(error.message)", location: location, cause: error)
+            throw StoreError(
+                .unavailable, "cannot prepare the database \(location): \(error.message)", location: location,
+                cause: error)
         }
     }
 
@@ -119,7 +128,8 @@ public final class Store: Sendable {
 
     /// Runs `work` on a connection (on SQLite, alone); a thrown database error becomes ``StoreError``:
     /// `conflict` for a broken uniqueness rule, else `unavailable`.
-    func withDatabase<T: Sendable>(_ work: @Sendable (any SQLDatabase) async throws -> T) async throws(StoreError) -> T {
+    func withDatabase<T: Sendable>(_ work: @Sendable (any SQLDatabase) async throws -> T) async throws(StoreError) -> T
+    {
         do {
             switch backend {
             case .sqlite(let connection, let lock):
@@ -144,12 +154,16 @@ public final class Store: Sendable {
 
     /// Runs `work` in a transaction: all of it is kept, or none. On PostgreSQL, `lock` names what the
     /// transaction checks before it writes, and transactions with the same name run one at a time.
-    func transaction<T: Sendable>(lock: String? = nil, _ work: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws(StoreError) -> T {
+    func transaction<T: Sendable>(lock: String? = nil, _ work: @escaping @Sendable (any SQLDatabase) async throws -> T)
+        async throws(StoreError) -> T
+    {
         let engine = engine
         return try await withDatabase { database in
             try await database.raw(engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
             do {
-                if engine == .postgres, let lock { try await database.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: lock)))").run() }
+                if engine == .postgres, let lock {
+                    try await database.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: lock)))").run()
+                }
                 let result = try await work(database)
                 try await database.raw("COMMIT").run()
                 return result
@@ -173,9 +187,13 @@ public final class Store: Sendable {
     /// A database error as a ``StoreError``.
     private static func storeError(_ error: any Error) -> StoreError {
         if let error = error as? PSQLError, error.serverInfo?[.sqlState] == "23505" {
-            return StoreError(.conflict, "it exists already: \(error.serverInfo?[.detail] ?? "a unique value is taken")", cause: error)
+            return StoreError(
+                .conflict, "it exists already: \(error.serverInfo?[.detail] ?? "a unique value is taken")", cause: error
+            )
         }
-        if let error = error as? SQLiteError, error.reason == .constraintUniqueFailed || error.reason == .constraintPrimaryKeyFailed {
+        if let error = error as? SQLiteError,
+            error.reason == .constraintUniqueFailed || error.reason == .constraintPrimaryKeyFailed
+        {
             return StoreError(.conflict, "it exists already: \(error.message)", cause: error)
         }
         return StoreError(.unavailable, "the database failed: \(String(reflecting: error))", cause: error)
@@ -185,12 +203,17 @@ public final class Store: Sendable {
 /// Reads `postgres://` URLs into PostgresNIO's client configuration.
 enum PostgresURL {
     static func configuration(_ url: String) throws(StoreError) -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? ""),
-              let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty else {
-            throw StoreError(.invalid, "a database URL looks like postgres://user:password@host:5432/database, not \(redacted(url))")
+        guard let components = URLComponents(string: url),
+            ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? ""),
+            let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty
+        else {
+            throw StoreError(
+                .invalid, "a database URL looks like postgres://user:password@host:5432/database, not \(redacted(url))")
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? (["localhost", "127.0.0.1", "::1"].contains(host) ? "disable" : "prefer")
+        let mode =
+            components.queryItems?.first { $0.name == "sslmode" }?.value
+            ?? (["localhost", "127.0.0.1", "::1"].contains(host) ? "disable" : "prefer")
         let tls: PostgresClient.Configuration.TLS
         switch mode {
         case "disable": tls = .disable
@@ -198,8 +221,9 @@ enum PostgresURL {
         case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
         default: throw StoreError(.invalid, "sslmode=\(mode) is not one of disable, prefer or require")
         }
-        return PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user, password: components.password,
-                                            database: database.isEmpty ? user : database, tls: tls)
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: database.isEmpty ? user : database, tls: tls)
     }
 
     /// The URL without its password, for messages.

@@ -52,10 +52,12 @@ public struct ModuleError<Domain>: ARVisError, Hashable {
         return "\(location.count > 120 ? location.prefix(117) + "…" : location): \(message)"
     }
 
+    /// Compares codes, messages and locations; causes are not compared.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.code == rhs.code && lhs.message == rhs.message && lhs.location == rhs.location
     }
 
+    /// Hashes the code, message and location, the parts `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(message)

@@ -27,12 +27,15 @@ public enum Corpus {
     public static var examples: [URL] {
         let folder = packageRoot.appendingPathComponent("Examples")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") }.sorted().map { folder.appendingPathComponent($0) }
+        return names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") }.sorted().map {
+            folder.appendingPathComponent($0)
+        }
     }
 
     /// The JSON files below `folder`, sorted.
     public static func jsonFiles(under folder: URL?) -> [URL] {
-        guard let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        guard let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        else { return [] }
         return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
     }
 }

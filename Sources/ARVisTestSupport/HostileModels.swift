@@ -8,14 +8,19 @@ public enum HostileModels {
     /// `nodes` nodes, and `primitives` primitives that all read that accessor.
     public static func instancingBomb(nodes: Int, indexCount: Int = 6_000_000, primitives: Int = 1) -> [UInt8] {
         var positions: [UInt8] = []
-        for value: Float in [0, 0, 0, 1, 0, 0, 0, 1, 0] { withUnsafeBytes(of: value.bitPattern.littleEndian) { positions += $0 } }
+        for value: Float in [0, 0, 0, 1, 0, 0, 0, 1, 0] {
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { positions += $0 }
+        }
         let primitive: [String: Any] = ["attributes": ["POSITION": 0], "indices": 1]
         let document: [String: Any] = [
             "asset": ["version": "2.0"],
             "buffers": [["byteLength": positions.count]],
             "bufferViews": [["buffer": 0, "byteOffset": 0, "byteLength": positions.count]],
             "accessors": [
-                ["bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]],
+                [
+                    "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0],
+                    "max": [1, 1, 0],
+                ],
                 ["componentType": 5125, "count": indexCount, "type": "SCALAR"],
             ],
             "meshes": [["primitives": Array(repeating: primitive, count: primitives)]],

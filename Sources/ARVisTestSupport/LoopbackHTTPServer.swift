@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,7 +57,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         local.sin_port = 0
         inet_pton(AF_INET, address, &local.sin_addr)
         let bound = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(socket, 16) == 0 else {
             close(socket)
@@ -79,7 +82,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public var requests: [Request] { lock.withLock { received } }
 
     /// Stops listening.
-    public func stop() { shutdown(socket, Int32(SHUT_RDWR)); close(socket) }
+    public func stop() {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
 
     private func acceptLoop() {
         while true {
@@ -100,14 +106,20 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
         let lines = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
         let path = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-        let host = lines.first { $0.lowercased().hasPrefix("host:") }.map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) } ?? ""
+        let host =
+            lines.first { $0.lowercased().hasPrefix("host:") }.map {
+                String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces)
+            } ?? ""
         lock.withLock { received.append(Request(path: path, host: host)) }
         switch handler(path) {
         case .ok(let body, let contentLength):
             let length = contentLength ? "Content-Length: \(body.count)\r\n" : ""
             send(client, "HTTP/1.1 200 OK\r\n\(length)Connection: close\r\n\r\n", body)
         case .redirect(let location, let status):
-            send(client, "HTTP/1.1 \(status) Moved\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", [])
+            send(
+                client,
+                "HTTP/1.1 \(status) Moved\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                [])
         case .status(let status):
             send(client, "HTTP/1.1 \(status) Status\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", [])
         case .endless:
@@ -115,7 +127,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let chunk = [UInt8](repeating: 0x41, count: 1 << 16)
             while send(client, "", chunk) {}
         case .stall(let seconds, let body):
-            guard send(client, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", []) else { return }
+            guard send(client, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", [])
+            else { return }
             Thread.sleep(forTimeInterval: seconds)
             send(client, "", body)
         }
@@ -126,7 +139,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         let bytes = Array(head.utf8) + body
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes {
+                Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard count > 0 else { return false }
             sent += count
         }
@@ -136,6 +151,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
 private extension [UInt8] {
     var containsHeaderEnd: Bool {
-        count >= 4 && (0...(count - 4)).contains { self[$0] == 13 && self[$0 + 1] == 10 && self[$0 + 2] == 13 && self[$0 + 3] == 10 }
+        count >= 4
+            && (0...(count - 4)).contains {
+                self[$0] == 13 && self[$0 + 1] == 10 && self[$0 + 2] == 13 && self[$0 + 3] == 10
+            }
     }
 }

@@ -11,7 +11,9 @@ import Foundation
 struct HostileBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hostile",
-        abstract: "Time hostile inputs: a 10 MB paragraph and a 100 000-character word, a million-row line chart and scatter plot, a million-vertex area, 10 000 auto widgets and 120 KB of nested Markdown links.")
+        abstract:
+            "Time hostile inputs: a 10 MB paragraph and a 100 000-character word, a million-row line chart and scatter plot, a million-vertex area, 10 000 auto widgets and 120 KB of nested Markdown links."
+    )
 
     @Option(help: "Timed runs of each input.")
     var iterations = 3
@@ -27,21 +29,29 @@ struct HostileBench: ParsableCommand {
         let environment = Self.autoWidgets(10_000)
         let links = String(repeating: "[", count: 20_000) + "a" + String(repeating: "](x)", count: 20_000)
         var trees = 0
-        let times = medians(iterations, [
-            { _ = try? SVGWriter().write(renderer.render(paragraph, name: "p").drawing) },
-            { _ = try? SVGWriter().write(renderer.render(word, name: "w").drawing) },
-            { _ = try? PNGWriter(fonts: fonts).write(renderer.render(line, name: "c").drawing) },
-            {
-                try? SiteCheck.check([area], file: "area")
-                let frame = GeoFrame(around: [area])
-                trees = AreaPlanner.plan(PlantingSite(areas: [frame.area(area)]), mix: .uniform(spacing: 3), layout: .poisson).trees.count
-            },
-            { _ = SceneGraph(environment).nodes.count },
-            { _ = InlineMarkdown.parse(links) },
-            { _ = try? PNGWriter(fonts: fonts).write(renderer.render(scatter, name: "s").drawing) },
-        ])
-        print(String(format: "10 MB paragraph %.2f s; 100 000-character word %.3f s; million-row line PNG %.2f s; million-vertex area %.2f s (%d trees); 10 000 auto widgets %.2f s; nested links %.1f ms",
-                     times[0], times[1], times[2], times[3], trees, times[4], times[5] * 1000))
+        let times = medians(
+            iterations,
+            [
+                { _ = try? SVGWriter().write(renderer.render(paragraph, name: "p").drawing) },
+                { _ = try? SVGWriter().write(renderer.render(word, name: "w").drawing) },
+                { _ = try? PNGWriter(fonts: fonts).write(renderer.render(line, name: "c").drawing) },
+                {
+                    try? SiteCheck.check([area], file: "area")
+                    let frame = GeoFrame(around: [area])
+                    trees =
+                        AreaPlanner.plan(
+                            PlantingSite(areas: [frame.area(area)]), mix: .uniform(spacing: 3), layout: .poisson
+                        ).trees.count
+                },
+                { _ = SceneGraph(environment).nodes.count },
+                { _ = InlineMarkdown.parse(links) },
+                { _ = try? PNGWriter(fonts: fonts).write(renderer.render(scatter, name: "s").drawing) },
+            ])
+        print(
+            String(
+                format:
+                    "10 MB paragraph %.2f s; 100 000-character word %.3f s; million-row line PNG %.2f s; million-vertex area %.2f s (%d trees); 10 000 auto widgets %.2f s; nested links %.1f ms",
+                times[0], times[1], times[2], times[3], trees, times[4], times[5] * 1000))
         print(String(format: "RESULT hostile_paragraph_10mb_svg %.3f s", times[0]))
         print(String(format: "RESULT hostile_word_100k_svg %.3f s", times[1]))
         print(String(format: "RESULT hostile_line_1e6_png %.3f s", times[2]))
@@ -55,13 +65,20 @@ struct HostileBench: ParsableCommand {
     static func scatterPlot(points: Int) throws -> Component {
         var generator = SplitMix64(seed: 11)
         func gaussian() -> DataValue {
-            let (u, v) = (Double.random(in: Double.ulpOfOne...1, using: &generator), Double.random(in: 0...1, using: &generator))
+            let (u, v) = (
+                Double.random(in: Double.ulpOfOne...1, using: &generator), Double.random(in: 0...1, using: &generator)
+            )
             return .double((-2 * log(u)).squareRoot() * cos(2 * .pi * v))
         }
-        let data = DataTable(["x": (0..<points).map { _ in gaussian() }, "y": (0..<points).map { _ in gaussian() },
-                              "kind": (0..<points).map { .string($0 % 3 == 0 ? "a" : "b") }])
-        let json = #"{"dataSources": [{"label": "default", "data": {"x": [0], "y": [0], "kind": ["a"]}}], "components": [{"type": "PointMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}, "foregroundStyleField": "kind", "symbolSize": {"width": 4, "height": 4}}}]}"#
-        guard case .chart(var chart) = try SpecReader.decode(Data(json.utf8)) else { throw ValidationError("the scatter template is not a chart") }
+        let data = DataTable([
+            "x": (0..<points).map { _ in gaussian() }, "y": (0..<points).map { _ in gaussian() },
+            "kind": (0..<points).map { .string($0 % 3 == 0 ? "a" : "b") },
+        ])
+        let json =
+            #"{"dataSources": [{"label": "default", "data": {"x": [0], "y": [0], "kind": ["a"]}}], "components": [{"type": "PointMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}, "foregroundStyleField": "kind", "symbolSize": {"width": 4, "height": 4}}}]}"#
+        guard case .chart(var chart) = try SpecReader.decode(Data(json.utf8)) else {
+            throw ValidationError("the scatter template is not a chart")
+        }
         chart.dataSources[0].data = data
         return .chart(chart)
     }
@@ -75,18 +92,22 @@ struct HostileBench: ParsableCommand {
             return .double(value)
         }
         let data = DataTable(["x": (0..<rows).map { DataValue.int($0) }, "y": ys])
-        let json = #"{"dataSources": [{"label": "default", "data": {"x": [0], "y": [0]}}], "components": [{"type": "LineMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#
-        guard case .chart(var chart) = try SpecReader.decode(Data(json.utf8)) else { throw ValidationError("the chart template is not a chart") }
+        let json =
+            #"{"dataSources": [{"label": "default", "data": {"x": [0], "y": [0]}}], "components": [{"type": "LineMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#
+        guard case .chart(var chart) = try SpecReader.decode(Data(json.utf8)) else {
+            throw ValidationError("the chart template is not a chart")
+        }
         chart.dataSources[0].data = data
         return .chart(chart)
     }
 
     /// A round parcel near Leiria with `vertices` corners.
     static func circle(vertices: Int) -> GeoPolygon {
-        GeoPolygon(outer: (0...vertices).map { index in
-            let angle = 2 * Double.pi * Double(index % vertices) / Double(vertices)
-            return GeoCoordinate(latitude: 39.7 + 0.002 * sin(angle), longitude: -8.8 + 0.002 * cos(angle))
-        })
+        GeoPolygon(
+            outer: (0...vertices).map { index in
+                let angle = 2 * Double.pi * Double(index % vertices) / Double(vertices)
+                return GeoCoordinate(latitude: 39.7 + 0.002 * sin(angle), longitude: -8.8 + 0.002 * cos(angle))
+            })
     }
 
     /// One image target with `count` auto widgets.
@@ -95,6 +116,8 @@ struct HostileBench: ParsableCommand {
         widget.relativeAnchorPoint = .auto
         widget.size = Size(width: 100, height: 50)
         let relationships = Array(repeating: Relationship(widget), count: count)
-        return Environment(imageTrackingConfigurations: [ImageTrackingConfiguration(imageURL: "https://example.org/a.jpg", relationships: relationships)])
+        return Environment(imageTrackingConfigurations: [
+            ImageTrackingConfiguration(imageURL: "https://example.org/a.jpg", relationships: relationships)
+        ])
     }
 }

@@ -18,13 +18,16 @@ struct Load: ParsableCommand {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let check = SpecReader.read(json: data, file: path)
         guard check.document != nil else {
-            throw ValidationError("\(path) does not load: \(check.diagnostics.first.map(String.init(describing:)) ?? "")")
+            throw ValidationError(
+                "\(path) does not load: \(check.diagnostics.first.map(String.init(describing:)) ?? "")")
         }
         let load = medians(iterations, [{ _ = SpecReader.read(json: data, file: path) }])[0]
-        let paired = medians(iterations, [
-            { _ = SpecReader.read(json: data, file: path) },
-            { _ = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) },
-        ])
+        let paired = medians(
+            iterations,
+            [
+                { _ = SpecReader.read(json: data, file: path) },
+                { _ = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) },
+            ])
         let megabytes = Double(data.count) / 1_000_000
         print("file: \(path) (\(data.count) bytes), \(iterations) iterations of each measurement, medians")
         print(String(format: "ARVis read + validate, alone:       %8.3f ms  %7.1f MB/s", load * 1000, megabytes / load))
@@ -51,4 +54,3 @@ struct Load: ParsableCommand {
         return best.path
     }
 }
-

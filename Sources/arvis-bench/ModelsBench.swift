@@ -7,7 +7,9 @@ import Foundation
 struct ModelsBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
-        abstract: "Convert a 100 000-triangle textured model GLB → USDZ and USDZ → GLB, and draw its 512 × 512 thumbnail (medians).")
+        abstract:
+            "Convert a 100 000-triangle textured model GLB → USDZ and USDZ → GLB, and draw its 512 × 512 thumbnail (medians)."
+    )
 
     @Option(help: "Timed repetitions of each figure.")
     var iterations = 15
@@ -20,14 +22,22 @@ struct ModelsBench: ParsableCommand {
         let glb = try GLBWriter().write(model)
         let usdz = try USDZWriter().write(model)
         var failure: (any Error)?
-        let times = medians(iterations, [
-            { do { _ = try USDZWriter().write(try ModelFile.read(glb)) } catch { failure = error } },
-            { do { _ = try GLBWriter().write(try ModelFile.read(usdz)) } catch { failure = error } },
-            { do { _ = try ThumbnailRenderer(size: 512).png(of: model) } catch { failure = error } },
-            { do { _ = try ThumbnailRenderer(size: 512).png(of: try ModelFile.read(glb)) } catch { failure = error } },
-        ])
+        let times = medians(
+            iterations,
+            [
+                { do { _ = try USDZWriter().write(try ModelFile.read(glb)) } catch { failure = error } },
+                { do { _ = try GLBWriter().write(try ModelFile.read(usdz)) } catch { failure = error } },
+                { do { _ = try ThumbnailRenderer(size: 512).png(of: model) } catch { failure = error } },
+                {
+                    do { _ = try ThumbnailRenderer(size: 512).png(of: try ModelFile.read(glb)) } catch {
+                        failure = error
+                    }
+                },
+            ])
         if let failure { throw failure }
-        print("model: \(model.drawnTriangleCount) triangles, \(model.drawnVertexCount) vertices, a 1024 × 1024 PNG texture; GLB \(glb.count) bytes, USDZ \(usdz.count) bytes")
+        print(
+            "model: \(model.drawnTriangleCount) triangles, \(model.drawnVertexCount) vertices, a 1024 × 1024 PNG texture; GLB \(glb.count) bytes, USDZ \(usdz.count) bytes"
+        )
         print(String(format: "GLB → USDZ (read + write)        %8.1f ms  (target ≤ 200)", times[0] * 1000))
         print(String(format: "USDZ → GLB (read + write)        %8.1f ms  (target ≤ 200)", times[1] * 1000))
         print(String(format: "512 × 512 thumbnail              %8.1f ms  (target ≤ 150)", times[2] * 1000))
@@ -41,12 +51,18 @@ struct ModelsBench: ParsableCommand {
     /// A UV sphere of about `triangles` triangles with normals, texture coordinates and a
     /// checkerboard texture of `textureSide` pixels.
     static func sphere(triangles: Int, textureSide: Int) -> Model {
-        let rings = max(4, Int((Double(triangles) / 4).squareRoot())), segments = max(8, triangles / (2 * rings))
-        var positions: [SIMD3<Float>] = [], normals: [SIMD3<Float>] = [], uvs: [SIMD2<Float>] = [], indices: [UInt32] = []
+        let rings = max(4, Int((Double(triangles) / 4).squareRoot()))
+        let segments = max(8, triangles / (2 * rings))
+        var positions: [SIMD3<Float>] = []
+        var normals: [SIMD3<Float>] = []
+        var uvs: [SIMD2<Float>] = []
+        var indices: [UInt32] = []
         for ring in 0...rings {
-            let v = Float(ring) / Float(rings), theta = v * .pi
+            let v = Float(ring) / Float(rings)
+            let theta = v * .pi
             for segment in 0...segments {
-                let u = Float(segment) / Float(segments), phi = u * 2 * .pi
+                let u = Float(segment) / Float(segments)
+                let phi = u * 2 * .pi
                 let n = SIMD3<Float>(sin(theta) * cos(phi), cos(theta), sin(theta) * sin(phi))
                 positions.append(n * 0.5)
                 normals.append(n)
@@ -56,7 +72,8 @@ struct ModelsBench: ParsableCommand {
         let row = UInt32(segments + 1)
         for ring in 0..<UInt32(rings) {
             for segment in 0..<UInt32(segments) {
-                let a = ring * row + segment, b = a + row
+                let a = ring * row + segment
+                let b = a + row
                 indices += [a, a + 1, b, a + 1, b + 1, b]
             }
         }
@@ -64,13 +81,20 @@ struct ModelsBench: ParsableCommand {
         for y in 0..<textureSide {
             for x in 0..<textureSide where (x / 64 + y / 64) % 2 == 0 {
                 let at = (y * textureSide + x) * 4
-                (pixels[at], pixels[at + 1], pixels[at + 2]) = (0.8, 0.15 + Float(x % 64) / 200, 0.1 + Float(y % 64) / 300)
+                (pixels[at], pixels[at + 1], pixels[at + 2]) = (
+                    0.8, 0.15 + Float(x % 64) / 200, 0.1 + Float(y % 64) / 300
+                )
             }
         }
-        let png = pixels.withUnsafeBufferPointer { PNGEncoder.encode(width: textureSide, height: textureSide, premultiplied: $0) }
-        return Model(nodes: [Node(name: "Sphere", meshes: [0])], roots: [0],
-                     meshes: [Mesh(name: "Sphere", positions: positions, normals: normals, uvs: uvs, indices: indices, material: 0)],
-                     materials: [Material(name: "Checker", baseColorTexture: 0, metallicFactor: 0, roughnessFactor: 0.6)],
-                     textures: [Texture(name: "checker", data: png, format: .png)])
+        let png = pixels.withUnsafeBufferPointer {
+            PNGEncoder.encode(width: textureSide, height: textureSide, premultiplied: $0)
+        }
+        return Model(
+            nodes: [Node(name: "Sphere", meshes: [0])], roots: [0],
+            meshes: [
+                Mesh(name: "Sphere", positions: positions, normals: normals, uvs: uvs, indices: indices, material: 0)
+            ],
+            materials: [Material(name: "Checker", baseColorTexture: 0, metallicFactor: 0, roughnessFactor: 0.6)],
+            textures: [Texture(name: "checker", data: png, format: .png)])
     }
 }

@@ -9,7 +9,9 @@ import Foundation
 struct PictureBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pictures",
-        abstract: "Render every corpus widget to PNG with dynamic and with fixed Huffman codes (total bytes and time); decode a 12-megapixel PNG.")
+        abstract:
+            "Render every corpus widget to PNG with dynamic and with fixed Huffman codes (total bytes and time); decode a 12-megapixel PNG."
+    )
 
     @Option(help: "Pixels per point of the renders.")
     var scale = 1.0
@@ -28,18 +30,22 @@ struct PictureBench: ParsableCommand {
         var drawings: [Drawing] = []
         for url in Self.jsonFiles(under: folder) {
             guard let data = try? Data(contentsOf: url), let document = SpecReader.read(json: data).document,
-                  let widgets = try? renderer.render(document) else { continue }
+                let widgets = try? renderer.render(document)
+            else { continue }
             drawings += widgets.map(\.drawing)
         }
-        var dynamic = PNGWriter(fonts: renderer.fonts, scale: scale), fixed = dynamic
+        var dynamic = PNGWriter(fonts: renderer.fonts, scale: scale)
+        var fixed = dynamic
         fixed.huffmanCodes = .fixed
         dynamic.huffmanCodes = .dynamic
         let dynamicBytes = try drawings.reduce(0) { $0 + (try dynamic.write($1)).count }
         let fixedBytes = try drawings.reduce(0) { $0 + (try fixed.write($1)).count }
-        let times = medians(iterations, [
-            { for drawing in drawings { _ = try? dynamic.write(drawing) } },
-            { for drawing in drawings { _ = try? fixed.write(drawing) } },
-        ])
+        let times = medians(
+            iterations,
+            [
+                { for drawing in drawings { _ = try? dynamic.write(drawing) } },
+                { for drawing in drawings { _ = try? fixed.write(drawing) } },
+            ])
         print("\(drawings.count) corpus widgets → PNG at \(scale)×")
         print(String(format: "dynamic Huffman codes: %10d bytes  %8.1f ms", dynamicBytes, times[0] * 1000))
         print(String(format: "fixed Huffman codes:   %10d bytes  %8.1f ms", fixedBytes, times[1] * 1000))
@@ -56,18 +62,30 @@ struct PictureBench: ParsableCommand {
         let renderer = try Renderer()
         var elements: [Element] = []
         for ring in 0..<60 {
-            let color = DrawingColor(red: UInt8(ring * 4), green: UInt8(255 - ring * 4), blue: UInt8((ring * 37) % 256), opacity: 0.5)
-            elements.append(.shape(Shape(path: .circle(center: Point(Double(ring * 30), Double(ring * 20)), radius: Double(200 + ring * 7)), fill: color)))
+            let color = DrawingColor(
+                red: UInt8(ring * 4), green: UInt8(255 - ring * 4), blue: UInt8((ring * 37) % 256), opacity: 0.5)
+            elements.append(
+                .shape(
+                    Shape(
+                        path: .circle(
+                            center: Point(Double(ring * 30), Double(ring * 20)), radius: Double(200 + ring * 7)),
+                        fill: color)))
         }
-        let png = try PNGWriter(fonts: renderer.fonts).write(Drawing(extent: Extent(width: 4000, height: 3000), elements: elements))
+        let png = try PNGWriter(fonts: renderer.fonts).write(
+            Drawing(extent: Extent(width: 4000, height: 3000), elements: elements))
         var decoded = 0
         let seconds = medians(iterations, [{ decoded = (try? RasterImage(decoding: png))?.width ?? 0 }])[0]
-        print(String(format: "4000×3000 PNG (%.1f MB) decoded in %.3f s (width %d)", Double(png.count) / 1e6, seconds, decoded))
+        print(
+            String(
+                format: "4000×3000 PNG (%.1f MB) decoded in %.3f s (width %d)", Double(png.count) / 1e6, seconds,
+                decoded))
         print(String(format: "RESULT png_decode_12mp %.3f s", seconds))
     }
 
     private static func jsonFiles(under folder: URL) -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
         return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
     }
 }

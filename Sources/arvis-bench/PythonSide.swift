@@ -29,7 +29,9 @@ struct PythonSide {
 
     /// A figure the script must have printed.
     func figure(_ name: String) throws -> Double {
-        guard let value = figures[name] else { throw ValidationError("the Python side printed no RESULT \(name)\n\(output)") }
+        guard let value = figures[name] else {
+            throw ValidationError("the Python side printed no RESULT \(name)\n\(output)")
+        }
         return value
     }
 }

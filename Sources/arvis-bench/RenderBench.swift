@@ -8,7 +8,9 @@ import Foundation
 struct RenderBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Time spec bytes → SVG for the README bar chart and the baby-names line chart, and a 1024×768 widget → PNG.")
+        abstract:
+            "Time spec bytes → SVG for the README bar chart and the baby-names line chart, and a 1024×768 widget → PNG."
+    )
 
     @Option(help: "Timed repetitions of each measurement.")
     var iterations = 200
@@ -21,7 +23,8 @@ struct RenderBench: ParsableCommand {
 
         let widget = try museumWidget()
         let png = PNGWriter(fonts: renderer.fonts, scale: 1)
-        let pngSeconds = medians(max(10, iterations / 5), [{ _ = try? png.write(try renderer.render(widget, name: "museum").drawing) }])[0]
+        let pngSeconds = medians(
+            max(10, iterations / 5), [{ _ = try? png.write(try renderer.render(widget, name: "museum").drawing) }])[0]
         print(String(format: "1024×768 museum widget → PNG at 1×:       %8.3f ms", pngSeconds * 1000))
 
         print(String(format: "RESULT bar_chart_svg_median %.4f ms", barSVG * 1000))
@@ -49,6 +52,8 @@ struct RenderBench: ParsableCommand {
 
 /// Spec bytes → SVG text, the whole pipeline: read, validate, lay out, write.
 func svg(_ data: Data, _ renderer: Renderer) -> String {
-    guard let document = SpecReader.read(json: data).document, let widget = try? renderer.render(document).first else { return "" }
+    guard let document = SpecReader.read(json: data).document, let widget = try? renderer.render(document).first else {
+        return ""
+    }
     return SVGWriter().write(widget.drawing)
 }

@@ -8,7 +8,9 @@ import Foundation
 struct StudioBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "studio",
-        abstract: "Time POST /api/v1/preview for a 180 KB spec: diagnostics only (every pause in typing; the editor's budget is 300 ms from the last key) and with drawings.")
+        abstract:
+            "Time POST /api/v1/preview for a 180 KB spec: diagnostics only (every pause in typing; the editor's budget is 300 ms from the last key) and with drawings."
+    )
 
     @Option(help: "Requests timed of each kind.")
     var count = 30
@@ -28,19 +30,37 @@ struct StudioBench: AsyncParsableCommand {
         let token = try await ServeBench.prepare(server.base)
         let valid = Self.spec(bytes: bytes)
         // One key in one key: the edit a typo makes (an unknown key, with its did-you-mean).
-        let typo = valid.replacingOccurrences(of: "physicalWidth", with: "physxicalWidth", options: [], range: valid.range(of: "physicalWidth"))
-        var checks: [Double] = [], draws: [Double] = []
+        let typo = valid.replacingOccurrences(
+            of: "physicalWidth", with: "physxicalWidth", options: [], range: valid.range(of: "physicalWidth"))
+        var checks: [Double] = []
+        var draws: [Double] = []
         for index in 0..<(count + 3) {
             let text = index % 2 == 0 ? typo : valid
-            let check = try await Self.time { _ = try await ServeBench.send("POST", server.base + "/api/v1/preview?draw=false", body: Data(text.utf8), token: token, type: "application/json") }
+            let check = try await Self.time {
+                _ = try await ServeBench.send(
+                    "POST", server.base + "/api/v1/preview?draw=false", body: Data(text.utf8), token: token,
+                    type: "application/json")
+            }
             // A different valid text each time, so nothing is drawn from the cache.
-            let edited = valid.replacingOccurrences(of: "told in a few words", with: "told in \(index) words", options: [], range: valid.range(of: "told in a few words"))
-            let draw = try await Self.time { _ = try await ServeBench.send("POST", server.base + "/api/v1/preview", body: Data(edited.utf8), token: token, type: "application/json") }
-            if index >= 3 { checks.append(check); draws.append(draw) }
+            let edited = valid.replacingOccurrences(
+                of: "told in a few words", with: "told in \(index) words", options: [],
+                range: valid.range(of: "told in a few words"))
+            let draw = try await Self.time {
+                _ = try await ServeBench.send(
+                    "POST", server.base + "/api/v1/preview", body: Data(edited.utf8), token: token,
+                    type: "application/json")
+            }
+            if index >= 3 {
+                checks.append(check)
+                draws.append(draw)
+            }
         }
         let median = { (samples: [Double]) in samples.sorted()[samples.count / 2] * 1000 }
-        print(String(format: "a %d KB spec: diagnostics in %.1f ms, diagnostics and drawings of its widgets in %.1f ms (medians of %d; budget: 300 ms from the last key, 120 ms of it the editor's pause)",
-                     valid.utf8.count / 1000, median(checks), median(draws), count))
+        print(
+            String(
+                format:
+                    "a %d KB spec: diagnostics in %.1f ms, diagnostics and drawings of its widgets in %.1f ms (medians of %d; budget: 300 ms from the last key, 120 ms of it the editor's pause)",
+                valid.utf8.count / 1000, median(checks), median(draws), count))
         print(String(format: "RESULT studio_check_180kb %.1f ms", median(checks)))
         print(String(format: "RESULT studio_draw_180kb %.1f ms", median(draws)))
     }

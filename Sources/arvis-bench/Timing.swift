@@ -4,7 +4,7 @@ import Dispatch
 /// they see the same machine: on a shared host whose speed drifts, their ratio stays meaningful
 /// (a body timed alone keeps its caches warm, which is how a throughput figure is meant).
 func medians(_ count: Int, _ bodies: [() -> Void]) -> [Double] {
-    for _ in 0..<max(3, count / 10) { bodies.forEach { $0() } }
+    for _ in 0..<max(3, count / 10) { for body in bodies { body() } }
     var samples = [[Double]](repeating: [], count: bodies.count)
     for _ in 0..<count {
         for (index, body) in bodies.enumerated() { samples[index].append(seconds(body)) }

@@ -7,14 +7,17 @@ import Foundation
 struct UploadBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upload",
-        abstract: "Upload a large GLB (about 200 MB) to arvis serve in a child process; report its resident memory growth during the upload and during processing.")
+        abstract:
+            "Upload a large GLB (about 200 MB) to arvis serve in a child process; report its resident memory growth during the upload and during processing."
+    )
 
     @Option(help: "Triangles of the uploaded model (7 000 000 make a GLB of about 196 MB).")
     var triangles = 7_000_000
 
     func run() async throws {
         let binary = try ServerProcess.arvisBinary()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("arvis-bench-upload-\(UUID().uuidString).glb")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "arvis-bench-upload-\(UUID().uuidString).glb")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(try GLBWriter().write(ModelsBench.sphere(triangles: triangles, textureSide: 256))).write(to: file)
         let size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
@@ -25,23 +28,34 @@ struct UploadBench: AsyncParsableCommand {
         let body = try Data(contentsOf: file, options: .alwaysMapped)
         let sampler = PeakSampler(server)
         let start = Date()
-        let answer = try await ServeBench.send("POST", server.base + "/api/v1/projects/bench/assets?name=Large", body: body, token: token, type: "model/gltf-binary")
+        let answer = try await ServeBench.send(
+            "POST", server.base + "/api/v1/projects/bench/assets?name=Large", body: body, token: token,
+            type: "model/gltf-binary")
         let uploadSeconds = Date().timeIntervalSince(start)
         let uploadPeak = sampler.stop()
-        guard let id = (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["id"] as? String else { throw ValidationError("no asset id") }
+        guard let id = (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["id"] as? String else {
+            throw ValidationError("no asset id")
+        }
         let processing = PeakSampler(server)
         var status = "processing"
         while status == "processing" {
             try await Task.sleep(for: .milliseconds(100))
-            let asset = try await ServeBench.send("GET", server.base + "/api/v1/projects/bench/assets/\(id)", token: token)
+            let asset = try await ServeBench.send(
+                "GET", server.base + "/api/v1/projects/bench/assets/\(id)", token: token)
             status = (try JSONSerialization.jsonObject(with: asset) as? [String: Any])?["status"] as? String ?? "failed"
         }
         let processSeconds = Date().timeIntervalSince(start) - uploadSeconds
         let processPeak = processing.stop()
         let megabytes = { (kilobytes: Int) in Double(kilobytes) / 1024 }
-        print(String(format: "uploaded %.1f MB (%d triangles) in %.2f s; server memory %.1f MB before, %.1f MB at most during the upload (target: growth < 64 MB)",
-                     Double(size) / 1_000_000, triangles, uploadSeconds, megabytes(before), megabytes(uploadPeak)))
-        print(String(format: "processed (%@) in %.1f s; server memory at most %.1f MB while processing", status, processSeconds, megabytes(processPeak)))
+        print(
+            String(
+                format:
+                    "uploaded %.1f MB (%d triangles) in %.2f s; server memory %.1f MB before, %.1f MB at most during the upload (target: growth < 64 MB)",
+                Double(size) / 1_000_000, triangles, uploadSeconds, megabytes(before), megabytes(uploadPeak)))
+        print(
+            String(
+                format: "processed (%@) in %.1f s; server memory at most %.1f MB while processing", status,
+                processSeconds, megabytes(processPeak)))
         print(String(format: "RESULT upload_file_mb %.1f MB", Double(size) / 1_000_000))
         print(String(format: "RESULT upload_rss_growth_mb %.1f MB", megabytes(max(0, uploadPeak - before))))
         print(String(format: "RESULT upload_seconds %.2f s", uploadSeconds))

@@ -33,9 +33,10 @@ struct RenderVersusVega: ParsableCommand {
 
     /// Runs the Python side and reads its `RESULT vega_svg_median <ms> ms` line.
     private func vegaMedian() throws -> Double {
-        let side = try PythonSide(python: python, script: "Benchmarks/vega_render.py",
-                                  arguments: ["--iterations", String(iterations), "Benchmarks/laptop-benchmark-bar-chart.vl.json"],
-                                  install: "is vl-convert-python installed? pip install vl-convert-python")
+        let side = try PythonSide(
+            python: python, script: "Benchmarks/vega_render.py",
+            arguments: ["--iterations", String(iterations), "Benchmarks/laptop-benchmark-bar-chart.vl.json"],
+            install: "is vl-convert-python installed? pip install vl-convert-python")
         return try side.figure("vega_svg_median") / 1000
     }
 }

@@ -18,7 +18,8 @@ enum EmbedFiles {
             let path = URL(fileURLWithPath: file).standardizedFileURL.path
             guard path.hasPrefix(root) else { throw EmbedError("\(file) is not inside \(root)") }
             let text = try String(contentsOfFile: path, encoding: .utf8)
-            let key = path.dropFirst(root.count).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            let key = path.dropFirst(root.count).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                of: "\"", with: "\\\"")
             entries.append("        \"\(key)\": \(literal(text)),\n")
         }
         let swift = """

@@ -2,10 +2,11 @@ import ARVisCLI
 import ARVisSpec
 import ARVisTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// The built `arvis` binary, run as a user runs it: exit codes, standard output and standard error.
 struct BinaryTests {
@@ -30,7 +31,9 @@ struct BinaryTests {
         let process = Process()
         process.executableURL = binary  // each test is enabled only when it exists
         process.arguments = arguments
-        let output = Pipe(), error = Pipe(), standardInput = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        let standardInput = Pipe()
         process.standardOutput = stdout ?? output
         process.standardError = error
         process.standardInput = standardInput
@@ -43,7 +46,9 @@ struct BinaryTests {
         let out = stdout == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+            error: String(decoding: err, as: UTF8.self))
     }
 
     @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
@@ -51,7 +56,9 @@ struct BinaryTests {
         let spec = try scratch.file("bad.json", #"{"text": {"content": "a", "fontStyle": {"size": 0}}}"#)
         let run = try Self.run(["validate", spec.path])
         #expect(run.status == 1)
-        #expect(run.output == "\(spec.path):1:49: error: text.fontStyle.size: a font size must be greater than 0, found 0\n")
+        #expect(
+            run.output == "\(spec.path):1:49: error: text.fontStyle.size: a font size must be greater than 0, found 0\n"
+        )
         #expect(run.error == "1 error, 0 warnings in 1 file\n")
     }
 
@@ -63,7 +70,8 @@ struct BinaryTests {
         #expect(misspelled.error.hasPrefix("error: unknown command 'rendr'; did you mean 'render'?"))
     }
 
-    @Test(.enabled(if: binary != nil && FileManager.default.fileExists(atPath: "/dev/full"), "needs arvis and /dev/full"))
+    @Test(
+        .enabled(if: binary != nil && FileManager.default.fileExists(atPath: "/dev/full"), "needs arvis and /dev/full"))
     func aFullDiskIsAnErrorNotACrash() throws {
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         let run = try Self.run(["schema"], stdout: full)
@@ -73,29 +81,39 @@ struct BinaryTests {
 
     @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
     func endlessInputStopsAtTheLimit() throws {
-        let run = try Self.run(["validate", "--max-input-mb", "1", "-"], input: Data(repeating: UInt8(ascii: "["), count: 3_000_000))
+        let run = try Self.run(
+            ["validate", "--max-input-mb", "1", "-"], input: Data(repeating: UInt8(ascii: "["), count: 3_000_000))
         #expect(run.status == 2)
-        #expect(run.error.hasPrefix("error: cannot read standard input: it is over the 1 MB limit (raise the limit with --max-input-mb)"))
+        #expect(
+            run.error.hasPrefix(
+                "error: cannot read standard input: it is over the 1 MB limit (raise the limit with --max-input-mb)"))
     }
 
     @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
     func linksListsEveryLinkAndTheChainsTheyEmbed() throws {
         let child = IARVisLink.percentEncoded(#"{"text": {"content": "[Getty](https://www.getty.edu)"}}"#)
-        let spec = try scratch.file("links.json", """
+        let spec = try scratch.file(
+            "links.json",
+            """
             {"text": {"content": "[a](iARVis://openComponent?json=\(child)&anchor=top&size=[600,400]) [b](iARVis://link?href=https%3A%2F%2Fa.example) [c](iARVis://nope)"}}
             """)
         let run = try Self.run(["links", spec.path])
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(run.output)")
-        #expect(lines[0] == "\(spec.path):1:22: openComponent embedded component {\"text\": …}, 55 bytes of JSON [anchor top, size [600.0, 400.0]] (text.content)")
+        #expect(
+            lines[0]
+                == "\(spec.path):1:22: openComponent embedded component {\"text\": …}, 55 bytes of JSON [anchor top, size [600.0, 400.0]] (text.content)"
+        )
         #expect(lines[1] == "    1:22: web https://www.getty.edu (text.content)")
         #expect(lines[2] == "\(spec.path):1:22: link https://a.example (text.content)")
         #expect(lines[3].hasSuffix("invalid iARVis://nope (text.content)"))
         #expect(run.error == "4 links\n")
         let json = try Self.run(["links", "--format", "json", spec.path])
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
-        #expect(entries.first?["kind"] as? String == "openComponent" && (entries.first?["links"] as? [[String: Any]])?.count == 1)
+        #expect(
+            entries.first?["kind"] as? String == "openComponent"
+                && (entries.first?["links"] as? [[String: Any]])?.count == 1)
     }
 
     @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
@@ -126,8 +144,10 @@ struct ServeBinaryTests {
         var healthy = false
         for _ in 0..<100 where !healthy {
             try await Task.sleep(for: .milliseconds(100))
-            if let (data, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!),
-               (response as? HTTPURLResponse)?.statusCode == 200 {
+            if let (data, response) = try? await URLSession.shared.data(
+                from: URL(string: "http://127.0.0.1:\(port)/health")!),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
                 healthy = String(decoding: data, as: UTF8.self).contains("\"ok\"")
             }
         }

@@ -30,7 +30,10 @@ struct CLITests {
         let file = try temporaryFile("f.json", #"{"vStack":{"elements":[{"text":{"content":"a"}},],"spacing":4}}"#)
         #expect(await arvis(["fmt", "--write", file]) == 0)
         let once = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(once == "{\n  \"vStack\": {\n    \"spacing\": 4,\n    \"elements\": [\n      {\n        \"text\": {\n          \"content\": \"a\"\n        }\n      }\n    ]\n  }\n}\n")
+        #expect(
+            once
+                == "{\n  \"vStack\": {\n    \"spacing\": 4,\n    \"elements\": [\n      {\n        \"text\": {\n          \"content\": \"a\"\n        }\n      }\n    ]\n  }\n}\n"
+        )
         #expect(await arvis(["fmt", "--write", file]) == 0)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == once)
     }
@@ -57,7 +60,8 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(atPath: commented) }
         #expect(await arvis(["fmt", "--write", commented]) == 1)
         #expect(try String(contentsOfFile: commented, encoding: .utf8).hasPrefix("# keep this"))
-        let hashes = try temporaryFile("h.yaml", "text:\n  content: \"Item #1 # not a comment\"\n  fontStyle: {size: 12, color: '#ff0000'}\n")
+        let hashes = try temporaryFile(
+            "h.yaml", "text:\n  content: \"Item #1 # not a comment\"\n  fontStyle: {size: 12, color: '#ff0000'}\n")
         defer { try? FileManager.default.removeItem(atPath: hashes) }
         #expect(await arvis(["fmt", "--write", "--quiet", hashes]) == 0)
         #expect(try String(contentsOfFile: hashes, encoding: .utf8).contains("Item #1 # not a comment"))

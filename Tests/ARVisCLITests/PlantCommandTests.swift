@@ -10,7 +10,9 @@ struct PlantCommandTests {
 
     let scratch = ScratchFolder("plant")
 
-    private func temporaryFile(_ name: String, _ contents: String? = nil) throws -> URL { try scratch.file(name, contents) }
+    private func temporaryFile(_ name: String, _ contents: String? = nil) throws -> URL {
+        try scratch.file(name, contents)
+    }
 
     private func points(_ url: URL) throws -> [[String: Any]] {
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
@@ -18,9 +20,12 @@ struct PlantCommandTests {
     }
 
     @Test func plantsAMixWithZonesAndDrawsThePlan() async throws {
-        let output = try temporaryFile("plan.geojson"), svg = output.deletingLastPathComponent().appendingPathComponent("plan.svg")
-        let code = await arvis(["plant", "--area", area, "--species", "sobreiro:75%", "--species", "Pinus pinea:25%",
-                                                "--exclude", zones, "--seed", "4", "-o", output.path, "--svg", svg.path])
+        let output = try temporaryFile("plan.geojson")
+        let svg = output.deletingLastPathComponent().appendingPathComponent("plan.svg")
+        let code = await arvis([
+            "plant", "--area", area, "--species", "sobreiro:75%", "--species", "Pinus pinea:25%",
+            "--exclude", zones, "--seed", "4", "-o", output.path, "--svg", svg.path,
+        ])
         #expect(code == 0)
         let features = try points(output)
         #expect(features.count > 500)
@@ -29,15 +34,21 @@ struct PlantCommandTests {
         #expect(try String(contentsOf: svg, encoding: .utf8).contains("Quercus suber"))
         // The same seed gives the same file.
         let again = output.deletingLastPathComponent().appendingPathComponent("again.geojson")
-        #expect(await arvis(["plant", "--area", area, "--species", "sobreiro:75%", "--species", "Pinus pinea:25%",
-                                             "--exclude", zones, "--seed", "4", "-o", again.path]) == 0)
+        #expect(
+            await arvis([
+                "plant", "--area", area, "--species", "sobreiro:75%", "--species", "Pinus pinea:25%",
+                "--exclude", zones, "--seed", "4", "-o", again.path,
+            ]) == 0)
         #expect(try Data(contentsOf: again) == Data(contentsOf: output))
     }
 
     @Test(arguments: ["poisson", "hex", "reforestar"])
     func everyLayoutHonoursACount(layout: String) async throws {
         let output = try temporaryFile("plan.geojson")
-        #expect(await arvis(["plant", "--area", area, "--spacing", "4", "--layout", layout, "--count", "150", "-o", output.path]) == 0)
+        #expect(
+            await arvis([
+                "plant", "--area", area, "--spacing", "4", "--layout", layout, "--count", "150", "-o", output.path,
+            ]) == 0)
         #expect(try points(output).count == 150)
     }
 
@@ -48,12 +59,19 @@ struct PlantCommandTests {
             let matching = features.filter { ($0["properties"] as? [String: Any])?["species"] as? String == name }
             return Double(matching.count) / Double(features.count)
         }
-        #expect(await arvis(["plant", "--area", area, "--species", "pinheiro manso:40%", "--species", "azinheira", "-o", output.path]) == 0)
+        #expect(
+            await arvis([
+                "plant", "--area", area, "--species", "pinheiro manso:40%", "--species", "azinheira", "-o", output.path,
+            ]) == 0)
         #expect(abs(try share(of: "Pinus pinea") - 0.4) < 0.01)
-        #expect(await arvis(["plant", "--area", area, "--species", "suber:1", "--species", "ilex:3", "-o", output.path]) == 0)
+        #expect(
+            await arvis(["plant", "--area", area, "--species", "suber:1", "--species", "ilex:3", "-o", output.path])
+                == 0)
         #expect(abs(try share(of: "Quercus ilex") - 0.75) < 0.01)
         for shares in [["suber:40%", "ilex:50%"], ["suber:40%", "ilex:2"], ["suber:100%", "ilex"], ["suber:120%"]] {
-            #expect(await arvis(["plant", "--area", area] + shares.flatMap { ["--species", $0] } + ["-o", output.path]) == 2, "\(shares)")
+            #expect(
+                await arvis(["plant", "--area", area] + shares.flatMap { ["--species", $0] } + ["-o", output.path])
+                    == 2, "\(shares)")
         }
     }
 
@@ -61,9 +79,13 @@ struct PlantCommandTests {
         let output = try temporaryFile("plan.geojson")
         // A session started at the first tree's place, facing east: that tree is at the origin.
         #expect(await arvis(["plant", "--area", area, "--spacing", "5", "--count", "20", "-o", output.path]) == 0)
-        let first = try #require(((try points(output)).first?["geometry"] as? [String: Any])?["coordinates"] as? [Double])
-        #expect(await arvis(["plant", "--area", area, "--spacing", "5", "--count", "20",
-                                             "--session", "\(first[1]),\(first[0]),90", "-o", output.path]) == 0)
+        let first = try #require(
+            ((try points(output)).first?["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+        #expect(
+            await arvis([
+                "plant", "--area", area, "--spacing", "5", "--count", "20",
+                "--session", "\(first[1]),\(first[0]),90", "-o", output.path,
+            ]) == 0)
         let sessions = try points(output).compactMap { ($0["properties"] as? [String: Any])?["session"] as? [Double] }
         #expect(sessions.count == 20)
         #expect(sessions[0].allSatisfy { abs($0) < 1e-3 })
@@ -72,7 +94,8 @@ struct PlantCommandTests {
     }
 
     @Test func writesAPNGPlan() async throws {
-        let output = try temporaryFile("plan.geojson"), png = output.deletingLastPathComponent().appendingPathComponent("plan.png")
+        let output = try temporaryFile("plan.geojson")
+        let png = output.deletingLastPathComponent().appendingPathComponent("plan.png")
         #expect(await arvis(["plant", "--area", area, "--spacing", "6", "-o", output.path, "--svg", png.path]) == 0)
         #expect(try Array(Data(contentsOf: png).prefix(4)) == [137, 80, 78, 71])
     }
@@ -86,7 +109,8 @@ struct PlantCommandTests {
         #expect(await arvis(["plant", "--area", area, "--spacing", "0", "-o", output.path]) == 2)
         #expect(await arvis(["plant", "--area", "/nonexistent.geojson", "-o", output.path]) == 2)
         // Broken GeoJSON and files without polygons are input errors (1).
-        let broken = try temporaryFile("broken.geojson", #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 95]]]}"#)
+        let broken = try temporaryFile(
+            "broken.geojson", #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 95]]]}"#)
         #expect(await arvis(["plant", "--area", broken.path, "-o", output.path]) == 1)
         let pointsOnly = try temporaryFile("points.geojson", #"{"type": "Point", "coordinates": [0, 0]}"#)
         #expect(await arvis(["plant", "--area", pointsOnly.path, "-o", output.path]) == 1)

@@ -11,8 +11,12 @@ struct RenderCommandTests {
 
     private func temporaryFolder() throws -> URL { try scratch.folder() }
 
-    private var barChart: String { Corpus.packageRoot.appendingPathComponent("Examples/laptop-benchmark-bar-chart.json").path }
-    private var environment: String { Corpus.packageRoot.appendingPathComponent("Examples/two-targets-environment.json").path }
+    private var barChart: String {
+        Corpus.packageRoot.appendingPathComponent("Examples/laptop-benchmark-bar-chart.json").path
+    }
+    private var environment: String {
+        Corpus.packageRoot.appendingPathComponent("Examples/two-targets-environment.json").path
+    }
 
     @Test(arguments: ["svg", "png", "html"])
     func rendersAChartToEachFormat(format: String) async throws {
@@ -29,7 +33,8 @@ struct RenderCommandTests {
     /// With --fetch, PNG output draws a local JPEG (the test card's blue squares appear); without, its placeholder.
     @Test func pngOutputDrawsFetchedPictures() async throws {
         let folder = try temporaryFolder()
-        let card = Corpus.packageRoot.appendingPathComponent("Tests/ARVisGraphicsTests/Pictures/jpeg-progressive-420.jpg")
+        let card = Corpus.packageRoot.appendingPathComponent(
+            "Tests/ARVisGraphicsTests/Pictures/jpeg-progressive-420.jpg")
         try FileManager.default.copyItem(at: card, to: folder.appendingPathComponent("card.jpg"))
         let spec = folder.appendingPathComponent("card.json")
         try Data(#"{"image": {"url": "card.jpg", "width": 74, "height": 46}}"#.utf8).write(to: spec)
@@ -38,7 +43,8 @@ struct RenderCommandTests {
             #expect(await arvis(["render", spec.path, "-o", output.path] + arguments) == 0)
             let picture = try RasterImage(decoding: [UInt8](try Data(contentsOf: output)))
             return stride(from: 0, to: picture.pixels.count, by: 4).filter { index in
-                abs(Int(picture.pixels[index]) - 20) < 30 && abs(Int(picture.pixels[index + 1]) - 60) < 30 && abs(Int(picture.pixels[index + 2]) - 200) < 30
+                abs(Int(picture.pixels[index]) - 20) < 30 && abs(Int(picture.pixels[index + 1]) - 60) < 30
+                    && abs(Int(picture.pixels[index + 2]) - 200) < 30
             }.count
         }
         #expect(try await bluePixels(["--fetch"]) > 60)
@@ -47,7 +53,8 @@ struct RenderCommandTests {
 
     @Test func scaleMultipliesPNGPixels() async throws {
         let folder = try temporaryFolder()
-        let one = folder.appendingPathComponent("1.png"), two = folder.appendingPathComponent("2.png")
+        let one = folder.appendingPathComponent("1.png")
+        let two = folder.appendingPathComponent("2.png")
         #expect(await arvis(["render", barChart, "-o", one.path]) == 0)
         #expect(await arvis(["render", barChart, "--scale", "2", "-o", two.path]) == 0)
         func width(_ url: URL) throws -> UInt32 {
@@ -60,7 +67,9 @@ struct RenderCommandTests {
         let folder = try temporaryFolder().appendingPathComponent("out")
         #expect(await arvis(["render", environment, "--format", "svg", "-o", folder.path]) == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(names.contains("index.html") && names.contains("image1-widget1.svg") && names.contains("image2-widget2.svg"))
+        #expect(
+            names.contains("index.html") && names.contains("image1-widget1.svg") && names.contains("image2-widget2.svg")
+        )
         let gallery = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(gallery.contains("href=\"image1-widget1.svg\""))
     }
@@ -68,7 +77,8 @@ struct RenderCommandTests {
     @Test func aFolderOutputAlwaysGetsFilesAndAGallery() async throws {
         let folder = try temporaryFolder()
         #expect(await arvis(["render", barChart, "--format", "png", "-o", folder.path + "/"]) == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["chart.png", "index.html"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["chart.png", "index.html"])
     }
 
     @Test func widgetSelectsOneWidget() async throws {
@@ -88,13 +98,18 @@ struct RenderCommandTests {
         #expect(await arvis(["render", barChart, "--scale", "100"]) == 2)
         #expect(await arvis(["render", barChart, "--format", "gif"]) == 2)
         #expect(await arvis(["render", environment]) == 2)  // many widgets need -o FOLDER
-        #expect(await arvis(["render", barChart, "--font-dir", "/nonexistent", "-o", folder.appendingPathComponent("x.svg").path]) == 2)
+        #expect(
+            await arvis([
+                "render", barChart, "--font-dir", "/nonexistent", "-o", folder.appendingPathComponent("x.svg").path,
+            ]) == 2)
         #expect(await arvis(["render", barChart, "-o", "/nonexistent/dir/x.svg"]) == 2)
     }
 
     @Test func fetchEmbedsLocalImages() async throws {
         let folder = try temporaryFolder()
-        let png: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 4, 0, 0, 0, 3, 8, 2, 0, 0, 0]
+        let png: [UInt8] = [
+            137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 4, 0, 0, 0, 3, 8, 2, 0, 0, 0,
+        ]
         try Data(png).write(to: folder.appendingPathComponent("pic.png"))
         let spec = folder.appendingPathComponent("image.json")
         try Data(#"{"image": {"url": "pic.png", "contentMode": "fit"}}"#.utf8).write(to: spec)
@@ -110,8 +125,11 @@ struct RenderCommandTests {
     /// cloud metadata address. None may reach the output, and the spec still renders.
     @Test func fetchEmbedsNothingFromOutsideTheFolderOrFromPrivateAddresses() async throws {
         let folder = try temporaryFolder()
-        let urls = ["/etc/passwd", "../../../../../../etc/passwd", "file:///proc/self/environ", "file:///etc/hostname",
-                    "http://127.0.0.1:9/x.png", "http://localhost:9/x.png", "http://169.254.169.254/latest/meta-data/", "http://[::1]:9/"]
+        let urls = [
+            "/etc/passwd", "../../../../../../etc/passwd", "file:///proc/self/environ", "file:///etc/hostname",
+            "http://127.0.0.1:9/x.png", "http://localhost:9/x.png", "http://169.254.169.254/latest/meta-data/",
+            "http://[::1]:9/",
+        ]
         let images = urls.map { #"{"image": {"url": "\#($0)", "contentMode": "fit", "width": 10, "height": 10}}"# }
         let spec = folder.appendingPathComponent("attack.json")
         try Data(#"{"vStack": {"elements": [\#(images.joined(separator: ","))]}}"#.utf8).write(to: spec)
@@ -128,13 +146,15 @@ struct RenderCommandTests {
     @Test func unsafeLinksRenderAsText() async throws {
         let folder = try temporaryFolder()
         let spec = folder.appendingPathComponent("links.json")
-        try Data(#"""
+        try Data(
+            #"""
             {"vStack": {"elements": [
               {"text": {"content": "[click](javascript:alert(1)) [ok](https://example.org) [x]( JaVaScRiPt&#58;alert(2))"}},
               {"link": {"url": "vbscript:msgbox(1)", "title": "vb"}},
               {"text": {"content": "tap", "modifiers": [{"onTap": {"action": {"openURL": {"url": "data:text/html,<script>alert(3)</script>"}}}}]}}
             ]}}
-            """#.utf8).write(to: spec)
+            """#.utf8
+        ).write(to: spec)
         let output = folder.appendingPathComponent("out.html")
         #expect(await arvis(["render", spec.path, "-o", output.path]) == 0)
         let html = try String(contentsOf: output, encoding: .utf8)
@@ -152,8 +172,12 @@ struct QRCommandTests {
 
     @Test func writesPNGAndSVGOfTheDeepLink() async throws {
         let folder = try scratch.folder()
-        let png = folder.appendingPathComponent("code.png"), svg = folder.appendingPathComponent("code.svg")
-        #expect(await arvis(["qr", "https://arvis.example/s/museum/ensor.json", "--iarvis", "--module-size", "4", "-o", png.path]) == 0)
+        let png = folder.appendingPathComponent("code.png")
+        let svg = folder.appendingPathComponent("code.svg")
+        #expect(
+            await arvis([
+                "qr", "https://arvis.example/s/museum/ensor.json", "--iarvis", "--module-size", "4", "-o", png.path,
+            ]) == 0)
         let picture = try RasterImage(decoding: [UInt8](try Data(contentsOf: png)))
         let code = try QRCode(encoding: IARVisLink.openVisConfig("https://arvis.example/s/museum/ensor.json"))
         #expect(picture.width == (code.size + 2 * QRCode.quietZone) * 4)
@@ -163,7 +187,9 @@ struct QRCommandTests {
 
     @Test func refusesWhatCannotBeEncoded() async throws {
         let folder = try scratch.folder()
-        #expect(await arvis(["qr", String(repeating: "x", count: 3000), "-o", folder.appendingPathComponent("a.svg").path]) == 2)
+        #expect(
+            await arvis(["qr", String(repeating: "x", count: 3000), "-o", folder.appendingPathComponent("a.svg").path])
+                == 2)
         #expect(await arvis(["qr", "javascript:alert(1)", "--iarvis"]) == 2)
         #expect(await arvis(["qr", "a", "-o", folder.appendingPathComponent("a.gif").path]) == 2)
         #expect(await arvis(["qr", "a", "--min-version", "41"]) == 2)

@@ -1,8 +1,9 @@
-@testable import ARVisGraphics
 import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing
+
+@testable import ARVisGraphics
 
 /// The PNG and JPEG decoders against the pictures of `Pictures/`, made by
 /// `Scripts/make_picture_fixtures.py`, whose expected pixels are Pillow's (and, for 16-bit grey,
@@ -24,7 +25,9 @@ struct PictureTests {
         let decoded = try RasterImage(decoding: try load(name))
         let expectedName = (name as NSString).deletingPathExtension + ".expected.png"
         let expected = try RasterImage(decoding: try load(expectedName))
-        try #require(decoded.width == expected.width && decoded.height == expected.height, "\(name) is \(decoded.width)×\(decoded.height)")
+        try #require(
+            decoded.width == expected.width && decoded.height == expected.height,
+            "\(name) is \(decoded.width)×\(decoded.height)")
         return zip(decoded.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }
     }
 
@@ -68,12 +71,16 @@ struct PictureTests {
         func draw(_ frame: Rect, fills: Bool, source: String? = nil, width: Int = 37) -> Canvas {
             let canvas = Canvas(width: width, height: 23, fonts: fonts)
             let fallback = Element.shape(Shape(path: .rect(frame), fill: DrawingColor(red: 255, green: 0, blue: 255)))
-            canvas.draw(.image(ImageItem(frame: frame, source: source ?? uri, fills: fills, fallback: [fallback])), transform: .identity, opacity: 1)
+            canvas.draw(
+                .image(ImageItem(frame: frame, source: source ?? uri, fills: fills, fallback: [fallback])),
+                transform: .identity, opacity: 1)
             return canvas
         }
         let exact = draw(Rect(x: 0, y: 0, width: 37, height: 23), fills: false)
         var largest: Float = 0
-        for index in 0..<37 * 23 * 4 { largest = max(largest, abs(exact.pixels[index] * 255 - Float(picture.pixels[index]))) }
+        for index in 0..<37 * 23 * 4 {
+            largest = max(largest, abs(exact.pixels[index] * 255 - Float(picture.pixels[index])))
+        }
         #expect(largest < 1)
         let fitted = draw(Rect(x: 0, y: 0, width: 74, height: 23), fills: false, width: 74)
         #expect(fitted.pixels[(10 * 74 + 5) * 4 + 3] == 0, "left margin is clear")
@@ -81,11 +88,14 @@ struct PictureTests {
         let filled = draw(Rect(x: 0, y: 0, width: 74, height: 23), fills: true, width: 74)
         #expect(filled.pixels[(10 * 74 + 1) * 4 + 3] > 0.99)
         let broken = draw(Rect(x: 0, y: 0, width: 37, height: 23), fills: false, source: "data:image/png;base64,AAAA")
-        #expect(broken.pixels[(5 * 37 + 5) * 4] == 1 && broken.pixels[(5 * 37 + 5) * 4 + 1] == 0, "the fallback is drawn")
+        #expect(
+            broken.pixels[(5 * 37 + 5) * 4] == 1 && broken.pixels[(5 * 37 + 5) * 4 + 1] == 0, "the fallback is drawn")
     }
 
     @Test func refusesOtherFormats() {
-        #expect { try RasterImage(decoding: Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 20)) } throws: { ($0 as? GraphicsError)?.code == .imageUnsupported }
+        #expect { try RasterImage(decoding: Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 20)) } throws: {
+            ($0 as? GraphicsError)?.code == .imageUnsupported
+        }
     }
 
     /// Every prefix of a picture is refused with `imageInvalid` or decodes (JPEG shows what arrived), never traps.
@@ -103,20 +113,30 @@ struct PictureTests {
 
     /// Flipped bytes never trap or hang: each damaged file decodes or is refused. (Run once with 3 000
     /// damaged copies per file and seeds 1, 2, 7–13, which found an overflow in EXTEND and in refinement.)
-    @Test(arguments: ["jpeg-baseline-420.jpg", "jpeg-progressive-444.jpg", "jpeg-restarts-420.jpg", "png-grey4.png", "jpeg-progressive-420.jpg", "png-palette2-interlaced.png", "jpeg-cmyk.jpg", "jpeg-orientation6.jpg"])
+    @Test(arguments: [
+        "jpeg-baseline-420.jpg", "jpeg-progressive-444.jpg", "jpeg-restarts-420.jpg", "png-grey4.png",
+        "jpeg-progressive-420.jpg", "png-palette2-interlaced.png", "jpeg-cmyk.jpg", "jpeg-orientation6.jpg",
+    ])
     func corruptedPicturesFailCleanly(name: String) throws {
         let bytes = try load(name)
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<100 {
             var damaged = bytes
-            for _ in 0..<3 { damaged[Int.random(in: 2..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            for _ in 0..<3 {
+                damaged[Int.random(in: 2..<damaged.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
             _ = try? RasterImage(decoding: damaged, maximumPixels: 100_000)
         }
     }
 
     @Test func refusesPicturesPastThePixelLimit() throws {
-        #expect { try RasterImage(decoding: try load("png-rgb8.png"), maximumPixels: 100) } throws: { ($0 as? GraphicsError)?.code == .imageTooLarge }
-        #expect { try RasterImage(decoding: try load("jpeg-grey.jpg"), maximumPixels: 100) } throws: { ($0 as? GraphicsError)?.code == .imageTooLarge }
+        #expect { try RasterImage(decoding: try load("png-rgb8.png"), maximumPixels: 100) } throws: {
+            ($0 as? GraphicsError)?.code == .imageTooLarge
+        }
+        #expect { try RasterImage(decoding: try load("jpeg-grey.jpg"), maximumPixels: 100) } throws: {
+            ($0 as? GraphicsError)?.code == .imageTooLarge
+        }
     }
 
     /// A decompression bomb: a tiny PNG whose data would inflate far past what its header declares.
@@ -125,7 +145,8 @@ struct PictureTests {
         let idat = Deflate.zlib([UInt8](repeating: 0, count: 1_000_000))
         var file = PNGDecoder.signature
         for (type, body) in [("IHDR", header), ("IDAT", idat), ("IEND", [])] {
-            file += withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + Array(type.utf8) + body + [0, 0, 0, 0]
+            file +=
+                withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + Array(type.utf8) + body + [0, 0, 0, 0]
         }
         header.removeAll()
         #expect { try RasterImage(decoding: file) } throws: { ($0 as? GraphicsError)?.code == .imageInvalid }
@@ -141,10 +162,18 @@ struct InflateTests {
         let length = [0, 1, 2, 3, 259, 4096, 70_000, 200_000][seed % 8]
         while input.count < length {
             switch Int.random(in: 0..<3, using: &generator) {
-            case 0: input += [UInt8](repeating: UInt8.random(in: 0...255, using: &generator), count: Int.random(in: 1...600, using: &generator))
-            case 1: input += (0..<Int.random(in: 1...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            case 0:
+                input += [UInt8](
+                    repeating: UInt8.random(in: 0...255, using: &generator),
+                    count: Int.random(in: 1...600, using: &generator))
+            case 1:
+                input += (0..<Int.random(in: 1...300, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
             default:
-                let pattern = (0..<Int.random(in: 1...9, using: &generator)).map { _ in UInt8.random(in: 0...3, using: &generator) }
+                let pattern = (0..<Int.random(in: 1...9, using: &generator)).map { _ in
+                    UInt8.random(in: 0...3, using: &generator)
+                }
                 for _ in 0..<Int.random(in: 1...200, using: &generator) { input += pattern }
             }
         }
@@ -158,18 +187,28 @@ struct InflateTests {
 
     /// A dynamic-Huffman stream made by zlib itself (Python's `zlib.compress(data, 9)`, `data` as below).
     @Test func readsZlibsOwnDynamicBlocks() throws {
-        let stream = try #require(Data(base64Encoded: """
-            eNrt0kEOAiEMBdCr/BN4AU/g1ht0sDMgCEgZRjy9xJ1rNdGku7Y/6eLnkU3NnK83DnJf4jq5vJ186fOl0rvJIaJaxtG6yGgUAvfnoY1dsJS0IUVIZc6QkPI4pnlMVHmP7IznIjBUSsdE\
-            4rkK1mxdCDt88fVnO3hJ/rMQUiEqRIWoEBWiQlSIClEhP1DIA6n7g7Y=
-            """))
-        let text = Array("In the Rhine valley the vines grow on steep slopes of slate; pickers carry baskets uphill. ".utf8)
-        let expected = (0..<3000).map { index in (index / text.count) % 3 != 0 ? text[index % text.count] : UInt8((index * 7) % 26 + 97) }
+        let stream = try #require(
+            Data(
+                base64Encoded: """
+                    eNrt0kEOAiEMBdCr/BN4AU/g1ht0sDMgCEgZRjy9xJ1rNdGku7Y/6eLnkU3NnK83DnJf4jq5vJ186fOl0rvJIaJaxtG6yGgUAvfnoY1dsJS0IUVIZc6QkPI4pnlMVHmP7IznIjBUSsdE\
+                    4rkK1mxdCDt88fVnO3hJ/rMQUiEqRIWoEBWiQlSIClEhP1DIA6n7g7Y=
+                    """))
+        let text = Array(
+            "In the Rhine valley the vines grow on steep slopes of slate; pickers carry baskets uphill. ".utf8)
+        let expected = (0..<3000).map { index in
+            (index / text.count) % 3 != 0 ? text[index % text.count] : UInt8((index * 7) % 26 + 97)
+        }
         #expect(stream[2] >> 1 & 3 == 2, "the first block is dynamic")
         #expect(try Inflate.zlib([UInt8](stream), limit: 1 << 20) == expected)
     }
 
     @Test func dynamicBlocksAreSmallerOnText() {
-        let text = Array(String(repeating: "The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. ", count: 50).utf8)
+        let text =
+            Array(
+                String(
+                    repeating: "The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. ",
+                    count: 50
+                ).utf8)
             + (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) & 0x3F }
         #expect(Deflate.zlib(text, dynamic: true).count < Deflate.zlib(text, dynamic: false).count * 9 / 10)
     }

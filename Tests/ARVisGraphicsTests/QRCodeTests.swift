@@ -1,8 +1,9 @@
-@testable import ARVisGraphics
 import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing
+
+@testable import ARVisGraphics
 
 struct QRCodeTests {
     /// The standard's worked example (1-M "HELLO WORLD"): its 16 data codewords give these 10 error-correction codewords.
@@ -33,7 +34,8 @@ struct QRCodeTests {
         let code = try QRCode(encoding: "https://example.org")
         #expect(code.size == 17 + 4 * code.version)
         for (x, y) in [(0, 0), (code.size - 7, 0), (0, code.size - 7)] {
-            #expect(code[x: x, y: y] && code[x: x + 6, y: y + 6] && !code[x: x + 1, y: y + 1] && code[x: x + 3, y: y + 3])
+            #expect(
+                code[x: x, y: y] && code[x: x + 6, y: y + 6] && !code[x: x + 1, y: y + 1] && code[x: x + 3, y: y + 3])
         }
         #expect(!code[x: -1, y: 0] && !code[x: code.size, y: 0])
         #expect(code.svg().hasPrefix("<svg"))
@@ -47,13 +49,20 @@ struct QRCodeTests {
     }
 
     @Test func refusesTextTooLongAndBadVersions() {
-        #expect { try QRCode(encoding: String(repeating: "x", count: 2954), errorCorrection: .low) } throws: { ($0 as? GraphicsError)?.code == .qrDataTooLong }
-        #expect { try QRCode(encoding: "a", minimumVersion: 41) } throws: { ($0 as? GraphicsError)?.code == .invalidArgument }
+        #expect { try QRCode(encoding: String(repeating: "x", count: 2954), errorCorrection: .low) } throws: {
+            ($0 as? GraphicsError)?.code == .qrDataTooLong
+        }
+        #expect { try QRCode(encoding: "a", minimumVersion: 41) } throws: {
+            ($0 as? GraphicsError)?.code == .invalidArgument
+        }
     }
 
     /// A real reader (zbarimg, Debian's zbar-tools) decodes every version 1–40 at every level, each
     /// filled to capacity with UTF-8 text, from the PNG this module writes.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg"), "skipped: zbarimg is not installed (apt-get install zbar-tools)"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg"),
+            "skipped: zbarimg is not installed (apt-get install zbar-tools)"))
     func zbarReadsEveryVersionAndLevel() throws {
         let scratch = ScratchFolder("qr")
         let folder = try scratch.folder()
@@ -71,7 +80,8 @@ struct QRCodeTests {
                 let code = try QRCode(encoding: text, errorCorrection: level, minimumVersion: version)
                 #expect(code.version == version)
                 let path = folder.appendingPathComponent("v\(version)-\(level).png").path
-                try Data(PNGWriter(fonts: fonts, scale: 1).write(code.drawing(moduleSize: 3))).write(to: URL(fileURLWithPath: path))
+                try Data(PNGWriter(fonts: fonts, scale: 1).write(code.drawing(moduleSize: 3))).write(
+                    to: URL(fileURLWithPath: path))
                 expected[path] = text
                 paths.append(path)
             }

@@ -1,6 +1,7 @@
-@testable import ARVisGraphics
 import ARVisTestSupport
 import Testing
+
+@testable import ARVisGraphics
 
 struct DeflateTests {
     // Round trips through Inflate, dynamic and fixed: InflateTests.
@@ -24,10 +25,10 @@ struct RasterTests {
 
     @Test func coverageOfARectangleIsExactAtFractionalEdges() throws {
         let canvas = try render([.shape(Shape(path: .rect(Rect(x: 1.5, y: 2.25, width: 3, height: 2)), fill: .black))])
-        #expect(abs(alpha(canvas, 1, 3) - 0.5) < 1e-5)     // half a pixel wide
-        #expect(abs(alpha(canvas, 2, 3) - 1) < 1e-5)       // inside
-        #expect(abs(alpha(canvas, 2, 2) - 0.75) < 1e-5)    // three quarters tall
-        #expect(abs(alpha(canvas, 1, 2) - 0.375) < 1e-5)   // corner: 0.5 × 0.75
+        #expect(abs(alpha(canvas, 1, 3) - 0.5) < 1e-5)  // half a pixel wide
+        #expect(abs(alpha(canvas, 2, 3) - 1) < 1e-5)  // inside
+        #expect(abs(alpha(canvas, 2, 2) - 0.75) < 1e-5)  // three quarters tall
+        #expect(abs(alpha(canvas, 1, 2) - 0.375) < 1e-5)  // corner: 0.5 × 0.75
         #expect(alpha(canvas, 0, 0) == 0 && alpha(canvas, 6, 3) == 0)
     }
 
@@ -35,7 +36,8 @@ struct RasterTests {
     /// flattening curves to 0.1 px allows (the perimeter times the tolerance).
     @Test(arguments: [(10.3, 12.7, 4.1), (32, 32, 20), (5.5, 40.25, 3.3), (52, 10, 7.77), (31.5, 31.5, 31)])
     func coverageSumsToArea(x: Double, y: Double, radius: Double) throws {
-        let canvas = try render([.shape(Shape(path: .circle(center: Point(x, y), radius: radius), fill: .black))], width: 64, height: 64)
+        let canvas = try render(
+            [.shape(Shape(path: .circle(center: Point(x, y), radius: radius), fill: .black))], width: 64, height: 64)
         var total = 0.0
         for index in 0..<(64 * 64) { total += Double(canvas.pixels[index * 4 + 3]) }
         let area = Double.pi * radius * radius
@@ -44,25 +46,34 @@ struct RasterTests {
 
     @Test func clipsAndOpacityCompose() throws {
         let canvas = try render([
-            .group(Group([.shape(Shape(path: .rect(Rect(x: 0, y: 0, width: 8, height: 8)), fill: .black))],
-                         clip: .rect(Rect(x: 2, y: 2, width: 2, height: 2)), opacity: 0.5)),
+            .group(
+                Group(
+                    [.shape(Shape(path: .rect(Rect(x: 0, y: 0, width: 8, height: 8)), fill: .black))],
+                    clip: .rect(Rect(x: 2, y: 2, width: 2, height: 2)), opacity: 0.5))
         ])
         #expect(abs(alpha(canvas, 2, 2) - 0.5) < 1e-5)
         #expect(alpha(canvas, 1, 1) == 0 && alpha(canvas, 4, 4) == 0)
     }
 
     @Test func strokesCoverTheirWidth() throws {
-        let canvas = try render([.shape(Shape(path: .polyline([Point(0, 4), Point(8, 4)]), stroke: Stroke(color: .black, width: 2)))])
+        let canvas = try render([
+            .shape(Shape(path: .polyline([Point(0, 4), Point(8, 4)]), stroke: Stroke(color: .black, width: 2)))
+        ])
         #expect(abs(alpha(canvas, 3, 3) - 1) < 1e-5 && abs(alpha(canvas, 3, 4) - 1) < 1e-5)
         #expect(alpha(canvas, 3, 1) == 0 && alpha(canvas, 3, 6) == 0)
     }
 
     @Test func writesAPNGWithValidChunksAndPixels() throws {
         let fonts = try #require(Self.fonts)
-        let drawing = Drawing(extent: Extent(width: 20, height: 10), elements: [
-            .shape(Shape(path: .rect(Rect(x: 0, y: 0, width: 20, height: 10)), fill: DrawingColor(red: 10, green: 20, blue: 30))),
-            .text(TextRun("Hi", at: Point(2, 8), size: 8, color: .white)),
-        ])
+        let drawing = Drawing(
+            extent: Extent(width: 20, height: 10),
+            elements: [
+                .shape(
+                    Shape(
+                        path: .rect(Rect(x: 0, y: 0, width: 20, height: 10)),
+                        fill: DrawingColor(red: 10, green: 20, blue: 30))),
+                .text(TextRun("Hi", at: Point(2, 8), size: 8, color: .white)),
+            ])
         let png = try PNGWriter(fonts: fonts, scale: 2).write(drawing)
         #expect(Array(png.prefix(8)) == [137, 80, 78, 71, 13, 10, 26, 10])
         var position = 8
@@ -87,11 +98,14 @@ struct RasterTests {
     /// Undoing the Sub and Up filters gives back every pixel: a picture of four coloured quarters.
     @Test func scanlinesUnfilterToThePicture() throws {
         let fonts = try #require(Self.fonts)
-        let colours = [DrawingColor(red: 200, green: 10, blue: 30), DrawingColor(red: 0, green: 255, blue: 7),
-                       DrawingColor(red: 1, green: 2, blue: 3), DrawingColor(red: 250, green: 128, blue: 0)]
+        let colours = [
+            DrawingColor(red: 200, green: 10, blue: 30), DrawingColor(red: 0, green: 255, blue: 7),
+            DrawingColor(red: 1, green: 2, blue: 3), DrawingColor(red: 250, green: 128, blue: 0),
+        ]
         var drawing = Drawing(extent: Extent(width: 37, height: 20))
         for (index, colour) in colours.enumerated() {
-            let rect = Rect(x: index % 2 == 0 ? 0 : 18, y: index < 2 ? 0 : 10, width: index % 2 == 0 ? 18 : 19, height: 10)
+            let rect = Rect(
+                x: index % 2 == 0 ? 0 : 18, y: index < 2 ? 0 : 10, width: index % 2 == 0 ? 18 : 19, height: 10)
             drawing.elements.append(.shape(Shape(path: .rect(rect), fill: colour)))
         }
         let png = try PNGWriter(fonts: fonts).write(drawing)
@@ -99,7 +113,9 @@ struct RasterTests {
         var position = 8
         while position + 12 <= png.count {
             let length = Int(png[position..<position + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-            if String(decoding: png[position + 4..<position + 8], as: UTF8.self) == "IDAT" { idat += png[position + 8..<position + 8 + length] }
+            if String(decoding: png[position + 4..<position + 8], as: UTF8.self) == "IDAT" {
+                idat += png[position + 8..<position + 8 + length]
+            }
             position += 12 + length
         }
         let data = try Inflate.zlib(idat, limit: 1 << 26)
@@ -117,7 +133,8 @@ struct RasterTests {
             }
             for x in [0, 17, 18, 36] {
                 let colour = colours[(row < 10 ? 0 : 2) + (x < 18 ? 0 : 1)]
-                #expect(Array(line[(x * 3)..<(x * 3 + 3)]) == [colour.red, colour.green, colour.blue], "pixel \(x), \(row)")
+                #expect(
+                    Array(line[(x * 3)..<(x * 3 + 3)]) == [colour.red, colour.green, colour.blue], "pixel \(x), \(row)")
             }
             previous = line
         }

@@ -6,12 +6,27 @@ struct SVGWriterTests {
     private func sample() -> Drawing {
         var drawing = Drawing(extent: Extent(width: 200.5, height: 100), title: "A <title> & more", summary: "desc")
         drawing.elements = [
-            .shape(Shape(path: .rect(Rect(x: 0.333, y: 1, width: 10, height: 10)), fill: DrawingColor(red: 255, green: 0, blue: 0, opacity: 0.5))),
-            .group(Group([.text(TextRun("Tap \"here\"", at: Point(4, 20), face: .bold, size: 12))], link: "https://example.org/?a=1&b=2")),
-            .group(Group([.shape(Shape(path: .circle(center: Point(50, 50), radius: 5), fill: .black))], role: .tooltipTrigger(id: "t1"))),
+            .shape(
+                Shape(
+                    path: .rect(Rect(x: 0.333, y: 1, width: 10, height: 10)),
+                    fill: DrawingColor(red: 255, green: 0, blue: 0, opacity: 0.5))),
+            .group(
+                Group(
+                    [.text(TextRun("Tap \"here\"", at: Point(4, 20), face: .bold, size: 12))],
+                    link: "https://example.org/?a=1&b=2")),
+            .group(
+                Group(
+                    [.shape(Shape(path: .circle(center: Point(50, 50), radius: 5), fill: .black))],
+                    role: .tooltipTrigger(id: "t1"))),
             .group(Group([.text(TextRun("tip", at: Point(50, 30), size: 10))], role: .tooltip(id: "t1"))),
-            .group(Group([.text(TextRun("one", at: Point(0, 80), size: 10))], role: .segment(control: "c", index: 0, selected: true))),
-            .group(Group([.text(TextRun("two", at: Point(0, 80), size: 10))], role: .segment(control: "c", index: 1, selected: false))),
+            .group(
+                Group(
+                    [.text(TextRun("one", at: Point(0, 80), size: 10))],
+                    role: .segment(control: "c", index: 0, selected: true))),
+            .group(
+                Group(
+                    [.text(TextRun("two", at: Point(0, 80), size: 10))],
+                    role: .segment(control: "c", index: 1, selected: false))),
         ]
         return drawing
     }
@@ -22,7 +37,8 @@ struct SVGWriterTests {
         #expect(svg.contains("viewBox=\"0 0 200.5 100\""))
         #expect(svg.contains("<title>A &lt;title&gt; &amp; more</title>"))
         #expect(svg.contains("<desc>desc</desc>"))
-        #expect(svg.contains("<a href=\"https://example.org/?a=1&amp;b=2\" target=\"_blank\" rel=\"noopener noreferrer\">"))
+        #expect(
+            svg.contains("<a href=\"https://example.org/?a=1&amp;b=2\" target=\"_blank\" rel=\"noopener noreferrer\">"))
         #expect(svg.contains(">Tap &quot;here&quot;</text>"))
         #expect(svg.contains("M0.33 1L10.33 1"))
         #expect(svg.contains("fill-opacity=\"0.502\"") || svg.contains("fill-opacity=\"0.5\""))
@@ -48,10 +64,18 @@ struct SVGWriterTests {
 
     @Test func mediaIsARealElementInHTMLAndChromeElsewhere() {
         let chrome = Element.shape(Shape(path: .rect(Rect(x: 0, y: 0, width: 10, height: 10)), fill: .black))
-        let drawing = Drawing(extent: Extent(width: 100, height: 100), elements: [
-            .media(MediaItem(kind: .video, frame: Rect(x: 0, y: 0, width: 80, height: 45), url: "movie.mp4", fallback: [chrome])),
-        ])
-        #expect(SVGWriter(interactive: true).write(drawing).contains("<video xmlns=\"http://www.w3.org/1999/xhtml\" controls=\"controls\" preload=\"none\" src=\"movie.mp4\""))
+        let drawing = Drawing(
+            extent: Extent(width: 100, height: 100),
+            elements: [
+                .media(
+                    MediaItem(
+                        kind: .video, frame: Rect(x: 0, y: 0, width: 80, height: 45), url: "movie.mp4",
+                        fallback: [chrome]))
+            ])
+        #expect(
+            SVGWriter(interactive: true).write(drawing).contains(
+                "<video xmlns=\"http://www.w3.org/1999/xhtml\" controls=\"controls\" preload=\"none\" src=\"movie.mp4\""
+            ))
         #expect(!SVGWriter().write(drawing).contains("<video"))
     }
 }

@@ -1,8 +1,9 @@
-@testable import ARVisGraphics
 import ARVisSupport
-import Foundation
 import ARVisTestSupport
+import Foundation
 import Testing
+
+@testable import ARVisGraphics
 
 struct TrueTypeFontTests {
     static let fonts = try? FontLibrary.standard()
@@ -30,7 +31,8 @@ struct TrueTypeFontTests {
         for polyline in outline.flattened(tolerance: 0.5) {
             let points = polyline.points
             for index in points.indices {
-                let a = points[index], b = points[(index + 1) % points.count]
+                let a = points[index]
+                let b = points[(index + 1) % points.count]
                 area += a.x * b.y - b.x * a.y
             }
         }
@@ -49,9 +51,14 @@ struct TrueTypeFontTests {
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<20 {
             var damaged = bytes
-            for _ in 0..<200 { damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            for _ in 0..<200 {
+                damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
             if let font = TrueTypeFont(bytes: damaged) {
-                for code in [65, 66, 0x20AC, 0x1F600] { _ = font.outline(ofGlyph: font.glyph(for: Unicode.Scalar(code)!)) }
+                for code in [65, 66, 0x20AC, 0x1F600] {
+                    _ = font.outline(ofGlyph: font.glyph(for: Unicode.Scalar(code)!))
+                }
             }
         }
     }
@@ -65,4 +72,3 @@ struct TrueTypeFontTests {
         }
     }
 }
-

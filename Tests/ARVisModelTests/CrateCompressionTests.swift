@@ -1,6 +1,7 @@
-@testable import ARVisModel
 import ARVisTestSupport
 import Testing
+
+@testable import ARVisModel
 
 struct CrateCompressionTests {
     @Test func literalOnlyBlocksRoundTrip() throws {
@@ -21,18 +22,25 @@ struct CrateCompressionTests {
     @Test func hostileBlocksAreRefused() {
         var output: [UInt8] = []
         // A match reaching before the start of the output.
-        #expect(throws: ModelError.self) { try CrateCompression.lz4Decode([0x10, 0x61, 0x05, 0x00][...], into: &output, limit: 100) }
+        #expect(throws: ModelError.self) {
+            try CrateCompression.lz4Decode([0x10, 0x61, 0x05, 0x00][...], into: &output, limit: 100)
+        }
         // Literals running past the block.
-        #expect(throws: ModelError.self) { try CrateCompression.lz4Decode([0xF0, 0xFF][...], into: &output, limit: 100) }
+        #expect(throws: ModelError.self) {
+            try CrateCompression.lz4Decode([0xF0, 0xFF][...], into: &output, limit: 100)
+        }
         // Output past the announced size.
-        #expect(throws: ModelError.self) { try CrateCompression.decompress(CrateCompression.compress([1, 2, 3])[...], size: 2) }
+        #expect(throws: ModelError.self) {
+            try CrateCompression.decompress(CrateCompression.compress([1, 2, 3])[...], size: 2)
+        }
     }
 
     @Test func integerCodingRoundTripsRandomValues() throws {
         var generator = SeededGenerator(seed: 11)
         for count in [1, 3, 4, 5, 16, 1000] {
             let values = (0..<count).map { _ in Int32.random(in: -70_000...70_000, using: &generator) }
-            let decoded = try CrateCompression.decodeIntegers(CrateCompression.encodeIntegers(values), count: count, width: 4)
+            let decoded = try CrateCompression.decodeIntegers(
+                CrateCompression.encodeIntegers(values), count: count, width: 4)
             #expect(decoded == values.map { Int64($0) })
         }
     }
@@ -40,7 +48,8 @@ struct CrateCompressionTests {
     @Test func integerCodingMatchesTheReferenceExample() throws {
         // The start of the SPECS pathIndex block of usd-core's scene.usdc (reference/usd.md §4.3).
         let encoded: [UInt8] = [0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x10]
-        let decoded = try CrateCompression.decodeIntegers(encoded + [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00], count: 4, width: 4)
+        let decoded = try CrateCompression.decodeIntegers(
+            encoded + [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00], count: 4, width: 4)
         #expect(decoded == [0, 1, 2, 3])
     }
 }

@@ -1,22 +1,48 @@
-@testable import ARVisModel
 import ARVisSupport
 import Testing
+
+@testable import ARVisModel
 
 struct CrateTests {
     /// A layer written by ``CrateWriter`` reads back field for field.
     @Test func writtenLayersReadBack() throws {
         var writer = CrateWriter()
-        writer.add("/", .pseudoRoot, [("upAxis", .token("Y")), ("metersPerUnit", .double(0.01)), ("primChildren", .tokenVector(["A"]))])
-        writer.add("/A", .prim, [("specifier", .specifier(0)), ("typeName", .token("Mesh")), ("apiSchemas", .prependedTokens(["MaterialBindingAPI"])),
-                                 ("properties", .tokenVector(["points", "faceVertexIndices", "material:binding"])), ("primChildren", .tokenVector(["B"]))])
-        writer.add("/A.points", .attribute, [("typeName", .token("point3f[]")), ("default", .floats([0, 1, 2, 3, 4, 5], width: 3))])
-        writer.add("/A.faceVertexIndices", .attribute, [("typeName", .token("int[]")), ("default", .ints([0, 1, -2]))])
-        writer.add("/A.material:binding", .relationship, [("variability", .variability(1)), ("targetPaths", .pathListOp(["/A/B"]))])
-        writer.add("/A/B", .prim, [("specifier", .specifier(0)), ("typeName", .token("Material")), ("documentation", .string("made in a test"))])
-        writer.add("/A/B.outputs:surface", .attribute, [("typeName", .token("token")), ("connectionPaths", .pathListOp(["/A/B.x"])),
-                                                        ("color", .vec3f(SIMD3(0.5, 0.25, 1))), ("m", .matrix4d((0..<16).map(Double.init)))])
+        writer.add(
+            "/", .pseudoRoot,
+            [("upAxis", .token("Y")), ("metersPerUnit", .double(0.01)), ("primChildren", .tokenVector(["A"]))])
+        writer.add(
+            "/A", .prim,
+            [
+                ("specifier", .specifier(0)), ("typeName", .token("Mesh")),
+                ("apiSchemas", .prependedTokens(["MaterialBindingAPI"])),
+                ("properties", .tokenVector(["points", "faceVertexIndices", "material:binding"])),
+                ("primChildren", .tokenVector(["B"])),
+            ])
+        writer.add(
+            "/A.points", .attribute,
+            [("typeName", .token("point3f[]")), ("default", .floats([0, 1, 2, 3, 4, 5], width: 3))])
+        writer.add(
+            "/A.faceVertexIndices", .attribute, [("typeName", .token("int[]")), ("default", .ints([0, 1, -2]))])
+        writer.add(
+            "/A.material:binding", .relationship,
+            [("variability", .variability(1)), ("targetPaths", .pathListOp(["/A/B"]))])
+        writer.add(
+            "/A/B", .prim,
+            [
+                ("specifier", .specifier(0)), ("typeName", .token("Material")),
+                ("documentation", .string("made in a test")),
+            ])
+        writer.add(
+            "/A/B.outputs:surface", .attribute,
+            [
+                ("typeName", .token("token")), ("connectionPaths", .pathListOp(["/A/B.x"])),
+                ("color", .vec3f(SIMD3(0.5, 0.25, 1))), ("m", .matrix4d((0..<16).map(Double.init))),
+            ])
         let layer = try CrateReader(writer.write()).layer()
-        #expect(Set(layer.specs.keys) == ["/", "/A", "/A.points", "/A.faceVertexIndices", "/A.material:binding", "/A/B", "/A/B.outputs:surface"])
+        #expect(
+            Set(layer.specs.keys) == [
+                "/", "/A", "/A.points", "/A.faceVertexIndices", "/A.material:binding", "/A/B", "/A/B.outputs:surface",
+            ])
         #expect(layer.layerField("upAxis")?.text == "Y")
         #expect(layer.layerField("metersPerUnit")?.number == 0.01)
         #expect(layer.specs["/A"]?.fields["apiSchemas"]?.strings == ["MaterialBindingAPI"])

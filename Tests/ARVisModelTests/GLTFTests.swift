@@ -1,8 +1,9 @@
-@testable import ARVisModel
 import ARVisSpatial
 import ARVisSupport
 import Foundation
 import Testing
+
+@testable import ARVisModel
 
 struct GLTFTests {
     @Test func modelsRoundTripThroughGLB() throws {
@@ -23,7 +24,8 @@ struct GLTFTests {
     /// normalized texture coordinates.
     @Test func readsTransformsModesAndAccessorKinds() throws {
         var bytes: [UInt8] = []
-        for value: Float in [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0] { withUnsafeBytes(of: value) { bytes += $0 } }  // 4 positions, 48 bytes
+        // 4 positions, 48 bytes
+        for value: Float in [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0] { withUnsafeBytes(of: value) { bytes += $0 } }
         bytes += [0, 0, 255, 0, 255, 255, 0, 255]  // 4 normalized uint8 uv pairs at 48
         for index: UInt16 in [3] { withUnsafeBytes(of: index) { bytes += $0 } }  // sparse index at 56
         bytes += [0, 0]
@@ -56,7 +58,8 @@ struct GLTFTests {
             """
         var warnings: [String] = []
         let model = try ModelFile.read(Array(json.utf8), fileName: "x.gltf", warnings: &warnings)
-        #expect(model.materials[0].baseColorTexture == nil && model.materials[0].baseColorFactor == SIMD4(0.5, 0.5, 0.5, 1))
+        #expect(
+            model.materials[0].baseColorTexture == nil && model.materials[0].baseColorFactor == SIMD4(0.5, 0.5, 0.5, 1))
         #expect(warnings.contains { $0.contains("neither PNG nor JPEG") })
         #expect(ModelInspection(model).warnings.isEmpty == false)
     }
@@ -69,13 +72,25 @@ struct GLTFTests {
 
     @Test(arguments: [
         (#"{"asset": {"version": "1.0"}}"#, "only 2.x"),
-        (#"{"asset": {"version": "2.0"}, "extensionsRequired": ["KHR_draco_mesh_compression"]}"#, "KHR_draco_mesh_compression"),
-        (#"{"asset": {"version": "2.0"}, "nodes": [{"children": [1]}, {"children": [2]}, {"children": [1]}], "scenes": [{"nodes": [0]}]}"#, "more than one parent"),
-        (#"{"asset": {"version": "2.0"}, "nodes": [{"children": [1]}, {"children": [0]}], "scenes": [{"nodes": [0]}]}"#, "has a parent"),
+        (
+            #"{"asset": {"version": "2.0"}, "extensionsRequired": ["KHR_draco_mesh_compression"]}"#,
+            "KHR_draco_mesh_compression"
+        ),
+        (
+            #"{"asset": {"version": "2.0"}, "nodes": [{"children": [1]}, {"children": [2]}, {"children": [1]}], "scenes": [{"nodes": [0]}]}"#,
+            "more than one parent"
+        ),
+        (
+            #"{"asset": {"version": "2.0"}, "nodes": [{"children": [1]}, {"children": [0]}], "scenes": [{"nodes": [0]}]}"#,
+            "has a parent"
+        ),
         (#"{"asset": {"version": "2.0"}, "nodes": [{"children": [0]}], "scenes": [{"nodes": [0]}]}"#, "root 0"),
         (#"{"asset": {"version": "2.0"}, "nodes": [{"mesh": 4}]}"#, "mesh 4 does not exist"),
         (#"{"asset": {"version": "2.0"}, "nodes": [{"matrix": [1, 2]}]}"#, "16 finite numbers"),
-        (#"{"asset": {"version": "2.0"}, "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}], "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}]}"#, "bufferView 0 does not exist"),
+        (
+            #"{"asset": {"version": "2.0"}, "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}], "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}]}"#,
+            "bufferView 0 does not exist"
+        ),
         (#"{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "/etc/passwd"}]}"#, "external resource"),
         (#"{"asset": 3}"#, "asset"),
     ])

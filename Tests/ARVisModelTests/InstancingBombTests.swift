@@ -1,8 +1,9 @@
-@testable import ARVisModel
 import ARVisSpatial
 import ARVisSupport
 import ARVisTestSupport
 import Testing
+
+@testable import ARVisModel
 
 /// Issue 25, item 1: a small file that draws a large mesh from many nodes, or reads one large
 /// accessor without data many times, is refused before any work; a mesh drawn by many nodes is
@@ -29,13 +30,17 @@ struct InstancingBombTests {
     }
 
     @Test func aMeshDrawnByManyNodesIsWrittenOnceInUSDZ() throws {
-        let corners: [SIMD3<Float>] = (0..<2_000).map { index -> SIMD3<Float> in SIMD3(Float(index), Float(index % 7), 0) }
+        let corners: [SIMD3<Float>] = (0..<2_000).map { index -> SIMD3<Float> in
+            SIMD3(Float(index), Float(index % 7), 0)
+        }
         var indices: [UInt32] = []
         for first in UInt32(0)..<1_998 { indices += [first, first + 1, first + 2] }
         let mesh = Mesh(name: "Strip", positions: corners, indices: indices)
         func model(drawnBy count: Int) -> Model {
             let nodes = (0..<count).map { index -> Node in
-                let columns: [SIMD4<Double>] = [SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(Double(index), 0, 0, 1)]
+                let columns: [SIMD4<Double>] = [
+                    SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(Double(index), 0, 0, 1),
+                ]
                 return Node(name: "n\(index)", transform: Matrix4(columns: columns), meshes: [0])
             }
             return Model(nodes: nodes, roots: Array(0..<count), meshes: [mesh])

@@ -1,6 +1,7 @@
-@testable import ARVisModel
 import ARVisSpatial
 import Testing
+
+@testable import ARVisModel
 
 struct ThumbnailTests {
     private func alpha(_ pixels: [Float], size: Int, _ x: Int, _ y: Int) -> Float { pixels[(y * size + x) * 4 + 3] }
@@ -20,16 +21,22 @@ struct ThumbnailTests {
 
     @Test func drawsTheTextureAndTheBackground() throws {
         // A cube seen almost head-on, its front face textured with four tiles.
-        let model = Model(nodes: [Node(meshes: [0])], roots: [0], meshes: [ModelFixtures.cube()],
-                          materials: [Material(baseColorTexture: 0, metallicFactor: 0, roughnessFactor: 1)], textures: [ModelFixtures.texture])
+        let model = Model(
+            nodes: [Node(meshes: [0])], roots: [0], meshes: [ModelFixtures.cube()],
+            materials: [Material(baseColorTexture: 0, metallicFactor: 0, roughnessFactor: 1)],
+            textures: [ModelFixtures.texture])
         var camera = ThumbnailCamera(framing: model.bounds)
         camera.eye = SIMD3(0, 0, 3)
         camera.target = .zero
         let size = 40
         let pixels = try ThumbnailRenderer(size: size, background: SIMD4(0, 0, 0, 1)).render(model, camera: camera)
-        func color(_ x: Int, _ y: Int) -> SIMD3<Float> { SIMD3(pixels[(y * size + x) * 4], pixels[(y * size + x) * 4 + 1], pixels[(y * size + x) * 4 + 2]) }
+        func color(_ x: Int, _ y: Int) -> SIMD3<Float> {
+            SIMD3(pixels[(y * size + x) * 4], pixels[(y * size + x) * 4 + 1], pixels[(y * size + x) * 4 + 2])
+        }
         // Top-left tile red, top-right green, bottom-left blue (bilinear in between).
-        let topLeft = color(size / 2 - 8, size / 2 - 8), topRight = color(size / 2 + 7, size / 2 - 8), bottomLeft = color(size / 2 - 8, size / 2 + 7)
+        let topLeft = color(size / 2 - 8, size / 2 - 8)
+        let topRight = color(size / 2 + 7, size / 2 - 8)
+        let bottomLeft = color(size / 2 - 8, size / 2 + 7)
         #expect(topLeft.x > 0.5 && topLeft.y < 0.3 && topLeft.z < 0.3)
         #expect(topRight.y > 0.5 && topRight.x < 0.3)
         #expect(bottomLeft.z > 0.5 && bottomLeft.x < 0.3)
@@ -49,11 +56,18 @@ struct ThumbnailTests {
         var model = ModelFixtures.hierarchy()
         #expect(ModelInspection(model).warnings.isEmpty)
         #expect(ModelInspection(model).triangles == 24)
-        let big = Mesh(positions: [SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(0, 1, 0)], indices: [UInt32](repeating: 0, count: 3 * 100_001).enumerated().map { UInt32($0.offset % 3) })
+        let big = Mesh(
+            positions: [SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(0, 1, 0)],
+            indices: [UInt32](repeating: 0, count: 3 * 100_001).enumerated().map { UInt32($0.offset % 3) })
         model.meshes.append(big)
         model.nodes[0].meshes.append(2)
         // A PNG header claiming 4096 × 4096.
-        model.textures.append(Texture(data: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 16, 0, 0, 0, 16, 0], format: .png))
+        model.textures.append(
+            Texture(
+                data: [
+                    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 16, 0, 0,
+                    0, 16, 0,
+                ], format: .png))
         let warnings = ModelInspection(model).warnings
         #expect(warnings.count == 2)
         #expect(warnings[0].contains("100025 triangles"))

@@ -1,7 +1,8 @@
-@testable import ARVisModel
 import ARVisSpatial
 import ARVisSupport
 import Testing
+
+@testable import ARVisModel
 
 struct USDTests {
     @Test func modelsRoundTripThroughUSDZ() throws {
@@ -9,7 +10,8 @@ struct USDTests {
         let read = try ModelFile.read(try USDZWriter().write(model))
         #expect(read.upAxis == .y && read.metersPerUnit == 1)
         #expect(read.drawnTriangleCount == model.drawnTriangleCount)
-        let expected = try #require(model.bounds), got = try #require(read.bounds)
+        let expected = try #require(model.bounds)
+        let got = try #require(read.bounds)
         #expect((expected.minimum - got.minimum).length < 1e-6 && (expected.maximum - got.maximum).length < 1e-6)
         // Texture coordinates come back in the model's convention (v down) after USD's flip.
         #expect(read.meshes[0].uvs == model.meshes[0].uvs)
@@ -22,14 +24,18 @@ struct USDTests {
     }
 
     @Test func packagesAlignEveryFileTo64Bytes() throws {
-        let bytes = try USDZWriter(anchoring: .image(ModelFixtures.texture, physicalWidth: 0.2)).write(ModelFixtures.hierarchy())
+        let bytes = try USDZWriter(anchoring: .image(ModelFixtures.texture, physicalWidth: 0.2)).write(
+            ModelFixtures.hierarchy())
         let package = try USDZPackage(reading: bytes)
         #expect(package.entries.map(\.name) == ["scene.usdc", "0/texture_0.png", "0/anchor.png"])
         for entry in package.entries { #expect(entry.data.startIndex % 64 == 0) }
         let layer = try CrateReader(Array(package.entries[0].data)).layer()
         #expect(layer.specs["/Root.preliminary:anchoring:type"]?.fields["default"]?.text == "image")
         #expect(layer.specs["/Root/AnchorImage.physicalWidth"]?.fields["default"]?.number == 20)
-        #expect(layer.specs["/Root.preliminary:imageAnchoring:referenceImage"]?.fields["targetPaths"]?.strings == ["/Root/AnchorImage"])
+        #expect(
+            layer.specs["/Root.preliminary:imageAnchoring:referenceImage"]?.fields["targetPaths"]?.strings == [
+                "/Root/AnchorImage"
+            ])
     }
 
     static let text = """
@@ -102,7 +108,10 @@ struct USDTests {
         ("#usda 1.0\ndef Mesh \"A\" {\n", "line 3"),
         ("#usda 1.0\ndef Mesh \"A\" {\n  string s = \"open\n}\n", "line 3"),
         ("#usda 1.0\ndef Mesh \"A\" {}\ndef Mesh \"A\" {}\n", "defined twice"),
-        ("#usda 1.0\ndef Mesh \"A\" {\n point3f[] points = [(0,0,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n}\n", "point that does not exist"),
+        (
+            "#usda 1.0\ndef Mesh \"A\" {\n point3f[] points = [(0,0,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n}\n",
+            "point that does not exist"
+        ),
         (String(repeating: "#usda 1.0\n", count: 1) + String(repeating: "def \"A\" {\n", count: 300), "nest more than"),
     ])
     func brokenTextGetsLocatedErrors(_ text: String, _ expected: String) {
@@ -119,7 +128,9 @@ struct USDTests {
         let orient = try USDStageReader.matrix(of: "xformOp:orient", [0.7071068, 0, 0.7071068, 0], location: "")
         #expect((orient.transformPoint(Vec3(1, 0, 0)) - Vec3(0, 0, -1)).length < 1e-6)
         #expect(throws: ModelError.self) { try USDStageReader.matrix(of: "xformOp:shear", [1], location: "") }
-        #expect(throws: ModelError.self) { try USDStageReader.matrix(of: "xformOp:translate", [1, .nan, 0], location: "") }
+        #expect(throws: ModelError.self) {
+            try USDStageReader.matrix(of: "xformOp:translate", [1, .nan, 0], location: "")
+        }
     }
 
     @Test func damagedPackagesAreRefused() throws {

@@ -9,7 +9,8 @@ import Testing
 
 struct TexturedSceneTests {
     /// A 2×1 PNG as a data URL: a target picture the loader reads without disk or network.
-    static let picture = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAHAwEAtBQmDwAAAABJRU5ErkJggg=="
+    static let picture =
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAEElEQVR4nGP4z8DAwMDAAAAHAwEAtBQmDwAAAABJRU5ErkJggg=="
 
     @Test func oneWalkGivesTheGraphTheWidgetRendersAndTheTargetPictures() async throws {
         let environment = Environment {
@@ -31,7 +32,9 @@ struct TexturedSceneTests {
     }
 
     @Test func withoutALoaderNothingIsRead() async throws {
-        let environment = Environment { ImageTrackingConfiguration("/etc/passwd") { WidgetConfiguration(.top) { .text("x") } } }
+        let environment = Environment {
+            ImageTrackingConfiguration("/etc/passwd") { WidgetConfiguration(.top) { .text("x") } }
+        }
         let scene = await TexturedScene(environment)
         #expect(scene.resources.isEmpty && scene.failures.isEmpty)
         #expect(try scene.textures(scale: 0.25)["image1"] == nil)
@@ -43,12 +46,16 @@ struct AreaPlantingTests {
         try GeoJSONReader.read(Data(json.utf8), file: "area.geojson")
     }
 
-    static let square = #"{"type": "Polygon", "coordinates": [[[-8.8, 39.7], [-8.799, 39.7], [-8.799, 39.701], [-8.8, 39.701], [-8.8, 39.7]]]}"#
+    static let square =
+        #"{"type": "Polygon", "coordinates": [[[-8.8, 39.7], [-8.799, 39.7], [-8.799, 39.701], [-8.8, 39.701], [-8.8, 39.7]]]}"#
 
     @Test func plansAnAreaWithAZoneAndAStandingTree() throws {
-        let zone = try Self.features(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[-8.8, 39.7], [-8.7995, 39.7], [-8.7995, 39.701], [-8.8, 39.701], [-8.8, 39.7]]]}}, {"type": "Feature", "properties": {"spacing": 10}, "geometry": {"type": "Point", "coordinates": [-8.7993, 39.7005]}}]}"#)
-        let planting = try AreaPlanting(area: Self.features(Self.square), named: "area.geojson", exclusions: [(zone, "zone.geojson")],
-                                        mix: .uniform(spacing: 4), layout: .poisson)
+        let zone = try Self.features(
+            #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[-8.8, 39.7], [-8.7995, 39.7], [-8.7995, 39.701], [-8.8, 39.701], [-8.8, 39.7]]]}}, {"type": "Feature", "properties": {"spacing": 10}, "geometry": {"type": "Point", "coordinates": [-8.7993, 39.7005]}}]}"#
+        )
+        let planting = try AreaPlanting(
+            area: Self.features(Self.square), named: "area.geojson", exclusions: [(zone, "zone.geojson")],
+            mix: .uniform(spacing: 4), layout: .poisson)
         #expect(planting.plan.trees.count > 100)
         #expect(planting.plan.violations().isEmpty)
         let summary = planting.plan.summary
@@ -58,12 +65,18 @@ struct AreaPlantingTests {
 
     @Test func refusalsArePlantingErrors() throws {
         let area = try Self.features(Self.square)
-        #expect(throws: PlantingError.self) { try AreaPlanting(area: area, named: "a", mix: .uniform(spacing: 0.005), layout: .poisson) }
+        #expect(throws: PlantingError.self) {
+            try AreaPlanting(area: area, named: "a", mix: .uniform(spacing: 0.005), layout: .poisson)
+        }
         let nothing = #expect(throws: PlantingError.self) {
-            try AreaPlanting(area: area, named: "a", exclusions: [(area, "all.geojson")], mix: .uniform(spacing: 3), layout: .poisson)
+            try AreaPlanting(
+                area: area, named: "a", exclusions: [(area, "all.geojson")], mix: .uniform(spacing: 3), layout: .poisson
+            )
         }
         #expect(nothing?.code == .nothingPlanted)
         let points = try Self.features(#"{"type": "Point", "coordinates": [-8.8, 39.7]}"#)
-        #expect(throws: PlantingError.self) { try AreaPlanting(area: points, named: "a", mix: .uniform(spacing: 3), layout: .poisson) }
+        #expect(throws: PlantingError.self) {
+            try AreaPlanting(area: points, named: "a", mix: .uniform(spacing: 3), layout: .poisson)
+        }
     }
 }

@@ -13,11 +13,15 @@ struct FileSandbox: ~Copyable {
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("arvis-loader-\(UUID().uuidString)")
         folder = root.appendingPathComponent("specs")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: folder.appendingPathComponent("images/a.png"))
         try Data("TOP-SECRET-CONTENT".utf8).write(to: root.appendingPathComponent("secret.txt"))
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("escape.png").path, withDestinationPath: root.appendingPathComponent("secret.txt").path)
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("passwd.png").path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("escape.png").path,
+            withDestinationPath: root.appendingPathComponent("secret.txt").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("passwd.png").path, withDestinationPath: "/etc/passwd")
     }
 
     var loader: SafeResourceLoader {
@@ -28,7 +32,10 @@ struct FileSandbox: ~Copyable {
 }
 
 func failure(_ work: () async throws(PipelineError) -> [UInt8]) async -> PipelineError? {
-    do { _ = try await work(); return nil } catch { return error }
+    do {
+        _ = try await work()
+        return nil
+    } catch { return error }
 }
 
 struct SafeResourceLoaderFileTests {
@@ -39,8 +46,10 @@ struct SafeResourceLoaderFileTests {
         #expect(try await sandbox.loader.load("file://" + sandbox.folder.path + "/images/a.png") == [1, 2, 3])
     }
 
-    @Test(arguments: ["../secret.txt", "images/../../secret.txt", "/etc/passwd", "file:///etc/passwd", "file:///proc/self/environ",
-                      "../../../../../../etc/passwd", "escape.png", "passwd.png", "file://localhost/etc/passwd", "%2e%2e/secret.txt"])
+    @Test(arguments: [
+        "../secret.txt", "images/../../secret.txt", "/etc/passwd", "file:///etc/passwd", "file:///proc/self/environ",
+        "../../../../../../etc/passwd", "escape.png", "passwd.png", "file://localhost/etc/passwd", "%2e%2e/secret.txt",
+    ])
     func refusesEverythingOutsideTheRoot(reference: String) async throws {
         let sandbox = try FileSandbox()
         let error = await failure { () throws(PipelineError) in try await sandbox.loader.load(reference) }
@@ -56,20 +65,28 @@ struct SafeResourceLoaderFileTests {
 
     @Test func refusesFoldersDevicesAndFilesOverTheLimit() async throws {
         let sandbox = try FileSandbox()
-        #expect(await failure { () throws(PipelineError) in try await sandbox.loader.load("images") }?.code == .unreadable)
-        try FileManager.default.createSymbolicLink(atPath: sandbox.folder.appendingPathComponent("zero").path, withDestinationPath: "/dev/zero")
+        #expect(
+            await failure { () throws(PipelineError) in try await sandbox.loader.load("images") }?.code == .unreadable)
+        try FileManager.default.createSymbolicLink(
+            atPath: sandbox.folder.appendingPathComponent("zero").path, withDestinationPath: "/dev/zero")
         var devices = SafeResourceLoader(policy: ResourcePolicy(fileRoot: "/"), baseDirectory: sandbox.folder.path)
         #expect(await failure { () throws(PipelineError) in try await devices.load("/dev/zero") }?.code == .unreadable)
         devices.policy.maximumBytes = 2
-        #expect(await failure { () throws(PipelineError) in try await devices.load(sandbox.folder.path + "/images/a.png") }?.code == .tooLarge)
+        #expect(
+            await failure { () throws(PipelineError) in try await devices.load(sandbox.folder.path + "/images/a.png") }?
+                .code == .tooLarge)
     }
 
     @Test func decodesDataURLs() async throws {
         let loader = SafeResourceLoader()
         #expect(try await loader.load("data:image/png;base64,AQID") == [1, 2, 3])
         #expect(try await loader.load("data:text/plain,a%20b") == Array("a b".utf8))
-        #expect(await failure { () throws(PipelineError) in try await loader.load("data:image/png;base64") }?.code == .unreadable)
-        #expect(await failure { () throws(PipelineError) in try await loader.load("ftp://example.org/a.png") }?.code == .refused)
+        #expect(
+            await failure { () throws(PipelineError) in try await loader.load("data:image/png;base64") }?.code
+                == .unreadable)
+        #expect(
+            await failure { () throws(PipelineError) in try await loader.load("ftp://example.org/a.png") }?.code
+                == .refused)
     }
 }
 
@@ -80,10 +97,12 @@ struct SafeResourceLoaderNetworkTests {
     /// Loopback is allowed only for 127.0.0.1 itself, so redirects to other loopback addresses are refused.
     static let testPolicy = ResourcePolicy(timeout: .seconds(30), allowedNetworks: [IPNetwork("127.0.0.1/32")!])
 
-    @Test(arguments: ["http://127.0.0.1:9/x.png", "http://localhost:9/x.png", "http://2130706433:9/x.png", "http://0x7f.1:9/x.png",
-                      "http://[::1]:9/x.png", "http://[::ffff:127.0.0.1]:9/x.png", "http://169.254.169.254/latest/meta-data/",
-                      "http://10.0.0.1/x", "http://192.168.1.1/x", "http://172.16.0.1/x", "http://100.64.0.1/x", "http://224.0.0.1/x",
-                      "http://0.0.0.0:9/x", "https://[fe80::1]/x", "http://user@127.0.0.1:9/x"])
+    @Test(arguments: [
+        "http://127.0.0.1:9/x.png", "http://localhost:9/x.png", "http://2130706433:9/x.png", "http://0x7f.1:9/x.png",
+        "http://[::1]:9/x.png", "http://[::ffff:127.0.0.1]:9/x.png", "http://169.254.169.254/latest/meta-data/",
+        "http://10.0.0.1/x", "http://192.168.1.1/x", "http://172.16.0.1/x", "http://100.64.0.1/x", "http://224.0.0.1/x",
+        "http://0.0.0.0:9/x", "https://[fe80::1]/x", "http://user@127.0.0.1:9/x",
+    ])
     func refusesNonPublicAddressesBeforeConnecting(url: String) async {
         let error = await failure { () throws(PipelineError) in try await SafeResourceLoader().load(url) }
         #expect(error?.code == .refused, "\(url): \(String(describing: error))")
@@ -118,12 +137,15 @@ struct SafeResourceLoaderNetworkTests {
         }
         defer { outer.stop() }
         let loader = SafeResourceLoader(policy: Self.testPolicy)
-        #expect(await failure { () throws(PipelineError) in try await loader.load(outer.url("/to-private")) }?.code == .refused)
+        #expect(
+            await failure { () throws(PipelineError) in try await loader.load(outer.url("/to-private")) }?.code
+                == .refused)
         let metadata = await failure { () throws(PipelineError) in try await loader.load(outer.url("/to-metadata")) }
         #expect(metadata?.code == .refused, "\(String(describing: metadata))")
         #expect(inner.requests.isEmpty)
         #expect(try await loader.load(outer.url("/relative")) == [1])
-        #expect(await failure { () throws(PipelineError) in try await loader.load(outer.url("/loop")) }?.code == .network)
+        #expect(
+            await failure { () throws(PipelineError) in try await loader.load(outer.url("/loop")) }?.code == .network)
     }
 
     @Test func capsBodiesWhileTheyStream() async throws {
@@ -153,10 +175,15 @@ struct SafeResourceLoaderNetworkTests {
         policy.timeout = .seconds(1)
         let loader = SafeResourceLoader(policy: policy)
         let start = ContinuousClock.now
-        #expect(await failure { () throws(PipelineError) in try await loader.load(server.url("/slow")) }?.code == .timedOut)
+        #expect(
+            await failure { () throws(PipelineError) in try await loader.load(server.url("/slow")) }?.code == .timedOut)
         // Far less than the minute the server stalls (generous: other tests share the two cores).
         #expect(ContinuousClock.now - start < .seconds(30))
-        #expect(await failure { () throws(PipelineError) in try await loader.load(server.url("/missing")) }?.code == .notFound)
-        #expect(await failure { () throws(PipelineError) in try await loader.load(server.url("/error")) }?.code == .httpStatus)
+        #expect(
+            await failure { () throws(PipelineError) in try await loader.load(server.url("/missing")) }?.code
+                == .notFound)
+        #expect(
+            await failure { () throws(PipelineError) in try await loader.load(server.url("/error")) }?.code
+                == .httpStatus)
     }
 }

@@ -11,8 +11,14 @@ struct WidgetDigestTests {
         return try #require(result.document, "\(result.diagnostics)")
     }
 
-    private func environment(firstText: String = "A", width: Double = 0.4, position: String = "[0, 0, 0]", child: Bool = false, chart: String? = nil) -> String {
-        let children = child ? #", "additionalWidgetConfiguration": {"more": {"key": "more", "widgetConfiguration": {"component": {"text": {"content": "More"}}, "relativeAnchorPoint": "bottom", "relativePosition": [0, 0, 0]}}}"# : ""
+    private func environment(
+        firstText: String = "A", width: Double = 0.4, position: String = "[0, 0, 0]", child: Bool = false,
+        chart: String? = nil
+    ) -> String {
+        let children =
+            child
+            ? #", "additionalWidgetConfiguration": {"more": {"key": "more", "widgetConfiguration": {"component": {"text": {"content": "More"}}, "relativeAnchorPoint": "bottom", "relativePosition": [0, 0, 0]}}}"#
+            : ""
         let second = chart.map { #"{"chart": \#($0)}"# } ?? #"{"text": {"content": "B"}}"#
         return """
             {"imageTrackingConfigurations": [
@@ -39,7 +45,10 @@ struct WidgetDigestTests {
         // A child widget added is a widget of its own; its parent does not change.
         #expect(try changes(base, environment(child: true)) == (["image1-widget1-more"], []))
         #expect(try changes(environment(child: true), base) == ([], ["image1-widget1-more"]))
-        #expect(WidgetDigest(try document(base)).changes(since: nil).changed == ["image1-widget1", "image1-widget2", "image2-widget1"])
+        #expect(
+            WidgetDigest(try document(base)).changes(since: nil).changed == [
+                "image1-widget1", "image1-widget2", "image2-widget1",
+            ])
     }
 
     @Test func standaloneDocumentsAreOneWidget() throws {
@@ -55,13 +64,15 @@ struct WidgetDigestTests {
             """#
         let digest = WidgetDigest(try document(environment(chart: chart)))
         #expect(digest.datasets.keys.sorted() == ["sensor"])
-        #expect(digest.datasets["sensor"]?.widgets == ["image1-widget2"] && digest.datasets["sensor"]?.link.rowLimit == 50)
+        #expect(
+            digest.datasets["sensor"]?.widgets == ["image1-widget2"] && digest.datasets["sensor"]?.link.rowLimit == 50)
         #expect(WidgetDigest(try document(environment())).datasets.isEmpty)
     }
 
     @Test func datasetLinksAreValidated() throws {
         func errors(_ link: String) -> [String] {
-            let json = #"{"dataSources": [{"label": "default", "data": {"t": [1]}, "dataset": \#(link)}], "components": [{"type": "BarMark", "config": {"x": {"field": "t"}, "y": {"field": "t"}}}]}"#
+            let json =
+                #"{"dataSources": [{"label": "default", "data": {"t": [1]}, "dataset": \#(link)}], "components": [{"type": "BarMark", "config": {"x": {"field": "t"}, "y": {"field": "t"}}}]}"#
             return SpecReader.read(json: Data(json.utf8)).diagnostics.filter { $0.severity == .error }.map(\.message)
         }
         #expect(errors(#"{"name": "sensor", "seconds": 60}"#).isEmpty)

@@ -1,10 +1,11 @@
 import ARVisGraphics
 import ARVisPlanting
 import Foundation
+import Testing
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
 
 struct PlanDrawingTests {
     @Test func drawsTheAreaTreesScaleBarAndLegend() throws {
@@ -12,7 +13,10 @@ struct PlanDrawingTests {
         let drawing = PlanDrawing(title: "Test plan").drawing(plan)
         let svg = SVGWriter().write(drawing)
         #expect(svg.hasPrefix("<svg"))
-        for text in ["Test plan", "oak — ", "pine — ", "\(plan.trees.count) trees", "closest pair", "standing tree", "exclusion zone", ">N<", " m<"] {
+        for text in [
+            "Test plan", "oak — ", "pine — ", "\(plan.trees.count) trees", "closest pair", "standing tree",
+            "exclusion zone", ">N<", " m<",
+        ] {
             #expect(svg.contains(text), "missing \(text)")
         }
         // The 80 m × 50 m site keeps its proportions.
@@ -25,7 +29,9 @@ struct PlanDrawingTests {
     @Test func emptyAndDegeneratePlansStillDraw() {
         let empty = PlantingPlan(site: PlantingSite(areas: []), mix: .uniform(spacing: 3), trees: [])
         #expect(SVGWriter().write(PlanDrawing().drawing(empty)).contains("0 trees"))
-        let line = PlantingPlan(site: PlantingSite(Area(outer: [SIMD2(0, 0), SIMD2(10, 0), SIMD2(20, 0)])), mix: .uniform(spacing: 3), trees: [])
+        let line = PlantingPlan(
+            site: PlantingSite(Area(outer: [SIMD2(0, 0), SIMD2(10, 0), SIMD2(20, 0)])), mix: .uniform(spacing: 3),
+            trees: [])
         #expect(SVGWriter().write(PlanDrawing().drawing(line)).hasPrefix("<svg"))
     }
 }

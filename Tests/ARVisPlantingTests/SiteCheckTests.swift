@@ -1,8 +1,9 @@
-@testable import ARVisPlanting
 import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing
+
+@testable import ARVisPlanting
 
 struct SiteCheckTests {
     static func polygon(_ pairs: [(Double, Double)]) -> GeoPolygon {
@@ -21,7 +22,8 @@ struct SiteCheckTests {
     @Test func ordinaryParcelsPass() {
         #expect(Self.code([(-8.8, 39.7), (-8.79, 39.7), (-8.79, 39.71), (-8.8, 39.71), (-8.8, 39.7)]) == nil)
         // A repeated vertex is a zero-length edge, not a crossing.
-        #expect(Self.code([(-8.8, 39.7), (-8.79, 39.7), (-8.79, 39.7), (-8.79, 39.71), (-8.8, 39.71), (-8.8, 39.7)]) == nil)
+        #expect(
+            Self.code([(-8.8, 39.7), (-8.79, 39.7), (-8.79, 39.7), (-8.79, 39.71), (-8.8, 39.71), (-8.8, 39.7)]) == nil)
         // A parcel split at the antimeridian, one part on each side, is one frame's worth.
         let east = Self.polygon([(179.99, 10), (180, 10), (180, 10.01), (179.99, 10.01), (179.99, 10)])
         let west = Self.polygon([(-180, 10), (-179.99, 10), (-179.99, 10.01), (-180, 10.01), (-180, 10)])
@@ -30,15 +32,19 @@ struct SiteCheckTests {
 
     @Test func whatOneFrameCannotHoldIsRefused() {
         #expect(Self.code([(-180, -90), (180, -90), (180, 90), (-180, 90), (-180, -90)]) == .tooCloseToPole)
-        #expect(Self.code([(179.99, 10), (-179.99, 10), (-179.99, 10.01), (179.99, 10.01), (179.99, 10)]) == .crossesAntimeridian)
-        #expect(Self.code([(-179.9, 0), (179.9, 0), (179.9, 0.001), (-179.9, 0.001), (-179.9, 0)]) == .crossesAntimeridian)
+        #expect(
+            Self.code([(179.99, 10), (-179.99, 10), (-179.99, 10.01), (179.99, 10.01), (179.99, 10)])
+                == .crossesAntimeridian)
+        #expect(
+            Self.code([(-179.9, 0), (179.9, 0), (179.9, 0.001), (-179.9, 0.001), (-179.9, 0)]) == .crossesAntimeridian)
         #expect(Self.code([(0, 0), (2, 0), (2, 0.01), (0, 0.01), (0, 0)]) == .tooLarge)
         #expect(Self.code([(0, 89.99), (90, 89.99), (180, 89.99), (0, 89.99)]) == .tooCloseToPole)
     }
 
     @Test func aBowTieSaysWhereItCrosses() throws {
         do throws(PlantingError) {
-            try SiteCheck.check([Self.polygon([(0, 0), (0.001, 0.001), (0.001, 0), (0, 0.001), (0, 0)])], file: "bow.geojson")
+            try SiteCheck.check(
+                [Self.polygon([(0, 0), (0.001, 0.001), (0.001, 0), (0, 0.001), (0, 0)])], file: "bow.geojson")
             Issue.record("a bow tie was accepted")
         } catch {
             #expect(error.code == .selfIntersecting)
@@ -52,11 +58,15 @@ struct SiteCheckTests {
     func crossingsMatchBruteForce(seed: Int) {
         var generator = SeededGenerator(seed: UInt64(seed))
         let count = Int.random(in: 4...40, using: &generator)
-        let ring = (0..<count).map { _ in SIMD2(Double.random(in: 0...100, using: &generator), Double.random(in: 0...100, using: &generator)) }
+        let ring = (0..<count).map { _ in
+            SIMD2(Double.random(in: 0...100, using: &generator), Double.random(in: 0...100, using: &generator))
+        }
         var brute = false
         for i in 0..<count {
             for j in (i + 1)..<count where j != i + 1 && !(i == 0 && j == count - 1) {
-                if SegmentCrossings.crossing(ring[i], ring[(i + 1) % count], ring[j], ring[(j + 1) % count]) != nil { brute = true }
+                if SegmentCrossings.crossing(ring[i], ring[(i + 1) % count], ring[j], ring[(j + 1) % count]) != nil {
+                    brute = true
+                }
             }
         }
         #expect((SegmentCrossings.first(in: [ring]) != nil) == brute)
@@ -74,7 +84,8 @@ struct SiteCheckTests {
         }
         let index = RingIndex(ring)
         for _ in 0..<2_000 {
-            let point = SIMD2(Double.random(in: -110...110, using: &generator), Double.random(in: -110...110, using: &generator))
+            let point = SIMD2(
+                Double.random(in: -110...110, using: &generator), Double.random(in: -110...110, using: &generator))
             #expect(index.contains(point) == Area.ringContains(ring, point))
         }
     }
@@ -83,6 +94,7 @@ struct SiteCheckTests {
         let site = PlantingSite(areas: [Area(outer: [SIMD2(0, 0), SIMD2(100, 0), SIMD2(100, 100), SIMD2(0, 100)])])
         let huge = TriangularGrid.points(site, spacing: 5, orientation: 1e308)
         #expect(!huge.isEmpty)
-        #expect(huge == TriangularGrid.points(site, spacing: 5, orientation: 1e308.truncatingRemainder(dividingBy: 360)))
+        #expect(
+            huge == TriangularGrid.points(site, spacing: 5, orientation: 1e308.truncatingRemainder(dividingBy: 360)))
     }
 }

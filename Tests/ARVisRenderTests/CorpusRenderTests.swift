@@ -24,7 +24,9 @@ struct CorpusRenderTests {
         for widget in widgets {
             let svg = SVGWriter().write(widget.drawing)
             #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>\n"))
-            #expect(svg == SVGWriter().write(try renderer.render(document).first { $0.name == widget.name }!.drawing), "not deterministic")
+            #expect(
+                svg == SVGWriter().write(try renderer.render(document).first { $0.name == widget.name }!.drawing),
+                "not deterministic")
             #expect(widget.drawing.extent.width > 0 && widget.drawing.extent.height > 0)
             let png = try PNGWriter(fonts: renderer.fonts).write(widget.drawing)
             #expect(png.count > 100)

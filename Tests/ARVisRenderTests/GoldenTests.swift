@@ -27,8 +27,13 @@ struct GoldenTests {
                 try Data(svg.utf8).write(to: golden)
                 continue
             }
-            let expected = try #require(try? String(contentsOf: golden, encoding: .utf8), "no golden file \(name); run with ARVIS_UPDATE_GOLDEN=1")
-            #expect(svg == expected, "\(name) differs from its golden file; if the change is intended, regenerate with ARVIS_UPDATE_GOLDEN=1")
+            let expected = try #require(
+                try? String(contentsOf: golden, encoding: .utf8),
+                "no golden file \(name); run with ARVIS_UPDATE_GOLDEN=1")
+            #expect(
+                svg == expected,
+                "\(name) differs from its golden file; if the change is intended, regenerate with ARVIS_UPDATE_GOLDEN=1"
+            )
         }
     }
 }

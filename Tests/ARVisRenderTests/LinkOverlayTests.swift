@@ -19,13 +19,16 @@ struct LinkOverlayTests {
     }
 
     @Test func aLinkedComponentIsAnOverlayTheLinkOpens() throws {
-        let drawn = try drawing("Open [the details](\(link(#"{"text": {"content": "**Details** here"}}"#, "&size=[600,300]")))")
+        let drawn = try drawing(
+            "Open [the details](\(link(#"{"text": {"content": "**Details** here"}}"#, "&size=[600,300]")))")
         #expect(drawn.overlays.count == 1)
         let overlay = try #require(drawn.overlays.first)
         #expect(overlay.id == "arvis-open-1" && overlay.drawing.extent.width == 600)
         let html = HTMLWriter().page(drawn)
         #expect(html.contains(##"<a href="#arvis-open-1" class="arvis-open" role="button">"##))
-        #expect(html.contains(##"<div class="arvis-overlay" id="arvis-open-1" role="dialog" aria-modal="true""##) && html.contains("Details"))
+        #expect(
+            html.contains(##"<div class="arvis-overlay" id="arvis-open-1" role="dialog" aria-modal="true""##)
+                && html.contains("Details"))
         #expect(!html.contains("iARVis://"), "no link a browser cannot follow")
         let svg = SVGWriter().write(drawn)
         #expect(!svg.contains("arvis-open") && svg.contains("the details"), "static SVG draws the link as text")
@@ -50,7 +53,9 @@ struct LinkOverlayTests {
     }
 
     @Test func pagesFollowTheSafeLinkRuleAndWholeEnvironmentsAreText() throws {
-        let safe = try drawing("[web](iARVis://link?href=https%3A%2F%2Fexample.org) [script](iARVis://link?href=javascript%3Aalert(1)) [env](iARVis://openVisConfig?json=%7B%7D) [broken](iARVis://openComponent?json=%7Bnope)")
+        let safe = try drawing(
+            "[web](iARVis://link?href=https%3A%2F%2Fexample.org) [script](iARVis://link?href=javascript%3Aalert(1)) [env](iARVis://openVisConfig?json=%7B%7D) [broken](iARVis://openComponent?json=%7Bnope)"
+        )
         let svg = SVGWriter(interactive: true).write(safe)
         #expect(svg.contains(#"href="https://example.org""#))
         #expect(!svg.contains("javascript") && !svg.contains("openVisConfig") && !svg.contains("nope"))

@@ -18,7 +18,8 @@ struct RobustnessTests {
     /// The deepest document any reader accepts reads, renders and writes back on a test thread's stack.
     @Test func theDeepestAcceptedDocumentRendersAndRoundTrips() throws {
         let levels = (ReadOptions.largestMaximumDepth - 10) / 3
-        let json = String(repeating: #"{"vStack":{"elements":["#, count: levels) + #"{"text":{"content":"deep"}}"#
+        let json =
+            String(repeating: #"{"vStack":{"elements":["#, count: levels) + #"{"text":{"content":"deep"}}"#
             + String(repeating: "]}}", count: levels)
         let options = ReadOptions(maximumDepth: ReadOptions.largestMaximumDepth)
         let document = try SpecReader.decode(Data(json.utf8), options: options)
@@ -27,8 +28,9 @@ struct RobustnessTests {
         #expect(try PNGWriter(fonts: try FontLibrary.standard()).write(drawing).count > 50)
         #expect(try SpecReader.decode(Data(SpecWriter.json(document).utf8), options: options) == document)
         #expect(ReadOptions(maximumDepth: 1_000_000).maximumDepth == ReadOptions.largestMaximumDepth)
-        let tooDeep = SpecReader.read(json: Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8),
-                                      options: ReadOptions(maximumDepth: 1_000_000))
+        let tooDeep = SpecReader.read(
+            json: Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8),
+            options: ReadOptions(maximumDepth: 1_000_000))
         #expect(tooDeep.diagnostics.first?.code == .depthLimit)
     }
 
@@ -39,24 +41,28 @@ struct RobustnessTests {
         var options = RenderOptions()
         options.limits.maximumTableCells = 1_000
         let error = #expect(throws: RenderError.self) { try Renderer(options: options).render(document) }
-        #expect(error?.message == "it would draw 4 002 table cells, over the limit of 1 000 (raise it with --max-cells)")
+        #expect(
+            error?.message == "it would draw 4 002 table cells, over the limit of 1 000 (raise it with --max-cells)")
         options.limits.maximumTableCells = 5_000
         #expect(try Renderer(options: options).render(document).count == 1)
         let fields = (0..<31).map { "\"f\($0)\"" }
-        let splom = #"{"splom": {"data": {\#(fields.map { "\($0): [1, 2]" }.joined(separator: ","))}, "fields": [\#(fields.joined(separator: ","))]}}"#
+        let splom =
+            #"{"splom": {"data": {\#(fields.map { "\($0): [1, 2]" }.joined(separator: ","))}, "fields": [\#(fields.joined(separator: ","))]}}"#
         #expect(throws: RenderError.self) { try Renderer().render(try SpecReader.decode(Data(splom.utf8))) }
     }
 
     /// A tooltip of the tallest bar flips below it instead of being cut off above the view.
     @Test func tooltipsStayInsideTheView() throws {
-        let json = #"{"dataSources": [{"label": "default", "data": {"x": ["a", "b"], "y": [10, 100]}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}, "interactions": [{"type": "Hover", "tooltip": {"type": "Auto"}}]}]}"#
+        let json =
+            #"{"dataSources": [{"label": "default", "data": {"x": ["a", "b"], "y": [10, 100]}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}, "interactions": [{"type": "Hover", "tooltip": {"type": "Auto"}}]}]}"#
         let drawing = try #require(try render(json).first).drawing
         var tops: [Double] = []
         func visit(_ elements: [Element], offset: Double) {
             for element in elements {
                 guard case .group(let group) = element else { continue }
                 if case .tooltip = group.role, case .shape(let bubble)? = group.elements.dropFirst().first {
-                    tops.append(bubble.path.flattened(tolerance: 0.5).flatMap { $0.points.map { $0.y } }.min()! + offset)
+                    tops.append(
+                        bubble.path.flattened(tolerance: 0.5).flatMap { $0.points.map { $0.y } }.min()! + offset)
                 }
                 visit(group.elements, offset: offset + group.transform.ty)
             }
@@ -68,18 +74,29 @@ struct RobustnessTests {
 
     /// `clipToCircle` clips a wide image to a circle of its height, as SwiftUI's Circle does, not an ellipse.
     @Test func clipToCircleIsACircle() throws {
-        let svg = try svg(#"{"image": {"url": "a.png", "contentMode": "fill", "width": 300, "height": 100, "clipToCircle": true}}"#)
-        let clip = try #require(svg.components(separatedBy: "<clipPath").last?.components(separatedBy: "d=\"").last?.components(separatedBy: "\"").first)
-        let numbers = clip.components(separatedBy: CharacterSet(charactersIn: "0123456789.-").inverted).compactMap(Double.init)
-        let xs = stride(from: 0, to: numbers.count - 1, by: 2).map { numbers[$0] }, ys = stride(from: 1, to: numbers.count, by: 2).map { numbers[$0] }
+        let svg = try svg(
+            #"{"image": {"url": "a.png", "contentMode": "fill", "width": 300, "height": 100, "clipToCircle": true}}"#)
+        let clip = try #require(
+            svg.components(separatedBy: "<clipPath").last?.components(separatedBy: "d=\"").last?.components(
+                separatedBy: "\""
+            ).first)
+        let numbers = clip.components(separatedBy: CharacterSet(charactersIn: "0123456789.-").inverted).compactMap(
+            Double.init)
+        let xs = stride(from: 0, to: numbers.count - 1, by: 2).map { numbers[$0] }
+        let ys = stride(from: 1, to: numbers.count, by: 2).map { numbers[$0] }
         #expect(abs((xs.max()! - xs.min()!) - (ys.max()! - ys.min()!)) < 1e-6)
     }
 
     /// Long category names that share a beginning stay distinct when their rotated labels are cut.
     @Test func rotatedLabelsLoseTheirMiddleNotTheirEnd() throws {
-        let names = (1...12).map { "\"Apple MacBook Pro 2021 14-inch with M1 Pro chip (\($0)/16)\"" }.joined(separator: ",")
-        let svg = try svg(#"{"dataSources": [{"label": "default", "data": {"x": [\#(names)], "y": [1,2,3,4,5,6,7,8,9,10,11,12]}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}], "styleConfiguration": {"maxWidth": 400, "maxHeight": 200}}"#)
-        let labels = svg.components(separatedBy: "</text>").compactMap { $0.components(separatedBy: ">").last }.filter { $0.contains("…") }
+        let names = (1...12).map { "\"Apple MacBook Pro 2021 14-inch with M1 Pro chip (\($0)/16)\"" }.joined(
+            separator: ",")
+        let svg = try svg(
+            #"{"dataSources": [{"label": "default", "data": {"x": [\#(names)], "y": [1,2,3,4,5,6,7,8,9,10,11,12]}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}], "styleConfiguration": {"maxWidth": 400, "maxHeight": 200}}"#
+        )
+        let labels = svg.components(separatedBy: "</text>").compactMap { $0.components(separatedBy: ">").last }.filter {
+            $0.contains("…")
+        }
         #expect(labels.count == 12)
         #expect(Set(labels).count == 12, "\(labels)")
     }
@@ -92,12 +109,16 @@ struct RobustnessTests {
     }
 
     @Test func emptyDataSourceSaysSo() throws {
-        let svg = try svg(#"{"dataSources": [{"label": "default", "data": {"x": [], "y": []}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#)
+        let svg = try svg(
+            #"{"dataSources": [{"label": "default", "data": {"x": [], "y": []}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#
+        )
         #expect(svg.contains("No data to plot"))
     }
 
     @Test func mixedTypesBecomeCategories() throws {
-        let svg = try svg(#"{"dataSources": [{"label": "default", "data": {"x": ["a", 2, true, null, 3.5], "y": [1, 2, 3, 4, 5]}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#)
+        let svg = try svg(
+            #"{"dataSources": [{"label": "default", "data": {"x": ["a", 2, true, null, 3.5], "y": [1, 2, 3, 4, 5]}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#
+        )
         for label in [">a<", ">2<", ">true<", ">3.5<"] { #expect(svg.contains(label)) }
     }
 
@@ -116,7 +137,8 @@ struct RobustnessTests {
         let count = 100_000
         let xs = (0..<count).map(String.init).joined(separator: ",")
         let ys = (0..<count).map { String(($0 * 7919) % 1000) }.joined(separator: ",")
-        let json = #"{"dataSources": [{"label": "default", "data": {"x": [\#(xs)], "y": [\#(ys)]}}], "components": [{"type": "LineMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#
+        let json =
+            #"{"dataSources": [{"label": "default", "data": {"x": [\#(xs)], "y": [\#(ys)]}}], "components": [{"type": "LineMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}]}"#
         let start = Date()
         let widgets = try render(json)
         let svg = SVGWriter().write(widgets[0].drawing)
@@ -126,7 +148,11 @@ struct RobustnessTests {
 
     @Test func deeplyNestedStacksRender() throws {
         var component = #"{"text": {"content": "deep"}}"#
-        for index in 0..<80 { component = index % 2 == 0 ? #"{"vStack": {"elements": [\#(component)]}}"# : #"{"hStack": {"elements": [\#(component)]}}"# }
+        for index in 0..<80 {
+            component =
+                index % 2 == 0
+                ? #"{"vStack": {"elements": [\#(component)]}}"# : #"{"hStack": {"elements": [\#(component)]}}"#
+        }
         let svg = try svg(component)
         #expect(svg.contains(">deep<"))
     }
@@ -150,11 +176,11 @@ struct RobustnessTests {
 struct InteractionRenderTests {
     @Test func hoverTooltipsAndClicksAreWired() throws {
         let json = #"""
-        {"dataSources": [{"label": "default", "data": {"Name": ["Ensor", "Daveluy"], "Start": ["1888-01-01", "1949-01-01"], "End": ["1949-01-01", "1950-01-01"]}}],
-         "components": [{"type": "BarMark", "config": {"xStart": {"field": "Start"}, "xEnd": {"field": "End"}, "y": {"field": "Name"}},
-           "interactions": [{"type": "Hover", "tooltip": {"type": "Manual", "config": [{"field": "Name", "value": "Daveluy", "content": {"text": {"content": "Inherited"}}}]}},
-                            {"type": "Click", "action": {"type": "OpenURL", "config": {"url": "https://example.org/provenance"}}}]}]}
-        """#
+            {"dataSources": [{"label": "default", "data": {"Name": ["Ensor", "Daveluy"], "Start": ["1888-01-01", "1949-01-01"], "End": ["1949-01-01", "1950-01-01"]}}],
+             "components": [{"type": "BarMark", "config": {"xStart": {"field": "Start"}, "xEnd": {"field": "End"}, "y": {"field": "Name"}},
+               "interactions": [{"type": "Hover", "tooltip": {"type": "Manual", "config": [{"field": "Name", "value": "Daveluy", "content": {"text": {"content": "Inherited"}}}]}},
+                                {"type": "Click", "action": {"type": "OpenURL", "config": {"url": "https://example.org/provenance"}}}]}]}
+            """#
         let drawing = try #require(try Renderer().render(try SpecReader.decode(Data(json.utf8))).first).drawing
         let page = HTMLWriter().page(drawing)
         #expect(page.contains("data-tooltip=\"tooltip"))

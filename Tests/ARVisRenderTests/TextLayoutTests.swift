@@ -1,16 +1,22 @@
-@testable import ARVisRender
 import ARVisGraphics
 import ARVisSpec
 import Foundation
 import Testing
 
+@testable import ARVisRender
+
 struct TextBlockTests {
-    static var context: RenderContext? { (try? FontLibrary.standard()).map { RenderContext(fonts: $0, options: RenderOptions()) } }
+    static var context: RenderContext? {
+        (try? FontLibrary.standard()).map { RenderContext(fonts: $0, options: RenderOptions()) }
+    }
 
     @Test(arguments: [40.0, 80, 150, 300, 1000])
     func wrappedLinesFitTheirWidth(width: Double) throws {
         let context = try #require(Self.context)
-        let block = TextBlock(markdown: "Although educated in **traditional painting**, Ensor quickly stepped off that path and began to develop a revolutionary style.", style: TextStyle())
+        let block = TextBlock(
+            markdown:
+                "Although educated in **traditional painting**, Ensor quickly stepped off that path and began to develop a revolutionary style.",
+            style: TextStyle())
         let lines = block.layout(width: width, context)
         #expect(lines.lines.allSatisfy { $0.width <= width + 1e-9 })
         #expect(lines.width <= width)
@@ -32,15 +38,21 @@ struct TextBlockTests {
         let elapsed = clock.measure { lines = block.layout(width: 300, context) }
         #expect(elapsed < .seconds(20), "took \(elapsed)")
         #expect(lines.lines.allSatisfy { $0.width <= 300 + 1e-9 })
-        #expect(lines.lines.map { $0.pieces.map(\.text).joined() }.joined(separator: text.hasPrefix("word") ? " " : "") == text.trimmingCharacters(in: .whitespaces))
+        #expect(
+            lines.lines.map { $0.pieces.map(\.text).joined() }.joined(separator: text.hasPrefix("word") ? " " : "")
+                == text.trimmingCharacters(in: .whitespaces))
         #expect(lines.lines.allSatisfy { $0.pieces.count <= 2 })
     }
 
     @Test func skinToneModifiersAreDroppedNotBoxed() throws {
         let context = try #require(Self.context)
         let font = context.fonts.font(for: Theme.face(weight: .regular, design: .rounded))
-        #expect(TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font.withFallback(nil)) == "ok \u{1F44D} ☛")
-        #expect(TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font) == (font.fallback == nil ? "ok \u{1F44D} ☛" : "ok \u{1F44D} \u{1F449}"))
+        #expect(
+            TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font.withFallback(nil))
+                == "ok \u{1F44D} ☛")
+        #expect(
+            TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font)
+                == (font.fallback == nil ? "ok \u{1F44D} ☛" : "ok \u{1F44D} \u{1F449}"))
     }
 
     @Test func lineLimitEndsInAnEllipsis() throws {
@@ -69,7 +81,10 @@ struct TextBlockTests {
 
     /// With a symbol font installed (`.ci/run` installs Debian's fonts-symbola), emoji DejaVu lacks
     /// are measured and drawn from it instead of standing in for DejaVu symbols.
-    @Test(.enabled(if: Self.context?.fonts.fallbackName != nil, "skipped: no symbol font installed (apt-get install fonts-symbola)"))
+    @Test(
+        .enabled(
+            if: Self.context?.fonts.fallbackName != nil,
+            "skipped: no symbol font installed (apt-get install fonts-symbola)"))
     func emojiComeFromTheFallbackFontWhenOneIsInstalled() throws {
         let context = try #require(Self.context)
         let font = context.fonts.font(for: .regular)

@@ -1,10 +1,6 @@
-@testable import ARVisServer
 import ARVisStore
 import ARVisTestSupport
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -12,21 +8,33 @@ import NIOWebSocket
 import Testing
 import WSCore
 
+@testable import ARVisServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Issue 25: each fault an outside attack test found, reproduced and shown closed — a poisoned
 /// upload, pages cached across projects, streams outliving revoked access, expensive requests
 /// without bounds, account guessing, tokens in links, slow connections and unbounded projects.
 struct AbuseTests: ServerTesting {
     let scratch = ScratchFolder("server-abuse")
 
-    private func upload(_ client: any TestClientProtocol, _ headers: HTTPFields, _ slug: String, _ bytes: [UInt8]) async throws -> String {
+    private func upload(_ client: any TestClientProtocol, _ headers: HTTPFields, _ slug: String, _ bytes: [UInt8])
+        async throws -> String
+    {
         var headers = headers
         headers[.contentType] = "model/gltf-binary"
-        let created = try await client.execute(uri: "/api/v1/projects/\(slug)/assets?name=upload", method: .post, headers: headers, body: ByteBuffer(bytes: bytes))
+        let created = try await client.execute(
+            uri: "/api/v1/projects/\(slug)/assets?name=upload", method: .post, headers: headers,
+            body: ByteBuffer(bytes: bytes))
         #expect(created.status == .created)
         return try #require(try object(created)["id"] as? String)
     }
 
-    private func token(_ headers: HTTPFields) -> String { String(headers[.authorization]?.dropFirst("Bearer ".count) ?? "") }
+    private func token(_ headers: HTTPFields) -> String {
+        String(headers[.authorization]?.dropFirst("Bearer ".count) ?? "")
+    }
 
     // MARK: 1. The instancing bomb
 
@@ -44,9 +52,13 @@ struct AbuseTests: ServerTesting {
     @Test func anAssetWhoseProcessingKeptStoppingTheServerIsNotTakenUpAgain() async throws {
         let store = try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("arvis.sqlite").path)
         let account = try await store.createAccount(username: "olga", passwordHash: "x")
-        let project = try await store.createProject(slug: "shop", name: "Shop", visibility: .private, ownerID: account.id)
-        let asset = try await store.addAsset(projectID: project.id, Asset(name: "bomb", format: "glb", contentHash: String(repeating: "a", count: 64),
-                                                                          size: 1, uploaderID: account.id))
+        let project = try await store.createProject(
+            slug: "shop", name: "Shop", visibility: .private, ownerID: account.id)
+        let asset = try await store.addAsset(
+            projectID: project.id,
+            Asset(
+                name: "bomb", format: "glb", contentHash: String(repeating: "a", count: 64),
+                size: 1, uploaderID: account.id))
         // Two starts that never ended: the process died while working on it, twice.
         try await store.countAssetAttempt(id: asset.id)
         #expect(try await store.countAssetAttempt(id: asset.id) == 2)
@@ -59,7 +71,8 @@ struct AbuseTests: ServerTesting {
         }
         running.cancel()
         #expect(status == .failed)
-        #expect(try await store.asset(projectID: project.id, id: asset.id)?.failure?.contains("not tried again") == true)
+        #expect(
+            try await store.asset(projectID: project.id, id: asset.id)?.failure?.contains("not tried again") == true)
         await store.close()
     }
 
@@ -67,23 +80,30 @@ struct AbuseTests: ServerTesting {
 
     @Test func twoProjectsNeverShareAPage() async throws {
         try await withServer { client in
-            let ana = try await signIn(client, "ana"), eve = try await signIn(client, "eve")
+            let ana = try await signIn(client, "ana")
+            let eve = try await signIn(client, "eve")
             let hidden = try await createProject(client, ana, name: "Museum", visibility: "private")
-            let created = try await client.execute(uri: "/api/v1/projects", method: .post, headers: eve,
-                                                   body: try json(["name": "Museum", "slug": "museum-of-eve", "visibility": "public"]))
+            let created = try await client.execute(
+                uri: "/api/v1/projects", method: .post, headers: eve,
+                body: try json(["name": "Museum", "slug": "museum-of-eve", "visibility": "public"]))
             let shown = try #require(try object(created)["slug"] as? String)
             #expect(hidden != shown)
             for (slug, headers) in [(hidden, ana), (shown, eve)] {
-                let saved = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: headers,
-                                                     body: try example("laptop-benchmark-bar-chart.json"))
+                let saved = try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: headers,
+                    body: try example("laptop-benchmark-bar-chart.json"))
                 #expect(saved.status == .created)
             }
-            let first = String(buffer: try await client.execute(uri: "/s/\(hidden)/tour", method: .get, headers: ana).body)
+            let first = String(
+                buffer: try await client.execute(uri: "/s/\(hidden)/tour", method: .get, headers: ana).body)
             let second = String(buffer: try await client.execute(uri: "/s/\(shown)/tour", method: .get).body)
             #expect(first.contains("/live/\(hidden)/tour") && !first.contains("/s/\(shown)/"))
-            #expect(second.contains("/live/\(shown)/tour") && !second.contains(hidden + "/"), "a stranger's page names the private project")
+            #expect(
+                second.contains("/live/\(shown)/tour") && !second.contains(hidden + "/"),
+                "a stranger's page names the private project")
             let code = try await client.execute(uri: "/s/\(shown)/tour/qr.svg?target=page", method: .get)
-            let hiddenCode = try await client.execute(uri: "/s/\(hidden)/tour/qr.svg?target=page", method: .get, headers: ana)
+            let hiddenCode = try await client.execute(
+                uri: "/s/\(hidden)/tour/qr.svg?target=page", method: .get, headers: ana)
             #expect(code.status == .ok && code.body != hiddenCode.body, "\(code.status) \(String(buffer: code.body))")
         }
     }
@@ -93,16 +113,23 @@ struct AbuseTests: ServerTesting {
     @Test func removedMembersSignedOutTokensAndHiddenProjectsCloseTheirStreams() async throws {
         try await withServer(live: true) { client in
             let port = try #require(client.port)
-            let owner = try await signIn(client, "ana"), editor = try await signIn(client, "bruno")
+            let owner = try await signIn(client, "ana")
+            let editor = try await signIn(client, "bruno")
             let slug = try await createProject(client, owner, name: "Site", visibility: "private")
-            _ = try await client.execute(uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: owner, body: try json(["role": "editor"]))
-            _ = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: owner, body: try example("two-targets-environment.json"))
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: owner,
+                body: try json(["role": "editor"]))
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: owner,
+                body: try example("two-targets-environment.json"))
             let room = TestSocket(port: port, path: "/live/\(slug)/rooms/field", token: token(editor))
             let stream = TestSocket(port: port, path: "/live/\(slug)/tour", token: token(editor))
             for socket in [room, stream] { _ = try await socket.nextJSON() }
 
             let removedAt = ContinuousClock.now
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/members/bruno", method: .delete, headers: owner).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/\(slug)/members/bruno", method: .delete, headers: owner)
+                    .status == .noContent)
             for socket in [room, stream] {
                 let frame = try await closeFrame(of: socket)
                 #expect(frame?.closeCode == .unknown(4003) && frame?.reason?.contains("access revoked") == true)
@@ -110,15 +137,21 @@ struct AbuseTests: ServerTesting {
             #expect(ContinuousClock.now - removedAt < .seconds(1))
 
             // Anyone may follow an unlisted project's spec, until it is made private.
-            _ = try await client.execute(uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner, body: try json(["visibility": "unlisted"]))
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
+                body: try json(["visibility": "unlisted"]))
             let anonymous = TestSocket(port: port, path: "/live/\(slug)/tour")
             let owners = TestSocket(port: port, path: "/live/\(slug)/tour", token: token(owner))
             for socket in [anonymous, owners] { _ = try await socket.nextJSON() }
-            let patched = try await client.execute(uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner, body: try json(["visibility": "private"]))
+            let patched = try await client.execute(
+                uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
+                body: try json(["visibility": "private"]))
             #expect(patched.status == .ok)
             #expect(try await closeFrame(of: anonymous)?.closeCode == .unknown(4003))
 
-            #expect(try await client.execute(uri: "/api/v1/sessions/current", method: .delete, headers: owner).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/api/v1/sessions/current", method: .delete, headers: owner).status
+                    == .noContent)
             #expect(try await closeFrame(of: owners)?.closeCode == .unknown(4003))
         }
     }
@@ -126,13 +159,19 @@ struct AbuseTests: ServerTesting {
     @Test func aRoomMessageSentAsAccessEndsIsRefused() async throws {
         try await withServer(live: true) { client in
             let port = try #require(client.port)
-            let owner = try await signIn(client, "ana"), editor = try await signIn(client, "bruno")
+            let owner = try await signIn(client, "ana")
+            let editor = try await signIn(client, "bruno")
             let slug = try await createProject(client, owner, name: "Field")
-            _ = try await client.execute(uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: owner, body: try json(["role": "editor"]))
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: owner,
+                body: try json(["role": "editor"]))
             let room = TestSocket(port: port, path: "/live/\(slug)/rooms/field", token: token(editor))
             _ = try await room.nextJSON()
-            _ = try await client.execute(uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: owner, body: try json(["role": "viewer"]))
-            try? await room.send(#"{"type": "plant", "species": "Quercus suber", "position": {"x": 0, "z": 0}, "clientId": "b-1"}"#)
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: owner,
+                body: try json(["role": "viewer"]))
+            try? await room.send(
+                #"{"type": "plant", "species": "Quercus suber", "position": {"x": 0, "z": 0}, "clientId": "b-1"}"#)
             #expect(try await closeFrame(of: room)?.closeCode == .unknown(4003))
             let trees = try await client.execute(uri: "/api/v1/projects/\(slug)/trees", method: .get, headers: owner)
             #expect((try object(trees)["trees"] as? [Any])?.isEmpty == true, "a demoted editor planted")
@@ -141,13 +180,19 @@ struct AbuseTests: ServerTesting {
 
     @Test func streamsOfASessionThatExpiredEndAtTheNextCheck() async throws {
         let store = try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("arvis.sqlite").path)
-        let hub = LiveHub(store: store, logger: Logger(label: "test"), sessionCheckInterval: .milliseconds(50)) { grant in
+        let hub = LiveHub(store: store, logger: Logger(label: "test"), sessionCheckInterval: .milliseconds(50)) {
+            grant in
             if grant.token == "expired" { throw APIError.tokenNotValid }
         }
         let key = LiveHub.SpecKey(projectID: "p", name: "tour")
-        let expired = Outbox(), anonymous = Outbox()
-        _ = hub.watch(key, outbox: expired, grant: LiveHub.Grant(projectID: "p", slug: "site", token: "expired", accountID: "a", role: nil))
-        _ = hub.watch(key, outbox: anonymous, grant: LiveHub.Grant(projectID: "p", slug: "site", token: nil, accountID: nil, role: nil))
+        let expired = Outbox()
+        let anonymous = Outbox()
+        _ = hub.watch(
+            key, outbox: expired,
+            grant: LiveHub.Grant(projectID: "p", slug: "site", token: "expired", accountID: "a", role: nil))
+        _ = hub.watch(
+            key, outbox: anonymous,
+            grant: LiveHub.Grant(projectID: "p", slug: "site", token: nil, accountID: nil, role: nil))
         let running = Task { try await hub.run() }
         guard case .close(let reason) = await expired.next() else {
             Issue.record("the expired session's stream was not closed")
@@ -176,7 +221,9 @@ struct AbuseTests: ServerTesting {
 
     @Test func widgetScalesAreOneTwoOrThree() async throws {
         try await withServer { client in
-            let (_, slug) = try await projectWithExample(client, "laptop-benchmark-bar-chart.json", as: "chart", user: "ana", project: "Charts", visibility: "public")
+            let (_, slug) = try await projectWithExample(
+                client, "laptop-benchmark-bar-chart.json", as: "chart", user: "ana", project: "Charts",
+                visibility: "public")
             let odd = try await client.execute(uri: "/s/\(slug)/chart/widgets/1.png?scale=3.99", method: .get)
             let oddCode = try errorCode(odd)
             #expect(odd.status == .unprocessableContent && oddCode == "invalidScale")
@@ -204,11 +251,15 @@ struct AbuseTests: ServerTesting {
     @Test func signUpsAreLimitedPerAddress() async throws {
         try await withServer(live: true, configure: { $0.signUpsPerAddress = 2 }) { client in
             for name in ["ana", "bruno"] {
-                #expect(try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
-                                                 body: try json(["username": name, "password": "correct horse battery"])).status == .created)
+                #expect(
+                    try await client.execute(
+                        uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
+                        body: try json(["username": name, "password": "correct horse battery"])
+                    ).status == .created)
             }
-            let third = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
-                                                 body: try json(["username": "carla", "password": "correct horse battery"]))
+            let third = try await client.execute(
+                uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
+                body: try json(["username": "carla", "password": "correct horse battery"]))
             #expect(third.status == .tooManyRequests && third.headers[.retryAfter] != nil)
         }
     }
@@ -219,11 +270,15 @@ struct AbuseTests: ServerTesting {
         try await withServer(configure: { $0.maximumPlanTrees = 1_000 }) { client in
             let owner = try await signIn(client, "olga")
             let slug = try await createProject(client, owner, name: "Forest")
-            let geojson = try JSONSerialization.jsonObject(with: Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/planting-area.geojson")))
-            let area = try await client.execute(uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: owner, body: try json(["name": "Parcel", "area": geojson]))
+            let geojson = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/planting-area.geojson")))
+            let area = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: owner,
+                body: try json(["name": "Parcel", "area": geojson]))
             let id = try #require(try object(area)["id"] as? String)
-            let plan = try await client.execute(uri: "/api/v1/projects/\(slug)/plans", method: .post, headers: owner,
-                                                body: try json(["area": id, "layout": "hex", "spacing": 0.36]))
+            let plan = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/plans", method: .post, headers: owner,
+                body: try json(["area": id, "layout": "hex", "spacing": 0.36]))
             #expect(plan.status == .unprocessableContent)
             let message = try #require((try object(plan)["error"] as? [String: Any])?["message"] as? String)
             #expect(message.contains("more than the limit of 1000") && message.contains("trees"), "\(message)")
@@ -234,9 +289,13 @@ struct AbuseTests: ServerTesting {
 
     @Test func guessesFromOneAddressDoNotLockTheOwnerOutElsewhere() async throws {
         let store = try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("arvis.sqlite").path)
-        let configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3)
-        let api = ARVisAPI(store: store, configuration: configuration, library: AssetLibrary(directory: configuration.assetDirectory, store: store,
-                                                                                            logger: Logger(label: "test")))
+        let configuration = ServerConfiguration(
+            dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3)
+        let api = ARVisAPI(
+            store: store, configuration: configuration,
+            library: AssetLibrary(
+                directory: configuration.assetDirectory, store: store,
+                logger: Logger(label: "test")))
         _ = try await api.signUp(.init(body: .json(.init(username: "vera", password: "correct horse battery"))))
         func signIn(_ password: String, from address: String) async throws -> Operations.SignIn.Output {
             try await RequestAddress.$current.withValue(address) {
@@ -268,12 +327,16 @@ struct AbuseTests: ServerTesting {
             let headers = try await signIn(client, "ana")
             var statuses: [HTTPResponse.Status] = []
             for _ in 0..<4 {
-                statuses.append(try await client.execute(uri: "/api/v1/accounts/current/password", method: .put, headers: headers,
-                                                         body: try json(["currentPassword": "not my password", "newPassword": "another good password"])).status)
+                statuses.append(
+                    try await client.execute(
+                        uri: "/api/v1/accounts/current/password", method: .put, headers: headers,
+                        body: try json(["currentPassword": "not my password", "newPassword": "another good password"])
+                    ).status)
             }
             #expect(statuses == [.forbidden, .forbidden, .forbidden, .tooManyRequests])
-            let deletion = try await client.execute(uri: "/api/v1/accounts/current", method: .delete, headers: headers,
-                                                    body: try json(["password": "correct horse battery"]))
+            let deletion = try await client.execute(
+                uri: "/api/v1/accounts/current", method: .delete, headers: headers,
+                body: try json(["password": "correct horse battery"]))
             #expect(deletion.status == .tooManyRequests, "the account's guesses count for deletion too")
         }
     }
@@ -289,26 +352,36 @@ struct AbuseTests: ServerTesting {
             let page = try await client.execute(uri: "/a/\(slug)/\(id)?access_token=\(token(owner))", method: .get)
             let html = String(buffer: page.body)
             #expect(page.status == .ok && !html.contains(token(owner)))
-            let link = try #require(html.firstRange(of: "/api/v1/projects/\(slug)/assets/\(id)/model.glb?grant=").map { range in
-                String(html[range.lowerBound...].prefix { $0 != "\"" && $0 != "&" && $0 != "%" && $0 != "'" })
-            })
-            #expect(try await client.execute(uri: link, method: .get).status == .ok, "the signed link opens the model without a token")
-            #expect(try await client.execute(uri: link.replacingOccurrences(of: "grant=", with: "grant=1"), method: .get).status == .notFound)
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/assets/\(id)/model.glb", method: .get).status == .notFound)
+            let link = try #require(
+                html.firstRange(of: "/api/v1/projects/\(slug)/assets/\(id)/model.glb?grant=").map { range in
+                    String(html[range.lowerBound...].prefix { $0 != "\"" && $0 != "&" && $0 != "%" && $0 != "'" })
+                })
+            #expect(
+                try await client.execute(uri: link, method: .get).status == .ok,
+                "the signed link opens the model without a token")
+            #expect(
+                try await client.execute(uri: link.replacingOccurrences(of: "grant=", with: "grant=1"), method: .get)
+                    .status == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/\(slug)/assets/\(id)/model.glb", method: .get).status
+                    == .notFound)
         }
     }
 
     @Test func oversizedHeadsAreAnsweredAndSilentConnectionsClosed() async throws {
         try await withServer(live: true, configure: { $0.idleTimeout = 1 }) { client in
             let port = try #require(client.port)
-            let headers = try await RawConnection(port: port).exchange("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n")
+            let headers = try await RawConnection(port: port).exchange(
+                "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n")
             #expect(headers.hasPrefix("HTTP/1.1 431"))
-            let line = try await RawConnection(port: port).exchange("GET /\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: x\r\n\r\n")
+            let line = try await RawConnection(port: port).exchange(
+                "GET /\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(line.hasPrefix("HTTP/1.1 414"))
             let started = ContinuousClock.now
             let silent = try await RawConnection(port: port).exchange("GET / HTTP/1.1\r\nHost: x\r\n", timeout: 10)
             #expect(silent.isEmpty && ContinuousClock.now - started < .seconds(5), "a partial head was left open")
-            let health = try await RawConnection(port: port).exchange("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout: 30)
+            let health = try await RawConnection(port: port).exchange(
+                "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout: 30)
             #expect(health.hasPrefix("HTTP/1.1 200"), "after the silent connection: \(health.prefix(200))")
         }
     }
@@ -325,19 +398,27 @@ struct AbuseTests: ServerTesting {
             let slug = try await createProject(client, owner, name: "Site")
             var anchors: [HTTPResponse.Status] = []
             for session in ["a", "b", "c"] {
-                anchors.append(try await client.execute(uri: "/api/v1/projects/\(slug)/anchors", method: .post, headers: owner, body: try json([
-                    "pose": ["position": [0, 0, 0], "orientation": [0, 0, 0, 1]], "session": session,
-                ])).status)
+                anchors.append(
+                    try await client.execute(
+                        uri: "/api/v1/projects/\(slug)/anchors", method: .post, headers: owner,
+                        body: try json([
+                            "pose": ["position": [0, 0, 0], "orientation": [0, 0, 0, 1]], "session": session,
+                        ])
+                    ).status)
             }
             #expect(anchors == [.created, .created, .forbidden])
             var versions: [HTTPResponse.Status] = []
             for name in ["a", "b", "c"] {
-                versions.append(try await client.execute(uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: owner,
-                                                         body: try example("laptop-benchmark-bar-chart.json")).status)
+                versions.append(
+                    try await client.execute(
+                        uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: owner,
+                        body: try example("laptop-benchmark-bar-chart.json")
+                    ).status)
             }
             #expect(versions == [.created, .created, .forbidden])
-            let rows = try await client.execute(uri: "/api/v1/projects/\(slug)/datasets/sensor/rows", method: .post, headers: owner,
-                                                body: ByteBuffer(string: #"[{"t": 1}, {"t": 2}, {"t": 3}, {"t": 4}]"#))
+            let rows = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/datasets/sensor/rows", method: .post, headers: owner,
+                body: ByteBuffer(string: #"[{"t": 1}, {"t": 2}, {"t": 3}, {"t": 4}]"#))
             let rowsCode = try errorCode(rows)
             #expect(rows.status == .forbidden && rowsCode == "quotaExceeded")
         }
@@ -356,7 +437,9 @@ struct RawConnection {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
     }

@@ -10,11 +10,14 @@ struct HubTests: ServerTesting {
     let scratch = ScratchFolder("server-hub")
 
     /// An unlisted project `museum` holding the two-target environment as `tour` and the bar chart as `chart`.
-    private func publish(_ client: any TestClientProtocol, visibility: String = "unlisted", projectName: String = "Museum") async throws -> String {
+    private func publish(
+        _ client: any TestClientProtocol, visibility: String = "unlisted", projectName: String = "Museum"
+    ) async throws -> String {
         let owner = try await signIn(client, "ana")
         let slug = try await createProject(client, owner, name: projectName, visibility: visibility)
         for (name, file) in [("tour", "two-targets-environment.json"), ("chart", "laptop-benchmark-bar-chart.json")] {
-            let saved = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: owner, body: try example(file))
+            let saved = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: owner, body: try example(file))
             #expect(saved.status == .created)
         }
         return slug
@@ -25,9 +28,15 @@ struct HubTests: ServerTesting {
             let slug = try await publish(client)
             let spec = try await client.execute(uri: "/s/\(slug)/tour.json", method: .get)
             #expect(spec.status == .ok)
-            #expect(Data(spec.body.readableBytesView) == (try Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/two-targets-environment.json"))))
+            #expect(
+                Data(spec.body.readableBytesView)
+                    == (try Data(
+                        contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/two-targets-environment.json")))
+            )
             let etag = try #require(spec.headers[.eTag])
-            #expect(try await client.execute(uri: "/s/\(slug)/tour.json", method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+            #expect(
+                try await client.execute(uri: "/s/\(slug)/tour.json", method: .get, headers: [.ifNoneMatch: etag])
+                    .status == .notModified)
             #expect(try await client.execute(uri: "/s/\(slug)/nothing.json", method: .get).status == .notFound)
         }
     }
@@ -43,14 +52,19 @@ struct HubTests: ServerTesting {
             #expect(png.status == .ok)
             #expect(Array(png.body.readableBytesView.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             let etag = try #require(png.headers[.eTag])
-            #expect(try await client.execute(uri: "/s/\(slug)/chart/widgets/1.png?scale=1", method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+            #expect(
+                try await client.execute(
+                    uri: "/s/\(slug)/chart/widgets/1.png?scale=1", method: .get, headers: [.ifNoneMatch: etag]
+                ).status == .notModified)
             let html = try await client.execute(uri: "/s/\(slug)/tour/widgets/3.html", method: .get)
             #expect(html.status == .ok)
             #expect(html.headers[.contentSecurityPolicy]?.contains("frame-ancestors") == true)
             #expect(html.headers[.xContentTypeOptions] == "nosniff")
             #expect(try await client.execute(uri: "/s/\(slug)/chart/widgets/2.svg", method: .get).status == .notFound)
             #expect(try await client.execute(uri: "/s/\(slug)/chart/widgets/1.gif", method: .get).status == .notFound)
-            #expect(try await client.execute(uri: "/s/\(slug)/chart/widgets/1.png?scale=100", method: .get).status == .unprocessableContent)
+            #expect(
+                try await client.execute(uri: "/s/\(slug)/chart/widgets/1.png?scale=100", method: .get).status
+                    == .unprocessableContent)
         }
     }
 
@@ -95,19 +109,35 @@ struct HubTests: ServerTesting {
             let owner = try await signIn(client, "ana")
             let slug = try await createProject(client, owner, name: "Museum", visibility: "unlisted")
             func environment(_ text: String) -> ByteBuffer {
-                ByteBuffer(string: #"{"imageTrackingConfigurations": [{"imageURL": "https://a.example/p.jpg", "relationships": [{"widgetConfiguration": {"component": {"text": {"content": "\#(text)"}}, "relativeAnchorPoint": "top", "relativePosition": [0, 0, 0]}}]}]}"#)
+                ByteBuffer(
+                    string:
+                        #"{"imageTrackingConfigurations": [{"imageURL": "https://a.example/p.jpg", "relationships": [{"widgetConfiguration": {"component": {"text": {"content": "\#(text)"}}, "relativeAnchorPoint": "top", "relativePosition": [0, 0, 0]}}]}]}"#
+                )
             }
-            for (name, body) in [("tiny", environment("Hi")), ("long", environment(String(repeating: "words ", count: 500))), ("chart", try example("laptop-benchmark-bar-chart.json"))] {
-                #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: owner, body: body).status == .created)
+            for (name, body) in [
+                ("tiny", environment("Hi")), ("long", environment(String(repeating: "words ", count: 500))),
+                ("chart", try example("laptop-benchmark-bar-chart.json")),
+            ] {
+                #expect(
+                    try await client.execute(
+                        uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: owner, body: body
+                    ).status == .created)
             }
             let page = String(buffer: try await client.execute(uri: "/s/\(slug)/tiny", method: .get).body)
-            #expect(page.contains("iARVis://openVisConfig?url=http") && page.contains("iARVis://openVisConfig?json=%7B%22imageTrackingConfigurations"))
+            #expect(
+                page.contains("iARVis://openVisConfig?url=http")
+                    && page.contains("iARVis://openVisConfig?json=%7B%22imageTrackingConfigurations"))
             #expect(page.components(separatedBy: "<svg").count - 1 >= 2, "two QR Codes")
             let code = try await client.execute(uri: "/s/\(slug)/tiny/qr.svg?target=json", method: .get)
             #expect(code.status == .ok && String(buffer: code.body).hasPrefix("<svg"))
-            #expect(try await client.execute(uri: "/s/\(slug)/chart/qr.svg?target=json", method: .get).status == .notFound, "a chart is not an environment")
-            #expect(try await client.execute(uri: "/s/\(slug)/long/qr.svg?target=json", method: .get).status == .notFound, "too long for a QR Code")
-            #expect(try await client.execute(uri: "/s/\(slug)/tiny/qr.svg?target=nope", method: .get).status == .badRequest)
+            #expect(
+                try await client.execute(uri: "/s/\(slug)/chart/qr.svg?target=json", method: .get).status == .notFound,
+                "a chart is not an environment")
+            #expect(
+                try await client.execute(uri: "/s/\(slug)/long/qr.svg?target=json", method: .get).status == .notFound,
+                "too long for a QR Code")
+            #expect(
+                try await client.execute(uri: "/s/\(slug)/tiny/qr.svg?target=nope", method: .get).status == .badRequest)
             let long = String(buffer: try await client.execute(uri: "/s/\(slug)/long", method: .get).body)
             #expect(long.contains("openVisConfig?url=") && !long.contains("openVisConfig?json="))
         }
@@ -118,7 +148,9 @@ struct HubTests: ServerTesting {
             let slug = try await publish(client, visibility: "private")
             #expect(try await client.execute(uri: "/s/\(slug)/tour.json", method: .get).status == .notFound)
             let owner = try await signIn(client, "bea")
-            #expect(try await client.execute(uri: "/s/\(slug)/tour.json", method: .get, headers: owner).status == .notFound, "not a member")
+            #expect(
+                try await client.execute(uri: "/s/\(slug)/tour.json", method: .get, headers: owner).status == .notFound,
+                "not a member")
         }
         try await withServer { client in
             let slug = try await publish(client, visibility: "public")

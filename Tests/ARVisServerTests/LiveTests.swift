@@ -2,13 +2,13 @@ import ARVisServer
 import ARVisSpatial
 import ARVisTestSupport
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
 import NIOCore
 import NIOWebSocket
-import WSCore
 import Testing
+import WSCore
 
 /// The live streams over real sockets: spec versions with exactly the widgets that changed, resume,
 /// rooms with poses, annotations and shared planting, live dataset rows, and every protocol fault
@@ -17,26 +17,37 @@ struct LiveTests: ServerTesting {
     let scratch = ScratchFolder("server-live")
 
     /// Signs `name` in, makes a public project with the example environment as spec `tour`.
-    private func project(_ client: any TestClientProtocol, _ name: String = "ana") async throws -> (headers: HTTPFields, token: String, slug: String) {
+    private func project(_ client: any TestClientProtocol, _ name: String = "ana") async throws -> (
+        headers: HTTPFields, token: String, slug: String
+    ) {
         let headers = try await signIn(client, name)
         let slug = try await createProject(client, headers, name: "Museum \(name)", visibility: "public")
-        let put = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: headers, body: try example("two-targets-environment.json"))
+        let put = try await client.execute(
+            uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: headers,
+            body: try example("two-targets-environment.json"))
         #expect(put.status == .created)
         return (headers, String(headers[.authorization]?.dropFirst("Bearer ".count) ?? ""), slug)
     }
 
     private func environment() throws -> [String: Any] {
-        let data = try Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/two-targets-environment.json"))
+        let data = try Data(
+            contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/two-targets-environment.json"))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    private func put(_ client: any TestClientProtocol, _ headers: HTTPFields, _ slug: String, _ spec: [String: Any], status: HTTPResponse.Status = .ok) async throws {
-        let response = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: headers, body: try json(spec))
+    private func put(
+        _ client: any TestClientProtocol, _ headers: HTTPFields, _ slug: String, _ spec: [String: Any],
+        status: HTTPResponse.Status = .ok
+    ) async throws {
+        let response = try await client.execute(
+            uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: headers, body: try json(spec))
         #expect(response.status == status)
     }
 
     /// Edits widget `widget` of image target `target` of the example.
-    private func editing(_ spec: [String: Any], target: Int, widget: Int, _ edit: (inout [String: Any]) -> Void) -> [String: Any] {
+    private func editing(_ spec: [String: Any], target: Int, widget: Int, _ edit: (inout [String: Any]) -> Void)
+        -> [String: Any]
+    {
         var spec = spec
         var targets = spec["imageTrackingConfigurations"] as? [[String: Any]] ?? []
         var relationships = targets[target]["relationships"] as? [[String: Any]] ?? []
@@ -54,15 +65,22 @@ struct LiveTests: ServerTesting {
             let socket = TestSocket(port: try #require(client.port), path: "/live/\(slug)/tour")
             let first = try await socket.nextJSON()
             #expect(first["type"] as? String == "spec" && first["version"] as? Int == 1)
-            #expect(first["changed"] as? [String] == ["image1-widget1", "image1-widget2", "image1-widget3", "image2-widget1", "image2-widget2"])
+            #expect(
+                first["changed"] as? [String] == [
+                    "image1-widget1", "image1-widget2", "image1-widget3", "image2-widget1", "image2-widget2",
+                ])
             #expect((first["spec"] as? [String: Any])?["imageTrackingConfigurations"] != nil)
 
             // One widget's component changes: only it.
             var spec = try environment()
-            spec = editing(spec, target: 0, widget: 0) { $0["component"] = ["text": ["content": "# Poster A, revised"]] }
+            spec = editing(spec, target: 0, widget: 0) {
+                $0["component"] = ["text": ["content": "# Poster A, revised"]]
+            }
             try await put(client, headers, slug, spec)
             let second = try await socket.nextJSON()
-            #expect(second["version"] as? Int == 2 && second["changed"] as? [String] == ["image1-widget1"] && second["removed"] as? [String] == [])
+            #expect(
+                second["version"] as? Int == 2 && second["changed"] as? [String] == ["image1-widget1"]
+                    && second["removed"] as? [String] == [])
             #expect((second["etag"] as? String)?.hasPrefix("\"2-") == true)
 
             // A placement changes (relative position of image2's first widget): only it.
@@ -76,7 +94,9 @@ struct LiveTests: ServerTesting {
             spec["imageTrackingConfigurations"] = targets
             try await put(client, headers, slug, spec)
             let grown = try await socket.nextJSON()
-            #expect((grown["changed"] as? [String] ?? []).allSatisfy { $0.hasPrefix("image1-") } && !(grown["changed"] as? [String] ?? []).isEmpty)
+            #expect(
+                (grown["changed"] as? [String] ?? []).allSatisfy { $0.hasPrefix("image1-") }
+                    && !(grown["changed"] as? [String] ?? []).isEmpty)
 
             // A widget removed.
             targets = spec["imageTrackingConfigurations"] as? [[String: Any]] ?? []
@@ -104,14 +124,17 @@ struct LiveTests: ServerTesting {
 
             let resumed = TestSocket(port: try #require(client.port), path: "/live/\(slug)/tour?version=1")
             let update = try await resumed.nextJSON()
-            #expect(update["version"] as? Int == 3 && update["changed"] as? [String] == ["image1-widget2", "image2-widget2"])
+            #expect(
+                update["version"] as? Int == 3
+                    && update["changed"] as? [String] == ["image1-widget2", "image2-widget2"])
 
             // A client holding the current version is sent nothing until the next one.
             let current = TestSocket(port: try #require(client.port), path: "/live/\(slug)/tour?version=3")
             #expect(try await current.staysQuiet())
             try await put(client, headers, slug, try environment())
             let next = try await current.nextJSON()
-            #expect(next["version"] as? Int == 4 && next["changed"] as? [String] == ["image1-widget2", "image2-widget2"])
+            #expect(
+                next["version"] as? Int == 4 && next["changed"] as? [String] == ["image1-widget2", "image2-widget2"])
             try await resumed.close()
             try await current.close()
         }
@@ -121,10 +144,14 @@ struct LiveTests: ServerTesting {
         try await withServer(live: true) { client in
             let owner = try await signIn(client, "owner")
             let slug = try await createProject(client, owner, name: "Secret", visibility: "private")
-            _ = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: owner, body: try example("two-targets-environment.json"))
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: owner,
+                body: try example("two-targets-environment.json"))
             // Without the upgrade, the same URL answers as an event stream would: 404 for a private project.
             #expect(try await client.execute(uri: "/live/\(slug)/tour", method: .get).status == .notFound)
-            #expect(try await client.execute(uri: "/live/\(slug)/nothing", method: .get, headers: owner).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/live/\(slug)/nothing", method: .get, headers: owner).status == .notFound
+            )
             let room = try await client.execute(uri: "/live/\(slug)/rooms/session1", method: .get, headers: owner)
             #expect(room.status.code == 426)
             // Rooms are for members: without a token, sign in first.
@@ -134,8 +161,9 @@ struct LiveTests: ServerTesting {
 
     /// A camera at (1, 1.5, 0) looking down −z, 640 × 480 with a 500-pixel focal length.
     private func pose(frame: UInt32, x: Float = 1) -> PosePacket {
-        PosePacket(frameID: frame, timestamp: Double(frame) / 60, position: SIMD3(x, 1.5, 0), orientation: .identity,
-                   intrinsics: SIMD4(500, 500, 320, 240), viewport: SIMD2(640, 480))
+        PosePacket(
+            frameID: frame, timestamp: Double(frame) / 60, position: SIMD3(x, 1.5, 0), orientation: .identity,
+            intrinsics: SIMD4(500, 500, 320, 240), viewport: SIMD2(640, 480))
     }
 
     @Test func posesFanOutAndTapsBecomePersistedWorldAnnotations() async throws {
@@ -150,17 +178,25 @@ struct LiveTests: ServerTesting {
 
             let packet = pose(frame: 7).encoded()
             try await device.send(packet)
-            guard case .binary(let received) = try await expert.next() else { Issue.record("expected a pose"); return }
+            guard case .binary(let received) = try await expert.next() else {
+                Issue.record("expected a pose")
+                return
+            }
             #expect(Array(buffer: received) == packet)
 
             // The tap at the centre of frame 7 lies 2 m ahead of that camera (no planes known yet).
-            try await expert.send(#"{"type": "annotate", "frame": 7, "tap": [0.5, 0.5], "text": "this valve", "clientId": "tap-1"}"#)
+            try await expert.send(
+                #"{"type": "annotate", "frame": 7, "tap": [0.5, 0.5], "text": "this valve", "clientId": "tap-1"}"#)
             for socket in [device, expert] {
                 let message = try await socket.nextJSON()
                 let annotation = try #require(message["annotation"] as? [String: Any])
                 let position = try #require(annotation["position"] as? [String: Double])
-                #expect(abs(position["x", default: .nan] - 1) < 1e-6 && abs(position["y", default: .nan] - 1.5) < 1e-6 && abs(position["z", default: .nan] + 2) < 1e-6)
-                #expect(annotation["text"] as? String == "this valve" && annotation["frame"] as? Int == 7 && annotation["author"] as? String == "ana")
+                #expect(
+                    abs(position["x", default: .nan] - 1) < 1e-6 && abs(position["y", default: .nan] - 1.5) < 1e-6
+                        && abs(position["z", default: .nan] + 2) < 1e-6)
+                #expect(
+                    annotation["text"] as? String == "this valve" && annotation["frame"] as? Int == 7
+                        && annotation["author"] as? String == "ana")
             }
             // A retry with the same clientId is applied once.
             try await expert.send(#"{"type": "annotate", "frame": 7, "tap": [0.5, 0.5], "clientId": "tap-1"}"#)
@@ -183,14 +219,20 @@ struct LiveTests: ServerTesting {
             // A frame the room no longer holds is refused to the sender only.
             try await expert.send(#"{"type": "annotate", "frame": 99999, "tap": [0.5, 0.5], "clientId": "late"}"#)
             let refused = try await expert.nextJSON()
-            #expect(refused["type"] as? String == "refused" && refused["code"] as? String == "unknownFrame" && refused["clientId"] as? String == "late")
+            #expect(
+                refused["type"] as? String == "refused" && refused["code"] as? String == "unknownFrame"
+                    && refused["clientId"] as? String == "late")
 
             // Persisted: listed over HTTP, and deleting one reaches the room.
-            let listed = try await client.execute(uri: "/api/v1/projects/\(slug)/annotations?room=visit1", method: .get, headers: headers)
+            let listed = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/annotations?room=visit1", method: .get, headers: headers)
             let annotations = try #require(try object(listed)["annotations"] as? [[String: Any]])
             #expect(annotations.count == 3)
             let id = try #require(annotations.first?["id"] as? String)
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/annotations/\(id)", method: .delete, headers: headers).status == .noContent)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/annotations/\(id)", method: .delete, headers: headers
+                ).status == .noContent)
             for socket in [device, expert] {
                 #expect(try await socket.next(ofType: "annotationDeleted")["id"] as? String == id)
             }
@@ -206,9 +248,13 @@ struct LiveTests: ServerTesting {
             let (headers, token, slug) = try await project(client)
             let port = try #require(client.port)
             let viewer = try await signIn(client, "vera")
-            _ = try await client.execute(uri: "/api/v1/projects/\(slug)/members/vera", method: .put, headers: headers, body: try json(["role": "viewer"]))
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/members/vera", method: .put, headers: headers,
+                body: try json(["role": "viewer"]))
             let viewerToken = String(viewer[.authorization]?.dropFirst("Bearer ".count) ?? "")
-            func closing(_ path: String, token: String, send: (TestSocket) async throws -> Void) async throws -> WebSocketCloseFrame? {
+            func closing(_ path: String, token: String, send: (TestSocket) async throws -> Void) async throws
+                -> WebSocketCloseFrame?
+            {
                 let socket = TestSocket(port: port, path: path, token: token)
                 _ = try await socket.nextJSON()
                 try await send(socket)
@@ -232,10 +278,14 @@ struct LiveTests: ServerTesting {
             ]
             for (name, path, send, code) in cases {
                 let frame = try await closing(path, token: token, send: send)
-                #expect(frame?.closeCode == WebSocketErrorCode(codeNumber: Int(code)), "\(name): closed with \(String(describing: frame?.closeCode))")
+                #expect(
+                    frame?.closeCode == WebSocketErrorCode(codeNumber: Int(code)),
+                    "\(name): closed with \(String(describing: frame?.closeCode))")
                 if code != 1009 { #expect(frame?.reason?.isEmpty == false, "\(name) has a reason") }
             }
-            let annotating = try await closing(room, token: viewerToken) { try await $0.send(#"{"type": "annotate", "tap": [0.5, 0.5]}"#) }
+            let annotating = try await closing(room, token: viewerToken) {
+                try await $0.send(#"{"type": "annotate", "tap": [0.5, 0.5]}"#)
+            }
             #expect(annotating?.closeCode == .policyViolation)
             // The server is still there.
             #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
@@ -247,24 +297,33 @@ struct LiveTests: ServerTesting {
             let (headers, token, slug) = try await project(client)
             let port = try #require(client.port)
             let other = try await signIn(client, "bruno")
-            _ = try await client.execute(uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: headers, body: try json(["role": "editor"]))
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: headers,
+                body: try json(["role": "editor"]))
             let brunoToken = String(other[.authorization]?.dropFirst("Bearer ".count) ?? "")
             let ana = TestSocket(port: port, path: "/live/\(slug)/rooms/field", token: token)
             let bruno = TestSocket(port: port, path: "/live/\(slug)/rooms/field", token: brunoToken)
             _ = try await ana.nextJSON()
             let welcome = try await bruno.nextJSON()
-            try await ana.send(#"{"type": "plant", "species": "Quercus suber", "position": {"x": 0, "z": 0}, "clientId": "a-1"}"#)
+            try await ana.send(
+                #"{"type": "plant", "species": "Quercus suber", "position": {"x": 0, "z": 0}, "clientId": "a-1"}"#)
             let planted = try await bruno.nextJSON()
-            #expect(planted["type"] as? String == "tree" && (planted["tree"] as? [String: Any])?["plantedBy"] as? String == "ana")
+            #expect(
+                planted["type"] as? String == "tree"
+                    && (planted["tree"] as? [String: Any])?["plantedBy"] as? String == "ana")
             #expect((planted["seq"] as? Int ?? 0) > (welcome["seq"] as? Int ?? .max))
             _ = try await ana.nextJSON()
-            try await bruno.send(#"{"type": "plant", "species": "Quercus suber", "position": {"x": 1, "z": 0}, "clientId": "b-1"}"#)
+            try await bruno.send(
+                #"{"type": "plant", "species": "Quercus suber", "position": {"x": 1, "z": 0}, "clientId": "b-1"}"#)
             let refused = try await bruno.nextJSON()
-            #expect(refused["type"] as? String == "refused" && refused["code"] as? String == "conflict" && refused["clientId"] as? String == "b-1")
+            #expect(
+                refused["type"] as? String == "refused" && refused["code"] as? String == "conflict"
+                    && refused["clientId"] as? String == "b-1")
             #expect((refused["message"] as? String)?.contains("by ana") == true)
             #expect(try await ana.staysQuiet())
             // A retried message is applied once.
-            try await ana.send(#"{"type": "plant", "species": "Quercus suber", "position": {"x": 0, "z": 0}, "clientId": "a-1"}"#)
+            try await ana.send(
+                #"{"type": "plant", "species": "Quercus suber", "position": {"x": 0, "z": 0}, "clientId": "a-1"}"#)
             #expect(try await bruno.staysQuiet())
             let trees = try await client.execute(uri: "/api/v1/projects/\(slug)/trees", method: .get, headers: headers)
             let listed = try #require(try object(trees)["trees"] as? [[String: Any]])
@@ -272,7 +331,9 @@ struct LiveTests: ServerTesting {
             // Removing it over HTTP reaches both; a member resuming after the plant sees the removal.
             let since = planted["seq"] as? Int ?? 0
             let id = try #require(listed.first?["id"] as? String)
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/trees/\(id)", method: .delete, headers: headers).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/\(slug)/trees/\(id)", method: .delete, headers: headers)
+                    .status == .noContent)
             #expect(try await bruno.nextJSON()["type"] as? String == "treeRemoved")
             let resumed = TestSocket(port: port, path: "/live/\(slug)/rooms/field?since=\(since)", token: token)
             let resumedWelcome = try await resumed.nextJSON()
@@ -288,54 +349,86 @@ struct LiveTests: ServerTesting {
             let headers = try await signIn(client, "ana")
             let slug = try await createProject(client, headers, name: "Hall", visibility: "public")
             let chart: [String: Any] = [
-                "dataSources": [["label": "default", "data": ["time": [String](), "celsius": [Double]()],
-                                 "dataset": ["name": "hall-sensor", "rows": 3]]],
+                "dataSources": [
+                    [
+                        "label": "default", "data": ["time": [String](), "celsius": [Double]()],
+                        "dataset": ["name": "hall-sensor", "rows": 3],
+                    ]
+                ],
                 "components": [["type": "LineMark", "config": ["x": ["field": "time"], "y": ["field": "celsius"]]]],
             ]
-            let spec: [String: Any] = ["imageTrackingConfigurations": [["imageURL": "https://example.org/hall.jpg", "relationships": [
-                ["widgetConfiguration": ["component": ["text": ["content": "Hall"]], "relativeAnchorPoint": "top", "relativePosition": [0, 0, 0]]],
-                ["widgetConfiguration": ["component": ["chart": chart], "relativeAnchorPoint": "bottom", "relativePosition": [0, 0, 0]]],
-            ]]]]
-            let put = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/hall", method: .put, headers: headers, body: try json(spec))
+            let spec: [String: Any] = [
+                "imageTrackingConfigurations": [
+                    [
+                        "imageURL": "https://example.org/hall.jpg",
+                        "relationships": [
+                            [
+                                "widgetConfiguration": [
+                                    "component": ["text": ["content": "Hall"]], "relativeAnchorPoint": "top",
+                                    "relativePosition": [0, 0, 0],
+                                ]
+                            ],
+                            [
+                                "widgetConfiguration": [
+                                    "component": ["chart": chart], "relativeAnchorPoint": "bottom",
+                                    "relativePosition": [0, 0, 0],
+                                ]
+                            ],
+                        ],
+                    ]
+                ]
+            ]
+            let put = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/specs/hall", method: .put, headers: headers, body: try json(spec))
             #expect(put.status == .created, "\(String(buffer: put.body))")
             var csv = headers
             csv[.contentType] = "text/csv"
-            let first = try await client.execute(uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: csv,
-                                                 body: ByteBuffer(string: "time,celsius\n10:00,20.5\n10:01,20.75\n10:02,\"21\"\n10:03,21.25\n"))
+            let first = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: csv,
+                body: ByteBuffer(string: "time,celsius\n10:00,20.5\n10:01,20.75\n10:02,\"21\"\n10:03,21.25\n"))
             #expect(first.status == .created)
             #expect(try object(first)["appended"] as? Int == 4)
 
             let socket = TestSocket(port: try #require(client.port), path: "/live/\(slug)/hall")
             #expect(try await socket.nextJSON()["type"] as? String == "spec")
             let window = try await socket.nextJSON()
-            #expect(window["type"] as? String == "rows" && window["reset"] as? Bool == true && window["widgets"] as? [String] == ["image1-widget2"])
+            #expect(
+                window["type"] as? String == "rows" && window["reset"] as? Bool == true
+                    && window["widgets"] as? [String] == ["image1-widget2"])
             let rows = try #require(window["rows"] as? [[String: Any]])
             #expect(rows.compactMap { ($0["values"] as? [String: Any])?["celsius"] as? Double } == [20.75, 21, 21.25])
 
             var lines = headers
             lines[.contentType] = "application/x-ndjson"
-            let next = try await client.execute(uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: lines,
-                                                body: ByteBuffer(string: "{\"time\": \"10:04\", \"celsius\": 21.5}\n"))
+            let next = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: lines,
+                body: ByteBuffer(string: "{\"time\": \"10:04\", \"celsius\": 21.5}\n"))
             #expect(next.status == .created)
             let pushed = try await socket.nextJSON()
             #expect(pushed["reset"] as? Bool == false && (pushed["rows"] as? [[String: Any]])?.count == 1)
             let lastSeq = try #require((pushed["rows"] as? [[String: Any]])?.last?["seq"] as? Int)
 
             // Bad rows are refused with where they are wrong.
-            let bad = try await client.execute(uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: lines,
-                                               body: ByteBuffer(string: "{\"time\": \"10:05\"}\n[1, 2]\n"))
+            let bad = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: lines,
+                body: ByteBuffer(string: "{\"time\": \"10:05\"}\n[1, 2]\n"))
             #expect(bad.status == .unprocessableContent)
             let badMessage = try #require(try object(bad)["error"] as? [String: Any])["message"] as? String
             #expect(badMessage?.contains("line 2") == true)
             var text = headers
             text[.contentType] = "text/plain"
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: text,
-                                             body: ByteBuffer(string: "x")).status == .unsupportedMediaType)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: text,
+                    body: ByteBuffer(string: "x")
+                ).status == .unsupportedMediaType)
             // Resuming after the last row held gets nothing old.
-            let resumed = TestSocket(port: try #require(client.port), path: "/live/\(slug)/hall?version=1&rows=hall-sensor:\(lastSeq)")
+            let resumed = TestSocket(
+                port: try #require(client.port), path: "/live/\(slug)/hall?version=1&rows=hall-sensor:\(lastSeq)")
             let none = try await resumed.nextJSON()
             #expect(none["reset"] as? Bool == false && (none["rows"] as? [Any])?.isEmpty == true)
-            let listed = try await client.execute(uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows?last=2", method: .get)
+            let listed = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows?last=2", method: .get)
             #expect((try object(listed)["rows"] as? [Any])?.count == 2)
             for socket in [socket, resumed] { try await socket.close() }
         }

@@ -1,6 +1,7 @@
-@testable import ARVisServer
 import NIOCore
 import Testing
+
+@testable import ARVisServer
 
 /// The per-client queue: newest pose only, ordered messages never twice, a bound that closes a
 /// client too far behind with where to resume.
@@ -24,7 +25,12 @@ struct OutboxTests {
         outbox.send(.ordered(stream: "spec", cursor: 1, text: ByteBuffer(string: "v1 again")))
         var frames: [Outbox.Frame] = []
         for _ in 0..<5 { if let frame = await outbox.next() { frames.append(frame) } }
-        #expect(frames == [.text(ByteBuffer(string: "v3 caught up")), .text(ByteBuffer(string: "v4 live")), .text(ByteBuffer(string: "deleted")), .text(ByteBuffer(string: "v1 again")), .binary(ByteBuffer(bytes: [1]))])
+        #expect(
+            frames == [
+                .text(ByteBuffer(string: "v3 caught up")), .text(ByteBuffer(string: "v4 live")),
+                .text(ByteBuffer(string: "deleted")), .text(ByteBuffer(string: "v1 again")),
+                .binary(ByteBuffer(bytes: [1])),
+            ])
         #expect(outbox.cursors == ["spec": 1])
     }
 
@@ -32,7 +38,9 @@ struct OutboxTests {
         let outbox = Outbox(capacity: 3)
         outbox.send(.ordered(stream: "events", cursor: 1, text: ByteBuffer(string: "1")))
         #expect(await outbox.next() == .text(ByteBuffer(string: "1")))
-        for cursor in 2...10 { outbox.send(.ordered(stream: "events", cursor: Int64(cursor), text: ByteBuffer(string: "\(cursor)"))) }
+        for cursor in 2...10 {
+            outbox.send(.ordered(stream: "events", cursor: Int64(cursor), text: ByteBuffer(string: "\(cursor)")))
+        }
         guard case .close(let reason) = await outbox.next() else {
             Issue.record("expected a close")
             return

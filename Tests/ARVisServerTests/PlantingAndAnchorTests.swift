@@ -11,7 +11,8 @@ struct PlantingAndAnchorTests: ServerTesting {
     let scratch = ScratchFolder("server-planting")
 
     private func areaBody() throws -> ByteBuffer {
-        let area = try JSONSerialization.jsonObject(with: Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/planting-area.geojson")))
+        let area = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/planting-area.geojson")))
         return try json(["name": "Parcel", "area": area])
     }
 
@@ -19,12 +20,14 @@ struct PlantingAndAnchorTests: ServerTesting {
         try await withServer { client in
             let owner = try await signIn(client, "olga")
             let slug = try await createProject(client, owner, name: "Forest", visibility: "public")
-            let area = try await client.execute(uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: owner, body: try areaBody())
+            let area = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: owner, body: try areaBody())
             #expect(area.status == .created)
             let areaID = try #require(try object(area)["id"] as? String)
             #expect((try object(area)["squareMetres"] as? Double ?? 0) > 100)
-            let plan = try await client.execute(uri: "/api/v1/projects/\(slug)/plans", method: .post, headers: owner,
-                                                body: try json(["area": areaID, "species": [["name": "Quercus suber"]], "seed": 7]))
+            let plan = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/plans", method: .post, headers: owner,
+                body: try json(["area": areaID, "species": [["name": "Quercus suber"]], "seed": 7]))
             #expect(plan.status == .created)
             let summary = try #require(try object(plan)["summary"] as? [String: Any])
             let trees = try #require(summary["trees"] as? Int)
@@ -33,12 +36,15 @@ struct PlantingAndAnchorTests: ServerTesting {
             let geojson = try await client.execute(uri: "/api/v1/projects/\(slug)/plans/\(planID)", method: .get)
             #expect(geojson.headers[.contentType] == "application/geo+json")
             let features = try #require((try object(geojson)["features"] as? [[String: Any]]))
-            #expect(features.filter { ($0["geometry"] as? [String: Any])?["type"] as? String == "Point" }.count == trees)
-            let typo = try await client.execute(uri: "/api/v1/projects/\(slug)/plans", method: .post, headers: owner,
-                                                body: try json(["area": areaID, "species": [["name": "Nothing like a tree"]]]))
+            #expect(
+                features.filter { ($0["geometry"] as? [String: Any])?["type"] as? String == "Point" }.count == trees)
+            let typo = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/plans", method: .post, headers: owner,
+                body: try json(["area": areaID, "species": [["name": "Nothing like a tree"]]]))
             #expect(typo.status == .unprocessableContent)
-            let broken = try await client.execute(uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: owner,
-                                                  body: try json(["name": "Bad", "area": ["type": "Polygon", "coordinates": [[[0, 0], [1, 1]]]]]))
+            let broken = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: owner,
+                body: try json(["name": "Bad", "area": ["type": "Polygon", "coordinates": [[[0, 0], [1, 1]]]]]))
             #expect(broken.status == .unprocessableContent)
         }
     }
@@ -48,14 +54,17 @@ struct PlantingAndAnchorTests: ServerTesting {
             let owner = try await signIn(client, "olga")
             let slug = try await createProject(client, owner, name: "Forest")
             let uri = "/api/v1/projects/\(slug)/trees"
-            let first = try await client.execute(uri: uri, method: .post, headers: owner,
-                                                 body: try json(["species": "Quercus suber", "position": ["x": 0, "z": 0], "clientId": "a-1"]))
+            let first = try await client.execute(
+                uri: uri, method: .post, headers: owner,
+                body: try json(["species": "Quercus suber", "position": ["x": 0, "z": 0], "clientId": "a-1"]))
             #expect(first.status == .created)
-            let retry = try await client.execute(uri: uri, method: .post, headers: owner,
-                                                 body: try json(["species": "Quercus suber", "position": ["x": 0, "z": 0], "clientId": "a-1"]))
+            let retry = try await client.execute(
+                uri: uri, method: .post, headers: owner,
+                body: try json(["species": "Quercus suber", "position": ["x": 0, "z": 0], "clientId": "a-1"]))
             #expect(retry.status == .ok, "a retried change is applied once")
-            let close = try await client.execute(uri: uri, method: .post, headers: owner,
-                                                 body: try json(["species": "Quercus suber", "position": ["x": 1, "z": 1]]))
+            let close = try await client.execute(
+                uri: uri, method: .post, headers: owner,
+                body: try json(["species": "Quercus suber", "position": ["x": 1, "z": 1]]))
             #expect(close.status == .conflict)
             #expect(try errorCode(close) == "conflict")
 
@@ -63,8 +72,12 @@ struct PlantingAndAnchorTests: ServerTesting {
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<2 {
                     group.addTask {
-                        try await client.execute(uri: uri, method: .post, headers: owner,
-                                                 body: try json(["species": "Pinus pinea", "position": ["x": 50 + Double(index) * 0.5, "z": 50]])).status.code
+                        try await client.execute(
+                            uri: uri, method: .post, headers: owner,
+                            body: try json([
+                                "species": "Pinus pinea", "position": ["x": 50 + Double(index) * 0.5, "z": 50],
+                            ])
+                        ).status.code
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -73,7 +86,8 @@ struct PlantingAndAnchorTests: ServerTesting {
             let trees = try await client.execute(uri: uri, method: .get, headers: owner)
             #expect((try object(trees)["trees"] as? [[String: Any]])?.count == 2)
             let species = try await client.execute(uri: "/api/v1/species?q=sobreiro", method: .get)
-            #expect((try object(species)["species"] as? [[String: Any]])?.first?["latinName"] as? String == "Quercus suber")
+            #expect(
+                (try object(species)["species"] as? [[String: Any]])?.first?["latinName"] as? String == "Quercus suber")
         }
     }
 
@@ -83,21 +97,31 @@ struct PlantingAndAnchorTests: ServerTesting {
             let slug = try await createProject(client, owner, name: "Panes")
             let uri = "/api/v1/projects/\(slug)/anchors"
             for index in 0..<101 {
-                let saved = try await client.execute(uri: uri, method: .post, headers: owner, body: try json([
-                    "pose": ["position": [Double(index), 0, 0], "orientation": [0, 0, 0, 1]], "session": "s1", "payload": ["colour": "red", "n": index],
-                ]))
+                let saved = try await client.execute(
+                    uri: uri, method: .post, headers: owner,
+                    body: try json([
+                        "pose": ["position": [Double(index), 0, 0], "orientation": [0, 0, 0, 1]], "session": "s1",
+                        "payload": ["colour": "red", "n": index],
+                    ]))
                 #expect(saved.status == .created)
             }
-            let anchors = try #require(try object(try await client.execute(uri: uri + "?session=s1", method: .get, headers: owner))["anchors"] as? [[String: Any]])
+            let anchors = try #require(
+                try object(try await client.execute(uri: uri + "?session=s1", method: .get, headers: owner))["anchors"]
+                    as? [[String: Any]])
             #expect(anchors.count == 100, "a session keeps 100 anchors")
             #expect(((anchors.first?["payload"] as? [String: Any])?["n"] as? Int) == 1, "the oldest went first")
-            let big = try await client.execute(uri: uri, method: .post, headers: owner, body: try json([
-                "pose": ["position": [0, 0, 0], "orientation": [0, 0, 0, 1]], "payload": String(repeating: "x", count: 20_000),
-            ]))
+            let big = try await client.execute(
+                uri: uri, method: .post, headers: owner,
+                body: try json([
+                    "pose": ["position": [0, 0, 0], "orientation": [0, 0, 0, 1]],
+                    "payload": String(repeating: "x", count: 20_000),
+                ]))
             #expect(big.status == .contentTooLarge)
-            let forever = try await client.execute(uri: uri, method: .post, headers: owner, body: try json([
-                "pose": ["position": [0, 0, 0], "orientation": [0, 0, 0, 1]], "lifetimeDays": 400,
-            ]))
+            let forever = try await client.execute(
+                uri: uri, method: .post, headers: owner,
+                body: try json([
+                    "pose": ["position": [0, 0, 0], "orientation": [0, 0, 0, 1]], "lifetimeDays": 400,
+                ]))
             #expect(forever.status == .unprocessableContent)
         }
     }
@@ -106,15 +130,21 @@ struct PlantingAndAnchorTests: ServerTesting {
         try await withServer { client in
             let owner = try await signIn(client, "olga")
             let slug = try await createProject(client, owner, name: "Panes")
-            let saved: [(id: String, position: [Double])] = try await [[0, 0, 0], [2, 0, 0], [0, 1, 0], [0, 0, 3]].asyncMap { position in
-                let response = try await client.execute(uri: "/api/v1/projects/\(slug)/anchors", method: .post, headers: owner,
-                                                        body: try json(["pose": ["position": position, "orientation": [0, 0, 0, 1]]]))
-                return (try #require(try object(response)["id"] as? String), position)
-            }
+            let saved: [(id: String, position: [Double])] = try await [[0, 0, 0], [2, 0, 0], [0, 1, 0], [0, 0, 3]]
+                .asyncMap { position in
+                    let response = try await client.execute(
+                        uri: "/api/v1/projects/\(slug)/anchors", method: .post, headers: owner,
+                        body: try json(["pose": ["position": position, "orientation": [0, 0, 0, 1]]]))
+                    return (try #require(try object(response)["id"] as? String), position)
+                }
             // The new session sees everything turned 90° about y and moved by (10, 0, 5): (x, y, z) ↦ (z + 10, y, −x + 5).
-            let observations = saved.map { ["anchor": $0.id, "position": [$0.position[2] + 10, $0.position[1], -$0.position[0] + 5]] as [String: Any] }
-            let response = try await client.execute(uri: "/api/v1/projects/\(slug)/relocalize", method: .post, headers: owner,
-                                                    body: try json(["observations": observations]))
+            let observations = saved.map {
+                ["anchor": $0.id, "position": [$0.position[2] + 10, $0.position[1], -$0.position[0] + 5]]
+                    as [String: Any]
+            }
+            let response = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/relocalize", method: .post, headers: owner,
+                body: try json(["observations": observations]))
             #expect(response.status == .ok)
             let result = try object(response)
             #expect((result["rmsError"] as? Double ?? 1) < 1e-6)
@@ -122,8 +152,9 @@ struct PlantingAndAnchorTests: ServerTesting {
             let second = try #require(moved.first { $0["id"] as? String == saved[1].id })
             let position = try #require((second["pose"] as? [String: Any])?["position"] as? [Double])
             #expect(abs(position[0] - 10) < 1e-6 && abs(position[1]) < 1e-6 && abs(position[2] - 3) < 1e-6)
-            let tooFew = try await client.execute(uri: "/api/v1/projects/\(slug)/relocalize", method: .post, headers: owner,
-                                                  body: try json(["observations": Array(observations.prefix(2))]))
+            let tooFew = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/relocalize", method: .post, headers: owner,
+                body: try json(["observations": Array(observations.prefix(2))]))
             #expect(tooFew.status == .unprocessableContent)
         }
     }
@@ -131,10 +162,14 @@ struct PlantingAndAnchorTests: ServerTesting {
     @Test func expiredAnchorsDisappear() async throws {
         let store = try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("anchors.sqlite").path)
         let account = try await store.createAccount(username: "olga", passwordHash: "x")
-        let project = try await store.createProject(slug: "panes", name: "Panes", visibility: .private, ownerID: account.id)
+        let project = try await store.createProject(
+            slug: "panes", name: "Panes", visibility: .private, ownerID: account.id)
         let past = Date(timeIntervalSinceNow: -86_400)
-        _ = try await store.saveAnchor(projectID: project.id, Anchor(session: nil, pose: [0, 0, 0, 0, 0, 0, 1], payload: nil,
-                                                                     createdAt: past.addingTimeInterval(-60), expiresAt: past))
+        _ = try await store.saveAnchor(
+            projectID: project.id,
+            Anchor(
+                session: nil, pose: [0, 0, 0, 0, 0, 0, 1], payload: nil,
+                createdAt: past.addingTimeInterval(-60), expiresAt: past))
         #expect(try await store.anchors(projectID: project.id).isEmpty)
         #expect(try await store.purgeExpiredAnchors() == 1)
         await store.close()

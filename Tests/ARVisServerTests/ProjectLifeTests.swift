@@ -15,15 +15,27 @@ struct ProjectLifeTests: ServerTesting {
             let owner = try await signIn(client, "olga")
             _ = try await signIn(client, "eddy")
             let slug = try await createProject(client, owner, name: "Garden")
-            let demote = try await client.execute(uri: "/api/v1/projects/\(slug)/members/olga", method: .put, headers: owner, body: try json(["role": "editor"]))
+            let demote = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/members/olga", method: .put, headers: owner,
+                body: try json(["role": "editor"]))
             #expect(demote.status == .conflict)
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/members/olga", method: .delete, headers: owner).status == .conflict)
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/members/nobody", method: .put, headers: owner,
-                                             body: try json(["role": "editor"])).status == .notFound)
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/members/EDDY", method: .put, headers: owner,
-                                             body: try json(["role": "owner"])).status == .ok, "usernames match without regard to case")
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/members/olga", method: .delete, headers: owner).status == .noContent,
-                    "with another owner, the first may leave")
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/\(slug)/members/olga", method: .delete, headers: owner)
+                    .status == .conflict)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/members/nobody", method: .put, headers: owner,
+                    body: try json(["role": "editor"])
+                ).status == .notFound)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/members/EDDY", method: .put, headers: owner,
+                    body: try json(["role": "owner"])
+                ).status == .ok, "usernames match without regard to case")
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/\(slug)/members/olga", method: .delete, headers: owner)
+                    .status == .noContent,
+                "with another owner, the first may leave")
         }
     }
 
@@ -31,14 +43,18 @@ struct ProjectLifeTests: ServerTesting {
         try await withServer { client in
             let owner = try await signIn(client, "olga")
             let slug = try await createProject(client, owner, name: "Garden")
-            let moved = try await client.execute(uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
-                                                 body: try json(["location": ["latitude": -22.9, "longitude": -43.2, "heading": 90]]))
+            let moved = try await client.execute(
+                uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
+                body: try json(["location": ["latitude": -22.9, "longitude": -43.2, "heading": 90]]))
             #expect(moved.status == .ok)
             #expect((try object(moved)["location"] as? [String: Any])?["heading"] as? Double == 90)
-            let wrong = try await client.execute(uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
-                                                 body: try json(["location": ["latitude": 91, "longitude": 0]]))
+            let wrong = try await client.execute(
+                uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
+                body: try json(["location": ["latitude": 91, "longitude": 0]]))
             #expect(wrong.status == .unprocessableContent)
-            let removed = try await client.execute(uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner, body: try json(["removeLocation": true]))
+            let removed = try await client.execute(
+                uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
+                body: try json(["removeLocation": true]))
             #expect(try object(removed)["location"] == nil)
         }
     }
@@ -47,15 +63,24 @@ struct ProjectLifeTests: ServerTesting {
         try await withServer { client in
             let owner = try await signIn(client, "olga")
             let slug = try await createProject(client, owner, name: "Garden", visibility: "public")
-            let saved = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/label", method: .put, headers: owner,
-                                                 body: ByteBuffer(string: #"{"text": {"content": "Hi"}}"#))
+            let saved = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/specs/label", method: .put, headers: owner,
+                body: ByteBuffer(string: #"{"text": {"content": "Hi"}}"#))
             #expect(saved.status == .created)
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)", method: .delete, headers: owner).status == .noContent)
-            #expect(try await client.execute(uri: "/s/\(slug)/label.json", method: .get).status == .notFound, "trashed projects leave the hub")
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/\(slug)", method: .delete, headers: owner).status
+                    == .noContent)
+            #expect(
+                try await client.execute(uri: "/s/\(slug)/label.json", method: .get).status == .notFound,
+                "trashed projects leave the hub")
             let trashed = try await client.execute(uri: "/api/v1/projects/\(slug)", method: .get, headers: owner)
             #expect(try object(trashed)["trashedAt"] is String, "owners still see it, marked")
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/restore", method: .post, headers: owner).status == .ok)
-            #expect(try await client.execute(uri: "/s/\(slug)/label.json", method: .get).status == .ok, "restored with its specs")
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/\(slug)/restore", method: .post, headers: owner).status
+                    == .ok)
+            #expect(
+                try await client.execute(uri: "/s/\(slug)/label.json", method: .get).status == .ok,
+                "restored with its specs")
         }
     }
 
@@ -63,7 +88,8 @@ struct ProjectLifeTests: ServerTesting {
         let store = try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("purge.sqlite").path)
         let account = try await store.createAccount(username: "olga", passwordHash: "x")
         let old = try await store.createProject(slug: "old", name: "Old", visibility: .private, ownerID: account.id)
-        let recent = try await store.createProject(slug: "recent", name: "Recent", visibility: .private, ownerID: account.id)
+        let recent = try await store.createProject(
+            slug: "recent", name: "Recent", visibility: .private, ownerID: account.id)
         try await store.setTrashed(projectID: old.id, at: Date(timeIntervalSinceNow: -31 * 86_400))
         try await store.setTrashed(projectID: recent.id, at: Date(timeIntervalSinceNow: -29 * 86_400))
         #expect(try await store.purgeTrash(before: Date(timeIntervalSinceNow: -30 * 86_400)) == 1)

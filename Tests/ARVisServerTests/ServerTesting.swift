@@ -18,11 +18,15 @@ protocol ServerTesting {
 extension ServerTesting {
     /// Runs `body` against a server with the minimum bcrypt cost and 3 sign-in attempts; `live`: on a
     /// real socket with its services running (the live streams need both).
-    func withServer(maximumSpecBytes: Int = 5_000_000, allowedOrigins: Set<String> = [], maximumAssetBytes: Int = 200_000_000, live: Bool = false,
-                    configure: (inout ServerConfiguration) -> Void = { _ in },
-                    _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        var configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3,
-                                                maximumSpecBytes: maximumSpecBytes, allowedOrigins: allowedOrigins, maximumAssetBytes: maximumAssetBytes)
+    func withServer(
+        maximumSpecBytes: Int = 5_000_000, allowedOrigins: Set<String> = [], maximumAssetBytes: Int = 200_000_000,
+        live: Bool = false,
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        var configuration = ServerConfiguration(
+            dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3,
+            maximumSpecBytes: maximumSpecBytes, allowedOrigins: allowedOrigins, maximumAssetBytes: maximumAssetBytes)
         configure(&configuration)
         let store = try await Store.open(sqliteAt: configuration.databasePath)
         do {
@@ -48,9 +52,11 @@ extension ServerTesting {
     /// Signs up and in; returns the bearer header.
     func signIn(_ client: any TestClientProtocol, _ name: String) async throws -> HTTPFields {
         let credentials = try json(["username": name, "password": "correct horse battery"])
-        let created = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders, body: credentials)
+        let created = try await client.execute(
+            uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders, body: credentials)
         #expect(created.status == .created)
-        let session = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: credentials)
+        let session = try await client.execute(
+            uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: credentials)
         #expect(session.status == .created)
         let token = try #require(try object(session)["token"] as? String)
         return [.contentType: "application/json", .authorization: "Bearer \(token)"]
@@ -58,28 +64,38 @@ extension ServerTesting {
 
     /// Creates a project; returns its slug.
     @discardableResult
-    func createProject(_ client: any TestClientProtocol, _ headers: HTTPFields, name: String, visibility: String = "private") async throws -> String {
-        let response = try await client.execute(uri: "/api/v1/projects", method: .post, headers: headers,
-                                                body: try json(["name": name, "visibility": visibility]))
+    func createProject(
+        _ client: any TestClientProtocol, _ headers: HTTPFields, name: String, visibility: String = "private"
+    ) async throws -> String {
+        let response = try await client.execute(
+            uri: "/api/v1/projects", method: .post, headers: headers,
+            body: try json(["name": name, "visibility": visibility]))
         #expect(response.status == .created)
         return try #require(try object(response)["slug"] as? String)
     }
 
     /// Signs `user` in, creates a project and saves the example `file` in it as spec `name`.
     /// - Returns: the user's headers and the project's slug.
-    func projectWithExample(_ client: any TestClientProtocol, _ file: String, as name: String, user: String, project: String,
-                            visibility: String) async throws -> (headers: HTTPFields, slug: String) {
+    func projectWithExample(
+        _ client: any TestClientProtocol, _ file: String, as name: String, user: String, project: String,
+        visibility: String
+    ) async throws -> (headers: HTTPFields, slug: String) {
         let headers = try await signIn(client, user)
         let slug = try await createProject(client, headers, name: project, visibility: visibility)
-        let saved = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: headers, body: try example(file))
+        let saved = try await client.execute(
+            uri: "/api/v1/projects/\(slug)/specs/\(name)", method: .put, headers: headers, body: try example(file))
         #expect(saved.status == .created)
         return (headers, slug)
     }
 
     /// Polls an asset until it is no longer processing; returns it.
-    func processed(_ client: any TestClientProtocol, _ headers: HTTPFields, project: String = "shop", id: String) async throws -> [String: Any] {
+    func processed(_ client: any TestClientProtocol, _ headers: HTTPFields, project: String = "shop", id: String)
+        async throws -> [String: Any]
+    {
         for _ in 0..<1200 {
-            let asset = try object(try await client.execute(uri: "/api/v1/projects/\(project)/assets/\(id)", method: .get, headers: headers))
+            let asset = try object(
+                try await client.execute(
+                    uri: "/api/v1/projects/\(project)/assets/\(id)", method: .get, headers: headers))
             if asset["status"] as? String != "processing" { return asset }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -96,14 +112,19 @@ extension ServerTesting {
     static var cubeGLB: [UInt8] {
         let pixels: [Float] = [1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1]
         let png = pixels.withUnsafeBufferPointer { PNGEncoder.encode(width: 2, height: 2, premultiplied: $0) }
-        let corners: [SIMD3<Float>] = [SIMD3(-0.5, -0.5, 0.5), SIMD3(0.5, -0.5, 0.5), SIMD3(0.5, 0.5, 0.5), SIMD3(-0.5, 0.5, 0.5),
-                                       SIMD3(-0.5, -0.5, -0.5), SIMD3(0.5, -0.5, -0.5), SIMD3(0.5, 0.5, -0.5), SIMD3(-0.5, 0.5, -0.5)]
-        let indices: [UInt32] = [0, 1, 2, 0, 2, 3, 5, 4, 7, 5, 7, 6, 1, 5, 6, 1, 6, 2, 4, 0, 3, 4, 3, 7, 3, 2, 6, 3, 6, 7, 4, 5, 1, 4, 1, 0]
+        let corners: [SIMD3<Float>] = [
+            SIMD3(-0.5, -0.5, 0.5), SIMD3(0.5, -0.5, 0.5), SIMD3(0.5, 0.5, 0.5), SIMD3(-0.5, 0.5, 0.5),
+            SIMD3(-0.5, -0.5, -0.5), SIMD3(0.5, -0.5, -0.5), SIMD3(0.5, 0.5, -0.5), SIMD3(-0.5, 0.5, -0.5),
+        ]
+        let indices: [UInt32] = [
+            0, 1, 2, 0, 2, 3, 5, 4, 7, 5, 7, 6, 1, 5, 6, 1, 6, 2, 4, 0, 3, 4, 3, 7, 3, 2, 6, 3, 6, 7, 4, 5, 1, 4, 1, 0,
+        ]
         let uvs = corners.map { SIMD2<Float>($0.x + 0.5, 0.5 - $0.y) }
-        let model = Model(nodes: [Node(name: "Cube", meshes: [0])], roots: [0],
-                          meshes: [Mesh(name: "Cube", positions: corners, uvs: uvs, indices: indices, material: 0)],
-                          materials: [Material(name: "Tiles", baseColorTexture: 0, metallicFactor: 0)],
-                          textures: [Texture(name: "tiles", data: png, format: .png)])
+        let model = Model(
+            nodes: [Node(name: "Cube", meshes: [0])], roots: [0],
+            meshes: [Mesh(name: "Cube", positions: corners, uvs: uvs, indices: indices, material: 0)],
+            materials: [Material(name: "Tiles", baseColorTexture: 0, metallicFactor: 0)],
+            textures: [Texture(name: "tiles", data: png, format: .png)])
         return (try? GLBWriter().write(model)) ?? []
     }
 

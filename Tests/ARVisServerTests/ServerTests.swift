@@ -25,25 +25,34 @@ struct ServerTests: ServerTesting {
             let me = try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: headers)
             #expect(me.status == .ok)
             #expect(try object(me)["username"] as? String == "Ana")
-            let taken = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
-                                                 body: try json(["username": "ana", "password": "another long one"]))
+            let taken = try await client.execute(
+                uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
+                body: try json(["username": "ana", "password": "another long one"]))
             #expect(taken.status == .conflict)
-            #expect(try object(taken)["error"].flatMap { ($0 as? [String: Any])?["code"] as? String } == "usernameTaken")
-            #expect(try await client.execute(uri: "/api/v1/sessions/current", method: .delete, headers: headers).status == .noContent)
-            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: headers).status == .unauthorized,
-                    "the token stops working at once")
+            #expect(
+                try object(taken)["error"].flatMap { ($0 as? [String: Any])?["code"] as? String } == "usernameTaken")
+            #expect(
+                try await client.execute(uri: "/api/v1/sessions/current", method: .delete, headers: headers).status
+                    == .noContent)
+            #expect(
+                try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: headers).status
+                    == .unauthorized,
+                "the token stops working at once")
         }
     }
 
     @Test func badSignUpsAreRefusedWithReasons() async throws {
         try await withServer { client in
-            let short = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
-                                                 body: try json(["username": "ana", "password": "short"]))
+            let short = try await client.execute(
+                uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
+                body: try json(["username": "ana", "password": "short"]))
             #expect(short.status == .unprocessableContent)
-            let badName = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
-                                                   body: try json(["username": "-x", "password": "long enough password"]))
+            let badName = try await client.execute(
+                uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
+                body: try json(["username": "-x", "password": "long enough password"]))
             #expect(badName.status == .unprocessableContent)
-            let notJSON = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders, body: ByteBuffer(string: "{"))
+            let notJSON = try await client.execute(
+                uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders, body: ByteBuffer(string: "{"))
             #expect(notJSON.status == .badRequest)
         }
     }
@@ -54,10 +63,14 @@ struct ServerTests: ServerTesting {
             _ = try await signIn(client, "bob")
             let wrong = try json(["username": "bob", "password": "wrong password!"])
             for _ in 0..<3 {
-                #expect(try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: wrong).status == .unauthorized)
+                #expect(
+                    try await client.execute(
+                        uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: wrong
+                    ).status == .unauthorized)
             }
             let right = try json(["username": "bob", "password": "correct horse battery"])
-            let limited = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: right)
+            let limited = try await client.execute(
+                uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: right)
             #expect(limited.status == .tooManyRequests)
             #expect(limited.headers[.retryAfter] != nil)
         }
@@ -68,25 +81,37 @@ struct ServerTests: ServerTesting {
         try await withServer { client in
             let ana = try await signIn(client, "ana")
             let bo = try await signIn(client, "bob")
-            let created = try await client.execute(uri: "/api/v1/projects", method: .post, headers: ana,
-                                                   body: try json(["name": "Museum of Fine Arts", "visibility": "private"]))
+            let created = try await client.execute(
+                uri: "/api/v1/projects", method: .post, headers: ana,
+                body: try json(["name": "Museum of Fine Arts", "visibility": "private"]))
             #expect(created.status == .created)
             #expect(try object(created)["slug"] as? String == "museum-of-fine-arts")
             #expect(try object(created)["role"] as? String == "owner")
-            _ = try await client.execute(uri: "/api/v1/projects", method: .post, headers: ana,
-                                         body: try json(["name": "Trees", "slug": "trees", "visibility": "unlisted"]))
-            let taken = try await client.execute(uri: "/api/v1/projects", method: .post, headers: bo,
-                                                 body: try json(["name": "Trees", "slug": "trees", "visibility": "public"]))
+            _ = try await client.execute(
+                uri: "/api/v1/projects", method: .post, headers: ana,
+                body: try json(["name": "Trees", "slug": "trees", "visibility": "unlisted"]))
+            let taken = try await client.execute(
+                uri: "/api/v1/projects", method: .post, headers: bo,
+                body: try json(["name": "Trees", "slug": "trees", "visibility": "public"]))
             #expect(taken.status == .conflict)
-            #expect(try await client.execute(uri: "/api/v1/projects/museum-of-fine-arts", method: .get, headers: bo).status == .notFound)
-            #expect(try await client.execute(uri: "/api/v1/projects/museum-of-fine-arts", method: .get).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/museum-of-fine-arts", method: .get, headers: bo).status
+                    == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/museum-of-fine-arts", method: .get).status == .notFound)
             let visitor = try await client.execute(uri: "/api/v1/projects/trees", method: .get)
             #expect(visitor.status == .ok)
             #expect(try object(visitor)["role"] == nil)
             let mine = try await client.execute(uri: "/api/v1/projects", method: .get, headers: ana)
-            #expect(((try object(mine)["projects"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String } == ["museum-of-fine-arts", "trees"])
-            #expect(try await client.execute(uri: "/api/v1/projects", method: .post, headers: Self.jsonHeaders,
-                                             body: try json(["name": "x", "visibility": "public"])).status == .unauthorized)
+            #expect(
+                ((try object(mine)["projects"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String } == [
+                    "museum-of-fine-arts", "trees",
+                ])
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/projects", method: .post, headers: Self.jsonHeaders,
+                    body: try json(["name": "x", "visibility": "public"])
+                ).status == .unauthorized)
         }
     }
 
@@ -94,19 +119,26 @@ struct ServerTests: ServerTesting {
     @Test func changingThePassword() async throws {
         try await withServer { client in
             let first = try await signIn(client, "cleo")
-            let second = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders,
-                                                  body: try json(["username": "cleo", "password": "correct horse battery"]))
+            let second = try await client.execute(
+                uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders,
+                body: try json(["username": "cleo", "password": "correct horse battery"]))
             let other: HTTPFields = [.authorization: "Bearer \(try #require(try object(second)["token"] as? String))"]
-            let wrong = try await client.execute(uri: "/api/v1/accounts/current/password", method: .put, headers: first,
-                                                 body: try json(["currentPassword": "not it at all", "newPassword": "a new long password"]))
+            let wrong = try await client.execute(
+                uri: "/api/v1/accounts/current/password", method: .put, headers: first,
+                body: try json(["currentPassword": "not it at all", "newPassword": "a new long password"]))
             #expect(wrong.status == .forbidden)
-            let changed = try await client.execute(uri: "/api/v1/accounts/current/password", method: .put, headers: first,
-                                                   body: try json(["currentPassword": "correct horse battery", "newPassword": "a new long password"]))
+            let changed = try await client.execute(
+                uri: "/api/v1/accounts/current/password", method: .put, headers: first,
+                body: try json(["currentPassword": "correct horse battery", "newPassword": "a new long password"]))
             #expect(changed.status == .noContent)
-            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: first).status == .ok)
-            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: other).status == .unauthorized)
-            let old = try await client.execute(uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders,
-                                               body: try json(["username": "cleo", "password": "correct horse battery"]))
+            #expect(
+                try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: first).status == .ok)
+            #expect(
+                try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: other).status
+                    == .unauthorized)
+            let old = try await client.execute(
+                uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders,
+                body: try json(["username": "cleo", "password": "correct horse battery"]))
             #expect(old.status == .unauthorized)
         }
     }
@@ -115,13 +147,22 @@ struct ServerTests: ServerTesting {
     @Test func deletingTheAccount() async throws {
         try await withServer { client in
             let headers = try await signIn(client, "dora")
-            _ = try await client.execute(uri: "/api/v1/projects", method: .post, headers: headers,
-                                         body: try json(["name": "Garden", "visibility": "public"]))
-            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .delete, headers: headers,
-                                             body: try json(["password": "wrong password!"])).status == .forbidden)
-            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .delete, headers: headers,
-                                             body: try json(["password": "correct horse battery"])).status == .noContent)
-            #expect(try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: headers).status == .unauthorized)
+            _ = try await client.execute(
+                uri: "/api/v1/projects", method: .post, headers: headers,
+                body: try json(["name": "Garden", "visibility": "public"]))
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/accounts/current", method: .delete, headers: headers,
+                    body: try json(["password": "wrong password!"])
+                ).status == .forbidden)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/accounts/current", method: .delete, headers: headers,
+                    body: try json(["password": "correct horse battery"])
+                ).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: headers).status
+                    == .unauthorized)
             #expect(try await client.execute(uri: "/api/v1/projects/garden", method: .get).status == .notFound)
         }
     }
@@ -162,16 +203,19 @@ struct CORSTests: ServerTesting {
 
     @Test func browsersFromOtherOriginsAreRefusedUnlessConfigured() async throws {
         try await withServer { client in
-            let response = try await client.execute(uri: "/health", method: .get, headers: [.origin: "https://elsewhere.example"])
+            let response = try await client.execute(
+                uri: "/health", method: .get, headers: [.origin: "https://elsewhere.example"])
             #expect(response.headers[.accessControlAllowOrigin] == nil)
         }
         try await withServer(allowedOrigins: ["https://studio.example"]) { client in
-            let preflight = try await client.execute(uri: "/api/v1/projects", method: .options,
-                                                     headers: [.origin: "https://studio.example", .accessControlRequestMethod: "POST"])
+            let preflight = try await client.execute(
+                uri: "/api/v1/projects", method: .options,
+                headers: [.origin: "https://studio.example", .accessControlRequestMethod: "POST"])
             #expect(preflight.status == .noContent)
             #expect(preflight.headers[.accessControlAllowOrigin] == "https://studio.example")
             #expect(preflight.headers[.accessControlAllowHeaders]?.contains("Authorization") == true)
-            let other = try await client.execute(uri: "/health", method: .get, headers: [.origin: "https://elsewhere.example"])
+            let other = try await client.execute(
+                uri: "/health", method: .get, headers: [.origin: "https://elsewhere.example"])
             #expect(other.headers[.accessControlAllowOrigin] == nil)
         }
     }

@@ -16,11 +16,14 @@ struct SpecTests: ServerTesting {
             let owner = try await signIn(client, "ana")
             let slug = try await createProject(client, owner, name: "Museum")
             let uri = "/api/v1/projects/\(slug)/specs/label"
-            let first = try await client.execute(uri: uri, method: .put, headers: owner, body: ByteBuffer(string: Self.widget))
+            let first = try await client.execute(
+                uri: uri, method: .put, headers: owner, body: ByteBuffer(string: Self.widget))
             #expect(first.status == .created)
             let etag = try #require(first.headers[.eTag])
             let warnings = try #require(try object(first)["diagnostics"] as? [[String: Any]])
-            #expect(warnings.contains { $0["code"] as? String == "trailingComma" }, "a trailing comma is kept and warned about")
+            #expect(
+                warnings.contains { $0["code"] as? String == "trailingComma" },
+                "a trailing comma is kept and warned about")
 
             let read = try await client.execute(uri: uri, method: .get, headers: owner)
             #expect(read.status == .ok)
@@ -32,10 +35,14 @@ struct SpecTests: ServerTesting {
 
             var matching = owner
             matching[.ifMatch] = etag
-            let second = try await client.execute(uri: uri, method: .put, headers: matching, body: ByteBuffer(string: "{\"text\": {\"content\": \"Bye\"}}"))
+            let second = try await client.execute(
+                uri: uri, method: .put, headers: matching,
+                body: ByteBuffer(string: "{\"text\": {\"content\": \"Bye\"}}"))
             #expect(second.status == .ok)
             #expect(try object(second)["version"] as? Int == 2)
-            let stale = try await client.execute(uri: uri, method: .put, headers: matching, body: ByteBuffer(string: "{\"text\": {\"content\": \"Lost?\"}}"))
+            let stale = try await client.execute(
+                uri: uri, method: .put, headers: matching,
+                body: ByteBuffer(string: "{\"text\": {\"content\": \"Lost?\"}}"))
             #expect(stale.status == .preconditionFailed, "a write against version 1 after version 2 is refused")
             #expect(try errorCode(stale) == "preconditionFailed")
 
@@ -46,7 +53,8 @@ struct SpecTests: ServerTesting {
             let restored = try await client.execute(uri: uri + "/versions/1/restore", method: .post, headers: owner)
             #expect(restored.status == .created)
             #expect(try object(restored)["version"] as? Int == 3)
-            #expect(String(buffer: try await client.execute(uri: uri, method: .get, headers: owner).body) == Self.widget)
+            #expect(
+                String(buffer: try await client.execute(uri: uri, method: .get, headers: owner).body) == Self.widget)
 
             let list = try await client.execute(uri: "/api/v1/projects/\(slug)/specs", method: .get, headers: owner)
             #expect((try object(list)["specs"] as? [[String: Any]])?.first?["version"] as? Int == 3)
@@ -60,7 +68,9 @@ struct SpecTests: ServerTesting {
             let owner = try await signIn(client, "ana")
             let slug = try await createProject(client, owner, name: "Museum")
             let body = "{\n  \"text\": {\n    \"content\": 5\n  }\n}\n"
-            let response = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/label", method: .put, headers: owner, body: ByteBuffer(string: body))
+            let response = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/specs/label", method: .put, headers: owner,
+                body: ByteBuffer(string: body))
             #expect(response.status == .unprocessableContent)
             #expect(try errorCode(response) == "invalidSpec")
             let diagnostics = try #require(try object(response)["diagnostics"] as? [[String: Any]])
@@ -68,8 +78,10 @@ struct SpecTests: ServerTesting {
             #expect(first["file"] as? String == "label")
             #expect(first["line"] as? Int == 3)
             #expect(first["severity"] as? String == "error")
-            #expect(try await client.execute(uri: "/api/v1/projects/\(slug)/specs/label", method: .get, headers: owner).status == .notFound,
-                    "nothing was saved")
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/\(slug)/specs/label", method: .get, headers: owner)
+                    .status == .notFound,
+                "nothing was saved")
         }
     }
 
@@ -79,7 +91,8 @@ struct SpecTests: ServerTesting {
             let slug = try await createProject(client, owner, name: "Museum", visibility: "unlisted")
             owner[.contentType] = "application/yaml"
             let uri = "/api/v1/projects/\(slug)/specs/label"
-            let saved = try await client.execute(uri: uri, method: .put, headers: owner, body: try example("museum-label.yaml"))
+            let saved = try await client.execute(
+                uri: uri, method: .put, headers: owner, body: try example("museum-label.yaml"))
             #expect(saved.status == .created)
             var yaml = owner
             yaml[.accept] = "application/yaml"
@@ -88,7 +101,9 @@ struct SpecTests: ServerTesting {
             #expect(String(buffer: asYAML.body).hasPrefix("# A small widget written in YAML"))
             let hub = try await client.execute(uri: "/s/\(slug)/label.json", method: .get)
             #expect(hub.headers[.contentType]?.hasPrefix("application/json") == true)
-            #expect(try JSONSerialization.jsonObject(with: Data(hub.body.readableBytesView)) is [String: Any], "iARVis clients get JSON")
+            #expect(
+                try JSONSerialization.jsonObject(with: Data(hub.body.readableBytesView)) is [String: Any],
+                "iARVis clients get JSON")
         }
     }
 
@@ -97,14 +112,18 @@ struct SpecTests: ServerTesting {
             var owner = try await signIn(client, "ana")
             let slug = try await createProject(client, owner, name: "Museum")
             let uri = "/api/v1/projects/\(slug)/specs/label"
-            let big = try await client.execute(uri: uri, method: .put, headers: owner,
-                                               body: ByteBuffer(string: "{\"text\": {\"content\": \"\(String(repeating: "x", count: 2_000))\"}}"))
+            let big = try await client.execute(
+                uri: uri, method: .put, headers: owner,
+                body: ByteBuffer(string: "{\"text\": {\"content\": \"\(String(repeating: "x", count: 2_000))\"}}"))
             #expect(big.status == .contentTooLarge)
             #expect(try errorCode(big) == "tooLarge")
-            let badName = try await client.execute(uri: "/api/v1/projects/\(slug)/specs/a.b", method: .put, headers: owner, body: ByteBuffer(string: Self.widget))
+            let badName = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/specs/a.b", method: .put, headers: owner,
+                body: ByteBuffer(string: Self.widget))
             #expect(badName.status == .badRequest)
             owner[.contentType] = "text/plain"
-            let plain = try await client.execute(uri: uri, method: .put, headers: owner, body: ByteBuffer(string: Self.widget))
+            let plain = try await client.execute(
+                uri: uri, method: .put, headers: owner, body: ByteBuffer(string: Self.widget))
             #expect(plain.status == .unsupportedMediaType)
         }
     }

@@ -1,12 +1,12 @@
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
-import WSCore
 import Logging
 import NIOCore
 import NIOWebSocket
 import Synchronization
 import Testing
+import WSCore
 
 /// A WebSocket client for the live tests: what arrives is buffered, `next` waits for it.
 final class TestSocket: Sendable {
@@ -30,8 +30,10 @@ final class TestSocket: Sendable {
         connection = Task { [shared] in
             let state = shared
             defer { state.state.withLock { $0.ended = true } }
-            return try await WebSocketClient.connect(url: "ws://localhost:\(port)\(path)", configuration: configuration,
-                                                     logger: Logger(label: "test-socket")) { inbound, outbound, _ in
+            return try await WebSocketClient.connect(
+                url: "ws://localhost:\(port)\(path)", configuration: configuration,
+                logger: Logger(label: "test-socket")
+            ) { inbound, outbound, _ in
                 state.state.withLock { $0.outbound = outbound }
                 for try await message in inbound.messages(maxSize: 16 << 20) {
                     state.state.withLock { $0.received.append(message) }
@@ -44,7 +46,9 @@ final class TestSocket: Sendable {
     func next(timeout: Duration = .seconds(5)) async throws -> WebSocketMessage {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let message: WebSocketMessage? = shared.state.withLock { state in state.received.isEmpty ? nil : state.received.removeFirst() }
+            let message: WebSocketMessage? = shared.state.withLock { state in
+                state.received.isEmpty ? nil : state.received.removeFirst()
+            }
             if let message { return message }
             if shared.state.withLock({ $0.ended }) { throw TestSocketError.closed }
             try await Task.sleep(for: .milliseconds(2))

@@ -1,6 +1,6 @@
 import ARVisSpatial
-import Foundation
 import ARVisTestSupport
+import Foundation
 import Testing
 
 struct GeodesyTests {
@@ -8,11 +8,16 @@ struct GeodesyTests {
     @Test func roundTripsWithinAMillimetreOver10Kilometres() {
         var generator = SeededGenerator(seed: 21)
         for _ in 0..<200 {
-            let frame = LocalTangentFrame(latitude: .random(in: -80...80, using: &generator), longitude: .random(in: -180...180, using: &generator),
-                                          altitude: .random(in: -50...3000, using: &generator))
-            let offset = Vec3(.random(in: -10_000...10_000, using: &generator), .random(in: -10_000...10_000, using: &generator), .random(in: -200...200, using: &generator))
+            let frame = LocalTangentFrame(
+                latitude: .random(in: -80...80, using: &generator),
+                longitude: .random(in: -180...180, using: &generator),
+                altitude: .random(in: -50...3000, using: &generator))
+            let offset = Vec3(
+                .random(in: -10_000...10_000, using: &generator), .random(in: -10_000...10_000, using: &generator),
+                .random(in: -200...200, using: &generator))
             let geodetic = frame.geodetic(enu: offset)
-            let back = frame.enu(latitude: geodetic.latitude, longitude: geodetic.longitude, altitude: geodetic.altitude)
+            let back = frame.enu(
+                latitude: geodetic.latitude, longitude: geodetic.longitude, altitude: geodetic.altitude)
             #expect((back - offset).length < 0.001)
         }
     }

@@ -1,18 +1,20 @@
 import ARVisSpatial
-import Foundation
 import ARVisTestSupport
+import Foundation
 import Testing
-
 
 extension Rotation {
     static func random(using generator: inout SeededGenerator) -> Rotation {
-        Rotation(x: .random(in: -1...1, using: &generator), y: .random(in: -1...1, using: &generator),
-                 z: .random(in: -1...1, using: &generator), w: .random(in: -1...1, using: &generator))
+        Rotation(
+            x: .random(in: -1...1, using: &generator), y: .random(in: -1...1, using: &generator),
+            z: .random(in: -1...1, using: &generator), w: .random(in: -1...1, using: &generator))
     }
 }
 
 func randomVector(_ range: ClosedRange<Double>, using generator: inout SeededGenerator) -> Vec3 {
-    Vec3(.random(in: range, using: &generator), .random(in: range, using: &generator), .random(in: range, using: &generator))
+    Vec3(
+        .random(in: range, using: &generator), .random(in: range, using: &generator),
+        .random(in: range, using: &generator))
 }
 
 struct RotationTests {
@@ -22,7 +24,9 @@ struct RotationTests {
             let rotation = Rotation.random(using: &generator)
             #expect(Rotation(matrix: rotation.matrix).angle(to: rotation) < 1e-9)
             #expect(Rotation(sceneKitEuler: rotation.sceneKitEuler).angle(to: rotation) < 1e-7)
-            let euler = Vec3(.random(in: -1.5...1.5, using: &generator), .random(in: -1.5...1.5, using: &generator), .random(in: -3...3, using: &generator))
+            let euler = Vec3(
+                .random(in: -1.5...1.5, using: &generator), .random(in: -1.5...1.5, using: &generator),
+                .random(in: -3...3, using: &generator))
             #expect((Rotation(sceneKitEuler: euler).sceneKitEuler - euler).length < 1e-9)
         }
     }
@@ -43,7 +47,8 @@ struct RotationTests {
     }
 
     @Test func slerpRunsBetweenItsEnds() {
-        let a = Rotation(axis: Vec3(0, 1, 0), angle: 0.2), b = Rotation(axis: Vec3(0, 1, 0), angle: 1.0)
+        let a = Rotation(axis: Vec3(0, 1, 0), angle: 0.2)
+        let b = Rotation(axis: Vec3(0, 1, 0), angle: 1.0)
         #expect(a.slerp(to: b, t: 0).angle(to: a) < 1e-12 && a.slerp(to: b, t: 1).angle(to: b) < 1e-9)
         #expect(a.slerp(to: b, t: 0.5).angle(to: Rotation(axis: Vec3(0, 1, 0), angle: 0.6)) < 1e-9)
     }
@@ -66,7 +71,9 @@ struct TransformTests {
     }
 
     private func random(_ generator: inout SeededGenerator) -> Similarity {
-        Similarity(rotation: .random(using: &generator), translation: randomVector(-5...5, using: &generator), scale: .random(in: 0.5...2, using: &generator))
+        Similarity(
+            rotation: .random(using: &generator), translation: randomVector(-5...5, using: &generator),
+            scale: .random(in: 0.5...2, using: &generator))
     }
 
     @Test func rayCastsHitPlanesAndBoxes() throws {
@@ -83,10 +90,13 @@ struct TransformTests {
 
 struct CameraTests {
     private func cameras(_ generator: inout SeededGenerator) -> [Camera] {
-        let pose = Similarity(rotation: .random(using: &generator), translation: randomVector(-3...3, using: &generator))
+        let pose = Similarity(
+            rotation: .random(using: &generator), translation: randomVector(-3...3, using: &generator))
         return [
             Camera(pose: pose, lens: .verticalFieldOfView(degrees: 60), viewport: Viewport(width: 1170, height: 2532)),
-            Camera(pose: pose, lens: .intrinsics(fx: 1500, fy: 1500, cx: 960, cy: 700), viewport: Viewport(width: 1920, height: 1440), near: 0.01, far: 50),
+            Camera(
+                pose: pose, lens: .intrinsics(fx: 1500, fy: 1500, cx: 960, cy: 700),
+                viewport: Viewport(width: 1920, height: 1440), near: 0.01, far: 50),
         ]
     }
 
@@ -95,7 +105,9 @@ struct CameraTests {
         var generator = SeededGenerator(seed: 3)
         for _ in 0..<300 {
             for camera in cameras(&generator) {
-                let local = Vec3(.random(in: -1...1, using: &generator), .random(in: -1...1, using: &generator), -.random(in: 0.2...20, using: &generator))
+                let local = Vec3(
+                    .random(in: -1...1, using: &generator), .random(in: -1...1, using: &generator),
+                    -.random(in: 0.2...20, using: &generator))
                 let world = camera.pose.apply(local)
                 #expect((camera.unproject(camera.project(world)) - world).length < 1e-5)
                 #expect((camera.unprojectNormalized(camera.projectNormalized(world)) - world).length < 1e-5)
@@ -104,7 +116,9 @@ struct CameraTests {
     }
 
     @Test func theCentreOfTheViewLooksAlongFront() {
-        let camera = Camera(pose: Similarity(translation: Vec3(0, 1.5, 0)), lens: .verticalFieldOfView(degrees: 60), viewport: Viewport(width: 1170, height: 2532))
+        let camera = Camera(
+            pose: Similarity(translation: Vec3(0, 1.5, 0)), lens: .verticalFieldOfView(degrees: 60),
+            viewport: Viewport(width: 1170, height: 2532))
         let window = camera.project(Vec3(0, 1.5, -2))
         #expect(abs(window.x - 585) < 1e-9 && abs(window.y - 1266) < 1e-9)
         let ray = camera.ray(throughNormalized: 0.5, 0.5)

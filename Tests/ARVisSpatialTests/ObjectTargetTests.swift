@@ -6,7 +6,9 @@ struct ObjectTargetTests {
     private let box = ObjectTarget(center: Vec3(0, 0.1, 0), extent: Vec3(0.4, 0.2, 0.3))
 
     @Test func facesFaceOutwardsWithTheirSizes() {
-        let front = box.face(0), right = box.face(1), top = box.face(2)
+        let front = box.face(0)
+        let right = box.face(1)
+        let top = box.face(2)
         #expect((front.pose.translation - Vec3(0, 0.1, 0.15)).length < 1e-12 && front.size == SIMD2(0.4, 0.2))
         #expect((front.pose.rotation.apply(Vec3(0, 1, 0)) - Vec3(0, 0, 1)).length < 1e-12)
         #expect((front.pose.rotation.apply(Vec3(0, 0, 1)) - Vec3(0, -1, 0)).length < 1e-12)

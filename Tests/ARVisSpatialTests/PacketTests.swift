@@ -1,8 +1,12 @@
-@testable import ARVisSpatial
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+// (the fixtures' keys, decoded by name, are snake_case as the reference wrote them)
 import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing
+
+@testable import ARVisSpatial
 
 struct OpenTokPosePacketTests {
     struct Vector: Decodable {
@@ -15,7 +19,8 @@ struct OpenTokPosePacketTests {
     struct Fixture: Decodable { let vectors: [Vector] }
 
     static let fixture: Fixture? = {
-        let url = Corpus.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/reference/fixtures/opentok-arframemetadata-vectors.synthetic.json")
+        let url = Corpus.packageRoot.deletingLastPathComponent().appendingPathComponent(
+            "shared/reference/fixtures/opentok-arframemetadata-vectors.synthetic.json")
         return (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(Fixture.self, from: $0) }
     }()
 
@@ -25,9 +30,10 @@ struct OpenTokPosePacketTests {
         #expect(!fixture.vectors.isEmpty)
         for vector in fixture.vectors {
             let f = vector.floats.mapValues(Float.init)
-            let packet = OpenTokPosePacket(position: SIMD3(f["pos_x"]!, f["pos_y"]!, f["pos_z"]!),
-                                           euler: SIMD3(f["euler_x_pitch"]!, f["euler_y_yaw"]!, f["euler_z_roll"]!),
-                                           zNear: f["zNear"]!, fieldOfView: f["fieldOfView_deg"]!)
+            let packet = OpenTokPosePacket(
+                position: SIMD3(f["pos_x"]!, f["pos_y"]!, f["pos_z"]!),
+                euler: SIMD3(f["euler_x_pitch"]!, f["euler_y_yaw"]!, f["euler_z_roll"]!),
+                zNear: f["zNear"]!, fieldOfView: f["fieldOfView_deg"]!)
             let hex = packet.encoded().map { String(format: "%02x", $0) }.joined()
             #expect(hex == vector.bytes_hex_le, "\(vector.name)")
             #expect(try OpenTokPosePacket(decoding: packet.encoded()) == packet)
@@ -49,9 +55,10 @@ struct OpenTokPosePacketTests {
 }
 
 struct PosePacketTests {
-    private let packet = PosePacket(frameID: 42, timestamp: 1_732_233_600.125, position: SIMD3(0.25, 1.5, -0.75),
-                                    orientation: Rotation(sceneKitEuler: Vec3(-0.3, 1.2, 0.1)),
-                                    intrinsics: SIMD4(1500, 1500, 960, 720), viewport: SIMD2(1920, 1440))
+    private let packet = PosePacket(
+        frameID: 42, timestamp: 1_732_233_600.125, position: SIMD3(0.25, 1.5, -0.75),
+        orientation: Rotation(sceneKitEuler: Vec3(-0.3, 1.2, 0.1)),
+        intrinsics: SIMD4(1500, 1500, 960, 720), viewport: SIMD2(1920, 1440))
 
     @Test func roundTripsIn62Bytes() throws {
         let bytes = packet.encoded()
@@ -62,7 +69,8 @@ struct PosePacketTests {
         #expect(decoded.intrinsics == packet.intrinsics && decoded.viewport == packet.viewport)
         // A quaternion with negative w is the same rotation.
         var flipped = packet
-        flipped.orientation = Rotation(x: -packet.orientation.x, y: -packet.orientation.y, z: -packet.orientation.z, w: -packet.orientation.w)
+        flipped.orientation = Rotation(
+            x: -packet.orientation.x, y: -packet.orientation.y, z: -packet.orientation.z, w: -packet.orientation.w)
         #expect(try PosePacket(decoding: flipped.encoded()).orientation.angle(to: packet.orientation) < 1e-6)
     }
 
@@ -73,7 +81,9 @@ struct PosePacketTests {
             damaged[index] ^= 0x10
             #expect(throws: SpatialError.self) { try PosePacket(decoding: damaged) }
         }
-        #expect { try PosePacket(decoding: Array(bytes.prefix(61))) } throws: { ($0 as? SpatialError)?.code == .wrongLength }
+        #expect { try PosePacket(decoding: Array(bytes.prefix(61))) } throws: {
+            ($0 as? SpatialError)?.code == .wrongLength
+        }
         var version = bytes
         version[0] = 2
         #expect { try PosePacket(decoding: version) } throws: { ($0 as? SpatialError)?.code == .unsupportedVersion }
@@ -84,7 +94,9 @@ struct AnnotationSignalTests {
     @Test func parsesTheLegacyFormStrictly() throws {
         let signal = try AnnotationSignal(legacy: "-2.0:0.0:8.742278e-08:187.5:402")
         #expect(signal.legacyPoint == Vec3(-2, 0, 8.742278e-08) && signal.tap == SIMD2(187.5, 402))
-        for bad in ["", "1:2:3:4", "1:2:3:4:5:6", "1:2:3:4:x", "1:2:nan:4:5", "1:2:3:4:1e400", "1: 2:3:4:5", "1:2::4:5"] {
+        for bad in [
+            "", "1:2:3:4", "1:2:3:4:5:6", "1:2:3:4:x", "1:2:nan:4:5", "1:2:3:4:1e400", "1: 2:3:4:5", "1:2::4:5",
+        ] {
             #expect(throws: SpatialError.self, "\(bad)") { try AnnotationSignal(legacy: bad) }
         }
     }
@@ -93,15 +105,21 @@ struct AnnotationSignalTests {
         let signal = AnnotationSignal(tap: SIMD2(0.5, 0.25), frame: 42)
         let data = try JSONEncoder().encode(signal)
         #expect(try JSONDecoder().decode(AnnotationSignal.self, from: data) == signal)
-        for bad in [#"{"type": "annotate", "tap": [1.5, 0]}"#, #"{"type": "annotate", "tap": [0.5]}"#, #"{"type": "other", "tap": [0, 0]}"#] {
-            #expect(throws: DecodingError.self) { try JSONDecoder().decode(AnnotationSignal.self, from: Data(bad.utf8)) }
+        for bad in [
+            #"{"type": "annotate", "tap": [1.5, 0]}"#, #"{"type": "annotate", "tap": [0.5]}"#,
+            #"{"type": "other", "tap": [0, 0]}"#,
+        ] {
+            #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode(AnnotationSignal.self, from: Data(bad.utf8))
+            }
         }
     }
 }
 
 struct RemoteAnnotationTests {
-    private let frameCamera = Camera(pose: Similarity(rotation: Rotation(sceneKitEuler: Vec3(-0.2, 0.5, 0)), translation: Vec3(1, 1.4, 2)),
-                                     lens: .intrinsics(fx: 1000, fy: 1000, cx: 640, cy: 360), viewport: Viewport(width: 1280, height: 720))
+    private let frameCamera = Camera(
+        pose: Similarity(rotation: Rotation(sceneKitEuler: Vec3(-0.2, 0.5, 0)), translation: Vec3(1, 1.4, 2)),
+        lens: .intrinsics(fx: 1000, fy: 1000, cx: 640, cy: 360), viewport: Viewport(width: 1280, height: 720))
 
     @Test func fixedDepthStartsAtTheCameraNotTheOrigin() {
         let point = RemoteAnnotation.worldPoint(tap: SIMD2(0.5, 0.5), camera: frameCamera)
@@ -123,27 +141,34 @@ struct RemoteAnnotationTests {
             // Where the frame point sits on this screen (aspect fit, letterboxed).
             let scale = min(view.x / frame.x, view.y / frame.y)
             let tapInView = (view - frame * scale) / 2 + relative * frame * scale
-            let tap = try #require(RemoteAnnotation.normalizedTap(tapInView, viewSize: view, frameSize: frame, mode: .fit))
+            let tap = try #require(
+                RemoteAnnotation.normalizedTap(tapInView, viewSize: view, frameSize: frame, mode: .fit))
             points.append(RemoteAnnotation.worldPoint(tap: tap, camera: frameCamera))
         }
         #expect((points[0] - points[1]).length < 1e-9)
-        #expect(RemoteAnnotation.normalizedTap(SIMD2(10, 10), viewSize: SIMD2(1170, 2532), frameSize: frame, mode: .fit) == nil)
+        #expect(
+            RemoteAnnotation.normalizedTap(SIMD2(10, 10), viewSize: SIMD2(1170, 2532), frameSize: frame, mode: .fit)
+                == nil)
     }
 }
 
 struct SessionTests {
     @Test func gateFollowsBubbleVision() {
         typealias G = SessionGate
-        #expect(G.evaluate(tracking: .normal, mapping: .mapped) == .init(isReady: true, message: "Ready to blow bubbles!"))
+        #expect(
+            G.evaluate(tracking: .normal, mapping: .mapped) == .init(isReady: true, message: "Ready to blow bubbles!"))
         #expect(G.evaluate(tracking: .normal, mapping: .extending).isReady)
         #expect(G.evaluate(tracking: .normal, mapping: .limited).message == "Keep scanning environment...")
         #expect(G.evaluate(tracking: .normal, mapping: .notAvailable).message == "Mapping not available")
         #expect(G.evaluate(tracking: .limited(.excessiveMotion), mapping: .mapped).message == "Move slower")
-        #expect(G.evaluate(tracking: .limited(.insufficientFeatures), mapping: .mapped).message == "Find a textured area")
+        #expect(
+            G.evaluate(tracking: .limited(.insufficientFeatures), mapping: .mapped).message == "Find a textured area")
         #expect(G.evaluate(tracking: .limited(.initializing), mapping: .mapped).message == "Initializing tracking...")
         #expect(G.evaluate(tracking: .limited(.relocalizing), mapping: .mapped).message == "Relocalizing...")
         #expect(G.evaluate(tracking: .limited(.unknown), mapping: .mapped).message == "Tracking limited")
-        #expect(G.evaluate(tracking: .notAvailable, mapping: .mapped) == .init(isReady: false, message: "Tracking unavailable"))
+        #expect(
+            G.evaluate(tracking: .notAvailable, mapping: .mapped)
+                == .init(isReady: false, message: "Tracking unavailable"))
         #expect(G.failed("camera denied").message == "Session failed: camera denied")
     }
 
@@ -155,7 +180,10 @@ struct SessionTests {
         #expect(result.kept.count == 100 && result.removed == [0])
         items = result.kept
         #expect(!items.contains(0) && items.contains(1000))
-        #expect(CapacityPolicy(maximum: 3).inserting(9, into: [5, 1, 7, 2], createdAt: { Double($0) }) == (kept: [5, 7, 9], removed: [1, 2]))
+        #expect(
+            CapacityPolicy(maximum: 3).inserting(9, into: [5, 1, 7, 2], createdAt: { Double($0) }) == (
+                kept: [5, 7, 9], removed: [1, 2]
+            ))
     }
 }
 

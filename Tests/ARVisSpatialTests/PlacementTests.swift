@@ -21,7 +21,8 @@ struct PlacementTests {
         var leading = widget(.leading)
         leading.relativePosition = Vector3(0.01, 0.02, 0.03)
         leading.positionOffset = Vector3(0.001, 0, 0)
-        let placed = WidgetPlacement.place([leading, widget(.trailing), widget(.top), widget(.bottom), widget(.center), widget(.cover)], on: target)
+        let placed = WidgetPlacement.place(
+            [leading, widget(.trailing), widget(.top), widget(.bottom), widget(.center), widget(.cover)], on: target)
         #expect(close(placed[0].pose.translation, Vec3(-0.3 + 0.011, 0.02, 0.03)))
         #expect(close(placed[1].pose.translation, Vec3(0.3, 0, 0)))
         #expect(close(placed[2].pose.translation, Vec3(0, 0, -0.225)))
@@ -35,7 +36,8 @@ struct PlacementTests {
     }
 
     @Test func alignedToTargetMatchesHeightOrWidth() {
-        var side = widget(.leading), above = widget(.top)
+        var side = widget(.leading)
+        var above = widget(.top)
         side.alignedToTarget = true
         above.alignedToTarget = true
         let placed = WidgetPlacement.place([side, above], on: target)
@@ -61,18 +63,29 @@ struct PlacementTests {
         var widgets: [WidgetConfiguration] = []
         for index in 0..<count {
             let anchor: AnchorPoint = index % 5 == 4 ? [.leading, .top, .bottom][index % 3] : .auto
-            widgets.append(widget(anchor, size: Size(width: .random(in: 200...1400, using: &generator), height: .random(in: 150...1000, using: &generator)),
-                                  scale: [0.4 / 1024, 0.4 / 1600, 0.4 / 2048][Int.random(in: 0..<3, using: &generator)]))
+            widgets.append(
+                widget(
+                    anchor,
+                    size: Size(
+                        width: .random(in: 200...1400, using: &generator),
+                        height: .random(in: 150...1000, using: &generator)),
+                    scale: [0.4 / 1024, 0.4 / 1600, 0.4 / 2048][Int.random(in: 0..<3, using: &generator)]))
         }
         let placed = WidgetPlacement.place(widgets, on: target)
         var rectangles = [(center: SIMD2<Double>(0, 0), size: target.size)]
         rectangles += placed.map { (SIMD2($0.pose.translation.x, $0.pose.translation.z), $0.size) }
         for i in rectangles.indices {
             for j in rectangles.indices where j > i {
-                let gapX = abs(rectangles[i].center.x - rectangles[j].center.x) - (rectangles[i].size.x + rectangles[j].size.x) / 2
-                let gapY = abs(rectangles[i].center.y - rectangles[j].center.y) - (rectangles[i].size.y + rectangles[j].size.y) / 2
+                let gapX =
+                    abs(rectangles[i].center.x - rectangles[j].center.x) - (rectangles[i].size.x + rectangles[j].size.x)
+                    / 2
+                let gapY =
+                    abs(rectangles[i].center.y - rectangles[j].center.y) - (rectangles[i].size.y + rectangles[j].size.y)
+                    / 2
                 // Explicit widgets may overlap each other as declared; everything else must not.
-                let bothExplicit = i > 0 && j > 0 && widgets[i - 1].relativeAnchorPoint != .auto && widgets[j - 1].relativeAnchorPoint != .auto
+                let bothExplicit =
+                    i > 0 && j > 0 && widgets[i - 1].relativeAnchorPoint != .auto
+                    && widgets[j - 1].relativeAnchorPoint != .auto
                 #expect(bothExplicit || gapX >= -1e-9 || gapY >= -1e-9, "rectangles \(i) and \(j) overlap")
             }
         }
@@ -89,7 +102,9 @@ struct PlacementTests {
         var parent = widget(.trailing)
         var child = widget(.top)
         child.size = Size(width: 512, height: 512)
-        parent.additionalWidgetConfiguration = [AdditionalWidgetConfiguration(key: "detail", widgetConfiguration: child)]
+        parent.additionalWidgetConfiguration = [
+            AdditionalWidgetConfiguration(key: "detail", widgetConfiguration: child)
+        ]
         let placed = WidgetPlacement.place([parent], on: target)
         let childPlaced = placed[0].children[0]
         // Parent content 0.4 × 0.3 m; child 0.2 × 0.2 m: top puts the child 0.15 + 0.1 m up the parent's plane.

@@ -1,15 +1,18 @@
 import ARVisSpatial
 import ARVisSupport
-import Foundation
 import ARVisTestSupport
+import Foundation
 import Testing
 
 struct RegistrationTests {
     /// Correspondences in a 6 × 3 × 6 m room, `outliers` of them matched to random wrong points.
-    private func scene(count: Int, noise: Double, outliers: Double, truth: Similarity, seed: UInt64) -> [Correspondence] {
+    private func scene(count: Int, noise: Double, outliers: Double, truth: Similarity, seed: UInt64) -> [Correspondence]
+    {
         var generator = SeededGenerator(seed: seed)
         return (0..<count).map { index in
-            let saved = Vec3(.random(in: -3...3, using: &generator), .random(in: 0...3, using: &generator), .random(in: -3...3, using: &generator))
+            let saved = Vec3(
+                .random(in: -3...3, using: &generator), .random(in: 0...3, using: &generator),
+                .random(in: -3...3, using: &generator))
             if Double(index) < Double(count) * outliers {
                 return Correspondence(saved: saved, observed: randomVector(-4...4, using: &generator))
             }
@@ -19,14 +22,16 @@ struct RegistrationTests {
     }
 
     private func gaussian(_ generator: inout SeededGenerator) -> Double {
-        let u = Double.random(in: Double.ulpOfOne...1, using: &generator), v = Double.random(in: 0...1, using: &generator)
+        let u = Double.random(in: Double.ulpOfOne...1, using: &generator)
+        let v = Double.random(in: 0...1, using: &generator)
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
     }
 
     @Test func exactOnNoiseFreeData() throws {
         var generator = SeededGenerator(seed: 11)
         for trial in 0..<20 {
-            let truth = Similarity(rotation: .random(using: &generator), translation: randomVector(-5...5, using: &generator))
+            let truth = Similarity(
+                rotation: .random(using: &generator), translation: randomVector(-5...5, using: &generator))
             let pairs = scene(count: 50, noise: 0, outliers: 0, truth: truth, seed: UInt64(trial))
             let estimate = try RigidRegistration.leastSquares(pairs)
             for pair in pairs { #expect((estimate.apply(pair.saved) - pair.observed).length < 1e-6) }
@@ -41,7 +46,8 @@ struct RegistrationTests {
         var generator = SeededGenerator(seed: 12)
         var good = 0
         for trial in 0..<100 {
-            let truth = Similarity(rotation: .random(using: &generator), translation: randomVector(-5...5, using: &generator))
+            let truth = Similarity(
+                rotation: .random(using: &generator), translation: randomVector(-5...5, using: &generator))
             let pairs = scene(count: 1000, noise: 0.01, outliers: 0.4, truth: truth, seed: UInt64(1000 + trial))
             let result = try RigidRegistration.robust(pairs, inlierThreshold: 0.05, seed: UInt64(trial))
             let rotationError = result.transform.rotation.angle(to: truth.rotation) * 180 / .pi
@@ -60,12 +66,16 @@ struct RegistrationTests {
         let anchor = Similarity(rotation: Rotation(axis: Vec3(1, 0, 0), angle: 0.2), translation: Vec3(0.5, 1.2, -0.8))
         let remapped = registration.remap(anchor)
         let expected = truth.concatenating(anchor)
-        #expect((remapped.translation - expected.translation).length < 1e-6 && remapped.rotation.angle(to: expected.rotation) < 1e-6)
+        #expect(
+            (remapped.translation - expected.translation).length < 1e-6
+                && remapped.rotation.angle(to: expected.rotation) < 1e-6)
     }
 
     @Test func degenerateInputIsAClearError() {
         let line = (0..<10).map { Correspondence(saved: Vec3(Double($0), 0, 0), observed: Vec3(Double($0), 1, 0)) }
-        #expect { try RigidRegistration.leastSquares(line) } throws: { ($0 as? SpatialError)?.code == .insufficientData }
+        #expect { try RigidRegistration.leastSquares(line) } throws: {
+            ($0 as? SpatialError)?.code == .insufficientData
+        }
         #expect(throws: SpatialError.self) { try RigidRegistration.robust(Array(line.prefix(2))) }
         #expect(throws: SpatialError.self) { try RigidRegistration.robust(line) }
     }

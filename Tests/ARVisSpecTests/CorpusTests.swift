@@ -45,7 +45,9 @@ struct CorpusTests {
     func matchesFoundationsParseOfTheSameBytes(_ file: URL) throws {
         // Independent check of the parser: compact canonical JSON and Foundation agree on the values.
         let data = try Data(contentsOf: file)
-        let ours = try JSONSerialization.jsonObject(with: Data(SpecWriter.compactJSON(try SpecReader.decode(data)).utf8)) as? NSObject
+        let ours =
+            try JSONSerialization.jsonObject(with: Data(SpecWriter.compactJSON(try SpecReader.decode(data)).utf8))
+            as? NSObject
         #expect(ours != nil)
     }
 }

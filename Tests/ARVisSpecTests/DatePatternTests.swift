@@ -1,5 +1,6 @@
-@testable import ARVisSpec
 import Testing
+
+@testable import ARVisSpec
 
 struct DatePatternTests {
     private func parse(_ pattern: String, _ text: String) throws -> Double? {
@@ -43,10 +44,13 @@ struct DateMatchingPropertyTests {
     @Test func matchesAgreesWithParseOnRandomText() throws {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("0123456789-/: TZ+apmAPMJanFebDec,")
-        let patterns = try ["yyyy-MM-dd", "YYYY", "MM/dd/yyyy", "yyyy-MM-dd HH:mm", "MMM d, yyyy", "h:mm a", "yyyyMMdd", "yyyy-DDD"]
-            .map { try DatePattern.compile($0).get() }
+        let patterns = try [
+            "yyyy-MM-dd", "YYYY", "MM/dd/yyyy", "yyyy-MM-dd HH:mm", "MMM d, yyyy", "h:mm a", "yyyyMMdd", "yyyy-DDD",
+        ]
+        .map { try DatePattern.compile($0).get() }
         for _ in 0..<5000 {
-            let text = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let text = String(
+                (0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
             for pattern in patterns {
                 #expect(pattern.matches(text) == (pattern.parse(text) != nil), "\(pattern.pattern) \(text)")
             }
@@ -55,7 +59,10 @@ struct DateMatchingPropertyTests {
         #expect(iso.matches("2024-02-29") && !iso.matches("2023-02-29") && !iso.matches("2023-00-10"))
     }
 
-    @Test(arguments: [DataValue.int(0), .int(-7), .int(1880), .int(Int.max), .int(Int.min), .double(1.5), .double(2), .bool(true), .string("1949-11-19"), .string("é")])
+    @Test(arguments: [
+        DataValue.int(0), .int(-7), .int(1880), .int(Int.max), .int(Int.min), .double(1.5), .double(2), .bool(true),
+        .string("1949-11-19"), .string("é"),
+    ])
     func utf8TextIsTheTextsBytes(_ value: DataValue) {
         #expect(value.withUTF8Text { Array($0) } == value.text.map { Array($0.utf8) })
         #expect(DataValue.null.withUTF8Text { Array($0) } == nil)

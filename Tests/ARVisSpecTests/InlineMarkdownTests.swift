@@ -36,10 +36,12 @@ struct InlineMarkdownTests {
 
     /// Hostile shapes that were quadratic (or exponential in memory) read in linear time: each is
     /// 200 000 characters, which took minutes before.
-    @Test(arguments: [String(repeating: "[", count: 200_000), String(repeating: "[a](", count: 50_000),
-                      String(repeating: "[", count: 100_000) + String(repeating: "](x)", count: 25_000),
-                      String(repeating: "*a", count: 100_000), String(repeating: "_ ", count: 100_000),
-                      String(repeating: "`", count: 1) + String(repeating: "a", count: 200_000)])
+    @Test(arguments: [
+        String(repeating: "[", count: 200_000), String(repeating: "[a](", count: 50_000),
+        String(repeating: "[", count: 100_000) + String(repeating: "](x)", count: 25_000),
+        String(repeating: "*a", count: 100_000), String(repeating: "_ ", count: 100_000),
+        String(repeating: "`", count: 1) + String(repeating: "a", count: 200_000),
+    ])
     func hostileTextsReadInLinearTime(text: String) {
         let clock = ContinuousClock()
         let elapsed = clock.measure { _ = InlineMarkdown.parse(text) }
@@ -49,17 +51,22 @@ struct InlineMarkdownTests {
 }
 
 struct LinkPolicyTests {
-    @Test(arguments: ["https://example.org", "http://x", "mailto:a@b.c", "page.html", "../up", "#top", "//cdn.example/x", "HTTPS://EXAMPLE.ORG"])
+    @Test(arguments: [
+        "https://example.org", "http://x", "mailto:a@b.c", "page.html", "../up", "#top", "//cdn.example/x",
+        "HTTPS://EXAMPLE.ORG",
+    ])
     func followsWebMailAndRelativeLinks(url: String) {
         #expect(LinkPolicy.isNavigable(url))
         #expect(LinkPolicy.refusal(url) == nil)
     }
 
-    @Test(arguments: ["javascript:alert(1)", "JavaScript:alert(1)", " javascript:alert(1)", "java\tscript:alert(1)",
-                      "java\nscript:x", "\u{01}javascript:x", "javascript&#58;alert(1)", "&#106;avascript:alert(1)",
-                      "&#x6A;avascript:x", "&#0000106avascript:x", "javascript&colon;x", "vbscript:msgbox", "VBScript:x",
-                      "data:text/html,<script>alert(1)</script>", "DATA:text/html;base64,PHNjcmlwdD4=", "file:///etc/passwd",
-                      "iARVis://openComponent?json=%7B%7D", "java\u{0}script:x"])
+    @Test(arguments: [
+        "javascript:alert(1)", "JavaScript:alert(1)", " javascript:alert(1)", "java\tscript:alert(1)",
+        "java\nscript:x", "\u{01}javascript:x", "javascript&#58;alert(1)", "&#106;avascript:alert(1)",
+        "&#x6A;avascript:x", "&#0000106avascript:x", "javascript&colon;x", "vbscript:msgbox", "VBScript:x",
+        "data:text/html,<script>alert(1)</script>", "DATA:text/html;base64,PHNjcmlwdD4=", "file:///etc/passwd",
+        "iARVis://openComponent?json=%7B%7D", "java\u{0}script:x",
+    ])
     func refusesEverythingElse(url: String) {
         #expect(!LinkPolicy.isNavigable(url))
         #expect(LinkPolicy.refusal(url) != nil)

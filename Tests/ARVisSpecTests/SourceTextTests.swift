@@ -1,13 +1,16 @@
-@testable import ARVisSpec
 import Foundation
 import Testing
+
+@testable import ARVisSpec
 
 struct SourceTextTests {
     @Test func batchLocationAgreesWithSingleLocation() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("ab é😀\n{}\"")
         for _ in 0..<50 {
-            let text = String((0..<Int.random(in: 0...300, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let text = String(
+                (0..<Int.random(in: 0...300, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            )
             let bytes = Array(text.utf8)
             let source = SourceText(bytes)
             let offsets = (0..<20).map { _ in Int.random(in: 0...bytes.count, using: &generator) }

@@ -1,6 +1,7 @@
-@testable import ARVisSpec
 import Foundation
 import Testing
+
+@testable import ARVisSpec
 
 /// What reading costs in memory: large data tables must not cost ~80 bytes per number.
 struct TreeFootprintTests {
@@ -13,7 +14,8 @@ struct TreeFootprintTests {
     @Test(arguments: [0, 1, 7, 1_000, 100_003])
     func arraysHaveNoSlack(count: Int) throws {
         let json = "[[" + (0..<count).map(String.init).joined(separator: ",") + "], [1, [2, 3]], []]"
-        let root = try #require(Data(json.utf8).withUnsafeBytes { JSONParser.parse($0.bindMemory(to: UInt8.self), maximumDepth: 10).root })
+        let root = try #require(
+            Data(json.utf8).withUnsafeBytes { JSONParser.parse($0.bindMemory(to: UInt8.self), maximumDepth: 10).root })
         let outer = try #require(root.elements)
         let numbers = try #require(outer[0].elements)
         #expect(numbers.count == count)
@@ -25,7 +27,8 @@ struct TreeFootprintTests {
 
     @Test func offsetsSurviveTheCompactStorage() throws {
         let json = "[1, \"a\", {\"k\": null}]"
-        let root = try #require(Data(json.utf8).withUnsafeBytes { JSONParser.parse($0.bindMemory(to: UInt8.self), maximumDepth: 10).root })
+        let root = try #require(
+            Data(json.utf8).withUnsafeBytes { JSONParser.parse($0.bindMemory(to: UInt8.self), maximumDepth: 10).root })
         #expect(root.elements?.map(\.offset) == [1, 4, 9])
         #expect(Node(.null, offset: Node.maximumOffset + 10).offset == Node.maximumOffset)
         #expect(Node(.null).offset == Node.noOffset)

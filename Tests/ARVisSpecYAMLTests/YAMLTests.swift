@@ -18,12 +18,18 @@ struct YAMLTests {
     /// A whole number beyond 64 bits is read as the nearest float, in JSON and YAML alike, with a
     /// warning that says so: never turned silently into a float or a string.
     @Test func integersBeyondSixtyFourBitsAreFlagged() throws {
-        let json = SpecReader.read(json: Data(#"{"table": {"configuration": {"tableData": {"data": {"a": [18446744073709551615]}}}}}"#.utf8))
+        let json = SpecReader.read(
+            json: Data(#"{"table": {"configuration": {"tableData": {"data": {"a": [18446744073709551615]}}}}}"#.utf8))
         #expect(json.diagnostics.map(\.code) == [.inexactNumber])
-        let yaml = YAMLSpecReader.read(yaml: Data("table:\n  configuration:\n    tableData:\n      data:\n        a: [18446744073709551615]\n".utf8))
+        let yaml = YAMLSpecReader.read(
+            yaml: Data(
+                "table:\n  configuration:\n    tableData:\n      data:\n        a: [18446744073709551615]\n".utf8))
         #expect(yaml.diagnostics.map(\.code) == [.inexactNumber])
         #expect(json.document == yaml.document)
-        #expect(SpecReader.read(json: Data(#"{"table": {"configuration": {"tableData": {"data": {"a": [9223372036854775807]}}}}}"#.utf8)).diagnostics.isEmpty)
+        #expect(
+            SpecReader.read(
+                json: Data(#"{"table": {"configuration": {"tableData": {"data": {"a": [9223372036854775807]}}}}}"#.utf8)
+            ).diagnostics.isEmpty)
     }
 
     @Test(arguments: Corpus.files + Corpus.examples.filter { $0.pathExtension == "json" })
@@ -50,7 +56,9 @@ struct YAMLTests {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(YAMLSpecReader.read(yaml: Data(deep.utf8)).diagnostics.first?.code == .depthLimit)
         let aliases = "a: &x [1]\nb: *x\n"
-        #expect(YAMLSpecReader.read(yaml: Data(aliases.utf8)).diagnostics.first?.message == "YAML aliases are not supported")
+        #expect(
+            YAMLSpecReader.read(yaml: Data(aliases.utf8)).diagnostics.first?.message == "YAML aliases are not supported"
+        )
         #expect(YAMLSpecReader.read(yaml: Data("vStack: [".utf8)).diagnostics.first?.code == .syntax)
         #expect(YAMLSpecReader.read(yaml: Data([0x61, 0x3A, 0x20, 0xFF])).diagnostics.first?.code == .encoding)
     }

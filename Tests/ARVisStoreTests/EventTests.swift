@@ -1,7 +1,8 @@
-@testable import ARVisStore
 import ARVisTestSupport
 import Foundation
 import Testing
+
+@testable import ARVisStore
 
 /// The event log: written in the transaction of the change it records, delivered in order on the
 /// feed, read back for a client that resumes — and, on PostgreSQL, seen by every instance.
@@ -10,7 +11,8 @@ struct EventTests {
 
     private func store(_ engine: Store.Engine, url: String? = nil) async throws -> Store {
         switch engine {
-        case .sqlite: return try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("arvis.sqlite").path)
+        case .sqlite:
+            return try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("arvis.sqlite").path)
         case .postgres:
             let url = if let url { url } else { try await StoreTests.freshPostgresDatabase() }
             return try await Store.open(postgres: url)
@@ -38,37 +40,58 @@ struct EventTests {
         }
     }
 
-    @Test(arguments: StoreTests.engines) func changesAreLoggedWithTheirEventsInOrder(_ engine: Store.Engine) async throws {
+    @Test(arguments: StoreTests.engines) func changesAreLoggedWithTheirEventsInOrder(_ engine: Store.Engine)
+        async throws
+    {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
-        let project = try await store.createProject(slug: "museum", name: "Museum", visibility: .public, ownerID: ana.id)
+        let project = try await store.createProject(
+            slug: "museum", name: "Museum", visibility: .public, ownerID: ana.id)
         let feed = store.eventFeed()
         let before = try await store.lastEventSequence()
-        _ = try await store.saveSpec(projectID: project.id, name: "tour", body: Array("{}".utf8), contentHash: "a", mediaType: "application/json", authorID: ana.id)
-        let tree = try await store.plantTree(projectID: project.id, Tree(species: "Pinus pinea", spacing: 4, x: 0, y: 0, z: 0, clientID: "t1"),
-                                             plantedByID: ana.id, largestSpacing: 10).tree
+        _ = try await store.saveSpec(
+            projectID: project.id, name: "tour", body: Array("{}".utf8), contentHash: "a",
+            mediaType: "application/json", authorID: ana.id)
+        let tree = try await store.plantTree(
+            projectID: project.id, Tree(species: "Pinus pinea", spacing: 4, x: 0, y: 0, z: 0, clientID: "t1"),
+            plantedByID: ana.id, largestSpacing: 10
+        ).tree
         // A refused tree and a retried one log nothing.
         await #expect(throws: StoreError.self) {
-            try await store.plantTree(projectID: project.id, Tree(species: "Pinus pinea", spacing: 4, x: 1, y: 0, z: 0), plantedByID: ana.id, largestSpacing: 10)
+            try await store.plantTree(
+                projectID: project.id, Tree(species: "Pinus pinea", spacing: 4, x: 1, y: 0, z: 0), plantedByID: ana.id,
+                largestSpacing: 10)
         }
-        _ = try await store.plantTree(projectID: project.id, Tree(species: "Pinus pinea", spacing: 4, x: 0, y: 0, z: 0, clientID: "t1"), plantedByID: ana.id, largestSpacing: 10)
-        let placed = try await store.placeAnnotation(projectID: project.id, Annotation(room: "visit", x: 1, y: 2, z: 3, text: "here"), authorID: ana.id)
+        _ = try await store.plantTree(
+            projectID: project.id, Tree(species: "Pinus pinea", spacing: 4, x: 0, y: 0, z: 0, clientID: "t1"),
+            plantedByID: ana.id, largestSpacing: 10)
+        let placed = try await store.placeAnnotation(
+            projectID: project.id, Annotation(room: "visit", x: 1, y: 2, z: 3, text: "here"), authorID: ana.id)
         let rows = try await store.appendRows(projectID: project.id, dataset: "sensor", [#"{"v":1}"#, #"{"v":2}"#])
         #expect(try await store.removeTree(projectID: project.id, id: tree.id))
         #expect(try await store.deleteAnnotation(projectID: project.id, id: placed.annotation.id))
         #expect(try await store.deleteSpec(projectID: project.id, name: "tour"))
 
         let events = try await take(7, from: feed)
-        #expect(events.map(\.kind) == [.specSaved, .treePlanted, .annotationAdded, .rowsAppended, .treeRemoved, .annotationDeleted, .specDeleted])
+        #expect(
+            events.map(\.kind) == [
+                .specSaved, .treePlanted, .annotationAdded, .rowsAppended, .treeRemoved, .annotationDeleted,
+                .specDeleted,
+            ])
         #expect(events.map(\.sequence) == events.map(\.sequence).sorted() && (events.first?.sequence ?? 0) > before)
         #expect(events[0].subject == "tour" && events[0].detail == "1")
         #expect(events[2].detail == "visit" && events[3].detail == "\(rows[0].sequence)-\(rows[1].sequence)")
         #expect(try await store.events(projectID: project.id, after: before) == events)
-        #expect(try await store.events(projectID: project.id, after: events[4].sequence).map(\.kind) == [.annotationDeleted, .specDeleted])
+        #expect(
+            try await store.events(projectID: project.id, after: events[4].sequence).map(\.kind) == [
+                .annotationDeleted, .specDeleted,
+            ])
         await store.close()
     }
 
-    @Test(arguments: StoreTests.engines) func changesOfAccessAreLoggedForTheAccountsTheyTouch(_ engine: Store.Engine) async throws {
+    @Test(arguments: StoreTests.engines) func changesOfAccessAreLoggedForTheAccountsTheyTouch(_ engine: Store.Engine)
+        async throws
+    {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
         let bruno = try await store.createAccount(username: "bruno", passwordHash: "h")
@@ -84,7 +107,9 @@ struct EventTests {
         let events = try await take(5, from: feed)
         #expect(events.allSatisfy { $0.kind == .accessChanged })
         #expect(events.map(\.subject) == [bruno.id, "*", bruno.id, "*", bruno.id])
-        #expect(events.map(\.projectID) == [project.id, project.id, project.id, project.id, other.id], "signing out reaches every project of the account")
+        #expect(
+            events.map(\.projectID) == [project.id, project.id, project.id, project.id, other.id],
+            "signing out reaches every project of the account")
         await store.close()
     }
 
@@ -92,15 +117,27 @@ struct EventTests {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
         let project = try await store.createProject(slug: "site", name: "Site", visibility: .private, ownerID: ana.id)
-        #expect(try await store.usage(projectID: project.id) == ProjectUsage(anchors: 0, assetBytes: 0, rows: 0, versions: 0))
-        _ = try await store.saveSpec(projectID: project.id, name: "a", body: Array("{}".utf8), contentHash: "a", mediaType: "application/json", authorID: ana.id)
-        _ = try await store.saveSpec(projectID: project.id, name: "a", body: Array("[]".utf8), contentHash: "b", mediaType: "application/json", authorID: ana.id)
-        _ = try await store.appendRows(projectID: project.id, dataset: "sensor", [#"{"v":1}"#, #"{"v":2}"#, #"{"v":3}"#])
+        #expect(
+            try await store.usage(projectID: project.id)
+                == ProjectUsage(anchors: 0, assetBytes: 0, rows: 0, versions: 0))
+        _ = try await store.saveSpec(
+            projectID: project.id, name: "a", body: Array("{}".utf8), contentHash: "a", mediaType: "application/json",
+            authorID: ana.id)
+        _ = try await store.saveSpec(
+            projectID: project.id, name: "a", body: Array("[]".utf8), contentHash: "b", mediaType: "application/json",
+            authorID: ana.id)
+        _ = try await store.appendRows(
+            projectID: project.id, dataset: "sensor", [#"{"v":1}"#, #"{"v":2}"#, #"{"v":3}"#])
         for size in [1_000, 2_500_000_000] {
-            _ = try await store.addAsset(projectID: project.id, Asset(name: "m", format: "glb", contentHash: String(repeating: "c", count: 64),
-                                                                      size: size, uploaderID: ana.id))
+            _ = try await store.addAsset(
+                projectID: project.id,
+                Asset(
+                    name: "m", format: "glb", contentHash: String(repeating: "c", count: 64),
+                    size: size, uploaderID: ana.id))
         }
-        #expect(try await store.usage(projectID: project.id) == ProjectUsage(anchors: 0, assetBytes: 2_500_001_000, rows: 3, versions: 2))
+        #expect(
+            try await store.usage(projectID: project.id)
+                == ProjectUsage(anchors: 0, assetBytes: 2_500_001_000, rows: 3, versions: 2))
         // The server's secrets are made once; processing attempts count up and back down, never below 0.
         let secret = try await store.serverSecret(named: "grants") { "first" }
         let again = try await store.serverSecret(named: "grants") { "second" }
@@ -112,19 +149,32 @@ struct EventTests {
         await store.close()
     }
 
-    @Test(arguments: StoreTests.engines) func datasetsKeepTheirRowsInOrderAndAnswerWindows(_ engine: Store.Engine) async throws {
+    @Test(arguments: StoreTests.engines) func datasetsKeepTheirRowsInOrderAndAnswerWindows(_ engine: Store.Engine)
+        async throws
+    {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
         let project = try await store.createProject(slug: "hall", name: "Hall", visibility: .public, ownerID: ana.id)
         let old = Date().addingTimeInterval(-3_600)
         _ = try await store.appendRows(projectID: project.id, dataset: "sensor", [#"{"v":1}"#, #"{"v":2}"#], now: old)
-        let recent = try await store.appendRows(projectID: project.id, dataset: "sensor", [#"{"v":3}"#, #"{"v":4}"#, #"{"v":5}"#])
-        #expect(try await store.rows(projectID: project.id, dataset: "sensor").map(\.json) == (1...5).map { #"{"v":\#($0)}"# })
-        #expect(try await store.rows(projectID: project.id, dataset: "sensor", last: 2).map(\.json) == [#"{"v":4}"#, #"{"v":5}"#])
-        #expect(try await store.rows(projectID: project.id, dataset: "sensor", since: Date().addingTimeInterval(-60)).count == 3)
+        let recent = try await store.appendRows(
+            projectID: project.id, dataset: "sensor", [#"{"v":3}"#, #"{"v":4}"#, #"{"v":5}"#])
+        #expect(
+            try await store.rows(projectID: project.id, dataset: "sensor").map(\.json)
+                == (1...5).map { #"{"v":\#($0)}"# })
+        #expect(
+            try await store.rows(projectID: project.id, dataset: "sensor", last: 2).map(\.json) == [
+                #"{"v":4}"#, #"{"v":5}"#,
+            ])
+        #expect(
+            try await store.rows(projectID: project.id, dataset: "sensor", since: Date().addingTimeInterval(-60)).count
+                == 3)
         #expect(try await store.rows(projectID: project.id, dataset: "sensor", after: recent[0].sequence).count == 2)
         // One append's rows exactly, whatever came after (what the live streams send for its event).
-        #expect(try await store.rows(projectID: project.id, dataset: "sensor", after: recent[0].sequence - 1, through: recent[0].sequence).map(\.json)
+        #expect(
+            try await store.rows(
+                projectID: project.id, dataset: "sensor", after: recent[0].sequence - 1, through: recent[0].sequence
+            ).map(\.json)
                 == [#"{"v":3}"#])
         #expect(try await store.datasets(projectID: project.id).map(\.rows) == [5])
         #expect(try await store.deleteDataset(projectID: project.id, dataset: "sensor"))
@@ -139,11 +189,13 @@ struct EventTests {
         let reader = try await store(.postgres, url: url)
         let feed = reader.eventFeed()
         let ana = try await writer.createAccount(username: "ana", passwordHash: "h")
-        let project = try await writer.createProject(slug: "museum", name: "Museum", visibility: .public, ownerID: ana.id)
+        let project = try await writer.createProject(
+            slug: "museum", name: "Museum", visibility: .public, ownerID: ana.id)
         // Give the reader's listener a moment to connect; what commits before it is caught up anyway.
         for version in 1...20 {
-            _ = try await writer.saveSpec(projectID: project.id, name: "tour", body: Array("{}".utf8), contentHash: "h\(version)",
-                                          mediaType: "application/json", authorID: ana.id)
+            _ = try await writer.saveSpec(
+                projectID: project.id, name: "tour", body: Array("{}".utf8), contentHash: "h\(version)",
+                mediaType: "application/json", authorID: ana.id)
         }
         let events = try await take(20, from: feed)
         #expect(events.map(\.detail) == (1...20).map { String($0) })

@@ -1,10 +1,11 @@
-@testable import ARVisStore
 import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Logging
 import PostgresNIO
 import Testing
+
+@testable import ARVisStore
 
 /// The store suite, on a fresh SQLite file and, when `ARVIS_TEST_POSTGRES` names a PostgreSQL
 /// server (`.ci/run` starts one), on a fresh PostgreSQL database per test.
@@ -14,7 +15,9 @@ struct StoreTests {
     /// The engines to run on: SQLite always, PostgreSQL when configured.
     static let engines: [Store.Engine] = {
         guard ProcessInfo.processInfo.environment["ARVIS_TEST_POSTGRES"] != nil else {
-            print("note: the store suite runs on SQLite only; set ARVIS_TEST_POSTGRES=postgres://… (Scripts/postgres_cluster.sh starts one) for PostgreSQL")
+            print(
+                "note: the store suite runs on SQLite only; set ARVIS_TEST_POSTGRES=postgres://… (Scripts/postgres_cluster.sh starts one) for PostgreSQL"
+            )
             return [.sqlite]
         }
         return [.sqlite, .postgres]
@@ -31,7 +34,8 @@ struct StoreTests {
     static func freshPostgresDatabase() async throws -> String {
         let admin = try #require(ProcessInfo.processInfo.environment["ARVIS_TEST_POSTGRES"])
         let name = "arvis_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let client = PostgresClient(configuration: try PostgresURL.configuration(admin), backgroundLogger: Logger(label: "test"))
+        let client = PostgresClient(
+            configuration: try PostgresURL.configuration(admin), backgroundLogger: Logger(label: "test"))
         let running = Task { await client.run() }
         defer { running.cancel() }
         try await client.query("CREATE DATABASE \(unescaped: name)")
@@ -40,10 +44,13 @@ struct StoreTests {
         return try #require(components.string)
     }
 
-    @Test(arguments: StoreTests.engines) func usernamesAreUniqueWithoutRegardToCase(_ engine: Store.Engine) async throws {
+    @Test(arguments: StoreTests.engines) func usernamesAreUniqueWithoutRegardToCase(_ engine: Store.Engine) async throws
+    {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "Ana", passwordHash: "h1")
-        await #expect { try await store.createAccount(username: "ana", passwordHash: "h2") } throws: { ($0 as? StoreError)?.code == .conflict }
+        await #expect { try await store.createAccount(username: "ana", passwordHash: "h2") } throws: {
+            ($0 as? StoreError)?.code == .conflict
+        }
         let found = try #require(try await store.credentials(username: "ANA"))
         #expect(found.account == ana && found.passwordHash == "h1")
         #expect(try await store.credentials(username: "bo") == nil)
@@ -72,8 +79,11 @@ struct StoreTests {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
         let bo = try await store.createAccount(username: "bo", passwordHash: "h")
-        let project = try await store.createProject(slug: "museum", name: "Museum", visibility: .unlisted, ownerID: ana.id)
-        await #expect { try await store.createProject(slug: "museum", name: "Other", visibility: .private, ownerID: bo.id) } throws: { ($0 as? StoreError)?.code == .conflict }
+        let project = try await store.createProject(
+            slug: "museum", name: "Museum", visibility: .unlisted, ownerID: ana.id)
+        await #expect {
+            try await store.createProject(slug: "museum", name: "Other", visibility: .private, ownerID: bo.id)
+        } throws: { ($0 as? StoreError)?.code == .conflict }
         #expect(try await store.project(slug: "museum") == project)
         #expect(try await store.role(accountID: ana.id, projectID: project.id) == .owner)
         #expect(try await store.role(accountID: bo.id, projectID: project.id) == nil)
@@ -82,16 +92,25 @@ struct StoreTests {
     }
 
     /// Every save is a new version; a write against a stale version changes nothing.
-    @Test(arguments: StoreTests.engines) func specsKeepEveryVersionAndRefuseStaleWrites(_ engine: Store.Engine) async throws {
+    @Test(arguments: StoreTests.engines) func specsKeepEveryVersionAndRefuseStaleWrites(_ engine: Store.Engine)
+        async throws
+    {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
-        let project = try await store.createProject(slug: "museum", name: "Museum", visibility: .public, ownerID: ana.id)
-        let first = try await store.saveSpec(projectID: project.id, name: "ensor", body: Array("{}".utf8), contentHash: "a", mediaType: "application/json", authorID: ana.id, expectedVersion: 0)
+        let project = try await store.createProject(
+            slug: "museum", name: "Museum", visibility: .public, ownerID: ana.id)
+        let first = try await store.saveSpec(
+            projectID: project.id, name: "ensor", body: Array("{}".utf8), contentHash: "a",
+            mediaType: "application/json", authorID: ana.id, expectedVersion: 0)
         #expect(first.version == 1)
-        let second = try await store.saveSpec(projectID: project.id, name: "ensor", body: Array("{\"a\":1}".utf8), contentHash: "b", mediaType: "application/json", authorID: ana.id, expectedVersion: 1)
+        let second = try await store.saveSpec(
+            projectID: project.id, name: "ensor", body: Array("{\"a\":1}".utf8), contentHash: "b",
+            mediaType: "application/json", authorID: ana.id, expectedVersion: 1)
         #expect(second.version == 2)
         await #expect {
-            try await store.saveSpec(projectID: project.id, name: "ensor", body: [], contentHash: "c", mediaType: "application/json", authorID: ana.id, expectedVersion: 1)
+            try await store.saveSpec(
+                projectID: project.id, name: "ensor", body: [], contentHash: "c", mediaType: "application/json",
+                authorID: ana.id, expectedVersion: 1)
         } throws: { ($0 as? StoreError)?.code == .preconditionFailed }
         let latest = try #require(try await store.spec(projectID: project.id, name: "ensor"))
         #expect(latest.version == 2 && latest.body == Array("{\"a\":1}".utf8) && latest.author == "ana")
@@ -109,8 +128,9 @@ struct StoreTests {
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    (try? await store.saveSpec(projectID: project.id, name: "s", body: [UInt8(index)], contentHash: "\(index)",
-                                               mediaType: "application/json", authorID: ana.id, expectedVersion: 0)) != nil
+                    (try? await store.saveSpec(
+                        projectID: project.id, name: "s", body: [UInt8(index)], contentHash: "\(index)",
+                        mediaType: "application/json", authorID: ana.id, expectedVersion: 0)) != nil
                 }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
@@ -121,7 +141,9 @@ struct StoreTests {
     }
 
     /// Deleting an account ends its sessions and trashes the projects it alone owns.
-    @Test(arguments: StoreTests.engines) func deletingAnAccountTrashesWhatItAloneOwns(_ engine: Store.Engine) async throws {
+    @Test(arguments: StoreTests.engines) func deletingAnAccountTrashesWhatItAloneOwns(_ engine: Store.Engine)
+        async throws
+    {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
         try await store.createSession(accountID: ana.id, tokenHash: "t", expiresAt: Date().addingTimeInterval(60))
@@ -146,20 +168,30 @@ struct StoreTests {
     }
 
     @Test func anUnopenableFileIsUnavailable() async {
-        await #expect { try await Store.open(sqliteAt: "/proc/arvis/nope.sqlite") } throws: { ($0 as? StoreError)?.code == .unavailable }
+        await #expect { try await Store.open(sqliteAt: "/proc/arvis/nope.sqlite") } throws: {
+            ($0 as? StoreError)?.code == .unavailable
+        }
     }
 
     @Test(arguments: StoreTests.engines) func aProjectKeepsAnOwner(_ engine: Store.Engine) async throws {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
         _ = try await store.createAccount(username: "Bo", passwordHash: "h")
-        let project = try await store.createProject(slug: "garden", name: "Garden", visibility: .private, ownerID: ana.id)
-        await #expect { try await store.setMember(projectID: project.id, username: "ana", role: .editor) } throws: { ($0 as? StoreError)?.code == .conflict }
-        #expect(try await store.setMember(projectID: project.id, username: "bo", role: .viewer) == Member(username: "Bo", role: .viewer))
+        let project = try await store.createProject(
+            slug: "garden", name: "Garden", visibility: .private, ownerID: ana.id)
+        await #expect { try await store.setMember(projectID: project.id, username: "ana", role: .editor) } throws: {
+            ($0 as? StoreError)?.code == .conflict
+        }
+        #expect(
+            try await store.setMember(projectID: project.id, username: "bo", role: .viewer)
+                == Member(username: "Bo", role: .viewer))
         #expect(try await store.members(projectID: project.id).map(\.role) == [.owner, .viewer])
         try await store.removeMember(projectID: project.id, username: "BO")
-        await #expect { try await store.removeMember(projectID: project.id, username: "bo") } throws: { ($0 as? StoreError)?.code == .notFound }
-        let moved = try await store.updateProject(id: project.id, ProjectChange(location: .some(ProjectFrame(latitude: 39.7, longitude: -8.8, heading: 90))))
+        await #expect { try await store.removeMember(projectID: project.id, username: "bo") } throws: {
+            ($0 as? StoreError)?.code == .notFound
+        }
+        let moved = try await store.updateProject(
+            id: project.id, ProjectChange(location: .some(ProjectFrame(latitude: 39.7, longitude: -8.8, heading: 90))))
         #expect(moved.location?.heading == 90)
         #expect(try await store.project(slug: "garden")?.location == moved.location)
         await store.close()
@@ -169,12 +201,17 @@ struct StoreTests {
     @Test(arguments: StoreTests.engines) func concurrentPlantingKeepsTheSpacing(_ engine: Store.Engine) async throws {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
-        let project = try await store.createProject(slug: "forest", name: "Forest", visibility: .private, ownerID: ana.id)
+        let project = try await store.createProject(
+            slug: "forest", name: "Forest", visibility: .private, ownerID: ana.id)
         let planted = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<40 {
                 group.addTask {
-                    let tree = Tree(species: "Pinus pinea", spacing: 5, x: Double(index % 8), y: 0, z: Double(index / 8), clientID: "c\(index)")
-                    return (try? await store.plantTree(projectID: project.id, tree, plantedByID: ana.id, largestSpacing: 5).planted) ?? false
+                    let tree = Tree(
+                        species: "Pinus pinea", spacing: 5, x: Double(index % 8), y: 0, z: Double(index / 8),
+                        clientID: "c\(index)")
+                    return
+                        (try? await store.plantTree(projectID: project.id, tree, plantedByID: ana.id, largestSpacing: 5)
+                        .planted) ?? false
                 }
             }
             return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
@@ -182,22 +219,30 @@ struct StoreTests {
         let trees = try await store.trees(projectID: project.id)
         #expect(trees.count == planted && planted >= 1)
         for (i, a) in trees.enumerated() {
-            for b in trees[(i + 1)...] { #expect(((a.x - b.x) * (a.x - b.x) + (a.z - b.z) * (a.z - b.z)).squareRoot() >= 5) }
+            for b in trees[(i + 1)...] {
+                #expect(((a.x - b.x) * (a.x - b.x) + (a.z - b.z) * (a.z - b.z)).squareRoot() >= 5)
+            }
         }
-        let retry = try await store.plantTree(projectID: project.id, Tree(species: "Pinus pinea", spacing: 5, x: 100, y: 0, z: 100, clientID: trees[0].clientID),
-                                              plantedByID: ana.id, largestSpacing: 5)
+        let retry = try await store.plantTree(
+            projectID: project.id,
+            Tree(species: "Pinus pinea", spacing: 5, x: 100, y: 0, z: 100, clientID: trees[0].clientID),
+            plantedByID: ana.id, largestSpacing: 5)
         #expect(!retry.planted && retry.tree.id == trees[0].id)
         await store.close()
     }
 
-    @Test(arguments: StoreTests.engines) func anchorsKeepTheNewestHundredPerSession(_ engine: Store.Engine) async throws {
+    @Test(arguments: StoreTests.engines) func anchorsKeepTheNewestHundredPerSession(_ engine: Store.Engine) async throws
+    {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
         let project = try await store.createProject(slug: "panes", name: "Panes", visibility: .private, ownerID: ana.id)
         let start = Date()
         for index in 0..<105 {
-            _ = try await store.saveAnchor(projectID: project.id, Anchor(session: "s", pose: [Double(index), 0, 0, 0, 0, 0, 1], payload: Array("{}".utf8),
-                                                                         createdAt: start.addingTimeInterval(Double(index)), expiresAt: start.addingTimeInterval(86_400)))
+            _ = try await store.saveAnchor(
+                projectID: project.id,
+                Anchor(
+                    session: "s", pose: [Double(index), 0, 0, 0, 0, 0, 1], payload: Array("{}".utf8),
+                    createdAt: start.addingTimeInterval(Double(index)), expiresAt: start.addingTimeInterval(86_400)))
         }
         let kept = try await store.anchors(projectID: project.id, session: "s", now: start)
         #expect(kept.count == 100)
@@ -207,8 +252,12 @@ struct StoreTests {
     }
 
     @Test func badDatabaseURLsAreRefused() async {
-        await #expect { try await Store.open(postgres: "mysql://x@y/z") } throws: { ($0 as? StoreError)?.code == .invalid }
-        await #expect { try await Store.open(postgres: "postgres://u@h/d?sslmode=sometimes") } throws: { ($0 as? StoreError)?.code == .invalid }
+        await #expect { try await Store.open(postgres: "mysql://x@y/z") } throws: {
+            ($0 as? StoreError)?.code == .invalid
+        }
+        await #expect { try await Store.open(postgres: "postgres://u@h/d?sslmode=sometimes") } throws: {
+            ($0 as? StoreError)?.code == .invalid
+        }
         #expect(PostgresURL.redacted("postgres://u:secret@h/d").contains("secret") == false)
     }
 }

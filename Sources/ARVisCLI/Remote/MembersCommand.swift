@@ -34,7 +34,8 @@ struct MembersCommand: AsyncParsableCommand {
             let server = try ServerAddress(server)
             let output = try await RemoteCall.run { try await server.client.listMembers(path: .init(project: project)) }
             switch output {
-            case .ok(let found): try Console.write(TextTable(try found.body.json.members.map { [$0.username, $0.role.rawValue] }).text)
+            case .ok(let found):
+                try Console.write(TextTable(try found.body.json.members.map { [$0.username, $0.role.rawValue] }).text)
             case .forbidden(let refusal): try RemoteCall.fail(refusal)
             case .notFound(let refusal): try RemoteCall.fail(refusal)
             case .unauthorized(let refusal): try RemoteCall.fail(refusal, advice: server.signInAdvice)
@@ -46,7 +47,8 @@ struct MembersCommand: AsyncParsableCommand {
 
     /// `arvis members add`.
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add an account to a project, or change its role (owners).")
+        static let configuration = CommandConfiguration(
+            abstract: "Add an account to a project, or change its role (owners).")
 
         @Argument(help: "The server, such as http://127.0.0.1:8080.")
         var server: String
@@ -63,12 +65,15 @@ struct MembersCommand: AsyncParsableCommand {
         func run() async throws {
             let server = try ServerAddress(server)
             let output = try await RemoteCall.run {
-                try await server.client.setMember(path: .init(project: project, username: username), body: .json(.init(role: role.schema)))
+                try await server.client.setMember(
+                    path: .init(project: project, username: username), body: .json(.init(role: role.schema)))
             }
             switch output {
             case .ok(let saved):
                 let member = try saved.body.json
-                Console.error("\(member.username) is \(member.role == .viewer ? "a" : "an") \(member.role.rawValue) of '\(project)'")
+                Console.error(
+                    "\(member.username) is \(member.role == .viewer ? "a" : "an") \(member.role.rawValue) of '\(project)'"
+                )
             case .forbidden(let refusal): try RemoteCall.fail(refusal)
             case .notFound(let refusal): try RemoteCall.fail(refusal)
             case .conflict(let refusal): try RemoteCall.fail(refusal)
@@ -83,7 +88,8 @@ struct MembersCommand: AsyncParsableCommand {
 
     /// `arvis members remove`.
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a member from a project (owners, or members leaving).")
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a member from a project (owners, or members leaving).")
 
         @Argument(help: "The server, such as http://127.0.0.1:8080.")
         var server: String
@@ -96,7 +102,9 @@ struct MembersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let server = try ServerAddress(server)
-            let output = try await RemoteCall.run { try await server.client.removeMember(path: .init(project: project, username: username)) }
+            let output = try await RemoteCall.run {
+                try await server.client.removeMember(path: .init(project: project, username: username))
+            }
             switch output {
             case .noContent: Console.error("\(username) is no longer a member of '\(project)'")
             case .forbidden(let refusal): try RemoteCall.fail(refusal)

@@ -71,7 +71,9 @@ struct ProjectCommand: AsyncParsableCommand {
             case .created(let created):
                 let project = try created.body.json
                 try Console.write(project.slug + "\n")
-                Console.error("created \(project.visibility.rawValue) project '\(project.name)'; its specs are at \(server.url.absoluteString)/s/\(project.slug)/NAME")
+                Console.error(
+                    "created \(project.visibility.rawValue) project '\(project.name)'; its specs are at \(server.url.absoluteString)/s/\(project.slug)/NAME"
+                )
             case .unauthorized(let refusal): try RemoteCall.fail(refusal, advice: server.signInAdvice)
             case .conflict(let refusal): try RemoteCall.fail(refusal, advice: "choose another with --slug")
             case .unprocessableContent(let refusal): try RemoteCall.fail(refusal)
@@ -85,7 +87,8 @@ struct ProjectCommand: AsyncParsableCommand {
 
     /// `arvis project show`.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one project: its slug, role, visibility and name.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print one project: its slug, role, visibility and name.")
 
         @Argument(help: "The server, such as http://127.0.0.1:8080.")
         var server: String
@@ -119,7 +122,9 @@ struct ProjectCommand: AsyncParsableCommand {
 
         func run() async throws {
             let server = try ServerAddress(server)
-            let output = try await RemoteCall.run { try await server.client.trashProject(path: .init(project: project)) }
+            let output = try await RemoteCall.run {
+                try await server.client.trashProject(path: .init(project: project))
+            }
             switch output {
             case .noContent: Console.error("moved '\(project)' to the trash; it is purged after 30 days")
             case .forbidden(let refusal): try RemoteCall.fail(refusal)
@@ -143,7 +148,9 @@ struct ProjectCommand: AsyncParsableCommand {
 
         func run() async throws {
             let server = try ServerAddress(server)
-            let output = try await RemoteCall.run { try await server.client.restoreProject(path: .init(project: project)) }
+            let output = try await RemoteCall.run {
+                try await server.client.restoreProject(path: .init(project: project))
+            }
             switch output {
             case .ok: Console.error("restored '\(project)'")
             case .forbidden(let refusal): try RemoteCall.fail(refusal)
@@ -175,7 +182,8 @@ struct ProjectTable {
     let text: String
 
     init(_ projects: [Components.Schemas.Project]) {
-        text = TextTable(projects.map { [$0.slug, $0.role?.rawValue ?? "visitor", $0.visibility.rawValue, $0.name] }).text
+        text =
+            TextTable(projects.map { [$0.slug, $0.role?.rawValue ?? "visitor", $0.visibility.rawValue, $0.name] }).text
     }
 }
 

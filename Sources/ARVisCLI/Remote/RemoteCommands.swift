@@ -32,12 +32,15 @@ struct LoginCommand: AsyncParsableCommand {
         let url = try ServerAddress(server).url
         let password = try readPassword()
         let client = ARVisClient.make(server: url)
-        let output = try await RemoteCall.run { try await client.signIn(body: .json(.init(username: username, password: password))) }
+        let output = try await RemoteCall.run {
+            try await client.signIn(body: .json(.init(username: username, password: password)))
+        }
         switch output {
         case .created(let created):
             let session = try created.body.json
             try Credentials.save(session.token, for: url)
-            Console.error("signed in to \(url.absoluteString) as \(username) until \(session.expiresAt.formatted(.iso8601))")
+            Console.error(
+                "signed in to \(url.absoluteString) as \(username) until \(session.expiresAt.formatted(.iso8601))")
         case .unauthorized(let refusal): try RemoteCall.fail(try refusal.body.json)
         case .tooManyRequests(let refusal): try RemoteCall.fail(try refusal.body.json)
         case .badRequest(let refusal): try RemoteCall.fail(try refusal.body.json)
@@ -47,7 +50,9 @@ struct LoginCommand: AsyncParsableCommand {
 
     private func readPassword() throws -> String {
         if passwordFromStandardInput {
-            guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw ValidationError("no password on standard input") }
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw ValidationError("no password on standard input")
+            }
             return line
         }
         guard isatty(STDIN_FILENO) != 0, let typed = getpass("password for \(username): ") else {
@@ -84,7 +89,11 @@ struct PushCommand: AsyncParsableCommand {
     @Argument(help: "The spec's URL: …/s/PROJECT/NAME or …/api/v1/projects/PROJECT/specs/NAME.")
     var url: String
 
-    @Option(name: .customLong("if-match"), help: "Only save over this ETag (from a pull or an earlier push); with --watch, each push's ETag guards the next.")
+    @Option(
+        name: .customLong("if-match"),
+        help:
+            "Only save over this ETag (from a pull or an earlier push); with --watch, each push's ETag guards the next."
+    )
     var ifMatch: String?
 
     @Flag(help: "Keep running and push again whenever the file changes (checked every 100 ms).")
@@ -98,7 +107,9 @@ struct PushCommand: AsyncParsableCommand {
         let location = try CLIExit.reporting { try SpecLocation(url) }
         let client = ARVisClient.make(server: location.server, token: Credentials.token(for: location.server))
         guard watch else {
-            _ = try await push(try SpecInput.open(file, maximumBytes: 100_000_000).data, to: location, client: client, ifMatch: ifMatch)
+            _ = try await push(
+                try SpecInput.open(file, maximumBytes: 100_000_000).data, to: location, client: client, ifMatch: ifMatch
+            )
             return
         }
         var guardTag = ifMatch
@@ -119,10 +130,13 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     /// Pushes `bytes` once; returns the new version's ETag.
-    private func push(_ bytes: Data, to location: SpecLocation, client: Client, ifMatch: String?) async throws -> String? {
+    private func push(_ bytes: Data, to location: SpecLocation, client: Client, ifMatch: String?) async throws
+        -> String?
+    {
         let output = try await RemoteCall.run {
-            try await client.putSpec(path: .init(project: location.project, name: location.name), headers: .init(ifMatch: ifMatch),
-                                     body: .yaml(HTTPBody(bytes)))
+            try await client.putSpec(
+                path: .init(project: location.project, name: location.name), headers: .init(ifMatch: ifMatch),
+                body: .yaml(HTTPBody(bytes)))
         }
         switch output {
         case .ok(let saved): return try report(try saved.body.json, etag: saved.headers.eTag)
@@ -131,13 +145,18 @@ struct PushCommand: AsyncParsableCommand {
             let body = try invalid.body.json
             for diagnostic in body.value2.diagnostics {
                 let place = diagnostic.path.isEmpty ? "" : "\(diagnostic.path): "
-                Console.error("\(file):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity.rawValue): \(place)\(diagnostic.message)")
+                Console.error(
+                    "\(file):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity.rawValue): \(place)\(diagnostic.message)"
+                )
                 if let hint = diagnostic.hint { Console.error("    hint: \(hint)") }
             }
             Console.error("error: \(body.value1.error.message)")
             throw CLIExit.specErrors.exitCode
         case .preconditionFailed(let refusal): try RemoteCall.fail(try refusal.body.json, code: .specErrors)
-        case .unauthorized(let refusal): try RemoteCall.fail(try refusal.body.json, advice: "sign in with: arvis login \(location.server.absoluteString) --username NAME")
+        case .unauthorized(let refusal):
+            try RemoteCall.fail(
+                try refusal.body.json,
+                advice: "sign in with: arvis login \(location.server.absoluteString) --username NAME")
         case .forbidden(let refusal): try RemoteCall.fail(try refusal.body.json)
         case .notFound(let refusal): try RemoteCall.fail(try refusal.body.json)
         case .badRequest(let refusal): try RemoteCall.fail(try refusal.body.json)
@@ -150,7 +169,9 @@ struct PushCommand: AsyncParsableCommand {
 
     private func report(_ saved: Components.Schemas.SavedVersion, etag: String?) throws -> String {
         for diagnostic in saved.diagnostics ?? [] {
-            Console.error("\(file):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity.rawValue): \(diagnostic.message)")
+            Console.error(
+                "\(file):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity.rawValue): \(diagnostic.message)"
+            )
         }
         Console.error("saved version \(saved.version) of \(url) (ETag \(etag ?? saved.etag))")
         return etag ?? saved.etag
@@ -194,8 +215,9 @@ struct PullCommand: AsyncParsableCommand {
         // Asked for as YAML, the server sends the stored bytes whatever the syntax (JSON is YAML too).
         if let version {
             let result = try await RemoteCall.run {
-                try await client.getSpecVersion(path: .init(project: path.project, name: path.name, version: version),
-                                                headers: .init(accept: [.init(contentType: .yaml)]))
+                try await client.getSpecVersion(
+                    path: .init(project: path.project, name: path.name, version: version),
+                    headers: .init(accept: [.init(contentType: .yaml)]))
             }
             switch result {
             case .ok(let found): (body, etag) = (try found.body.yaml, found.headers.eTag)
@@ -205,7 +227,9 @@ struct PullCommand: AsyncParsableCommand {
             }
         } else {
             let result = try await RemoteCall.run {
-                try await client.getSpec(path: .init(project: path.project, name: path.name), headers: .init(accept: [.init(contentType: .yaml)]))
+                try await client.getSpec(
+                    path: .init(project: path.project, name: path.name),
+                    headers: .init(accept: [.init(contentType: .yaml)]))
             }
             switch result {
             case .ok(let found): (body, etag) = (try found.body.yaml, found.headers.eTag)
@@ -233,7 +257,9 @@ enum RemoteCall {
         do {
             return try await call()
         } catch let error as ClientError {
-            Console.error("error: the server cannot be reached or answered what the contract does not allow: \(error.underlyingError)")
+            Console.error(
+                "error: the server cannot be reached or answered what the contract does not allow: \(error.underlyingError)"
+            )
             throw CLIExit.usage.exitCode
         }
     }

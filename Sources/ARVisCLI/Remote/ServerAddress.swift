@@ -9,7 +9,9 @@ struct ServerAddress {
 
     /// Reads `text`; anything but an http or https address with a host is a usage error.
     init(_ text: String) throws {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
             throw ValidationError("'\(text)' is not an http or https server address, such as http://127.0.0.1:8080")
         }
         self.url = url

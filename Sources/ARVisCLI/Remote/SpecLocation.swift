@@ -10,9 +10,12 @@ struct SpecLocation: Equatable {
     var name: String
 
     init(_ text: String) throws(SpecLocationError) {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = components.host, !host.isEmpty else {
-            throw SpecLocationError("'\(text)' is not an http or https URL of a spec, such as http://127.0.0.1:8080/s/museum/tour")
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            ["http", "https"].contains(scheme),
+            let host = components.host, !host.isEmpty
+        else {
+            throw SpecLocationError(
+                "'\(text)' is not an http or https URL of a spec, such as http://127.0.0.1:8080/s/museum/tour")
         }
         let parts = components.path.split(separator: "/").map(String.init)
         var origin = URLComponents()
@@ -28,7 +31,8 @@ struct SpecLocation: Equatable {
             project = parts[3]
             name = parts[5]
         } else {
-            throw SpecLocationError("'\(text)' names no spec: use …/s/PROJECT/NAME or …/api/v1/projects/PROJECT/specs/NAME")
+            throw SpecLocationError(
+                "'\(text)' names no spec: use …/s/PROJECT/NAME or …/api/v1/projects/PROJECT/specs/NAME")
         }
     }
 

@@ -49,7 +49,8 @@ struct WatchCommand: AsyncParsableCommand {
         let location = try CLIExit.reporting { try SpecLocation(url) }
         let printed = Counter()
         let (format, count) = (format, count)
-        let watcher = LiveSpecWatcher(location: location, token: Credentials.token(for: location.server), version: version)
+        let watcher = LiveSpecWatcher(
+            location: location, token: Credentials.token(for: location.server), version: version)
         try await watcher.run { update in
             switch format {
             case .json: try Console.write(update.json + "\n")
@@ -80,7 +81,9 @@ struct LiveUpdate: Sendable {
     var reset = false
 
     init?(_ text: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], let type = object["type"] as? String else {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let type = object["type"] as? String
+        else {
             return nil
         }
         json = text
@@ -101,10 +104,12 @@ struct LiveUpdate: Sendable {
     var summary: String {
         switch type {
         case "spec":
-            return "version \(version ?? 0) (ETag \(etag ?? "?")): " + (changed.isEmpty ? "no widget changed" : "changed \(changed.joined(separator: ", "))")
+            return "version \(version ?? 0) (ETag \(etag ?? "?")): "
+                + (changed.isEmpty ? "no widget changed" : "changed \(changed.joined(separator: ", "))")
                 + (removed.isEmpty ? "" : "; removed \(removed.joined(separator: ", "))")
         case "rows":
-            return "rows of \(dataset ?? "?"): \(rowCount)\(reset ? " (window)" : " new") for \(widgets.joined(separator: ", "))"
+            return
+                "rows of \(dataset ?? "?"): \(rowCount)\(reset ? " (window)" : " new") for \(widgets.joined(separator: ", "))"
         case "deleted": return "deleted"
         default: return type
         }
@@ -129,7 +134,9 @@ struct LiveSpecWatcher {
             let finished = FinishFlag()
             let close: WebSocketCloseFrame?
             do {
-                close = try await WebSocketClient.connect(url: location.liveURL + cursor.query, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                close = try await WebSocketClient.connect(
+                    url: location.liveURL + cursor.query, configuration: configuration, logger: logger
+                ) { inbound, outbound, _ in
                     for try await message in inbound.messages(maxSize: 64 << 20) {
                         guard case .text(let text) = message, let update = LiveUpdate(text) else { continue }
                         cursor.advance(with: update)
@@ -170,7 +177,9 @@ final class LiveCursor: @unchecked Sendable {
         lock.withLock {
             if update.type == "spec", let number = update.version { version = number }
             if update.type == "deleted" { version = nil }
-            if update.type == "rows", let dataset = update.dataset, let last = update.lastRow { rows[dataset] = max(rows[dataset] ?? 0, last) }
+            if update.type == "rows", let dataset = update.dataset, let last = update.lastRow {
+                rows[dataset] = max(rows[dataset] ?? 0, last)
+            }
         }
     }
 
@@ -179,7 +188,10 @@ final class LiveCursor: @unchecked Sendable {
         lock.withLock {
             var items: [String] = []
             if let version { items.append("version=\(version)") }
-            if !rows.isEmpty { items.append("rows=" + rows.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")) }
+            if !rows.isEmpty {
+                items.append(
+                    "rows=" + rows.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ","))
+            }
             return items.isEmpty ? "" : "?" + items.joined(separator: "&")
         }
     }
@@ -190,7 +202,12 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     /// Adds one; returns the new count.
-    func increment() -> Int { lock.withLock { value += 1; return value } }
+    func increment() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
 }
 
 /// Set once, read after.

@@ -18,7 +18,9 @@ public struct FontFace: Sendable, Hashable {
     /// The weights the DejaVu files provide.
     public enum Weight: Int, Sendable, Hashable, CaseIterable {
         /// ExtraLight (200), Book (400) and Bold (700).
-        case light = 200, regular = 400, bold = 700
+        case light = 200
+        case regular = 400
+        case bold = 700
     }
 
     /// Sans, Mono or Serif.

@@ -45,8 +45,11 @@ public final class FontLibrary: Sendable {
         }
         let found = Self.fallbackFont(in: directory)
         let fallback = found?.font
-        self.faces = faces.mapValues { LoadedFace(font: $0.font.withFallback(fallback), needsSyntheticSlant: $0.needsSyntheticSlant) }
-        let regular = try Self.load(FontFace(family: .sans, weight: .regular, isItalic: false), from: directory, cache: &files)
+        self.faces = faces.mapValues {
+            LoadedFace(font: $0.font.withFallback(fallback), needsSyntheticSlant: $0.needsSyntheticSlant)
+        }
+        let regular = try Self.load(
+            FontFace(family: .sans, weight: .regular, isItalic: false), from: directory, cache: &files)
         self.regular = LoadedFace(font: regular.font.withFallback(fallback), needsSyntheticSlant: false)
         fallbackName = found?.file
     }
@@ -67,14 +70,18 @@ public final class FontLibrary: Sendable {
 
     private static func fallbackFont(in directory: String) -> (file: String, font: TrueTypeFont)? {
         for file in fallbackFiles {
-            if let data = FileManager.default.contents(atPath: path(file, in: directory)), let font = TrueTypeFont(bytes: [UInt8](data)) {
+            if let data = FileManager.default.contents(atPath: path(file, in: directory)),
+                let font = TrueTypeFont(bytes: [UInt8](data))
+            {
                 return (file, font)
             }
         }
         return nil
     }
 
-    private static func load(_ face: FontFace, from directory: String, cache: inout [String: TrueTypeFont]) throws -> LoadedFace {
+    private static func load(_ face: FontFace, from directory: String, cache: inout [String: TrueTypeFont]) throws
+        -> LoadedFace
+    {
         for (name, slanted) in candidateFiles(face) {
             if let font = try read(name, in: directory, cache: &cache) {
                 return LoadedFace(font: font, needsSyntheticSlant: slanted)
@@ -83,8 +90,10 @@ public final class FontLibrary: Sendable {
         let required = baseName(face.family) + (face.weight == .bold ? "-Bold" : "") + ".ttf"
         guard let font = try read(required, in: directory, cache: &cache) else {
             let path = (directory as NSString).appendingPathComponent(required)
-            throw GraphicsError(.fontMissing, "font file \(path) not found; install the DejaVu fonts (Debian/Ubuntu: apt-get install fonts-dejavu-core) or point ARVIS_FONT_DIR at a folder holding DejaVuSans.ttf",
-                                location: path)
+            throw GraphicsError(
+                .fontMissing,
+                "font file \(path) not found; install the DejaVu fonts (Debian/Ubuntu: apt-get install fonts-dejavu-core) or point ARVIS_FONT_DIR at a folder holding DejaVuSans.ttf",
+                location: path)
         }
         return LoadedFace(font: font, needsSyntheticSlant: face.isItalic)
     }
@@ -103,7 +112,8 @@ public final class FontLibrary: Sendable {
         let slant = face.family == .serif ? "Italic" : "Oblique"
         switch (face.weight, face.isItalic) {
         case (.light, false): return face.family == .sans ? [("\(base)-ExtraLight.ttf", false)] : []
-        case (.light, true): return face.family == .sans ? [("\(base)-ExtraLight.ttf", true)] : [("\(base)-\(slant).ttf", false)]
+        case (.light, true):
+            return face.family == .sans ? [("\(base)-ExtraLight.ttf", true)] : [("\(base)-\(slant).ttf", false)]
         case (.regular, true): return [("\(base)-\(slant).ttf", false)]
         case (.bold, true): return [("\(base)-Bold\(slant).ttf", false)]
         default: return []
@@ -111,7 +121,9 @@ public final class FontLibrary: Sendable {
     }
 
     /// The font file `name` of `directory`, or `nil` when there is none.
-    private static func read(_ name: String, in directory: String, cache: inout [String: TrueTypeFont]) throws -> TrueTypeFont? {
+    private static func read(_ name: String, in directory: String, cache: inout [String: TrueTypeFont]) throws
+        -> TrueTypeFont?
+    {
         if let font = cache[name] { return font }
         let path = (directory as NSString).appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
@@ -134,7 +146,8 @@ public final class FontLibrary: Sendable {
     /// holding `DejaVuSans.ttf`; loaded once per process and shared.
     /// - Throws: ``GraphicsError`` when no folder holds the fonts.
     public static func standard(directory: String? = nil) throws -> FontLibrary {
-        let chosen = directory ?? ProcessInfo.processInfo.environment["ARVIS_FONT_DIR"]
+        let chosen =
+            directory ?? ProcessInfo.processInfo.environment["ARVIS_FONT_DIR"]
             ?? searchDirectories.first { FileManager.default.fileExists(atPath: $0 + "/DejaVuSans.ttf") }
             ?? searchDirectories[0]
         return try cache.library(for: chosen)

@@ -44,14 +44,15 @@ public struct TrueTypeFont: Sendable {
     public init?(bytes: [UInt8]) {
         let reader = ByteReader(bytes: bytes)
         guard let tables = Self.tableDirectory(reader),
-              let head = tables["head"], let hhea = tables["hhea"], let maxp = tables["maxp"],
-              let hmtx = tables["hmtx"], let cmap = tables["cmap"], let loca = tables["loca"], let glyf = tables["glyf"],
-              let unitsPerEm = reader.u16(head + 18), unitsPerEm > 0,
-              let locFormat = reader.i16(head + 50),
-              let ascender = reader.i16(hhea + 4), let descender = reader.i16(hhea + 6), let lineGap = reader.i16(hhea + 8),
-              let metricCount = reader.u16(hhea + 34), metricCount > 0,
-              let glyphCount = reader.u16(maxp + 4),
-              let characterMap = CharacterMap(reader, tableOffset: cmap)
+            let head = tables["head"], let hhea = tables["hhea"], let maxp = tables["maxp"],
+            let hmtx = tables["hmtx"], let cmap = tables["cmap"], let loca = tables["loca"], let glyf = tables["glyf"],
+            let unitsPerEm = reader.u16(head + 18), unitsPerEm > 0,
+            let locFormat = reader.i16(head + 50),
+            let ascender = reader.i16(hhea + 4), let descender = reader.i16(hhea + 6),
+            let lineGap = reader.i16(hhea + 8),
+            let metricCount = reader.u16(hhea + 34), metricCount > 0,
+            let glyphCount = reader.u16(maxp + 4),
+            let characterMap = CharacterMap(reader, tableOffset: cmap)
         else { return nil }
         var advances: [UInt16] = []
         advances.reserveCapacity(Int(metricCount))
@@ -62,7 +63,9 @@ public struct TrueTypeFont: Sendable {
         var locations: [Int] = []
         locations.reserveCapacity(Int(glyphCount) + 1)
         for index in 0...Int(glyphCount) {
-            let location = locFormat == 0 ? reader.u16(loca + 2 * index).map { Int($0) * 2 } : reader.u32(loca + 4 * index).map(Int.init)
+            let location =
+                locFormat == 0
+                ? reader.u16(loca + 2 * index).map { Int($0) * 2 } : reader.u32(loca + 4 * index).map(Int.init)
             guard let location else { return nil }
             locations.append(location)
         }
@@ -88,11 +91,15 @@ public struct TrueTypeFont: Sendable {
         var pairs: [UInt32: Int16] = [:]
         var subtable = offset + 4
         for _ in 0..<Int(count) {
-            guard let length = reader.u16(subtable + 2), let coverage = reader.u16(subtable + 4), length >= 6 else { break }
+            guard let length = reader.u16(subtable + 2), let coverage = reader.u16(subtable + 4), length >= 6 else {
+                break
+            }
             if coverage >> 8 == 0, coverage & 0x1 != 0, let pairCount = reader.u16(subtable + 6) {
                 for index in 0..<Int(pairCount) {
                     let entry = subtable + 14 + 6 * index
-                    guard let left = reader.u16(entry), let right = reader.u16(entry + 2), let value = reader.i16(entry + 4) else { break }
+                    guard let left = reader.u16(entry), let right = reader.u16(entry + 2),
+                        let value = reader.i16(entry + 4)
+                    else { break }
                     pairs[UInt32(left) << 16 | UInt32(right)] = value
                 }
             }
@@ -103,18 +110,22 @@ public struct TrueTypeFont: Sendable {
 
     /// The kerning adjustment between two glyphs in design units (negative brings them closer).
     public func kerning(between left: UInt16, and right: UInt16) -> Double {
-        guard Int(left) < kernsOnLeft.count, kernsOnLeft[Int(left)], let value = kerning[UInt32(left) << 16 | UInt32(right)] else { return 0 }
+        guard Int(left) < kernsOnLeft.count, kernsOnLeft[Int(left)],
+            let value = kerning[UInt32(left) << 16 | UInt32(right)]
+        else { return 0 }
         return Double(value)
     }
 
     private static func tableDirectory(_ reader: ByteReader) -> [String: Int]? {
         guard let version = reader.u32(0), version == 0x0001_0000 || version == 0x7472_7565,
-              let count = reader.u16(4) else { return nil }
+            let count = reader.u16(4)
+        else { return nil }
         var tables: [String: Int] = [:]
         for index in 0..<Int(count) {
             let record = 12 + 16 * index
             guard let offset = reader.u32(record + 8), let length = reader.u32(record + 12),
-                  Int(offset) + Int(length) <= reader.bytes.count else { return nil }
+                Int(offset) + Int(length) <= reader.bytes.count
+            else { return nil }
             let tag = String(decoding: reader.bytes[record..<record + 4], as: UTF8.self)
             tables[tag] = Int(offset)
         }
@@ -161,7 +172,8 @@ public struct TrueTypeFont: Sendable {
 
     private func appendOutline(of glyph: Int, transform: Transform, depth: Int, to path: inout Path) {
         guard glyph < glyphCount, depth < 8 else { return }
-        let start = locations[glyph], end = locations[glyph + 1]
+        let start = locations[glyph]
+        let end = locations[glyph + 1]
         guard end > start else { return }
         let reader = ByteReader(bytes: bytes)
         let offset = glyfOffset + start
@@ -173,12 +185,15 @@ public struct TrueTypeFont: Sendable {
         }
     }
 
-    private func appendComposite(_ reader: ByteReader, at start: Int, transform: Transform, depth: Int, to path: inout Path) {
+    private func appendComposite(
+        _ reader: ByteReader, at start: Int, transform: Transform, depth: Int, to path: inout Path
+    ) {
         var cursor = start
         while let flags = reader.u16(cursor), let component = reader.u16(cursor + 2) {
             cursor += 4
             let wordArguments = flags & 0x0001 != 0
-            var dx = 0.0, dy = 0.0
+            var dx = 0.0
+            var dy = 0.0
             if wordArguments {
                 dx = Double(reader.i16(cursor) ?? 0)
                 dy = Double(reader.i16(cursor + 2) ?? 0)
@@ -188,17 +203,31 @@ public struct TrueTypeFont: Sendable {
                 dy = Double(Int8(bitPattern: reader.bytes[safe: cursor + 1] ?? 0))
                 cursor += 2
             }
-            var a = 1.0, b = 0.0, c = 0.0, d = 1.0
+            var a = 1.0
+            var b = 0.0
+            var c = 0.0
+            var d = 1.0
             func f2dot14(_ at: Int) -> Double { Double(reader.i16(at) ?? 0) / 16384 }
             if flags & 0x0008 != 0 {
-                a = f2dot14(cursor); d = a; cursor += 2
+                a = f2dot14(cursor)
+                d = a
+                cursor += 2
             } else if flags & 0x0040 != 0 {
-                a = f2dot14(cursor); d = f2dot14(cursor + 2); cursor += 4
+                a = f2dot14(cursor)
+                d = f2dot14(cursor + 2)
+                cursor += 4
             } else if flags & 0x0080 != 0 {
-                a = f2dot14(cursor); b = f2dot14(cursor + 2); c = f2dot14(cursor + 4); d = f2dot14(cursor + 6); cursor += 8
+                a = f2dot14(cursor)
+                b = f2dot14(cursor + 2)
+                c = f2dot14(cursor + 4)
+                d = f2dot14(cursor + 6)
+                cursor += 8
             }
             // Point-matching arguments (ARGS_ARE_XY_VALUES clear) are rare; they are treated as no offset.
-            if flags & 0x0002 == 0 { dx = 0; dy = 0 }
+            if flags & 0x0002 == 0 {
+                dx = 0
+                dy = 0
+            }
             let local = Transform(a: a, b: b, c: c, d: d, tx: dx, ty: dy)
             appendOutline(of: Int(component), transform: transform.concatenating(local), depth: depth + 1, to: &path)
             if flags & 0x0020 == 0 { break }
@@ -208,7 +237,9 @@ public struct TrueTypeFont: Sendable {
 
 /// Decodes the points of a simple glyph into path segments.
 private enum GlyphOutline {
-    static func appendSimple(_ reader: ByteReader, at offset: Int, contours: Int, transform: Transform, to path: inout Path) {
+    static func appendSimple(
+        _ reader: ByteReader, at offset: Int, contours: Int, transform: Transform, to path: inout Path
+    ) {
         guard contours > 0 else { return }
         var endPoints: [Int] = []
         for index in 0..<contours {
@@ -230,17 +261,22 @@ private enum GlyphOutline {
             }
         }
         guard let xs = coordinates(reader, &cursor, flags, short: 0x02, same: 0x10),
-              let ys = coordinates(reader, &cursor, flags, short: 0x04, same: 0x20) else { return }
+            let ys = coordinates(reader, &cursor, flags, short: 0x04, same: 0x20)
+        else { return }
         var first = 0
         for end in endPoints {
             guard end >= first, end < pointCount else { return }
-            let points = (first...end).map { (transform.apply(Point(Double(xs[$0]), Double(ys[$0]))), flags[$0] & 1 != 0) }
+            let points = (first...end).map {
+                (transform.apply(Point(Double(xs[$0]), Double(ys[$0]))), flags[$0] & 1 != 0)
+            }
             appendContour(points, to: &path)
             first = end + 1
         }
     }
 
-    private static func coordinates(_ reader: ByteReader, _ cursor: inout Int, _ flags: [UInt8], short: UInt8, same: UInt8) -> [Int]? {
+    private static func coordinates(
+        _ reader: ByteReader, _ cursor: inout Int, _ flags: [UInt8], short: UInt8, same: UInt8
+    ) -> [Int]? {
         var values: [Int] = []
         values.reserveCapacity(flags.count)
         var value = 0
@@ -295,7 +331,8 @@ private enum GlyphOutline {
 
 /// The `cmap` lookup: format 12 (full Unicode) or format 4 (Basic Multilingual Plane).
 private enum CharacterMap: Sendable {
-    case segments(end: [UInt32], start: [UInt32], delta: [Int32], rangeOffsetAt: [Int], rangeOffset: [UInt16], bytes: [UInt8])
+    case segments(
+        end: [UInt32], start: [UInt32], delta: [Int32], rangeOffsetAt: [Int], rangeOffset: [UInt16], bytes: [UInt8])
     case groups(start: [UInt32], end: [UInt32], glyph: [UInt32])
 
     init?(_ reader: ByteReader, tableOffset: Int) {
@@ -304,7 +341,8 @@ private enum CharacterMap: Sendable {
         for index in 0..<Int(count) {
             let record = tableOffset + 4 + 8 * index
             guard let platform = reader.u16(record), let encoding = reader.u16(record + 2),
-                  let offset = reader.u32(record + 4), let format = reader.u16(tableOffset + Int(offset)) else { continue }
+                let offset = reader.u32(record + 4), let format = reader.u16(tableOffset + Int(offset))
+            else { continue }
             let rank: Int
             switch (platform, encoding, format) {
             case (3, 10, 12), (0, 4, 12), (0, 6, 12): rank = 3
@@ -314,16 +352,25 @@ private enum CharacterMap: Sendable {
             if rank > (best?.rank ?? 0) { best = (rank, tableOffset + Int(offset)) }
         }
         guard let best else { return nil }
-        if best.rank == 3 { self.init(format12: reader, at: best.offset) } else { self.init(format4: reader, at: best.offset) }
+        if best.rank == 3 {
+            self.init(format12: reader, at: best.offset)
+        } else {
+            self.init(format4: reader, at: best.offset)
+        }
     }
 
     private init?(format12 reader: ByteReader, at offset: Int) {
         guard let count = reader.u32(offset + 12), count < 1_000_000 else { return nil }
-        var start: [UInt32] = [], end: [UInt32] = [], glyph: [UInt32] = []
+        var start: [UInt32] = []
+        var end: [UInt32] = []
+        var glyph: [UInt32] = []
         for index in 0..<Int(count) {
             let group = offset + 16 + 12 * index
-            guard let first = reader.u32(group), let last = reader.u32(group + 4), let glyphID = reader.u32(group + 8) else { return nil }
-            start.append(first); end.append(last); glyph.append(glyphID)
+            guard let first = reader.u32(group), let last = reader.u32(group + 4), let glyphID = reader.u32(group + 8)
+            else { return nil }
+            start.append(first)
+            end.append(last)
+            glyph.append(glyphID)
         }
         self = .groups(start: start, end: end, glyph: glyph)
     }
@@ -331,16 +378,28 @@ private enum CharacterMap: Sendable {
     private init?(format4 reader: ByteReader, at offset: Int) {
         guard let doubled = reader.u16(offset + 6) else { return nil }
         let segments = Int(doubled) / 2
-        let endAt = offset + 14, startAt = endAt + 2 * segments + 2
-        let deltaAt = startAt + 2 * segments, rangeAt = deltaAt + 2 * segments
-        var end: [UInt32] = [], start: [UInt32] = [], delta: [Int32] = [], rangeOffsetAt: [Int] = [], rangeOffset: [UInt16] = []
+        let endAt = offset + 14
+        let startAt = endAt + 2 * segments + 2
+        let deltaAt = startAt + 2 * segments
+        let rangeAt = deltaAt + 2 * segments
+        var end: [UInt32] = []
+        var start: [UInt32] = []
+        var delta: [Int32] = []
+        var rangeOffsetAt: [Int] = []
+        var rangeOffset: [UInt16] = []
         for index in 0..<segments {
             guard let last = reader.u16(endAt + 2 * index), let first = reader.u16(startAt + 2 * index),
-                  let shift = reader.i16(deltaAt + 2 * index), let range = reader.u16(rangeAt + 2 * index) else { return nil }
-            end.append(UInt32(last)); start.append(UInt32(first)); delta.append(Int32(shift))
-            rangeOffsetAt.append(rangeAt + 2 * index); rangeOffset.append(range)
+                let shift = reader.i16(deltaAt + 2 * index), let range = reader.u16(rangeAt + 2 * index)
+            else { return nil }
+            end.append(UInt32(last))
+            start.append(UInt32(first))
+            delta.append(Int32(shift))
+            rangeOffsetAt.append(rangeAt + 2 * index)
+            rangeOffset.append(range)
         }
-        self = .segments(end: end, start: start, delta: delta, rangeOffsetAt: rangeOffsetAt, rangeOffset: rangeOffset, bytes: reader.bytes)
+        self = .segments(
+            end: end, start: start, delta: delta, rangeOffsetAt: rangeOffsetAt, rangeOffset: rangeOffset,
+            bytes: reader.bytes)
     }
 
     func glyph(for code: UInt32) -> UInt16 {
@@ -359,7 +418,8 @@ private enum CharacterMap: Sendable {
 
     /// The first index whose end is at least `code`.
     private static func search(_ ends: [UInt32], _ code: UInt32) -> Int? {
-        var low = 0, high = ends.count
+        var low = 0
+        var high = ends.count
         while low < high {
             let middle = (low + high) / 2
             if ends[middle] < code { low = middle + 1 } else { high = middle }
@@ -381,7 +441,8 @@ struct ByteReader {
 
     func u32(_ at: Int) -> UInt32? {
         guard at >= 0, at + 4 <= bytes.count else { return nil }
-        return UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+        return UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
+            | UInt32(bytes[at + 3])
     }
 }
 

@@ -48,7 +48,8 @@ enum Inflate {
 
     private static func stored(_ reader: inout InflateBits, into output: inout [UInt8], limit: Int) throws(Failure) {
         reader.alignToByte()
-        let length = try reader.bits(16), complement = try reader.bits(16)
+        let length = try reader.bits(16)
+        let complement = try reader.bits(16)
         guard length ^ 0xFFFF == complement else { throw Failure(reason: "a stored block's length is corrupt") }
         guard output.count + length <= limit else { throw Failure(reason: "the data inflates past \(limit) bytes") }
         try reader.copyBytes(length, into: &output)
@@ -56,10 +57,16 @@ enum Inflate {
 
     /// The literal/length and distance codes a dynamic block describes in its header.
     private static func dynamicTables(_ reader: inout InflateBits) throws(Failure) -> HuffmanTables {
-        let literalCount = try reader.bits(5) + 257, distanceCount = try reader.bits(5) + 1, lengthCount = try reader.bits(4) + 4
-        guard literalCount <= 286, distanceCount <= 30 else { throw Failure(reason: "a dynamic block declares too many codes") }
+        let literalCount = try reader.bits(5) + 257
+        let distanceCount = try reader.bits(5) + 1
+        let lengthCount = try reader.bits(4) + 4
+        guard literalCount <= 286, distanceCount <= 30 else {
+            throw Failure(reason: "a dynamic block declares too many codes")
+        }
         var codeLengthLengths = [UInt8](repeating: 0, count: 19)
-        for index in 0..<lengthCount { codeLengthLengths[DeflateTables.codeLengthOrder[index]] = UInt8(try reader.bits(3)) }
+        for index in 0..<lengthCount {
+            codeLengthLengths[DeflateTables.codeLengthOrder[index]] = UInt8(try reader.bits(3))
+        }
         let codeLengthCode = try HuffmanDecoder(lengths: codeLengthLengths)
         var lengths: [UInt8] = []
         lengths.reserveCapacity(literalCount + distanceCount)
@@ -69,20 +76,27 @@ enum Inflate {
             switch symbol {
             case 0...15: (value, repeats) = (UInt8(symbol), 1)
             case 16:
-                guard let previous = lengths.last else { throw Failure(reason: "a code length repeat has nothing to repeat") }
+                guard let previous = lengths.last else {
+                    throw Failure(reason: "a code length repeat has nothing to repeat")
+                }
                 (value, repeats) = (previous, 3 + (try reader.bits(2)))
             case 17: (value, repeats) = (0, 3 + (try reader.bits(3)))
             default: (value, repeats) = (0, 11 + (try reader.bits(7)))
             }
-            guard lengths.count + repeats <= literalCount + distanceCount else { throw Failure(reason: "code lengths overrun their count") }
+            guard lengths.count + repeats <= literalCount + distanceCount else {
+                throw Failure(reason: "code lengths overrun their count")
+            }
             lengths.append(contentsOf: repeatElement(value, count: repeats))
         }
         guard lengths[256] > 0 else { throw Failure(reason: "a dynamic block has no end-of-block code") }
-        return HuffmanTables(literals: try HuffmanDecoder(lengths: Array(lengths[..<literalCount])),
-                             distances: try HuffmanDecoder(lengths: Array(lengths[literalCount...])))
+        return HuffmanTables(
+            literals: try HuffmanDecoder(lengths: Array(lengths[..<literalCount])),
+            distances: try HuffmanDecoder(lengths: Array(lengths[literalCount...])))
     }
 
-    private static func codes(_ reader: inout InflateBits, _ tables: HuffmanTables, into output: inout [UInt8], limit: Int) throws(Failure) {
+    private static func codes(
+        _ reader: inout InflateBits, _ tables: HuffmanTables, into output: inout [UInt8], limit: Int
+    ) throws(Failure) {
         while true {
             let symbol = try tables.literals.decode(&reader)
             if symbol < 256 {
@@ -93,11 +107,16 @@ enum Inflate {
             if symbol == 256 { return }
             let lengthIndex = symbol - 257
             guard lengthIndex < 29 else { throw Failure(reason: "a length code is out of range") }
-            let length = DeflateTables.lengthBases[lengthIndex] + (try reader.bits(DeflateTables.lengthExtra[lengthIndex]))
+            let length =
+                DeflateTables.lengthBases[lengthIndex] + (try reader.bits(DeflateTables.lengthExtra[lengthIndex]))
             let distanceIndex = try tables.distances.decode(&reader)
             guard distanceIndex < 30 else { throw Failure(reason: "a distance code is out of range") }
-            let distance = DeflateTables.distanceBases[distanceIndex] + (try reader.bits(DeflateTables.distanceExtra[distanceIndex]))
-            guard distance <= output.count else { throw Failure(reason: "a match reaches before the start of the data") }
+            let distance =
+                DeflateTables.distanceBases[distanceIndex]
+                + (try reader.bits(DeflateTables.distanceExtra[distanceIndex]))
+            guard distance <= output.count else {
+                throw Failure(reason: "a match reaches before the start of the data")
+            }
             guard output.count + length <= limit else { throw Failure(reason: "the data inflates past \(limit) bytes") }
             let start = output.count - distance
             for offset in 0..<length { output.append(output[start + offset]) }
@@ -175,7 +194,9 @@ struct HuffmanDecoder: Sendable {
             try reader.skip(Int(entry & 15))
             return Int(entry >> 4)
         }
-        var code = 0, first = 0, index = 0
+        var code = 0
+        var first = 0
+        var index = 0
         for length in 1...15 {
             code |= try reader.bits(1)
             let count = counts[length]

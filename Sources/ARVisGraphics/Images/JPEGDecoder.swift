@@ -43,7 +43,9 @@ struct JPEGDecoder {
             }
             guard start + 2 <= bytes.count else { throw invalid("a marker segment is truncated") }
             let length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
-            guard length >= 2, start + length <= bytes.count else { throw invalid("marker 0x\(hex(marker)) has a damaged length") }
+            guard length >= 2, start + length <= bytes.count else {
+                throw invalid("marker 0x\(hex(marker)) has a damaged length")
+            }
             let segment = bytes[start + 2..<start + length]
             position = start + length
             switch marker {
@@ -51,7 +53,10 @@ struct JPEGDecoder {
                 guard state.frame == nil else { throw invalid("it has more than one frame") }
                 state.frame = try readFrame(segment, progressive: marker == 0xC2)
             case 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
-                throw GraphicsError(.imageUnsupported, "the JPEG picture is lossless, hierarchical or arithmetic-coded (marker 0x\(hex(marker))), which cannot be drawn into PNG output")
+                throw GraphicsError(
+                    .imageUnsupported,
+                    "the JPEG picture is lossless, hierarchical or arithmetic-coded (marker 0x\(hex(marker))), which cannot be drawn into PNG output"
+                )
             case 0xC4: try readHuffmanTables(segment, into: &state)
             case 0xDB: try readQuantization(segment, into: &state)
             case 0xDD:
@@ -59,7 +64,9 @@ struct JPEGDecoder {
                 state.restartInterval = Int(segment[segment.startIndex]) << 8 | Int(segment[segment.startIndex + 1])
             case 0xE1: state.orientation = Self.exifOrientation(segment) ?? state.orientation
             case 0xEE:
-                if segment.count >= 12, segment.starts(with: Array("Adobe".utf8)) { state.adobeTransform = Int(segment[segment.startIndex + 11]) }
+                if segment.count >= 12, segment.starts(with: Array("Adobe".utf8)) {
+                    state.adobeTransform = Int(segment[segment.startIndex + 11])
+                }
             case 0xDA:
                 guard var frame = state.frame else { throw invalid("a scan comes before the frame header") }
                 var scan = try readScanHeader(segment, frame: frame, state: state)
@@ -70,19 +77,22 @@ struct JPEGDecoder {
             }
         }
         guard let frame = state.frame else { throw invalid("it has no frame header") }
-        let image = try frame.pixels(quantization: state.quantization, adobeTransform: state.adobeTransform, invalid: invalid)
+        let image = try frame.pixels(
+            quantization: state.quantization, adobeTransform: state.adobeTransform, invalid: invalid)
         return image.oriented(state.orientation)
     }
 
     /// The picture's upright size from its frame header and Exif orientation, without decoding it.
     func displaySize() -> (width: Int, height: Int)? {
-        var position = 2, orientation = 1
+        var position = 2
+        var orientation = 1
         while let (marker, start) = nextMarker(from: position), start + 2 <= bytes.count {
             let length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
             guard length >= 2, start + length <= bytes.count else { return nil }
             if marker == 0xE1 { orientation = Self.exifOrientation(bytes[start + 2..<start + length]) ?? orientation }
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), length >= 7 {
-                let height = Int(bytes[start + 3]) << 8 | Int(bytes[start + 4]), width = Int(bytes[start + 5]) << 8 | Int(bytes[start + 6])
+                let height = Int(bytes[start + 3]) << 8 | Int(bytes[start + 4])
+                let width = Int(bytes[start + 5]) << 8 | Int(bytes[start + 6])
                 return orientation >= 5 ? (height, width) : (width, height)
             }
             position = start + length
@@ -95,7 +105,9 @@ struct JPEGDecoder {
     private func nextMarker(from position: Int) -> (UInt8, Int)? {
         var index = position
         while index + 1 < bytes.count {
-            if bytes[index] == 0xFF, bytes[index + 1] != 0, bytes[index + 1] != 0xFF { return (bytes[index + 1], index + 2) }
+            if bytes[index] == 0xFF, bytes[index + 1] != 0, bytes[index + 1] != 0xFF {
+                return (bytes[index + 1], index + 2)
+            }
             index += 1
         }
         return nil
@@ -104,20 +116,33 @@ struct JPEGDecoder {
     private func readFrame(_ segment: ArraySlice<UInt8>, progressive: Bool) throws(GraphicsError) -> JPEGFrame {
         let at = segment.startIndex
         guard segment.count >= 6 else { throw invalid("its frame header is truncated") }
-        guard segment[at] == 8 else { throw GraphicsError(.imageUnsupported, "the JPEG picture has \(segment[at])-bit samples; only 8-bit ones can be drawn") }
-        let height = Int(segment[at + 1]) << 8 | Int(segment[at + 2]), width = Int(segment[at + 3]) << 8 | Int(segment[at + 4])
+        guard segment[at] == 8 else {
+            throw GraphicsError(
+                .imageUnsupported, "the JPEG picture has \(segment[at])-bit samples; only 8-bit ones can be drawn")
+        }
+        let height = Int(segment[at + 1]) << 8 | Int(segment[at + 2])
+        let width = Int(segment[at + 3]) << 8 | Int(segment[at + 4])
         let count = Int(segment[at + 5])
-        guard height > 0 else { throw GraphicsError(.imageUnsupported, "the JPEG picture declares its height later (DNL), which is not supported") }
+        guard height > 0 else {
+            throw GraphicsError(
+                .imageUnsupported, "the JPEG picture declares its height later (DNL), which is not supported")
+        }
         try RasterImage.checkSize(width: width, height: height, maximumPixels: maximumPixels, format: "JPEG")
-        guard [1, 3, 4].contains(count), segment.count >= 6 + 3 * count else { throw invalid("its frame has \(count) components") }
+        guard [1, 3, 4].contains(count), segment.count >= 6 + 3 * count else {
+            throw invalid("its frame has \(count) components")
+        }
         var components: [JPEGComponent] = []
         for index in 0..<count {
             let base = at + 6 + 3 * index
-            let horizontal = Int(segment[base + 1] >> 4), vertical = Int(segment[base + 1] & 15)
+            let horizontal = Int(segment[base + 1] >> 4)
+            let vertical = Int(segment[base + 1] & 15)
             guard (1...4).contains(horizontal), (1...4).contains(vertical), segment[base + 2] < 4 else {
-                throw invalid("component \(index + 1) has sampling \(horizontal)×\(vertical) or table \(segment[base + 2])")
+                throw invalid(
+                    "component \(index + 1) has sampling \(horizontal)×\(vertical) or table \(segment[base + 2])")
             }
-            components.append(JPEGComponent(id: segment[base], horizontal: horizontal, vertical: vertical, table: Int(segment[base + 2])))
+            components.append(
+                JPEGComponent(
+                    id: segment[base], horizontal: horizontal, vertical: vertical, table: Int(segment[base + 2])))
         }
         return JPEGFrame(width: width, height: height, progressive: progressive, components: components)
     }
@@ -126,12 +151,14 @@ struct JPEGDecoder {
         var index = segment.startIndex
         while index < segment.endIndex {
             guard index + 17 <= segment.endIndex else { throw invalid("a Huffman table is truncated") }
-            let kind = segment[index] >> 4, slot = Int(segment[index] & 15)
+            let kind = segment[index] >> 4
+            let slot = Int(segment[index] & 15)
             guard kind <= 1, slot < 4 else { throw invalid("a Huffman table has class \(kind) and slot \(slot)") }
             let counts = (1...16).map { Int(segment[index + $0]) }
             let total = counts.reduce(0, +)
             guard index + 17 + total <= segment.endIndex else { throw invalid("a Huffman table is truncated") }
-            guard let table = JPEGHuffman(counts: counts, symbols: Array(segment[index + 17..<index + 17 + total])) else {
+            guard let table = JPEGHuffman(counts: counts, symbols: Array(segment[index + 17..<index + 17 + total]))
+            else {
                 throw invalid("a Huffman table has more codes than its lengths allow")
             }
             if kind == 0 { state.dcTables[slot] = table } else { state.acTables[slot] = table }
@@ -142,12 +169,18 @@ struct JPEGDecoder {
     private func readQuantization(_ segment: ArraySlice<UInt8>, into state: inout State) throws(GraphicsError) {
         var index = segment.startIndex
         while index < segment.endIndex {
-            let wide = segment[index] >> 4 == 1, slot = Int(segment[index] & 15)
+            let wide = segment[index] >> 4 == 1
+            let slot = Int(segment[index] & 15)
             let size = wide ? 128 : 64
-            guard slot < 4, index + 1 + size <= segment.endIndex else { throw invalid("a quantisation table is truncated") }
+            guard slot < 4, index + 1 + size <= segment.endIndex else {
+                throw invalid("a quantisation table is truncated")
+            }
             var table = [Int](repeating: 0, count: 64)
             for k in 0..<64 {
-                let value = wide ? Int(segment[index + 1 + 2 * k]) << 8 | Int(segment[index + 2 + 2 * k]) : Int(segment[index + 1 + k])
+                let value =
+                    wide
+                    ? Int(segment[index + 1 + 2 * k]) << 8 | Int(segment[index + 2 + 2 * k])
+                    : Int(segment[index + 1 + k])
                 table[JPEGFrame.zigzag[k]] = value
             }
             state.quantization[slot] = table
@@ -155,27 +188,43 @@ struct JPEGDecoder {
         }
     }
 
-    private func readScanHeader(_ segment: ArraySlice<UInt8>, frame: JPEGFrame, state: State) throws(GraphicsError) -> JPEGScan {
+    private func readScanHeader(_ segment: ArraySlice<UInt8>, frame: JPEGFrame, state: State) throws(GraphicsError)
+        -> JPEGScan
+    {
         let at = segment.startIndex
         guard let count = segment.first.map(Int.init), (1...4).contains(count), segment.count >= 4 + 2 * count else {
             throw invalid("a scan header is truncated")
         }
         var members: [JPEGScan.Member] = []
         for index in 0..<count {
-            let id = segment[at + 1 + 2 * index], tables = segment[at + 2 + 2 * index]
-            guard let component = frame.components.firstIndex(where: { $0.id == id }) else { throw invalid("a scan names the unknown component \(id)") }
-            members.append(JPEGScan.Member(component: component, dc: state.dcTables[Int(tables >> 4) & 3], ac: state.acTables[Int(tables & 15) & 3]))
+            let id = segment[at + 1 + 2 * index]
+            let tables = segment[at + 2 + 2 * index]
+            guard let component = frame.components.firstIndex(where: { $0.id == id }) else {
+                throw invalid("a scan names the unknown component \(id)")
+            }
+            members.append(
+                JPEGScan.Member(
+                    component: component, dc: state.dcTables[Int(tables >> 4) & 3],
+                    ac: state.acTables[Int(tables & 15) & 3]))
         }
         let spectral = at + 1 + 2 * count
-        let start = Int(segment[spectral]), end = Int(segment[spectral + 1])
-        let high = Int(segment[spectral + 2] >> 4), low = Int(segment[spectral + 2] & 15)
-        let scan = JPEGScan(members: members, spectralStart: frame.progressive ? start : 0, spectralEnd: frame.progressive ? end : 63,
-                            successiveHigh: frame.progressive ? high : 0, successiveLow: frame.progressive ? low : 0)
+        let start = Int(segment[spectral])
+        let end = Int(segment[spectral + 1])
+        let high = Int(segment[spectral + 2] >> 4)
+        let low = Int(segment[spectral + 2] & 15)
+        let scan = JPEGScan(
+            members: members, spectralStart: frame.progressive ? start : 0, spectralEnd: frame.progressive ? end : 63,
+            successiveHigh: frame.progressive ? high : 0, successiveLow: frame.progressive ? low : 0)
         guard scan.spectralStart <= scan.spectralEnd, scan.spectralEnd <= 63, scan.successiveLow <= 13,
-              scan.spectralStart == 0 || count == 1 else { throw invalid("a scan has spectral range \(start)…\(end)") }
+            scan.spectralStart == 0 || count == 1
+        else { throw invalid("a scan has spectral range \(start)…\(end)") }
         for member in members {
-            guard scan.spectralStart > 0 || member.dc != nil || scan.successiveHigh > 0 else { throw invalid("a scan uses an undefined DC Huffman table") }
-            guard scan.spectralEnd == 0 || member.ac != nil else { throw invalid("a scan uses an undefined AC Huffman table") }
+            guard scan.spectralStart > 0 || member.dc != nil || scan.successiveHigh > 0 else {
+                throw invalid("a scan uses an undefined DC Huffman table")
+            }
+            guard scan.spectralEnd == 0 || member.ac != nil else {
+                throw invalid("a scan uses an undefined AC Huffman table")
+            }
         }
         return scan
     }
@@ -187,7 +236,9 @@ struct JPEGDecoder {
         let little = segment[tiff] == 0x49
         func read(_ at: Int, _ size: Int) -> Int? {
             guard at >= tiff, at + size <= segment.endIndex else { return nil }
-            return (0..<size).reduce(0) { value, index in value | Int(segment[at + (little ? index : size - 1 - index)]) << (8 * index) }
+            return (0..<size).reduce(0) { value, index in
+                value | Int(segment[at + (little ? index : size - 1 - index)]) << (8 * index)
+            }
         }
         guard let directory = read(tiff + 4, 4), let entries = read(tiff + directory, 2) else { return nil }
         for entry in 0..<min(entries, 512) {
@@ -233,15 +284,19 @@ struct JPEGFrame {
     var scansDecoded = 0
 
     /// Zig-zag position → natural position.
-    static let zigzag = [0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
-                         28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
-                         54, 47, 55, 62, 63]
+    static let zigzag = [
+        0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14,
+        21,
+        28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
+        54, 47, 55, 62, 63,
+    ]
 
     init(width: Int, height: Int, progressive: Bool, components: [JPEGComponent]) {
         self.width = width
         self.height = height
         self.progressive = progressive
-        let maxHorizontal = components.map(\.horizontal).max() ?? 1, maxVertical = components.map(\.vertical).max() ?? 1
+        let maxHorizontal = components.map(\.horizontal).max() ?? 1
+        let maxVertical = components.map(\.vertical).max() ?? 1
         let mcusPerLine = (width + 8 * maxHorizontal - 1) / (8 * maxHorizontal)
         let mcusPerColumn = (height + 8 * maxVertical - 1) / (8 * maxVertical)
         self.maxHorizontal = maxHorizontal
@@ -256,13 +311,16 @@ struct JPEGFrame {
             component.blocksPerColumn = (samplesPerColumn + 7) / 8
             component.storedPerLine = mcusPerLine * component.horizontal
             component.storedPerColumn = mcusPerColumn * component.vertical
-            component.coefficients = [Int16](repeating: 0, count: component.storedPerLine * component.storedPerColumn * 64)
+            component.coefficients = [Int16](
+                repeating: 0, count: component.storedPerLine * component.storedPerColumn * 64)
             return component
         }
     }
 
     /// Dequantises and inverse-transforms every block, then converts the colours to RGBA.
-    func pixels(quantization: [[Int]], adobeTransform: Int?, invalid: (String) -> GraphicsError) throws(GraphicsError) -> RasterImage {
+    func pixels(quantization: [[Int]], adobeTransform: Int?, invalid: (String) -> GraphicsError) throws(GraphicsError)
+        -> RasterImage
+    {
         var planes: [[UInt8]] = []
         for component in components {
             let table = quantization[component.table]
@@ -271,17 +329,23 @@ struct JPEGFrame {
         }
         var output = [UInt8](repeating: 255, count: width * height * 4)
         let transform = adobeTransform ?? (components.count == 3 && components.map(\.id) == Array("RGB".utf8) ? 0 : 1)
-        let columnTaps = components.map { Self.taps(count: width, factor: maxHorizontal / $0.horizontal, limit: $0.blocksPerLine * 8) }
-        let rowTaps = components.map { Self.taps(count: height, factor: maxVertical / $0.vertical, limit: $0.blocksPerColumn * 8) }
+        let columnTaps = components.map {
+            Self.taps(count: width, factor: maxHorizontal / $0.horizontal, limit: $0.blocksPerLine * 8)
+        }
+        let rowTaps = components.map {
+            Self.taps(count: height, factor: maxVertical / $0.vertical, limit: $0.blocksPerColumn * 8)
+        }
         var rows = [[UInt8]](repeating: [UInt8](repeating: 0, count: width), count: 4)
         for y in 0..<height {
             for index in components.indices {
-                Self.upsample(planes[index], stride: components[index].storedPerLine * 8, row: rowTaps[index][y],
-                              columns: columnTaps[index], into: &rows[index])
+                Self.upsample(
+                    planes[index], stride: components[index].storedPerLine * 8, row: rowTaps[index][y],
+                    columns: columnTaps[index], into: &rows[index])
             }
             for x in 0..<width {
-                let rgb = Self.color((Int(rows[0][x]), Int(rows[1][x]), Int(rows[2][x]), Int(rows[3][x])), count: components.count,
-                                     transform: transform, inverted: adobeTransform != nil)
+                let rgb = Self.color(
+                    (Int(rows[0][x]), Int(rows[1][x]), Int(rows[2][x]), Int(rows[3][x])), count: components.count,
+                    transform: transform, inverted: adobeTransform != nil)
                 let target = (y * width + x) * 4
                 output[target] = rgb.0
                 output[target + 1] = rgb.1
@@ -311,7 +375,8 @@ struct JPEGFrame {
     private static func upsample(_ plane: [UInt8], stride: Int, row: Tap, columns: [Tap], into output: inout [UInt8]) {
         plane.withUnsafeBufferPointer { plane in
             guard let start = plane.baseAddress else { return }
-            let near = start + row.near * stride, far = start + row.far * stride
+            let near = start + row.near * stride
+            let far = start + row.far * stride
             for (x, column) in columns.enumerated() {
                 let top = Int(near[column.near]) * 3 + Int(near[column.far])
                 let bottom = Int(far[column.near]) * 3 + Int(far[column.far])
@@ -322,12 +387,18 @@ struct JPEGFrame {
 
     /// One pixel's samples as RGB: greyscale, YCbCr (transform 1), RGB (transform 0), CMYK or YCCK
     /// (transform 2; Adobe files store CMYK inverted).
-    @inline(__always) private static func color(_ s: (Int, Int, Int, Int), count: Int, transform: Int, inverted: Bool) -> (UInt8, UInt8, UInt8) {
+    @inline(__always) private static func color(_ s: (Int, Int, Int, Int), count: Int, transform: Int, inverted: Bool)
+        -> (UInt8, UInt8, UInt8)
+    {
         // Saturating, so no sample (finite by construction) can trap the conversion.
         func clamp(_ value: Double) -> Int { min(255, max(0, Int(saturating: value.rounded()))) }
         func ycc(_ y: Int, _ cb: Int, _ cr: Int) -> (Int, Int, Int) {
-            let luma = Double(y), blue = Double(cb - 128), red = Double(cr - 128)
-            return (clamp(luma + 1.402 * red), clamp(luma - 0.344136 * blue - 0.714136 * red), clamp(luma + 1.772 * blue))
+            let luma = Double(y)
+            let blue = Double(cb - 128)
+            let red = Double(cr - 128)
+            return (
+                clamp(luma + 1.402 * red), clamp(luma - 0.344136 * blue - 0.714136 * red), clamp(luma + 1.772 * blue)
+            )
         }
         switch count {
         case 1: return (UInt8(s.0), UInt8(s.0), UInt8(s.0))
@@ -359,7 +430,10 @@ struct JPEGFrame {
                         InverseDCT.transform(&block)
                         for y in 0..<8 {
                             let line = (row * 8 + y) * stride + column * 8
-                            for x in 0..<8 { plane[line + x] = UInt8(clamping: Int(saturating: Double(block[y * 8 + x] + 128).rounded())) }
+                            for x in 0..<8 {
+                                plane[line + x] = UInt8(
+                                    clamping: Int(saturating: Double(block[y * 8 + x] + 128).rounded()))
+                            }
                         }
                     }
                 }
@@ -373,7 +447,8 @@ struct JPEGFrame {
 enum InverseDCT {
     /// `cosines[x * 8 + u]` = C(u)/2 · cos((2x + 1)uπ/16).
     private static let cosines: [Float] = (0..<64).map { index in
-        let x = index / 8, u = index % 8
+        let x = index / 8
+        let u = index % 8
         let scale = u == 0 ? 1 / 2.0.squareRoot() : 1
         return Float(scale / 2 * cos(Double(2 * x + 1) * Double(u) * .pi / 16))
     }

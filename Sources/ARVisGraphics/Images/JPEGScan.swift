@@ -11,14 +11,17 @@ struct JPEGHuffman {
     /// Builds the table from the number of codes of each length 1…16; `nil` when they overflow.
     init?(counts: [Int], symbols: [UInt8]) {
         self.symbols = symbols
-        var code = 0, index = 0
+        var code = 0
+        var index = 0
         for length in 1...16 {
             offsets[length] = index - code
             for _ in 0..<counts[length - 1] {
                 guard code < 1 << length else { return nil }
                 if length <= Self.fastBits {
                     let first = code << (Self.fastBits - length)
-                    for slot in first..<first + 1 << (Self.fastBits - length) { fast[slot] = UInt16(length << 8) | UInt16(symbols[index]) }
+                    for slot in first..<first + 1 << (Self.fastBits - length) {
+                        fast[slot] = UInt16(length << 8) | UInt16(symbols[index])
+                    }
                 }
                 code += 1
                 index += 1
@@ -154,11 +157,14 @@ struct JPEGScan {
 
     /// Decodes the scan's entropy-coded data starting at `position` into the frame's coefficients;
     /// returns where the data ends.
-    mutating func decode(_ bytes: [UInt8], from position: Int, into frame: inout JPEGFrame, restartInterval: Int) -> Int {
+    mutating func decode(_ bytes: [UInt8], from position: Int, into frame: inout JPEGFrame, restartInterval: Int) -> Int
+    {
         var reader = JPEGBits(bytes, position: position)
         for member in members { frame.components[member.component].prediction = 0 }
         let single = members.count == 1
-        let (blocksPerLine, blocksPerColumn) = (frame.components[members[0].component].blocksPerLine, frame.components[members[0].component].blocksPerColumn)
+        let (blocksPerLine, blocksPerColumn) = (
+            frame.components[members[0].component].blocksPerLine, frame.components[members[0].component].blocksPerColumn
+        )
         let unitsPerLine = single ? blocksPerLine : frame.mcusPerLine
         let unitCount = single ? blocksPerLine * blocksPerColumn : frame.mcusPerLine * frame.mcusPerColumn
         for unit in 0..<unitCount {
@@ -167,11 +173,15 @@ struct JPEGScan {
                 endOfBandRun = 0
                 for member in members { frame.components[member.component].prediction = 0 }
             }
-            let row = unit / unitsPerLine, column = unit % unitsPerLine
+            let row = unit / unitsPerLine
+            let column = unit % unitsPerLine
             for member in members {
                 // Only sizes are read here: a copy of the component would share, and so copy, its coefficients.
                 let storedPerLine = frame.components[member.component].storedPerLine
-                let (across, down) = single ? (1, 1) : (frame.components[member.component].horizontal, frame.components[member.component].vertical)
+                let (across, down) =
+                    single
+                    ? (1, 1)
+                    : (frame.components[member.component].horizontal, frame.components[member.component].vertical)
                 for v in 0..<down {
                     for h in 0..<across {
                         let block = ((row * down + v) * storedPerLine + column * across + h) * 64
@@ -183,7 +193,9 @@ struct JPEGScan {
         return reader.position
     }
 
-    private mutating func decodeBlock(_ reader: inout JPEGBits, _ member: Member, _ component: inout JPEGComponent, at base: Int) {
+    private mutating func decodeBlock(
+        _ reader: inout JPEGBits, _ member: Member, _ component: inout JPEGComponent, at base: Int
+    ) {
         component.coefficients.withUnsafeMutableBufferPointer { all in
             guard let start = all.baseAddress else { return }
             let block = start + base
@@ -200,7 +212,9 @@ struct JPEGScan {
         }
     }
 
-    private func decodeDC(_ reader: inout JPEGBits, _ member: Member, _ prediction: inout Int, _ block: UnsafeMutablePointer<Int16>) {
+    private func decodeDC(
+        _ reader: inout JPEGBits, _ member: Member, _ prediction: inout Int, _ block: UnsafeMutablePointer<Int16>
+    ) {
         if successiveHigh > 0 {
             if reader.bit() == 1 { block[0] |= Int16(truncatingIfNeeded: 1 << successiveLow) }
             return
@@ -212,7 +226,9 @@ struct JPEGScan {
     }
 
     /// Baseline blocks and the first pass of a progressive band.
-    private mutating func decodeACFirst(_ reader: inout JPEGBits, _ ac: JPEGHuffman, _ block: UnsafeMutablePointer<Int16>) {
+    private mutating func decodeACFirst(
+        _ reader: inout JPEGBits, _ ac: JPEGHuffman, _ block: UnsafeMutablePointer<Int16>
+    ) {
         if endOfBandRun > 0 {
             endOfBandRun -= 1
             return
@@ -220,7 +236,8 @@ struct JPEGScan {
         var k = max(1, spectralStart)
         while k <= spectralEnd {
             let symbol = ac.decode(&reader)
-            let run = symbol >> 4, size = symbol & 15
+            let run = symbol >> 4
+            let size = symbol & 15
             if size == 0 {
                 guard run == 15 else {
                     endOfBandRun = (1 << run) - 1 + reader.bits(run)
@@ -238,7 +255,8 @@ struct JPEGScan {
 
     /// A later pass of a progressive band: one more bit of every coefficient already seen, and new ones of ±1 (T.81 G.1.2.3).
     private mutating func refineAC(_ reader: inout JPEGBits, _ ac: JPEGHuffman, _ block: UnsafeMutablePointer<Int16>) {
-        let plus = Int16(truncatingIfNeeded: 1 << successiveLow), minus = Int16(truncatingIfNeeded: -1 << successiveLow)
+        let plus = Int16(truncatingIfNeeded: 1 << successiveLow)
+        let minus = Int16(truncatingIfNeeded: -1 << successiveLow)
         func correct(_ index: Int) {
             if reader.bit() == 1, block[index] & plus == 0 { block[index] &+= block[index] >= 0 ? plus : minus }
         }

@@ -33,12 +33,14 @@ struct PNGDecoder {
 
     func decode() throws(GraphicsError) -> RasterImage {
         var header: Header?
-        var palette: [UInt8] = [], transparency: [UInt8]? = nil
+        var palette: [UInt8] = []
+        var transparency: [UInt8]? = nil
         var compressed: [UInt8] = []
         var position = Self.signature.count
         while true {
             guard position + 8 <= bytes.count else { throw invalid("it ends before its IEND chunk") }
-            let length = Int(bigEndian(position)), type = String(decoding: bytes[position + 4..<position + 8], as: UTF8.self)
+            let length = Int(bigEndian(position))
+            let type = String(decoding: bytes[position + 4..<position + 8], as: UTF8.self)
             let start = position + 8
             guard length <= bytes.count - start - 4 else { throw invalid("its \(type) chunk is truncated") }
             let data = bytes[start..<start + length]
@@ -63,21 +65,27 @@ struct PNGDecoder {
         } catch {
             throw invalid("its image data cannot be decompressed: \(error.reason)")
         }
-        guard filtered.count == expected else { throw invalid("its image data holds \(filtered.count) bytes, not \(expected)") }
+        guard filtered.count == expected else {
+            throw invalid("its image data holds \(filtered.count) bytes, not \(expected)")
+        }
         return try pixels(filtered, header, palette: palette, transparency: transparency)
     }
 
     private func readHeader(_ data: ArraySlice<UInt8>) throws(GraphicsError) -> Header {
         guard data.count == 13 else { throw invalid("its IHDR chunk is \(data.count) bytes, not 13") }
         let at = data.startIndex
-        var header = Header(width: Int(bigEndian(at)), height: Int(bigEndian(at + 4)), bitDepth: Int(data[at + 8]),
-                            colorType: Int(data[at + 9]), interlaced: data[at + 12] == 1)
+        var header = Header(
+            width: Int(bigEndian(at)), height: Int(bigEndian(at + 4)), bitDepth: Int(data[at + 8]),
+            colorType: Int(data[at + 9]), interlaced: data[at + 12] == 1)
         let depths: [Int: [Int]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
         guard depths[header.colorType]?.contains(header.bitDepth) == true else {
             throw invalid("colour type \(header.colorType) at \(header.bitDepth) bits is not a legal combination")
         }
-        guard data[at + 10] == 0, data[at + 11] == 0, data[at + 12] <= 1 else { throw invalid("it names an unknown compression, filter or interlace method") }
-        try RasterImage.checkSize(width: header.width, height: header.height, maximumPixels: maximumPixels, format: "PNG")
+        guard data[at + 10] == 0, data[at + 11] == 0, data[at + 12] <= 1 else {
+            throw invalid("it names an unknown compression, filter or interlace method")
+        }
+        try RasterImage.checkSize(
+            width: header.width, height: header.height, maximumPixels: maximumPixels, format: "PNG")
         header.interlaced = data[at + 12] == 1
         return header
     }
@@ -101,14 +109,17 @@ struct PNGDecoder {
     }
 
     /// Unfilters every pass and spreads its pixels into the picture.
-    private func pixels(_ data: [UInt8], _ header: Header, palette: [UInt8], transparency: [UInt8]?) throws(GraphicsError) -> RasterImage {
+    private func pixels(_ data: [UInt8], _ header: Header, palette: [UInt8], transparency: [UInt8]?)
+        throws(GraphicsError) -> RasterImage
+    {
         var output = [UInt8](repeating: 0, count: header.width * header.height * 4)
         var offset = 0
         for pass in Self.passes(header) {
             let size = Self.passSize(pass, header)
             guard size.width > 0, size.height > 0 else { continue }
             let rowBytes = header.rowBytes(size.width)
-            var previous = [UInt8](repeating: 0, count: rowBytes), current = previous
+            var previous = [UInt8](repeating: 0, count: rowBytes)
+            var current = previous
             for row in 0..<size.height {
                 let filter = data[offset]
                 for index in 0..<rowBytes { current[index] = data[offset + 1 + index] }
@@ -117,7 +128,9 @@ struct PNGDecoder {
                     throw invalid("row \(row + 1) has the unknown filter type \(filter)")
                 }
                 let y = pass.1 + row * pass.3
-                if header.bitDepth == 8, header.colorType == 6 || header.colorType == 2 && transparency == nil, pass.2 == 1 {
+                if header.bitDepth == 8, header.colorType == 6 || header.colorType == 2 && transparency == nil,
+                    pass.2 == 1
+                {
                     Self.copyRow(current, channels: header.channels, into: &output, at: y * header.width * 4)
                     swap(&current, &previous)
                     continue
@@ -141,7 +154,8 @@ struct PNGDecoder {
     private static func copyRow(_ row: [UInt8], channels: Int, into output: inout [UInt8], at start: Int) {
         row.withUnsafeBufferPointer { row in
             output.withUnsafeMutableBufferPointer { output in
-                var source = 0, target = start
+                var source = 0
+                var target = start
                 while source < row.count {
                     output[target] = row[source]
                     output[target + 1] = row[source + 1]
@@ -179,12 +193,16 @@ struct PNGDecoder {
 
     private static func paeth(_ a: Int, _ b: Int, _ c: Int) -> Int {
         let p = a + b - c
-        let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+        let pa = abs(p - a)
+        let pb = abs(p - b)
+        let pc = abs(p - c)
         return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
     }
 
     /// Pixel `column` of an unfiltered row as 8-bit RGBA.
-    private static func pixel(_ row: [UInt8], _ column: Int, _ header: Header, palette: [UInt8], transparency: [UInt8]?) -> (UInt8, UInt8, UInt8, UInt8) {
+    private static func pixel(_ row: [UInt8], _ column: Int, _ header: Header, palette: [UInt8], transparency: [UInt8]?)
+        -> (UInt8, UInt8, UInt8, UInt8)
+    {
         let depth = header.bitDepth
         /// Sample `index` of the pixel at its own depth (16-bit samples whole).
         func sample(_ index: Int) -> Int {
@@ -207,7 +225,9 @@ struct PNGDecoder {
             let grey = sample(0)
             return (byte(grey), byte(grey), byte(grey), key(0) == grey ? 0 : 255)
         case 2:
-            let red = sample(0), green = sample(1), blue = sample(2)
+            let red = sample(0)
+            let green = sample(1)
+            let blue = sample(2)
             let transparent = key(0) == red && key(1) == green && key(2) == blue
             return (byte(red), byte(green), byte(blue), transparent ? 0 : 255)
         case 3:

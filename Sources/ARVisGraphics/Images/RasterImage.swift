@@ -53,10 +53,13 @@ public struct RasterImage: Sendable, Hashable {
 
     /// Checks a picture's declared size before any pixel is decoded.
     static func checkSize(width: Int, height: Int, maximumPixels: Int, format: String) throws(GraphicsError) {
-        guard width > 0, height > 0 else { throw GraphicsError(.imageInvalid, "the \(format) picture is \(width)×\(height) pixels") }
+        guard width > 0, height > 0 else {
+            throw GraphicsError(.imageInvalid, "the \(format) picture is \(width)×\(height) pixels")
+        }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maximumPixels else {
-            throw GraphicsError(.imageTooLarge, "the \(width)×\(height) \(format) picture has more than \(maximumPixels) pixels")
+            throw GraphicsError(
+                .imageTooLarge, "the \(width)×\(height) \(format) picture has more than \(maximumPixels) pixels")
         }
     }
 
@@ -64,7 +67,8 @@ public struct RasterImage: Sendable, Hashable {
     func oriented(_ orientation: Int) -> RasterImage {
         guard (2...8).contains(orientation) else { return self }
         let swaps = orientation >= 5
-        let outWidth = swaps ? height : width, outHeight = swaps ? width : height
+        let outWidth = swaps ? height : width
+        let outHeight = swaps ? width : height
         var out = [UInt8](repeating: 0, count: pixels.count)
         for y in 0..<outHeight {
             for x in 0..<outWidth {
@@ -79,7 +83,8 @@ public struct RasterImage: Sendable, Hashable {
                 case 7: (sx, sy) = (width - 1 - y, height - 1 - x)
                 default: (sx, sy) = (width - 1 - y, x)
                 }
-                let from = (sy * width + sx) * 4, to = (y * outWidth + x) * 4
+                let from = (sy * width + sx) * 4
+                let to = (y * outWidth + x) * 4
                 out[to] = pixels[from]
                 out[to + 1] = pixels[from + 1]
                 out[to + 2] = pixels[from + 2]

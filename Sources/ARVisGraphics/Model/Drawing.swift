@@ -20,7 +20,9 @@ public struct Drawing: Sendable, Hashable {
     public var overlays: [Overlay]
 
     /// Creates a drawing.
-    public init(extent: Extent, title: String? = nil, summary: String? = nil, elements: [Element] = [], overlays: [Overlay] = []) {
+    public init(
+        extent: Extent, title: String? = nil, summary: String? = nil, elements: [Element] = [], overlays: [Overlay] = []
+    ) {
         self.extent = extent
         self.title = title
         self.summary = summary
@@ -110,7 +112,10 @@ public struct TextRun: Sendable, Hashable {
     public var isUnderlined: Bool
 
     /// Creates a text run.
-    public init(_ text: String, at origin: Point, face: FontFace = .regular, size: Double, color: DrawingColor = .black, isUnderlined: Bool = false) {
+    public init(
+        _ text: String, at origin: Point, face: FontFace = .regular, size: Double, color: DrawingColor = .black,
+        isUnderlined: Bool = false
+    ) {
         self.text = text
         self.origin = origin
         self.face = face
@@ -167,7 +172,9 @@ public struct MediaItem: Sendable, Hashable {
     public var fallback: [Element]
 
     /// Creates a media item.
-    public init(kind: Kind, frame: Rect, url: String, poster: String? = nil, isEmbeddedPage: Bool = false, fallback: [Element]) {
+    public init(
+        kind: Kind, frame: Rect, url: String, poster: String? = nil, isEmbeddedPage: Bool = false, fallback: [Element]
+    ) {
         self.kind = kind
         self.frame = frame
         self.url = url
@@ -207,8 +214,10 @@ public struct Group: Sendable, Hashable {
     }
 
     /// Creates a group.
-    public init(_ elements: [Element], transform: Transform = .identity, clip: Path? = nil, opacity: Double = 1,
-                link: String? = nil, label: String? = nil, role: Role? = nil) {
+    public init(
+        _ elements: [Element], transform: Transform = .identity, clip: Path? = nil, opacity: Double = 1,
+        link: String? = nil, label: String? = nil, role: Role? = nil
+    ) {
         self.elements = elements
         self.transform = transform
         self.clip = clip

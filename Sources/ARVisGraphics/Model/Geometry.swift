@@ -80,8 +80,10 @@ public struct Rect: Sendable, Hashable {
 
     /// The overlap of two rectangles; zero-sized when they do not overlap.
     public func intersection(_ other: Rect) -> Rect {
-        let left = max(minX, other.minX), top = max(minY, other.minY)
-        let right = min(maxX, other.maxX), bottom = min(maxY, other.maxY)
+        let left = max(minX, other.minX)
+        let top = max(minY, other.minY)
+        let right = min(maxX, other.maxX)
+        let bottom = min(maxY, other.maxY)
         return Rect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
     }
 
@@ -117,7 +119,8 @@ public struct Transform: Sendable, Hashable {
     /// A rotation about the origin, clockwise on screen for positive angles (y points down).
     public static func rotation(degrees: Double) -> Transform {
         let radians = degrees * .pi / 180
-        let cosine = cos(radians), sine = sin(radians)
+        let cosine = cos(radians)
+        let sine = sin(radians)
         return Transform(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
     }
 
@@ -189,4 +192,3 @@ public struct DrawingColor: Sendable, Hashable {
     /// Fully transparent.
     public static let clear = DrawingColor(red: 0, green: 0, blue: 0, opacity: 0)
 }
-

@@ -65,21 +65,33 @@ public struct Path: Sendable, Hashable {
         var path = Path()
         path.move(to: Point(rect.minX + r, rect.minY))
         path.line(to: Point(rect.maxX - r, rect.minY))
-        path.cubic(Point(rect.maxX - r + k, rect.minY), Point(rect.maxX, rect.minY + r - k), to: Point(rect.maxX, rect.minY + r))
+        path.cubic(
+            Point(rect.maxX - r + k, rect.minY), Point(rect.maxX, rect.minY + r - k),
+            to: Point(rect.maxX, rect.minY + r))
         path.line(to: Point(rect.maxX, rect.maxY - r))
-        path.cubic(Point(rect.maxX, rect.maxY - r + k), Point(rect.maxX - r + k, rect.maxY), to: Point(rect.maxX - r, rect.maxY))
+        path.cubic(
+            Point(rect.maxX, rect.maxY - r + k), Point(rect.maxX - r + k, rect.maxY),
+            to: Point(rect.maxX - r, rect.maxY))
         path.line(to: Point(rect.minX + r, rect.maxY))
-        path.cubic(Point(rect.minX + r - k, rect.maxY), Point(rect.minX, rect.maxY - r + k), to: Point(rect.minX, rect.maxY - r))
+        path.cubic(
+            Point(rect.minX + r - k, rect.maxY), Point(rect.minX, rect.maxY - r + k),
+            to: Point(rect.minX, rect.maxY - r))
         path.line(to: Point(rect.minX, rect.minY + r))
-        path.cubic(Point(rect.minX, rect.minY + r - k), Point(rect.minX + r - k, rect.minY), to: Point(rect.minX + r, rect.minY))
+        path.cubic(
+            Point(rect.minX, rect.minY + r - k), Point(rect.minX + r - k, rect.minY),
+            to: Point(rect.minX + r, rect.minY))
         path.close()
         return path
     }
 
     /// An ellipse inscribed in `rect`.
     public static func ellipse(in rect: Rect) -> Path {
-        let rx = rect.width / 2, ry = rect.height / 2, cx = rect.midX, cy = rect.midY
-        let kx = 0.5522847498 * rx, ky = 0.5522847498 * ry
+        let rx = rect.width / 2
+        let ry = rect.height / 2
+        let cx = rect.midX
+        let cy = rect.midY
+        let kx = 0.5522847498 * rx
+        let ky = 0.5522847498 * ry
         var path = Path()
         path.move(to: Point(cx + rx, cy))
         path.cubic(Point(cx + rx, cy + ky), Point(cx + kx, cy + ry), to: Point(cx, cy + ry))
@@ -113,7 +125,8 @@ public struct Path: Sendable, Hashable {
             case .move(let p): .move(transform.apply(p))
             case .line(let p): .line(transform.apply(p))
             case .quad(let c, let p): .quad(control: transform.apply(c), to: transform.apply(p))
-            case .cubic(let c1, let c2, let p): .cubic(control1: transform.apply(c1), control2: transform.apply(c2), to: transform.apply(p))
+            case .cubic(let c1, let c2, let p):
+                .cubic(control1: transform.apply(c1), control2: transform.apply(c2), to: transform.apply(p))
             case .close: .close
             }
         }
@@ -125,7 +138,8 @@ public struct Path: Sendable, Hashable {
     public func flattened(tolerance: Double = 0.2) -> [Polyline] {
         var result: [Polyline] = []
         var current: [Point] = []
-        var start = Point.zero, pen = Point.zero
+        var start = Point.zero
+        var pen = Point.zero
         func finish(closed: Bool) {
             if current.count > 1 { result.append(Polyline(points: current, isClosed: closed)) }
             current = []
@@ -162,24 +176,38 @@ public struct Path: Sendable, Hashable {
         min(100, max(1, Int(saturating: (deviation / tolerance).squareRoot().rounded(.up))))
     }
 
-    private static func flattenQuad(_ p0: Point, _ c: Point, _ p1: Point, _ tolerance: Double, into points: inout [Point]) {
-        let dx = p0.x - 2 * c.x + p1.x, dy = p0.y - 2 * c.y + p1.y
+    private static func flattenQuad(
+        _ p0: Point, _ c: Point, _ p1: Point, _ tolerance: Double, into points: inout [Point]
+    ) {
+        let dx = p0.x - 2 * c.x + p1.x
+        let dy = p0.y - 2 * c.y + p1.y
         let count = segmentCount(deviation: (dx * dx + dy * dy).squareRoot() / 4, tolerance: tolerance)
         for step in 1...count {
-            let t = Double(step) / Double(count), u = 1 - t
-            points.append(Point(u * u * p0.x + 2 * u * t * c.x + t * t * p1.x, u * u * p0.y + 2 * u * t * c.y + t * t * p1.y))
+            let t = Double(step) / Double(count)
+            let u = 1 - t
+            points.append(
+                Point(u * u * p0.x + 2 * u * t * c.x + t * t * p1.x, u * u * p0.y + 2 * u * t * c.y + t * t * p1.y))
         }
     }
 
-    private static func flattenCubic(_ p0: Point, _ c1: Point, _ c2: Point, _ p1: Point, _ tolerance: Double, into points: inout [Point]) {
-        let ax = p0.x - 2 * c1.x + c2.x, ay = p0.y - 2 * c1.y + c2.y
-        let bx = c1.x - 2 * c2.x + p1.x, by = c1.y - 2 * c2.y + p1.y
+    private static func flattenCubic(
+        _ p0: Point, _ c1: Point, _ c2: Point, _ p1: Point, _ tolerance: Double, into points: inout [Point]
+    ) {
+        let ax = p0.x - 2 * c1.x + c2.x
+        let ay = p0.y - 2 * c1.y + c2.y
+        let bx = c1.x - 2 * c2.x + p1.x
+        let by = c1.y - 2 * c2.y + p1.y
         let deviation = 0.75 * max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
         let count = segmentCount(deviation: deviation, tolerance: tolerance)
         for step in 1...count {
-            let t = Double(step) / Double(count), u = 1 - t
-            let w0 = u * u * u, w1 = 3 * u * u * t, w2 = 3 * u * t * t, w3 = t * t * t
-            points.append(Point(w0 * p0.x + w1 * c1.x + w2 * c2.x + w3 * p1.x, w0 * p0.y + w1 * c1.y + w2 * c2.y + w3 * p1.y))
+            let t = Double(step) / Double(count)
+            let u = 1 - t
+            let w0 = u * u * u
+            let w1 = 3 * u * u * t
+            let w2 = 3 * u * t * t
+            let w3 = t * t * t
+            points.append(
+                Point(w0 * p0.x + w1 * c1.x + w2 * c2.x + w3 * p1.x, w0 * p0.y + w1 * c1.y + w2 * c2.y + w3 * p1.y))
         }
     }
 }

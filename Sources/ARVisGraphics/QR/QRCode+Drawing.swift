@@ -6,10 +6,13 @@ extension QRCode {
     /// Each row's runs of dark modules are one rectangle, so a version-40 code is a few thousand shapes.
     public func drawing(moduleSize: Double = 4) -> Drawing {
         let side = Double(size + 2 * Self.quietZone) * moduleSize
-        var elements: [Element] = [.shape(Shape(path: .rect(Rect(x: 0, y: 0, width: side, height: side)), fill: .white))]
+        var elements: [Element] = [
+            .shape(Shape(path: .rect(Rect(x: 0, y: 0, width: side, height: side)), fill: .white))
+        ]
         for run in darkRuns() {
-            let rect = Rect(x: Double(run.x + Self.quietZone) * moduleSize, y: Double(run.y + Self.quietZone) * moduleSize,
-                            width: Double(run.length) * moduleSize, height: moduleSize)
+            let rect = Rect(
+                x: Double(run.x + Self.quietZone) * moduleSize, y: Double(run.y + Self.quietZone) * moduleSize,
+                width: Double(run.length) * moduleSize, height: moduleSize)
             elements.append(.shape(Shape(path: .rect(rect), fill: .black)))
         }
         return Drawing(extent: Extent(width: side, height: side), title: "QR Code", elements: elements)
@@ -20,7 +23,9 @@ extension QRCode {
         let modules = size + 2 * Self.quietZone
         let side = Double(modules) * moduleSize
         var path = ""
-        for run in darkRuns() { path += "M\(run.x + Self.quietZone) \(run.y + Self.quietZone)h\(run.length)v1h-\(run.length)z" }
+        for run in darkRuns() {
+            path += "M\(run.x + Self.quietZone) \(run.y + Self.quietZone)h\(run.length)v1h-\(run.length)z"
+        }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(side.formattedForSVG)" height="\(side.formattedForSVG)" viewBox="0 0 \(modules) \(modules)" \
             shape-rendering="crispEdges"><title>QR Code</title><rect width="\(modules)" height="\(modules)" fill="#fff"/><path d="\(path)" fill="#000"/></svg>
@@ -34,7 +39,10 @@ extension QRCode {
         for y in 0..<size {
             var x = 0
             while x < size {
-                guard self[x: x, y: y] else { x += 1; continue }
+                guard self[x: x, y: y] else {
+                    x += 1
+                    continue
+                }
                 let start = x
                 while x < size, self[x: x, y: y] { x += 1 }
                 runs.append((start, y, x - start))

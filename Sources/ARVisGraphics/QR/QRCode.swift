@@ -43,17 +43,31 @@ public struct QRCode: Sendable, Hashable {
     /// Encodes `text` as UTF-8 bytes in the smallest version from `minimumVersion` that holds it.
     /// - Throws: ``GraphicsError`` `qrDataTooLong` past the 2 953 bytes version 40 holds at level L
     ///   (fewer at higher levels), and `invalidArgument` for a version outside 1–40.
-    public init(encoding text: String, errorCorrection: ErrorCorrection = .medium, minimumVersion: Int = 1) throws(GraphicsError) {
+    public init(encoding text: String, errorCorrection: ErrorCorrection = .medium, minimumVersion: Int = 1)
+        throws(GraphicsError)
+    {
         guard (1...40).contains(minimumVersion) else {
             throw GraphicsError(.invalidArgument, "a QR Code version is 1 to 40, not \(minimumVersion)")
         }
         let bytes = Array(text.utf8)
-        guard let version = (minimumVersion...40).first(where: { Self.capacity(version: $0, errorCorrection: errorCorrection) >= bytes.count }) else {
-            throw GraphicsError(.qrDataTooLong, "\(bytes.count) bytes do not fit in a QR Code at level \(errorCorrection): the most is \(Self.capacity(version: 40, errorCorrection: errorCorrection))")
+        guard
+            let version = (minimumVersion...40).first(where: {
+                Self.capacity(version: $0, errorCorrection: errorCorrection) >= bytes.count
+            })
+        else {
+            throw GraphicsError(
+                .qrDataTooLong,
+                "\(bytes.count) bytes do not fit in a QR Code at level \(errorCorrection): the most is \(Self.capacity(version: 40, errorCorrection: errorCorrection))"
+            )
         }
         // A higher level that still fits costs nothing.
-        let level = ErrorCorrection.allCases.last { $0.rawValue >= errorCorrection.rawValue && Self.capacity(version: version, errorCorrection: $0) >= bytes.count } ?? errorCorrection
-        let codewords = QRBlocks(version: version, errorCorrection: level).interleaved(Self.dataCodewords(bytes, version: version, level: level))
+        let level =
+            ErrorCorrection.allCases.last {
+                $0.rawValue >= errorCorrection.rawValue
+                    && Self.capacity(version: version, errorCorrection: $0) >= bytes.count
+            } ?? errorCorrection
+        let codewords = QRBlocks(version: version, errorCorrection: level).interleaved(
+            Self.dataCodewords(bytes, version: version, level: level))
         var matrix = QRMatrix(version: version)
         matrix.placeData(codewords)
         let penalties = (0..<8).map { matrix.masked($0, level: level).penalty }
@@ -67,7 +81,8 @@ public struct QRCode: Sendable, Hashable {
 
     /// How many bytes of text a version holds at a level.
     public static func capacity(version: Int, errorCorrection: ErrorCorrection) -> Int {
-        let bits = QRBlocks(version: version, errorCorrection: errorCorrection).dataCodewordCount * 8 - 4 - countBits(version)
+        let bits =
+            QRBlocks(version: version, errorCorrection: errorCorrection).dataCodewordCount * 8 - 4 - countBits(version)
         return max(0, bits / 8)
     }
 

@@ -41,7 +41,9 @@ struct QRMatrix {
         for (i, x) in centres.enumerated() {
             for (j, y) in centres.enumerated() {
                 // The three corners taken by finders have no alignment pattern.
-                if (i == 0 && j == 0) || (i == 0 && j == centres.count - 1) || (i == centres.count - 1 && j == 0) { continue }
+                if (i == 0 && j == 0) || (i == 0 && j == centres.count - 1) || (i == centres.count - 1 && j == 0) {
+                    continue
+                }
                 for dy in -2...2 {
                     for dx in -2...2 { set(x + dx, y + dy, max(abs(dx), abs(dy)) != 1) }
                 }
@@ -154,15 +156,21 @@ struct QRMatrix {
         for line in 0..<size {
             let row = (0..<size).map { dark[line * size + $0] }
             let column = (0..<size).map { dark[$0 * size + line] }
-            score += Self.runPenalty(row) + Self.runPenalty(column) + Self.finderPenalty(row) + Self.finderPenalty(column)
+            score +=
+                Self.runPenalty(row) + Self.runPenalty(column) + Self.finderPenalty(row) + Self.finderPenalty(column)
         }
         for y in 0..<size - 1 {
             for x in 0..<size - 1 {
                 let value = dark[y * size + x]
-                if dark[y * size + x + 1] == value, dark[(y + 1) * size + x] == value, dark[(y + 1) * size + x + 1] == value { score += 3 }
+                if dark[y * size + x + 1] == value, dark[(y + 1) * size + x] == value,
+                    dark[(y + 1) * size + x + 1] == value
+                {
+                    score += 3
+                }
             }
         }
-        let darkCount = dark.reduce(0) { $0 + ($1 ? 1 : 0) }, total = size * size
+        let darkCount = dark.reduce(0) { $0 + ($1 ? 1 : 0) }
+        let total = size * size
         let deviation = abs(darkCount * 20 - total * 10)
         score += ((deviation + total - 1) / total - 1) * 10
         return score
@@ -170,7 +178,8 @@ struct QRMatrix {
 
     /// N1: 3 for each run of five like modules, plus 1 for each module beyond five.
     private static func runPenalty(_ line: [Bool]) -> Int {
-        var score = 0, run = 1
+        var score = 0
+        var run = 1
         for index in 1...line.count {
             if index < line.count, line[index] == line[index - 1] {
                 run += 1

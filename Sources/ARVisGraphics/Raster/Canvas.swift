@@ -66,7 +66,9 @@ final class Canvas {
             if let stroke = shape.stroke {
                 let width = stroke.width * transform.averageScale
                 let dash = stroke.dash.map { $0 * transform.averageScale }
-                fill(Stroker.outlines(of: polylines, width: width, dash: dash, round: stroke.isRound), stroke.color.fading(opacity))
+                fill(
+                    Stroker.outlines(of: polylines, width: width, dash: dash, round: stroke.isRound),
+                    stroke.color.fading(opacity))
             }
         case .text(let run): drawText(run, transform: transform, opacity: opacity)
         case .image(let image): drawImage(image, transform: transform, opacity: opacity)
@@ -84,13 +86,21 @@ final class Canvas {
 
     /// A decodable PNG or JPEG `data:` URI fitted into (or filling) its frame; anything else draws its fallback.
     private func drawImage(_ item: ImageItem, transform: Transform, opacity: Double) {
-        guard let source = item.source, let picture = picture(source, name: item.name) else { return draw(item.fallback, transform: transform, opacity: opacity) }
+        guard let source = item.source, let picture = picture(source, name: item.name) else {
+            return draw(item.fallback, transform: transform, opacity: opacity)
+        }
         let frame = item.frame
-        let width = Double(picture.width), height = Double(picture.height)
-        let scale = item.fills ? max(frame.width / width, frame.height / height) : min(frame.width / width, frame.height / height)
+        let width = Double(picture.width)
+        let height = Double(picture.height)
+        let scale =
+            item.fills
+            ? max(frame.width / width, frame.height / height) : min(frame.width / width, frame.height / height)
         guard scale.isFinite, scale > 0 else { return }
-        let placed = Rect(x: frame.midX - width * scale / 2, y: frame.midY - height * scale / 2, width: width * scale, height: height * scale)
-        let toPixels = transform.concatenating(Transform(a: scale, b: 0, c: 0, d: scale, tx: placed.minX, ty: placed.minY))
+        let placed = Rect(
+            x: frame.midX - width * scale / 2, y: frame.midY - height * scale / 2, width: width * scale,
+            height: height * scale)
+        let toPixels = transform.concatenating(
+            Transform(a: scale, b: 0, c: 0, d: scale, tx: placed.minX, ty: placed.minY))
         guard let paint = PicturePaint(picture, toPixels: toPixels, opacity: opacity) else { return }
         fill(Path.rect(item.fills ? frame : placed).applying(transform).flattened(tolerance: 0.1), paint)
     }
@@ -99,7 +109,8 @@ final class Canvas {
         if let cached = pictures[source] { return cached }
         var picture: RasterImage?
         if source.hasPrefix("data:"), let comma = source.firstIndex(of: ","), source[..<comma].hasSuffix(";base64"),
-           let bytes = Data(base64Encoded: String(source[source.index(after: comma)...])) {
+            let bytes = Data(base64Encoded: String(source[source.index(after: comma)...]))
+        {
             do {
                 picture = try RasterImage(decoding: [UInt8](bytes))
             } catch {
@@ -118,7 +129,8 @@ final class Canvas {
         let color = run.color.fading(opacity)
         // Glyphs are cached flattened at their pixel size when the transform only scales and moves.
         let pixelSize = run.size * transform.a
-        let simple = transform.b == 0 && transform.c == 0 && transform.a == transform.d && pixelSize > 0 && pixelSize < 2000
+        let simple =
+            transform.b == 0 && transform.c == 0 && transform.a == transform.d && pixelSize > 0 && pixelSize < 2000
         var pen = run.origin.x
         var placed: [(GlyphOutline, Point)] = []
         var outline = Path()
@@ -127,11 +139,13 @@ final class Canvas {
             // A scalar DejaVu lacks comes from the fallback font, without kerning across the two.
             let fallback = font.fallback(for: scalar)
             let source = fallback ?? font
-            let glyph = source.glyph(for: scalar), scale = run.size / source.unitsPerEm
+            let glyph = source.glyph(for: scalar)
+            let scale = run.size / source.unitsPerEm
             if let previous, fallback == nil { pen += font.kerning(between: previous, and: glyph) * scale }
             previous = fallback == nil ? glyph : nil
             if simple {
-                let cached = cachedGlyph(source, run.face, glyph, pixelSize: pixelSize, slant: slant, isFallback: fallback != nil)
+                let cached = cachedGlyph(
+                    source, run.face, glyph, pixelSize: pixelSize, slant: slant, isFallback: fallback != nil)
                 placed.append((cached, transform.apply(Point(pen, run.origin.y))))
             } else {
                 let place = Transform(a: scale, b: 0, c: -slant * scale, d: -scale, tx: pen, ty: run.origin.y)
@@ -146,23 +160,30 @@ final class Canvas {
         }
         if run.isUnderlined {
             let thickness = max(0.5, run.size / 14)
-            let line = Rect(x: run.origin.x, y: run.origin.y + run.size * 0.12, width: pen - run.origin.x, height: thickness)
+            let line = Rect(
+                x: run.origin.x, y: run.origin.y + run.size * 0.12, width: pen - run.origin.x, height: thickness)
             fill(Path.rect(line).applying(transform).flattened(), color)
         }
     }
 
-    private func cachedGlyph(_ font: TrueTypeFont, _ face: FontFace, _ glyph: UInt16, pixelSize: Double, slant: Double, isFallback: Bool) -> GlyphOutline {
-        let key = GlyphKey(face: face, isFallback: isFallback, glyph: glyph, size: Int(saturating: (pixelSize * 64).rounded()))
+    private func cachedGlyph(
+        _ font: TrueTypeFont, _ face: FontFace, _ glyph: UInt16, pixelSize: Double, slant: Double, isFallback: Bool
+    ) -> GlyphOutline {
+        let key = GlyphKey(
+            face: face, isFallback: isFallback, glyph: glyph, size: Int(saturating: (pixelSize * 64).rounded()))
         if let cached = glyphs[key] { return cached }
         let scale = pixelSize / font.unitsPerEm
         let polylines = font.outline(ofGlyph: glyph)
             .applying(Transform(a: scale, b: 0, c: -slant * scale, d: -scale, tx: 0, ty: 0))
             .flattened(tolerance: 0.08)
-        var outline = GlyphOutline(polylines: polylines, minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        var outline = GlyphOutline(
+            polylines: polylines, minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
         for polyline in polylines {
             for point in polyline.points {
-                outline.minX = min(outline.minX, point.x); outline.maxX = max(outline.maxX, point.x)
-                outline.minY = min(outline.minY, point.y); outline.maxY = max(outline.maxY, point.y)
+                outline.minX = min(outline.minX, point.x)
+                outline.maxX = max(outline.maxX, point.x)
+                outline.minY = min(outline.minY, point.y)
+                outline.maxY = max(outline.maxY, point.y)
             }
         }
         glyphs[key] = outline
@@ -170,14 +191,20 @@ final class Canvas {
     }
 
     private func fillGlyphs(_ placed: [(GlyphOutline, Point)], _ color: DrawingColor) {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
         for (glyph, origin) in placed where !glyph.polylines.isEmpty {
-            minX = min(minX, origin.x + glyph.minX); maxX = max(maxX, origin.x + glyph.maxX)
-            minY = min(minY, origin.y + glyph.minY); maxY = max(maxY, origin.y + glyph.maxY)
+            minX = min(minX, origin.x + glyph.minX)
+            maxX = max(maxX, origin.x + glyph.maxX)
+            minY = min(minY, origin.y + glyph.minY)
+            maxY = max(maxY, origin.y + glyph.maxY)
         }
         guard let bounds = pixelBounds(minX, minY, maxX, maxY, within: clips[clips.count - 1]) else { return }
         raster.begin(left: bounds.left, top: bounds.top, right: bounds.right, bottom: bounds.bottom)
-        for (glyph, origin) in placed where origin.x + glyph.maxX >= Double(bounds.left) && origin.x + glyph.minX <= Double(bounds.right) {
+        for (glyph, origin) in placed
+        where origin.x + glyph.maxX >= Double(bounds.left) && origin.x + glyph.minX <= Double(bounds.right) {
             raster.add(glyph.polylines, dx: origin.x, dy: origin.y)
         }
         composite(color)
@@ -185,7 +212,9 @@ final class Canvas {
 
     // MARK: Filling and clipping
 
-    private func pixelBounds(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, within clip: Clip) -> (left: Int, top: Int, right: Int, bottom: Int)? {
+    private func pixelBounds(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, within clip: Clip) -> (
+        left: Int, top: Int, right: Int, bottom: Int
+    )? {
         guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite else { return nil }
         let left = max(clip.left, Int(saturating: max(-1, minX).rounded(.down)))
         let right = min(clip.right, Int(saturating: min(Double(width), maxX).rounded(.up)) + 1)
@@ -194,12 +223,18 @@ final class Canvas {
         return left < right && top < bottom ? (left, top, right, bottom) : nil
     }
 
-    private func bounds(of polylines: [Polyline], within clip: Clip) -> (left: Int, top: Int, right: Int, bottom: Int)? {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+    private func bounds(of polylines: [Polyline], within clip: Clip) -> (left: Int, top: Int, right: Int, bottom: Int)?
+    {
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
         for polyline in polylines {
             for point in polyline.points {
-                minX = min(minX, point.x); maxX = max(maxX, point.x)
-                minY = min(minY, point.y); maxY = max(maxY, point.y)
+                minX = min(minX, point.x)
+                maxX = max(maxX, point.x)
+                minY = min(minY, point.y)
+                maxY = max(maxY, point.y)
             }
         }
         return pixelBounds(minX, minY, maxX, maxY, within: clip)
@@ -228,7 +263,8 @@ final class Canvas {
     }
 
     private func composite<P: Paint>(_ paint: P, clip: Clip, mask: UnsafePointer<Float>?) {
-        let left = raster.left, right = raster.right
+        let left = raster.left
+        let right = raster.right
         for y in raster.top..<raster.bottom {
             let cells = raster.row(y)
             let maskRow = mask.map { $0 + (y - clip.top) * (clip.right - clip.left) - clip.left }
@@ -259,20 +295,29 @@ final class Canvas {
         guard polylines.count == 1 else { return nil }
         var points = polylines[0].points
         if points.count == 5, points[0] == points[4] { points.removeLast() }
-        guard points.count == 4, points.allSatisfy({ $0.x == $0.x.rounded() && $0.y == $0.y.rounded() }) else { return nil }
-        let xs = Set(points.map(\.x)), ys = Set(points.map(\.y))
-        guard xs.count == 2, ys.count == 2, let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max(),
-              (0..<4).allSatisfy({ points[$0].x == points[($0 + 1) % 4].x || points[$0].y == points[($0 + 1) % 4].y }),
-              abs(minX) < 1e9, abs(maxX) < 1e9, abs(minY) < 1e9, abs(maxY) < 1e9 else { return nil }
+        guard points.count == 4, points.allSatisfy({ $0.x == $0.x.rounded() && $0.y == $0.y.rounded() }) else {
+            return nil
+        }
+        let xs = Set(points.map(\.x))
+        let ys = Set(points.map(\.y))
+        guard xs.count == 2, ys.count == 2, let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(),
+            let maxY = ys.max(),
+            (0..<4).allSatisfy({ points[$0].x == points[($0 + 1) % 4].x || points[$0].y == points[($0 + 1) % 4].y }),
+            abs(minX) < 1e9, abs(maxX) < 1e9, abs(minY) < 1e9, abs(maxY) < 1e9
+        else { return nil }
         return (Int(saturating: minX), Int(saturating: minY), Int(saturating: maxX), Int(saturating: maxY))
     }
 
     private func pushClip(_ polylines: [Polyline]) {
         let current = clips[clips.count - 1]
         if current.mask == nil, let box = pixelRectangle(polylines) {
-            let left = max(current.left, box.left), top = max(current.top, box.top)
-            let right = min(current.right, box.right), bottom = min(current.bottom, box.bottom)
-            clips.append(left < right && top < bottom ? Clip(left: left, top: top, right: right, bottom: bottom, mask: nil) : .empty)
+            let left = max(current.left, box.left)
+            let top = max(current.top, box.top)
+            let right = min(current.right, box.right)
+            let bottom = min(current.bottom, box.bottom)
+            clips.append(
+                left < right && top < bottom
+                    ? Clip(left: left, top: top, right: right, bottom: bottom, mask: nil) : .empty)
             return
         }
         guard let bounds = bounds(of: polylines, within: current) else {
@@ -288,7 +333,8 @@ final class Canvas {
             for y in bounds.top..<bounds.bottom {
                 let cells = raster.row(y)
                 let out = buffer.baseAddress! + (y - bounds.top) * span - bounds.left
-                let outerRow = current.mask.map { _ in (y - current.top) * (current.right - current.left) - current.left }
+                let outerRow = current.mask.map { _ in (y - current.top) * (current.right - current.left) - current.left
+                }
                 var sum: Float = 0
                 for x in bounds.left..<bounds.right {
                     sum += cells[x]

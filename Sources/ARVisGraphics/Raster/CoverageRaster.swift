@@ -1,5 +1,6 @@
 import ARVisSpec
 import ARVisSupport
+
 /// Anti-aliased coverage of filled outlines by signed-area accumulation.
 ///
 /// Every edge adds the area it encloses to its left into a buffer of cells; a running sum along each
@@ -56,9 +57,11 @@ struct CoverageRaster {
         let firstRow = max(top, Int(saturating: max(-1, a.y).rounded(.down)))
         let lastRow = min(bottom - 1, Int(saturating: min(Double(height), b.y).rounded(.up)) - 1)
         guard firstRow <= lastRow else { return }
-        let minimum = Double(left), maximum = Double(right)
+        let minimum = Double(left)
+        let maximum = Double(right)
         for row in firstRow...lastRow {
-            let rowTop = max(a.y, Double(row)), rowBottom = min(b.y, Double(row + 1))
+            let rowTop = max(a.y, Double(row))
+            let rowBottom = min(b.y, Double(row + 1))
             guard rowBottom > rowTop else { continue }
             let xTop = min(maximum, max(minimum, a.x + (rowTop - a.y) * slope))
             let xBottom = min(maximum, max(minimum, a.x + (rowBottom - a.y) * slope))
@@ -69,7 +72,8 @@ struct CoverageRaster {
     /// Distributes one row's piece of an edge over the cells it crosses, splitting at pixel boundaries.
     @inline(__always) private mutating func addSpan(row: Int, _ xa: Double, _ xb: Double, weight: Double) {
         let base = cells + row * stride
-        let low = min(xa, xb), high = max(xa, xb)
+        let low = min(xa, xb)
+        let high = max(xa, xb)
         let firstCell = Int(saturating: low.rounded(.down))
         if high - Double(firstCell) <= 1 {
             let middle = (xa + xb) / 2 - Double(firstCell)

@@ -23,7 +23,9 @@ enum Deflate {
     /// Matches longer than this enter only their first positions into the hash chains.
     private static let maxInsert = 8
 
-    private static func compress(_ data: UnsafeBufferPointer<UInt8>, into block: inout TokenBlock, writer: inout BitWriter) {
+    private static func compress(
+        _ data: UnsafeBufferPointer<UInt8>, into block: inout TokenBlock, writer: inout BitWriter
+    ) {
         let count = data.count
         let head = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << hashBits)
         head.initialize(repeating: -1, count: 1 << hashBits)
@@ -40,7 +42,8 @@ enum Deflate {
         }
         var position = 0
         while position < count {
-            var bestLength = 0, bestDistance = 0
+            var bestLength = 0
+            var bestDistance = 0
             if position + 2 < count {
                 let key = hash(position)
                 var candidate = Int(head[key])
@@ -87,11 +90,14 @@ enum Deflate {
     }
 
     /// How many bytes from `position` repeat those from `candidate`, up to `limit`, compared eight at a time.
-    @inline(__always) private static func matchLength(_ data: UnsafeBufferPointer<UInt8>, _ candidate: Int, _ position: Int, _ limit: Int) -> Int {
+    @inline(__always) private static func matchLength(
+        _ data: UnsafeBufferPointer<UInt8>, _ candidate: Int, _ position: Int, _ limit: Int
+    ) -> Int {
         let base = UnsafeRawPointer(data.baseAddress!)
         var length = 0
         while length + 8 <= limit {
-            let difference = base.loadUnaligned(fromByteOffset: candidate + length, as: UInt64.self)
+            let difference =
+                base.loadUnaligned(fromByteOffset: candidate + length, as: UInt64.self)
                 ^ base.loadUnaligned(fromByteOffset: position + length, as: UInt64.self)
             if difference != 0 { return length + difference.littleEndian.trailingZeroBitCount / 8 }
             length += 8
@@ -102,7 +108,8 @@ enum Deflate {
 
     static func adler32(_ input: [UInt8]) -> UInt32 {
         input.withUnsafeBufferPointer { data in
-            var a: UInt32 = 1, b: UInt32 = 0
+            var a: UInt32 = 1
+            var b: UInt32 = 0
             var index = 0
             while index < data.count {
                 let end = min(data.count, index + 5552)
@@ -188,24 +195,29 @@ private struct TokenBlock {
         var header: DynamicHeader?
         if dynamic {
             let candidate = DynamicHeader(literalCounts: literalCounts, distanceCounts: distanceCounts)
-            if candidate.bitCount + cost(candidate.literalLengths, candidate.distanceLengths) < 3 + cost(fixed.literals, fixed.distances) {
+            if candidate.bitCount + cost(candidate.literalLengths, candidate.distanceLengths) < 3
+                + cost(fixed.literals, fixed.distances)
+            {
                 header = candidate
             }
         }
-        let literalLengths = header?.literalLengths ?? fixed.literals, distanceLengths = header?.distanceLengths ?? fixed.distances
+        let literalLengths = header?.literalLengths ?? fixed.literals
+        let distanceLengths = header?.distanceLengths ?? fixed.distances
         if let header {
             writer.write(2, bits: 2)
             header.write(to: &writer)
         } else {
             writer.write(1, bits: 2)
         }
-        let literalCodes = HuffmanCode.codes(literalLengths), distanceCodes = HuffmanCode.codes(distanceLengths)
+        let literalCodes = HuffmanCode.codes(literalLengths)
+        let distanceCodes = HuffmanCode.codes(distanceLengths)
         for token in tokens {
             if token & (1 << 31) == 0 {
                 writer.write(Int(literalCodes[Int(token)]), bits: Int(literalLengths[Int(token)]))
                 continue
             }
-            let length = Int(token >> 16 & 0x1FF), distance = Int(token & 0xFFFF)
+            let length = Int(token >> 16 & 0x1FF)
+            let distance = Int(token & 0xFFFF)
             let lengthCode = Int(DeflateTables.lengthCode[length])
             writer.write(Int(literalCodes[257 + lengthCode]), bits: Int(literalLengths[257 + lengthCode]))
             let lengthExtra = DeflateTables.lengthExtra[lengthCode]
@@ -213,7 +225,9 @@ private struct TokenBlock {
             let distanceCode = DeflateTables.distanceCode(distance)
             writer.write(Int(distanceCodes[distanceCode]), bits: Int(distanceLengths[distanceCode]))
             let distanceExtra = DeflateTables.distanceExtra[distanceCode]
-            if distanceExtra > 0 { writer.write(distance - DeflateTables.distanceBases[distanceCode], bits: distanceExtra) }
+            if distanceExtra > 0 {
+                writer.write(distance - DeflateTables.distanceBases[distanceCode], bits: distanceExtra)
+            }
         }
         writer.write(Int(literalCodes[256]), bits: Int(literalLengths[256]))
         tokens.removeAll(keepingCapacity: true)
@@ -263,7 +277,9 @@ private struct DynamicHeader {
         writer.write(literalCount - 257, bits: 5)
         writer.write(distanceCount - 1, bits: 5)
         writer.write(orderCount - 4, bits: 4)
-        for index in 0..<orderCount { writer.write(Int(codeLengthLengths[DeflateTables.codeLengthOrder[index]]), bits: 3) }
+        for index in 0..<orderCount {
+            writer.write(Int(codeLengthLengths[DeflateTables.codeLengthOrder[index]]), bits: 3)
+        }
         let codes = HuffmanCode.codes(codeLengthLengths)
         for run in runs {
             writer.write(Int(codes[run.symbol]), bits: Int(codeLengthLengths[run.symbol]))
@@ -291,12 +307,23 @@ private struct DynamicHeader {
             while end < lengths.count, lengths[end] == value { end += 1 }
             var left = end - index
             if value == 0 {
-                while left >= 11 { let take = min(138, left); runs.append((18, take - 11)); left -= take }
-                if left >= 3 { runs.append((17, left - 3)); left = 0 }
+                while left >= 11 {
+                    let take = min(138, left)
+                    runs.append((18, take - 11))
+                    left -= take
+                }
+                if left >= 3 {
+                    runs.append((17, left - 3))
+                    left = 0
+                }
             } else {
                 runs.append((Int(value), 0))
                 left -= 1
-                while left >= 3 { let take = min(6, left); runs.append((16, take - 3)); left -= take }
+                while left >= 3 {
+                    let take = min(6, left)
+                    runs.append((16, take - 3))
+                    left -= take
+                }
             }
             runs += repeatElement((symbol: Int(value), extra: 0), count: left)
             index = end
@@ -330,7 +357,8 @@ enum HuffmanCode {
         let leafCount = leaves.count
         var nodeWeights = leaves.map { weights[$0] }
         var parents = [Int](repeating: 0, count: 2 * leafCount - 1)
-        var nextLeaf = 0, nextInner = leafCount
+        var nextLeaf = 0
+        var nextInner = leafCount
         func takeLightest() -> Int {
             if nextLeaf < leafCount, nextInner >= nodeWeights.count || nodeWeights[nextLeaf] <= nodeWeights[nextInner] {
                 nextLeaf += 1
@@ -340,7 +368,8 @@ enum HuffmanCode {
             return nextInner - 1
         }
         for _ in 0..<leafCount - 1 {
-            let first = takeLightest(), second = takeLightest()
+            let first = takeLightest()
+            let second = takeLightest()
             parents[first] = nodeWeights.count
             parents[second] = nodeWeights.count
             nodeWeights.append(nodeWeights[first] + nodeWeights[second])
@@ -377,10 +406,18 @@ enum HuffmanCode {
 
 /// The length and distance tables of RFC 1951 §3.2.5, shared by ``Deflate`` and ``Inflate``.
 enum DeflateTables {
-    static let lengthBases = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+    static let lengthBases = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
+        258,
+    ]
     static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    static let distanceBases = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
-    static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+    static let distanceBases = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097,
+        6145, 8193, 12289, 16385, 24577,
+    ]
+    static let distanceExtra = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+    ]
     /// The order code-length code lengths are sent in.
     static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 

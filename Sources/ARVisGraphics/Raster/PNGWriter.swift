@@ -48,26 +48,39 @@ public struct PNGWriter: Sendable {
     public func write(_ drawing: Drawing, warnings: inout [GraphicsError]) throws -> [UInt8] {
         let width = max(1, Int(saturating: (drawing.extent.width * scale).rounded(.up)))
         let height = max(1, Int(saturating: (drawing.extent.height * scale).rounded(.up)))
-        guard scale > 0, scale.isFinite, width.multipliedReportingOverflow(by: height).partialValue <= Self.maximumPixels,
-              width <= 100_000, height <= 100_000 else {
-            throw GraphicsError(.canvasTooLarge, "a \(width)×\(height)-pixel image is larger than the \(Self.maximumPixels)-pixel limit; lower --scale or the widget size")
+        guard scale > 0, scale.isFinite,
+            width.multipliedReportingOverflow(by: height).partialValue <= Self.maximumPixels,
+            width <= 100_000, height <= 100_000
+        else {
+            throw GraphicsError(
+                .canvasTooLarge,
+                "a \(width)×\(height)-pixel image is larger than the \(Self.maximumPixels)-pixel limit; lower --scale or the widget size"
+            )
         }
         let canvas = Canvas(width: width, height: height, fonts: fonts)
         if let background {
-            canvas.draw(.shape(Shape(path: .rect(Rect(x: 0, y: 0, width: drawing.extent.width, height: drawing.extent.height)), fill: background)),
-                        transform: .scale(scale, scale), opacity: 1)
+            canvas.draw(
+                .shape(
+                    Shape(
+                        path: .rect(Rect(x: 0, y: 0, width: drawing.extent.width, height: drawing.extent.height)),
+                        fill: background)),
+                transform: .scale(scale, scale), opacity: 1)
         }
         canvas.draw(drawing.elements, transform: .scale(scale, scale), opacity: 1)
         warnings += canvas.pictureFailures
-        return PNGEncoder.encode(width: width, height: height, premultiplied: UnsafeBufferPointer(start: canvas.pixels, count: width * height * 4),
-                                 dynamic: huffmanCodes == .dynamic)
+        return PNGEncoder.encode(
+            width: width, height: height,
+            premultiplied: UnsafeBufferPointer(start: canvas.pixels, count: width * height * 4),
+            dynamic: huffmanCodes == .dynamic)
     }
 }
 
 /// Builds the PNG chunks: RGB when every pixel is opaque, else RGBA. ARVisModel's thumbnails use it too.
 package enum PNGEncoder {
     /// A PNG of `width × height` premultiplied RGBA float pixels (0…1), rows top to bottom.
-    package static func encode(width: Int, height: Int, premultiplied source: UnsafeBufferPointer<Float>, dynamic: Bool = true) -> [UInt8] {
+    package static func encode(
+        width: Int, height: Int, premultiplied source: UnsafeBufferPointer<Float>, dynamic: Bool = true
+    ) -> [UInt8] {
         let opaque = { () -> Bool in
             var index = 3
             while index < source.count {
@@ -91,7 +104,9 @@ package enum PNGEncoder {
 
     /// The image as PNG scanlines: each pixel un-premultiplied to 8 bits, the first row filtered with
     /// Sub and the others with Up (flat areas, most of a widget, become runs of zeros).
-    private static func filteredRows(_ source: UnsafeBufferPointer<Float>, width: Int, height: Int, channels: Int) -> [UInt8] {
+    private static func filteredRows(_ source: UnsafeBufferPointer<Float>, width: Int, height: Int, channels: Int)
+        -> [UInt8]
+    {
         let rowLength = width * channels
         var output = [UInt8](repeating: 0, count: (rowLength + 1) * height)
         var current = UnsafeMutablePointer<UInt8>.allocate(capacity: rowLength)
@@ -107,7 +122,9 @@ package enum PNGEncoder {
                 let line = output.baseAddress! + row * (rowLength + 1)
                 if row == 0 {
                     line[0] = 1
-                    for index in 0..<rowLength { line[1 + index] = current[index] &- (index >= channels ? current[index - channels] : 0) }
+                    for index in 0..<rowLength {
+                        line[1 + index] = current[index] &- (index >= channels ? current[index - channels] : 0)
+                    }
                 } else {
                     line[0] = 2
                     subtract(current, previous, count: rowLength, into: line + 1)
@@ -120,12 +137,17 @@ package enum PNGEncoder {
 
     /// Un-premultiplies `count` float pixels into 8-bit RGB or RGBA. A pixel equal to the one before
     /// (most of a widget is flat colour) reuses its bytes.
-    @inline(__always) private static func convert(_ pixels: UnsafePointer<Float>, count: Int, channels: Int, into out: UnsafeMutablePointer<UInt8>) {
+    @inline(__always) private static func convert(
+        _ pixels: UnsafePointer<Float>, count: Int, channels: Int, into out: UnsafeMutablePointer<UInt8>
+    ) {
         let raw = UnsafeRawPointer(pixels)
         var last: (UInt64, UInt64) = (.max, .max)
         var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         for x in 0..<count {
-            let bits = (raw.loadUnaligned(fromByteOffset: x * 16, as: UInt64.self), raw.loadUnaligned(fromByteOffset: x * 16 + 8, as: UInt64.self))
+            let bits = (
+                raw.loadUnaligned(fromByteOffset: x * 16, as: UInt64.self),
+                raw.loadUnaligned(fromByteOffset: x * 16 + 8, as: UInt64.self)
+            )
             if bits != last {
                 last = bits
                 let pixel = pixels + x * 4
@@ -152,11 +174,17 @@ package enum PNGEncoder {
     }
 
     /// `out[i] = a[i] &- b[i]`, sixteen bytes at a time.
-    @inline(__always) private static func subtract(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+    @inline(__always) private static func subtract(
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>
+    ) {
         var index = 0
-        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b), rawOut = UnsafeMutableRawPointer(out)
+        let rawA = UnsafeRawPointer(a)
+        let rawB = UnsafeRawPointer(b)
+        let rawOut = UnsafeMutableRawPointer(out)
         while index + 16 <= count {
-            let difference = rawA.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) &- rawB.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            let difference =
+                rawA.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                &- rawB.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
             rawOut.storeBytes(of: difference, toByteOffset: index, as: SIMD16<UInt8>.self)
             index += 16
         }

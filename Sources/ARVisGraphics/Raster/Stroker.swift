@@ -22,11 +22,15 @@ enum Stroker {
     }
 
     private static func segment(_ a: Point, _ b: Point, _ half: Double) -> Polyline? {
-        let dx = b.x - a.x, dy = b.y - a.y
+        let dx = b.x - a.x
+        let dy = b.y - a.y
         let length = (dx * dx + dy * dy).squareRoot()
         guard length > 1e-9 else { return nil }
-        let nx = -dy / length * half, ny = dx / length * half
-        return oriented([Point(a.x + nx, a.y + ny), Point(b.x + nx, b.y + ny), Point(b.x - nx, b.y - ny), Point(a.x - nx, a.y - ny)])
+        let nx = -dy / length * half
+        let ny = dx / length * half
+        return oriented([
+            Point(a.x + nx, a.y + ny), Point(b.x + nx, b.y + ny), Point(b.x - nx, b.y - ny), Point(a.x - nx, a.y - ny),
+        ])
     }
 
     /// A small polygonal disc that rounds a join or cap.
@@ -43,7 +47,8 @@ enum Stroker {
     private static func oriented(_ points: [Point]) -> Polyline {
         var area = 0.0
         for index in 0..<points.count {
-            let a = points[index], b = points[(index + 1) % points.count]
+            let a = points[index]
+            let b = points[(index + 1) % points.count]
             area += a.x * b.y - b.x * a.y
         }
         return Polyline(points: area < 0 ? points.reversed() : points, isClosed: true)
@@ -58,7 +63,9 @@ enum Stroker {
             var points = polyline.points
             guard let first = points.first else { continue }
             if polyline.isClosed { points.append(first) }
-            var index = 0, remaining = pattern[0], on = true
+            var index = 0
+            var remaining = pattern[0]
+            var on = true
             var current: [Point] = [first]
             for step in 0..<(points.count - 1) {
                 var a = points[step]

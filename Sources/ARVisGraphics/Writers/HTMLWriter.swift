@@ -23,16 +23,19 @@ public struct HTMLWriter: Sendable {
 
                 """
         }.joined()
-        return document(title: drawing.title ?? "ARVis widget", body: """
-            <main class="arvis-widget">
-            \(svg)</main>
-            \(overlays)<script>\(Self.script)</script>
-            """)
+        return document(
+            title: drawing.title ?? "ARVis widget",
+            body: """
+                <main class="arvis-widget">
+                \(svg)</main>
+                \(overlays)<script>\(Self.script)</script>
+                """)
     }
 
     /// The page's Content-Security-Policy: nothing runs but the page's own script (by its hash), no
     /// inline event handlers, plugins, frames or forms; pictures and media from the web or inline.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-\(SHA256.base64Digest(of: script))'; "
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'sha256-\(SHA256.base64Digest(of: script))'; "
         + "style-src 'unsafe-inline'; img-src http: https: data:; media-src http: https: data:; "
         + "base-uri 'none'; form-action 'none'"
 
@@ -79,57 +82,60 @@ public struct HTMLWriter: Sendable {
         for (index, entry) in entries.enumerated() {
             let svg = SVGWriter(idPrefix: "w\(index + 1)-").write(entry.drawing)
             let link = LinkPolicy.navigable(entry.link).map(escape) ?? ""
-            cards += "<figure><a href=\"\(link)\">\(svg)</a><figcaption><a href=\"\(link)\">\(escape(entry.title))</a></figcaption></figure>\n"
+            cards +=
+                "<figure><a href=\"\(link)\">\(svg)</a><figcaption><a href=\"\(link)\">\(escape(entry.title))</a></figcaption></figure>\n"
         }
-        return document(title: title, body: """
-            <h1>\(escape(title))</h1>
-            <div class="arvis-gallery">
-            \(cards)</div>
-            """)
+        return document(
+            title: title,
+            body: """
+                <h1>\(escape(title))</h1>
+                <div class="arvis-gallery">
+                \(cards)</div>
+                """)
     }
 
     static let style = """
-    body{margin:24px;background:#eef0f3;font-family:'DejaVu Sans',Verdana,sans-serif;color:#1c1c1e}\
-    .arvis-widget svg{max-width:100%;height:auto;box-shadow:0 2px 12px rgba(0,0,0,.15);border-radius:12px;background:transparent}\
-    .arvis-hover,.arvis-segment-button,.arvis-open{cursor:pointer}\
-    .arvis-overlay{position:fixed;inset:0;background:rgba(0,0,0,.45);display:flex;align-items:center;justify-content:center;padding:16px;overflow:auto}\
-    .arvis-overlay[hidden]{display:none}\
-    .arvis-overlay-card{position:relative;max-width:100%;max-height:100%;overflow:auto}\
-    .arvis-overlay-card svg{max-width:100%;height:auto;border-radius:12px;box-shadow:0 8px 32px rgba(0,0,0,.35)}\
-    .arvis-close{position:absolute;top:8px;right:8px;width:36px;height:36px;border-radius:18px;border:0;background:#fff;font-size:22px;line-height:1;cursor:pointer;box-shadow:0 1px 4px rgba(0,0,0,.3)}\
-    .arvis-close:focus-visible,.arvis-open:focus-visible{outline:3px solid #007aff}\
-    .arvis-gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:24px}\
-    .arvis-gallery figure{margin:0;background:#fff;border-radius:12px;padding:12px;box-shadow:0 1px 6px rgba(0,0,0,.12)}\
-    .arvis-gallery svg{width:100%;height:auto}figcaption{margin-top:8px;font-size:14px}
-    """
+        body{margin:24px;background:#eef0f3;font-family:'DejaVu Sans',Verdana,sans-serif;color:#1c1c1e}\
+        .arvis-widget svg{max-width:100%;height:auto;box-shadow:0 2px 12px rgba(0,0,0,.15);border-radius:12px;background:transparent}\
+        .arvis-hover,.arvis-segment-button,.arvis-open{cursor:pointer}\
+        .arvis-overlay{position:fixed;inset:0;background:rgba(0,0,0,.45);display:flex;align-items:center;justify-content:center;padding:16px;overflow:auto}\
+        .arvis-overlay[hidden]{display:none}\
+        .arvis-overlay-card{position:relative;max-width:100%;max-height:100%;overflow:auto}\
+        .arvis-overlay-card svg{max-width:100%;height:auto;border-radius:12px;box-shadow:0 8px 32px rgba(0,0,0,.35)}\
+        .arvis-close{position:absolute;top:8px;right:8px;width:36px;height:36px;border-radius:18px;border:0;background:#fff;font-size:22px;line-height:1;cursor:pointer;box-shadow:0 1px 4px rgba(0,0,0,.3)}\
+        .arvis-close:focus-visible,.arvis-open:focus-visible{outline:3px solid #007aff}\
+        .arvis-gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:24px}\
+        .arvis-gallery figure{margin:0;background:#fff;border-radius:12px;padding:12px;box-shadow:0 1px 6px rgba(0,0,0,.12)}\
+        .arvis-gallery svg{width:100%;height:auto}figcaption{margin-top:8px;font-size:14px}
+        """
 
     static let script = """
-    (function(){\
-    document.querySelectorAll('.arvis-hover').forEach(function(mark){\
-    var tip=document.getElementById(mark.getAttribute('data-tooltip'));if(!tip)return;\
-    mark.addEventListener('mouseenter',function(){tip.setAttribute('visibility','visible');});\
-    mark.addEventListener('mouseleave',function(){tip.setAttribute('visibility','hidden');});\
-    mark.addEventListener('focus',function(){tip.setAttribute('visibility','visible');});});\
-    document.querySelectorAll('.arvis-segment-button').forEach(function(button){\
-    button.addEventListener('click',function(){\
-    var control=button.getAttribute('data-control'),index=button.getAttribute('data-index');\
-    document.querySelectorAll('.arvis-segment[data-control="'+control+'"]').forEach(function(segment){\
-    if(segment.getAttribute('data-index')===index){segment.removeAttribute('display');}else{segment.setAttribute('display','none');}});\
-    document.querySelectorAll('.arvis-segment-button[data-control="'+control+'"]').forEach(function(other){\
-    var selected=other.getAttribute('data-index')===index;\
-    var pill=other.querySelector('path');if(pill){pill.setAttribute('fill-opacity',selected?'1':'0');}});});});\
-    var open=[];\
-    function close(){var top=open.pop();if(!top)return;top.dialog.hidden=true;if(top.from&&top.from.focus)top.from.focus();}\
-    document.querySelectorAll('a.arvis-open').forEach(function(link){\
-    link.addEventListener('click',function(event){\
-    var dialog=document.getElementById((link.getAttribute('href')||'').slice(1));if(!dialog)return;event.preventDefault();\
-    if(open.some(function(item){return item.dialog===dialog;}))return;\
-    document.body.appendChild(dialog);dialog.hidden=false;open.push({dialog:dialog,from:link});dialog.querySelector('.arvis-close').focus();});\
-    link.addEventListener('keydown',function(event){if(event.key==='Enter'||event.key===' '){event.preventDefault();link.dispatchEvent(new MouseEvent('click',{bubbles:true,cancelable:true}));}});});\
-    document.querySelectorAll('.arvis-overlay').forEach(function(dialog){\
-    dialog.querySelector('.arvis-close').addEventListener('click',close);\
-    dialog.addEventListener('click',function(event){if(event.target===dialog)close();});});\
-    document.addEventListener('keydown',function(event){if(event.key==='Escape'&&open.length){event.preventDefault();close();}});\
-    })();
-    """
+        (function(){\
+        document.querySelectorAll('.arvis-hover').forEach(function(mark){\
+        var tip=document.getElementById(mark.getAttribute('data-tooltip'));if(!tip)return;\
+        mark.addEventListener('mouseenter',function(){tip.setAttribute('visibility','visible');});\
+        mark.addEventListener('mouseleave',function(){tip.setAttribute('visibility','hidden');});\
+        mark.addEventListener('focus',function(){tip.setAttribute('visibility','visible');});});\
+        document.querySelectorAll('.arvis-segment-button').forEach(function(button){\
+        button.addEventListener('click',function(){\
+        var control=button.getAttribute('data-control'),index=button.getAttribute('data-index');\
+        document.querySelectorAll('.arvis-segment[data-control="'+control+'"]').forEach(function(segment){\
+        if(segment.getAttribute('data-index')===index){segment.removeAttribute('display');}else{segment.setAttribute('display','none');}});\
+        document.querySelectorAll('.arvis-segment-button[data-control="'+control+'"]').forEach(function(other){\
+        var selected=other.getAttribute('data-index')===index;\
+        var pill=other.querySelector('path');if(pill){pill.setAttribute('fill-opacity',selected?'1':'0');}});});});\
+        var open=[];\
+        function close(){var top=open.pop();if(!top)return;top.dialog.hidden=true;if(top.from&&top.from.focus)top.from.focus();}\
+        document.querySelectorAll('a.arvis-open').forEach(function(link){\
+        link.addEventListener('click',function(event){\
+        var dialog=document.getElementById((link.getAttribute('href')||'').slice(1));if(!dialog)return;event.preventDefault();\
+        if(open.some(function(item){return item.dialog===dialog;}))return;\
+        document.body.appendChild(dialog);dialog.hidden=false;open.push({dialog:dialog,from:link});dialog.querySelector('.arvis-close').focus();});\
+        link.addEventListener('keydown',function(event){if(event.key==='Enter'||event.key===' '){event.preventDefault();link.dispatchEvent(new MouseEvent('click',{bubbles:true,cancelable:true}));}});});\
+        document.querySelectorAll('.arvis-overlay').forEach(function(dialog){\
+        dialog.querySelector('.arvis-close').addEventListener('click',close);\
+        dialog.addEventListener('click',function(event){if(event.target===dialog)close();});});\
+        document.addEventListener('keydown',function(event){if(event.key==='Escape'&&open.length){event.preventDefault();close();}});\
+        })();
+        """
 }

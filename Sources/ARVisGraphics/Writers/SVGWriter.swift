@@ -24,13 +24,15 @@ public struct SVGWriter: Sendable {
     /// The SVG document for `drawing`.
     public func write(_ drawing: Drawing) -> String {
         var output = SVGOutput(interactive: isInteractive, idPrefix: idPrefix)
-        let width = drawing.extent.width, height = drawing.extent.height
+        let width = drawing.extent.width
+        let height = drawing.extent.height
         output.text += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
         output.text += " width=\"\(number(width * scale))\" height=\"\(number(height * scale))\""
         output.text += " viewBox=\"0 0 \(number(width)) \(number(height))\" role=\"img\">\n"
         if let title = drawing.title { output.text += "<title>\(escape(title))</title>\n" }
         if let summary = drawing.summary { output.text += "<desc>\(escape(summary))</desc>\n" }
-        output.text += "<style>.s{font-family:\(FontFace.Family.sans.cssFamily)}.m{font-family:\(FontFace.Family.mono.cssFamily)}.r{font-family:\(FontFace.Family.serif.cssFamily)}text{white-space:pre}</style>\n"
+        output.text +=
+            "<style>.s{font-family:\(FontFace.Family.sans.cssFamily)}.m{font-family:\(FontFace.Family.mono.cssFamily)}.r{font-family:\(FontFace.Family.serif.cssFamily)}text{white-space:pre}</style>\n"
         output.write(drawing.elements, transform: .identity)
         output.text += output.deferred
         output.text += "</svg>\n"
@@ -76,15 +78,23 @@ private struct SVGOutput {
         if let stroke = shape.stroke {
             text += " stroke=\"\(stroke.color.hex)\" stroke-width=\"\(number(stroke.width))\""
             if stroke.color.opacity < 1 { text += " stroke-opacity=\"\(number(stroke.color.opacity, digits: 3))\"" }
-            if !stroke.dash.isEmpty { text += " stroke-dasharray=\"\(stroke.dash.map { number($0) }.joined(separator: " "))\"" }
+            if !stroke.dash.isEmpty {
+                text += " stroke-dasharray=\"\(stroke.dash.map { number($0) }.joined(separator: " "))\""
+            }
             if stroke.isRound { text += " stroke-linecap=\"round\" stroke-linejoin=\"round\"" }
         }
         text += "/>\n"
     }
 
     mutating func write(_ run: TextRun) {
-        let family = switch run.face.family { case .sans: "s"; case .mono: "m"; case .serif: "r" }
-        text += "<text class=\"\(family)\" x=\"\(number(run.origin.x))\" y=\"\(number(run.origin.y))\" font-size=\"\(number(run.size))\""
+        let family =
+            switch run.face.family {
+            case .sans: "s"
+            case .mono: "m"
+            case .serif: "r"
+            }
+        text +=
+            "<text class=\"\(family)\" x=\"\(number(run.origin.x))\" y=\"\(number(run.origin.y))\" font-size=\"\(number(run.size))\""
         if run.face.weight != .regular { text += " font-weight=\"\(run.face.weight.rawValue)\"" }
         if run.face.isItalic { text += " font-style=\"italic\"" }
         if run.color != .black {
@@ -96,17 +106,24 @@ private struct SVGOutput {
     }
 
     mutating func write(_ image: ImageItem, transform: Transform) {
-        guard let source = image.source, LinkPolicy.isLoadable(source) else { return write(image.fallback, transform: transform) }
+        guard let source = image.source, LinkPolicy.isLoadable(source) else {
+            return write(image.fallback, transform: transform)
+        }
         let frame = image.frame
-        text += "<image x=\"\(number(frame.x))\" y=\"\(number(frame.y))\" width=\"\(number(frame.width))\" height=\"\(number(frame.height))\""
+        text +=
+            "<image x=\"\(number(frame.x))\" y=\"\(number(frame.y))\" width=\"\(number(frame.width))\" height=\"\(number(frame.height))\""
         text += " preserveAspectRatio=\"xMidYMid \(image.fills ? "slice" : "meet")\" href=\"\(escape(source))\"/>\n"
     }
 
     mutating func write(_ media: MediaItem, transform: Transform) {
-        guard interactive, !media.isEmbeddedPage, LinkPolicy.isLoadable(media.url) else { return write(media.fallback, transform: transform) }
+        guard interactive, !media.isEmbeddedPage, LinkPolicy.isLoadable(media.url) else {
+            return write(media.fallback, transform: transform)
+        }
         let frame = media.frame
-        text += "<foreignObject x=\"\(number(frame.x))\" y=\"\(number(frame.y))\" width=\"\(number(frame.width))\" height=\"\(number(frame.height))\">"
-        text += "<\(media.kind.rawValue) xmlns=\"http://www.w3.org/1999/xhtml\" controls=\"controls\" preload=\"none\" src=\"\(escape(media.url))\""
+        text +=
+            "<foreignObject x=\"\(number(frame.x))\" y=\"\(number(frame.y))\" width=\"\(number(frame.width))\" height=\"\(number(frame.height))\">"
+        text +=
+            "<\(media.kind.rawValue) xmlns=\"http://www.w3.org/1999/xhtml\" controls=\"controls\" preload=\"none\" src=\"\(escape(media.url))\""
         if let poster = media.poster, LinkPolicy.isLoadable(poster) { text += " poster=\"\(escape(poster))\"" }
         text += " style=\"width:100%;height:100%\"></\(media.kind.rawValue)></foreignObject>\n"
     }
@@ -117,7 +134,8 @@ private struct SVGOutput {
             // Painted after everything else so it sits on top, in the coordinates it was given.
             var nested = SVGOutput(interactive: true, idPrefix: idPrefix)
             nested.clipCount = clipCount
-            nested.text = "<g id=\"\(escape(id))\" class=\"arvis-tooltip\" visibility=\"hidden\" pointer-events=\"none\" transform=\"\(matrix(transform.concatenating(group.transform)))\">\n"
+            nested.text =
+                "<g id=\"\(escape(id))\" class=\"arvis-tooltip\" visibility=\"hidden\" pointer-events=\"none\" transform=\"\(matrix(transform.concatenating(group.transform)))\">\n"
             nested.write(group.elements, transform: transform.concatenating(group.transform))
             nested.text += "</g>\n"
             clipCount = nested.clipCount
@@ -133,7 +151,9 @@ private struct SVGOutput {
         // A link to an overlay (`#arvis-open-1`) works only where the overlay is written: interactive HTML.
         let link = LinkPolicy.navigable(group.link).flatMap { $0.hasPrefix("#") && !interactive ? nil : $0 }
         if let link {
-            text += link.hasPrefix("#") ? "<a href=\"\(escape(link))\" class=\"arvis-open\" role=\"button\">\n"
+            text +=
+                link.hasPrefix("#")
+                ? "<a href=\"\(escape(link))\" class=\"arvis-open\" role=\"button\">\n"
                 : "<a href=\"\(escape(link))\" target=\"_blank\" rel=\"noopener noreferrer\">\n"
         }
         text += "<g"
@@ -153,7 +173,8 @@ private struct SVGOutput {
     mutating func writeRoleAttributes(_ role: Group.Role?) {
         switch role {
         case .tooltipTrigger(let id): text += " class=\"arvis-hover\" data-tooltip=\"\(escape(id))\""
-        case .segmentButton(let control, let index): text += " class=\"arvis-segment-button\" data-control=\"\(escape(control))\" data-index=\"\(index)\""
+        case .segmentButton(let control, let index):
+            text += " class=\"arvis-segment-button\" data-control=\"\(escape(control))\" data-index=\"\(index)\""
         case .segment(let control, let index, let selected):
             text += " class=\"arvis-segment\" data-control=\"\(escape(control))\" data-index=\"\(index)\""
             if !selected { text += " display=\"none\"" }
@@ -214,7 +235,9 @@ package func fixedDecimal(_ value: Double, digits: Int) -> String? {
 
 /// Text escaped for XML content and attribute values.
 func escape(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 || $0 < 32 }) else { return text }
+    guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 || $0 < 32 }) else {
+        return text
+    }
     var result = ""
     result.reserveCapacity(text.utf8.count + 16)
     for scalar in text.unicodeScalars {

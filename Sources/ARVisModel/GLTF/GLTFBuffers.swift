@@ -16,17 +16,26 @@ struct GLTFBuffers {
     /// more than a 200 MB upload can hold in its buffers.
     static let componentBudget = 64_000_000
 
-    init(document: GLTFDocument, glbBuffer: [UInt8]?, external: ((String) throws(ModelError) -> [UInt8])?) throws(ModelError) {
+    init(document: GLTFDocument, glbBuffer: [UInt8]?, external: ((String) throws(ModelError) -> [UInt8])?)
+        throws(ModelError)
+    {
         self.document = document
         self.external = external
         for (index, buffer) in (document.buffers ?? []).enumerated() {
             let location = "buffers[\(index)]"
             let bytes: [UInt8]
-            if let uri = buffer.uri { bytes = try load(uri: uri, location: location) }
-            else if index == 0, let glbBuffer { bytes = glbBuffer }
-            else { throw ModelError(.notFound, "the buffer has no uri and is not the GLB's binary chunk", location: location) }
+            if let uri = buffer.uri {
+                bytes = try load(uri: uri, location: location)
+            } else if index == 0, let glbBuffer {
+                bytes = glbBuffer
+            } else {
+                throw ModelError(
+                    .notFound, "the buffer has no uri and is not the GLB's binary chunk", location: location)
+            }
             guard buffer.byteLength >= 0, bytes.count >= buffer.byteLength else {
-                throw ModelError(.truncated, "the buffer holds \(bytes.count) bytes, fewer than its byteLength \(buffer.byteLength)", location: location)
+                throw ModelError(
+                    .truncated, "the buffer holds \(bytes.count) bytes, fewer than its byteLength \(buffer.byteLength)",
+                    location: location)
             }
             buffers.append(bytes)
         }
@@ -36,13 +45,17 @@ struct GLTFBuffers {
     func load(uri: String, location: String) throws(ModelError) -> [UInt8] {
         if uri.hasPrefix("data:") {
             guard let comma = uri.firstIndex(of: ","), uri[..<comma].hasSuffix(";base64"),
-                  let data = Data(base64Encoded: String(uri[uri.index(after: comma)...])) else {
+                let data = Data(base64Encoded: String(uri[uri.index(after: comma)...]))
+            else {
                 throw ModelError(.invalid, "the data URI is not base64", location: location + ".uri")
             }
             return [UInt8](data)
         }
         guard let external else {
-            throw ModelError(.notFound, "the file names an external resource '\(uri.prefix(80))'; give a .glb or a .gltf with embedded data", location: location + ".uri")
+            throw ModelError(
+                .notFound,
+                "the file names an external resource '\(uri.prefix(80))'; give a .glb or a .gltf with embedded data",
+                location: location + ".uri")
         }
         return try external(uri.removingPercentEncoding ?? uri)
     }
@@ -53,14 +66,18 @@ struct GLTFBuffers {
         return Array(buffers[buffer][start..<start + length])
     }
 
-    private func view(_ index: Int, location: String) throws(ModelError) -> (buffer: Int, start: Int, length: Int, stride: Int?) {
+    private func view(_ index: Int, location: String) throws(ModelError) -> (
+        buffer: Int, start: Int, length: Int, stride: Int?
+    ) {
         guard let views = document.bufferViews, views.indices.contains(index) else {
             throw ModelError(.invalid, "bufferView \(index) does not exist", location: location)
         }
         let view = views[index]
         let start = view.byteOffset ?? 0
         guard buffers.indices.contains(view.buffer), start >= 0, view.byteLength >= 0,
-              view.byteLength <= buffers[view.buffer].count - min(start, buffers[view.buffer].count), start <= buffers[view.buffer].count else {
+            view.byteLength <= buffers[view.buffer].count - min(start, buffers[view.buffer].count),
+            start <= buffers[view.buffer].count
+        else {
             throw ModelError(.invalid, "bufferView \(index) lies outside its buffer", location: location)
         }
         if let stride = view.byteStride, !(4...252).contains(stride) {
@@ -85,7 +102,9 @@ struct GLTFBuffers {
     func vectors(_ index: Int, width: Int, location: String) throws(ModelError) -> [Float] {
         let (accessor, values) = try components(index, location: location)
         guard Self.widths[accessor.type] == width else {
-            throw ModelError(.invalid, "the accessor is \(accessor.type); \(width == 1 ? "SCALAR" : "VEC\(width)") was expected", location: location)
+            throw ModelError(
+                .invalid, "the accessor is \(accessor.type); \(width == 1 ? "SCALAR" : "VEC\(width)") was expected",
+                location: location)
         }
         return values
     }
@@ -93,7 +112,8 @@ struct GLTFBuffers {
     /// An index accessor: unsigned bytes, shorts or ints.
     func indices(_ index: Int, location: String) throws(ModelError) -> [UInt32] {
         guard let accessor = document.accessors?[safe: index], accessor.type == "SCALAR",
-              [5121, 5123, 5125].contains(accessor.componentType), accessor.normalized != true else {
+            [5121, 5123, 5125].contains(accessor.componentType), accessor.normalized != true
+        else {
             throw ModelError(.invalid, "indices are an accessor of unsigned integer scalars", location: location)
         }
         guard accessor.sparse == nil, accessor.componentType == 5125, let viewIndex = accessor.bufferView else {
@@ -101,14 +121,20 @@ struct GLTFBuffers {
             return try components(index, location: location).1.map { UInt32($0) }
         }
         let (buffer, start, length, stride) = try view(viewIndex, location: "accessors[\(index)]")
-        let offset = accessor.byteOffset ?? 0, step = stride ?? 4
+        let offset = accessor.byteOffset ?? 0
+        let step = stride ?? 4
         guard offset >= 0, offset <= length, accessor.count >= 0, accessor.count <= 50_000_000,
-              accessor.count == 0 || (accessor.count - 1) * step + 4 <= length - offset else {
-            throw ModelError(.invalid, "the accessor's \(accessor.count) elements run past its bufferView", location: "accessors[\(index)]")
+            accessor.count == 0 || (accessor.count - 1) * step + 4 <= length - offset
+        else {
+            throw ModelError(
+                .invalid, "the accessor's \(accessor.count) elements run past its bufferView",
+                location: "accessors[\(index)]")
         }
         try decoded.charge(accessor.count, location: "accessors[\(index)]")
         return buffers[buffer].withUnsafeBytes { raw in
-            (0..<accessor.count).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + offset + $0 * step, as: UInt32.self)) }
+            (0..<accessor.count).map {
+                UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + offset + $0 * step, as: UInt32.self))
+            }
         }
     }
 
@@ -118,53 +144,88 @@ struct GLTFBuffers {
             throw ModelError(.invalid, "accessor \(index) does not exist", location: location)
         }
         let accessor = accessors[index]
-        let where_ = "accessors[\(index)]"
+        let place = "accessors[\(index)]"
         guard let size = Self.componentSize(accessor.componentType), let width = Self.widths[accessor.type] else {
-            throw ModelError(.invalid, "componentType \(accessor.componentType) or type \(accessor.type) is not glTF's", location: where_)
+            throw ModelError(
+                .invalid, "componentType \(accessor.componentType) or type \(accessor.type) is not glTF's",
+                location: place)
         }
-        guard accessor.count >= 0, accessor.count <= 50_000_000 else { throw ModelError(.tooLarge, "the accessor has \(accessor.count) elements; at most 50 000 000 are read", location: where_) }
-        try decoded.charge(accessor.count * width, location: where_)
+        guard accessor.count >= 0, accessor.count <= 50_000_000 else {
+            throw ModelError(
+                .tooLarge, "the accessor has \(accessor.count) elements; at most 50 000 000 are read", location: place)
+        }
+        try decoded.charge(accessor.count * width, location: place)
         var values = [Float](repeating: 0, count: accessor.count * width)
         if let viewIndex = accessor.bufferView {
-            let (buffer, start, length, stride) = try view(viewIndex, location: where_)
-            let elementSize = size * width, step = stride ?? elementSize
+            let (buffer, start, length, stride) = try view(viewIndex, location: place)
+            let elementSize = size * width
+            let step = stride ?? elementSize
             let offset = accessor.byteOffset ?? 0
-            guard offset >= 0, offset <= length, accessor.count == 0 || (accessor.count - 1) * step + elementSize <= length - offset else {
-                throw ModelError(.invalid, "the accessor's \(accessor.count) elements run past its bufferView", location: where_)
+            guard offset >= 0, offset <= length,
+                accessor.count == 0 || (accessor.count - 1) * step + elementSize <= length - offset
+            else {
+                throw ModelError(
+                    .invalid, "the accessor's \(accessor.count) elements run past its bufferView", location: place)
             }
-            read(buffers[buffer], from: start + offset, step: step, count: accessor.count, width: width, accessor: accessor, size: size, into: &values, at: 0)
+            read(
+                buffers[buffer], from: start + offset, step: step, count: accessor.count, width: width,
+                accessor: accessor, size: size, into: &values, at: 0)
         }
-        if let sparse = accessor.sparse { try applySparse(sparse, accessor: accessor, size: size, width: width, to: &values, location: where_) }
+        if let sparse = accessor.sparse {
+            try applySparse(sparse, accessor: accessor, size: size, width: width, to: &values, location: place)
+        }
         return (accessor, values)
     }
 
-    private func applySparse(_ sparse: GLTFDocument.Sparse, accessor: GLTFDocument.Accessor, size: Int, width: Int, to values: inout [Float], location: String) throws(ModelError) {
-        guard sparse.count >= 0, sparse.count <= accessor.count, let indexSize = Self.componentSize(sparse.indices.componentType),
-              [5121, 5123, 5125].contains(sparse.indices.componentType) else {
+    private func applySparse(
+        _ sparse: GLTFDocument.Sparse, accessor: GLTFDocument.Accessor, size: Int, width: Int, to values: inout [Float],
+        location: String
+    ) throws(ModelError) {
+        guard sparse.count >= 0, sparse.count <= accessor.count,
+            let indexSize = Self.componentSize(sparse.indices.componentType),
+            [5121, 5123, 5125].contains(sparse.indices.componentType)
+        else {
             throw ModelError(.invalid, "the sparse substitution is malformed", location: location + ".sparse")
         }
-        let (indexBuffer, indexStart, indexLength, _) = try view(sparse.indices.bufferView, location: location + ".sparse.indices")
-        let (valueBuffer, valueStart, valueLength, _) = try view(sparse.values.bufferView, location: location + ".sparse.values")
-        let indexOffset = sparse.indices.byteOffset ?? 0, valueOffset = sparse.values.byteOffset ?? 0
+        let (indexBuffer, indexStart, indexLength, _) = try view(
+            sparse.indices.bufferView, location: location + ".sparse.indices")
+        let (valueBuffer, valueStart, valueLength, _) = try view(
+            sparse.values.bufferView, location: location + ".sparse.values")
+        let indexOffset = sparse.indices.byteOffset ?? 0
+        let valueOffset = sparse.values.byteOffset ?? 0
         guard indexOffset >= 0, valueOffset >= 0, indexOffset <= indexLength, valueOffset <= valueLength,
-              sparse.count * indexSize <= indexLength - indexOffset, sparse.count * size * width <= valueLength - valueOffset else {
-            throw ModelError(.invalid, "the sparse substitution runs past its bufferViews", location: location + ".sparse")
+            sparse.count * indexSize <= indexLength - indexOffset,
+            sparse.count * size * width <= valueLength - valueOffset
+        else {
+            throw ModelError(
+                .invalid, "the sparse substitution runs past its bufferViews", location: location + ".sparse")
         }
-        let indexAccessor = GLTFDocument.Accessor(componentType: sparse.indices.componentType, count: sparse.count, type: "SCALAR")
+        let indexAccessor = GLTFDocument.Accessor(
+            componentType: sparse.indices.componentType, count: sparse.count, type: "SCALAR")
         var targets = [Float](repeating: 0, count: sparse.count)
-        read(buffers[indexBuffer], from: indexStart + indexOffset, step: indexSize, count: sparse.count, width: 1, accessor: indexAccessor, size: indexSize, into: &targets, at: 0)
+        read(
+            buffers[indexBuffer], from: indexStart + indexOffset, step: indexSize, count: sparse.count, width: 1,
+            accessor: indexAccessor, size: indexSize, into: &targets, at: 0)
         var replacements = [Float](repeating: 0, count: sparse.count * width)
-        read(buffers[valueBuffer], from: valueStart + valueOffset, step: size * width, count: sparse.count, width: width, accessor: accessor, size: size, into: &replacements, at: 0)
+        read(
+            buffers[valueBuffer], from: valueStart + valueOffset, step: size * width, count: sparse.count, width: width,
+            accessor: accessor, size: size, into: &replacements, at: 0)
         for (k, target) in targets.enumerated() {
             let element = Int(target)
-            guard element < accessor.count else { throw ModelError(.invalid, "a sparse index \(element) is past the accessor's count", location: location + ".sparse") }
+            guard element < accessor.count else {
+                throw ModelError(
+                    .invalid, "a sparse index \(element) is past the accessor's count", location: location + ".sparse")
+            }
             for c in 0..<width { values[element * width + c] = replacements[k * width + c] }
         }
     }
 
     /// Decodes `count` elements of `width` components; ranges were checked by the caller.
-    private func read(_ bytes: [UInt8], from start: Int, step: Int, count: Int, width: Int, accessor: GLTFDocument.Accessor, size: Int,
-                      into values: inout [Float], at first: Int) {
+    private func read(
+        _ bytes: [UInt8], from start: Int, step: Int, count: Int, width: Int, accessor: GLTFDocument.Accessor,
+        size: Int,
+        into values: inout [Float], at first: Int
+    ) {
         let normalized = accessor.normalized ?? false
         bytes.withUnsafeBytes { raw in
             values.withUnsafeMutableBufferPointer { out in
@@ -174,8 +235,12 @@ struct GLTFBuffers {
                         let at = base + c * size
                         let value: Float
                         switch accessor.componentType {
-                        case 5126: value = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
-                        case 5125: value = Float(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                        case 5126:
+                            value = Float(
+                                bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+                            )
+                        case 5125:
+                            value = Float(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
                         case 5123:
                             let v = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self))
                             value = normalized ? Float(v) / 65535 : Float(v)
@@ -195,7 +260,6 @@ struct GLTFBuffers {
     }
 }
 
-
 /// A running count of decoded accessor components, shared by the copies of one ``GLTFBuffers``.
 private final class DecodeBudget {
     private var used = 0
@@ -204,7 +268,10 @@ private final class DecodeBudget {
     func charge(_ components: Int, location: String) throws(ModelError) {
         used += components
         guard used <= GLTFBuffers.componentBudget else {
-            throw ModelError(.tooLarge, "the file's accessors decode to more than \(GLTFBuffers.componentBudget) numbers (accessors without data, or one accessor read many times)", location: location)
+            throw ModelError(
+                .tooLarge,
+                "the file's accessors decode to more than \(GLTFBuffers.componentBudget) numbers (accessors without data, or one accessor read many times)",
+                location: location)
         }
     }
 }

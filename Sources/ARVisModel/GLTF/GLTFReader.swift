@@ -27,19 +27,31 @@ struct GLTFReader {
             throw ModelError(.invalid, "not a GLB file: it does not start with 'glTF'", location: "byte 0")
         }
         let version = try reader.load(UInt32.self, at: 4)
-        guard version == 2 else { throw ModelError(.unsupported, "GLB version \(version); only glTF 2.0 is read", location: "byte 4") }
+        guard version == 2 else {
+            throw ModelError(.unsupported, "GLB version \(version); only glTF 2.0 is read", location: "byte 4")
+        }
         let length = Int(try reader.load(UInt32.self, at: 8))
-        guard length <= bytes.count else { throw ModelError(.truncated, "the GLB says it has \(length) bytes but the file has \(bytes.count)", location: "byte 8") }
+        guard length <= bytes.count else {
+            throw ModelError(
+                .truncated, "the GLB says it has \(length) bytes but the file has \(bytes.count)", location: "byte 8")
+        }
         var offset = 12
-        var json: ArraySlice<UInt8>?, binary: [UInt8]?
+        var json: ArraySlice<UInt8>?
+        var binary: [UInt8]?
         while offset + 8 <= length {
             let chunkLength = Int(try reader.load(UInt32.self, at: offset))
             let type = try reader.load(UInt32.self, at: offset + 4)
             guard chunkLength <= length - offset - 8 else {
-                throw ModelError(.truncated, "a chunk of \(chunkLength) bytes runs past the end of the GLB", location: "byte \(offset)")
+                throw ModelError(
+                    .truncated, "a chunk of \(chunkLength) bytes runs past the end of the GLB",
+                    location: "byte \(offset)")
             }
             let body = bytes[offset + 8..<offset + 8 + chunkLength]
-            if type == 0x4E4F_534A, json == nil { json = body } else if type == 0x004E_4942, binary == nil { binary = Array(body) }
+            if type == 0x4E4F_534A, json == nil {
+                json = body
+            } else if type == 0x004E_4942, binary == nil {
+                binary = Array(body)
+            }
             offset += 8 + chunkLength
         }
         guard let json else { throw ModelError(.invalid, "the GLB has no JSON chunk", location: "byte 12") }
@@ -56,15 +68,22 @@ struct GLTFReader {
         do {
             document = try JSONDecoder().decode(GLTFDocument.self, from: Data(json))
         } catch {
-            throw ModelError(.invalid, "the glTF JSON does not fit glTF 2.0: \(Self.describe(error))", location: "JSON", cause: error)
+            throw ModelError(
+                .invalid, "the glTF JSON does not fit glTF 2.0: \(Self.describe(error))", location: "JSON", cause: error
+            )
         }
         guard document.asset.version.hasPrefix("2.") else {
-            throw ModelError(.unsupported, "glTF version \(document.asset.version); only 2.x is read", location: "asset.version")
+            throw ModelError(
+                .unsupported, "glTF version \(document.asset.version); only 2.x is read", location: "asset.version")
         }
         for name in document.extensionsRequired ?? [] where !Self.ignorableExtensions.contains(name) {
-            throw ModelError(.unsupported, "the file requires the extension \(name), which ARVis does not read (re-export without it)", location: "extensionsRequired")
+            throw ModelError(
+                .unsupported,
+                "the file requires the extension \(name), which ARVis does not read (re-export without it)",
+                location: "extensionsRequired")
         }
-        for name in document.extensionsUsed ?? [] where !Self.ignorableExtensions.contains(name) && !(document.extensionsRequired ?? []).contains(name) {
+        for name in document.extensionsUsed ?? []
+        where !Self.ignorableExtensions.contains(name) && !(document.extensionsRequired ?? []).contains(name) {
             warnings.append("the extension \(name) is ignored")
         }
         var context = try GLTFBuffers(document: document, glbBuffer: glbBuffer, external: external)
@@ -74,8 +93,13 @@ struct GLTFReader {
         // A material whose picture could not be read is drawn with its factors alone.
         let unreadable = Set(model.textures.indices.filter { model.textures[$0].data.isEmpty })
         for index in model.materials.indices where !unreadable.isEmpty {
-            for keyPath in [\Material.baseColorTexture, \.metallicRoughnessTexture, \.normalTexture, \.occlusionTexture, \.emissiveTexture] {
-                if let texture = model.materials[index][keyPath: keyPath], unreadable.contains(texture) { model.materials[index][keyPath: keyPath] = nil }
+            for keyPath in [
+                \Material.baseColorTexture, \.metallicRoughnessTexture, \.normalTexture, \.occlusionTexture,
+                \.emissiveTexture,
+            ] {
+                if let texture = model.materials[index][keyPath: keyPath], unreadable.contains(texture) {
+                    model.materials[index][keyPath: keyPath] = nil
+                }
             }
         }
         var meshesOfGLTFMesh: [[Int]] = []
@@ -83,7 +107,9 @@ struct GLTFReader {
             var parts: [Int] = []
             for (primitiveIndex, primitive) in mesh.primitives.enumerated() {
                 let location = "meshes[\(index)].primitives[\(primitiveIndex)]"
-                guard let part = try readPrimitive(primitive, name: mesh.name ?? "", location: location, context) else { continue }
+                guard let part = try readPrimitive(primitive, name: mesh.name ?? "", location: location, context) else {
+                    continue
+                }
                 guard part.material.map({ model.materials.indices.contains($0) }) ?? true else {
                     throw ModelError(.invalid, "material \(part.material!) does not exist", location: location)
                 }
@@ -95,11 +121,15 @@ struct GLTFReader {
         for (index, node) in (document.nodes ?? []).enumerated() {
             var meshes: [Int] = []
             if let mesh = node.mesh {
-                guard meshesOfGLTFMesh.indices.contains(mesh) else { throw ModelError(.invalid, "mesh \(mesh) does not exist", location: "nodes[\(index)].mesh") }
+                guard meshesOfGLTFMesh.indices.contains(mesh) else {
+                    throw ModelError(.invalid, "mesh \(mesh) does not exist", location: "nodes[\(index)].mesh")
+                }
                 meshes = meshesOfGLTFMesh[mesh]
             }
-            model.nodes.append(Node(name: node.name ?? "", transform: try Self.transform(of: node, location: "nodes[\(index)]"),
-                                    children: node.children ?? [], meshes: meshes))
+            model.nodes.append(
+                Node(
+                    name: node.name ?? "", transform: try Self.transform(of: node, location: "nodes[\(index)]"),
+                    children: node.children ?? [], meshes: meshes))
         }
         model.roots = try roots(document, nodeCount: model.nodes.count)
         try model.validate(limits: limits)
@@ -110,7 +140,9 @@ struct GLTFReader {
     private func roots(_ document: GLTFDocument, nodeCount: Int) throws(ModelError) -> [Int] {
         if let scenes = document.scenes, !scenes.isEmpty {
             let index = document.scene ?? 0
-            guard scenes.indices.contains(index) else { throw ModelError(.invalid, "scene \(index) does not exist", location: "scene") }
+            guard scenes.indices.contains(index) else {
+                throw ModelError(.invalid, "scene \(index) does not exist", location: "scene")
+            }
             return scenes[index].nodes ?? []
         }
         let children = Set((document.nodes ?? []).flatMap { $0.children ?? [] })
@@ -125,14 +157,20 @@ struct GLTFReader {
             }
             return matrix
         }
-        let t = node.translation ?? [0, 0, 0], r = node.rotation ?? [0, 0, 0, 1], s = node.scale ?? [1, 1, 1]
+        let t = node.translation ?? [0, 0, 0]
+        let r = node.rotation ?? [0, 0, 0, 1]
+        let s = node.scale ?? [1, 1, 1]
         guard t.count == 3, r.count == 4, s.count == 3, (t + r + s).allSatisfy(\.isFinite) else {
-            throw ModelError(.invalid, "translation, rotation and scale have 3, 4 and 3 finite numbers", location: location)
+            throw ModelError(
+                .invalid, "translation, rotation and scale have 3, 4 and 3 finite numbers", location: location)
         }
         let rotation = Rotation(x: r[0], y: r[1], z: r[2], w: r[3]).matrix
         var columns: [SIMD4<Double>] = []
         for column in 0..<3 {
-            columns.append(SIMD4(rotation[0][column] * s[column], rotation[1][column] * s[column], rotation[2][column] * s[column], 0))
+            columns.append(
+                SIMD4(
+                    rotation[0][column] * s[column], rotation[1][column] * s[column], rotation[2][column] * s[column], 0
+                ))
         }
         columns.append(SIMD4(t[0], t[1], t[2], 1))
         return Matrix4(columns: columns)
@@ -143,11 +181,17 @@ struct GLTFReader {
             let location = "images[\(index)]"
             do {
                 let bytes: [UInt8]
-                if let view = image.bufferView { bytes = try context.viewBytes(view, location: location) }
-                else if let uri = image.uri { bytes = try context.load(uri: uri, location: location) }
-                else { throw ModelError(.invalid, "the image has neither a bufferView nor a uri", location: location) }
+                if let view = image.bufferView {
+                    bytes = try context.viewBytes(view, location: location)
+                } else if let uri = image.uri {
+                    bytes = try context.load(uri: uri, location: location)
+                } else {
+                    throw ModelError(.invalid, "the image has neither a bufferView nor a uri", location: location)
+                }
                 guard let format = Texture.format(of: bytes) else {
-                    throw ModelError(.unsupported, "the image is neither PNG nor JPEG (\(image.mimeType ?? "unknown type"))", location: location)
+                    throw ModelError(
+                        .unsupported, "the image is neither PNG nor JPEG (\(image.mimeType ?? "unknown type"))",
+                        location: location)
                 }
                 return Texture(name: image.name ?? "", data: bytes, format: format)
             } catch {
@@ -162,34 +206,48 @@ struct GLTFReader {
         let textures = document.textures ?? []
         func image(_ info: GLTFDocument.TextureInfo?, _ location: String) throws(ModelError) -> Int? {
             guard let info else { return nil }
-            guard textures.indices.contains(info.index) else { throw ModelError(.invalid, "texture \(info.index) does not exist", location: location) }
+            guard textures.indices.contains(info.index) else {
+                throw ModelError(.invalid, "texture \(info.index) does not exist", location: location)
+            }
             guard let source = textures[info.index].source else { return nil }
-            guard (0..<textureCount).contains(source) else { throw ModelError(.invalid, "image \(source) does not exist", location: "textures[\(info.index)].source") }
+            guard (0..<textureCount).contains(source) else {
+                throw ModelError(.invalid, "image \(source) does not exist", location: "textures[\(info.index)].source")
+            }
             return source
         }
         return try (document.materials ?? []).enumerated().map { (index, material) throws(ModelError) in
             let location = "materials[\(index)]"
             let pbr = material.pbrMetallicRoughness
-            let base = pbr?.baseColorFactor ?? [1, 1, 1, 1], emissive = material.emissiveFactor ?? [0, 0, 0]
+            let base = pbr?.baseColorFactor ?? [1, 1, 1, 1]
+            let emissive = material.emissiveFactor ?? [0, 0, 0]
             guard base.count == 4, emissive.count == 3, (base + emissive).allSatisfy(\.isFinite) else {
                 throw ModelError(.invalid, "baseColorFactor has 4 numbers and emissiveFactor 3", location: location)
             }
             let mode = Material.AlphaMode(rawValue: material.alphaMode ?? "OPAQUE")
-            guard let mode else { throw ModelError(.invalid, "alphaMode is OPAQUE, MASK or BLEND", location: location + ".alphaMode") }
+            guard let mode else {
+                throw ModelError(.invalid, "alphaMode is OPAQUE, MASK or BLEND", location: location + ".alphaMode")
+            }
             return Material(
                 name: material.name ?? "", baseColorFactor: SIMD4(base.map { Float($0) }),
                 baseColorTexture: try image(pbr?.baseColorTexture, location),
                 metallicFactor: Float(pbr?.metallicFactor ?? 1), roughnessFactor: Float(pbr?.roughnessFactor ?? 1),
                 metallicRoughnessTexture: try image(pbr?.metallicRoughnessTexture, location),
-                normalTexture: try image(material.normalTexture, location), occlusionTexture: try image(material.occlusionTexture, location),
-                emissiveFactor: SIMD3(emissive.map { Float($0) }), emissiveTexture: try image(material.emissiveTexture, location),
-                alphaMode: mode, alphaCutoff: Float(material.alphaCutoff ?? 0.5), doubleSided: material.doubleSided ?? false)
+                normalTexture: try image(material.normalTexture, location),
+                occlusionTexture: try image(material.occlusionTexture, location),
+                emissiveFactor: SIMD3(emissive.map { Float($0) }),
+                emissiveTexture: try image(material.emissiveTexture, location),
+                alphaMode: mode, alphaCutoff: Float(material.alphaCutoff ?? 0.5),
+                doubleSided: material.doubleSided ?? false)
         }
     }
 
-    private mutating func readPrimitive(_ primitive: GLTFDocument.Primitive, name: String, location: String, _ context: GLTFBuffers) throws(ModelError) -> Mesh? {
+    private mutating func readPrimitive(
+        _ primitive: GLTFDocument.Primitive, name: String, location: String, _ context: GLTFBuffers
+    ) throws(ModelError) -> Mesh? {
         if let extensions = primitive.extensions, extensions["KHR_draco_mesh_compression"] != nil {
-            throw ModelError(.unsupported, "the mesh is Draco-compressed, which ARVis does not read (re-export without Draco)", location: location)
+            throw ModelError(
+                .unsupported, "the mesh is Draco-compressed, which ARVis does not read (re-export without Draco)",
+                location: location)
         }
         let mode = primitive.mode ?? 4
         guard (4...6).contains(mode) else {
@@ -199,8 +257,10 @@ struct GLTFReader {
         guard let positionAccessor = primitive.attributes["POSITION"] else {
             throw ModelError(.invalid, "the primitive has no POSITION", location: location + ".attributes")
         }
-        let positions = Self.packed3(try context.vectors(positionAccessor, width: 3, location: location + ".attributes.POSITION"))
-        var normals: [SIMD3<Float>] = [], uvs: [SIMD2<Float>] = []
+        let positions = Self.packed3(
+            try context.vectors(positionAccessor, width: 3, location: location + ".attributes.POSITION"))
+        var normals: [SIMD3<Float>] = []
+        var uvs: [SIMD2<Float>] = []
         if let accessor = primitive.attributes["NORMAL"] {
             normals = Self.packed3(try context.vectors(accessor, width: 3, location: location + ".attributes.NORMAL"))
         }
@@ -209,7 +269,8 @@ struct GLTFReader {
             uvs = (0..<flat.count / 2).map { SIMD2(flat[2 * $0], flat[2 * $0 + 1]) }
         }
         guard normals.isEmpty || normals.count == positions.count, uvs.isEmpty || uvs.count == positions.count else {
-            throw ModelError(.invalid, "NORMAL and TEXCOORD_0 have as many elements as POSITION", location: location + ".attributes")
+            throw ModelError(
+                .invalid, "NORMAL and TEXCOORD_0 have as many elements as POSITION", location: location + ".attributes")
         }
         var indices: [UInt32]
         if let accessor = primitive.indices {
@@ -218,7 +279,9 @@ struct GLTFReader {
             indices = (0..<UInt32(positions.count)).map { $0 }
         }
         indices = Self.triangles(indices, mode: mode)
-        return Mesh(name: name, positions: positions, normals: normals, uvs: uvs, indices: indices, material: primitive.material)
+        return Mesh(
+            name: name, positions: positions, normals: normals, uvs: uvs, indices: indices, material: primitive.material
+        )
     }
 
     /// Flat x, y, z floats as vectors.
@@ -234,7 +297,9 @@ struct GLTFReader {
             var result: [UInt32] = []
             result.reserveCapacity((indices.count - 2) * 3)
             for i in 0..<indices.count - 2 {
-                result += i % 2 == 0 ? [indices[i], indices[i + 1], indices[i + 2]] : [indices[i + 1], indices[i], indices[i + 2]]
+                result +=
+                    i % 2 == 0
+                    ? [indices[i], indices[i + 1], indices[i + 2]] : [indices[i + 1], indices[i], indices[i + 2]]
             }
             return result
         case 6:
@@ -247,9 +312,11 @@ struct GLTFReader {
 
     private static func describe(_ error: any Error) -> String {
         switch error as? DecodingError {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
             let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return (path.isEmpty ? "" : "at \(path.hasPrefix(".") ? String(path.dropFirst()) : path): ") + context.debugDescription
+            return (path.isEmpty ? "" : "at \(path.hasPrefix(".") ? String(path.dropFirst()) : path): ")
+                + context.debugDescription
         default:
             return "\(error)"
         }

@@ -22,7 +22,8 @@ public struct GLBWriter: Sendable {
         try model.validate()
         var binary = BinaryWriter()
         var document = GLTFDocument(asset: .init(version: "2.0", generator: generator))
-        var accessors: [GLTFDocument.Accessor] = [], views: [GLTFDocument.BufferView] = []
+        var accessors: [GLTFDocument.Accessor] = []
+        var views: [GLTFDocument.BufferView] = []
 
         func addView(_ append: (inout BinaryWriter) -> Void, target: Int?) -> Int {
             binary.pad(toMultipleOf: 4)
@@ -33,7 +34,8 @@ public struct GLBWriter: Sendable {
         }
         func addFloats(_ floats: [Float], count: Int, type: String, bounds: ([Double], [Double])? = nil) -> Int {
             let view = addView({ $0.writeRaw(floats) }, target: 34962)
-            accessors.append(.init(bufferView: view, componentType: 5126, count: count, type: type, min: bounds?.0, max: bounds?.1))
+            accessors.append(
+                .init(bufferView: view, componentType: 5126, count: count, type: type, min: bounds?.0, max: bounds?.1))
             return accessors.count - 1
         }
 
@@ -42,27 +44,52 @@ public struct GLBWriter: Sendable {
             var attributes: [String: Int] = [:]
             let low = mesh.positions.reduce(SIMD3<Float>(repeating: .infinity)) { pointwiseMin($0, $1) }
             let high = mesh.positions.reduce(SIMD3<Float>(repeating: -.infinity)) { pointwiseMax($0, $1) }
-            let bounds = mesh.positions.isEmpty ? nil : ([Double(low.x), Double(low.y), Double(low.z)], [Double(high.x), Double(high.y), Double(high.z)])
-            attributes["POSITION"] = addFloats(mesh.positions.flatMap { [$0.x, $0.y, $0.z] }, count: mesh.positions.count, type: "VEC3", bounds: bounds)
-            if !mesh.normals.isEmpty { attributes["NORMAL"] = addFloats(mesh.normals.flatMap { [$0.x, $0.y, $0.z] }, count: mesh.normals.count, type: "VEC3") }
-            if !mesh.uvs.isEmpty { attributes["TEXCOORD_0"] = addFloats(mesh.uvs.flatMap { [$0.x, $0.y] }, count: mesh.uvs.count, type: "VEC2") }
+            let bounds =
+                mesh.positions.isEmpty
+                ? nil
+                : ([Double(low.x), Double(low.y), Double(low.z)], [Double(high.x), Double(high.y), Double(high.z)])
+            attributes["POSITION"] = addFloats(
+                mesh.positions.flatMap { [$0.x, $0.y, $0.z] }, count: mesh.positions.count, type: "VEC3", bounds: bounds
+            )
+            if !mesh.normals.isEmpty {
+                attributes["NORMAL"] = addFloats(
+                    mesh.normals.flatMap { [$0.x, $0.y, $0.z] }, count: mesh.normals.count, type: "VEC3")
+            }
+            if !mesh.uvs.isEmpty {
+                attributes["TEXCOORD_0"] = addFloats(
+                    mesh.uvs.flatMap { [$0.x, $0.y] }, count: mesh.uvs.count, type: "VEC2")
+            }
             let short = mesh.positions.count <= Int(UInt16.max)
-            let indexView = addView({ writer in
-                if short { writer.writeRaw(mesh.indices.map { UInt16(truncatingIfNeeded: $0) }) } else { writer.writeRaw(mesh.indices) }
-            }, target: 34963)
-            accessors.append(.init(bufferView: indexView, componentType: short ? 5123 : 5125, count: mesh.indices.count, type: "SCALAR"))
-            meshes.append(.init(name: mesh.name.isEmpty ? nil : mesh.name,
-                                primitives: [.init(attributes: attributes, indices: accessors.count - 1, material: mesh.material)]))
+            let indexView = addView(
+                { writer in
+                    if short {
+                        writer.writeRaw(mesh.indices.map { UInt16(truncatingIfNeeded: $0) })
+                    } else {
+                        writer.writeRaw(mesh.indices)
+                    }
+                }, target: 34963)
+            accessors.append(
+                .init(
+                    bufferView: indexView, componentType: short ? 5123 : 5125, count: mesh.indices.count, type: "SCALAR"
+                ))
+            meshes.append(
+                .init(
+                    name: mesh.name.isEmpty ? nil : mesh.name,
+                    primitives: [.init(attributes: attributes, indices: accessors.count - 1, material: mesh.material)]))
         }
 
         var images: [GLTFDocument.Image] = []
         for texture in model.textures {
             let view = addView({ $0.bytes += texture.data }, target: nil)
-            images.append(.init(bufferView: view, mimeType: texture.format.mimeType, name: texture.name.isEmpty ? nil : texture.name))
+            images.append(
+                .init(
+                    bufferView: view, mimeType: texture.format.mimeType, name: texture.name.isEmpty ? nil : texture.name
+                ))
         }
         document.nodes = model.nodes.map { node in
-            GLTFDocument.Node(name: node.name.isEmpty ? nil : node.name, children: node.children.isEmpty ? nil : node.children,
-                              mesh: nil, matrix: node.transform == .identity ? nil : node.transform.columnMajor)
+            GLTFDocument.Node(
+                name: node.name.isEmpty ? nil : node.name, children: node.children.isEmpty ? nil : node.children,
+                mesh: nil, matrix: node.transform == .identity ? nil : node.transform.columnMajor)
         }
         // glTF gives a node one mesh: a node drawing several gets one child node per extra mesh.
         for (index, node) in model.nodes.enumerated() where !node.meshes.isEmpty {
@@ -90,12 +117,15 @@ public struct GLBWriter: Sendable {
 
     private static func material(_ material: Material) -> GLTFDocument.Material {
         func info(_ index: Int?) -> GLTFDocument.TextureInfo? { index.map { .init(index: $0) } }
-        let base = material.baseColorFactor, emissive = material.emissiveFactor
+        let base = material.baseColorFactor
+        let emissive = material.emissiveFactor
         return GLTFDocument.Material(
             name: material.name.isEmpty ? nil : material.name,
-            pbrMetallicRoughness: .init(baseColorFactor: [Double(base.x), Double(base.y), Double(base.z), Double(base.w)],
-                                        baseColorTexture: info(material.baseColorTexture), metallicFactor: Double(material.metallicFactor),
-                                        roughnessFactor: Double(material.roughnessFactor), metallicRoughnessTexture: info(material.metallicRoughnessTexture)),
+            pbrMetallicRoughness: .init(
+                baseColorFactor: [Double(base.x), Double(base.y), Double(base.z), Double(base.w)],
+                baseColorTexture: info(material.baseColorTexture), metallicFactor: Double(material.metallicFactor),
+                roughnessFactor: Double(material.roughnessFactor),
+                metallicRoughnessTexture: info(material.metallicRoughnessTexture)),
             normalTexture: info(material.normalTexture), occlusionTexture: info(material.occlusionTexture),
             emissiveTexture: info(material.emissiveTexture),
             emissiveFactor: emissive == .zero ? nil : [Double(emissive.x), Double(emissive.y), Double(emissive.z)],
@@ -114,7 +144,9 @@ public struct GLBWriter: Sendable {
         }
         while json.count % 4 != 0 { json.append(0x20) }
         let total = 12 + 8 + json.count + (binary.isEmpty ? 0 : 8 + binary.count)
-        guard total <= Int(UInt32.max) else { throw ModelError(.tooLarge, "the GLB would be \(total) bytes, more than the format's 4 GiB") }
+        guard total <= Int(UInt32.max) else {
+            throw ModelError(.tooLarge, "the GLB would be \(total) bytes, more than the format's 4 GiB")
+        }
         var file = BinaryWriter()
         file.write(UInt32(0x4654_6C67))
         file.write(UInt32(2))
@@ -133,7 +165,9 @@ public struct GLBWriter: Sendable {
 
 extension GLTFDocument {
     init(asset: Asset) {
-        self.init(asset: asset, scene: nil, scenes: nil, nodes: nil, meshes: nil, accessors: nil, bufferViews: nil, buffers: nil,
-                  materials: nil, textures: nil, images: nil, samplers: nil, extensionsUsed: nil, extensionsRequired: nil)
+        self.init(
+            asset: asset, scene: nil, scenes: nil, nodes: nil, meshes: nil, accessors: nil, bufferViews: nil,
+            buffers: nil,
+            materials: nil, textures: nil, images: nil, samplers: nil, extensionsUsed: nil, extensionsRequired: nil)
     }
 }

@@ -81,8 +81,9 @@ public struct ModelInspection: Sendable, Hashable, Codable {
         metersPerUnit = model.metersPerUnit
         upAxis = model.upAxis
         bounds = normalized.bounds.map { box in
-            Bounds(min: [box.minimum.x, box.minimum.y, box.minimum.z], max: [box.maximum.x, box.maximum.y, box.maximum.z],
-                   size: [box.extent.x, box.extent.y, box.extent.z])
+            Bounds(
+                min: [box.minimum.x, box.minimum.y, box.minimum.z], max: [box.maximum.x, box.maximum.y, box.maximum.z],
+                size: [box.extent.x, box.extent.y, box.extent.z])
         }
         materials = model.materials.map { material in
             var textures: [String: Int] = [:]
@@ -92,22 +93,31 @@ public struct ModelInspection: Sendable, Hashable, Codable {
             textures["occlusion"] = material.occlusionTexture
             textures["emissive"] = material.emissiveTexture
             let c = material.baseColorFactor
-            return MaterialSummary(name: material.name, baseColor: [c.x, c.y, c.z, c.w], metallic: material.metallicFactor,
-                                   roughness: material.roughnessFactor, textures: textures, alphaMode: material.alphaMode)
+            return MaterialSummary(
+                name: material.name, baseColor: [c.x, c.y, c.z, c.w], metallic: material.metallicFactor,
+                roughness: material.roughnessFactor, textures: textures, alphaMode: material.alphaMode)
         }
         textures = model.textures.map { texture in
             let size = RasterImage.displaySize(of: texture.data)
-            return TextureSummary(name: texture.name, format: texture.format, bytes: texture.data.count, width: size?.width, height: size?.height)
+            return TextureSummary(
+                name: texture.name, format: texture.format, bytes: texture.data.count, width: size?.width,
+                height: size?.height)
         }
         var warnings: [String] = []
         if triangles > Budget.triangles {
-            warnings.append("\(triangles) triangles, more than AR Quick Look's budget of \(Budget.triangles): decimate the model")
+            warnings.append(
+                "\(triangles) triangles, more than AR Quick Look's budget of \(Budget.triangles): decimate the model")
         }
-        for (index, texture) in textures.enumerated() where max(texture.width ?? 0, texture.height ?? 0) > Budget.textureSide {
-            warnings.append("texture \(index) (\(texture.name.isEmpty ? "unnamed" : texture.name)) is \(texture.width ?? 0)×\(texture.height ?? 0), larger than AR Quick Look's \(Budget.textureSide)×\(Budget.textureSide)")
+        for (index, texture) in textures.enumerated()
+        where max(texture.width ?? 0, texture.height ?? 0) > Budget.textureSide {
+            warnings.append(
+                "texture \(index) (\(texture.name.isEmpty ? "unnamed" : texture.name)) is \(texture.width ?? 0)×\(texture.height ?? 0), larger than AR Quick Look's \(Budget.textureSide)×\(Budget.textureSide)"
+            )
         }
         if let bounds, bounds.size.contains(where: { $0 > 100 }) || bounds.size.allSatisfy({ $0 < 0.005 }) {
-            warnings.append("the model is \(bounds.size.map { String(format: "%.3g", $0) }.joined(separator: " × ")) m: check its units")
+            warnings.append(
+                "the model is \(bounds.size.map { String(format: "%.3g", $0) }.joined(separator: " × ")) m: check its units"
+            )
         }
         if triangles == 0 { warnings.append("the model draws nothing") }
         self.warnings = warnings

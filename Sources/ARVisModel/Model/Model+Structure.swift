@@ -34,7 +34,9 @@ extension Model {
         func visit(_ index: Int, _ parent: Matrix4, depth: Int) {
             guard nodes.indices.contains(index), depth < 1024 else { return }
             let world = parent * nodes[index].transform
-            for mesh in nodes[index].meshes where meshes.indices.contains(mesh) { result.append(MeshInstance(mesh: mesh, transform: world)) }
+            for mesh in nodes[index].meshes where meshes.indices.contains(mesh) {
+                result.append(MeshInstance(mesh: mesh, transform: world))
+            }
             for child in nodes[index].children { visit(child, world, depth: depth + 1) }
         }
         for root in roots { visit(root, .identity, depth: 0) }
@@ -43,7 +45,8 @@ extension Model {
 
     /// The box around every drawn vertex in the model's frame, or `nil` when nothing is drawn.
     public var bounds: Box? {
-        var low = SIMD3<Double>(repeating: .infinity), high = SIMD3<Double>(repeating: -.infinity)
+        var low = SIMD3<Double>(repeating: .infinity)
+        var high = SIMD3<Double>(repeating: -.infinity)
         for instance in instances {
             let m = instance.transform
             let (c0, c1, c2, c3) = (m.columns[0], m.columns[1], m.columns[2], m.columns[3])
@@ -68,31 +71,45 @@ extension Model {
     /// node with two parents) within the depth limit, every number finite, attributes one per vertex.
     /// - Throws: ``ModelError`` `invalid` naming the first offending element, `tooLarge` past `limits`.
     public func validate(limits: Limits = Limits()) throws(ModelError) {
-        guard nodes.count <= limits.nodes else { throw ModelError(.tooLarge, "the model has \(nodes.count) nodes, more than the \(limits.nodes) allowed") }
+        guard nodes.count <= limits.nodes else {
+            throw ModelError(.tooLarge, "the model has \(nodes.count) nodes, more than the \(limits.nodes) allowed")
+        }
         var parentCount = [Int](repeating: 0, count: nodes.count)
         for (index, node) in nodes.enumerated() {
             for child in node.children {
-                guard nodes.indices.contains(child) else { throw ModelError(.invalid, "child \(child) does not exist", location: "nodes[\(index)]") }
+                guard nodes.indices.contains(child) else {
+                    throw ModelError(.invalid, "child \(child) does not exist", location: "nodes[\(index)]")
+                }
                 parentCount[child] += 1
-                guard parentCount[child] == 1 else { throw ModelError(.invalid, "node \(child) has more than one parent", location: "nodes[\(index)]") }
+                guard parentCount[child] == 1 else {
+                    throw ModelError(.invalid, "node \(child) has more than one parent", location: "nodes[\(index)]")
+                }
             }
             for mesh in node.meshes where !meshes.indices.contains(mesh) {
                 throw ModelError(.invalid, "mesh \(mesh) does not exist", location: "nodes[\(index)]")
             }
-            guard node.transform.columnMajor.allSatisfy(\.isFinite) else { throw ModelError(.invalid, "the transform is not finite", location: "nodes[\(index)]") }
+            guard node.transform.columnMajor.allSatisfy(\.isFinite) else {
+                throw ModelError(.invalid, "the transform is not finite", location: "nodes[\(index)]")
+            }
         }
         for root in roots {
-            guard nodes.indices.contains(root), parentCount[root] == 0 else { throw ModelError(.invalid, "root \(root) does not exist or has a parent", location: "scene") }
+            guard nodes.indices.contains(root), parentCount[root] == 0 else {
+                throw ModelError(.invalid, "root \(root) does not exist or has a parent", location: "scene")
+            }
         }
         try checkDepth(limits: limits)
-        var vertices = 0, triangles = 0
+        var vertices = 0
+        var triangles = 0
         for (index, mesh) in meshes.enumerated() {
             vertices += mesh.positions.count
             triangles += mesh.triangleCount
             try mesh.validate(materials: materials.count, location: "meshes[\(index)]")
         }
         guard vertices <= limits.vertices, triangles <= limits.triangles else {
-            throw ModelError(.tooLarge, "the model has \(vertices) vertices and \(triangles) triangles; at most \(limits.vertices) and \(limits.triangles) are allowed")
+            throw ModelError(
+                .tooLarge,
+                "the model has \(vertices) vertices and \(triangles) triangles; at most \(limits.vertices) and \(limits.triangles) are allowed"
+            )
         }
         try checkDrawnTriangles(limits: limits)
         for (index, material) in materials.enumerated() {
@@ -112,7 +129,10 @@ extension Model {
             for mesh in nodes[index].meshes where meshes.indices.contains(mesh) {
                 drawn += meshes[mesh].triangleCount
                 guard drawn <= limits.drawnTriangles else {
-                    throw ModelError(.tooLarge, "the model draws more than \(limits.drawnTriangles) triangles (each mesh counted once per node that draws it): simplify it or use fewer instances")
+                    throw ModelError(
+                        .tooLarge,
+                        "the model draws more than \(limits.drawnTriangles) triangles (each mesh counted once per node that draws it): simplify it or use fewer instances"
+                    )
                 }
             }
             stack += nodes[index].children
@@ -124,8 +144,13 @@ extension Model {
         var stack = roots.map { ($0, 1) }
         var seen = Set<Int>()
         while let (index, depth) = stack.popLast() {
-            guard depth <= limits.depth else { throw ModelError(.tooLarge, "the node hierarchy is deeper than \(limits.depth) levels", location: "nodes[\(index)]") }
-            guard seen.insert(index).inserted else { throw ModelError(.invalid, "the node hierarchy has a cycle", location: "nodes[\(index)]") }
+            guard depth <= limits.depth else {
+                throw ModelError(
+                    .tooLarge, "the node hierarchy is deeper than \(limits.depth) levels", location: "nodes[\(index)]")
+            }
+            guard seen.insert(index).inserted else {
+                throw ModelError(.invalid, "the node hierarchy has a cycle", location: "nodes[\(index)]")
+            }
             stack += nodes[index].children.map { ($0, depth + 1) }
         }
     }
@@ -134,17 +159,25 @@ extension Model {
 extension Mesh {
     /// Checks indices, attribute counts and finiteness.
     func validate(materials: Int, location: String) throws(ModelError) {
-        guard indices.count % 3 == 0 else { throw ModelError(.invalid, "the index count \(indices.count) is not a multiple of 3", location: location) }
+        guard indices.count % 3 == 0 else {
+            throw ModelError(.invalid, "the index count \(indices.count) is not a multiple of 3", location: location)
+        }
         guard normals.isEmpty || normals.count == positions.count, uvs.isEmpty || uvs.count == positions.count else {
             throw ModelError(.invalid, "normals or texture coordinates are not one per vertex", location: location)
         }
         let count = UInt32(clamping: positions.count)
-        guard indices.allSatisfy({ $0 < count }) else { throw ModelError(.invalid, "a triangle names a vertex that does not exist", location: location) }
+        guard indices.allSatisfy({ $0 < count }) else {
+            throw ModelError(.invalid, "a triangle names a vertex that does not exist", location: location)
+        }
         guard positions.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }),
-              uvs.allSatisfy({ $0.x.isFinite && $0.y.isFinite }), normals.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else {
+            uvs.allSatisfy({ $0.x.isFinite && $0.y.isFinite }),
+            normals.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite })
+        else {
             throw ModelError(.invalid, "a vertex attribute is not a finite number", location: location)
         }
-        if let material, !(0..<materials).contains(material) { throw ModelError(.invalid, "material \(material) does not exist", location: location) }
+        if let material, !(0..<materials).contains(material) {
+            throw ModelError(.invalid, "material \(material) does not exist", location: location)
+        }
     }
 }
 
@@ -155,11 +188,16 @@ extension Model {
     @discardableResult
     public mutating func insert(_ other: Model, name: String, transform: Matrix4, under parent: Int? = nil) -> Int {
         let other = other.normalized()
-        let nodeBase = nodes.count + 1, meshBase = meshes.count, materialBase = materials.count, textureBase = textures.count
+        let nodeBase = nodes.count + 1
+        let meshBase = meshes.count
+        let materialBase = materials.count
+        let textureBase = textures.count
         let holder = nodes.count
         nodes.append(Node(name: name, transform: transform, children: other.roots.map { $0 + nodeBase }))
         nodes += other.nodes.map { node in
-            Node(name: node.name, transform: node.transform, children: node.children.map { $0 + nodeBase }, meshes: node.meshes.map { $0 + meshBase })
+            Node(
+                name: node.name, transform: node.transform, children: node.children.map { $0 + nodeBase },
+                meshes: node.meshes.map { $0 + meshBase })
         }
         meshes += other.meshes.map { mesh in
             var mesh = mesh
@@ -168,7 +206,10 @@ extension Model {
         }
         materials += other.materials.map { material in
             var material = material
-            for keyPath in [\Material.baseColorTexture, \.metallicRoughnessTexture, \.normalTexture, \.occlusionTexture, \.emissiveTexture] {
+            for keyPath in [
+                \Material.baseColorTexture, \.metallicRoughnessTexture, \.normalTexture, \.occlusionTexture,
+                \.emissiveTexture,
+            ] {
                 material[keyPath: keyPath] = material[keyPath: keyPath].map { $0 + textureBase }
             }
             return material

@@ -30,8 +30,11 @@ public struct Model: Sendable, Hashable {
     public var upAxis: UpAxis
 
     /// Creates a model.
-    public init(nodes: [Node] = [], roots: [Int] = [], meshes: [Mesh] = [], materials: [Material] = [], textures: [Texture] = [],
-                metersPerUnit: Double = 1, upAxis: UpAxis = .y) {
+    public init(
+        nodes: [Node] = [], roots: [Int] = [], meshes: [Mesh] = [], materials: [Material] = [],
+        textures: [Texture] = [],
+        metersPerUnit: Double = 1, upAxis: UpAxis = .y
+    ) {
         self.nodes = nodes
         self.roots = roots
         self.meshes = meshes
@@ -55,7 +58,8 @@ public struct Model: Sendable, Hashable {
         guard metersPerUnit != 1 || upAxis != .y else { return self }
         let s = metersPerUnit
         // Z up → Y up: (x, y, z) ↦ (x, z, −y), a −90° turn about +X.
-        let columns: [SIMD4<Double>] = upAxis == .z
+        let columns: [SIMD4<Double>] =
+            upAxis == .z
             ? [SIMD4(s, 0, 0, 0), SIMD4(0, 0, -s, 0), SIMD4(0, s, 0, 0), SIMD4(0, 0, 0, 1)]
             : [SIMD4(s, 0, 0, 0), SIMD4(0, s, 0, 0), SIMD4(0, 0, s, 0), SIMD4(0, 0, 0, 1)]
         var model = self
@@ -104,8 +108,10 @@ public struct Mesh: Sendable, Hashable {
     public var material: Int?
 
     /// Creates a mesh.
-    public init(name: String = "", positions: [SIMD3<Float>], normals: [SIMD3<Float>] = [], uvs: [SIMD2<Float>] = [],
-                indices: [UInt32], material: Int? = nil) {
+    public init(
+        name: String = "", positions: [SIMD3<Float>], normals: [SIMD3<Float>] = [], uvs: [SIMD2<Float>] = [],
+        indices: [UInt32], material: Int? = nil
+    ) {
         self.name = name
         self.positions = positions
         self.normals = normals
@@ -158,10 +164,12 @@ public struct Material: Sendable, Hashable {
     public var doubleSided: Bool
 
     /// Creates a material; by default an opaque, fully rough, non-metallic white.
-    public init(name: String = "", baseColorFactor: SIMD4<Float> = SIMD4(1, 1, 1, 1), baseColorTexture: Int? = nil,
-                metallicFactor: Float = 1, roughnessFactor: Float = 1, metallicRoughnessTexture: Int? = nil,
-                normalTexture: Int? = nil, occlusionTexture: Int? = nil, emissiveFactor: SIMD3<Float> = .zero,
-                emissiveTexture: Int? = nil, alphaMode: AlphaMode = .opaque, alphaCutoff: Float = 0.5, doubleSided: Bool = false) {
+    public init(
+        name: String = "", baseColorFactor: SIMD4<Float> = SIMD4(1, 1, 1, 1), baseColorTexture: Int? = nil,
+        metallicFactor: Float = 1, roughnessFactor: Float = 1, metallicRoughnessTexture: Int? = nil,
+        normalTexture: Int? = nil, occlusionTexture: Int? = nil, emissiveFactor: SIMD3<Float> = .zero,
+        emissiveTexture: Int? = nil, alphaMode: AlphaMode = .opaque, alphaCutoff: Float = 0.5, doubleSided: Bool = false
+    ) {
         self.name = name
         self.baseColorFactor = baseColorFactor
         self.baseColorTexture = baseColorTexture

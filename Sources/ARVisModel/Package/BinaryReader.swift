@@ -17,7 +17,9 @@ struct BinaryReader {
     /// Throws unless `count` bytes are there at `offset`.
     func require(_ count: Int, at offset: Int) throws(ModelError) {
         guard count >= 0, offset >= 0, offset <= bytes.count, count <= bytes.count - offset else {
-            throw ModelError(.truncated, "\(what) ends before the \(count) bytes it announces at byte \(offset)", location: "byte \(offset)")
+            throw ModelError(
+                .truncated, "\(what) ends before the \(count) bytes it announces at byte \(offset)",
+                location: "byte \(offset)")
         }
     }
 
@@ -45,7 +47,10 @@ struct BinaryReader {
     func size(_ value: UInt64, elementSize: Int = 1, at offset: Int) throws(ModelError) -> Int {
         let left = UInt64(max(0, bytes.count - offset))
         guard elementSize > 0, value <= left / UInt64(elementSize) else {
-            throw ModelError(.truncated, "\(what) announces \(value) items of \(elementSize) bytes at byte \(offset), more than the file holds", location: "byte \(offset)")
+            throw ModelError(
+                .truncated,
+                "\(what) announces \(value) items of \(elementSize) bytes at byte \(offset), more than the file holds",
+                location: "byte \(offset)")
         }
         return Int(value)
     }
@@ -54,11 +59,15 @@ struct BinaryReader {
     func array<T>(of type: T.Type, count: Int, at offset: Int) throws(ModelError) -> [T] {
         let stride = MemoryLayout<T>.stride
         let (length, overflow) = count.multipliedReportingOverflow(by: stride)
-        guard !overflow else { throw ModelError(.truncated, "\(what) announces too many items at byte \(offset)", location: "byte \(offset)") }
+        guard !overflow else {
+            throw ModelError(
+                .truncated, "\(what) announces too many items at byte \(offset)", location: "byte \(offset)")
+        }
         try require(length, at: offset)
         return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             bytes.withUnsafeBytes { source in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + length]))
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + length]))
             }
             initialized = count
         }

@@ -19,7 +19,8 @@ struct USDZPackage {
     ///   or encrypted entries, `truncated` when an entry runs past the end.
     init(reading bytes: [UInt8]) throws(ModelError) {
         guard bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
-            throw ModelError(.invalid, "not a USDZ package: it does not start with a zip file header", location: "byte 0")
+            throw ModelError(
+                .invalid, "not a USDZ package: it does not start with a zip file header", location: "byte 0")
         }
         let reader = BinaryReader(bytes, what: "the USDZ package")
         let offsets = (try? Self.centralDirectoryOffsets(reader)) ?? nil
@@ -74,10 +75,14 @@ struct USDZPackage {
         let name = String(decoding: reader.bytes[offset + 30..<offset + 30 + nameLength], as: UTF8.self)
         guard flags & 0x1 == 0 else { throw ModelError(.unsupported, "'\(name)' is encrypted", location: location) }
         guard method == 0 else {
-            throw ModelError(.unsupported, "'\(name)' is compressed; a USDZ package stores its files uncompressed", location: location)
+            throw ModelError(
+                .unsupported, "'\(name)' is compressed; a USDZ package stores its files uncompressed",
+                location: location)
         }
         guard flags & 0x8 == 0 else {
-            throw ModelError(.unsupported, "'\(name)' has its size after its data (a streamed zip); USDZ needs sizes in the header", location: location)
+            throw ModelError(
+                .unsupported, "'\(name)' has its size after its data (a streamed zip); USDZ needs sizes in the header",
+                location: location)
         }
         let start = offset + 30 + nameLength + extraLength
         try reader.require(size, at: start)
@@ -90,7 +95,8 @@ struct USDZPackage {
         var out = BinaryWriter()
         var directory = BinaryWriter()
         // 1 January 2026, 00:00: a fixed time keeps the output deterministic.
-        let time: UInt16 = 0, date: UInt16 = UInt16((2026 - 1980) << 9 | 1 << 5 | 1)
+        let time: UInt16 = 0
+        let date: UInt16 = UInt16((2026 - 1980) << 9 | 1 << 5 | 1)
         for file in files {
             let name = Array(file.name.utf8)
             let headerOffset = out.bytes.count
@@ -98,7 +104,11 @@ struct USDZPackage {
             var padding = (64 - dataStart % 64) % 64
             if padding > 0 && padding < 4 { padding += 64 }
             var extra: [UInt8] = []
-            if padding > 0 { extra = [0x86, 0x19, UInt8((padding - 4) & 0xFF), UInt8((padding - 4) >> 8)] + [UInt8](repeating: 0, count: padding - 4) }
+            if padding > 0 {
+                extra =
+                    [0x86, 0x19, UInt8((padding - 4) & 0xFF), UInt8((padding - 4) >> 8)]
+                    + [UInt8](repeating: 0, count: padding - 4)
+            }
             let crc = PNGEncoder.crc32(file.data)
             func header(_ writer: inout BinaryWriter, central: Bool) {
                 writer.write(UInt32(central ? 0x0201_4B50 : 0x0403_4B50))

@@ -40,7 +40,12 @@ struct Shader {
             let mesh = model.meshes[instance.mesh]
             let m = instance.transform
             let linearPart = Matrix4(columns: [m.columns[0], m.columns[1], m.columns[2], SIMD4(0, 0, 0, 1)])
-            let normalMatrix = linearPart.inverse.map { inverse in (0..<3).map { row in SIMD3<Float>(Float(inverse[0, row]), Float(inverse[1, row]), Float(inverse[2, row])) } }
+            let normalMatrix =
+                linearPart.inverse.map { inverse in
+                    (0..<3).map { row in
+                        SIMD3<Float>(Float(inverse[0, row]), Float(inverse[1, row]), Float(inverse[2, row]))
+                    }
+                }
                 ?? [SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)]
             let normals = mesh.normals.map { n -> SIMD3<Float> in
                 let w = normalMatrix[0] * n.x + normalMatrix[1] * n.y + normalMatrix[2] * n.z
@@ -52,12 +57,15 @@ struct Shader {
                 let q = c[0] * Double(p.x) + c[1] * Double(p.y) + c[2] * Double(p.z) + c[3]
                 return SIMD3<Float>(Float(q.x - e.x), Float(q.y - e.y), Float(q.z - e.z))
             }
-            let material = mesh.material.map { model.materials[$0] } ?? Material(baseColorFactor: SIMD4(0.8, 0.8, 0.8, 1), metallicFactor: 0, roughnessFactor: 0.6)
+            let material =
+                mesh.material.map { model.materials[$0] }
+                ?? Material(baseColorFactor: SIMD4(0.8, 0.8, 0.8, 1), metallicFactor: 0, roughnessFactor: 0.6)
             return InstanceData(mesh: mesh, material: material, normals: normals, positions: positions)
         }
         var pictures: [Int: Picture] = [:]
         for data in self.instances {
-            for index in [data.material.baseColorTexture, data.material.emissiveTexture].compactMap({ $0 }) where pictures[index] == nil {
+            for index in [data.material.baseColorTexture, data.material.emissiveTexture].compactMap({ $0 })
+            where pictures[index] == nil {
                 if let image = try? RasterImage(decoding: model.textures[index].data, maximumPixels: 16_777_216) {
                     pictures[index] = Picture(width: image.width, height: image.height, pixels: image.pixels)
                 }
@@ -81,7 +89,8 @@ struct Shader {
     /// rasterizer numbers them) at the given barycentric weights.
     func color(ofTriangle id: Int, weights: SIMD2<Float>, starts: [Int]) -> SIMD4<Float> {
         // The instance whose range holds the triangle (ranges are sorted).
-        var low = 0, high = starts.count - 1
+        var low = 0
+        var high = starts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if starts[middle] <= id { low = middle } else { high = middle - 1 }
@@ -90,13 +99,20 @@ struct Shader {
     }
 
     private func shade(_ data: InstanceData, triangle t: Int, weights: SIMD2<Float>) -> SIMD4<Float> {
-        let mesh = data.mesh, material = data.material
-        let i0 = Int(mesh.indices[3 * t]), i1 = Int(mesh.indices[3 * t + 1]), i2 = Int(mesh.indices[3 * t + 2])
-        let w1 = weights.x, w2 = weights.y, w0 = 1 - w1 - w2
+        let mesh = data.mesh
+        let material = data.material
+        let i0 = Int(mesh.indices[3 * t])
+        let i1 = Int(mesh.indices[3 * t + 1])
+        let i2 = Int(mesh.indices[3 * t + 2])
+        let w1 = weights.x
+        let w2 = weights.y
+        let w0 = 1 - w1 - w2
         var base = material.baseColorFactor
         var uv = SIMD2<Float>.zero
         if !mesh.uvs.isEmpty { uv = mesh.uvs[i0] * w0 + mesh.uvs[i1] * w1 + mesh.uvs[i2] * w2 }
-        if let texture = material.baseColorTexture, !mesh.uvs.isEmpty, let picture = pictures[texture] { base *= sample(picture, uv) }
+        if let texture = material.baseColorTexture, !mesh.uvs.isEmpty, let picture = pictures[texture] {
+            base *= sample(picture, uv)
+        }
         if material.alphaMode == .mask { base.w = base.w >= material.alphaCutoff ? 1 : 0 }
         if material.alphaMode == .opaque { base.w = 1 }
         guard base.w > 0 else { return .zero }
@@ -105,11 +121,13 @@ struct Shader {
             normal = Self.normalize(data.normals[i0] * w0 + data.normals[i1] * w1 + data.normals[i2] * w2)
         } else {
             let p0 = data.positions[i0]
-            let a = data.positions[i1] - p0, b = data.positions[i2] - p0
+            let a = data.positions[i1] - p0
+            let b = data.positions[i2] - p0
             normal = Self.normalize(SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x))
         }
         if (normal * toViewer).sum() < 0 { normal = -normal }
-        let metallic = min(max(material.metallicFactor, 0), 1), roughness = min(max(material.roughnessFactor, 0.05), 1)
+        let metallic = min(max(material.metallicFactor, 0), 1)
+        let roughness = min(max(material.roughnessFactor, 0.05), 1)
         let albedo = SIMD3(base.x, base.y, base.z)
         let f0 = SIMD3<Float>(repeating: 0.04) * (1 - metallic) + albedo * metallic
         let alpha = roughness * roughness
@@ -145,13 +163,18 @@ struct Shader {
         let x = (uv.x - uv.x.rounded(.down)) * Float(picture.width) - 0.5
         let y = (uv.y - uv.y.rounded(.down)) * Float(picture.height) - 0.5
         // After the guard the fractions lie in 0..<1, so x and y lie in −0.5..<size: both convert.
-        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-        let fx = x - Float(x0), fy = y - Float(y0)
+        let x0 = Int(x.rounded(.down))
+        let y0 = Int(y.rounded(.down))
+        let fx = x - Float(x0)
+        let fy = y - Float(y0)
         func texel(_ px: Int, _ py: Int) -> SIMD4<Float> {
-            let wx = (px % picture.width + picture.width) % picture.width, wy = (py % picture.height + picture.height) % picture.height
+            let wx = (px % picture.width + picture.width) % picture.width
+            let wy = (py % picture.height + picture.height) % picture.height
             let at = (wy * picture.width + wx) * 4
-            return SIMD4(Self.linear[Int(picture.pixels[at])], Self.linear[Int(picture.pixels[at + 1])], Self.linear[Int(picture.pixels[at + 2])],
-                         Float(picture.pixels[at + 3]) / 255)
+            return SIMD4(
+                Self.linear[Int(picture.pixels[at])], Self.linear[Int(picture.pixels[at + 1])],
+                Self.linear[Int(picture.pixels[at + 2])],
+                Float(picture.pixels[at + 3]) / 255)
         }
         let top = texel(x0, y0) * (1 - fx) + texel(x0 + 1, y0) * fx
         let bottom = texel(x0, y0 + 1) * (1 - fx) + texel(x0 + 1, y0 + 1) * fx

@@ -26,7 +26,8 @@ public struct ThumbnailCamera: Sendable, Hashable, Codable {
         let center = bounds?.center ?? .zero
         var radius = (bounds?.extent.length ?? 0) / 2
         if !(radius > 0 && radius.isFinite) { radius = 1 }
-        let a = Self.azimuth * .pi / 180, e = Self.elevation * .pi / 180
+        let a = Self.azimuth * .pi / 180
+        let e = Self.elevation * .pi / 180
         let direction = SIMD3(sin(a) * cos(e), sin(e), cos(a) * cos(e))
         let distance = Self.margin * radius / sin(Self.defaultFieldOfView * .pi / 360)
         eye = center + distance * direction

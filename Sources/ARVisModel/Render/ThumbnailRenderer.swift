@@ -37,13 +37,17 @@ public struct ThumbnailRenderer: Sendable {
     /// The thumbnail as premultiplied RGBA floats, rows top to bottom.
     public func render(_ model: Model, camera: ThumbnailCamera? = nil) throws(ModelError) -> [Float] {
         guard (1...Self.maximumSize).contains(size), (1...4).contains(supersampling) else {
-            throw ModelError(.tooLarge, "a thumbnail is 1 to \(Self.maximumSize) pixels wide, with 1 to 4 samples a side; \(size) was asked")
+            throw ModelError(
+                .tooLarge,
+                "a thumbnail is 1 to \(Self.maximumSize) pixels wide, with 1 to 4 samples a side; \(size) was asked")
         }
         let model = model.normalized()
         let camera = camera ?? ThumbnailCamera(framing: model.bounds)
         var raster = Rasterizer(width: size * supersampling, height: size * supersampling, camera: camera)
         let instances = model.instances
-        for (number, instance) in instances.enumerated() { raster.draw(model.meshes[instance.mesh], transform: instance.transform, instance: number) }
+        for (number, instance) in instances.enumerated() {
+            raster.draw(model.meshes[instance.mesh], transform: instance.transform, instance: number)
+        }
         let shader = Shader(model: model, instances: instances, camera: camera)
         return resolve(raster, shader: shader)
     }
@@ -52,8 +56,11 @@ public struct ThumbnailRenderer: Sendable {
     /// every triangle covering some of a pixel's samples is shaded once, at the first sample it
     /// covers, and weighted by its share of the samples; uncovered samples show the background.
     private func resolve(_ raster: Rasterizer, shader: Shader) -> [Float] {
-        let n = supersampling, width = size * n, share = 1 / Float(n * n)
-        let back = SIMD4(background.x * background.w, background.y * background.w, background.z * background.w, background.w)
+        let n = supersampling
+        let width = size * n
+        let share = 1 / Float(n * n)
+        let back = SIMD4(
+            background.x * background.w, background.y * background.w, background.z * background.w, background.w)
         var out = [Float](repeating: 0, count: size * size * 4)
         var triangles: [(id: Int32, count: Int, sample: Int)] = []
         for y in 0..<size {
@@ -64,14 +71,20 @@ public struct ThumbnailRenderer: Sendable {
                     for dx in 0..<n {
                         let sample = (y * n + dy) * width + x * n + dx
                         let id = raster.triangle[sample]
-                        if id < 0 { uncovered += 1 }
-                        else if let k = triangles.firstIndex(where: { $0.id == id }) { triangles[k].count += 1 }
-                        else { triangles.append((id, 1, sample)) }
+                        if id < 0 {
+                            uncovered += 1
+                        } else if let k = triangles.firstIndex(where: { $0.id == id }) {
+                            triangles[k].count += 1
+                        } else {
+                            triangles.append((id, 1, sample))
+                        }
                     }
                 }
                 var sum = back * Float(uncovered)
                 for triangle in triangles {
-                    let color = shader.color(ofTriangle: Int(triangle.id), weights: raster.weights[triangle.sample], starts: raster.instanceStarts)
+                    let color = shader.color(
+                        ofTriangle: Int(triangle.id), weights: raster.weights[triangle.sample],
+                        starts: raster.instanceStarts)
                     sum += (color + back * (1 - color.w)) * Float(triangle.count)
                 }
                 sum *= share

@@ -6,13 +6,17 @@ enum CrateCompression {
     /// Decodes a TfFastCompression buffer whose uncompressed size is known.
     static func decompress(_ input: ArraySlice<UInt8>, size: Int) throws(ModelError) -> [UInt8] {
         let output = try decompress(input, limit: size)
-        guard output.count == size else { throw ModelError(.invalid, "a compressed block decodes to \(output.count) bytes, not the \(size) announced") }
+        guard output.count == size else {
+            throw ModelError(.invalid, "a compressed block decodes to \(output.count) bytes, not the \(size) announced")
+        }
         return output
     }
 
     /// Decodes a TfFastCompression buffer (one LZ4 block, or chunks of them) of at most `limit` bytes.
     static func decompress(_ input: ArraySlice<UInt8>, limit: Int) throws(ModelError) -> [UInt8] {
-        guard let chunks = input.first else { throw ModelError(.truncated, "an empty compressed block in the crate file") }
+        guard let chunks = input.first else {
+            throw ModelError(.truncated, "an empty compressed block in the crate file")
+        }
         var output: [UInt8] = []
         output.reserveCapacity(min(limit, 1 << 26))
         if chunks == 0 {
@@ -48,7 +52,9 @@ enum CrateCompression {
             let token = Int(block[i])
             i += 1
             let literals = try length(token >> 4)
-            guard literals <= end - i, output.count + literals <= limit else { throw ModelError(.invalid, "an LZ4 block's literals run past its end") }
+            guard literals <= end - i, output.count + literals <= limit else {
+                throw ModelError(.invalid, "an LZ4 block's literals run past its end")
+            }
             output.append(contentsOf: block[i..<i + literals])
             i += literals
             if i == end { return }
@@ -105,12 +111,24 @@ enum CrateCompression {
             let delta: Int64
             switch (code, width) {
             case (0, _): delta = common
-            case (1, 4): delta = Int64(try reader.load(Int8.self, at: data)); data += 1
-            case (2, 4): delta = Int64(try reader.load(Int16.self, at: data)); data += 2
-            case (3, 4): delta = Int64(try reader.load(Int32.self, at: data)); data += 4
-            case (1, _): delta = Int64(try reader.load(Int16.self, at: data)); data += 2
-            case (2, _): delta = Int64(try reader.load(Int32.self, at: data)); data += 4
-            default: delta = try reader.load(Int64.self, at: data); data += 8
+            case (1, 4):
+                delta = Int64(try reader.load(Int8.self, at: data))
+                data += 1
+            case (2, 4):
+                delta = Int64(try reader.load(Int16.self, at: data))
+                data += 2
+            case (3, 4):
+                delta = Int64(try reader.load(Int32.self, at: data))
+                data += 4
+            case (1, _):
+                delta = Int64(try reader.load(Int16.self, at: data))
+                data += 2
+            case (2, _):
+                delta = Int64(try reader.load(Int32.self, at: data))
+                data += 4
+            default:
+                delta = try reader.load(Int64.self, at: data)
+                data += 8
             }
             previous = width == 4 ? Int64(Int32(truncatingIfNeeded: previous &+ delta)) : previous &+ delta
             result[index] = previous
@@ -137,17 +155,27 @@ enum CrateCompression {
         out.bytes += [UInt8](repeating: 0, count: (values.count * 2 + 7) / 8)
         for (index, delta) in deltas.enumerated() {
             let code: UInt8
-            if delta == common { code = 0 }
-            else if let small = Int8(exactly: delta) { code = 1; out.write(small) }
-            else if let small = Int16(exactly: delta) { code = 2; out.write(small) }
-            else { code = 3; out.write(delta) }
+            if delta == common {
+                code = 0
+            } else if let small = Int8(exactly: delta) {
+                code = 1
+                out.write(small)
+            } else if let small = Int16(exactly: delta) {
+                code = 2
+                out.write(small)
+            } else {
+                code = 3
+                out.write(delta)
+            }
             out.bytes[codesStart + index / 4] |= code << (2 * UInt8(index % 4))
         }
         return out.bytes
     }
 
     /// Reads `u64 compressedSize` + a compressed integer-coded block of `count` values.
-    static func readCompressedIntegers(_ reader: inout BinaryReader, count: Int, width: Int = 4) throws(ModelError) -> [Int64] {
+    static func readCompressedIntegers(_ reader: inout BinaryReader, count: Int, width: Int = 4) throws(ModelError)
+        -> [Int64]
+    {
         let compressedSize = try reader.size(try reader.read(UInt64.self), at: reader.offset)
         let block = try reader.read(count: compressedSize)
         guard count <= 100_000_000 else { throw ModelError(.tooLarge, "a crate section announces \(count) integers") }

@@ -3,7 +3,8 @@ import ARVisSupport
 extension CrateReader {
     /// Components per element and bytes per component of the numeric crate types, by type enum.
     private static let numericTypes: [Int: (count: Int, kind: Character)] = [
-        1: (1, "b"), 2: (1, "B"), 3: (1, "i"), 4: (1, "I"), 5: (1, "l"), 6: (1, "L"), 7: (1, "h"), 8: (1, "f"), 9: (1, "d"),
+        1: (1, "b"), 2: (1, "B"), 3: (1, "i"), 4: (1, "I"), 5: (1, "l"), 6: (1, "L"), 7: (1, "h"), 8: (1, "f"),
+        9: (1, "d"),
         13: (4, "d"), 14: (9, "d"), 15: (16, "d"), 16: (4, "d"), 17: (4, "f"), 18: (4, "h"),
         19: (2, "d"), 20: (2, "f"), 21: (2, "h"), 22: (2, "i"), 23: (3, "d"), 24: (3, "f"), 25: (3, "h"), 26: (3, "i"),
         27: (4, "d"), 28: (4, "f"), 29: (4, "h"), 30: (4, "i"), 56: (1, "d"),
@@ -21,7 +22,8 @@ extension CrateReader {
     /// An IEEE 754 half-precision number (written out: `Float16` is missing on some platforms).
     static func half(_ bits: UInt16) -> Double {
         let sign: Double = bits & 0x8000 != 0 ? -1 : 1
-        let exponent = Int(bits >> 10 & 0x1F), fraction = Double(bits & 0x3FF)
+        let exponent = Int(bits >> 10 & 0x1F)
+        let fraction = Double(bits & 0x3FF)
         switch exponent {
         case 0: return sign * fraction * 0x1p-24
         case 31: return fraction == 0 ? sign * .infinity : .nan
@@ -33,7 +35,9 @@ extension CrateReader {
     func value(_ rep: UInt64, location: String, depth: Int) throws(ModelError) -> USDValue {
         guard depth < 64 else { throw ModelError(.invalid, "values nest more than 64 deep", location: location) }
         let type = Int((rep >> 48) & 0xFF)
-        let isArray = rep & (1 << 63) != 0, isInlined = rep & (1 << 62) != 0, isCompressed = rep & (1 << 61) != 0
+        let isArray = rep & (1 << 63) != 0
+        let isInlined = rep & (1 << 62) != 0
+        let isCompressed = rep & (1 << 61) != 0
         let payload = rep & 0xFFFF_FFFF_FFFF
         if isArray { return try array(type: type, payload: Int(payload), compressed: isCompressed, location: location) }
         if isInlined { return try inlined(type: type, bits: UInt32(truncatingIfNeeded: payload), location: location) }
@@ -47,8 +51,12 @@ extension CrateReader {
             var cursor = BinaryReader(reader.bytes, what: "the crate file", offset: offset)
             let count = try cursor.size(try cursor.read(UInt64.self), elementSize: 4, at: offset)
             let items = try (0..<count).map { (_) throws(ModelError) in Int64(try cursor.read(UInt32.self)) }
-            return type == 40 ? .paths(try items.map { (i) throws(ModelError) in try path(i, location) })
-                : .strings(try items.map { (i) throws(ModelError) in type == 41 ? try tokenText(i, location) : try stringText(i, location) })
+            return type == 40
+                ? .paths(try items.map { (i) throws(ModelError) in try path(i, location) })
+                : .strings(
+                    try items.map { (i) throws(ModelError) in
+                        type == 41 ? try tokenText(i, location) : try stringText(i, location)
+                    })
         case 46: return try timeSamples(at: offset, location: location, depth: depth)
         case 48:
             var cursor = BinaryReader(reader.bytes, what: "the crate file", offset: offset)
@@ -64,17 +72,23 @@ extension CrateReader {
     }
 
     private func tokenText(_ index: Int64, _ location: String) throws(ModelError) -> String {
-        guard index >= 0, index < Int64(tokenCount) else { throw ModelError(.invalid, "token \(index) does not exist", location: location) }
+        guard index >= 0, index < Int64(tokenCount) else {
+            throw ModelError(.invalid, "token \(index) does not exist", location: location)
+        }
         return tokenAt(Int(index))
     }
 
     private func stringText(_ index: Int64, _ location: String) throws(ModelError) -> String {
-        guard index >= 0, index < Int64(stringCount) else { throw ModelError(.invalid, "string \(index) does not exist", location: location) }
+        guard index >= 0, index < Int64(stringCount) else {
+            throw ModelError(.invalid, "string \(index) does not exist", location: location)
+        }
         return stringAt(Int(index))
     }
 
     private func path(_ index: Int64, _ location: String) throws(ModelError) -> String {
-        guard index >= 0, index < Int64(pathCount) else { throw ModelError(.invalid, "path \(index) does not exist", location: location) }
+        guard index >= 0, index < Int64(pathCount) else {
+            throw ModelError(.invalid, "path \(index) does not exist", location: location)
+        }
         return pathAt(Int(index))
     }
 
@@ -106,62 +120,90 @@ extension CrateReader {
     private func numbers(kind: Character, count: Int, at offset: Int) throws(ModelError) -> [Double] {
         let size = Self.size(of: kind)
         guard count <= (reader.bytes.count - min(offset, reader.bytes.count)) / size else {
-            throw ModelError(.truncated, "an array of \(count) values at byte \(offset) runs past the end of the file", location: "byte \(offset)")
+            throw ModelError(
+                .truncated, "an array of \(count) values at byte \(offset) runs past the end of the file",
+                location: "byte \(offset)")
         }
         try reader.require(count * size, at: offset)
         switch kind {
         case "f": return try reader.array(of: Float.self, count: count, at: offset).map { Double($0) }
         case "d": return try reader.array(of: Double.self, count: count, at: offset)
-        case "i": return try reader.array(of: Int32.self, count: count, at: offset).map { Double(Int32(littleEndian: $0)) }
-        case "I": return try reader.array(of: UInt32.self, count: count, at: offset).map { Double(UInt32(littleEndian: $0)) }
-        case "h": return try reader.array(of: UInt16.self, count: count, at: offset).map { Self.half(UInt16(littleEndian: $0)) }
-        case "l": return try reader.array(of: Int64.self, count: count, at: offset).map { Double(Int64(littleEndian: $0)) }
-        case "L": return try reader.array(of: UInt64.self, count: count, at: offset).map { Double(UInt64(littleEndian: $0)) }
+        case "i":
+            return try reader.array(of: Int32.self, count: count, at: offset).map { Double(Int32(littleEndian: $0)) }
+        case "I":
+            return try reader.array(of: UInt32.self, count: count, at: offset).map { Double(UInt32(littleEndian: $0)) }
+        case "h":
+            return try reader.array(of: UInt16.self, count: count, at: offset).map {
+                Self.half(UInt16(littleEndian: $0))
+            }
+        case "l":
+            return try reader.array(of: Int64.self, count: count, at: offset).map { Double(Int64(littleEndian: $0)) }
+        case "L":
+            return try reader.array(of: UInt64.self, count: count, at: offset).map { Double(UInt64(littleEndian: $0)) }
         default: return try reader.array(of: UInt8.self, count: count, at: offset).map { Double($0) }
         }
     }
 
     private func array(type: Int, payload: Int, compressed: Bool, location: String) throws(ModelError) -> USDValue {
         let isText = type == 10 || type == 11 || type == 12
-        guard payload != 0 else { return isText ? .strings([]) : .numbers([], width: Self.numericTypes[type]?.count ?? 1) }
+        guard payload != 0 else {
+            return isText ? .strings([]) : .numbers([], width: Self.numericTypes[type]?.count ?? 1)
+        }
         var cursor = BinaryReader(reader.bytes, what: "the crate file", offset: payload)
         if minor < 5 { _ = try cursor.read(UInt32.self) }
         let count = minor < 7 ? Int(try cursor.read(UInt32.self)) : Int(clamping: try cursor.read(UInt64.self))
-        guard count <= 200_000_000 else { throw ModelError(.tooLarge, "an array of \(count) elements", location: location) }
+        guard count <= 200_000_000 else {
+            throw ModelError(.tooLarge, "an array of \(count) elements", location: location)
+        }
         if isText {
             let indices = try cursor.size(UInt64(count), elementSize: 4, at: cursor.offset)
-            return .strings(try (0..<indices).map { (_) throws(ModelError) in
-                let index = Int64(try cursor.read(UInt32.self))
-                return type == 11 ? try tokenText(index, location) : try stringText(index, location)
-            })
+            return .strings(
+                try (0..<indices).map { (_) throws(ModelError) in
+                    let index = Int64(try cursor.read(UInt32.self))
+                    return type == 11 ? try tokenText(index, location) : try stringText(index, location)
+                })
         }
         guard let numeric = Self.numericTypes[type] else { return .other }
         if compressed && numeric.count == 1 {
-            return .numbers(try compressedNumbers(kind: numeric.kind, count: count, cursor: &cursor, location: location), width: 1)
+            return .numbers(
+                try compressedNumbers(kind: numeric.kind, count: count, cursor: &cursor, location: location), width: 1)
         }
         let total = count.multipliedReportingOverflow(by: numeric.count)
         guard !total.overflow else { throw ModelError(.tooLarge, "an array of \(count) elements", location: location) }
-        return .numbers(try numbers(kind: numeric.kind, count: total.partialValue, at: cursor.offset), width: numeric.count)
+        return .numbers(
+            try numbers(kind: numeric.kind, count: total.partialValue, at: cursor.offset), width: numeric.count)
     }
 
     /// An integer array coded as integers, or a float array coded as integers ('i') or as a lookup
     /// table ('t').
-    private func compressedNumbers(kind: Character, count: Int, cursor: inout BinaryReader, location: String) throws(ModelError) -> [Double] {
+    private func compressedNumbers(kind: Character, count: Int, cursor: inout BinaryReader, location: String)
+        throws(ModelError) -> [Double]
+    {
         switch kind {
         case "i", "I", "l", "L":
             let wide = kind == "l" || kind == "L"
-            return try CrateCompression.readCompressedIntegers(&cursor, count: count, width: wide ? 8 : 4).map { kind == "I" ? Double(UInt32(truncatingIfNeeded: $0)) : Double($0) }
+            return try CrateCompression.readCompressedIntegers(&cursor, count: count, width: wide ? 8 : 4).map {
+                kind == "I" ? Double(UInt32(truncatingIfNeeded: $0)) : Double($0)
+            }
         case "h", "f", "d":
             let code = try cursor.read(UInt8.self)
             if code == UInt8(ascii: "i") {
-                return try CrateCompression.readCompressedIntegers(&cursor, count: count).map { Double(Int32(truncatingIfNeeded: $0)) }
+                return try CrateCompression.readCompressedIntegers(&cursor, count: count).map {
+                    Double(Int32(truncatingIfNeeded: $0))
+                }
             }
-            guard code == UInt8(ascii: "t") else { throw ModelError(.invalid, "a compressed float array has the unknown code \(code)", location: location) }
-            let tableSize = try cursor.size(UInt64(try cursor.read(UInt32.self)), elementSize: Self.size(of: kind), at: cursor.offset)
+            guard code == UInt8(ascii: "t") else {
+                throw ModelError(.invalid, "a compressed float array has the unknown code \(code)", location: location)
+            }
+            let tableSize = try cursor.size(
+                UInt64(try cursor.read(UInt32.self)), elementSize: Self.size(of: kind), at: cursor.offset)
             let table = try numbers(kind: kind, count: tableSize, at: cursor.offset)
             cursor.offset += tableSize * Self.size(of: kind)
-            return try CrateCompression.readCompressedIntegers(&cursor, count: count).map { (index) throws(ModelError) in
-                guard index >= 0, index < Int64(table.count) else { throw ModelError(.invalid, "a lookup index is out of range", location: location) }
+            return try CrateCompression.readCompressedIntegers(&cursor, count: count).map {
+                (index) throws(ModelError) in
+                guard index >= 0, index < Int64(table.count) else {
+                    throw ModelError(.invalid, "a lookup index is out of range", location: location)
+                }
                 return table[Int(index)]
             }
         default:
@@ -180,7 +222,10 @@ extension CrateReader {
             for _ in 0..<count {
                 let index = Int64(try cursor.read(UInt32.self))
                 guard bit != 0x08 && bit != 0x10 else { continue }
-                items.append(type == 34 ? try path(index, location) : type == 32 ? try tokenText(index, location) : try stringText(index, location))
+                items.append(
+                    type == 34
+                        ? try path(index, location)
+                        : type == 32 ? try tokenText(index, location) : try stringText(index, location))
             }
         }
         return type == 34 ? .paths(items) : .strings(items)
@@ -190,7 +235,9 @@ extension CrateReader {
     private func jump(from offset: Int) throws(ModelError) -> Int {
         let distance = try reader.load(Int64.self, at: offset)
         let (target, overflow) = Int64(offset).addingReportingOverflow(distance)
-        guard !overflow, target >= 0, target < Int64(reader.bytes.count) else { throw ModelError(.invalid, "a value points outside the file", location: "byte \(offset)") }
+        guard !overflow, target >= 0, target < Int64(reader.bytes.count) else {
+            throw ModelError(.invalid, "a value points outside the file", location: "byte \(offset)")
+        }
         return Int(target)
     }
 
@@ -209,13 +256,18 @@ extension CrateReader {
 
     private func timeSamples(at offset: Int, location: String, depth: Int) throws(ModelError) -> USDValue {
         let timesAt = try jump(from: offset)
-        let times = try value(try reader.load(UInt64.self, at: timesAt), location: location, depth: depth + 1).components ?? []
+        let times =
+            try value(try reader.load(UInt64.self, at: timesAt), location: location, depth: depth + 1).components ?? []
         let valuesAt = try jump(from: timesAt + 8)
         var cursor = BinaryReader(reader.bytes, what: "the crate file", offset: valuesAt)
         let count = try cursor.size(try cursor.read(UInt64.self), elementSize: 8, at: valuesAt)
-        guard count == times.count else { throw ModelError(.invalid, "\(times.count) sample times but \(count) values", location: location) }
+        guard count == times.count else {
+            throw ModelError(.invalid, "\(times.count) sample times but \(count) values", location: location)
+        }
         var samples: [(time: Double, value: USDValue)] = []
-        for time in times { samples.append((time, try value(try cursor.read(UInt64.self), location: location, depth: depth + 1))) }
+        for time in times {
+            samples.append((time, try value(try cursor.read(UInt64.self), location: location, depth: depth + 1)))
+        }
         return .timeSamples(samples.sorted { $0.time < $1.time })
     }
 }

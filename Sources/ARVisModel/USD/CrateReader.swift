@@ -21,7 +21,11 @@ struct CrateReader {
 
     /// Refuses a section count past ``maximumItems``.
     static func checkCount(_ count: Int, _ section: String) throws(ModelError) -> Int {
-        guard count <= maximumItems else { throw ModelError(.tooLarge, "the \(section) section holds \(count) items, more than the \(maximumItems) read", location: section) }
+        guard count <= maximumItems else {
+            throw ModelError(
+                .tooLarge, "the \(section) section holds \(count) items, more than the \(maximumItems) read",
+                location: section)
+        }
         return count
     }
 
@@ -33,7 +37,9 @@ struct CrateReader {
         let major = Int(bytes[8])
         minor = Int(bytes[9])
         guard major == 0, (1...14).contains(minor) else {
-            throw ModelError(.unsupported, "crate version \(major).\(minor).\(bytes[10]); versions 0.1.0 to 0.14.x are read", location: "byte 8")
+            throw ModelError(
+                .unsupported, "crate version \(major).\(minor).\(bytes[10]); versions 0.1.0 to 0.14.x are read",
+                location: "byte 8")
         }
         let tocOffset = Int(try reader.load(Int64.self, at: 16))
         var toc = BinaryReader(bytes, what: "the crate file", offset: tocOffset)
@@ -42,12 +48,15 @@ struct CrateReader {
         var sections: [String: (start: Int, size: Int)] = [:]
         for _ in 0..<sectionCount {
             let name = String(decoding: try toc.read(count: 16).prefix { $0 != 0 }, as: UTF8.self)
-            let start = Int(try toc.read(Int64.self)), size = Int(try toc.read(Int64.self))
+            let start = Int(try toc.read(Int64.self))
+            let size = Int(try toc.read(Int64.self))
             try reader.require(size, at: start)
             sections[name] = (start, size)
         }
         func section(_ name: String) throws(ModelError) -> BinaryReader {
-            guard let section = sections[name] else { throw ModelError(.invalid, "the crate file has no \(name) section", location: "byte \(tocOffset)") }
+            guard let section = sections[name] else {
+                throw ModelError(.invalid, "the crate file has no \(name) section", location: "byte \(tocOffset)")
+            }
             return BinaryReader(bytes, what: "the \(name) section", offset: section.start)
         }
         tokens = try Self.readTokens(try section("TOKENS"), compressed: minor >= 4)
@@ -81,30 +90,43 @@ struct CrateReader {
         } else {
             blob = Array(try section.read(count: try section.size(try section.read(UInt64.self), at: section.offset)))
         }
-        let result = blob.split(separator: 0, omittingEmptySubsequences: false).prefix(count).map { String(decoding: $0, as: UTF8.self) }
-        guard result.count == count else { throw ModelError(.invalid, "the token table holds fewer than its \(count) tokens", location: "TOKENS") }
+        let result = blob.split(separator: 0, omittingEmptySubsequences: false).prefix(count).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        guard result.count == count else {
+            throw ModelError(.invalid, "the token table holds fewer than its \(count) tokens", location: "TOKENS")
+        }
         return result
     }
 
     private func token(_ index: Int64, _ location: String) throws(ModelError) -> String {
-        guard index >= 0, index < tokens.count else { throw ModelError(.invalid, "token \(index) does not exist", location: location) }
+        guard index >= 0, index < tokens.count else {
+            throw ModelError(.invalid, "token \(index) does not exist", location: location)
+        }
         return tokens[Int(index)]
     }
 
     private mutating func readStrings(_ section: BinaryReader) throws(ModelError) {
         var section = section
-        let count = try Self.checkCount(try section.size(try section.read(UInt64.self), elementSize: 4, at: section.offset), "STRINGS")
-        strings = try (0..<count).map { (_) throws(ModelError) in try token(Int64(try section.read(UInt32.self)), "STRINGS") }
+        let count = try Self.checkCount(
+            try section.size(try section.read(UInt64.self), elementSize: 4, at: section.offset), "STRINGS")
+        strings = try (0..<count).map { (_) throws(ModelError) in
+            try token(Int64(try section.read(UInt32.self)), "STRINGS")
+        }
     }
 
     private mutating func readFields(_ section: BinaryReader) throws(ModelError) {
         var section = section
-        let count = try Self.checkCount(try section.size(try section.read(UInt64.self), elementSize: minor >= 4 ? 1 : 16, at: section.offset), "FIELDS")
+        let count = try Self.checkCount(
+            try section.size(try section.read(UInt64.self), elementSize: minor >= 4 ? 1 : 16, at: section.offset),
+            "FIELDS")
         if minor >= 4 {
             fieldNames = try CrateCompression.readCompressedIntegers(&section, count: count).map { Int($0) }
             let size = try section.size(try section.read(UInt64.self), at: section.offset)
             let raw = try CrateCompression.decompress(try section.read(count: size), size: count * 8)
-            fieldReps = try BinaryReader(raw, what: "FIELDS").array(of: UInt64.self, count: count, at: 0).map { UInt64(littleEndian: $0) }
+            fieldReps = try BinaryReader(raw, what: "FIELDS").array(of: UInt64.self, count: count, at: 0).map {
+                UInt64(littleEndian: $0)
+            }
         } else {
             for _ in 0..<count {
                 _ = try section.read(UInt32.self)
@@ -112,14 +134,20 @@ struct CrateReader {
                 fieldReps.append(try section.read(UInt64.self))
             }
         }
-        for name in fieldNames where !tokens.indices.contains(name) { throw ModelError(.invalid, "a field names token \(name), which does not exist", location: "FIELDS") }
+        for name in fieldNames where !tokens.indices.contains(name) {
+            throw ModelError(.invalid, "a field names token \(name), which does not exist", location: "FIELDS")
+        }
     }
 
     private mutating func readFieldSets(_ section: BinaryReader) throws(ModelError) {
         var section = section
-        let count = try Self.checkCount(try section.size(try section.read(UInt64.self), elementSize: minor >= 4 ? 1 : 4, at: section.offset), "FIELDSETS")
+        let count = try Self.checkCount(
+            try section.size(try section.read(UInt64.self), elementSize: minor >= 4 ? 1 : 4, at: section.offset),
+            "FIELDSETS")
         if minor >= 4 {
-            fieldSets = try CrateCompression.readCompressedIntegers(&section, count: count).map { Int64(UInt32(truncatingIfNeeded: $0)) }
+            fieldSets = try CrateCompression.readCompressedIntegers(&section, count: count).map {
+                Int64(UInt32(truncatingIfNeeded: $0))
+            }
         } else {
             fieldSets = try (0..<count).map { (_) throws(ModelError) in Int64(try section.read(UInt32.self)) }
         }
@@ -127,22 +155,31 @@ struct CrateReader {
 
     private mutating func readPaths(_ section: BinaryReader) throws(ModelError) {
         var section = section
-        let count = try Self.checkCount(try section.size(try section.read(UInt64.self), elementSize: 1, at: section.offset), "PATHS")
+        let count = try Self.checkCount(
+            try section.size(try section.read(UInt64.self), elementSize: 1, at: section.offset), "PATHS")
         paths = [String](repeating: "", count: count)
         guard minor >= 4 else { return try readPlainPaths(&section) }
         let encoded = try Self.checkCount(try section.size(try section.read(UInt64.self), at: section.offset), "PATHS")
         let pathIndices = try CrateCompression.readCompressedIntegers(&section, count: encoded)
-        let elements = try CrateCompression.readCompressedIntegers(&section, count: encoded).map { Int64(Int32(truncatingIfNeeded: $0)) }
-        let jumps = try CrateCompression.readCompressedIntegers(&section, count: encoded).map { Int64(Int32(truncatingIfNeeded: $0)) }
+        let elements = try CrateCompression.readCompressedIntegers(&section, count: encoded).map {
+            Int64(Int32(truncatingIfNeeded: $0))
+        }
+        let jumps = try CrateCompression.readCompressedIntegers(&section, count: encoded).map {
+            Int64(Int32(truncatingIfNeeded: $0))
+        }
         var pending: [(index: Int, parent: String?)] = encoded > 0 ? [(0, nil)] : []
         while let (start, parentPath) = pending.popLast() {
-            var index = start, parent = parentPath
+            var index = start
+            var parent = parentPath
             while true {
-                guard index < encoded else { throw ModelError(.invalid, "the path tree jumps past its end", location: "PATHS") }
+                guard index < encoded else {
+                    throw ModelError(.invalid, "the path tree jumps past its end", location: "PATHS")
+                }
                 let path = try childPath(parent, element: elements[index], location: "PATHS")
                 try setPath(Int(pathIndices[index]), path)
                 let jump = jumps[index]
-                let hasChild = jump > 0 || jump == -1, hasSibling = jump >= 0
+                let hasChild = jump > 0 || jump == -1
+                let hasSibling = jump >= 0
                 if hasChild && hasSibling { pending.append((index + Int(jump), parent)) }
                 if hasChild { parent = path } else if !hasSibling { break }
                 index += 1
@@ -155,17 +192,21 @@ struct CrateReader {
         var pending: [(offset: Int, parent: String?)] = [(section.offset, nil)]
         var visited = 0
         while let (start, parentPath) = pending.popLast() {
-            var cursor = BinaryReader(section.bytes, what: "PATHS", offset: start), parent = parentPath
+            var cursor = BinaryReader(section.bytes, what: "PATHS", offset: start)
+            var parent = parentPath
             while true {
                 visited += 1
-                guard visited <= paths.count + 1 else { throw ModelError(.invalid, "the path tree has more nodes than paths", location: "PATHS") }
+                guard visited <= paths.count + 1 else {
+                    throw ModelError(.invalid, "the path tree has more nodes than paths", location: "PATHS")
+                }
                 let pathIndex = Int(try cursor.read(UInt32.self))
                 let element = Int64(try cursor.read(UInt32.self))
                 let bits = try cursor.read(UInt8.self)
                 _ = try cursor.read(count: 3)
                 let path = try childPath(parent, element: bits & 4 != 0 ? -element : element, location: "PATHS")
                 try setPath(pathIndex, path)
-                let hasChild = bits & 1 != 0, hasSibling = bits & 2 != 0
+                let hasChild = bits & 1 != 0
+                let hasSibling = bits & 2 != 0
                 if hasChild && hasSibling { pending.append((Int(try cursor.read(Int64.self)), parent)) }
                 if hasChild { parent = path } else if hasSibling { continue } else { break }
             }
@@ -180,7 +221,9 @@ struct CrateReader {
     }
 
     private mutating func setPath(_ index: Int, _ path: String) throws(ModelError) {
-        guard paths.indices.contains(index) else { throw ModelError(.invalid, "path \(index) does not exist", location: "PATHS") }
+        guard paths.indices.contains(index) else {
+            throw ModelError(.invalid, "path \(index) does not exist", location: "PATHS")
+        }
         paths[index] = path
     }
 
@@ -190,7 +233,9 @@ struct CrateReader {
     func layer() throws(ModelError) -> USDLayer {
         var section = specSection
         let count = try Self.checkCount(try section.size(try section.read(UInt64.self), at: section.offset), "SPECS")
-        var pathIndices: [Int64] = [], setIndices: [Int64] = [], types: [Int64] = []
+        var pathIndices: [Int64] = []
+        var setIndices: [Int64] = []
+        var types: [Int64] = []
         if minor >= 4 {
             pathIndices = try CrateCompression.readCompressedIntegers(&section, count: count)
             setIndices = try CrateCompression.readCompressedIntegers(&section, count: count)
@@ -204,18 +249,25 @@ struct CrateReader {
         }
         var layer = USDLayer()
         for k in 0..<count {
-            guard paths.indices.contains(Int(pathIndices[k])), let type = USDLayer.SpecType(rawValue: UInt32(truncatingIfNeeded: types[k])) else {
+            guard paths.indices.contains(Int(pathIndices[k])),
+                let type = USDLayer.SpecType(rawValue: UInt32(truncatingIfNeeded: types[k]))
+            else {
                 throw ModelError(.invalid, "spec \(k) names a path or kind that does not exist", location: "SPECS")
             }
             let path = paths[Int(pathIndices[k])]
             var spec = USDLayer.Spec(type: type)
             var index = Int(setIndices[k])
             while true {
-                guard fieldSets.indices.contains(index) else { throw ModelError(.invalid, "a field set runs past its section", location: path) }
+                guard fieldSets.indices.contains(index) else {
+                    throw ModelError(.invalid, "a field set runs past its section", location: path)
+                }
                 let field = Int(fieldSets[index])
                 if fieldSets[index] == 0xFFFF_FFFF { break }
-                guard fieldNames.indices.contains(field) else { throw ModelError(.invalid, "field \(field) does not exist", location: path) }
-                spec.fields[tokens[fieldNames[field]]] = try value(fieldReps[field], location: path + " " + tokens[fieldNames[field]], depth: 0)
+                guard fieldNames.indices.contains(field) else {
+                    throw ModelError(.invalid, "field \(field) does not exist", location: path)
+                }
+                spec.fields[tokens[fieldNames[field]]] = try value(
+                    fieldReps[field], location: path + " " + tokens[fieldNames[field]], depth: 0)
                 index += 1
             }
             layer.specs[path] = spec

@@ -4,10 +4,18 @@
 struct CrateWriter {
     /// A field value, with the crate type it is written as.
     enum Value {
-        case token(String), asset(String), string(String)
-        case bool(Bool), int(Int32), float(Float), double(Double)
-        case specifier(UInt32), variability(UInt32)
-        case vec2f(SIMD2<Float>), vec3f(SIMD3<Float>), vec4f(SIMD4<Float>)
+        case token(String)
+        case asset(String)
+        case string(String)
+        case bool(Bool)
+        case int(Int32)
+        case float(Float)
+        case double(Double)
+        case specifier(UInt32)
+        case variability(UInt32)
+        case vec2f(SIMD2<Float>)
+        case vec3f(SIMD3<Float>)
+        case vec4f(SIMD4<Float>)
         /// 16 numbers, row-major (USD's row-vector convention: translation in the last row).
         case matrix4d([Double])
         case tokenVector([String])
@@ -168,7 +176,9 @@ private struct Packing {
     func pathTree() -> (indices: [Int32], elements: [Int32], jumps: [Int32]) {
         var children: [String: [String]] = [:]
         for path in paths where path != "/" { children[Self.split(path).parent, default: []].append(path) }
-        var indices: [Int32] = [], elements: [Int32] = [], jumps: [Int32] = []
+        var indices: [Int32] = []
+        var elements: [Int32] = []
+        var jumps: [Int32] = []
         // Iterative pre-order: each entry is a path and whether a sibling follows it.
         var stack: [(path: String, hasSibling: Bool)] = [("/", false)]
         var jumpFixups: [(position: Int, path: String)] = []
@@ -177,7 +187,9 @@ private struct Packing {
             let position = indices.count
             startOf[path] = position
             indices.append(Int32(pathIndex[path]!))
-            if path == "/" { elements.append(Int32(tokenIndex[""]!)) } else {
+            if path == "/" {
+                elements.append(Int32(tokenIndex[""]!))
+            } else {
                 let element = Self.split(path).element
                 let index = Int32(tokenIndex[element.name]!)
                 elements.append(element.isProperty ? -index : index)
@@ -219,7 +231,9 @@ private struct Packing {
         var hasher = Hasher()
         data.bytes[written].withUnsafeBytes { hasher.combine(bytes: $0) }
         let key = hasher.finalize()
-        if let earlier = arrays[key]?.first(where: { $0.count == written.count && data.bytes[$0].elementsEqual(data.bytes[written]) }) {
+        if let earlier = arrays[key]?.first(where: {
+            $0.count == written.count && data.bytes[$0].elementsEqual(data.bytes[written])
+        }) {
             data.bytes.removeSubrange(written)
             return earlier.lowerBound
         }
@@ -253,24 +267,44 @@ private struct Packing {
         case .matrix4d(let values): return stored(15) { $0.writeRaw(values) }
         case .tokenVector(let texts):
             let indices = texts.map { UInt32(token($0)) }
-            return stored(41) { $0.write(UInt64(indices.count)); $0.writeRaw(indices) }
+            return stored(41) {
+                $0.write(UInt64(indices.count))
+                $0.writeRaw(indices)
+            }
         case .pathListOp(let targets):
             let indices = targets.map { UInt32(path($0)) }
-            return stored(34) { $0.write(UInt8(0x03)); $0.write(UInt64(indices.count)); $0.writeRaw(indices) }
+            return stored(34) {
+                $0.write(UInt8(0x03))
+                $0.write(UInt64(indices.count))
+                $0.writeRaw(indices)
+            }
         case .prependedTokens(let texts):
             let indices = texts.map { UInt32(token($0)) }
-            return stored(32) { $0.write(UInt8(0x20)); $0.write(UInt64(indices.count)); $0.writeRaw(indices) }
+            return stored(32) {
+                $0.write(UInt8(0x20))
+                $0.write(UInt64(indices.count))
+                $0.writeRaw(indices)
+            }
         case .floats(let values, let width):
             let type: UInt64 = [1: 8, 2: 20, 3: 24, 4: 28][width] ?? 8
             guard !values.isEmpty else { return 1 << 63 | type << 48 }
-            return stored(type, array: true) { $0.write(UInt64(values.count / width)); $0.writeRaw(values) }
+            return stored(type, array: true) {
+                $0.write(UInt64(values.count / width))
+                $0.writeRaw(values)
+            }
         case .ints(let values):
             guard !values.isEmpty else { return 1 << 63 | 3 << 48 }
-            return stored(3, array: true) { $0.write(UInt64(values.count)); $0.writeRaw(values) }
+            return stored(3, array: true) {
+                $0.write(UInt64(values.count))
+                $0.writeRaw(values)
+            }
         case .tokens(let texts):
             let indices = texts.map { UInt32(token($0)) }
             guard !indices.isEmpty else { return 1 << 63 | 11 << 48 }
-            return stored(11, array: true) { $0.write(UInt64(indices.count)); $0.writeRaw(indices) }
+            return stored(11, array: true) {
+                $0.write(UInt64(indices.count))
+                $0.writeRaw(indices)
+            }
         }
     }
 }

@@ -20,7 +20,9 @@ struct USDAReader {
         current = try tokens.next()
     }
 
-    private func error(_ message: String) -> ModelError { ModelError(.invalid, message, location: "line \(current.line)") }
+    private func error(_ message: String) -> ModelError {
+        ModelError(.invalid, message, location: "line \(current.line)")
+    }
 
     private mutating func advance() throws(ModelError) { current = try tokens.next() }
 
@@ -51,7 +53,9 @@ struct USDAReader {
     /// `def Mesh "Name" (metadata) { … }`; returns the prim's name.
     private mutating func prim(parent: String, depth: Int) throws(ModelError) -> String {
         guard depth <= Self.maximumDepth else { throw error("prims nest more than \(Self.maximumDepth) deep") }
-        guard let keyword = identifier, ["def", "over", "class"].contains(keyword) else { throw error("expected def, over or class") }
+        guard let keyword = identifier, ["def", "over", "class"].contains(keyword) else {
+            throw error("expected def, over or class")
+        }
         try advance()
         var spec = USDLayer.Spec(type: .prim)
         spec.fields["specifier"] = .number(keyword == "def" ? 0 : keyword == "over" ? 1 : 2)
@@ -59,7 +63,9 @@ struct USDAReader {
             spec.fields["typeName"] = .token(type)
             try advance()
         }
-        guard case .string(let name) = current.kind, !name.isEmpty, !name.contains("/"), !name.contains(".") else { throw error("expected the prim's name in quotes") }
+        guard case .string(let name) = current.kind, !name.isEmpty, !name.contains("/"), !name.contains(".") else {
+            throw error("expected the prim's name in quotes")
+        }
         try advance()
         let path = parent == "/" ? "/" + name : parent + "/" + name
         guard layer.specs[path] == nil else { throw error("the prim \(path) is defined twice") }
@@ -68,7 +74,8 @@ struct USDAReader {
             warnings.append("\(path): references, payloads and inherits are not followed")
         }
         try expect("{")
-        var children: [String] = [], properties: [String] = []
+        var children: [String] = []
+        var properties: [String] = []
         while !isPunctuation("}") {
             guard current.kind != .end else { throw error("the prim \(path) is not closed with }") }
             if let word = identifier, ["def", "over", "class"].contains(word) {
@@ -97,7 +104,8 @@ struct USDAReader {
             listOp = word
             try advance()
         }
-        var custom = false, uniform = false
+        var custom = false
+        var uniform = false
         while let word = identifier, ["custom", "uniform", "varying", "config"].contains(word) {
             custom = custom || word == "custom"
             uniform = uniform || word == "uniform" || word == "config"
@@ -161,7 +169,10 @@ struct USDAReader {
                 try advance()
                 continue
             }
-            if isPunctuation(";") { try advance(); continue }
+            if isPunctuation(";") {
+                try advance()
+                continue
+            }
             guard var key = identifier else { throw error("expected a metadata name") }
             try advance()
             if ["add", "prepend", "append", "delete", "reorder"].contains(key), let real = identifier {
@@ -182,10 +193,18 @@ struct USDAReader {
         guard depth <= Self.maximumDepth else { throw error("values nest more than \(Self.maximumDepth) deep") }
         let kind = current.kind
         switch kind {
-        case .number(let number): try advance(); return .number(number)
-        case .string(let text): try advance(); return .string(text)
-        case .asset(let text): try advance(); return .asset(text)
-        case .path(let text): try advance(); return .paths([text])
+        case .number(let number):
+            try advance()
+            return .number(number)
+        case .string(let text):
+            try advance()
+            return .string(text)
+        case .asset(let text):
+            try advance()
+            return .asset(text)
+        case .path(let text):
+            try advance()
+            return .paths([text])
         case .identifier(let word):
             try advance()
             switch word {
@@ -212,7 +231,11 @@ struct USDAReader {
         var items: [USDValue] = []
         while !isPunctuation(close) {
             items.append(try value(depth: depth + 1))
-            if isPunctuation(",") { try advance() } else if !isPunctuation(close) { throw error("expected ',' or '\(close)'") }
+            if isPunctuation(",") {
+                try advance()
+            } else if !isPunctuation(close) {
+                throw error("expected ',' or '\(close)'")
+            }
         }
         try advance()
         return items
@@ -251,7 +274,10 @@ struct USDAReader {
                 samples.append((time, try value(depth: depth + 1)))
             } else {
                 if identifier == "dictionary" || identifier != nil { try advance() }  // the value's type
-                if isPunctuation("[") { try advance(); try expect("]") }
+                if isPunctuation("[") {
+                    try advance()
+                    try expect("]")
+                }
                 let key: String
                 switch current.kind {
                 case .string(let text), .identifier(let text): key = text

@@ -3,7 +3,13 @@ import ARVisSupport
 /// The tokens of USD's text format (`.usda`), with the line each starts on.
 struct USDAToken {
     enum Kind: Equatable {
-        case identifier(String), string(String), asset(String), path(String), number(Double), punctuation(UInt8), end
+        case identifier(String)
+        case string(String)
+        case asset(String)
+        case path(String)
+        case number(Double)
+        case punctuation(UInt8)
+        case end
     }
     var kind: Kind
     var line: Int
@@ -32,7 +38,9 @@ struct USDATokenizer {
         case UInt8(ascii: "\""), UInt8(ascii: "'"): return USDAToken(kind: .string(try quoted(c)), line: start)
         case UInt8(ascii: "@"): return USDAToken(kind: .asset(try asset()), line: start)
         case UInt8(ascii: "<"):
-            guard let close = bytes[i...].firstIndex(of: UInt8(ascii: ">")) else { throw error("a path <… is not closed") }
+            guard let close = bytes[i...].firstIndex(of: UInt8(ascii: ">")) else {
+                throw error("a path <… is not closed")
+            }
             defer { i = close + 1 }
             return USDAToken(kind: .path(String(decoding: bytes[(i + 1)..<close], as: UTF8.self)), line: start)
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
@@ -40,8 +48,11 @@ struct USDATokenizer {
         default:
             if Self.isIdentifierStart(c) {
                 let begin = i
-                while i < bytes.count, Self.isIdentifierStart(bytes[i]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i])
-                        || bytes[i] == UInt8(ascii: ":") || bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: "!") { i += 1 }
+                while i < bytes.count,
+                    Self.isIdentifierStart(bytes[i]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i])
+                        || bytes[i] == UInt8(ascii: ":") || bytes[i] == UInt8(ascii: ".")
+                        || bytes[i] == UInt8(ascii: "!")
+                { i += 1 }
                 let text = String(decoding: bytes[begin..<i], as: UTF8.self)
                 switch text {
                 case "inf": return USDAToken(kind: .number(.infinity), line: start)
@@ -55,17 +66,24 @@ struct USDATokenizer {
     }
 
     private static func isIdentifierStart(_ c: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) || c == UInt8(ascii: "_") || c >= 0x80
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c)
+            || c == UInt8(ascii: "_") || c >= 0x80
             || c == UInt8(ascii: "!")
     }
 
     private mutating func skipSpaceAndComments() {
         while i < bytes.count {
             let c = bytes[i]
-            if c == UInt8(ascii: "\n") { line += 1; i += 1 }
-            else if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") { i += 1 }
-            else if c == UInt8(ascii: "#") { while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 } }
-            else { return }
+            if c == UInt8(ascii: "\n") {
+                line += 1
+                i += 1
+            } else if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") {
+                i += 1
+            } else if c == UInt8(ascii: "#") {
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+            } else {
+                return
+            }
         }
     }
 
@@ -78,9 +96,12 @@ struct USDATokenizer {
                 return bytes[begin] == UInt8(ascii: "-") ? -.infinity : .infinity
             }
         }
-        while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) || bytes[i] == UInt8(ascii: ".")
+        while i < bytes.count,
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) || bytes[i] == UInt8(ascii: ".")
                 || bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")
-                || ((bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+")) && (bytes[i - 1] == UInt8(ascii: "e") || bytes[i - 1] == UInt8(ascii: "E"))) { i += 1 }
+                || ((bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+"))
+                    && (bytes[i - 1] == UInt8(ascii: "e") || bytes[i - 1] == UInt8(ascii: "E")))
+        { i += 1 }
         guard let value = Double(String(decoding: bytes[begin..<i], as: UTF8.self)) else {
             throw error("'\(String(decoding: bytes[begin..<max(i, begin + 1)], as: UTF8.self))' is not a number")
         }

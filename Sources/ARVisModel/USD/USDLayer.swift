@@ -3,7 +3,9 @@
 struct USDLayer {
     /// A spec's kind (`SdfSpecType`).
     enum SpecType: UInt32 {
-        case unknown = 0, attribute, connection, expression, mapper, mapperArg, prim, pseudoRoot, relationship, relationshipTarget, variant, variantSet
+        case unknown = 0
+        case attribute, connection, expression, mapper, mapperArg, prim, pseudoRoot, relationship, relationshipTarget,
+            variant, variantSet
     }
 
     /// One spec: its kind and its fields by name.

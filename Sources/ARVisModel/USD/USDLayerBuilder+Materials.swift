@@ -3,8 +3,10 @@ extension USDLayerBuilder {
     /// `UsdUVTexture` shaders reading `primvars:st`.
     mutating func materials() {
         let names = model.materials.indices.map { "Material_\($0)" }
-        crate.add("/Root/Materials", .prim, [("specifier", .specifier(0)), ("typeName", .token("Scope"))]
-            + (names.isEmpty ? [] : [("primChildren", .tokenVector(names))]))
+        crate.add(
+            "/Root/Materials", .prim,
+            [("specifier", .specifier(0)), ("typeName", .token("Scope"))]
+                + (names.isEmpty ? [] : [("primChildren", .tokenVector(names))]))
         for index in model.materials.indices { material(index) }
     }
 
@@ -28,18 +30,26 @@ extension USDLayerBuilder {
         let base = material.baseColorFactor
         let usesAlpha = material.alphaMode != .opaque
         if let texture = material.baseColorTexture {
-            shaders.append(TextureShader(name: "BaseColor", texture: texture, colorSpace: "sRGB", scale: base == SIMD4(1, 1, 1, 1) ? nil : base,
-                                         outputs: [("rgb", "float3")] + (usesAlpha ? [("a", "float")] : [])))
+            shaders.append(
+                TextureShader(
+                    name: "BaseColor", texture: texture, colorSpace: "sRGB",
+                    scale: base == SIMD4(1, 1, 1, 1) ? nil : base,
+                    outputs: [("rgb", "float3")] + (usesAlpha ? [("a", "float")] : [])))
             inputs.append(("diffuseColor", "color3f", nil, path + "/BaseColor.outputs:rgb"))
             if usesAlpha { inputs.append(("opacity", "float", nil, path + "/BaseColor.outputs:a")) }
         } else {
             inputs.append(("diffuseColor", "color3f", .vec3f(SIMD3(base.x, base.y, base.z)), nil))
             if usesAlpha { inputs.append(("opacity", "float", .float(base.w), nil)) }
         }
-        if material.alphaMode == .mask { inputs.append(("opacityThreshold", "float", .float(material.alphaCutoff), nil)) }
+        if material.alphaMode == .mask {
+            inputs.append(("opacityThreshold", "float", .float(material.alphaCutoff), nil))
+        }
         if let texture = material.metallicRoughnessTexture {
-            shaders.append(TextureShader(name: "MetallicRoughness", texture: texture, colorSpace: "raw",
-                                         scale: SIMD4(1, material.roughnessFactor, material.metallicFactor, 1), outputs: [("g", "float"), ("b", "float")]))
+            shaders.append(
+                TextureShader(
+                    name: "MetallicRoughness", texture: texture, colorSpace: "raw",
+                    scale: SIMD4(1, material.roughnessFactor, material.metallicFactor, 1),
+                    outputs: [("g", "float"), ("b", "float")]))
             inputs.append(("roughness", "float", nil, path + "/MetallicRoughness.outputs:g"))
             inputs.append(("metallic", "float", nil, path + "/MetallicRoughness.outputs:b"))
         } else {
@@ -48,26 +58,39 @@ extension USDLayerBuilder {
         }
         if let texture = material.normalTexture {
             // A normal map's 8-bit values map to −1…1: raw colour space, scale 2, bias −1 (what the checker asks).
-            shaders.append(TextureShader(name: "Normal", texture: texture, colorSpace: "raw", scale: SIMD4(2, 2, 2, 1), bias: SIMD4(-1, -1, -1, 0), outputs: [("rgb", "float3")]))
+            shaders.append(
+                TextureShader(
+                    name: "Normal", texture: texture, colorSpace: "raw", scale: SIMD4(2, 2, 2, 1),
+                    bias: SIMD4(-1, -1, -1, 0), outputs: [("rgb", "float3")]))
             inputs.append(("normal", "normal3f", nil, path + "/Normal.outputs:rgb"))
         }
         if let texture = material.occlusionTexture {
-            shaders.append(TextureShader(name: "Occlusion", texture: texture, colorSpace: "raw", outputs: [("r", "float")]))
+            shaders.append(
+                TextureShader(name: "Occlusion", texture: texture, colorSpace: "raw", outputs: [("r", "float")]))
             inputs.append(("occlusion", "float", nil, path + "/Occlusion.outputs:r"))
         }
         let emissive = material.emissiveFactor
         if let texture = material.emissiveTexture {
-            shaders.append(TextureShader(name: "Emissive", texture: texture, colorSpace: "sRGB", scale: SIMD4(emissive.x, emissive.y, emissive.z, 1), outputs: [("rgb", "float3")]))
+            shaders.append(
+                TextureShader(
+                    name: "Emissive", texture: texture, colorSpace: "sRGB",
+                    scale: SIMD4(emissive.x, emissive.y, emissive.z, 1), outputs: [("rgb", "float3")]))
             inputs.append(("emissiveColor", "color3f", nil, path + "/Emissive.outputs:rgb"))
         } else if emissive != .zero {
             inputs.append(("emissiveColor", "color3f", .vec3f(emissive), nil))
         }
         let children = ["Surface"] + shaders.map(\.name) + (shaders.isEmpty ? [] : ["TexCoords"])
-        crate.add(path, .prim, [("specifier", .specifier(0)), ("typeName", .token("Material")),
-                                ("properties", .tokenVector(["outputs:surface"])), ("primChildren", .tokenVector(children))])
+        crate.add(
+            path, .prim,
+            [
+                ("specifier", .specifier(0)), ("typeName", .token("Material")),
+                ("properties", .tokenVector(["outputs:surface"])), ("primChildren", .tokenVector(children)),
+            ])
         attribute(path + ".outputs:surface", "token", nil, connection: surface + ".outputs:surface")
         shader(surface, id: "UsdPreviewSurface", properties: inputs.map { "inputs:" + $0.name } + ["outputs:surface"])
-        for input in inputs { attribute(surface + ".inputs:" + input.name, input.type, input.value, connection: input.connection) }
+        for input in inputs {
+            attribute(surface + ".inputs:" + input.name, input.type, input.value, connection: input.connection)
+        }
         attribute(surface + ".outputs:surface", "token", nil)
         for texture in shaders { textureShader(texture, materialPath: path) }
         if !shaders.isEmpty {
@@ -86,7 +109,8 @@ extension USDLayerBuilder {
         if shader.bias != nil { properties.append("inputs:bias") }
         properties += shader.outputs.map { "outputs:" + $0.name }
         self.shader(path, id: "UsdUVTexture", properties: properties)
-        attribute(path + ".inputs:file", "asset", .asset(Self.textureFile(shader.texture, model.textures[shader.texture])))
+        attribute(
+            path + ".inputs:file", "asset", .asset(Self.textureFile(shader.texture, model.textures[shader.texture])))
         attribute(path + ".inputs:st", "float2", nil, connection: materialPath + "/TexCoords.outputs:result")
         attribute(path + ".inputs:wrapS", "token", .token("repeat"))
         attribute(path + ".inputs:wrapT", "token", .token("repeat"))
@@ -97,7 +121,12 @@ extension USDLayerBuilder {
     }
 
     private mutating func shader(_ path: String, id: String, properties: [String]) {
-        crate.add(path, .prim, [("specifier", .specifier(0)), ("typeName", .token("Shader")), ("properties", .tokenVector(["info:id"] + properties))])
+        crate.add(
+            path, .prim,
+            [
+                ("specifier", .specifier(0)), ("typeName", .token("Shader")),
+                ("properties", .tokenVector(["info:id"] + properties)),
+            ])
         attribute(path + ".info:id", "token", .token(id), uniform: true)
     }
 }

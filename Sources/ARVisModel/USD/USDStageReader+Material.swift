@@ -27,7 +27,9 @@ extension USDStageReader {
 
     /// The `varname` of the primvar reader feeding the material's textures.
     func texCoordReaderName(material: String) -> String? {
-        guard let shader = surfaceShader(material), let file = field(shader + ".inputs:diffuseColor", "connectionPaths")?.strings?.first else { return nil }
+        guard let shader = surfaceShader(material),
+            let file = field(shader + ".inputs:diffuseColor", "connectionPaths")?.strings?.first
+        else { return nil }
         let texture = String(file.prefix { $0 != "." })
         guard let reader = field(texture + ".inputs:st", "connectionPaths")?.strings?.first else { return nil }
         return field(String(reader.prefix { $0 != "." }) + ".inputs:varname", "default")?.text
@@ -40,9 +42,11 @@ extension USDStageReader {
             materialIndex[path] = .some(nil)
             return nil
         }
-        var material = Material(name: String(path[path.index(after: path.lastIndex(of: "/")!)...]), metallicFactor: 0, roughnessFactor: 0.5)
+        var material = Material(
+            name: String(path[path.index(after: path.lastIndex(of: "/")!)...]), metallicFactor: 0, roughnessFactor: 0.5)
         switch source(shader, "diffuseColor") {
-        case .value(let v) where v.count == 3: material.baseColorFactor = SIMD4(Float(v[0]), Float(v[1]), Float(v[2]), 1)
+        case .value(let v) where v.count == 3:
+            material.baseColorFactor = SIMD4(Float(v[0]), Float(v[1]), Float(v[2]), 1)
         case .texture(let file, _, let scale):
             material.baseColorTexture = texture(file)
             if let scale, scale.count == 4 { material.baseColorFactor = SIMD4(scale.map { Float($0) }) }
@@ -55,7 +59,9 @@ extension USDStageReader {
         case .texture: material.alphaMode = .blend
         default: break
         }
-        if let threshold = field(shader + ".inputs:opacityThreshold", "default")?.number, threshold > 0, material.alphaMode == .blend {
+        if let threshold = field(shader + ".inputs:opacityThreshold", "default")?.number, threshold > 0,
+            material.alphaMode == .blend
+        {
             material.alphaMode = .mask
             material.alphaCutoff = Float(threshold)
         }
@@ -66,7 +72,9 @@ extension USDStageReader {
         case .value(let v) where v.count == 3: material.emissiveFactor = SIMD3(Float(v[0]), Float(v[1]), Float(v[2]))
         case .texture(let file, _, let scale):
             material.emissiveTexture = texture(file)
-            material.emissiveFactor = scale.map { $0.count >= 3 ? SIMD3(Float($0[0]), Float($0[1]), Float($0[2])) : SIMD3(1, 1, 1) } ?? SIMD3(1, 1, 1)
+            material.emissiveFactor =
+                scale.map { $0.count >= 3 ? SIMD3(Float($0[0]), Float($0[1]), Float($0[2])) : SIMD3(1, 1, 1) }
+                ?? SIMD3(1, 1, 1)
         default: break
         }
         material.doubleSided = false
@@ -78,21 +86,26 @@ extension USDStageReader {
     /// Metalness and roughness: factors, or one texture with roughness in G and metalness in B —
     /// taken as it is when the file already is laid out so, else composed from the two channels.
     private mutating func metallicRoughness(_ shader: String, into material: inout Material) {
-        let metallic = source(shader, "metallic"), roughness = source(shader, "roughness")
+        let metallic = source(shader, "metallic")
+        let roughness = source(shader, "roughness")
         if case .value(let v) = metallic, let m = v.first { material.metallicFactor = Float(m) }
         if case .value(let v) = roughness, let r = v.first { material.roughnessFactor = Float(r) }
-        var channels: (roughness: (file: String, output: String)?, metallic: (file: String, output: String)?) = (nil, nil)
+        var channels: (roughness: (file: String, output: String)?, metallic: (file: String, output: String)?) = (
+            nil, nil
+        )
         if case .texture(let file, let output, _) = roughness { channels.roughness = (file, output) }
         if case .texture(let file, let output, _) = metallic { channels.metallic = (file, output) }
         guard channels.roughness != nil || channels.metallic != nil else { return }
         if channels.roughness.map({ $0.output == "g" }) ?? true, channels.metallic.map({ $0.output == "b" }) ?? true,
-           channels.roughness?.file == channels.metallic?.file || channels.roughness == nil || channels.metallic == nil {
+            channels.roughness?.file == channels.metallic?.file || channels.roughness == nil || channels.metallic == nil
+        {
             material.metallicRoughnessTexture = texture(channels.roughness?.file ?? channels.metallic!.file)
             if channels.roughness != nil { material.roughnessFactor = 1 }
             if channels.metallic != nil { material.metallicFactor = 1 }
             return
         }
-        let key = "\(channels.roughness?.file ?? "")#\(channels.roughness?.output ?? "")|\(channels.metallic?.file ?? "")#\(channels.metallic?.output ?? "")"
+        let key =
+            "\(channels.roughness?.file ?? "")#\(channels.roughness?.output ?? "")|\(channels.metallic?.file ?? "")#\(channels.metallic?.output ?? "")"
         if let composed = composedTexture(key: key, roughness: channels.roughness, metallic: channels.metallic) {
             material.metallicRoughnessTexture = composed
             if channels.roughness != nil { material.roughnessFactor = 1 }
@@ -102,18 +115,24 @@ extension USDStageReader {
 
     /// A new texture with roughness in G and metalness in B, taken from the named channels of the
     /// files (decoded, the smaller one sampled up to the larger one's size).
-    private mutating func composedTexture(key: String, roughness: (file: String, output: String)?, metallic: (file: String, output: String)?) -> Int? {
+    private mutating func composedTexture(
+        key: String, roughness: (file: String, output: String)?, metallic: (file: String, output: String)?
+    ) -> Int? {
         if let known = textureIndex[key] { return known }
         func decode(_ file: String) -> RasterImage? {
-            guard let index = texture(file), let image = try? RasterImage(decoding: model.textures[index].data, maximumPixels: 16_777_216) else {
-                warnings.append("the texture \(file) could not be decoded; its material uses constant metalness and roughness")
+            guard let index = texture(file),
+                let image = try? RasterImage(decoding: model.textures[index].data, maximumPixels: 16_777_216)
+            else {
+                warnings.append(
+                    "the texture \(file) could not be decoded; its material uses constant metalness and roughness")
                 return nil
             }
             return image
         }
         let images = (roughness.flatMap { decode($0.file) }, metallic.flatMap { decode($0.file) })
         guard roughness == nil || images.0 != nil, metallic == nil || images.1 != nil else { return nil }
-        let width = max(images.0?.width ?? 1, images.1?.width ?? 1), height = max(images.0?.height ?? 1, images.1?.height ?? 1)
+        let width = max(images.0?.width ?? 1, images.1?.width ?? 1)
+        let height = max(images.0?.height ?? 1, images.1?.height ?? 1)
         let channel = { (output: String) -> Int in ["r": 0, "g": 1, "b": 2, "a": 3][output] ?? 0 }
         var pixels = [Float](repeating: 1, count: width * height * 4)
         for y in 0..<height {
@@ -121,8 +140,10 @@ extension USDStageReader {
                 let at = (y * width + x) * 4
                 for (image, source, target) in [(images.0, roughness, 1), (images.1, metallic, 2)] {
                     guard let image, let source else { continue }
-                    let sx = x * image.width / width, sy = y * image.height / height
-                    pixels[at + target] = Float(image.pixels[(sy * image.width + sx) * 4 + channel(source.output)]) / 255
+                    let sx = x * image.width / width
+                    let sy = y * image.height / height
+                    pixels[at + target] =
+                        Float(image.pixels[(sy * image.width + sx) * 4 + channel(source.output)]) / 255
                 }
                 pixels[at] = 1
             }
@@ -138,13 +159,18 @@ extension USDStageReader {
     mutating func texture(_ asset: String) -> Int? {
         if let known = textureIndex[asset] { return known }
         var name = asset
-        if let open = name.firstIndex(of: "["), name.hasSuffix("]") { name = String(name[name.index(after: open)..<name.index(before: name.endIndex)]) }
+        if let open = name.firstIndex(of: "["), name.hasSuffix("]") {
+            name = String(name[name.index(after: open)..<name.index(before: name.endIndex)])
+        }
         while name.hasPrefix("./") { name.removeFirst(2) }
         let candidates = [folder.isEmpty ? name : folder + "/" + name, name]
         var found = candidates.compactMap({ files[$0] }).first
-        if found == nil, let external, !name.hasPrefix("/"), !name.contains("..") { found = (try? external(name))?[...] }
+        if found == nil, let external, !name.hasPrefix("/"), !name.contains("..") {
+            found = (try? external(name))?[...]
+        }
         guard let data = found else {
-            warnings.append("the texture \(asset) is not \(files.isEmpty ? "beside the file" : "in the package"); drawn without it")
+            warnings.append(
+                "the texture \(asset) is not \(files.isEmpty ? "beside the file" : "in the package"); drawn without it")
             textureIndex[asset] = .some(nil)
             return nil
         }

@@ -23,9 +23,13 @@ extension USDStageReader {
     }
 
     private func primvar(_ attribute: String, width: Int, defaultInterpolation: String) -> Primvar? {
-        guard let values = field(attribute, "default")?.components ?? field(attribute, "timeSamples")?.components, !values.isEmpty else { return nil }
+        guard let values = field(attribute, "default")?.components ?? field(attribute, "timeSamples")?.components,
+            !values.isEmpty
+        else { return nil }
         let indices = field(attribute + ":indices", "default")?.components.map { $0.map { Int(exactly: $0) ?? -1 } }
-        return Primvar(values: values, width: width, interpolation: field(attribute, "interpolation")?.text ?? defaultInterpolation, indices: indices)
+        return Primvar(
+            values: values, width: width,
+            interpolation: field(attribute, "interpolation")?.text ?? defaultInterpolation, indices: indices)
     }
 
     /// The name of the texture-coordinate primvar: the one the bound material reads, else `st`,
@@ -34,33 +38,46 @@ extension USDStageReader {
         var names: [String] = []
         if let binding, let reader = texCoordReaderName(material: binding) { names.append(reader) }
         names += ["st", "st0", "UVMap", "uv"]
-        for name in names where field(path + ".primvars:" + name, "default") != nil { return path + ".primvars:" + name }
-        return layer.specs.keys.filter { $0.hasPrefix(path + ".primvars:") && !$0.hasSuffix(":indices") }.sorted().first {
+        for name in names where field(path + ".primvars:" + name, "default") != nil {
+            return path + ".primvars:" + name
+        }
+        return layer.specs.keys.filter { $0.hasPrefix(path + ".primvars:") && !$0.hasSuffix(":indices") }.sorted().first
+        {
             ["texCoord2f[]", "float2[]", "texCoord2d[]", "double2[]"].contains(field($0, "typeName")?.text ?? "")
         }
     }
 
     /// The meshes of a `Mesh` prim: one per material its faces use.
     mutating func meshes(_ path: String, binding: String?) throws(ModelError) -> [Int] {
-        guard let points = field(path + ".points", "default")?.components ?? field(path + ".points", "timeSamples")?.components,
-              let counts = field(path + ".faceVertexCounts", "default")?.components,
-              let cornersRaw = field(path + ".faceVertexIndices", "default")?.components else {
+        guard
+            let points = field(path + ".points", "default")?.components
+                ?? field(path + ".points", "timeSamples")?.components,
+            let counts = field(path + ".faceVertexCounts", "default")?.components,
+            let cornersRaw = field(path + ".faceVertexIndices", "default")?.components
+        else {
             warnings.append("\(path): a mesh without points, faceVertexCounts or faceVertexIndices is not drawn")
             return []
         }
-        guard points.count % 3 == 0, points.allSatisfy(\.isFinite) else { throw ModelError(.invalid, "points are not finite triples", location: path + ".points") }
+        guard points.count % 3 == 0, points.allSatisfy(\.isFinite) else {
+            throw ModelError(.invalid, "points are not finite triples", location: path + ".points")
+        }
         let pointCount = points.count / 3
         let corners = cornersRaw.map { Int(exactly: $0) ?? -1 }
         guard counts.allSatisfy({ $0 >= 0 && $0 <= 1_000_000 && $0.rounded() == $0 }) else {
-            throw ModelError(.invalid, "faceVertexCounts are whole numbers from 0", location: path + ".faceVertexCounts")
+            throw ModelError(
+                .invalid, "faceVertexCounts are whole numbers from 0", location: path + ".faceVertexCounts")
         }
         guard counts.reduce(0, { $0 + Int($1) }) == corners.count else {
-            throw ModelError(.invalid, "faceVertexCounts add up to a different number than faceVertexIndices holds", location: path + ".faceVertexCounts")
+            throw ModelError(
+                .invalid, "faceVertexCounts add up to a different number than faceVertexIndices holds",
+                location: path + ".faceVertexCounts")
         }
         guard corners.allSatisfy({ $0 >= 0 && $0 < pointCount }) else {
-            throw ModelError(.invalid, "faceVertexIndices name a point that does not exist", location: path + ".faceVertexIndices")
+            throw ModelError(
+                .invalid, "faceVertexIndices name a point that does not exist", location: path + ".faceVertexIndices")
         }
-        let normals = primvar(path + ".primvars:normals", width: 3, defaultInterpolation: "vertex")
+        let normals =
+            primvar(path + ".primvars:normals", width: 3, defaultInterpolation: "vertex")
             ?? primvar(path + ".normals", width: 3, defaultInterpolation: "vertex")
         let uvs = uvPrimvar(path, binding: binding).flatMap { primvar($0, width: 2, defaultInterpolation: "vertex") }
         let leftHanded = field(path + ".orientation", "default")?.text == "leftHanded"
@@ -68,7 +85,9 @@ extension USDStageReader {
         let faceCount = counts.count
         var faceMaterial = [String?](repeating: binding, count: faceCount)
         for subset in childPrims(ofMesh: path) {
-            guard let subsetBinding = materialBinding(subset), field(subset + ".familyName", "default")?.text ?? "materialBind" == "materialBind" else { continue }
+            guard let subsetBinding = materialBinding(subset),
+                field(subset + ".familyName", "default")?.text ?? "materialBind" == "materialBind"
+            else { continue }
             for face in field(subset + ".indices", "default")?.components ?? [] {
                 if let face = Int(exactly: face), face >= 0, face < faceCount { faceMaterial[face] = subsetBinding }
             }
@@ -87,21 +106,30 @@ extension USDStageReader {
                 for k in 0..<n {
                     let c = corner + k
                     let point = corners[c]
-                    ids.append(builder.vertex(point: point, normal: normals?.element(point: point, corner: c, face: face),
-                                              uv: uvs?.element(point: point, corner: c, face: face)))
+                    ids.append(
+                        builder.vertex(
+                            point: point, normal: normals?.element(point: point, corner: c, face: face),
+                            uv: uvs?.element(point: point, corner: c, face: face)))
                 }
-                for k in 1..<n - 1 { builder.indices += leftHanded ? [ids[0], ids[k + 1], ids[k]] : [ids[0], ids[k], ids[k + 1]] }
-                guard builder.indices.count / 3 <= limits.triangles else { throw ModelError(.tooLarge, "the mesh has more than \(limits.triangles) triangles", location: path) }
+                for k in 1..<n - 1 {
+                    builder.indices += leftHanded ? [ids[0], ids[k + 1], ids[k]] : [ids[0], ids[k], ids[k + 1]]
+                }
+                guard builder.indices.count / 3 <= limits.triangles else {
+                    throw ModelError(.tooLarge, "the mesh has more than \(limits.triangles) triangles", location: path)
+                }
             }
             let material = try group.flatMap { (path) throws(ModelError) in try self.material(at: path) }
-            model.meshes.append(builder.mesh(name: String(path[path.index(after: path.lastIndex(of: "/")!)...]), material: material))
+            model.meshes.append(
+                builder.mesh(name: String(path[path.index(after: path.lastIndex(of: "/")!)...]), material: material))
             result.append(model.meshes.count - 1)
         }
         return result
     }
 
     private func childPrims(ofMesh path: String) -> [String] {
-        (field(path, "primChildren")?.strings ?? []).map { path + "/" + $0 }.filter { field($0, "typeName")?.text == "GeomSubset" }
+        (field(path, "primChildren")?.strings ?? []).map { path + "/" + $0 }.filter {
+            field($0, "typeName")?.text == "GeomSubset"
+        }
     }
 }
 
@@ -128,7 +156,9 @@ private struct MeshBuilder {
         let index = UInt32(positions.count)
         positions.append(SIMD3(Float(points[3 * point]), Float(points[3 * point + 1]), Float(points[3 * point + 2])))
         if let normals {
-            normalValues.append(normal.map { SIMD3(Float(normals[3 * $0]), Float(normals[3 * $0 + 1]), Float(normals[3 * $0 + 2])) } ?? .zero)
+            normalValues.append(
+                normal.map { SIMD3(Float(normals[3 * $0]), Float(normals[3 * $0 + 1]), Float(normals[3 * $0 + 2])) }
+                    ?? .zero)
         }
         if let uvs {
             // USD's st origin is the image's bottom-left corner; the model's uv origin its top-left.
@@ -139,6 +169,8 @@ private struct MeshBuilder {
     }
 
     func mesh(name: String, material: Int?) -> Mesh {
-        Mesh(name: name, positions: positions, normals: normalValues, uvs: uvValues, indices: indices, material: material)
+        Mesh(
+            name: name, positions: positions, normals: normalValues, uvs: uvValues, indices: indices, material: material
+        )
     }
 }

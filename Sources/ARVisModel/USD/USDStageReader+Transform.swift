@@ -12,12 +12,15 @@ extension USDStageReader {
             let inverted = op.hasPrefix("!invert!")
             if inverted { op.removeFirst("!invert!".count) }
             let attribute = path + "." + op
-            guard let values = field(attribute, "default")?.components ?? field(attribute, "timeSamples")?.components else {
+            guard let values = field(attribute, "default")?.components ?? field(attribute, "timeSamples")?.components
+            else {
                 throw ModelError(.invalid, "xformOpOrder names \(op), which has no value", location: path)
             }
             var matrix = try Self.matrix(of: op, values, location: attribute)
             if inverted {
-                guard let inverse = matrix.inverse else { throw ModelError(.invalid, "an inverted operation is not invertible", location: attribute) }
+                guard let inverse = matrix.inverse else {
+                    throw ModelError(.invalid, "an inverted operation is not invertible", location: attribute)
+                }
                 matrix = inverse
             }
             result = result * matrix
@@ -29,15 +32,21 @@ extension USDStageReader {
     static func matrix(of op: String, _ v: [Double], location: String) throws(ModelError) -> Matrix4 {
         let kind = op.split(separator: ":").dropFirst().first.map(String.init) ?? ""
         func need(_ count: Int) throws(ModelError) {
-            guard v.count == count, v.allSatisfy(\.isFinite) else { throw ModelError(.invalid, "\(kind) takes \(count) finite numbers", location: location) }
+            guard v.count == count, v.allSatisfy(\.isFinite) else {
+                throw ModelError(.invalid, "\(kind) takes \(count) finite numbers", location: location)
+            }
         }
         switch kind {
         case "translate":
             try need(3)
-            return Matrix4(columns: [SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(v[0], v[1], v[2], 1)])
+            return Matrix4(columns: [
+                SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(v[0], v[1], v[2], 1),
+            ])
         case "scale":
             try need(3)
-            return Matrix4(columns: [SIMD4(v[0], 0, 0, 0), SIMD4(0, v[1], 0, 0), SIMD4(0, 0, v[2], 0), SIMD4(0, 0, 0, 1)])
+            return Matrix4(columns: [
+                SIMD4(v[0], 0, 0, 0), SIMD4(0, v[1], 0, 0), SIMD4(0, 0, v[2], 0), SIMD4(0, 0, 0, 1),
+            ])
         case "transform":
             try need(16)
             return Matrix4(columnMajor: v)!
@@ -48,12 +57,16 @@ extension USDStageReader {
             try need(1)
             return axisRotation(kind.last!, degrees: v[0])
         default:
-            guard kind.hasPrefix("rotate"), kind.count == 9 else { throw ModelError(.unsupported, "the transform operation \(kind) is not known", location: location) }
+            guard kind.hasPrefix("rotate"), kind.count == 9 else {
+                throw ModelError(.unsupported, "the transform operation \(kind) is not known", location: location)
+            }
             try need(3)
             // rotateXYZ turns about X first, then Y, then Z: M = Rz · Ry · Rx.
             var result = Matrix4.identity
             for (axis, angle) in zip(kind.dropFirst(6), v) {
-                guard "XYZ".contains(axis) else { throw ModelError(.unsupported, "the transform operation \(kind) is not known", location: location) }
+                guard "XYZ".contains(axis) else {
+                    throw ModelError(.unsupported, "the transform operation \(kind) is not known", location: location)
+                }
                 result = axisRotation(axis, degrees: angle) * result
             }
             return result
@@ -67,6 +80,9 @@ extension USDStageReader {
 
     static func rotation(_ rotation: Rotation) -> Matrix4 {
         let m = rotation.matrix
-        return Matrix4(columns: [SIMD4(m[0][0], m[1][0], m[2][0], 0), SIMD4(m[0][1], m[1][1], m[2][1], 0), SIMD4(m[0][2], m[1][2], m[2][2], 0), SIMD4(0, 0, 0, 1)])
+        return Matrix4(columns: [
+            SIMD4(m[0][0], m[1][0], m[2][0], 0), SIMD4(m[0][1], m[1][1], m[2][1], 0),
+            SIMD4(m[0][2], m[1][2], m[2][2], 0), SIMD4(0, 0, 0, 1),
+        ])
     }
 }

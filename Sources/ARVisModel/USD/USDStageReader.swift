@@ -69,15 +69,22 @@ struct USDStageReader {
     /// The node of a prim and its subtree, or `nil` for prims that draw nothing (materials,
     /// classes, invisible prims).
     private mutating func node(_ path: String, inheritedBinding: String?, depth: Int) throws(ModelError) -> Int? {
-        guard depth <= limits.depth else { throw ModelError(.tooLarge, "the prim hierarchy is deeper than \(limits.depth) levels", location: path) }
-        guard model.nodes.count < limits.nodes else { throw ModelError(.tooLarge, "the file has more than \(limits.nodes) prims", location: path) }
+        guard depth <= limits.depth else {
+            throw ModelError(.tooLarge, "the prim hierarchy is deeper than \(limits.depth) levels", location: path)
+        }
+        guard model.nodes.count < limits.nodes else {
+            throw ModelError(.tooLarge, "the file has more than \(limits.nodes) prims", location: path)
+        }
         let type = field(path, "typeName")?.text ?? ""
         let specifier = field(path, "specifier")?.number ?? 0
         guard specifier != 2, field(path, "active").map({ if case .bool(false) = $0 { false } else { true } }) ?? true,
-              field(path, "visibility")?.text != "invisible", !["guide", "proxy"].contains(field(path, "purpose")?.text ?? "") else { return nil }
+            field(path, "visibility")?.text != "invisible",
+            !["guide", "proxy"].contains(field(path, "purpose")?.text ?? "")
+        else { return nil }
         switch type {
-        case "Material", "Shader", "NodeGraph", "Preliminary_ReferenceImage", "Preliminary_Behavior", "Preliminary_Trigger", "Preliminary_Action",
-             "GeomSubset", "Camera", "Skeleton", "SkelAnimation", "BlendShape":
+        case "Material", "Shader", "NodeGraph", "Preliminary_ReferenceImage", "Preliminary_Behavior",
+            "Preliminary_Trigger", "Preliminary_Action",
+            "GeomSubset", "Camera", "Skeleton", "SkelAnimation", "BlendShape":
             return nil
         case "", "Xform", "Scope", "SkelRoot", "Mesh":
             break
@@ -88,7 +95,8 @@ struct USDStageReader {
         let binding = materialBinding(path) ?? inheritedBinding
         let transform = try localTransform(path)
         let index = model.nodes.count
-        model.nodes.append(Node(name: String(path[path.index(after: path.lastIndex(of: "/")!)...]), transform: transform))
+        model.nodes.append(
+            Node(name: String(path[path.index(after: path.lastIndex(of: "/")!)...]), transform: transform))
         if type == "Mesh" { model.nodes[index].meshes = try meshes(path, binding: binding) }
         var depth = depth
         model.nodes[index].children = try childNodes(of: path, binding: binding, depth: &depth)

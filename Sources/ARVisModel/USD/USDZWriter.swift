@@ -38,10 +38,16 @@ public struct USDZWriter: Sendable {
         for (index, texture) in model.textures.enumerated() where layer.usedTextures.contains(index) {
             files.append((USDLayerBuilder.textureFile(index, texture), texture.data))
         }
-        if case .image(let picture, _) = anchoring { files.append((USDLayerBuilder.referenceImageFile(picture), picture.data)) }
-        guard files.count <= Int(UInt16.max) else { throw ModelError(.tooLarge, "the USDZ would hold \(files.count) files; a zip without ZIP64 holds 65 535") }
+        if case .image(let picture, _) = anchoring {
+            files.append((USDLayerBuilder.referenceImageFile(picture), picture.data))
+        }
+        guard files.count <= Int(UInt16.max) else {
+            throw ModelError(.tooLarge, "the USDZ would hold \(files.count) files; a zip without ZIP64 holds 65 535")
+        }
         let total = files.reduce(22) { $0 + 30 + 46 + 2 * ($1.name.utf8.count + 68) + $1.data.count }
-        guard total < Int(UInt32.max) else { throw ModelError(.tooLarge, "the USDZ would pass the 4 GiB a zip without ZIP64 can hold") }
+        guard total < Int(UInt32.max) else {
+            throw ModelError(.tooLarge, "the USDZ would pass the 4 GiB a zip without ZIP64 can hold")
+        }
         return USDZPackage.write(files)
     }
 }
@@ -56,12 +62,17 @@ struct USDLayerBuilder {
         self.model = model
     }
 
-    static func textureFile(_ index: Int, _ texture: Texture) -> String { "0/texture_\(index).\(texture.format.fileExtension)" }
+    static func textureFile(_ index: Int, _ texture: Texture) -> String {
+        "0/texture_\(index).\(texture.format.fileExtension)"
+    }
     static func referenceImageFile(_ picture: Texture) -> String { "0/anchor.\(picture.format.fileExtension)" }
 
     /// A valid USD prim name from any text: letters, digits and `_`, not starting with a digit.
     static func identifier(_ text: String, fallback: String) -> String {
-        var name = String(text.unicodeScalars.map { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) ? Character($0) : "_" })
+        var name = String(
+            text.unicodeScalars.map {
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) ? Character($0) : "_"
+            })
         if name.isEmpty || name.allSatisfy({ $0 == "_" }) { name = fallback }
         if name.first!.isNumber { name = "_" + name }
         return name
@@ -83,21 +94,29 @@ struct USDLayerBuilder {
     }
 
     mutating func build(anchoring: USDZWriter.Anchoring?) {
-        crate.add("/", .pseudoRoot, [
-            ("defaultPrim", .token("Root")), ("upAxis", .token("Y")), ("metersPerUnit", .double(1)),
-            ("documentation", .string("Written by ARVis")), ("primChildren", .tokenVector(["Root"])),
-        ])
+        crate.add(
+            "/", .pseudoRoot,
+            [
+                ("defaultPrim", .token("Root")), ("upAxis", .token("Y")), ("metersPerUnit", .double(1)),
+                ("documentation", .string("Written by ARVis")), ("primChildren", .tokenVector(["Root"])),
+            ])
         // "Materials" goes first so that it is never the one renamed (``materialPath(_:)`` relies on it).
-        let rootNames = Self.uniqueNames(["Materials"] + model.roots.map { Self.identifier(model.nodes[$0].name, fallback: "Node") })
+        let rootNames = Self.uniqueNames(
+            ["Materials"] + model.roots.map { Self.identifier(model.nodes[$0].name, fallback: "Node") })
         var rootFields: [(String, CrateWriter.Value)] = [("specifier", .specifier(0)), ("typeName", .token("Xform"))]
         var anchorChildren: [String] = []
         if let anchoring {
             var properties = ["preliminary:anchoring:type"]
-            if case .plane = anchoring { properties.append("preliminary:planeAnchoring:alignment") } else {
+            if case .plane = anchoring {
+                properties.append("preliminary:planeAnchoring:alignment")
+            } else {
                 properties.append("preliminary:imageAnchoring:referenceImage")
                 anchorChildren = ["AnchorImage"]
             }
-            rootFields += [("apiSchemas", .prependedTokens(["Preliminary_AnchoringAPI"])), ("properties", .tokenVector(properties))]
+            rootFields += [
+                ("apiSchemas", .prependedTokens(["Preliminary_AnchoringAPI"])),
+                ("properties", .tokenVector(properties)),
+            ]
         }
         rootFields.append(("primChildren", .tokenVector(anchorChildren + rootNames.dropFirst() + ["Materials"])))
         crate.add("/Root", .prim, rootFields)
@@ -107,9 +126,15 @@ struct USDLayerBuilder {
             attribute("/Root.preliminary:planeAnchoring:alignment", "token", .token(alignment), uniform: true)
         case .image(let picture, let width):
             attribute("/Root.preliminary:anchoring:type", "token", .token("image"), uniform: true)
-            crate.add("/Root.preliminary:imageAnchoring:referenceImage", .relationship, [("variability", .variability(1)), ("targetPaths", .pathListOp(["/Root/AnchorImage"]))])
-            crate.add("/Root/AnchorImage", .prim, [("specifier", .specifier(0)), ("typeName", .token("Preliminary_ReferenceImage")),
-                                                     ("properties", .tokenVector(["image", "physicalWidth"]))])
+            crate.add(
+                "/Root.preliminary:imageAnchoring:referenceImage", .relationship,
+                [("variability", .variability(1)), ("targetPaths", .pathListOp(["/Root/AnchorImage"]))])
+            crate.add(
+                "/Root/AnchorImage", .prim,
+                [
+                    ("specifier", .specifier(0)), ("typeName", .token("Preliminary_ReferenceImage")),
+                    ("properties", .tokenVector(["image", "physicalWidth"])),
+                ])
             attribute("/Root/AnchorImage.image", "asset", .asset(Self.referenceImageFile(picture)), uniform: true)
             attribute("/Root/AnchorImage.physicalWidth", "double", .double(width * 100), uniform: true)
         case nil: break
@@ -118,8 +143,10 @@ struct USDLayerBuilder {
         materials()
     }
 
-    mutating func attribute(_ path: String, _ typeName: String, _ value: CrateWriter.Value?, uniform: Bool = false,
-                                    connection: String? = nil, interpolation: String? = nil) {
+    mutating func attribute(
+        _ path: String, _ typeName: String, _ value: CrateWriter.Value?, uniform: Bool = false,
+        connection: String? = nil, interpolation: String? = nil
+    ) {
         var fields: [(String, CrateWriter.Value)] = [("typeName", .token(typeName))]
         if uniform { fields.append(("variability", .variability(1))) }
         if let value { fields.append(("default", value)) }
@@ -130,8 +157,9 @@ struct USDLayerBuilder {
 
     private mutating func node(_ index: Int, path: String) {
         let node = model.nodes[index]
-        let childNames = Self.uniqueNames(node.children.map { Self.identifier(model.nodes[$0].name, fallback: "Node") }
-            + node.meshes.map { Self.identifier(model.meshes[$0].name, fallback: "Mesh") })
+        let childNames = Self.uniqueNames(
+            node.children.map { Self.identifier(model.nodes[$0].name, fallback: "Node") }
+                + node.meshes.map { Self.identifier(model.meshes[$0].name, fallback: "Mesh") })
         var fields: [(String, CrateWriter.Value)] = [("specifier", .specifier(0)), ("typeName", .token("Xform"))]
         let hasTransform = node.transform != .identity
         if hasTransform { fields.append(("properties", .tokenVector(["xformOp:transform", "xformOpOrder"]))) }
@@ -142,7 +170,9 @@ struct USDLayerBuilder {
             attribute(path + ".xformOpOrder", "token[]", .tokens(["xformOp:transform"]), uniform: true)
         }
         for (child, name) in zip(node.children, childNames) { self.node(child, path: path + "/" + name) }
-        for (mesh, name) in zip(node.meshes, childNames.dropFirst(node.children.count)) { self.mesh(mesh, path: path + "/" + name) }
+        for (mesh, name) in zip(node.meshes, childNames.dropFirst(node.children.count)) {
+            self.mesh(mesh, path: path + "/" + name)
+        }
     }
 
     private mutating func mesh(_ index: Int, path: String) {
@@ -162,19 +192,26 @@ struct USDLayerBuilder {
         attribute(path + ".faceVertexIndices", "int[]", .ints(mesh.indices.map { Int32(bitPattern: $0) }))
         let low = mesh.positions.reduce(SIMD3<Float>(repeating: .infinity)) { pointwiseMin($0, $1) }
         let high = mesh.positions.reduce(SIMD3<Float>(repeating: -.infinity)) { pointwiseMax($0, $1) }
-        let extent: [Float] = mesh.positions.isEmpty ? [0, 0, 0, 0, 0, 0] : [low.x, low.y, low.z, high.x, high.y, high.z]
+        let extent: [Float] =
+            mesh.positions.isEmpty ? [0, 0, 0, 0, 0, 0] : [low.x, low.y, low.z, high.x, high.y, high.z]
         attribute(path + ".extent", "float3[]", .floats(extent, width: 3))
         attribute(path + ".subdivisionScheme", "token", .token("none"), uniform: true)
         if !mesh.normals.isEmpty {
-            attribute(path + ".normals", "normal3f[]", .floats(mesh.normals.flatMap { [$0.x, $0.y, $0.z] }, width: 3), interpolation: "vertex")
+            attribute(
+                path + ".normals", "normal3f[]", .floats(mesh.normals.flatMap { [$0.x, $0.y, $0.z] }, width: 3),
+                interpolation: "vertex")
         }
         if !mesh.uvs.isEmpty {
             // USD's st origin is the image's bottom-left corner; glTF's uv origin its top-left.
-            attribute(path + ".primvars:st", "texCoord2f[]", .floats(mesh.uvs.flatMap { [$0.x, 1 - $0.y] }, width: 2), interpolation: "vertex")
+            attribute(
+                path + ".primvars:st", "texCoord2f[]", .floats(mesh.uvs.flatMap { [$0.x, 1 - $0.y] }, width: 2),
+                interpolation: "vertex")
         }
         if material?.doubleSided == true { attribute(path + ".doubleSided", "bool", .bool(true), uniform: true) }
         if let index = mesh.material {
-            crate.add(path + ".material:binding", .relationship, [("variability", .variability(1)), ("targetPaths", .pathListOp([Self.materialPath(index)]))])
+            crate.add(
+                path + ".material:binding", .relationship,
+                [("variability", .variability(1)), ("targetPaths", .pathListOp([Self.materialPath(index)]))])
         }
     }
 

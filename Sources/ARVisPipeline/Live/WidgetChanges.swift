@@ -1,6 +1,6 @@
-public import ARVisSpec
 import ARVisRender
 import ARVisSpatial
+public import ARVisSpec
 
 /// What a device must rebuild when a spec changes: each widget's component and placement, by the
 /// widget id that `arvis render` and `arvis scene` use (`image1-widget2`, `world-lobby-widget1-detail`).
@@ -52,8 +52,10 @@ public struct WidgetDigest: Sendable, Hashable {
                 widget.additionalWidgetConfiguration = nil
                 let node = poses[name]
                 ids.append(name)
-                fingerprints[name] = Fingerprint(widget: widget, document: nil, placement: node.map { Self.placement($0, parent: $0.parent.flatMap { poses[$0] }) } ?? [],
-                                                 anchor: node?.anchor)
+                fingerprints[name] = Fingerprint(
+                    widget: widget, document: nil,
+                    placement: node.map { Self.placement($0, parent: $0.parent.flatMap { poses[$0] }) } ?? [],
+                    anchor: node?.anchor)
             }
             self.ids = ids
             self.fingerprints = fingerprints
@@ -77,7 +79,7 @@ public struct WidgetDigest: Sendable, Hashable {
                 for link in chart.dataSources.compactMap(\.dataset) { add(link, widget: widget) }
                 for annotation in chart.annotations ?? [] { visit(annotation.content, widget: widget) }
             }
-            component.children.forEach { visit($0, widget: widget) }
+            for child in component.children { visit(child, widget: widget) }
         }
         func add(_ link: DatasetLink, widget: String) {
             guard var use = uses[link.name] else {

@@ -1,6 +1,7 @@
 import ARVisSpec
 public import ARVisSupport
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -23,12 +24,15 @@ public enum BoundedRead {
     ///   - regularOnly: refuse devices, pipes and sockets (resources must be plain files; a command's
     ///     input may be a pipe such as `/dev/stdin`).
     /// - Throws: ``PipelineError`` with `notFound`, `unreadable` (a folder, no permission) or `tooLarge`.
-    public static func file(_ path: String, maximumBytes: Int, regularOnly: Bool = false) throws(PipelineError) -> [UInt8] {
+    public static func file(_ path: String, maximumBytes: Int, regularOnly: Bool = false) throws(PipelineError)
+        -> [UInt8]
+    {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK | O_NOFOLLOW : 0))
         guard descriptor >= 0 else {
             let code = errno
-            throw PipelineError(code == ENOENT ? .notFound : .unreadable,
-                                code == ENOENT ? "no such file" : String(cString: strerror(code)), location: path)
+            throw PipelineError(
+                code == ENOENT ? .notFound : .unreadable,
+                code == ENOENT ? "no such file" : String(cString: strerror(code)), location: path)
         }
         defer { close(descriptor) }
         var status = stat()
@@ -38,7 +42,9 @@ public enum BoundedRead {
         let kind = status.st_mode & S_IFMT
         if kind == S_IFDIR { throw PipelineError(.unreadable, "it is a folder, not a file", location: path) }
         if regularOnly, kind != S_IFREG { throw PipelineError(.unreadable, "it is not a regular file", location: path) }
-        if kind == S_IFREG, Int(status.st_size) > maximumBytes { throw tooLarge(Int(status.st_size), maximumBytes, path) }
+        if kind == S_IFREG, Int(status.st_size) > maximumBytes {
+            throw tooLarge(Int(status.st_size), maximumBytes, path)
+        }
         return try read(descriptor, maximumBytes: maximumBytes, subject: path)
     }
 
@@ -54,7 +60,10 @@ public enum BoundedRead {
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN { usleep(1_000); continue }
+                if errno == EAGAIN {
+                    usleep(1_000)
+                    continue
+                }
                 throw PipelineError(.unreadable, String(cString: strerror(errno)), location: subject)
             }
             if count == 0 { return bytes }
@@ -77,10 +86,12 @@ public struct ByteCount: CustomStringConvertible, Sendable {
     /// Creates a count.
     public init(_ bytes: Int) { self.bytes = bytes }
 
+    /// Bytes below 1 000, else kB, MB or GB (powers of 1 000), one decimal below 100 unless whole.
     public var description: String {
         func scaled(_ unit: Double, _ name: String) -> String {
             let value = Double(bytes) / unit
-            return value.rounded() == value || value >= 100 ? "\(Int(saturating: value.rounded())) \(name)" : String(format: "%.1f \(name)", value)
+            return value.rounded() == value || value >= 100
+                ? "\(Int(saturating: value.rounded())) \(name)" : String(format: "%.1f \(name)", value)
         }
         if bytes < 1_000 { return "\(bytes) byte\(bytes == 1 ? "" : "s")" }
         if bytes < 1_000_000 { return scaled(1_000, "kB") }

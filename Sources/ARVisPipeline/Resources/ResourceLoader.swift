@@ -39,7 +39,8 @@ extension ResourceLoader {
             var next = 0
             func start() {
                 guard next < unique.count else { return }
-                let index = next, reference = unique[index]
+                let index = next
+                let reference = unique[index]
                 next += 1
                 group.addTask { (index, await loadResult(reference)) }
             }

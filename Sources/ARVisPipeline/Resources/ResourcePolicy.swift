@@ -26,8 +26,10 @@ public struct ResourcePolicy: Sendable, Hashable {
     public var concurrency: Int
 
     /// Creates a policy; the defaults read no local files, only public addresses, up to 20 MB in 15 s.
-    public init(fileRoot: String? = nil, maximumBytes: Int = 20_000_000, timeout: Duration = .seconds(15),
-                maximumRedirects: Int = 5, allowedNetworks: [IPNetwork] = [], concurrency: Int = 6) {
+    public init(
+        fileRoot: String? = nil, maximumBytes: Int = 20_000_000, timeout: Duration = .seconds(15),
+        maximumRedirects: Int = 5, allowedNetworks: [IPNetwork] = [], concurrency: Int = 6
+    ) {
         self.fileRoot = fileRoot
         self.maximumBytes = maximumBytes
         self.timeout = timeout

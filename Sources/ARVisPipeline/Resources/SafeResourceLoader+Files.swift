@@ -1,5 +1,6 @@
 import ARVisSupport
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,7 +14,9 @@ extension SafeResourceLoader {
     /// regular files, never more than the size limit.
     func readFile(_ path: String, reference: String) throws(PipelineError) -> [UInt8] {
         guard let root = policy.fileRoot else {
-            throw PipelineError(.refused, "local files are not allowed here (the command line allows them with --allow-files DIR)", location: reference)
+            throw PipelineError(
+                .refused, "local files are not allowed here (the command line allows them with --allow-files DIR)",
+                location: reference)
         }
         let rootPath = Self.lexicallyNormalized(root)
         let base = baseDirectory.map(Self.lexicallyNormalized) ?? rootPath

@@ -1,6 +1,7 @@
 import ARVisSpec
 import ARVisSupport
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -8,10 +9,13 @@ import FoundationNetworking
 extension SafeResourceLoader {
     /// Downloads `text`, following redirects by hand so that every hop's addresses are checked.
     func download(_ text: String, reference: String) async throws(PipelineError) -> [UInt8] {
-        let deadline = DispatchTime.now() + .nanoseconds(Int(min(policy.timeout.components.seconds, 86_400) * 1_000_000_000))
+        let deadline =
+            DispatchTime.now() + .nanoseconds(Int(min(policy.timeout.components.seconds, 86_400) * 1_000_000_000))
         var current = text
         for _ in 0...max(0, policy.maximumRedirects) {
-            guard let url = URL(string: current), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            guard let url = URL(string: current), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https"
+            else {
                 throw PipelineError(.refused, "\(current.prefix(100)) is not an http or https URL", location: reference)
             }
             let host = ResourceReference.host(of: current)
@@ -19,14 +23,20 @@ extension SafeResourceLoader {
             let addresses = try await HostResolver.addresses(of: host, deadline: deadline, reference: reference)
             if let refused = addresses.first(where: { !policy.allows($0) }) {
                 let hop = current == text ? "" : " (redirected to \(host))"
-                throw PipelineError(.refused, "\(host) is \(refused)\(hop), not a public internet address", location: reference)
+                throw PipelineError(
+                    .refused, "\(host) is \(refused)\(hop), not a public internet address", location: reference)
             }
-            let request = Self.request(for: url, scheme: scheme, host: host, pinnedTo: addresses.first { $0.bytes.count == 4 } ?? addresses[0], deadline: deadline)
-            switch try await Download.run(request, maximumBytes: policy.maximumBytes, deadline: deadline, reference: reference) {
+            let request = Self.request(
+                for: url, scheme: scheme, host: host, pinnedTo: addresses.first { $0.bytes.count == 4 } ?? addresses[0],
+                deadline: deadline)
+            switch try await Download.run(
+                request, maximumBytes: policy.maximumBytes, deadline: deadline, reference: reference)
+            {
             case .body(let bytes): return bytes
             case .redirect(let location):
                 guard let next = URL(string: location, relativeTo: url)?.absoluteString else {
-                    throw PipelineError(.network, "the redirect's Location \(location.prefix(100)) is not a URL", location: reference)
+                    throw PipelineError(
+                        .network, "the redirect's Location \(location.prefix(100)) is not a URL", location: reference)
                 }
                 current = next
             }
@@ -35,18 +45,25 @@ extension SafeResourceLoader {
     }
 
     /// The request: plain http goes to the checked address with the name in `Host`; https goes by name.
-    static func request(for url: URL, scheme: String, host: String, pinnedTo address: IPAddress, deadline: DispatchTime) -> URLRequest {
+    static func request(for url: URL, scheme: String, host: String, pinnedTo address: IPAddress, deadline: DispatchTime)
+        -> URLRequest
+    {
         var target = url
         var hostHeader: String?
-        if scheme == "http", IPAddress(host) == nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+        if scheme == "http", IPAddress(host) == nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        {
             components.host = address.bytes.count == 16 ? "[\(address)]" : "\(address)"
             if let pinned = components.url {
                 target = pinned
                 hostHeader = url.port.map { "\(host):\($0)" } ?? host
             }
         }
-        let remaining = Double(deadline.uptimeNanoseconds &- min(deadline.uptimeNanoseconds, DispatchTime.now().uptimeNanoseconds)) / 1e9
-        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, remaining))
+        let remaining =
+            Double(deadline.uptimeNanoseconds &- min(deadline.uptimeNanoseconds, DispatchTime.now().uptimeNanoseconds))
+            / 1e9
+        var request = URLRequest(
+            url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, remaining))
         request.setValue("arvis", forHTTPHeaderField: "User-Agent")
         request.httpShouldHandleCookies = false
         if let hostHeader { request.setValue(hostHeader, forHTTPHeaderField: "Host") }
@@ -56,7 +73,9 @@ extension SafeResourceLoader {
 
 /// Resolves host names off the cooperative threads, giving up at a deadline.
 enum HostResolver {
-    static func addresses(of host: String, deadline: DispatchTime, reference: String) async throws(PipelineError) -> [IPAddress] {
+    static func addresses(of host: String, deadline: DispatchTime, reference: String) async throws(PipelineError)
+        -> [IPAddress]
+    {
         if let literal = IPAddress(host) { return [literal] }
         let answer = OneShot<[IPAddress]?>()
         let result = await withCheckedContinuation { continuation in
@@ -87,11 +106,15 @@ enum HostResolver {
                 switch Int32(socketAddress.pointee.sa_family) {
                 case AF_INET:
                     socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                        withUnsafeBytes(of: $0.pointee.sin_addr) { IPAddress(bytes: Array($0)).map { addresses.append($0) } }
+                        withUnsafeBytes(of: $0.pointee.sin_addr) {
+                            IPAddress(bytes: Array($0)).map { addresses.append($0) }
+                        }
                     }
                 case AF_INET6:
                     socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                        withUnsafeBytes(of: $0.pointee.sin6_addr) { IPAddress(bytes: Array($0)).map { addresses.append($0) } }
+                        withUnsafeBytes(of: $0.pointee.sin6_addr) {
+                            IPAddress(bytes: Array($0)).map { addresses.append($0) }
+                        }
                     }
                 default: break
                 }
@@ -178,15 +201,20 @@ final class DownloadSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
         lock.withLock { downloads[task.taskIdentifier] }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         // Never followed here: the caller checks the new address first.
         completionHandler(nil)
-        download(for: task)?.redirected(to: response.value(forHTTPHeaderField: "Location") ?? request.url?.absoluteString ?? "")
+        download(for: task)?.redirected(
+            to: response.value(forHTTPHeaderField: "Location") ?? request.url?.absoluteString ?? "")
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         completionHandler(download(for: dataTask)?.accepts(response) ?? false ? .allow : .cancel)
     }
 
@@ -219,7 +247,9 @@ final class Download: @unchecked Sendable {
         self.reference = reference
     }
 
-    static func run(_ request: URLRequest, maximumBytes: Int, deadline: DispatchTime, reference: String) async throws(PipelineError) -> Outcome {
+    static func run(_ request: URLRequest, maximumBytes: Int, deadline: DispatchTime, reference: String)
+        async throws(PipelineError) -> Outcome
+    {
         let download = Download(maximumBytes: maximumBytes, reference: reference)
         let timedOut = PipelineError(.timedOut, "no complete answer in time", location: reference)
         let session = DownloadSession.shared
@@ -248,11 +278,14 @@ final class Download: @unchecked Sendable {
             return false
         }
         guard (200..<300).contains(http.statusCode) else {
-            outcome.resume(failure(http.statusCode == 404 ? .notFound : .httpStatus, "the server answered HTTP \(http.statusCode)"))
+            outcome.resume(
+                failure(http.statusCode == 404 ? .notFound : .httpStatus, "the server answered HTTP \(http.statusCode)")
+            )
             return false
         }
         if http.expectedContentLength > Int64(maximumBytes) {
-            outcome.resume(failure(.tooLarge, "\(http.expectedContentLength) bytes is over the \(maximumBytes)-byte limit"))
+            outcome.resume(
+                failure(.tooLarge, "\(http.expectedContentLength) bytes is over the \(maximumBytes)-byte limit"))
             return false
         }
         return true
@@ -272,6 +305,8 @@ final class Download: @unchecked Sendable {
     func completed(_ error: (any Error)?) {
         guard let error else { return outcome.resume(.success(.body(lock.withLock { body }))) }
         let timedOut = (error as? URLError)?.code == .timedOut
-        outcome.resume(failure(timedOut ? .timedOut : .network, timedOut ? "no complete answer in time" : error.localizedDescription))
+        outcome.resume(
+            failure(
+                timedOut ? .timedOut : .network, timedOut ? "no complete answer in time" : error.localizedDescription))
     }
 }

@@ -27,13 +27,15 @@ public struct SafeResourceLoader: ResourceLoader {
         self.baseDirectory = baseDirectory
     }
 
+    /// Reads a file inside the policy's folder, downloads an allowed web address or decodes a `data:` URL.
     public func load(_ reference: String) async throws(PipelineError) -> [UInt8] {
         switch ResourceReference(reference) {
         case .file(let path): return try readFile(path, reference: reference)
         case .web(let url, _): return try await download(url, reference: reference)
         case .data(let text): return try DataURL.decode(text, maximumBytes: policy.maximumBytes, reference: reference)
         case .unsupported(let scheme):
-            throw PipelineError(.refused, "the \"\(scheme):\" scheme names nothing that can be loaded", location: reference)
+            throw PipelineError(
+                .refused, "the \"\(scheme):\" scheme names nothing that can be loaded", location: reference)
         }
     }
 }
@@ -48,7 +50,10 @@ enum DataURL {
         let payload = String(text[text.index(after: comma)...])
         let bytes: [UInt8]
         if header.hasSuffix(";base64") {
-            guard let data = Data(base64Encoded: ResourceReference.percentDecoded(payload), options: .ignoreUnknownCharacters) else {
+            guard
+                let data = Data(
+                    base64Encoded: ResourceReference.percentDecoded(payload), options: .ignoreUnknownCharacters)
+            else {
                 throw PipelineError(.unreadable, "the data URL's base64 is malformed", location: reference)
             }
             bytes = [UInt8](data)
@@ -56,7 +61,8 @@ enum DataURL {
             bytes = Array(ResourceReference.percentDecoded(payload).utf8)
         }
         guard bytes.count <= maximumBytes else {
-            throw PipelineError(.tooLarge, "\(bytes.count) bytes is over the \(maximumBytes)-byte limit", location: reference)
+            throw PipelineError(
+                .tooLarge, "\(bytes.count) bytes is over the \(maximumBytes)-byte limit", location: reference)
         }
         return bytes
     }

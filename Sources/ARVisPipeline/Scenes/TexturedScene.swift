@@ -24,8 +24,10 @@ public struct TexturedScene: Sendable {
 
     /// Lays `environment` out; with a `loader`, target pictures (whose aspect ratios size the targets)
     /// and widget images are loaded first.
-    public init(_ environment: Environment, loader: (any ResourceLoader)? = nil, targetSize: SIMD2<Double>? = nil,
-                viewpoint: Vec3? = nil, renderOptions: RenderOptions = RenderOptions()) async {
+    public init(
+        _ environment: Environment, loader: (any ResourceLoader)? = nil, targetSize: SIMD2<Double>? = nil,
+        viewpoint: Vec3? = nil, renderOptions: RenderOptions = RenderOptions()
+    ) async {
         let targetURLs = (environment.imageTrackingConfigurations ?? []).map(\.imageURL)
         let loaded = await loader?.renderResources(targetURLs + Renderer.resourceURLs(in: .environment(environment)))
         resources = loaded?.resources ?? [:]
@@ -49,9 +51,13 @@ public struct TexturedScene: Sendable {
         let renderer = try Renderer(options: renderOptions)
         let png = PNGWriter(fonts: renderer.fonts, scale: scale)
         var textures: [String: [UInt8]] = [:]
-        for widget in try renderer.render(.environment(environment)) { textures[widget.name] = try png.write(widget.drawing) }
+        for widget in try renderer.render(.environment(environment)) {
+            textures[widget.name] = try png.write(widget.drawing)
+        }
         for (index, image) in (environment.imageTrackingConfigurations ?? []).enumerated() {
-            if let picture = resources[image.imageURL] { textures[WidgetNaming.target("image", index: index)] = picture.data }
+            if let picture = resources[image.imageURL] {
+                textures[WidgetNaming.target("image", index: index)] = picture.data
+            }
         }
         return textures
     }

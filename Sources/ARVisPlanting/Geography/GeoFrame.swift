@@ -52,7 +52,8 @@ public struct GeoFrame: Sendable, Hashable {
             up -= result.altitude
             result = tangent.geodetic(enu: Vec3(position.x, position.y, up))
         }
-        return GeoCoordinate(latitude: result.latitude, longitude: Self.unwrapped(result.longitude, near: origin.longitude))
+        return GeoCoordinate(
+            latitude: result.latitude, longitude: Self.unwrapped(result.longitude, near: origin.longitude))
     }
 
     /// A polygon as an area of the frame.

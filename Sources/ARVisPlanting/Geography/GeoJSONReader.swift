@@ -36,7 +36,9 @@ public enum GeoJSONReader {
         let pending = parsed.diagnostics.filter { $0.severity == .error } + walker.problems
         guard pending.isEmpty, parsed.root != nil else {
             let diagnostics = PendingDiagnostic.resolve(pending, in: SourceText(bytes), file: file)
-            throw diagnostics.isEmpty ? SpecError(code: .syntax, message: "no GeoJSON value", location: nil) : SpecError(diagnostics: diagnostics)
+            throw diagnostics.isEmpty
+                ? SpecError(code: .syntax, message: "no GeoJSON value", location: nil)
+                : SpecError(diagnostics: diagnostics)
         }
         return walker.features
     }
@@ -47,7 +49,8 @@ public enum GeoJSONReader {
         var problems: [PendingDiagnostic] = []
 
         mutating func fail(_ node: Node, _ path: String, _ message: String, hint: String? = nil) {
-            problems.append(PendingDiagnostic(.error, .invalidValue, offset: node.offset, path: path, message: message, hint: hint))
+            problems.append(
+                PendingDiagnostic(.error, .invalidValue, offset: node.offset, path: path, message: message, hint: hint))
         }
 
         mutating func document(_ root: Node) {
@@ -86,16 +89,23 @@ public enum GeoJSONReader {
             guard let type = type(of: node, at: path) else { return }
             let coordinatesPath = join(path, "coordinates")
             if type == "GeometryCollection" {
-                guard let list = node["geometries"]?.elements else { return fail(node, path, "a GeometryCollection needs a \"geometries\" array") }
-                for (index, member) in list.enumerated() { geometry(member, at: join(path, "geometries") + "[\(index)]", properties: properties) }
+                guard let list = node["geometries"]?.elements else {
+                    return fail(node, path, "a GeometryCollection needs a \"geometries\" array")
+                }
+                for (index, member) in list.enumerated() {
+                    geometry(member, at: join(path, "geometries") + "[\(index)]", properties: properties)
+                }
                 return
             }
             let known = ["Point", "MultiPoint", "Polygon", "MultiPolygon", "LineString", "MultiLineString"]
             guard known.contains(type) else {
-                return fail(node, join(path, "type"), "unknown geometry type \"\(type)\"",
-                            hint: Suggestion.hint(for: type, among: known + ["GeometryCollection"], listing: true))
+                return fail(
+                    node, join(path, "type"), "unknown geometry type \"\(type)\"",
+                    hint: Suggestion.hint(for: type, among: known + ["GeometryCollection"], listing: true))
             }
-            guard let coordinates = node["coordinates"] else { return fail(node, path, "a \(type) needs \"coordinates\"") }
+            guard let coordinates = node["coordinates"] else {
+                return fail(node, path, "a \(type) needs \"coordinates\"")
+            }
             switch type {
             case "Point":
                 if let point = position(coordinates, at: coordinatesPath) { addPoint(point, properties) }
@@ -107,10 +117,14 @@ public enum GeoJSONReader {
                 if let polygon = polygon(coordinates, at: coordinatesPath) { features.polygons.append(polygon) }
             case "MultiPolygon":
                 for (index, member) in list(coordinates, at: coordinatesPath).enumerated() {
-                    if let polygon = polygon(member, at: coordinatesPath + "[\(index)]") { features.polygons.append(polygon) }
+                    if let polygon = polygon(member, at: coordinatesPath + "[\(index)]") {
+                        features.polygons.append(polygon)
+                    }
                 }
             default:
-                fail(node, join(path, "type"), "a \(type) encloses no area and is not a tree", hint: "draw areas and zones as Polygons, trees as Points")
+                fail(
+                    node, join(path, "type"), "a \(type) encloses no area and is not a tree",
+                    hint: "draw areas and zones as Polygons, trees as Points")
             }
         }
 
@@ -148,7 +162,9 @@ public enum GeoJSONReader {
             }
             if ring.count > 1, ring.first == ring.last { ring.removeLast() }
             guard Set(ring).count >= 3 else {
-                if node.elements != nil { fail(node, path, "a ring needs at least three distinct positions, found \(Set(ring).count)") }
+                if node.elements != nil {
+                    fail(node, path, "a ring needs at least three distinct positions, found \(Set(ring).count)")
+                }
                 return nil
             }
             return ring
@@ -156,14 +172,17 @@ public enum GeoJSONReader {
 
         mutating func position(_ node: Node, at path: String) -> GeoCoordinate? {
             guard let values = node.elements, values.count >= 2, values.count <= 3, let longitude = values[0].number,
-                  let latitude = values[1].number, values.count == 2 || values[2].number != nil else {
+                let latitude = values[1].number, values.count == 2 || values[2].number != nil
+            else {
                 fail(node, path, "expected a position [longitude, latitude], found \(describe(node))")
                 return nil
             }
             guard abs(latitude) <= 90, abs(longitude) <= 180 else {
                 let swapped = abs(longitude) <= 90 && abs(latitude) <= 180
-                fail(node, path, "[\(longitude), \(latitude)] is not on Earth: longitude must be within ±180 and latitude within ±90",
-                     hint: swapped ? "GeoJSON puts longitude first; are the two swapped?" : nil)
+                fail(
+                    node, path,
+                    "[\(longitude), \(latitude)] is not on Earth: longitude must be within ±180 and latitude within ±90",
+                    hint: swapped ? "GeoJSON puts longitude first; are the two swapped?" : nil)
                 return nil
             }
             return GeoCoordinate(latitude: latitude, longitude: longitude)

@@ -15,9 +15,11 @@ public enum GeoJSONWriter {
             let coordinate = frame.coordinate(tree.position)
             let placed = session.map { session in
                 let position = session.sessionPosition(tree.position)
-                return ",\"session\":[\(number(position.x, decimals: 4)),\(number(position.y, decimals: 4)),\(number(position.z, decimals: 4))]"
+                return
+                    ",\"session\":[\(number(position.x, decimals: 4)),\(number(position.y, decimals: 4)),\(number(position.z, decimals: 4))]"
             }
-            return "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(number(coordinate.longitude, decimals: 9)),"
+            return
+                "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(number(coordinate.longitude, decimals: 9)),"
                 + "\(number(coordinate.latitude, decimals: 9))]},\"properties\":{\"species\":\(names[tree.species]),"
                 + "\"spacing\":\(spacings[tree.species])\(placed ?? "")}}"
         }

@@ -17,10 +17,14 @@ enum SegmentCrossings {
         for (ringIndex, ring) in rings.enumerated() {
             let closed = ring.count > 1 && ring.first == ring.last ? Array(ring.dropLast()) : ring
             guard closed.count >= 3 else { continue }
-            for index in closed.indices { edges.append((Edge(ring: ringIndex, edge: index), closed[index], closed[(index + 1) % closed.count])) }
+            for index in closed.indices {
+                edges.append((Edge(ring: ringIndex, edge: index), closed[index], closed[(index + 1) % closed.count]))
+            }
         }
         guard edges.count >= 4 else { return nil }
-        var low = edges[0].1, high = edges[0].1, perimeter = 0.0
+        var low = edges[0].1
+        var high = edges[0].1
+        var perimeter = 0.0
         for edge in edges {
             low = pointwiseMin(low, edge.1)
             high = pointwiseMax(high, edge.1)
@@ -34,7 +38,9 @@ enum SegmentCrossings {
         var entries: [(cell: Int, edge: Int32)] = []
         entries.reserveCapacity(edges.count * 3)
         for (index, edge) in edges.enumerated() {
-            visitCells(from: edge.1, to: edge.2, low: low, side: side) { x, y in entries.append((y * columns + x, Int32(index))) }
+            visitCells(from: edge.1, to: edge.2, low: low, side: side) { x, y in
+                entries.append((y * columns + x, Int32(index)))
+            }
         }
         entries.sort { $0.cell < $1.cell }
         var best: (first: Edge, second: Edge, point: SIMD2<Double>)?
@@ -49,8 +55,14 @@ enum SegmentCrossings {
                 for j in (i + 1)..<bucket.count {
                     let (a, b) = (edges[Int(bucket[i])], edges[Int(bucket[j])])
                     guard !adjacent(a.0, b.0, rings), let point = crossing(a.1, a.2, b.1, b.2) else { continue }
-                    let candidate = a.0.ring < b.0.ring || (a.0.ring == b.0.ring && a.0.edge < b.0.edge) ? (a.0, b.0, point) : (b.0, a.0, point)
-                    if let current = best, (current.first.ring, current.first.edge, current.second.edge) <= (candidate.0.ring, candidate.0.edge, candidate.1.edge) {
+                    let candidate =
+                        a.0.ring < b.0.ring || (a.0.ring == b.0.ring && a.0.edge < b.0.edge)
+                        ? (a.0, b.0, point) : (b.0, a.0, point)
+                    if let current = best,
+                        (current.first.ring, current.first.edge, current.second.edge) <= (
+                            candidate.0.ring, candidate.0.edge, candidate.1.edge
+                        )
+                    {
                         continue
                     }
                     best = candidate
@@ -70,19 +82,28 @@ enum SegmentCrossings {
     }
 
     private static func cell(_ point: SIMD2<Double>, _ low: SIMD2<Double>, _ side: Double) -> (x: Int, y: Int) {
-        (Int(saturating: ((point.x - low.x) / side).rounded(.down)), Int(saturating: ((point.y - low.y) / side).rounded(.down)))
+        (
+            Int(saturating: ((point.x - low.x) / side).rounded(.down)),
+            Int(saturating: ((point.y - low.y) / side).rounded(.down))
+        )
     }
 
     /// Every grid cell the segment from `p` to `q` passes through (Amanatides–Woo), both
     /// neighbours where it passes a corner exactly.
-    static func visitCells(from p: SIMD2<Double>, to q: SIMD2<Double>, low: SIMD2<Double>, side: Double, _ visit: (Int, Int) -> Void) {
+    static func visitCells(
+        from p: SIMD2<Double>, to q: SIMD2<Double>, low: SIMD2<Double>, side: Double, _ visit: (Int, Int) -> Void
+    ) {
         var (x, y) = cell(p, low, side)
         let end = cell(q, low, side)
         let d = q - p
-        let stepX = d.x > 0 ? 1 : -1, stepY = d.y > 0 ? 1 : -1
-        let nextX = low.x + Double(x + (stepX > 0 ? 1 : 0)) * side, nextY = low.y + Double(y + (stepY > 0 ? 1 : 0)) * side
-        var tMaxX = d.x != 0 ? (nextX - p.x) / d.x : .infinity, tMaxY = d.y != 0 ? (nextY - p.y) / d.y : .infinity
-        let tDeltaX = d.x != 0 ? side / abs(d.x) : .infinity, tDeltaY = d.y != 0 ? side / abs(d.y) : .infinity
+        let stepX = d.x > 0 ? 1 : -1
+        let stepY = d.y > 0 ? 1 : -1
+        let nextX = low.x + Double(x + (stepX > 0 ? 1 : 0)) * side
+        let nextY = low.y + Double(y + (stepY > 0 ? 1 : 0)) * side
+        var tMaxX = d.x != 0 ? (nextX - p.x) / d.x : .infinity
+        var tMaxY = d.y != 0 ? (nextY - p.y) / d.y : .infinity
+        let tDeltaX = d.x != 0 ? side / abs(d.x) : .infinity
+        let tDeltaY = d.y != 0 ? side / abs(d.y) : .infinity
         var steps = abs(end.x - x) + abs(end.y - y) + 2
         visit(x, y)
         while (x, y) != end, steps > 0 {
@@ -113,8 +134,11 @@ enum SegmentCrossings {
     }
 
     /// Where segments pq and rs meet, touching included, or `nil`.
-    static func crossing(_ p: SIMD2<Double>, _ q: SIMD2<Double>, _ r: SIMD2<Double>, _ s: SIMD2<Double>) -> SIMD2<Double>? {
-        let d1 = q - p, d2 = s - r
+    static func crossing(_ p: SIMD2<Double>, _ q: SIMD2<Double>, _ r: SIMD2<Double>, _ s: SIMD2<Double>) -> SIMD2<
+        Double
+    >? {
+        let d1 = q - p
+        let d2 = s - r
         let denominator = d1.x * d2.y - d1.y * d2.x
         let offset = r - p
         if denominator == 0 {
@@ -122,7 +146,8 @@ enum SegmentCrossings {
             guard offset.x * d1.y - offset.y * d1.x == 0 else { return nil }
             let length = (d1 * d1).sum()
             guard length > 0 else { return nil }
-            let t0 = (offset * d1).sum() / length, t1 = ((s - p) * d1).sum() / length
+            let t0 = (offset * d1).sum() / length
+            let t1 = ((s - p) * d1).sum() / length
             guard max(t0, t1) >= 0, min(t0, t1) <= 1 else { return nil }
             return p + d1 * max(0, min(t0, t1))
         }

@@ -27,16 +27,25 @@ public enum SiteCheck {
             let rings = ([polygon.outer] + polygon.holes).map { $0.map(frame.local) }
             for ring in rings {
                 guard let far = ring.max(by: { length($0) < length($1) }), length(far) > maximumRadius else { continue }
-                throw PlantingError(.tooLarge, String(format: "the area reaches %.0f km from its centre, more than the %.0f km one plan covers: plant it in parts",
-                                                      length(far) / 1000, maximumRadius / 1000),
-                                    location: "\(file): polygon \(polygonIndex + 1)")
+                throw PlantingError(
+                    .tooLarge,
+                    String(
+                        format:
+                            "the area reaches %.0f km from its centre, more than the %.0f km one plan covers: plant it in parts",
+                        length(far) / 1000, maximumRadius / 1000),
+                    location: "\(file): polygon \(polygonIndex + 1)")
             }
             if let crossing = SegmentCrossings.first(in: rings) {
                 let point = frame.coordinate(crossing.point)
-                throw PlantingError(.selfIntersecting, String(format: "ring %d, edge %d, crosses ring %d, edge %d, at longitude %.7f, latitude %.7f: a ring must not cross itself or another",
-                                                              crossing.first.ring + 1, crossing.first.edge + 1, crossing.second.ring + 1, crossing.second.edge + 1,
-                                                              point.longitude, point.latitude),
-                                    location: "\(file): polygon \(polygonIndex + 1)")
+                throw PlantingError(
+                    .selfIntersecting,
+                    String(
+                        format:
+                            "ring %d, edge %d, crosses ring %d, edge %d, at longitude %.7f, latitude %.7f: a ring must not cross itself or another",
+                        crossing.first.ring + 1, crossing.first.edge + 1, crossing.second.ring + 1,
+                        crossing.second.edge + 1,
+                        point.longitude, point.latitude),
+                    location: "\(file): polygon \(polygonIndex + 1)")
             }
         }
     }
@@ -44,14 +53,22 @@ public enum SiteCheck {
     private static func checkCoordinates(_ ring: [GeoCoordinate], at location: String) throws(PlantingError) {
         for (index, coordinate) in ring.enumerated() {
             if abs(coordinate.latitude) > maximumLatitude {
-                throw PlantingError(.tooCloseToPole, String(format: "latitude %.6f (vertex %d) is beyond %.0f°: the local frame does not serve the polar regions",
-                                                            coordinate.latitude, index + 1, maximumLatitude), location: location)
+                throw PlantingError(
+                    .tooCloseToPole,
+                    String(
+                        format:
+                            "latitude %.6f (vertex %d) is beyond %.0f°: the local frame does not serve the polar regions",
+                        coordinate.latitude, index + 1, maximumLatitude), location: location)
             }
             guard index > 0 else { continue }
             let previous = ring[index - 1]
             if abs(coordinate.longitude - previous.longitude) > 180 {
-                throw PlantingError(.crossesAntimeridian, String(format: "the edge from longitude %.6f to %.6f (vertices %d–%d) is longer than 180°: GeoJSON draws it the long way round the Earth; split the polygon at the antimeridian (RFC 7946 §3.1.9)",
-                                                                 previous.longitude, coordinate.longitude, index, index + 1), location: location)
+                throw PlantingError(
+                    .crossesAntimeridian,
+                    String(
+                        format:
+                            "the edge from longitude %.6f to %.6f (vertices %d–%d) is longer than 180°: GeoJSON draws it the long way round the Earth; split the polygon at the antimeridian (RFC 7946 §3.1.9)",
+                        previous.longitude, coordinate.longitude, index, index + 1), location: location)
             }
         }
     }

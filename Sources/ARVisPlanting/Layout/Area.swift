@@ -31,8 +31,10 @@ public struct Area: Sendable, Hashable {
         return Self.ringContains(ring == 0 ? outer : holes[ring - 1], point)
     }
 
+    /// Compares the outer boundary and the holes point by point, not the index derived from them.
     public static func == (lhs: Area, rhs: Area) -> Bool { lhs.outer == rhs.outer && lhs.holes == rhs.holes }
 
+    /// Hashes the outer boundary and the holes, the parts `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(outer)
         hasher.combine(holes)
@@ -43,8 +45,11 @@ public struct Area: Sendable, Hashable {
         var inside = false
         var previous = ring.count - 1
         for index in ring.indices {
-            let a = ring[index], b = ring[previous]
-            if (a.y > point.y) != (b.y > point.y) && point.x < (b.x - a.x) * (point.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            let a = ring[index]
+            let b = ring[previous]
+            if (a.y > point.y) != (b.y > point.y) && point.x < (b.x - a.x) * (point.y - a.y) / (b.y - a.y) + a.x {
+                inside.toggle()
+            }
             previous = index
         }
         return inside

@@ -29,8 +29,10 @@ public struct PlannerTapGroup: Sendable {
 
     /// Plants up to `count` trees around `tap` among the trees of `index` (placed trees are added to
     /// it), inside `site` when one is given.
-    public func plant<G: RandomNumberGenerator>(_ count: Int, at tap: SIMD2<Double>, index: inout TreeIndex, site: PlantingSite? = nil,
-                                                using generator: inout G) -> Result {
+    public func plant<G: RandomNumberGenerator>(
+        _ count: Int, at tap: SIMD2<Double>, index: inout TreeIndex, site: PlantingSite? = nil,
+        using generator: inout G
+    ) -> Result {
         guard count > 0, !mix.entries.isEmpty else { return Result(placed: [], unplaced: max(count, 0)) }
         let limit = reach ?? 3 * mix.largestSpacing * Double(count)
         let turn = Double.random(in: 0..<(2 * .pi), using: &generator)
@@ -40,9 +42,13 @@ public struct PlannerTapGroup: Sendable {
             let species = picker.choose(using: &generator)
             let spacing = mix.entries[species].spacing
             let valid = { (point: SIMD2<Double>) in
-                ((point - tap) * (point - tap)).sum() <= limit * limit && (site?.allows(point) ?? true) && !index.conflicts(point, spacing: spacing)
+                ((point - tap) * (point - tap)).sum() <= limit * limit && (site?.allows(point) ?? true)
+                    && !index.conflicts(point, spacing: spacing)
             }
-            guard let nearest = nearestValid(around: tap, placed: placed, spacing: spacing, limit: limit, turn: turn, valid) else { break }
+            guard
+                let nearest = nearestValid(
+                    around: tap, placed: placed, spacing: spacing, limit: limit, turn: turn, valid)
+            else { break }
             index.insert(nearest, spacing: spacing)
             picker.commit(species)
             placed.append(PlannedTree(position: nearest, species: species))
@@ -52,8 +58,10 @@ public struct PlannerTapGroup: Sendable {
 
     /// The valid candidate nearest the tap for a tree of `spacing`: the tap itself, then points just
     /// beyond the spacing around the group's trees, then rings around the tap one spacing apart.
-    private func nearestValid(around tap: SIMD2<Double>, placed: [PlannedTree], spacing: Double, limit: Double, turn: Double,
-                              _ valid: (SIMD2<Double>) -> Bool) -> SIMD2<Double>? {
+    private func nearestValid(
+        around tap: SIMD2<Double>, placed: [PlannedTree], spacing: Double, limit: Double, turn: Double,
+        _ valid: (SIMD2<Double>) -> Bool
+    ) -> SIMD2<Double>? {
         func circle(_ center: SIMD2<Double>, _ radius: Double, _ points: Int) -> [SIMD2<Double>] {
             (0..<points).map { step in
                 let angle = turn + 2 * .pi * Double(step) / Double(points)
@@ -62,8 +70,12 @@ public struct PlannerTapGroup: Sendable {
         }
         func distance2(_ point: SIMD2<Double>) -> Double { ((point - tap) * (point - tap)).sum() }
         if placed.isEmpty, valid(tap) { return tap }
-        let around = placed.flatMap { circle($0.position, max(spacing, mix.entries[$0.species].spacing) * (1 + 1e-7), 18) }
-        if let nearest = around.map({ ($0, distance2($0)) }).sorted(by: { $0.1 < $1.1 }).first(where: { valid($0.0) }) { return nearest.0 }
+        let around = placed.flatMap {
+            circle($0.position, max(spacing, mix.entries[$0.species].spacing) * (1 + 1e-7), 18)
+        }
+        if let nearest = around.map({ ($0, distance2($0)) }).sorted(by: { $0.1 < $1.1 }).first(where: { valid($0.0) }) {
+            return nearest.0
+        }
         // Every ring point is the same distance from the tap, so the first ring with room holds the nearest.
         let rings = limit / spacing >= 8 ? 8 : Int(max(limit / spacing, 0))
         for ring in stride(from: 1, through: rings, by: 1) {

@@ -32,7 +32,9 @@ public struct PlantingSite: Sendable, Hashable {
     public var bounds: (minimum: SIMD2<Double>, maximum: SIMD2<Double>) {
         let boxes = areas.map(\.bounds)
         guard let first = boxes.first else { return (.zero, .zero) }
-        return boxes.dropFirst().reduce(first) { (pointwiseMin($0.minimum, $1.minimum), pointwiseMax($0.maximum, $1.maximum)) }
+        return boxes.dropFirst().reduce(first) {
+            (pointwiseMin($0.minimum, $1.minimum), pointwiseMax($0.maximum, $1.maximum))
+        }
     }
 
     /// An index of the standing trees (nil when there are none).

@@ -22,18 +22,25 @@ public enum PoissonDisk {
     }
 
     /// Points filling `area` with at least `spacing` between any two, and at most `limit` of them.
-    public static func fill<G: RandomNumberGenerator>(_ area: Area, spacing: Double, limit: Int = .max, attempts: Int = 12,
-                                                      using generator: inout G) -> [SIMD2<Double>] {
-        fill(PlantingSite(area), mix: .uniform(spacing: spacing), limit: limit, attempts: attempts, using: &generator).map(\.position)
+    public static func fill<G: RandomNumberGenerator>(
+        _ area: Area, spacing: Double, limit: Int = .max, attempts: Int = 12,
+        using generator: inout G
+    ) -> [SIMD2<Double>] {
+        fill(PlantingSite(area), mix: .uniform(spacing: spacing), limit: limit, attempts: attempts, using: &generator)
+            .map(\.position)
     }
 
     /// Trees filling `site` by the spacing rules of `mix`, at most `limit` of them.
-    public static func fill<G: RandomNumberGenerator>(_ site: PlantingSite, mix: SpeciesMix, limit: Int = .max, attempts: Int = 12,
-                                                      using generator: inout G) -> [PlannedTree] {
+    public static func fill<G: RandomNumberGenerator>(
+        _ site: PlantingSite, mix: SpeciesMix, limit: Int = .max, attempts: Int = 12,
+        using generator: inout G
+    ) -> [PlannedTree] {
         guard !mix.entries.isEmpty, !site.areas.isEmpty, limit > 0, attempts > 0 else { return [] }
         guard var sampler = Sampler(site: site, mix: mix, attempts: attempts) else { return [] }
         sampler.run(limit: limit, using: &generator)
-        return sampler.xs.indices.map { PlannedTree(position: SIMD2(sampler.xs[$0], sampler.ys[$0]), species: Int(sampler.kinds[$0])) }
+        return sampler.xs.indices.map {
+            PlannedTree(position: SIMD2(sampler.xs[$0], sampler.ys[$0]), species: Int(sampler.kinds[$0]))
+        }
     }
 
     /// The sampler's state: the grid, the trees and the active list.
@@ -57,16 +64,22 @@ public enum PoissonDisk {
 
         init?(site: PlantingSite, mix: SpeciesMix, attempts: Int) {
             let bounds = site.bounds
-            guard [bounds.minimum.x, bounds.minimum.y, bounds.maximum.x, bounds.maximum.y].allSatisfy(\.isFinite) else { return nil }
+            guard [bounds.minimum.x, bounds.minimum.y, bounds.maximum.x, bounds.maximum.y].allSatisfy(\.isFinite) else {
+                return nil
+            }
             spacings = mix.entries.map(\.spacing)
             cell = mix.smallestSpacing / 2.squareRoot()
             columns = Int(((bounds.maximum.x - bounds.minimum.x) / cell).rounded(.up)) + 1
             rows = Int(((bounds.maximum.y - bounds.minimum.y) / cell).rounded(.up)) + 1
-            guard cell > 0, columns > 0, rows > 0, Double(columns) * Double(rows) <= PoissonDisk.maximumCells else { return nil }
+            guard cell > 0, columns > 0, rows > 0, Double(columns) * Double(rows) <= PoissonDisk.maximumCells else {
+                return nil
+            }
             self.site = site
             standing = site.standingIndex()
             (minX, minY, maxX, maxY) = (bounds.minimum.x, bounds.minimum.y, bounds.maximum.x, bounds.maximum.y)
-            directions = (0..<attempts).map { (cos(2 * .pi * Double($0) / Double(attempts)), sin(2 * .pi * Double($0) / Double(attempts))) }
+            directions = (0..<attempts).map {
+                (cos(2 * .pi * Double($0) / Double(attempts)), sin(2 * .pi * Double($0) / Double(attempts)))
+            }
             neighbours = Self.neighbourOffsets(reach: mix.largestSpacing / cell)
             picker = MixPicker(mix)
             grid = [Int32](repeating: -1, count: columns * rows)
@@ -78,7 +91,8 @@ public enum PoissonDisk {
             var offsets: [(Int, Int)] = []
             for dy in -limit...limit {
                 for dx in -limit...limit {
-                    let gapX = Double(max(abs(dx) - 1, 0)), gapY = Double(max(abs(dy) - 1, 0))
+                    let gapX = Double(max(abs(dx) - 1, 0))
+                    let gapY = Double(max(abs(dy) - 1, 0))
                     if gapX * gapX + gapY * gapY < reach * reach { offsets.append((dx, dy)) }
                 }
             }
@@ -88,18 +102,21 @@ public enum PoissonDisk {
         /// Whether a tree of spacing² `spacing2` may stand at (x, y).
         func fits(_ x: Double, _ y: Double, _ species: Int) -> Bool {
             guard x >= minX, y >= minY, x <= maxX, y <= maxY else { return false }
-            let cx = Int((x - minX) / cell), cy = Int((y - minY) / cell)
+            let cx = Int((x - minX) / cell)
+            let cy = Int((y - minY) / cell)
             let own2 = spacings[species] * spacings[species]
             let free = grid.withUnsafeBufferPointer { grid in
                 xs.withUnsafeBufferPointer { xs in
                     ys.withUnsafeBufferPointer { ys in
                         spacings2.withUnsafeBufferPointer { spacings2 in
                             for (dx, dy) in neighbours {
-                                let column = cx + dx, row = cy + dy
+                                let column = cx + dx
+                                let row = cy + dy
                                 guard column >= 0, row >= 0, column < columns, row < rows else { continue }
                                 let index = Int(grid[row * columns + column])
                                 if index >= 0 {
-                                    let ddx = xs[index] - x, ddy = ys[index] - y
+                                    let ddx = xs[index] - x
+                                    let ddy = ys[index] - y
                                     if ddx * ddx + ddy * ddy < max(own2, spacings2[index]) { return false }
                                 }
                             }
@@ -129,8 +146,12 @@ public enum PoissonDisk {
             while xs.count < limit && failedSeeds < 64 {
                 // Seed (or reseed) anywhere on the site that still has room.
                 let species = picker.choose(using: &generator)
-                let seedX = Double.random(in: minX...maxX, using: &generator), seedY = Double.random(in: minY...maxY, using: &generator)
-                guard fits(seedX, seedY, species) else { failedSeeds += 1; continue }
+                let seedX = Double.random(in: minX...maxX, using: &generator)
+                let seedY = Double.random(in: minY...maxY, using: &generator)
+                guard fits(seedX, seedY, species) else {
+                    failedSeeds += 1
+                    continue
+                }
                 failedSeeds = 0
                 add(seedX, seedY, species)
                 while !active.isEmpty, xs.count < limit { grow(using: &generator) }

@@ -78,21 +78,25 @@ public struct ReforestARTapGroup: Sendable {
     ///
     /// `allowed` adds a site constraint ReforestAR lacks (inside the planting area, say): a tap or tree
     /// it refuses counts as a failed attempt. The default allows everything, which is ReforestAR.
-    public func plant<G: RandomNumberGenerator>(at initial: Matrix4, scene: inout SpatialHash, allowed: (Vec3) -> Bool = { _ in true },
-                                                using generator: inout G) -> Outcome {
+    public func plant<G: RandomNumberGenerator>(
+        at initial: Matrix4, scene: inout SpatialHash, allowed: (Vec3) -> Bool = { _ in true },
+        using generator: inout G
+    ) -> Outcome {
         let origin = Vec3(initial[0, 3], initial[1, 3], initial[2, 3])
         guard passes(origin, scene), allowed(origin) else { return .noSpace }
         var group = [origin]
         for _ in 1..<rules.n {
             var placed: Vec3?
             for attempt in 1...(Rules.attempts + 1) {
-                let candidate = Vec3(origin.x + Double.random(in: -rules.range...rules.range, using: &generator), origin.y,
-                                     origin.z + Double.random(in: -rules.range...rules.range, using: &generator))
+                let candidate = Vec3(
+                    origin.x + Double.random(in: -rules.range...rules.range, using: &generator), origin.y,
+                    origin.z + Double.random(in: -rules.range...rules.range, using: &generator))
                 // The 21st sample is drawn but never used, as in ReforestAR.
                 guard attempt <= Rules.attempts else { break }
                 if Self.verify([origin], candidate, minimum: rules.minimumDistance, maximum: rules.maximumFromInitial)
                     && Self.verify(group, candidate, minimum: rules.minimumDistance, maximum: rules.maximumFromGroup)
-                    && passes(candidate, scene) && allowed(candidate) {
+                    && passes(candidate, scene) && allowed(candidate)
+                {
                     placed = candidate
                     break
                 }
@@ -101,12 +105,14 @@ public struct ReforestARTapGroup: Sendable {
             group.append(placed)
         }
         for point in group { scene.insert(point) }
-        return .placed(group.enumerated().map { index, point in transform(index: index, position: point, initial: initial) })
+        return .placed(
+            group.enumerated().map { index, point in transform(index: index, position: point, initial: initial) })
     }
 
     /// The scene check (vs every existing tree: at least s, at most 5sn), through the spatial hash.
     private func passes(_ point: Vec3, _ scene: SpatialHash) -> Bool {
-        !scene.hasPoint(closerThan: rules.minimumDistance, to: point) && !scene.hasPoint(fartherThan: rules.maximumFromOthers, from: point)
+        !scene.hasPoint(closerThan: rules.minimumDistance, to: point)
+            && !scene.hasPoint(fartherThan: rules.maximumFromOthers, from: point)
     }
 
     /// A tree's transform: the tap's own for index 0, identity otherwise; −60° about y on even indices

@@ -16,7 +16,8 @@ final class RingIndex: Sendable {
 
     init(_ ring: [SIMD2<Double>]) {
         self.ring = ring
-        var low = ring.first?.y ?? 0, high = low
+        var low = ring.first?.y ?? 0
+        var high = low
         for point in ring {
             low = min(low, point.y)
             high = max(high, point.y)
@@ -26,8 +27,10 @@ final class RingIndex: Sendable {
         bandHeight = max((high - low) / Double(count), .leastNormalMagnitude)
         var bands = [[Int32]](repeating: [], count: count)
         for index in ring.indices {
-            let a = ring[index].y, b = ring[(index + 1) % ring.count].y
-            let first = Self.band(min(a, b), low, bandHeight, count), last = Self.band(max(a, b), low, bandHeight, count)
+            let a = ring[index].y
+            let b = ring[(index + 1) % ring.count].y
+            let first = Self.band(min(a, b), low, bandHeight, count)
+            let last = Self.band(max(a, b), low, bandHeight, count)
             for band in first...last { bands[band].append(Int32(index)) }
         }
         self.bands = bands
@@ -42,8 +45,11 @@ final class RingIndex: Sendable {
         guard point.y >= minimumY, point.y <= minimumY + bandHeight * Double(bands.count) else { return false }
         var inside = false
         for edge in bands[Self.band(point.y, minimumY, bandHeight, bands.count)] {
-            let a = ring[Int(edge)], b = ring[(Int(edge) + 1) % ring.count]
-            if (a.y > point.y) != (b.y > point.y) && point.x < (b.x - a.x) * (point.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            let a = ring[Int(edge)]
+            let b = ring[(Int(edge) + 1) % ring.count]
+            if (a.y > point.y) != (b.y > point.y) && point.x < (b.x - a.x) * (point.y - a.y) / (b.y - a.y) + a.x {
+                inside.toggle()
+            }
         }
         return inside
     }

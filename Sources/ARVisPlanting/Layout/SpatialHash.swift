@@ -31,8 +31,12 @@ public struct SpatialHash: Sendable {
     public mutating func insert(_ point: Vec3) {
         cells[cell(point), default: []].append(point)
         count += 1
-        bounds = bounds.map { Box(Vec3(min($0.minimum.x, point.x), min($0.minimum.y, point.y), min($0.minimum.z, point.z)),
-                                   Vec3(max($0.maximum.x, point.x), max($0.maximum.y, point.y), max($0.maximum.z, point.z))) }
+        bounds =
+            bounds.map {
+                Box(
+                    Vec3(min($0.minimum.x, point.x), min($0.minimum.y, point.y), min($0.minimum.z, point.z)),
+                    Vec3(max($0.maximum.x, point.x), max($0.maximum.y, point.y), max($0.maximum.z, point.z)))
+            }
             ?? Box(point, point)
     }
 
@@ -42,10 +46,14 @@ public struct SpatialHash: Sendable {
         let closer = { (other: Vec3) in (other - point).dot(other - point) < limit }
         let reach = (distance / cellSize).rounded(.up)
         // A reach wider than the occupied cells is answered by looking at every point.
-        guard reach.isFinite, (2 * reach + 1) * (2 * reach + 1) <= Double(cells.count) else { return cells.values.contains { $0.contains(where: closer) } }
-        let center = cell(point), cellReach = Int(reach)
+        guard reach.isFinite, (2 * reach + 1) * (2 * reach + 1) <= Double(cells.count) else {
+            return cells.values.contains { $0.contains(where: closer) }
+        }
+        let center = cell(point)
+        let cellReach = Int(reach)
         for dx in -cellReach...cellReach {
-            for dz in -cellReach...cellReach where cells[Cell(x: center.x + dx, z: center.z + dz)]?.contains(where: closer) == true {
+            for dz in -cellReach...cellReach
+            where cells[Cell(x: center.x + dx, z: center.z + dz)]?.contains(where: closer) == true {
                 return true
             }
         }
@@ -56,9 +64,10 @@ public struct SpatialHash: Sendable {
     /// when it decides, else by looking at every point.
     public func hasPoint(fartherThan distance: Double, from point: Vec3) -> Bool {
         guard let bounds else { return false }
-        let far = Vec3(max(abs(point.x - bounds.minimum.x), abs(point.x - bounds.maximum.x)),
-                       max(abs(point.y - bounds.minimum.y), abs(point.y - bounds.maximum.y)),
-                       max(abs(point.z - bounds.minimum.z), abs(point.z - bounds.maximum.z)))
+        let far = Vec3(
+            max(abs(point.x - bounds.minimum.x), abs(point.x - bounds.maximum.x)),
+            max(abs(point.y - bounds.minimum.y), abs(point.y - bounds.maximum.y)),
+            max(abs(point.z - bounds.minimum.z), abs(point.z - bounds.maximum.z)))
         if far.length <= distance { return false }
         let limit = distance * distance
         for bucket in cells.values {

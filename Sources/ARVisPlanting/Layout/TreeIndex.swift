@@ -102,10 +102,12 @@ public struct TreeIndex: Sendable {
         let cellReach = (radius / cellSize).rounded(.up)
         // A reach wider than the occupied cells is answered by looking at every tree.
         guard (2 * cellReach + 1) * (2 * cellReach + 1) <= Double(occupiedCells) else {
-            for (index, position) in positions.enumerated() where !body(index, ((position - point) * (position - point)).sum()) { return }
+            for (index, position) in positions.enumerated()
+            where !body(index, ((position - point) * (position - point)).sum()) { return }
             return
         }
-        let centerX = cellCoordinate(point.x), centerY = cellCoordinate(point.y)
+        let centerX = cellCoordinate(point.x)
+        let centerY = cellCoordinate(point.y)
         let reach = Int64(cellReach)
         for dy in -reach...reach {
             for dx in -reach...reach {

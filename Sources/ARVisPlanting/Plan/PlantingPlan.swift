@@ -24,7 +24,9 @@ public struct PlantingPlan: Sendable {
     public var spacingFactor: Double
 
     /// Creates a plan.
-    public init(site: PlantingSite, mix: SpeciesMix, trees: [PlannedTree], requestedCount: Int? = nil, spacingFactor: Double = 1) {
+    public init(
+        site: PlantingSite, mix: SpeciesMix, trees: [PlannedTree], requestedCount: Int? = nil, spacingFactor: Double = 1
+    ) {
         self.site = site
         self.mix = mix
         self.trees = trees
@@ -40,7 +42,8 @@ public struct PlantingPlan: Sendable {
         let area = site.squareMetres
         return PlanSummary(
             trees: trees.count, squareMetres: area, perHectare: area > 0 ? Double(trees.count) / area * 10_000 : 0,
-            minimumDistance: minimumDistance(), perSpecies: mix.entries.indices.map { species in trees.count { $0.species == species } },
+            minimumDistance: minimumDistance(),
+            perSpecies: mix.entries.indices.map { species in trees.count { $0.species == species } },
             shortfall: max((requestedCount ?? 0) - trees.count, 0))
     }
 
@@ -71,7 +74,9 @@ public struct PlantingPlan: Sendable {
         let radius = 3 * max(mix.largestSpacing, 1e-3)
         var index = TreeIndex(cellSize: radius / 3)
         for tree in trees { index.insert(tree.position, spacing: 0) }
-        let nearest = trees.indices.compactMap { index.nearestDistance(to: trees[$0].position, within: radius, excluding: $0) }.min()
+        let nearest = trees.indices.compactMap {
+            index.nearestDistance(to: trees[$0].position, within: radius, excluding: $0)
+        }.min()
         if let nearest { return nearest }
         // Every tree stands far from the others: few enough to compare pairwise.
         guard trees.count <= 5_000 else { return nil }

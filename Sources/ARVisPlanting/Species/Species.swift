@@ -27,8 +27,10 @@ public struct Species: Sendable, Hashable, Identifiable, Codable {
     public var names: [String] { [latinName] + englishNames + portugueseNames }
 
     /// Creates a species entry.
-    public init(latinName: String, englishNames: [String], portugueseNames: [String], spacing: Double, minimumHeight: Double,
-                maximumHeight: Double, description: String, source: String) {
+    public init(
+        latinName: String, englishNames: [String], portugueseNames: [String], spacing: Double, minimumHeight: Double,
+        maximumHeight: Double, description: String, source: String
+    ) {
         self.latinName = latinName
         self.englishNames = englishNames
         self.portugueseNames = portugueseNames
@@ -143,7 +145,8 @@ public struct SpeciesCatalog: Sendable {
         let allowed = min(3, query.count / 4)
         guard allowed > 0 else { return nil }
         let target = Array(query.unicodeScalars)
-        let pieces = [Substring(name)] + words + [Substring(name.prefix(query.count))] + words.map { $0.prefix(query.count) }
+        let pieces =
+            [Substring(name)] + words + [Substring(name.prefix(query.count))] + words.map { $0.prefix(query.count) }
         let close = pieces.contains { Suggestion.editDistance(Array($0.unicodeScalars), target) <= allowed }
         return close ? .fuzzy : nil
     }

@@ -33,9 +33,15 @@ struct AxisScale {
         mutating func add(_ value: PlotValue?) {
             guard let value else { return }
             switch value {
-            case .number(let number): sawNumber = true; include(number)
-            case .date(let instant): sawDate = true; include(instant)
-            case .text(let text): sawText = true; addCategory(text)
+            case .number(let number):
+                sawNumber = true
+                include(number)
+            case .date(let instant):
+                sawDate = true
+                include(instant)
+            case .text(let text):
+                sawText = true
+                addCategory(text)
             }
         }
 
@@ -62,10 +68,14 @@ struct AxisScale {
             return
         }
         kind = values.sawDate ? .time : .linear
-        var lower = values.lower, upper = values.upper
+        var lower = values.lower
+        var upper = values.upper
         let explicit = configuration?.domain.flatMap(Self.continuousDomain)
         if let includingZero = configuration?.includingZero {
-            if includingZero && kind == .linear { lower = min(lower, 0); upper = max(upper, 0) }
+            if includingZero && kind == .linear {
+                lower = min(lower, 0)
+                upper = max(upper, 0)
+            }
         } else if let explicit {
             (lower, upper) = explicit
         } else if kind == .linear {
@@ -89,7 +99,9 @@ struct AxisScale {
     private mutating func setCategories(_ list: [String]) {
         categories = list
         categoryIndex = [:]
-        for (index, category) in list.enumerated() where categoryIndex[category] == nil { categoryIndex[category] = index }
+        for (index, category) in list.enumerated() where categoryIndex[category] == nil {
+            categoryIndex[category] = index
+        }
     }
 
     /// Reads a `domain` of two or more numbers or date strings.
@@ -99,7 +111,9 @@ struct AxisScale {
             guard let text = value.text, let pattern = DatePattern.detect(text) else { return nil }
             return pattern.parse(text)
         }
-        guard numbers.count >= 2, let low = numbers.min(), let high = numbers.max(), low.isFinite, high.isFinite else { return nil }
+        guard numbers.count >= 2, let low = numbers.min(), let high = numbers.max(), low.isFinite, high.isFinite else {
+            return nil
+        }
         return (low, high)
     }
 
@@ -139,7 +153,9 @@ struct AxisScale {
         let target = max(2, Int(saturating: length / spacing))
         switch kind {
         case .band:
-            return categories.indices.map { Tick(position: position(.text(categories[$0])) ?? 0, label: categories[$0]) }
+            return categories.indices.map {
+                Tick(position: position(.text(categories[$0])) ?? 0, label: categories[$0])
+            }
         case .linear:
             let step = Self.niceStep((upper - lower) / Double(target))
             if niceFromTicks {
@@ -154,13 +170,18 @@ struct AxisScale {
             }
             // One format for the whole axis: the unit and the decimals come from its largest tick and its step.
             let largest = values.map(abs).max() ?? 0
-            return values.map { Tick(position: position(of: $0), label: Self.numberLabel($0, step: step, largest: largest)) }
+            return values.map {
+                Tick(position: position(of: $0), label: Self.numberLabel($0, step: step, largest: largest))
+            }
         case .time:
-            let stride = axis?.stride.flatMap(TimeTicks.stride) ?? TimeTicks.automaticStride(span: upper - lower, target: target)
+            let stride =
+                axis?.stride.flatMap(TimeTicks.stride) ?? TimeTicks.automaticStride(span: upper - lower, target: target)
             let instants = TimeTicks.instants(from: lower, to: upper, stride: stride)
             return instants.enumerated().map { index, instant in
-                Tick(position: position(of: instant),
-                     label: TimeTicks.label(instant, stride: stride, isFirst: index == 0, yearFormat: axis?.yearLabelFormat))
+                Tick(
+                    position: position(of: instant),
+                    label: TimeTicks.label(
+                        instant, stride: stride, isFirst: index == 0, yearFormat: axis?.yearLabelFormat))
             }
         }
     }
@@ -179,7 +200,9 @@ struct AxisScale {
     /// `largest`, and as many decimals as the step needs, zero included ("0.0, 0.5, 1.0").
     static func numberLabel(_ value: Double, step: Double, largest: Double) -> String {
         let (divisor, suffix): (Double, String) =
-            largest >= 1e9 || step >= 1e9 ? (1e9, "B") : largest >= 1e6 || step >= 1e6 ? (1e6, "M") : largest >= 1e5 && step >= 1e3 ? (1e3, "K") : (1, "")
+            largest >= 1e9 || step >= 1e9
+            ? (1e9, "B")
+            : largest >= 1e6 || step >= 1e6 ? (1e6, "M") : largest >= 1e5 && step >= 1e3 ? (1e3, "K") : (1, "")
         if abs(value) < step * 1e-6, !suffix.isEmpty { return "0" }
         return compact(value / divisor, step: step / divisor, grouped: suffix.isEmpty) + suffix
     }

@@ -15,14 +15,17 @@ final class ChartNode: LayoutNode {
     private var padding: EdgeInsets { chart.styleConfiguration?.padding ?? Self.defaultPadding }
 
     func size(for proposal: Proposal, in context: RenderContext) -> Extent {
-        let width = chart.styleConfiguration?.maxWidth ?? proposal.width.map { $0 - padding.leading - padding.trailing } ?? 400
+        let width =
+            chart.styleConfiguration?.maxWidth ?? proposal.width.map { $0 - padding.leading - padding.trailing } ?? 400
         let height = chart.styleConfiguration?.maxHeight ?? Self.defaultHeight
-        return Extent(width: max(0, width) + padding.leading + padding.trailing, height: height + padding.top + padding.bottom)
+        return Extent(
+            width: max(0, width) + padding.leading + padding.trailing, height: height + padding.top + padding.bottom)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         let frame = rect.inset(top: padding.top, left: padding.leading, bottom: padding.bottom, right: padding.trailing)
-        var plotter = ChartPlotter(chart: chart, prepared: prepared, frame: frame, margins: context.canvas ?? rect, context: context)
+        var plotter = ChartPlotter(
+            chart: chart, prepared: prepared, frame: frame, margins: context.canvas ?? rect, context: context)
         return plotter.draw()
     }
 }

@@ -10,11 +10,14 @@ extension ChartPlotter {
         for mark in drawn {
             let config = mark.mark.component.config
             if let first = mark.order.first, let anchor = mark.anchors[first] {
-                for annotation in config.annotations ?? [] { elements += place(annotation, beside: anchor, marks: drawn) }
+                for annotation in config.annotations ?? [] {
+                    elements += place(annotation, beside: anchor, marks: drawn)
+                }
             }
             for conditional in config.conditionalAnnotations ?? [] {
                 guard let row = firstRow(in: mark, field: conditional.field, value: conditional.value),
-                      let anchor = mark.anchors[row] else { continue }
+                    let anchor = mark.anchors[row]
+                else { continue }
                 elements += place(conditional.annotation, beside: anchor, marks: drawn)
             }
         }
@@ -22,8 +25,9 @@ extension ChartPlotter {
             let node = ComponentLayout.node(for: annotation.content)
             let size = node.size(for: Proposal(width: plot.width, height: nil), in: context)
             let (h, v) = Self.alignment(annotation.position)
-            let rect = Rect(x: plot.minX + (plot.width - size.width) * h, y: plot.minY + (plot.height - size.height) * v,
-                            width: size.width, height: size.height)
+            let rect = Rect(
+                x: plot.minX + (plot.width - size.width) * h, y: plot.minY + (plot.height - size.height) * v,
+                width: size.width, height: size.height)
             elements += Self.outline(of: annotation.content, in: rect) + node.draw(in: rect, context: context)
         }
         return elements
@@ -70,16 +74,27 @@ extension ChartPlotter {
         }
         if size.width < margins.width { x = min(max(x, margins.minX), margins.maxX - size.width) }
         let rect = Rect(x: x, y: y, width: size.width, height: size.height)
-        let crosses = marks.contains { mark in mark.anchors.values.contains { $0 != anchor && $0.intersection(rect).width * $0.intersection(rect).height > 0 } }
-        let halo: [Element] = crosses ? [.shape(Shape(path: .roundedRect(rect.inset(top: -2, left: -4, bottom: -2, right: -4), radius: 4),
-                                                     fill: DrawingColor(red: 255, green: 255, blue: 255, opacity: 0.85)))] : []
+        let crosses = marks.contains { mark in
+            mark.anchors.values.contains {
+                $0 != anchor && $0.intersection(rect).width * $0.intersection(rect).height > 0
+            }
+        }
+        let halo: [Element] =
+            crosses
+            ? [
+                .shape(
+                    Shape(
+                        path: .roundedRect(rect.inset(top: -2, left: -4, bottom: -2, right: -4), radius: 4),
+                        fill: DrawingColor(red: 255, green: 255, blue: 255, opacity: 0.85)))
+            ] : []
         return halo + Self.outline(of: annotation.content, in: rect) + node.draw(in: rect, context: context)
     }
 
     /// A soft shadow under an annotation drawn as a card of (nearly) the widget's own colour, such as
     /// a white card on a white widget, which would otherwise vanish into it.
     static func outline(of content: Component, in rect: Rect) -> [Element] {
-        var background: DrawingColor?, radius = 0.0
+        var background: DrawingColor?
+        var radius = 0.0
         for modifier in content.modifiers {
             switch modifier {
             case .background(let color): background = Theme.color(color)
@@ -89,15 +104,18 @@ extension ChartPlotter {
         }
         let widget = Theme.widgetBackground
         guard let background, background.opacity > 0.9,
-              abs(Int(background.red) - Int(widget.red)) <= 10, abs(Int(background.green) - Int(widget.green)) <= 10,
-              abs(Int(background.blue) - Int(widget.blue)) <= 10 else { return [] }
+            abs(Int(background.red) - Int(widget.red)) <= 10, abs(Int(background.green) - Int(widget.green)) <= 10,
+            abs(Int(background.blue) - Int(widget.blue)) <= 10
+        else { return [] }
         return [cardShadow(rect, radius: radius)]
     }
 
     /// The shadow of a floating card (tooltip bubbles, annotation cards): a faint dark edge, heavier below.
     static func cardShadow(_ box: Rect, radius: Double) -> Element {
-        .shape(Shape(path: .roundedRect(box.inset(top: -1, left: -1, bottom: -2, right: -1), radius: radius + 1),
-                     fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.12)))
+        .shape(
+            Shape(
+                path: .roundedRect(box.inset(top: -1, left: -1, bottom: -2, right: -1), radius: radius + 1),
+                fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.12)))
     }
 
     /// Hover tooltips (hidden until their mark is hovered) and click targets that open a URL.
@@ -118,8 +136,9 @@ extension ChartPlotter {
     }
 
     private func hitArea(_ anchor: Rect) -> Element {
-        let grown = Rect(x: anchor.minX - max(0, 8 - anchor.width / 2), y: anchor.minY - max(0, 8 - anchor.height / 2),
-                         width: max(16, anchor.width), height: max(16, anchor.height))
+        let grown = Rect(
+            x: anchor.minX - max(0, 8 - anchor.width / 2), y: anchor.minY - max(0, 8 - anchor.height / 2),
+            width: max(16, anchor.width), height: max(16, anchor.height))
         return .shape(Shape(path: .rect(grown), fill: .clear))
     }
 
@@ -127,7 +146,9 @@ extension ChartPlotter {
         var contents: [(row: Int, content: Component)] = []
         if tooltip.kind == .manual {
             for entry in tooltip.entries ?? [] {
-                if let row = firstRow(in: mark, field: entry.field, value: entry.value) { contents.append((row, entry.content)) }
+                if let row = firstRow(in: mark, field: entry.field, value: entry.value) {
+                    contents.append((row, entry.content))
+                }
             }
         } else {
             contents = mark.order.prefix(2000).map { ($0, automaticTooltip(mark.mark, row: $0)) }
@@ -145,10 +166,12 @@ extension ChartPlotter {
     /// A datum's channel values as text, for `Auto` tooltips.
     private func automaticTooltip(_ mark: PreparedMark, row: Int) -> Component {
         let config = mark.component.config
-        let lines = [config.x, config.y, config.xStart, config.xEnd, config.yStart, config.yEnd].compactMap { $0 }.compactMap { descriptor -> String? in
-            guard let column = mark.table[descriptor.field], row < column.raw.count, let text = column.raw[row].text else { return nil }
-            return "**\(descriptor.field)**: \(text)"
-        }
+        let lines = [config.x, config.y, config.xStart, config.xEnd, config.yStart, config.yEnd].compactMap { $0 }
+            .compactMap { descriptor -> String? in
+                guard let column = mark.table[descriptor.field], row < column.raw.count, let text = column.raw[row].text
+                else { return nil }
+                return "**\(descriptor.field)**: \(text)"
+            }
         return .text(Component.Text(lines.joined(separator: "\n"), fontStyle: FontStyle(size: 13)))
     }
 
@@ -157,7 +180,8 @@ extension ChartPlotter {
     private func bubble(_ content: Component, above anchor: Rect) -> [Element] {
         let node = ComponentLayout.node(for: content)
         let size = node.size(for: Proposal(width: 250 - 20, height: nil), in: context)
-        let width = min(250, size.width + 20), height = min(140, size.height + 16)
+        let width = min(250, size.width + 20)
+        let height = min(140, size.height + 16)
         var x = anchor.midX - width / 2
         if width < frame.width { x = min(max(x, frame.minX), frame.maxX - width) }
         var y = anchor.minY - height - 8

@@ -39,7 +39,8 @@ struct ChartPlotter {
         var elements: [Element] = []
         let legend = legendLayout()
         var area = frame.inset(top: 0, left: 0, bottom: legend.height, right: 0)
-        let xHidden = chart.chartXAxis?.hidden == true, yHidden = chart.chartYAxis?.hidden == true
+        let xHidden = chart.chartXAxis?.hidden == true
+        let yHidden = chart.chartYAxis?.hidden == true
 
         // The y labels' width depends on the ticks, which depend on the plot height: estimate, then settle.
         var yLabels: [Tick] = []
@@ -85,10 +86,13 @@ struct ChartPlotter {
     }
 
     private func emptyMessage() -> [Element] {
-        let message = TextBlock(plain: "No data to plot", style: TextStyle(size: 15, color: Theme.secondary, alignment: .center))
+        let message = TextBlock(
+            plain: "No data to plot", style: TextStyle(size: 15, color: Theme.secondary, alignment: .center))
         let size = message.size(for: Proposal(width: frame.width, height: nil), in: context)
         return [.shape(Shape(path: .roundedRect(frame, radius: 8), fill: Theme.tertiaryFill))]
-            + message.draw(in: Rect(x: frame.minX, y: frame.midY - size.height / 2, width: frame.width, height: size.height), context: context)
+            + message.draw(
+                in: Rect(x: frame.minX, y: frame.midY - size.height / 2, width: frame.width, height: size.height),
+                context: context)
     }
 
     // MARK: Grid and axes
@@ -104,7 +108,9 @@ struct ChartPlotter {
             path.line(to: Point(tick.position, plot.maxY))
         }
         var elements: [Element] = []
-        if !path.isEmpty { elements.append(.shape(Shape(path: path, stroke: Stroke(color: Theme.gridLine, width: 0.5)))) }
+        if !path.isEmpty {
+            elements.append(.shape(Shape(path: path, stroke: Stroke(color: Theme.gridLine, width: 0.5))))
+        }
         return elements
     }
 
@@ -142,7 +148,8 @@ struct ChartPlotter {
         }
         let maxWidth = min(widest, 170, frame.height * 0.45)
         let every = max(1, Int(saturating: (14 / max(spacing, 0.1)).rounded(.up)))
-        return XAxisLabels(ticks: ticks, rotated: true, every: every, height: maxWidth * 0.7071 + 16, maxWidth: maxWidth)
+        return XAxisLabels(
+            ticks: ticks, rotated: true, every: every, height: maxWidth * 0.7071 + 16, maxWidth: maxWidth)
     }
 
     private func xAxisLabels(_ layout: XAxisLabels) -> [Element] {
@@ -159,13 +166,15 @@ struct ChartPlotter {
                 let anchor = Point(tick.position + 4, plot.maxY + 6)
                 let box = Rect(x: -width, y: 0, width: width, height: 14)
                 let transform = Transform.translation(anchor.x, anchor.y).concatenating(.rotation(degrees: -45))
-                elements.append(.group(Group(label.draw(in: box, context: context), transform: transform, label: tick.label)))
+                elements.append(
+                    .group(Group(label.draw(in: box, context: context), transform: transform, label: tick.label)))
             } else {
                 // Every label is centred on its tick, the edge ones too (they may reach into the
                 // widget's margins), as Swift Charts aligns them.
                 let width = min(layout.maxWidth, labelWidth(tick.label))
                 let x = min(max(tick.position - width / 2, margins.minX), margins.maxX - width)
-                elements += label.draw(in: Rect(x: x, y: plot.maxY + 4, width: width + 0.5, height: 14), context: context)
+                elements += label.draw(
+                    in: Rect(x: x, y: plot.maxY + 4, width: width + 0.5, height: 14), context: context)
             }
         }
         return elements
@@ -175,7 +184,8 @@ struct ChartPlotter {
     func middleTruncated(_ text: String, maxWidth: Double) -> String {
         guard labelWidth(text) > maxWidth else { return text }
         let characters = Array(text)
-        var low = 0, high = characters.count
+        var low = 0
+        var high = characters.count
         while low < high {
             let kept = (low + high + 1) / 2
             let candidate = String(characters.prefix((kept + 1) / 2)) + "…" + String(characters.suffix(kept / 2))
@@ -192,7 +202,9 @@ struct ChartPlotter {
     }
 
     private func legendLayout() -> LegendLayout {
-        guard chart.chartLegend?.hidden != true, !prepared.series.isEmpty else { return LegendLayout(rows: [], height: 0) }
+        guard chart.chartLegend?.hidden != true, !prepared.series.isEmpty else {
+            return LegendLayout(rows: [], height: 0)
+        }
         var rows: [[(String, DrawingColor, Double)]] = [[]]
         var x = 0.0
         for (index, name) in prepared.series.enumerated() {
@@ -213,9 +225,15 @@ struct ChartPlotter {
         for (rowIndex, row) in legend.rows.enumerated() {
             let y = frame.maxY - legend.height + 8 + Double(rowIndex) * 16
             for item in row {
-                elements.append(.shape(Shape(path: .circle(center: Point(frame.minX + item.x + 4, y + 7), radius: 4), fill: item.color)))
+                elements.append(
+                    .shape(
+                        Shape(path: .circle(center: Point(frame.minX + item.x + 4, y + 7), radius: 4), fill: item.color)
+                    ))
                 let label = TextBlock(plain: item.name, style: Self.labelStyle)
-                elements += label.draw(in: Rect(x: frame.minX + item.x + 12, y: y, width: min(labelWidth(item.name), frame.width * 0.5) + 1, height: 14), context: context)
+                elements += label.draw(
+                    in: Rect(
+                        x: frame.minX + item.x + 12, y: y, width: min(labelWidth(item.name), frame.width * 0.5) + 1,
+                        height: 14), context: context)
             }
         }
         return elements

@@ -17,7 +17,9 @@ enum M4Reduction {
         var start = 0
         while start < points.count {
             let column = (points[start].x / columnWidth).rounded(.down)
-            var end = start + 1, lowest = start, highest = start
+            var end = start + 1
+            var lowest = start
+            var highest = start
             while end < points.count, (points[end].x / columnWidth).rounded(.down) == column {
                 if points[end].y < points[lowest].y { lowest = end }
                 if points[end].y > points[highest].y { highest = end }
@@ -49,7 +51,9 @@ enum PointBinning {
         }
         var last: [Cell: Int] = [:]
         for (index, point) in points.enumerated() {
-            let cell = Cell(x: Int(saturating: (point.x / cellSize).rounded(.down)), y: Int(saturating: (point.y / cellSize).rounded(.down)), color: colors[index])
+            let cell = Cell(
+                x: Int(saturating: (point.x / cellSize).rounded(.down)),
+                y: Int(saturating: (point.y / cellSize).rounded(.down)), color: colors[index])
             last[cell] = index
         }
         guard last.count < points.count else { return Array(points.indices) }

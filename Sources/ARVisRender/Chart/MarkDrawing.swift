@@ -20,7 +20,9 @@ struct DrawnMark {
 
 extension ChartPlotter {
     func drawMarks() -> [DrawnMark] {
-        let bandGroups = Array(Set(prepared.marks.filter { if case .bar = $0.variant { true } else { false } }.map(\.group))).sorted()
+        let bandGroups = Array(
+            Set(prepared.marks.filter { if case .bar = $0.variant { true } else { false } }.map(\.group))
+        ).sorted()
         return prepared.marks.map { mark in
             var drawn = DrawnMark(mark: mark)
             switch mark.variant {
@@ -49,17 +51,23 @@ extension ChartPlotter {
     private func cornerRadius(_ mark: PreparedMark) -> Double { mark.component.config.cornerRadius ?? 2 }
 
     private func drawBars(_ mark: PreparedMark, horizontal: Bool, groups: [String], into drawn: inout DrawnMark) {
-        let across = horizontal ? yScale : xScale, along = horizontal ? xScale : yScale
+        let across = horizontal ? yScale : xScale
+        let along = horizontal ? xScale : yScale
         let groupCount = groups.count
-        let size = thickness(across, mark.data.map { horizontal ? $0.y : $0.x }, fixed: mark.component.config.height, groups: groupCount)
+        let size = thickness(
+            across, mark.data.map { horizontal ? $0.y : $0.x }, fixed: mark.component.config.height, groups: groupCount)
         let offset = (Double(groups.firstIndex(of: mark.group) ?? 0) - Double(groupCount - 1) / 2) * size
         for datum in mark.data {
-            guard let center = across.position(horizontal ? datum.y : datum.x), let end = along.position(horizontal ? datum.x : datum.y) else { continue }
+            guard let center = across.position(horizontal ? datum.y : datum.x),
+                let end = along.position(horizontal ? datum.x : datum.y)
+            else { continue }
             let start = (horizontal ? datum.x2 : datum.y2).flatMap { along.position($0) } ?? along.baseline
-            let rect = horizontal
+            let rect =
+                horizontal
                 ? Rect(x: min(start, end), y: center + offset - size / 2, width: abs(end - start), height: size)
                 : Rect(x: center + offset - size / 2, y: min(start, end), width: size, height: abs(end - start))
-            drawn.elements.append(.shape(Shape(path: .roundedRect(rect, radius: cornerRadius(mark)), fill: datum.color)))
+            drawn.elements.append(
+                .shape(Shape(path: .roundedRect(rect, radius: cornerRadius(mark)), fill: datum.color)))
             drawn.anchor(datum.row, rect)
         }
     }
@@ -67,9 +75,12 @@ extension ChartPlotter {
     private func drawRangeBars(_ mark: PreparedMark, into drawn: inout DrawnMark) {
         let size = thickness(yScale, mark.data.map(\.y), fixed: mark.component.config.height)
         for datum in mark.data {
-            guard let y = yScale.position(datum.y), let x1 = xScale.position(datum.x), let x2 = xScale.position(datum.x2) else { continue }
+            guard let y = yScale.position(datum.y), let x1 = xScale.position(datum.x),
+                let x2 = xScale.position(datum.x2)
+            else { continue }
             let rect = Rect(x: min(x1, x2), y: y - size / 2, width: max(1, abs(x2 - x1)), height: size)
-            drawn.elements.append(.shape(Shape(path: .roundedRect(rect, radius: cornerRadius(mark)), fill: datum.color)))
+            drawn.elements.append(
+                .shape(Shape(path: .roundedRect(rect, radius: cornerRadius(mark)), fill: datum.color)))
             drawn.anchor(datum.row, rect)
         }
     }
@@ -105,7 +116,11 @@ extension ChartPlotter {
             guard let color = group.first?.color, !points.isEmpty else { continue }
             let kept = M4Reduction.kept(points, columnWidth: Self.columnWidth, span: plot.width)
             let shown = kept.count == points.count ? points : kept.map { points[$0] }
-            drawn.elements.append(.shape(Shape(path: Self.curve(shown, cardinal: cardinal), stroke: Stroke(color: color, width: lineWidth(mark), isRound: true))))
+            drawn.elements.append(
+                .shape(
+                    Shape(
+                        path: Self.curve(shown, cardinal: cardinal),
+                        stroke: Stroke(color: color, width: lineWidth(mark), isRound: true))))
             if mark.component.config.symbol != nil || mark.component.config.symbolSize != nil {
                 for index in kept where index < group.count {
                     drawn.elements += symbol(at: points[index], mark: mark, color: group[index].color, defaultSize: 7)
@@ -116,7 +131,8 @@ extension ChartPlotter {
 
     /// Point marks, binned (``PointBinning``): a dense scatter draws one symbol per quarter-point cell and colour.
     private func drawPoints(_ mark: PreparedMark, into drawn: inout DrawnMark) {
-        var points: [Point] = [], colors: [DrawingColor] = []
+        var points: [Point] = []
+        var colors: [DrawingColor] = []
         for datum in mark.data {
             guard let x = xScale.position(datum.x), let y = yScale.position(datum.y) else { continue }
             points.append(Point(x, y))
@@ -131,10 +147,14 @@ extension ChartPlotter {
     /// A point symbol; iARVis sizes it 5×5 when only `symbol` is set and 0×0 (invisible) when neither is.
     private func symbol(at point: Point, mark: PreparedMark, color: DrawingColor, defaultSize: Double) -> [Element] {
         let config = mark.component.config
-        let size = config.symbolSize.map { Extent(width: $0.width, height: $0.height) }
-            ?? (config.symbol != nil ? Extent(width: max(5, defaultSize), height: max(5, defaultSize)) : Extent(width: defaultSize, height: defaultSize))
+        let size =
+            config.symbolSize.map { Extent(width: $0.width, height: $0.height) }
+            ?? (config.symbol != nil
+                ? Extent(width: max(5, defaultSize), height: max(5, defaultSize))
+                : Extent(width: defaultSize, height: defaultSize))
         guard size.width > 0, size.height > 0 else { return [] }
-        let rect = Rect(x: point.x - size.width / 2, y: point.y - size.height / 2, width: size.width, height: size.height)
+        let rect = Rect(
+            x: point.x - size.width / 2, y: point.y - size.height / 2, width: size.width, height: size.height)
         let path: Path = config.symbol == .square ? .rect(rect) : .ellipse(in: rect)
         return [.shape(Shape(path: path, fill: color))]
     }
@@ -142,7 +162,8 @@ extension ChartPlotter {
     private func drawAreas(_ mark: PreparedMark, into drawn: inout DrawnMark) {
         let cardinal = mark.component.config.interpolationMethod == .cardinal
         for group in seriesGroups(mark.data) {
-            var top: [Point] = [], bottom: [Point] = []
+            var top: [Point] = []
+            var bottom: [Point] = []
             for datum in group {
                 guard let x = xScale.position(datum.x), let y = yScale.position(datum.y) else { continue }
                 top.append(Point(x, y))
@@ -151,8 +172,11 @@ extension ChartPlotter {
             }
             guard let color = group.first?.color, top.count > 1 else { continue }
             // Both edges keep the rows either edge needs, so they stay paired column by column.
-            let kept = Array(Set(M4Reduction.kept(top, columnWidth: Self.columnWidth, span: plot.width)
-                + M4Reduction.kept(bottom, columnWidth: Self.columnWidth, span: plot.width))).sorted()
+            let kept = Array(
+                Set(
+                    M4Reduction.kept(top, columnWidth: Self.columnWidth, span: plot.width)
+                        + M4Reduction.kept(bottom, columnWidth: Self.columnWidth, span: plot.width))
+            ).sorted()
             if kept.count < top.count { (top, bottom) = (kept.map { top[$0] }, kept.map { bottom[$0] }) }
             var path = Self.curve(top, cardinal: cardinal)
             let lower = Self.curve(bottom.reversed(), cardinal: cardinal)
@@ -178,7 +202,8 @@ extension ChartPlotter {
     private func drawRectangles(_ mark: PreparedMark, into drawn: inout DrawnMark) {
         for datum in mark.data {
             guard let x1 = xScale.position(datum.x), let x2 = xScale.position(datum.x2),
-                  let y1 = yScale.position(datum.y), let y2 = yScale.position(datum.y2) else { continue }
+                let y1 = yScale.position(datum.y), let y2 = yScale.position(datum.y2)
+            else { continue }
             let rect = Rect(x: min(x1, x2), y: min(y1, y2), width: abs(x2 - x1), height: abs(y2 - y1))
             drawn.elements.append(.shape(Shape(path: .rect(rect), fill: datum.color)))
             drawn.anchor(datum.row, rect)
@@ -191,7 +216,10 @@ extension ChartPlotter {
         var path = Path()
         path.move(to: points[0])
         for index in 0..<(points.count - 1) {
-            let p0 = points[max(0, index - 1)], p1 = points[index], p2 = points[index + 1], p3 = points[min(points.count - 1, index + 2)]
+            let p0 = points[max(0, index - 1)]
+            let p1 = points[index]
+            let p2 = points[index + 1]
+            let p3 = points[min(points.count - 1, index + 2)]
             let c1 = Point(p1.x + (p2.x - p0.x) / 6, p1.y + (p2.y - p0.y) / 6)
             let c2 = Point(p2.x - (p3.x - p1.x) / 6, p2.y - (p3.y - p1.y) / 6)
             path.cubic(c1, c2, to: p2)

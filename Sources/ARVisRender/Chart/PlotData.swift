@@ -43,8 +43,13 @@ struct PlotColumn {
         var numbers: [PlotValue?] = []
         numbers.reserveCapacity(values.count)
         for value in values {
-            guard let value else { numbers.append(nil); continue }
-            guard case .text(let text) = value, let number = Double(text.trimmingSpaces()), number.isFinite else { return self }
+            guard let value else {
+                numbers.append(nil)
+                continue
+            }
+            guard case .text(let text) = value, let number = Double(text.trimmingSpaces()), number.isFinite else {
+                return self
+            }
             numbers.append(.number(number))
         }
         return PlotColumn(name: name, values: numbers, raw: raw, kind: .number)
@@ -91,7 +96,9 @@ struct PlotTable {
         return PlotColumn(name: column.name, values: values, raw: column.values, kind: kind)
     }
 
-    private static func typedValue(_ cell: DataValue, format: DatePattern?, cache: inout [String: PlotValue]) -> PlotValue? {
+    private static func typedValue(_ cell: DataValue, format: DatePattern?, cache: inout [String: PlotValue])
+        -> PlotValue?
+    {
         if let format {
             return cell.text.flatMap(format.parse).map(PlotValue.date)
         }
@@ -102,7 +109,8 @@ struct PlotTable {
         case .null: return nil
         case .string(let text):
             if let known = cache[text] { return known }
-            let value: PlotValue = DatePattern.detect(text).flatMap { $0.parse(text) }.map(PlotValue.date) ?? .text(text)
+            let value: PlotValue =
+                DatePattern.detect(text).flatMap { $0.parse(text) }.map(PlotValue.date) ?? .text(text)
             if cache.count < 10_000 { cache[text] = value }
             return value
         }
@@ -114,9 +122,12 @@ struct PlotTable {
         var formats: [String: [String: DatePattern]] = [:]
         for mark in chart.components {
             let config = mark.config
-            for descriptor in [config.x, config.y, config.xStart, config.xEnd, config.yStart, config.yEnd].compactMap({ $0 }) {
+            for descriptor in [config.x, config.y, config.xStart, config.xEnd, config.yStart, config.yEnd].compactMap({
+                $0
+            }) {
                 guard descriptor.type == .date, let format = descriptor.dateFormat,
-                      let pattern = try? DatePattern.compile(format).get() else { continue }
+                    let pattern = try? DatePattern.compile(format).get()
+                else { continue }
                 formats[config.resolvedDataKey, default: [:]][descriptor.field] = pattern
             }
         }

@@ -15,7 +15,8 @@ struct Datum {
 
 /// How a mark is drawn, after the iARVis rules for choosing a variant.
 enum MarkVariant {
-    case bar(horizontal: Bool), rangeBar, line, point, area, rule, rectangle
+    case bar(horizontal: Bool)
+    case rangeBar, line, point, area, rule, rectangle
 }
 
 /// A chart component ready to draw: its variant, table and data rows.
@@ -41,17 +42,24 @@ struct PreparedChart {
         let tables = PlotTable.tables(for: chart)
         for (index, component) in chart.components.enumerated() {
             guard let table = tables[component.config.resolvedDataKey],
-                  let mark = prepare(component, index: index, table: table) else { continue }
+                let mark = prepare(component, index: index, table: table)
+            else { continue }
             marks.append(mark)
         }
         stack()
         for mark in marks {
             for datum in mark.data {
-                x.add(datum.x); x.add(datum.x2)
-                y.add(datum.y); y.add(datum.y2)
+                x.add(datum.x)
+                x.add(datum.x2)
+                y.add(datum.y)
+                y.add(datum.y2)
             }
             if case .bar(let horizontal) = mark.variant {
-                if horizontal { Self.padForBars(&y, mark.data.map(\.y)) } else { Self.padForBars(&x, mark.data.map(\.x)) }
+                if horizontal {
+                    Self.padForBars(&y, mark.data.map(\.y))
+                } else {
+                    Self.padForBars(&x, mark.data.map(\.x))
+                }
             }
         }
     }
@@ -81,15 +89,23 @@ struct PreparedChart {
             return numeric ? column.numericIfPossible() : column
         }
         let variant: MarkVariant
-        var xs: PlotColumn?, ys: PlotColumn?, x2s: PlotColumn?, y2s: PlotColumn?
+        var xs: PlotColumn?
+        var ys: PlotColumn?
+        var x2s: PlotColumn?
+        var y2s: PlotColumn?
         switch component.type {
         case .bar:
-            if let start = column(config.xStart, numeric: true), let end = column(config.xEnd, numeric: true), let y = column(config.y) {
+            if let start = column(config.xStart, numeric: true), let end = column(config.xEnd, numeric: true),
+                let y = column(config.y)
+            {
                 (variant, xs, x2s, ys) = (.rangeBar, start, end, y)
             } else {
                 guard let x = column(config.x), let y = column(config.y) else { return nil }
                 let horizontal = y.kind == .text && x.kind != .text
-                (variant, xs, ys) = (.bar(horizontal: horizontal), horizontal ? x.numericIfPossible() : x, horizontal ? y : y.numericIfPossible())
+                (variant, xs, ys) = (
+                    .bar(horizontal: horizontal), horizontal ? x.numericIfPossible() : x,
+                    horizontal ? y : y.numericIfPossible()
+                )
             }
         case .line:
             guard let x = column(config.x) else { return nil }
@@ -97,25 +113,31 @@ struct PreparedChart {
                 (variant, xs, ys) = (.line, x, y)
             } else if let names = config.ySeries {
                 return multiSeries(component, index: index, table: table, x: x, names: names)
-            } else { return nil }
+            } else {
+                return nil
+            }
         case .point, .area:
             guard let x = column(config.x), let y = column(config.y, numeric: true) else { return nil }
             (variant, xs, ys) = (component.type == .point ? .point : .area, x, y)
         case .rule:
             guard let x = column(config.x) else { return nil }
             (variant, xs) = (.rule, x)
-            if let start = column(config.yStart, numeric: true), let end = column(config.yEnd, numeric: true) { (ys, y2s) = (start, end) }
+            if let start = column(config.yStart, numeric: true), let end = column(config.yEnd, numeric: true) {
+                (ys, y2s) = (start, end)
+            }
         case .rectangle:
             guard let xStart = column(config.xStart, numeric: true), let xEnd = column(config.xEnd, numeric: true),
-                  let yStart = column(config.yStart, numeric: true), let yEnd = column(config.yEnd, numeric: true) else { return nil }
+                let yStart = column(config.yStart, numeric: true), let yEnd = column(config.yEnd, numeric: true)
+            else { return nil }
             (variant, xs, x2s, ys, y2s) = (.rectangle, xStart, xEnd, yStart, yEnd)
         }
         let seriesColumn = config.foregroundStyleField.flatMap { table[$0] }
         var data: [Datum] = []
         data.reserveCapacity(table.rowCount)
         for row in 0..<table.rowCount {
-            let datum = Datum(row: row, x: xs?.value(row), y: ys?.value(row), x2: x2s?.value(row), y2: y2s?.value(row),
-                              series: seriesName(config, seriesColumn, row), color: .black)
+            let datum = Datum(
+                row: row, x: xs?.value(row), y: ys?.value(row), x2: x2s?.value(row), y2: y2s?.value(row),
+                series: seriesName(config, seriesColumn, row), color: .black)
             if datum.x == nil && xs != nil { continue }
             if datum.y == nil && ys != nil { continue }
             if (x2s != nil && datum.x2 == nil) || (y2s != nil && datum.y2 == nil) { continue }
@@ -130,7 +152,9 @@ struct PreparedChart {
         return config.foregroundStyleValue
     }
 
-    private mutating func multiSeries(_ component: ChartComponent, index: Int, table: PlotTable, x: PlotColumn, names: [String]) -> PreparedMark {
+    private mutating func multiSeries(
+        _ component: ChartComponent, index: Int, table: PlotTable, x: PlotColumn, names: [String]
+    ) -> PreparedMark {
         var data: [Datum] = []
         for name in names {
             guard let values = table[name]?.numericIfPossible() else { continue }
@@ -149,7 +173,8 @@ struct PreparedChart {
         let series = datum.series.map { seriesColor($0) }
         if let color = config.foregroundStyleColor { return Theme.color(color) }
         for entry in config.foregroundStyleColorMap ?? [] {
-            if let column = table[entry.field], datum.row < column.raw.count, column.raw[datum.row].matches(entry.value) {
+            if let column = table[entry.field], datum.row < column.raw.count, column.raw[datum.row].matches(entry.value)
+            {
                 return Theme.color(entry.color)
             }
         }
@@ -166,7 +191,8 @@ struct PreparedChart {
                 for index in marks[markIndex].data.indices {
                     let datum = marks[markIndex].data[index]
                     guard let category = horizontal ? datum.y : datum.x,
-                          let value = (horizontal ? datum.x : datum.y)?.continuous else { continue }
+                        let value = (horizontal ? datum.x : datum.y)?.continuous
+                    else { continue }
                     let key = "\(group)\u{1}\(category)"
                     var totals = barTotals[key] ?? (0, 0)
                     let base = value >= 0 ? totals.positive : totals.negative

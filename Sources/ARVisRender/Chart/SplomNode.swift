@@ -31,8 +31,9 @@ final class SplomNode: LayoutNode {
         let fields = splom.fields
         guard !fields.isEmpty else { return [] }
         let count = Double(fields.count)
-        let grid = Rect(x: rect.minX + leftGutter, y: rect.minY + labelHeight, width: rect.width - leftGutter,
-                        height: rect.height - labelHeight - bottomGutter)
+        let grid = Rect(
+            x: rect.minX + leftGutter, y: rect.minY + labelHeight, width: rect.width - leftGutter,
+            height: rect.height - labelHeight - bottomGutter)
         let cell = max(1, (min(grid.width, grid.height) - gap * (count - 1)) / count)
         let columns = fields.map { table[$0]?.numericIfPossible() }
         let ranges = columns.map { column -> (Double, Double) in
@@ -44,15 +45,25 @@ final class SplomNode: LayoutNode {
         let colors = pointColors()
         var elements: [Element] = []
         elements += titlesAndAxes(titles, ranges: ranges, grid: grid, cell: cell, context: context)
-        let size = splom.config?.symbolSize.map { Extent(width: $0.width, height: $0.height) } ?? Extent(width: 2, height: 2)
+        let size =
+            splom.config?.symbolSize.map { Extent(width: $0.width, height: $0.height) } ?? Extent(width: 2, height: 2)
         for row in fields.indices {
             for column in fields.indices {
-                let box = Rect(x: grid.minX + Double(column) * (cell + gap), y: grid.minY + Double(row) * (cell + gap), width: cell, height: cell)
-                elements.append(.shape(Shape(path: .rect(box), fill: Theme.tertiaryFill.fading(0.5), stroke: Stroke(color: Theme.gridLine, width: 0.5))))
+                let box = Rect(
+                    x: grid.minX + Double(column) * (cell + gap), y: grid.minY + Double(row) * (cell + gap),
+                    width: cell, height: cell)
+                elements.append(
+                    .shape(
+                        Shape(
+                            path: .rect(box), fill: Theme.tertiaryFill.fading(0.5),
+                            stroke: Stroke(color: Theme.gridLine, width: 0.5))))
                 if row == column {
-                    elements += histogram(columns[row], range: ranges[row], in: box.inset(top: 4, left: 4, bottom: 4, right: 4))
+                    elements += histogram(
+                        columns[row], range: ranges[row], in: box.inset(top: 4, left: 4, bottom: 4, right: 4))
                 } else {
-                    elements += scatter(x: columns[column], y: columns[row], ranges: (ranges[column], ranges[row]), colors: colors, size: size, in: box)
+                    elements += scatter(
+                        x: columns[column], y: columns[row], ranges: (ranges[column], ranges[row]), colors: colors,
+                        size: size, in: box)
                 }
             }
         }
@@ -61,28 +72,43 @@ final class SplomNode: LayoutNode {
 
     /// Column titles above the matrix, row titles turned up the left side, and each field's lowest
     /// and highest value on the outer axes: below the bottom row and left of the first column.
-    private func titlesAndAxes(_ titles: [String], ranges: [(Double, Double)], grid: Rect, cell: Double, context: RenderContext) -> [Element] {
+    private func titlesAndAxes(
+        _ titles: [String], ranges: [(Double, Double)], grid: Rect, cell: Double, context: RenderContext
+    ) -> [Element] {
         let titleStyle = TextStyle(size: 11, weight: .semibold, alignment: .center, lineLimit: 1)
         let numberStyle = TextStyle(size: 9, color: Theme.secondary, lineLimit: 1)
         var elements: [Element] = []
         let bottom = grid.minY + Double(titles.count) * (cell + gap) - gap
         for (index, title) in titles.enumerated() {
             let offset = Double(index) * (cell + gap)
-            elements += TextBlock(plain: title, style: titleStyle).draw(in: Rect(x: grid.minX + offset, y: grid.minY - labelHeight, width: cell, height: 14), context: context)
+            elements += TextBlock(plain: title, style: titleStyle).draw(
+                in: Rect(x: grid.minX + offset, y: grid.minY - labelHeight, width: cell, height: 14), context: context)
             let row = Rect(x: -cell / 2, y: -7, width: cell, height: 14)
-            let turned = Transform.translation(grid.minX - leftGutter + 8, grid.minY + offset + cell / 2).concatenating(.rotation(degrees: -90))
-            elements.append(.group(Group(TextBlock(plain: title, style: titleStyle).draw(in: row, context: context), transform: turned, label: title)))
+            let turned = Transform.translation(grid.minX - leftGutter + 8, grid.minY + offset + cell / 2).concatenating(
+                .rotation(degrees: -90))
+            elements.append(
+                .group(
+                    Group(
+                        TextBlock(plain: title, style: titleStyle).draw(in: row, context: context), transform: turned,
+                        label: title)))
             let (low, high) = ranges[index]
             let step = max((high - low) / 4, .leastNormalMagnitude)
             let largest = max(abs(low), abs(high))
-            let lowText = AxisScale.numberLabel(low, step: step, largest: largest), highText = AxisScale.numberLabel(high, step: step, largest: largest)
-            elements += TextBlock(plain: lowText, style: numberStyle).draw(in: Rect(x: grid.minX + offset, y: bottom + 2, width: cell / 2, height: 12), context: context)
+            let lowText = AxisScale.numberLabel(low, step: step, largest: largest)
+            let highText = AxisScale.numberLabel(high, step: step, largest: largest)
+            elements += TextBlock(plain: lowText, style: numberStyle).draw(
+                in: Rect(x: grid.minX + offset, y: bottom + 2, width: cell / 2, height: 12), context: context)
             var trailing = numberStyle
             trailing.alignment = .trailing
-            elements += TextBlock(plain: highText, style: trailing).draw(in: Rect(x: grid.minX + offset + cell / 2, y: bottom + 2, width: cell / 2, height: 12), context: context)
+            elements += TextBlock(plain: highText, style: trailing).draw(
+                in: Rect(x: grid.minX + offset + cell / 2, y: bottom + 2, width: cell / 2, height: 12), context: context
+            )
             let axis = Rect(x: grid.minX - leftGutter + 16, y: 0, width: leftGutter - 20, height: 12)
-            elements += TextBlock(plain: highText, style: trailing).draw(in: Rect(x: axis.minX, y: grid.minY + offset, width: axis.width, height: 12), context: context)
-            elements += TextBlock(plain: lowText, style: trailing).draw(in: Rect(x: axis.minX, y: grid.minY + offset + cell - 12, width: axis.width, height: 12), context: context)
+            elements += TextBlock(plain: highText, style: trailing).draw(
+                in: Rect(x: axis.minX, y: grid.minY + offset, width: axis.width, height: 12), context: context)
+            elements += TextBlock(plain: lowText, style: trailing).draw(
+                in: Rect(x: axis.minX, y: grid.minY + offset + cell - 12, width: axis.width, height: 12),
+                context: context)
         }
         return elements
     }
@@ -95,9 +121,12 @@ final class SplomNode: LayoutNode {
         return (0..<table.rowCount).map { row in
             if let color = config?.foregroundStyleColor { return Theme.color(color) }
             for entry in config?.foregroundStyleColorMap ?? [] {
-                if let column = table[entry.field], row < column.raw.count, column.raw[row].matches(entry.value) { return Theme.color(entry.color) }
+                if let column = table[entry.field], row < column.raw.count, column.raw[row].matches(entry.value) {
+                    return Theme.color(entry.color)
+                }
             }
-            if let seriesField, let column = table[seriesField], row < column.raw.count, let name = column.raw[row].text {
+            if let seriesField, let column = table[seriesField], row < column.raw.count, let name = column.raw[row].text
+            {
                 if let color = palette[name] { return color }
                 let color = Theme.palette[palette.count % Theme.palette.count]
                 palette[name] = color
@@ -107,8 +136,10 @@ final class SplomNode: LayoutNode {
         }
     }
 
-    private func scatter(x: PlotColumn?, y: PlotColumn?, ranges: ((Double, Double), (Double, Double)), colors: [DrawingColor],
-                         size: Extent, in box: Rect) -> [Element] {
+    private func scatter(
+        x: PlotColumn?, y: PlotColumn?, ranges: ((Double, Double), (Double, Double)), colors: [DrawingColor],
+        size: Extent, in box: Rect
+    ) -> [Element] {
         guard let x, let y, size.width > 0, size.height > 0 else { return [] }
         var byColor: [DrawingColor: Path] = [:]
         var order: [DrawingColor] = []
@@ -118,7 +149,9 @@ final class SplomNode: LayoutNode {
             let py = box.maxY - (yv - ranges.1.0) / (ranges.1.1 - ranges.1.0) * box.height
             let color = row < colors.count ? colors[row] : Theme.palette[0]
             if byColor[color] == nil { order.append(color) }
-            byColor[color, default: Path()].append(.ellipse(in: Rect(x: px - size.width / 2, y: py - size.height / 2, width: size.width, height: size.height)))
+            byColor[color, default: Path()].append(
+                .ellipse(
+                    in: Rect(x: px - size.width / 2, y: py - size.height / 2, width: size.width, height: size.height)))
         }
         return order.map { .shape(Shape(path: byColor[$0]!, fill: $0.fading(0.7))) }
     }
@@ -137,7 +170,11 @@ final class SplomNode: LayoutNode {
         var path = Path()
         for (index, count) in bins.enumerated() where count > 0 {
             let height = Double(count) / tallest * box.height
-            path.append(.rect(Rect(x: box.minX + Double(index) * width + 0.5, y: box.maxY - height, width: max(0.5, width - 1), height: height)))
+            path.append(
+                .rect(
+                    Rect(
+                        x: box.minX + Double(index) * width + 0.5, y: box.maxY - height, width: max(0.5, width - 1),
+                        height: height)))
         }
         return [.shape(Shape(path: path, fill: Theme.palette[0].fading(0.6)))]
     }

@@ -29,15 +29,19 @@ enum TimeTicks {
     }
 
     private static let candidates: [Stride] = [
-        (Unit.second, 1), (.second, 5), (.second, 15), (.second, 30), (.minute, 1), (.minute, 5), (.minute, 15), (.minute, 30),
-        (.hour, 1), (.hour, 3), (.hour, 6), (.hour, 12), (.day, 1), (.day, 2), (.week, 1), (.month, 1), (.month, 3), (.month, 6),
-        (.year, 1), (.year, 2), (.year, 5), (.year, 10), (.year, 20), (.year, 25), (.year, 50), (.year, 100), (.year, 250),
+        (Unit.second, 1), (.second, 5), (.second, 15), (.second, 30), (.minute, 1), (.minute, 5), (.minute, 15),
+        (.minute, 30),
+        (.hour, 1), (.hour, 3), (.hour, 6), (.hour, 12), (.day, 1), (.day, 2), (.week, 1), (.month, 1), (.month, 3),
+        (.month, 6),
+        (.year, 1), (.year, 2), (.year, 5), (.year, 10), (.year, 20), (.year, 25), (.year, 50), (.year, 100),
+        (.year, 250),
         (.year, 500), (.year, 1000), (.year, 10_000),
     ].map { Stride(unit: $0.0, count: $0.1) }
 
     /// The stride giving at most `target` ticks over `span` seconds.
     static func automaticStride(span: Double, target: Int) -> Stride {
-        candidates.first { span / ($0.unit.approximateSeconds * Double($0.count)) <= Double(max(1, target)) } ?? candidates[candidates.count - 1]
+        candidates.first { span / ($0.unit.approximateSeconds * Double($0.count)) <= Double(max(1, target)) }
+            ?? candidates[candidates.count - 1]
     }
 
     /// The stride an axis's `strideByDateComponent` asks for, if its component has one.
@@ -65,12 +69,15 @@ enum TimeTicks {
         switch stride.unit {
         case .year, .month:
             let start = civil(lower)
-            var months = stride.unit == .year
+            var months =
+                stride.unit == .year
                 ? Int(saturating: (Double(start.year) / Double(count)).rounded(.down)) * count * 12
                 : (start.year * 12 + start.month - 1) / count * count
             let step = stride.unit == .year ? count * 12 : count
             while result.count < 400 {
-                let instant = Double(DateFields.daysFromCivil(floorDiv(months, 12), months - floorDiv(months, 12) * 12 + 1, 1)) * 86_400
+                let instant =
+                    Double(DateFields.daysFromCivil(floorDiv(months, 12), months - floorDiv(months, 12) * 12 + 1, 1))
+                    * 86_400
                 if instant > upper { break }
                 if instant >= lower { result.append(instant) }
                 months += step
@@ -79,7 +86,9 @@ enum TimeTicks {
             let days = stride.unit == .week ? 7 * count : count
             // Weeks start on Monday; 1970-01-05 was a Monday.
             let origin = stride.unit == .week ? 4 : 0
-            var day = floorDiv(Int(saturating: max(-4e9, min(4e9, (lower / 86_400).rounded(.down)))) - origin, days) * days + origin
+            var day =
+                floorDiv(Int(saturating: max(-4e9, min(4e9, (lower / 86_400).rounded(.down)))) - origin, days) * days
+                + origin
             while result.count < 400 {
                 let instant = Double(day) * 86_400
                 if instant > upper { break }
@@ -97,15 +106,19 @@ enum TimeTicks {
         return result
     }
 
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let monthNames = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
 
     /// A label for a tick at `instant`, as precise as `stride` needs.
     static func label(_ instant: Double, stride: Stride, isFirst: Bool, yearFormat: YearLabelFormat?) -> String {
         let date = civil(instant)
-        let year = yearFormat == .twoDigits ? String(format: "%02d", ((date.year % 100) + 100) % 100) : String(date.year)
+        let year =
+            yearFormat == .twoDigits ? String(format: "%02d", ((date.year % 100) + 100) % 100) : String(date.year)
         switch stride.unit {
         case .year: return year
-        case .month: return date.month == 1 || isFirst ? "\(monthNames[date.month - 1]) \(year)" : monthNames[date.month - 1]
+        case .month:
+            return date.month == 1 || isFirst ? "\(monthNames[date.month - 1]) \(year)" : monthNames[date.month - 1]
         case .week, .day: return "\(monthNames[date.month - 1]) \(date.day)"
         case .hour, .minute:
             let seconds = Int(max(0, min(86_399, instant - (instant / 86_400).rounded(.down) * 86_400)))

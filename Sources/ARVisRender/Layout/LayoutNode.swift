@@ -45,7 +45,8 @@ final class RenderContext {
     let linkDepth: Int
     private var counter = 0
 
-    init(fonts: FontLibrary, options: RenderOptions, linked: LinkedComponents = LinkedComponents(), linkDepth: Int = 0) {
+    init(fonts: FontLibrary, options: RenderOptions, linked: LinkedComponents = LinkedComponents(), linkDepth: Int = 0)
+    {
         self.fonts = fonts
         self.options = options
         self.linked = linked

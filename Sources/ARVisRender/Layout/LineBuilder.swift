@@ -24,7 +24,8 @@ struct LineBuilder {
         if !isSpace && width > maxWidth && token.count > 1 {
             return breakWord(token, face: face, font: font, link: link)
         }
-        append(TextBlock.Piece(text: String(token), x: line.width, width: width, face: face, link: link, isSpace: isSpace))
+        append(
+            TextBlock.Piece(text: String(token), x: line.width, width: width, face: face, link: link, isSpace: isSpace))
     }
 
     /// The lines, the last one ended.
@@ -42,7 +43,10 @@ struct LineBuilder {
             let next = word.index(after: index)
             let advance = font.width(of: word[index..<next], size: size)
             if line.width + width + advance > maxWidth && index != start {
-                append(TextBlock.Piece(text: String(word[start..<index]), x: line.width, width: width, face: face, link: link, isSpace: false))
+                append(
+                    TextBlock.Piece(
+                        text: String(word[start..<index]), x: line.width, width: width, face: face, link: link,
+                        isSpace: false))
                 endLine()
                 start = index
                 width = 0
@@ -51,7 +55,10 @@ struct LineBuilder {
             index = next
         }
         let rest = word[start...]
-        append(TextBlock.Piece(text: String(rest), x: line.width, width: font.width(of: rest, size: size), face: face, link: link, isSpace: false))
+        append(
+            TextBlock.Piece(
+                text: String(rest), x: line.width, width: font.width(of: rest, size: size), face: face, link: link,
+                isSpace: false))
     }
 
     /// Puts `piece` at the end of the line, merged into the piece before when they share face and
@@ -60,7 +67,8 @@ struct LineBuilder {
         let count = line.pieces.count
         func joins(_ other: TextBlock.Piece) -> Bool { other.face == piece.face && other.link == piece.link }
         if !piece.isSpace, count >= 2, line.pieces[count - 1].isSpace, !line.pieces[count - 2].isSpace,
-           joins(line.pieces[count - 1]), joins(line.pieces[count - 2]) {
+            joins(line.pieces[count - 1]), joins(line.pieces[count - 2])
+        {
             let space = line.pieces.removeLast()
             line.pieces[count - 2].text += space.text + piece.text
             line.pieces[count - 2].width = piece.x + piece.width - line.pieces[count - 2].x

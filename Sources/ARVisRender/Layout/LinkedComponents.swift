@@ -28,11 +28,14 @@ final class LinkedComponents {
 
     /// The overlay id of the component `open` names (registered to be drawn if new), or `nil` when
     /// it does not read, the chain is too deep or there are too many.
-    func identifier(for open: IARVisLink.OpenComponent, depth: Int, resources: [String: RenderOptions.Resource]) -> String? {
+    func identifier(for open: IARVisLink.OpenComponent, depth: Int, resources: [String: RenderOptions.Resource])
+        -> String?
+    {
         let key = open.source.key
         if let known = identifiers[key] { return known }
         guard depth < Self.maximumDepth, entries.count < Self.maximumCount,
-              let component = open.component(fetched: { resources[$0]?.data }) else { return nil }
+            let component = open.component(fetched: { resources[$0]?.data })
+        else { return nil }
         let identifier = "arvis-open-\(entries.count + 1)"
         identifiers[key] = identifier
         entries.append(Entry(id: identifier, widget: open.widget(showing: component), depth: depth + 1))
@@ -62,7 +65,8 @@ extension RenderContext {
         guard IARVisLink.isIARVis(url) else { return LinkPolicy.navigable(url) }
         switch try? IARVisLink.parse(url) {
         case .link(let href)?: return LinkPolicy.navigable(href)
-        case .openComponent(let open)?: return linked.identifier(for: open, depth: linkDepth, resources: options.resources).map { "#" + $0 }
+        case .openComponent(let open)?:
+            return linked.identifier(for: open, depth: linkDepth, resources: options.resources).map { "#" + $0 }
         default: return nil
         }
     }
@@ -73,7 +77,8 @@ extension RenderContext {
             guard (try? options.limits.check(widget.component, widget: name)) != nil else { return nil }
             let context = RenderContext(fonts: fonts, options: options, linked: linked, linkDepth: depth)
             let node = ComponentLayout.node(for: widget.component)
-            return WidgetFrame(widget).drawing(of: node, title: name, summary: AccessibleSummary.text(for: widget.component), context: context)
+            return WidgetFrame(widget).drawing(
+                of: node, title: name, summary: AccessibleSummary.text(for: widget.component), context: context)
         }
     }
 }

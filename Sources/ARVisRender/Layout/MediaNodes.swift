@@ -22,7 +22,9 @@ struct ImageNode: LayoutNode {
         case (nil, nil):
             let width = proposal.width ?? 320
             let height = width / aspect
-            if let limit = proposal.height, height > limit, image.contentMode != .fill { return Extent(width: limit * aspect, height: limit) }
+            if let limit = proposal.height, height > limit, image.contentMode != .fill {
+                return Extent(width: limit * aspect, height: limit)
+            }
             return Extent(width: width, height: height)
         }
     }
@@ -30,7 +32,9 @@ struct ImageNode: LayoutNode {
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         let fallback = Placeholder.picture(in: rect, caption: Placeholder.fileName(image.url), context: context)
         let source = context.options.resources[image.url].map(Placeholder.dataURI)
-        let item = Element.image(ImageItem(frame: rect, source: source, fills: image.contentMode == .fill, fallback: fallback, name: image.url))
+        let item = Element.image(
+            ImageItem(
+                frame: rect, source: source, fills: image.contentMode == .fill, fallback: fallback, name: image.url))
         // SwiftUI's Circle fits its frame: the diameter is the shorter side, centred.
         let side = min(rect.width, rect.height)
         let circle = Rect(x: rect.midX - side / 2, y: rect.midY - side / 2, width: side, height: side)
@@ -59,14 +63,23 @@ struct SymbolNode: LayoutNode {
         } else if let (character, color) = SymbolArt.glyph(for: symbol.name, in: font) {
             let width = font.width(of: String(character), size: pointSize)
             let baseline = rect.midY + pointSize * 0.36
-            elements = [.text(TextRun(String(character), at: Point(rect.midX - width / 2, baseline), size: pointSize, color: color))]
+            elements = [
+                .text(
+                    TextRun(
+                        String(character), at: Point(rect.midX - width / 2, baseline), size: pointSize, color: color))
+            ]
         } else {
             let initial = String(symbol.name.prefix(1)).uppercased()
             let width = font.width(of: initial, size: pointSize * 0.6)
             elements = [
-                .shape(Shape(path: .roundedRect(rect.inset(top: 1, left: 1, bottom: 1, right: 1), radius: pointSize * 0.25),
-                             stroke: Stroke(color: Theme.placeholderInk, width: max(1, pointSize / 17)))),
-                .text(TextRun(initial, at: Point(rect.midX - width / 2, rect.midY + pointSize * 0.22), size: pointSize * 0.6, color: Theme.placeholderInk)),
+                .shape(
+                    Shape(
+                        path: .roundedRect(rect.inset(top: 1, left: 1, bottom: 1, right: 1), radius: pointSize * 0.25),
+                        stroke: Stroke(color: Theme.placeholderInk, width: max(1, pointSize / 17)))),
+                .text(
+                    TextRun(
+                        initial, at: Point(rect.midX - width / 2, rect.midY + pointSize * 0.22), size: pointSize * 0.6,
+                        color: Theme.placeholderInk)),
             ]
         }
         return [.group(Group(elements, label: symbol.name))]
@@ -79,12 +92,16 @@ struct AudioNode: LayoutNode {
     private let barHeight = 44.0
 
     private func title(_ context: RenderContext) -> TextBlock {
-        TextBlock(plain: audio.title ?? Placeholder.fileName(audio.url), style: TextStyle(size: 15, weight: .semibold, lineLimit: 1))
+        TextBlock(
+            plain: audio.title ?? Placeholder.fileName(audio.url),
+            style: TextStyle(size: 15, weight: .semibold, lineLimit: 1))
     }
 
     func size(for proposal: Proposal, in context: RenderContext) -> Extent {
         let width = min(proposal.width ?? 360, 480)
-        return Extent(width: width, height: title(context).size(for: Proposal(width: width, height: nil), in: context).height + 6 + barHeight)
+        return Extent(
+            width: width,
+            height: title(context).size(for: Proposal(width: width, height: nil), in: context).height + 6 + barHeight)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
@@ -92,7 +109,8 @@ struct AudioNode: LayoutNode {
         let titleHeight = heading.size(for: Proposal(width: rect.width, height: nil), in: context).height
         let bar = Rect(x: rect.minX, y: rect.minY + titleHeight + 6, width: rect.width, height: barHeight)
         let chrome = Placeholder.playerBar(in: bar, context: context)
-        return heading.draw(in: Rect(x: rect.minX, y: rect.minY, width: rect.width, height: titleHeight), context: context)
+        return heading.draw(
+            in: Rect(x: rect.minX, y: rect.minY, width: rect.width, height: titleHeight), context: context)
             + [.media(MediaItem(kind: .audio, frame: bar, url: audio.url, fallback: chrome))]
     }
 }
@@ -128,13 +146,26 @@ struct VideoNode: LayoutNode {
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         let poster = youTubeID.map(Self.posterURL)
-        var chrome: [Element] = [.shape(Shape(path: .roundedRect(rect, radius: 12), fill: DrawingColor(red: 28, green: 28, blue: 30)))]
+        var chrome: [Element] = [
+            .shape(Shape(path: .roundedRect(rect, radius: 12), fill: DrawingColor(red: 28, green: 28, blue: 30)))
+        ]
         if let poster, let resource = context.options.resources[poster] {
-            chrome.append(.group(Group([.image(ImageItem(frame: rect, source: Placeholder.dataURI(resource), fills: true, fallback: [], name: poster))],
-                                       clip: .roundedRect(rect, radius: 12))))
+            chrome.append(
+                .group(
+                    Group(
+                        [
+                            .image(
+                                ImageItem(
+                                    frame: rect, source: Placeholder.dataURI(resource), fills: true, fallback: [],
+                                    name: poster))
+                        ],
+                        clip: .roundedRect(rect, radius: 12))))
         }
-        chrome += Placeholder.playButton(center: Point(rect.midX, rect.midY), radius: min(32, rect.height / 4), youTube: youTubeID != nil)
-        let caption = TextBlock(plain: youTubeID != nil ? "YouTube" : Placeholder.fileName(video.url), style: TextStyle(size: 13, color: .white, lineLimit: 1))
+        chrome += Placeholder.playButton(
+            center: Point(rect.midX, rect.midY), radius: min(32, rect.height / 4), youTube: youTubeID != nil)
+        let caption = TextBlock(
+            plain: youTubeID != nil ? "YouTube" : Placeholder.fileName(video.url),
+            style: TextStyle(size: 13, color: .white, lineLimit: 1))
         let captionRect = Rect(x: rect.minX + 12, y: rect.maxY - 28, width: max(0, rect.width - 24), height: 20)
         chrome += caption.draw(in: captionRect, context: context)
         if youTubeID != nil {

@@ -17,8 +17,10 @@ struct PaddingNode: LayoutNode {
     var stretch: Stretch { child.stretch }
 
     func size(for proposal: Proposal, in context: RenderContext) -> Extent {
-        let inner = child.size(for: Proposal(width: proposal.width.map { max(0, $0 - leading - trailing) },
-                                             height: proposal.height.map { max(0, $0 - top - bottom) }), in: context)
+        let inner = child.size(
+            for: Proposal(
+                width: proposal.width.map { max(0, $0 - leading - trailing) },
+                height: proposal.height.map { max(0, $0 - top - bottom) }), in: context)
         return Extent(width: inner.width + leading + trailing, height: inner.height + top + bottom)
     }
 

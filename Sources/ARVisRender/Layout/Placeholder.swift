@@ -30,20 +30,31 @@ enum Placeholder {
         mountains.line(to: Point(center.x + 1.5 * unit, center.y + unit))
         mountains.close()
         elements.append(.shape(Shape(path: mountains, fill: Theme.placeholderInk)))
-        elements.append(.shape(Shape(path: .circle(center: Point(center.x + 0.9 * unit, center.y - 0.6 * unit), radius: 0.3 * unit), fill: Theme.placeholderInk)))
+        elements.append(
+            .shape(
+                Shape(
+                    path: .circle(center: Point(center.x + 0.9 * unit, center.y - 0.6 * unit), radius: 0.3 * unit),
+                    fill: Theme.placeholderInk)))
         if rect.height > 60 && rect.width > 60 {
-            let label = TextBlock(plain: caption, style: TextStyle(size: min(13, unit * 0.8), color: Theme.placeholderInk, alignment: .center, lineLimit: 1))
+            let label = TextBlock(
+                plain: caption,
+                style: TextStyle(
+                    size: min(13, unit * 0.8), color: Theme.placeholderInk, alignment: .center, lineLimit: 1))
             let width = rect.width - 16
             let height = label.size(for: Proposal(width: width, height: nil), in: context).height
-            elements += label.draw(in: Rect(x: rect.minX + 8, y: center.y + unit * 1.3, width: width, height: height), context: context)
+            elements += label.draw(
+                in: Rect(x: rect.minX + 8, y: center.y + unit * 1.3, width: width, height: height), context: context)
         }
         return elements
     }
 
     /// A round play button; red rounded for YouTube.
     static func playButton(center: Point, radius: Double, youTube: Bool) -> [Element] {
-        let background: Path = youTube
-            ? .roundedRect(Rect(x: center.x - radius * 1.4, y: center.y - radius, width: radius * 2.8, height: radius * 2), radius: radius * 0.5)
+        let background: Path =
+            youTube
+            ? .roundedRect(
+                Rect(x: center.x - radius * 1.4, y: center.y - radius, width: radius * 2.8, height: radius * 2),
+                radius: radius * 0.5)
             : .circle(center: center, radius: radius)
         let fill = youTube ? DrawingColor(red: 255, green: 0, blue: 0) : DrawingColor.white.fading(0.9)
         var triangle = Path()
@@ -51,12 +62,16 @@ enum Placeholder {
         triangle.line(to: Point(center.x + radius * 0.5, center.y))
         triangle.line(to: Point(center.x - radius * 0.35, center.y + radius * 0.45))
         triangle.close()
-        return [.shape(Shape(path: background, fill: fill)), .shape(Shape(path: triangle, fill: youTube ? .white : .black))]
+        return [
+            .shape(Shape(path: background, fill: fill)), .shape(Shape(path: triangle, fill: youTube ? .white : .black)),
+        ]
     }
 
     /// An audio player bar: a play button, a progress track and times.
     static func playerBar(in rect: Rect, context: RenderContext) -> [Element] {
-        var elements: [Element] = [.shape(Shape(path: .roundedRect(rect, radius: rect.height / 2), fill: Theme.tertiaryFill))]
+        var elements: [Element] = [
+            .shape(Shape(path: .roundedRect(rect, radius: rect.height / 2), fill: Theme.tertiaryFill))
+        ]
         let radius = rect.height / 2 - 6
         let center = Point(rect.minX + rect.height / 2, rect.midY)
         elements.append(.shape(Shape(path: .circle(center: center, radius: radius), fill: Theme.accent)))
@@ -66,10 +81,17 @@ enum Placeholder {
         triangle.line(to: Point(center.x - radius * 0.35, center.y + radius * 0.45))
         triangle.close()
         elements.append(.shape(Shape(path: triangle, fill: .white)))
-        let trackStart = rect.minX + rect.height + 4, trackEnd = rect.maxX - 56
+        let trackStart = rect.minX + rect.height + 4
+        let trackEnd = rect.maxX - 56
         if trackEnd > trackStart {
-            elements.append(.shape(Shape(path: .roundedRect(Rect(x: trackStart, y: rect.midY - 2, width: trackEnd - trackStart, height: 4), radius: 2), fill: Theme.separator)))
-            elements.append(.text(TextRun("0:00", at: Point(trackEnd + 10, rect.midY + 5), size: 13, color: Theme.secondary)))
+            elements.append(
+                .shape(
+                    Shape(
+                        path: .roundedRect(
+                            Rect(x: trackStart, y: rect.midY - 2, width: trackEnd - trackStart, height: 4), radius: 2),
+                        fill: Theme.separator)))
+            elements.append(
+                .text(TextRun("0:00", at: Point(trackEnd + 10, rect.midY + 5), size: 13, color: Theme.secondary)))
         }
         return elements
     }
@@ -83,7 +105,8 @@ enum SymbolArt {
 
     /// Symbol names (without `.fill`) and the glyph and colour standing in for them.
     static let glyphs: [String: (Character, DrawingColor)] = [
-        "sun.max": ("☀", yellow), "sun.min": ("☼", yellow), "cloud": ("☁", .white), "cloud.rain": ("☂", .white), "cloud.heavyrain": ("☔", .white), "cloud.bolt": ("☈", gray),
+        "sun.max": ("☀", yellow), "sun.min": ("☼", yellow), "cloud": ("☁", .white), "cloud.rain": ("☂", .white),
+        "cloud.heavyrain": ("☔", .white), "cloud.bolt": ("☈", gray),
         "umbrella": ("☂", Theme.accent), "snowflake": ("❄", Theme.accent), "moon": ("☾", yellow), "bolt": ("⚡", yellow),
         "star": ("★", yellow), "heart": ("♥", red), "checkmark": ("✓", Theme.accent), "xmark": ("✕", Theme.primary),
         "play": ("▶", Theme.primary), "info": ("ℹ", Theme.accent), "music.note": ("♪", Theme.primary),
@@ -98,7 +121,11 @@ enum SymbolArt {
     static func glyph(for name: String, in font: TrueTypeFont) -> (Character, DrawingColor)? {
         var parts = name.split(separator: ".").filter { $0 != "fill" }
         while !parts.isEmpty {
-            if let glyph = glyphs[parts.joined(separator: ".")], let scalar = glyph.0.unicodeScalars.first, font.covers(scalar) { return glyph }
+            if let glyph = glyphs[parts.joined(separator: ".")], let scalar = glyph.0.unicodeScalars.first,
+                font.covers(scalar)
+            {
+                return glyph
+            }
             parts.removeLast()
         }
         return nil
@@ -111,7 +138,10 @@ enum SymbolArt {
             let width = rect.width * (0.8 - Double(index) * 0.13)
             let y = rect.minY + unit * (2 + Double(index) * 2)
             let x = rect.midX - width / 2 + Double(index % 2) * unit * 0.8
-            return .shape(Shape(path: .polyline([Point(x, y), Point(x + width, y)]), stroke: Stroke(color: gray, width: unit * 1.1, isRound: true)))
+            return .shape(
+                Shape(
+                    path: .polyline([Point(x, y), Point(x + width, y)]),
+                    stroke: Stroke(color: gray, width: unit * 1.1, isRound: true)))
         }
     }
 
@@ -123,7 +153,11 @@ enum SymbolArt {
         var elements: [Element] = [
             .shape(Shape(path: .roundedRect(tube, radius: unit * 1.3), fill: gray.fading(0.5))),
             .shape(Shape(path: .circle(center: Point(tubeX, rect.maxY - unit * 2.6), radius: unit * 2.2), fill: red)),
-            .shape(Shape(path: .rect(Rect(x: tubeX - unit * 0.6, y: rect.minY + unit * 4, width: unit * 1.2, height: unit * 6)), fill: red)),
+            .shape(
+                Shape(
+                    path: .rect(
+                        Rect(x: tubeX - unit * 0.6, y: rect.minY + unit * 4, width: unit * 1.2, height: unit * 6)),
+                    fill: red)),
         ]
         if withSun {
             let sun = Point(rect.minX + rect.width * 0.78, rect.minY + unit * 3.5)
@@ -132,7 +166,11 @@ enum SymbolArt {
                 let angle = Double(ray) * .pi / 4
                 let inner = Point(sun.x + cos(angle) * unit * 2.1, sun.y + sin(angle) * unit * 2.1)
                 let outer = Point(sun.x + cos(angle) * unit * 2.9, sun.y + sin(angle) * unit * 2.9)
-                elements.append(.shape(Shape(path: .polyline([inner, outer]), stroke: Stroke(color: yellow, width: unit * 0.6, isRound: true))))
+                elements.append(
+                    .shape(
+                        Shape(
+                            path: .polyline([inner, outer]),
+                            stroke: Stroke(color: yellow, width: unit * 0.6, isRound: true))))
             }
         }
         return elements

@@ -48,17 +48,20 @@ struct StackNode: LayoutNode {
         switch axis {
         case .vertical:
             sizes = children.map { child in
-                child.stretch == .spacer ? .zero : child.size(for: Proposal(width: proposal.width, height: nil), in: context)
+                child.stretch == .spacer
+                    ? .zero : child.size(for: Proposal(width: proposal.width, height: nil), in: context)
             }
         case .horizontal:
             let ideals = children.map { child in
-                child.stretch == .spacer ? 0 : child.size(for: Proposal(width: nil, height: proposal.height), in: context).width
+                child.stretch == .spacer
+                    ? 0 : child.size(for: Proposal(width: nil, height: proposal.height), in: context).width
             }
             let widths = shareLength(ideals, available: proposal.width.map { $0 - gaps }) { index, offer in
                 children[index].size(for: Proposal(width: offer, height: proposal.height), in: context).width
             }
             sizes = children.indices.map { index in
-                children[index].stretch == .spacer ? .zero
+                children[index].stretch == .spacer
+                    ? .zero
                     : children[index].size(for: Proposal(width: widths[index], height: proposal.height), in: context)
             }
         }
@@ -86,11 +89,13 @@ struct StackNode: LayoutNode {
             switch axis {
             case .horizontal:
                 let height = child.stretch == .across ? rect.height : size.height
-                frame = Rect(x: cursor, y: rect.minY + (rect.height - height) * alignment, width: size.width, height: height)
+                frame = Rect(
+                    x: cursor, y: rect.minY + (rect.height - height) * alignment, width: size.width, height: height)
                 cursor += size.width + spacing
             case .vertical:
                 let width = child.stretch == .across ? rect.width : size.width
-                frame = Rect(x: rect.minX + (rect.width - width) * alignment, y: cursor, width: width, height: size.height)
+                frame = Rect(
+                    x: rect.minX + (rect.width - width) * alignment, y: cursor, width: width, height: size.height)
                 cursor += size.height + spacing
             }
             elements += child.draw(in: frame, context: context)
@@ -114,11 +119,13 @@ struct DividerNode: LayoutNode {
     var stretch: Stretch { .across }
 
     func size(for proposal: Proposal, in context: RenderContext) -> Extent {
-        axis == .vertical ? Extent(width: proposal.width ?? 0, height: 17) : Extent(width: 17, height: proposal.height ?? 0)
+        axis == .vertical
+            ? Extent(width: proposal.width ?? 0, height: 17) : Extent(width: 17, height: proposal.height ?? 0)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
-        let line = axis == .vertical
+        let line =
+            axis == .vertical
             ? Rect(x: rect.minX, y: rect.midY - 0.5, width: rect.width, height: 1)
             : Rect(x: rect.midX - 0.5, y: rect.minY, width: 1, height: rect.height)
         return [.shape(Shape(path: .rect(line), fill: Theme.primary.fading(opacity)))]
@@ -167,7 +174,8 @@ struct GridNode: LayoutNode {
         rows.map { row in
             switch row {
             case .cells(let cells):
-                cells.enumerated().map { $1.size(for: Proposal(width: widths[$0], height: nil), in: context).height }.max() ?? 0
+                cells.enumerated().map { $1.size(for: Proposal(width: widths[$0], height: nil), in: context).height }
+                    .max() ?? 0
             case .spanning(let node):
                 node.size(for: Proposal(width: width, height: nil), in: context).height
             }
@@ -196,14 +204,18 @@ struct GridNode: LayoutNode {
                 var x = rect.minX + (rect.width - used) / 2
                 for (column, cell) in cells.enumerated() {
                     let size = cell.size(for: Proposal(width: widths[column], height: nil), in: context)
-                    let frame = Rect(x: x + (widths[column] - size.width) / 2, y: y + (heights[index] - size.height) / 2,
-                                     width: size.width, height: size.height)
+                    let frame = Rect(
+                        x: x + (widths[column] - size.width) / 2, y: y + (heights[index] - size.height) / 2,
+                        width: size.width, height: size.height)
                     elements += cell.draw(in: frame, context: context)
                     x += widths[column] + spacing
                 }
             case .spanning(let node):
                 let size = node.size(for: Proposal(width: rect.width, height: nil), in: context)
-                elements += node.draw(in: Rect(x: rect.minX + (rect.width - size.width) / 2, y: y, width: size.width, height: size.height), context: context)
+                elements += node.draw(
+                    in: Rect(
+                        x: rect.minX + (rect.width - size.width) / 2, y: y, width: size.width, height: size.height),
+                    context: context)
             }
             y += heights[index] + spacing
         }

@@ -22,11 +22,13 @@ struct TableNode: LayoutNode {
         if configuration.orientation == .horizontal {
             headerRow = false
             cells = titles.indices.map { column in
-                [TextBlock(markdown: titles[column], style: header)] + columns[column].map { TextBlock(markdown: $0, style: body) }
+                [TextBlock(markdown: titles[column], style: header)]
+                    + columns[column].map { TextBlock(markdown: $0, style: body) }
             }
         } else {
             headerRow = true
-            cells = [titles.map { TextBlock(markdown: $0, style: header) }]
+            cells =
+                [titles.map { TextBlock(markdown: $0, style: header) }]
                 + (0..<count).map { row in columns.map { TextBlock(markdown: $0[row], style: body) } }
         }
     }
@@ -36,14 +38,16 @@ struct TableNode: LayoutNode {
     /// Column widths as an HTML table shares them: each column at least as wide as its longest word,
     /// the space beyond that shared in proportion to how much more each column would like.
     private func columnWidths(_ width: Double?, _ context: RenderContext) -> [Double] {
-        var ideals = [Double](repeating: 0, count: columnCount), minimums = ideals
+        var ideals = [Double](repeating: 0, count: columnCount)
+        var minimums = ideals
         for row in cells {
             for (column, cell) in row.enumerated() {
                 ideals[column] = max(ideals[column], cell.size(for: .ideal, in: context).width + 2 * padding.horizontal)
                 minimums[column] = max(minimums[column], cell.longestWordWidth(context) + 2 * padding.horizontal)
             }
         }
-        let idealTotal = ideals.reduce(0, +), minimumTotal = minimums.reduce(0, +)
+        let idealTotal = ideals.reduce(0, +)
+        let minimumTotal = minimums.reduce(0, +)
         guard let width, idealTotal > width else { return ideals }
         guard minimumTotal < width, idealTotal > minimumTotal else { return minimums }
         let share = (width - minimumTotal) / (idealTotal - minimumTotal)
@@ -53,7 +57,9 @@ struct TableNode: LayoutNode {
     private func rowHeights(_ widths: [Double], _ context: RenderContext) -> [Double] {
         cells.map { row in
             row.enumerated().map { column, cell in
-                cell.size(for: Proposal(width: max(1, widths[column] - 2 * padding.horizontal), height: nil), in: context).height
+                cell.size(
+                    for: Proposal(width: max(1, widths[column] - 2 * padding.horizontal), height: nil), in: context
+                ).height
             }.max().map { $0 + 2 * padding.vertical } ?? 0
         }
     }
@@ -64,28 +70,46 @@ struct TableNode: LayoutNode {
         let widths = columnWidths(proposal.width, context)
         let width = widths.reduce(0, +)
         let overflows = proposal.width.map { width > $0 + 0.5 } ?? false
-        return Extent(width: min(width, proposal.width ?? width), height: rowHeights(widths, context).reduce(0, +) + (overflows ? 8 : 0))
+        return Extent(
+            width: min(width, proposal.width ?? width),
+            height: rowHeights(widths, context).reduce(0, +) + (overflows ? 8 : 0))
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         let widths = columnWidths(rect.width, context)
         let heights = rowHeights(widths, context)
         let total = Rect(x: rect.minX, y: rect.minY, width: widths.reduce(0, +), height: heights.reduce(0, +))
-        var elements: [Element] = [.shape(Shape(path: .roundedRect(total, radius: 8), stroke: Stroke(color: Theme.separator, width: 1)))]
+        var elements: [Element] = [
+            .shape(Shape(path: .roundedRect(total, radius: 8), stroke: Stroke(color: Theme.separator, width: 1)))
+        ]
         if headerRow, let first = heights.first {
-            elements.append(.shape(Shape(path: .rect(Rect(x: total.minX, y: total.minY, width: total.width, height: first)), fill: Theme.tertiaryFill)))
+            elements.append(
+                .shape(
+                    Shape(
+                        path: .rect(Rect(x: total.minX, y: total.minY, width: total.width, height: first)),
+                        fill: Theme.tertiaryFill)))
         } else if let first = widths.first {
-            elements.append(.shape(Shape(path: .rect(Rect(x: total.minX, y: total.minY, width: first, height: total.height)), fill: Theme.tertiaryFill)))
+            elements.append(
+                .shape(
+                    Shape(
+                        path: .rect(Rect(x: total.minX, y: total.minY, width: first, height: total.height)),
+                        fill: Theme.tertiaryFill)))
         }
         var y = rect.minY
         for (rowIndex, row) in cells.enumerated() {
             var x = rect.minX
             if rowIndex > 0 {
-                elements.append(.shape(Shape(path: .rect(Rect(x: total.minX, y: y - 0.25, width: total.width, height: 0.5)), fill: Theme.separator)))
+                elements.append(
+                    .shape(
+                        Shape(
+                            path: .rect(Rect(x: total.minX, y: y - 0.25, width: total.width, height: 0.5)),
+                            fill: Theme.separator)))
             }
             for (column, cell) in row.enumerated() {
-                let inner = Rect(x: x + padding.horizontal, y: y + padding.vertical,
-                                 width: max(1, widths[column] - 2 * padding.horizontal), height: heights[rowIndex] - 2 * padding.vertical)
+                let inner = Rect(
+                    x: x + padding.horizontal, y: y + padding.vertical,
+                    width: max(1, widths[column] - 2 * padding.horizontal),
+                    height: heights[rowIndex] - 2 * padding.vertical)
                 elements += cell.draw(in: inner, context: context)
                 x += widths[column]
             }
@@ -95,7 +119,11 @@ struct TableNode: LayoutNode {
         if total.width > rect.width + 0.5 {
             let visible = rect.width / total.width
             let bar = Rect(x: rect.minX + 8, y: total.maxY + 3, width: max(12, (rect.width - 16) * visible), height: 3)
-            result.append(.shape(Shape(path: .roundedRect(bar, radius: 1.5), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.35))))
+            result.append(
+                .shape(
+                    Shape(
+                        path: .roundedRect(bar, radius: 1.5),
+                        fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.35))))
         }
         return result
     }
@@ -110,7 +138,9 @@ struct SegmentedControlNode: LayoutNode {
     private let gap = 12.0
 
     init(titles: [String], items: [any LayoutNode]) {
-        self.titles = titles.map { TextBlock(plain: $0, style: TextStyle(size: 13, weight: .medium, alignment: .center, lineLimit: 1)) }
+        self.titles = titles.map {
+            TextBlock(plain: $0, style: TextStyle(size: 13, weight: .medium, alignment: .center, lineLimit: 1))
+        }
         self.items = items
     }
 
@@ -123,8 +153,11 @@ struct SegmentedControlNode: LayoutNode {
     /// The bar and the selected (first) item, as SwiftUI sizes a segmented view: the other items
     /// do not make the card taller.
     func size(for proposal: Proposal, in context: RenderContext) -> Extent {
-        let selected = items.first?.size(for: Proposal(width: proposal.width, height: nil), in: context) ?? Extent(width: 0, height: 0)
-        return Extent(width: max(barWidth(proposal, context), selected.width), height: barHeight + gap + selected.height)
+        let selected =
+            items.first?.size(for: Proposal(width: proposal.width, height: nil), in: context)
+            ?? Extent(width: 0, height: 0)
+        return Extent(
+            width: max(barWidth(proposal, context), selected.width), height: barHeight + gap + selected.height)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
@@ -134,18 +167,29 @@ struct SegmentedControlNode: LayoutNode {
         var elements: [Element] = [.shape(Shape(path: .roundedRect(bar, radius: 8), fill: Theme.tertiaryFill))]
         let segmentWidth = titles.isEmpty ? 0 : width / Double(titles.count)
         for (index, title) in titles.enumerated() {
-            let segment = Rect(x: bar.minX + Double(index) * segmentWidth, y: bar.minY, width: segmentWidth, height: barHeight)
-            let pill = Shape(path: .roundedRect(segment.inset(top: 2, left: 2, bottom: 2, right: 2), radius: 7),
-                             fill: index == 0 ? .white : DrawingColor.white.fading(0))
+            let segment = Rect(
+                x: bar.minX + Double(index) * segmentWidth, y: bar.minY, width: segmentWidth, height: barHeight)
+            let pill = Shape(
+                path: .roundedRect(segment.inset(top: 2, left: 2, bottom: 2, right: 2), radius: 7),
+                fill: index == 0 ? .white : DrawingColor.white.fading(0))
             let label = title.draw(in: segment.inset(top: 7, left: 6, bottom: 7, right: 6), context: context)
-            elements.append(.group(Group([.shape(pill)] + label,
-                                         label: "Show \(title.spans.first?.text ?? "")", role: .segmentButton(control: control, index: index))))
+            elements.append(
+                .group(
+                    Group(
+                        [.shape(pill)] + label,
+                        label: "Show \(title.spans.first?.text ?? "")",
+                        role: .segmentButton(control: control, index: index))))
         }
         let contentTop = rect.minY + barHeight + gap
         for (index, item) in items.enumerated() {
             let size = item.size(for: Proposal(width: rect.width, height: nil), in: context)
-            let frame = Rect(x: rect.minX + (rect.width - size.width) / 2, y: contentTop, width: size.width, height: size.height)
-            elements.append(.group(Group(item.draw(in: frame, context: context), role: .segment(control: control, index: index, selected: index == 0))))
+            let frame = Rect(
+                x: rect.minX + (rect.width - size.width) / 2, y: contentTop, width: size.width, height: size.height)
+            elements.append(
+                .group(
+                    Group(
+                        item.draw(in: frame, context: context),
+                        role: .segment(control: control, index: index, selected: index == 0))))
         }
         return elements
     }

@@ -11,9 +11,13 @@ struct TextStyle: Hashable {
     /// At most this many lines; the last one ends in an ellipsis when text is cut.
     var lineLimit: Int?
 
-    init(size: Double = Theme.bodySize, weight: FontWeight = .regular, design: FontDesign = .rounded,
-         color: DrawingColor = Theme.primary, alignment: TextAlignment = .leading, lineLimit: Int? = nil) {
-        (self.size, self.weight, self.design, self.color, self.alignment, self.lineLimit) = (size, weight, design, color, alignment, lineLimit)
+    init(
+        size: Double = Theme.bodySize, weight: FontWeight = .regular, design: FontDesign = .rounded,
+        color: DrawingColor = Theme.primary, alignment: TextAlignment = .leading, lineLimit: Int? = nil
+    ) {
+        (self.size, self.weight, self.design, self.color, self.alignment, self.lineLimit) = (
+            size, weight, design, color, alignment, lineLimit
+        )
     }
 
     init(_ fontStyle: FontStyle?, alignment: TextAlignment?) {
@@ -90,14 +94,16 @@ final class TextBlock: LayoutNode {
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         let laid = layout(width: rect.width + 0.001, context)
-        let height = lineHeight(context), ascent = ascent(context)
+        let height = lineHeight(context)
+        let ascent = ascent(context)
         var elements: [Element] = []
         for (index, line) in laid.lines.enumerated() {
-            let offset: Double = switch style.alignment {
-            case .leading: 0
-            case .center: (rect.width - line.width) / 2
-            case .trailing: rect.width - line.width
-            }
+            let offset: Double =
+                switch style.alignment {
+                case .leading: 0
+                case .center: (rect.width - line.width) / 2
+                case .trailing: rect.width - line.width
+                }
             let baseline = rect.minY + Double(index) * height + ascent
             elements += runs(line, x: rect.minX + offset, baseline: baseline, context)
         }
@@ -118,7 +124,10 @@ final class TextBlock: LayoutNode {
             }
             let link = context.linkTarget(pieces[index].link)
             let color = link == nil ? style.color : Theme.accent
-            let run = Element.text(TextRun(text, at: Point(x + pieces[index].x, baseline), face: pieces[index].face, size: style.size, color: color))
+            let run = Element.text(
+                TextRun(
+                    text, at: Point(x + pieces[index].x, baseline), face: pieces[index].face, size: style.size,
+                    color: color))
             elements.append(link.map { .group(Group([run], link: $0)) } ?? run)
             index = end
         }
@@ -138,7 +147,9 @@ final class TextBlock: LayoutNode {
     }
 
     private func face(for span: StyledSpan) -> FontFace {
-        Theme.face(weight: span.isBold ? .bold : style.weight, design: span.isCode ? .monospaced : style.design, italic: span.isItalic)
+        Theme.face(
+            weight: span.isBold ? .bold : style.weight, design: span.isCode ? .monospaced : style.design,
+            italic: span.isItalic)
     }
 
     /// Lines for a width (`nil`: no wrapping), cached per width.
@@ -148,7 +159,9 @@ final class TextBlock: LayoutNode {
     func layout(width: Double?, _ context: RenderContext) -> Lines {
         let key = width ?? -1
         if let cached = cache[key] { return cached }
-        if let width, let reusable = cache.first(where: { ($0.key < 0 || $0.key >= width) && $0.value.width <= width })?.value {
+        if let width,
+            let reusable = cache.first(where: { ($0.key < 0 || $0.key >= width) && $0.value.width <= width })?.value
+        {
             return reusable
         }
         let result = breakLines(maxWidth: width ?? .infinity, context)
@@ -212,7 +225,9 @@ final class TextBlock: LayoutNode {
         func isDropped(_ scalar: Unicode.Scalar) -> Bool {
             scalar.value == 0xFE0F || scalar.value == 0x200D || (0x1F3FB...0x1F3FF).contains(scalar.value)
         }
-        guard text.unicodeScalars.contains(where: { isDropped($0) || $0.value > 0x2000 && !font.covers($0) }) else { return text }
+        guard text.unicodeScalars.contains(where: { isDropped($0) || $0.value > 0x2000 && !font.covers($0) }) else {
+            return text
+        }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isDropped(scalar) { continue }
@@ -245,7 +260,9 @@ final class TextBlock: LayoutNode {
             let next = utf8.index(after: index)
             if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
                 flush(index)
-                if byte == UInt8(ascii: "\n") || next == utf8.endIndex || utf8[next] != UInt8(ascii: "\n") { tokens.append("\n") }
+                if byte == UInt8(ascii: "\n") || next == utf8.endIndex || utf8[next] != UInt8(ascii: "\n") {
+                    tokens.append("\n")
+                }
                 start = next
             } else {
                 let isSpace = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")

@@ -39,23 +39,38 @@ struct WidgetFrame {
         let grows = fitsHeight || (overflows && isScrollEnabled && context.options.fullHeight)
         let height = grows ? contentSize.height + padding.top + padding.bottom : size.height
         let frame = Rect(x: 0, y: 0, width: size.width, height: height)
-        let contentRect = Rect(x: padding.leading + max(0, (innerWidth - contentSize.width) / 2), y: padding.top,
-                               width: min(contentSize.width, max(innerWidth, contentSize.width)), height: contentSize.height)
-        context.canvas = Rect(x: padding.leading, y: padding.top, width: innerWidth, height: max(innerHeight, contentSize.height))
+        let contentRect = Rect(
+            x: padding.leading + max(0, (innerWidth - contentSize.width) / 2), y: padding.top,
+            width: min(contentSize.width, max(innerWidth, contentSize.width)), height: contentSize.height)
+        context.canvas = Rect(
+            x: padding.leading, y: padding.top, width: innerWidth, height: max(innerHeight, contentSize.height))
         var elements: [Element] = []
-        if isOpaque { elements.append(.shape(Shape(path: .roundedRect(frame, radius: Theme.widgetCornerRadius), fill: Theme.widgetBackground))) }
+        if isOpaque {
+            elements.append(
+                .shape(Shape(path: .roundedRect(frame, radius: Theme.widgetCornerRadius), fill: Theme.widgetBackground))
+            )
+        }
         // Content inside the padding never reaches the rounded corners; a plain rectangle clips it more cheaply.
-        let nearCorners = overflows || min(padding.leading, padding.top, padding.trailing, padding.bottom) < Theme.widgetCornerRadius * 0.3
+        let nearCorners =
+            overflows
+            || min(padding.leading, padding.top, padding.trailing, padding.bottom) < Theme.widgetCornerRadius * 0.3
         let clip: Path = nearCorners ? .roundedRect(frame, radius: Theme.widgetCornerRadius) : .rect(frame)
         elements.append(.group(Group(content.draw(in: contentRect, context: context), clip: clip)))
         if overflows && !grows && isScrollEnabled {
             let visible = max(0.05, min(1, frame.height / (contentSize.height + padding.top + padding.bottom)))
             let track = frame.height - 2 * Theme.widgetCornerRadius
-            let indicator = Rect(x: frame.maxX - 7, y: Theme.widgetCornerRadius, width: 4, height: max(12, track * visible))
-            elements.append(.shape(Shape(path: .roundedRect(indicator, radius: 2), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.35))))
+            let indicator = Rect(
+                x: frame.maxX - 7, y: Theme.widgetCornerRadius, width: 4, height: max(12, track * visible))
+            elements.append(
+                .shape(
+                    Shape(
+                        path: .roundedRect(indicator, radius: 2),
+                        fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.35))))
         }
         if showsExpandButton { elements += expandButton(in: frame) }
-        return Drawing(extent: Extent(width: frame.width, height: frame.height), title: title, summary: summary, elements: elements)
+        return Drawing(
+            extent: Extent(width: frame.width, height: frame.height), title: title, summary: summary, elements: elements
+        )
     }
 
     /// The round "expand to screen" button in the top-right corner.
@@ -70,9 +85,13 @@ struct WidgetFrame {
         arrows.move(to: Point(center.x - 5, center.y))
         arrows.line(to: Point(center.x - 5, center.y + 5))
         arrows.line(to: Point(center.x, center.y + 5))
-        return [.group(Group([
-            .shape(Shape(path: .circle(center: center, radius: 14), fill: Theme.tertiaryFill)),
-            .shape(Shape(path: arrows, stroke: Stroke(color: Theme.secondary, width: 1.6, isRound: true))),
-        ], label: "Expand"))]
+        return [
+            .group(
+                Group(
+                    [
+                        .shape(Shape(path: .circle(center: center, radius: 14), fill: Theme.tertiaryFill)),
+                        .shape(Shape(path: arrows, stroke: Stroke(color: Theme.secondary, width: 1.6, isRound: true))),
+                    ], label: "Expand"))
+        ]
     }
 }

@@ -28,7 +28,9 @@ final class AssetGrants: Sendable {
     /// Whether `grant` is one this server made for the asset and has not expired.
     func isValid(_ grant: String, projectID: String, assetID: String, now: Date = Date()) async throws -> Bool {
         let parts = grant.split(separator: ".")
-        guard parts.count == 2, let expiry = Int(parts[0]), Double(expiry) > now.timeIntervalSince1970, parts[1].count == 64 else { return false }
+        guard parts.count == 2, let expiry = Int(parts[0]), Double(expiry) > now.timeIntervalSince1970,
+            parts[1].count == 64
+        else { return false }
         let expected = SHA256.hex(try await signature(projectID: projectID, assetID: assetID, expiry: expiry))
         // Compared in full whatever differs, so timing tells nothing.
         return zip(expected.utf8, parts[1].utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
@@ -45,7 +47,9 @@ final class AssetGrants: Sendable {
             return SHA256.hex((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
         let digits = Array(hex)
-        let bytes = stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
+        let bytes = stride(from: 0, to: digits.count - 1, by: 2).compactMap {
+            UInt8(String(digits[$0...$0 + 1]), radix: 16)
+        }
         key.withLock { $0 = bytes }
         return bytes
     }

@@ -35,22 +35,32 @@ final class AssetLibrary: Service, Sendable {
     // MARK: Files
 
     /// Where the model with `hash` is kept in `format` (the upload, or its conversion).
-    func modelPath(_ hash: String, _ format: ModelFormat) -> String { folder(hash).appendingPathComponent("\(hash).\(format.rawValue)").path }
+    func modelPath(_ hash: String, _ format: ModelFormat) -> String {
+        folder(hash).appendingPathComponent("\(hash).\(format.rawValue)").path
+    }
 
     /// Where the thumbnail of `size` pixels of the model with `hash` is kept.
-    func thumbnailPath(_ hash: String, size: Int) -> String { folder(hash).appendingPathComponent("\(hash)-\(size).png").path }
+    func thumbnailPath(_ hash: String, size: Int) -> String {
+        folder(hash).appendingPathComponent("\(hash)-\(size).png").path
+    }
 
-    private func folder(_ hash: String) -> URL { root.appendingPathComponent(String(hash.prefix(2)), isDirectory: true) }
+    private func folder(_ hash: String) -> URL {
+        root.appendingPathComponent(String(hash.prefix(2)), isDirectory: true)
+    }
 
     /// Streams an upload to disk: at most `limit` bytes, hashed as it arrives, never held whole in
     /// memory. The file's format is told by its first bytes.
     /// - Returns: its SHA-256 in hex, its size and format.
     /// - Throws: ``APIError`` `413` past `limit`, `415` for a file that is neither GLB nor USDZ.
-    func receive(_ body: some AsyncSequence<ByteBuffer, any Error>, limit: Int) async throws -> (hash: String, size: Int, format: ModelFormat) {
+    func receive(_ body: some AsyncSequence<ByteBuffer, any Error>, limit: Int) async throws -> (
+        hash: String, size: Int, format: ModelFormat
+    ) {
         let incoming = root.appendingPathComponent("incoming", isDirectory: true)
         try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
         let temporary = incoming.appendingPathComponent(UUID().uuidString)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil), let handle = FileHandle(forWritingAtPath: temporary.path) else {
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: temporary.path)
+        else {
             throw APIError(.internalServerError, "storageFailed", "the upload could not be stored")
         }
         var hasher = SHA256.Hasher()
@@ -87,7 +97,8 @@ final class AssetLibrary: Service, Sendable {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw APIError(.internalServerError, "storageFailed", "the upload could not be stored: \(error.localizedDescription)")
+            throw APIError(
+                .internalServerError, "storageFailed", "the upload could not be stored: \(error.localizedDescription)")
         }
         return (hash, size, format)
     }
@@ -103,8 +114,9 @@ final class AssetLibrary: Service, Sendable {
                 let hash = String(file.prefix { $0 != "." && $0 != "-" })
                 let file = (path as NSString).appendingPathComponent(file)
                 guard hash.count == 64, !hashes.contains(hash),
-                      let modified = (try? manager.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
-                      now.timeIntervalSince(modified) > 3_600 else { continue }
+                    let modified = (try? manager.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+                    now.timeIntervalSince(modified) > 3_600
+                else { continue }
                 if (try? manager.removeItem(atPath: file)) != nil { removed += 1 }
             }
         }
@@ -129,8 +141,9 @@ final class AssetLibrary: Service, Sendable {
         for (projectID, asset, attempts) in (try? await store.unfinishedAssets()) ?? [] {
             guard attempts < Self.attemptsAllowed else {
                 logger.warning("asset \(asset.id): processing started \(attempts) times and never ended; marked failed")
-                try? await store.finishAsset(id: asset.id, status: .failed, summary: nil,
-                                             failure: "processing this file stopped the server \(attempts) times; it is not tried again")
+                try? await store.finishAsset(
+                    id: asset.id, status: .failed, summary: nil,
+                    failure: "processing this file stopped the server \(attempts) times; it is not tried again")
                 continue
             }
             process(projectID: projectID, asset: asset)
@@ -163,7 +176,8 @@ final class AssetLibrary: Service, Sendable {
         }
         do {
             switch outcome {
-            case .success(let summary): try await store.finishAsset(id: asset.id, status: .ready, summary: summary, failure: nil)
+            case .success(let summary):
+                try await store.finishAsset(id: asset.id, status: .ready, summary: summary, failure: nil)
             case .failure(let error):
                 logger.info("asset \(asset.id) could not be read: \(error)")
                 try await store.finishAsset(id: asset.id, status: .failed, summary: nil, failure: "\(error)")
@@ -182,8 +196,11 @@ final class AssetLibrary: Service, Sendable {
 
     /// Reads the upload, writes what is missing of its thumbnails and conversion, returns the summary JSON.
     private func make(_ asset: Asset, stop: StopFlag) throws -> String {
-        guard let format = ModelFormat(rawValue: asset.format) else { throw ModelError(.unsupported, "the stored format \(asset.format) is not a model format") }
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: modelPath(asset.contentHash, format)), options: .alwaysMapped))
+        guard let format = ModelFormat(rawValue: asset.format) else {
+            throw ModelError(.unsupported, "the stored format \(asset.format) is not a model format")
+        }
+        let bytes = [UInt8](
+            try Data(contentsOf: URL(fileURLWithPath: modelPath(asset.contentHash, format)), options: .alwaysMapped))
         var warnings: [String] = []
         let model = try ModelFile.read(bytes, warnings: &warnings)
         var report = ModelInspection(model)
@@ -191,12 +208,15 @@ final class AssetLibrary: Service, Sendable {
         let other: ModelFormat = format == .glb ? .usdz : .glb
         try stop.check()
         if !FileManager.default.fileExists(atPath: modelPath(asset.contentHash, other)) {
-            try Data(try ModelFile.write(model, as: other)).write(to: URL(fileURLWithPath: modelPath(asset.contentHash, other)), options: .atomic)
+            try Data(try ModelFile.write(model, as: other)).write(
+                to: URL(fileURLWithPath: modelPath(asset.contentHash, other)), options: .atomic)
         }
-        for size in Self.thumbnailSizes where !FileManager.default.fileExists(atPath: thumbnailPath(asset.contentHash, size: size)) {
+        for size in Self.thumbnailSizes
+        where !FileManager.default.fileExists(atPath: thumbnailPath(asset.contentHash, size: size)) {
             try stop.check()
             let png = try ThumbnailRenderer(size: size).png(of: model)
-            try Data(png).write(to: URL(fileURLWithPath: thumbnailPath(asset.contentHash, size: size)), options: .atomic)
+            try Data(png).write(
+                to: URL(fileURLWithPath: thumbnailPath(asset.contentHash, size: size)), options: .atomic)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

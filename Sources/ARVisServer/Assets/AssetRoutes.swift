@@ -14,21 +14,28 @@ struct AssetRoutes: Sendable {
 
     func register(on router: Router<ServerContext>) {
         router.post(RouterPath(Self.base)) { request, context in try await self.upload(request, context) }
-        router.get(RouterPath(Self.base + "/{id}/model.{format}")) { request, context in try await self.model(request, context) }
-        router.get(RouterPath(Self.base + "/{id}/thumbnail.png")) { request, context in try await self.thumbnail(request, context) }
+        router.get(RouterPath(Self.base + "/{id}/model.{format}")) { request, context in
+            try await self.model(request, context)
+        }
+        router.get(RouterPath(Self.base + "/{id}/thumbnail.png")) { request, context in
+            try await self.thumbnail(request, context)
+        }
         router.get("/a/{project}/{id}") { request, context in try await self.viewer(request, context) }
     }
 
     /// Read access to the asset a valid grant names (its project not in the trash); `nil` otherwise.
     private func granted(_ grant: String, _ context: ServerContext) async throws -> (ProjectAccess, Asset?)? {
-        guard let id = context.parameters.get("id"), let project = try await api.store.project(slug: try context.parameters.require("project")),
-              project.trashedAt == nil, try await api.grants.isValid(grant, projectID: project.id, assetID: id) else { return nil }
+        guard let id = context.parameters.get("id"),
+            let project = try await api.store.project(slug: try context.parameters.require("project")),
+            project.trashedAt == nil, try await api.grants.isValid(grant, projectID: project.id, assetID: id)
+        else { return nil }
         let access = ProjectAccess(project: project, account: nil, role: nil)
         return (access, try await api.asset(id, in: access))
     }
 
     static func tooLarge(_ limit: Int) -> APIError {
-        APIError(.contentTooLarge, "tooLarge", "a model is at most \(limit / 1_000_000) MB (arvis serve --max-asset-mb)")
+        APIError(
+            .contentTooLarge, "tooLarge", "a model is at most \(limit / 1_000_000) MB (arvis serve --max-asset-mb)")
     }
 
     /// The request's bearer token: the `Authorization` header, else `access_token` (links a browser follows).
@@ -36,35 +43,59 @@ struct AssetRoutes: Sendable {
         SessionToken.bearer(request.headers[.authorization]) ?? request.uri.queryParameters.get("access_token")
     }
 
-    private func access(_ request: Request, _ context: ServerContext, needs: Role? = nil) async throws -> (ProjectAccess, Asset?) {
-        if needs == nil, let grant = request.uri.queryParameters.get("grant"), let granted = try await granted(grant, context) { return granted }
-        let access = try await api.access(try context.parameters.require("project"), needs: needs, token: Self.token(request))
+    private func access(_ request: Request, _ context: ServerContext, needs: Role? = nil) async throws -> (
+        ProjectAccess, Asset?
+    ) {
+        if needs == nil, let grant = request.uri.queryParameters.get("grant"),
+            let granted = try await granted(grant, context)
+        {
+            return granted
+        }
+        let access = try await api.access(
+            try context.parameters.require("project"), needs: needs, token: Self.token(request))
         guard let id = context.parameters.get("id") else { return (access, nil) }
         return (access, try await api.asset(id, in: access))
     }
 
     private func upload(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (access, _) = try await self.access(request, context, needs: .editor)
-        guard let rawName = request.uri.queryParameters.get("name") else { throw APIError.badRequest("name the asset: ?name=Chair") }
+        guard let rawName = request.uri.queryParameters.get("name") else {
+            throw APIError.badRequest("name the asset: ?name=Chair")
+        }
         let name = try ARVisAPI.assetName(rawName)
         let limit = api.configuration.maximumAssetBytes
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw Self.tooLarge(limit) }
-        let mediaType = request.headers[.contentType].map { ($0.split(separator: ";", omittingEmptySubsequences: false).first ?? "").trimmingCharacters(in: .whitespaces).lowercased() }
-        let accepted: Set<String> = ["model/gltf-binary", "model/vnd.usdz+zip", "model/vnd.usd+zip", "application/octet-stream"]
-        if let mediaType, !mediaType.isEmpty, !accepted.contains(mediaType) {
-            throw APIError(.unsupportedMediaType, "unsupportedMediaType", "send the file as model/gltf-binary, model/vnd.usdz+zip or application/octet-stream")
+        let mediaType = request.headers[.contentType].map {
+            ($0.split(separator: ";", omittingEmptySubsequences: false).first ?? "").trimmingCharacters(
+                in: .whitespaces
+            ).lowercased()
         }
-        try await api.requireQuota(.assetBytes(request.headers[.contentLength].flatMap(Int.init) ?? 0), projectID: access.project.id)
+        let accepted: Set<String> = [
+            "model/gltf-binary", "model/vnd.usdz+zip", "model/vnd.usd+zip", "application/octet-stream",
+        ]
+        if let mediaType, !mediaType.isEmpty, !accepted.contains(mediaType) {
+            throw APIError(
+                .unsupportedMediaType, "unsupportedMediaType",
+                "send the file as model/gltf-binary, model/vnd.usdz+zip or application/octet-stream")
+        }
+        try await api.requireQuota(
+            .assetBytes(request.headers[.contentLength].flatMap(Int.init) ?? 0), projectID: access.project.id)
         let stored = try await api.library.receive(request.body, limit: limit)
         try await api.requireQuota(.assetBytes(stored.size), projectID: access.project.id)
-        let asset = try await api.store.addAsset(projectID: access.project.id, Asset(
-            name: name, format: stored.format.rawValue, contentHash: stored.hash, size: stored.size, uploaderID: access.account?.id))
+        let asset = try await api.store.addAsset(
+            projectID: access.project.id,
+            Asset(
+                name: name, format: stored.format.rawValue, contentHash: stored.hash, size: stored.size,
+                uploaderID: access.account?.id))
         api.library.process(projectID: access.project.id, asset: asset)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = try encoder.encode(ARVisAPI.schema(asset, project: access.project.slug))
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .location: "/api/v1/projects/\(access.project.slug)/assets/\(asset.id)"]
+        var headers: HTTPFields = [
+            .contentType: "application/json; charset=utf-8",
+            .location: "/api/v1/projects/\(access.project.slug)/assets/\(asset.id)",
+        ]
         SecurityHeaders.append(to: &headers)
         return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
@@ -74,25 +105,39 @@ struct AssetRoutes: Sendable {
     private func readyFile(_ path: String, of asset: Asset, in access: ProjectAccess) throws -> Int {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int { return size }
         switch asset.status {
-        case .failed: throw APIError(.conflict, "notReadable", "the model could not be read: \(asset.failure ?? "unknown reason")")
+        case .failed:
+            throw APIError(
+                .conflict, "notReadable", "the model could not be read: \(asset.failure ?? "unknown reason")")
         case .ready:
             api.library.process(projectID: access.project.id, asset: asset)
             throw APIError(.conflict, "notReady", "the file is being made again; try again in a moment")
-        case .processing: throw APIError(.conflict, "notReady", "the asset is still being processed; try again in a moment")
+        case .processing:
+            throw APIError(.conflict, "notReady", "the asset is still being processed; try again in a moment")
         }
     }
 
     private func model(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (access, found) = try await access(request, context)
-        guard let asset = found, let format = ModelFormat(rawValue: try context.parameters.require("format")), format == .glb || format == .usdz else {
+        guard let asset = found, let format = ModelFormat(rawValue: try context.parameters.require("format")),
+            format == .glb || format == .usdz
+        else {
             throw APIError.notFound("a model is model.glb or model.usdz")
         }
         let path = api.library.modelPath(asset.contentHash, format)
         let size = try readyFile(path, of: asset, in: access)
-        let safeName = String(asset.name.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_".unicodeScalars.contains($0)) ? Character($0) : "_" })
-        var headers: HTTPFields = [.eTag: "\"\(asset.contentHash.prefix(32))-\(format.rawValue)\"", .cacheControl: "no-cache", .acceptRanges: "bytes"]
+        let safeName = String(
+            asset.name.unicodeScalars.map {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_".unicodeScalars.contains($0))
+                    ? Character($0) : "_"
+            })
+        var headers: HTTPFields = [
+            .eTag: "\"\(asset.contentHash.prefix(32))-\(format.rawValue)\"", .cacheControl: "no-cache",
+            .acceptRanges: "bytes",
+        ]
         headers[.contentDisposition] = "inline; filename=\"\(safeName).\(format.rawValue)\""
-        return try await Self.file(path, size: size, mediaType: format.mimeType, headers: headers, request: request, context: context)
+        return try await Self.file(
+            path, size: size, mediaType: format.mimeType, headers: headers, request: request, context: context)
     }
 
     private func thumbnail(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -105,14 +150,19 @@ struct AssetRoutes: Sendable {
         let path = api.library.thumbnailPath(asset.contentHash, size: size)
         let length = try readyFile(path, of: asset, in: access)
         let headers: HTTPFields = [.eTag: "\"\(asset.contentHash.prefix(32))-\(size)\"", .cacheControl: "no-cache"]
-        return try await Self.file(path, size: length, mediaType: "image/png", headers: headers, request: request, context: context)
+        return try await Self.file(
+            path, size: length, mediaType: "image/png", headers: headers, request: request, context: context)
     }
 
     /// A file as a response: `304` when the client holds its `ETag`, `206` for one satisfiable byte
     /// range, `416` for one outside the file, else the whole file; streamed from disk.
-    static func file(_ path: String, size: Int, mediaType: String, headers: HTTPFields, request: Request, context: ServerContext) async throws -> Response {
+    static func file(
+        _ path: String, size: Int, mediaType: String, headers: HTTPFields, request: Request, context: ServerContext
+    ) async throws -> Response {
         var headers = headers
-        if let tag = headers[.eTag], ETagList.names(tag, request.headers[.ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
+        if let tag = headers[.eTag], ETagList.names(tag, request.headers[.ifNoneMatch]) {
+            return Response(status: .notModified, headers: headers)
+        }
         headers[.contentType] = mediaType
         SecurityHeaders.append(to: &headers)
         let files = FileIO()
@@ -120,22 +170,30 @@ struct AssetRoutes: Sendable {
             return Response(status: .ok, headers: headers, body: try await files.loadFile(path: path, context: context))
         }
         guard let range = ByteRange.parse(rangeHeader, size: size) else {
-            let error = APIError(.rangeNotSatisfiable, "rangeNotSatisfiable", "the range \(rangeHeader.prefix(100)) is not one range inside the \(size)-byte file")
+            let error = APIError(
+                .rangeNotSatisfiable, "rangeNotSatisfiable",
+                "the range \(rangeHeader.prefix(100)) is not one range inside the \(size)-byte file")
             var response = try error.response(from: request, context: context)
             response.headers[.contentRange] = "bytes */\(size)"
             return response
         }
         headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
-        return Response(status: .partialContent, headers: headers, body: try await files.loadFile(path: path, range: range, context: context))
+        return Response(
+            status: .partialContent, headers: headers,
+            body: try await files.loadFile(path: path, range: range, context: context))
     }
 
     private func viewer(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (access, found) = try await self.access(request, context)
         guard let asset = found else { throw APIError.notFound("no asset") }
         // Anyone may read a public or unlisted project's files; a private one's links carry a grant.
-        let grant = access.project.visibility == .private ? try await api.grants.grant(projectID: access.project.id, assetID: asset.id) : nil
-        let page = AssetViewerPage(asset: asset, project: access.project, base: HubLinks.baseURL(of: request, configuration: api.configuration),
-                                   grant: grant)
+        let grant =
+            access.project.visibility == .private
+            ? try await api.grants.grant(projectID: access.project.id, assetID: asset.id) : nil
+        let page = AssetViewerPage(
+            asset: asset, project: access.project,
+            base: HubLinks.baseURL(of: request, configuration: api.configuration),
+            grant: grant)
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"]
         SecurityHeaders.append(to: &headers, policy: AssetViewerPage.policy)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page.html)))
@@ -150,7 +208,8 @@ enum ByteRange {
         guard text.lowercased().hasPrefix("bytes="), size > 0 else { return nil }
         let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
         guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
-        let first = spec[..<dash].trimmingCharacters(in: .whitespaces), last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
+        let first = spec[..<dash].trimmingCharacters(in: .whitespaces)
+        let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
         if first.isEmpty {
             guard let suffix = Int(last), suffix > 0 else { return nil }
             return max(0, size - suffix)...(size - 1)

@@ -16,7 +16,8 @@ struct AssetViewerPage {
     var grant: String?
 
     /// Scripts from the server only, pictures and models from the server, framed only by the server's own pages.
-    static let policy = "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'unsafe-inline'; "
+    static let policy =
+        "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'unsafe-inline'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
 
     private func link(_ file: String) -> String {
@@ -28,17 +29,25 @@ struct AssetViewerPage {
 
     var html: String {
         let name = asset.name.xmlEscaped
-        let glb = link("model.glb"), usdz = link("model.usdz")
+        let glb = link("model.glb")
+        let usdz = link("model.usdz")
         let sceneViewer = SceneViewerLink.intent(model: base + glb, title: asset.name)
         let summary = asset.summary.flatMap { try? JSONDecoder().decode(ModelInspection.self, from: Data($0.utf8)) }
-        var facts = ["\(asset.format.uppercased()) · \(ByteCountFormatter.string(fromByteCount: Int64(asset.size), countStyle: .file))"]
+        var facts = [
+            "\(asset.format.uppercased()) · \(ByteCountFormatter.string(fromByteCount: Int64(asset.size), countStyle: .file))"
+        ]
         if let summary {
             facts.append("\(summary.triangles) triangles")
-            if let size = summary.bounds?.size { facts.append(size.map { String(format: "%.3g", $0) }.joined(separator: " × ") + " m") }
+            if let size = summary.bounds?.size {
+                facts.append(size.map { String(format: "%.3g", $0) }.joined(separator: " × ") + " m")
+            }
         }
         let status = asset.status == .failed ? "This model could not be read: \((asset.failure ?? "").xmlEscaped)" : ""
         let warnings = (summary?.warnings ?? []).map { "<li>\($0.xmlEscaped)</li>" }.joined()
-        let thumbnail = asset.status == .ready ? "<img class=\"poster\" src=\"\(link("thumbnail.png?size=1024").xmlEscaped)\" alt=\"\(name), drawn by the server\">" : ""
+        let thumbnail =
+            asset.status == .ready
+            ? "<img class=\"poster\" src=\"\(link("thumbnail.png?size=1024").xmlEscaped)\" alt=\"\(name), drawn by the server\">"
+            : ""
         return HubPage.head(title: "\(name) — \(project.name.xmlEscaped)", style: Self.style) + """
             <body>
             <header><h1>\(name)</h1><p>\(project.name.xmlEscaped) · \(facts.joined(separator: " · ").xmlEscaped)</p></header>

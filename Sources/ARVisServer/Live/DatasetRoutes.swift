@@ -24,28 +24,39 @@ struct DatasetRoutes: Sendable {
     private func dataset(_ context: ServerContext) throws -> String {
         let name = try context.parameters.require("dataset")
         guard ItemName.isValid(name) else {
-            throw APIError.badRequest("a dataset name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
+            throw APIError.badRequest(
+                "a dataset name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
         return name
     }
 
     private func append(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let access = try await api.access(try context.parameters.require("project"), needs: .editor,
-                                          token: SessionToken.bearer(request.headers[.authorization]))
+        let access = try await api.access(
+            try context.parameters.require("project"), needs: .editor,
+            token: SessionToken.bearer(request.headers[.authorization]))
         let name = try dataset(context)
-        let bytes = try await request.bodyBytes(upTo: Self.maximumBodyBytes, orThrow: APIError(
-            .contentTooLarge, "tooLarge", "an append is at most \(Self.maximumBodyBytes / 1_000_000) MB; send more requests"))
+        let bytes = try await request.bodyBytes(
+            upTo: Self.maximumBodyBytes,
+            orThrow: APIError(
+                .contentTooLarge, "tooLarge",
+                "an append is at most \(Self.maximumBodyBytes / 1_000_000) MB; send more requests"))
         let rows = try RowReader.rows(bytes, contentType: request.headers[.contentType])
         guard !rows.isEmpty else { throw APIError.invalid("noRows", "the body holds no rows") }
-        guard rows.count <= Self.maximumRows else { throw APIError(.contentTooLarge, "tooLarge", "an append is at most \(Self.maximumRows) rows") }
+        guard rows.count <= Self.maximumRows else {
+            throw APIError(.contentTooLarge, "tooLarge", "an append is at most \(Self.maximumRows) rows")
+        }
         try await api.requireQuota(.rows(rows.count), projectID: access.project.id)
         let stored = try await api.store.appendRows(projectID: access.project.id, dataset: name, rows)
-        let body = "{\"appended\":\(stored.count),\"first\":\(stored.first?.sequence ?? 0),\"last\":\(stored.last?.sequence ?? 0)}"
-        return Response(status: .created, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        let body =
+            "{\"appended\":\(stored.count),\"first\":\(stored.first?.sequence ?? 0),\"last\":\(stored.last?.sequence ?? 0)}"
+        return Response(
+            status: .created, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
     private func list(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let access = try await api.access(try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+        let access = try await api.access(
+            try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
         let name = try dataset(context)
         let query = request.uri.queryParameters
         func number<T: LosslessStringConvertible>(_ key: String, _ type: T.Type) throws -> T? {
@@ -56,13 +67,19 @@ struct DatasetRoutes: Sendable {
         let last = try number("last", Int.self) ?? DatasetLink.defaultRows
         let seconds = try number("seconds", Double.self)
         let after = try number("after", Int64.self) ?? 0
-        guard (1...DatasetLink.largestRows).contains(last), after >= 0, seconds.map({ $0.isFinite && $0 > 0 && $0 <= 31_536_000 }) ?? true else {
-            throw APIError.badRequest("last is 1 to \(DatasetLink.largestRows), seconds more than 0 and at most a year, after 0 or more")
+        guard (1...DatasetLink.largestRows).contains(last), after >= 0,
+            seconds.map({ $0.isFinite && $0 > 0 && $0 <= 31_536_000 }) ?? true
+        else {
+            throw APIError.badRequest(
+                "last is 1 to \(DatasetLink.largestRows), seconds more than 0 and at most a year, after 0 or more")
         }
-        let rows = try await api.store.rows(projectID: access.project.id, dataset: name, last: last,
-                                            since: seconds.map { Date().addingTimeInterval(-$0) }, after: after)
+        let rows = try await api.store.rows(
+            projectID: access.project.id, dataset: name, last: last,
+            since: seconds.map { Date().addingTimeInterval(-$0) }, after: after)
         let body = "{\"rows\":[" + rows.map(LiveMessages.row).joined(separator: ",") + "]}"
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 }
 
@@ -77,8 +94,11 @@ enum RowReader {
     /// - Throws: ``APIError`` `415` for another content type, `422` (located by row) for a row that
     ///   is not one.
     static func rows(_ body: [UInt8], contentType: String?) throws -> [String] {
-        let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        guard let text = String(validating: body, as: UTF8.self) else { throw APIError.invalid("notUTF8", "the body is not UTF-8 text") }
+        let type =
+            contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw APIError.invalid("notUTF8", "the body is not UTF-8 text")
+        }
         switch type {
         case "application/x-ndjson", "application/jsonl", "application/jsonlines", "application/json-seq":
             return try text.split(whereSeparator: \.isNewline).enumerated().compactMap { index, line in
@@ -94,7 +114,9 @@ enum RowReader {
         case "text/csv":
             return try CSVTable.rows(text).map { try row(object: $0.values, at: "line \($0.line)") }
         default:
-            throw APIError(.unsupportedMediaType, "unsupportedMediaType", "send rows as application/x-ndjson, application/json or text/csv")
+            throw APIError(
+                .unsupportedMediaType, "unsupportedMediaType",
+                "send rows as application/x-ndjson, application/json or text/csv")
         }
     }
 
@@ -107,16 +129,26 @@ enum RowReader {
     }
 
     private static func row(object: Any, at location: String) throws -> String {
-        guard let values = object as? [String: Any] else { throw APIError.invalid("invalidRow", "\(location) is not an object of column to value") }
-        guard values.count <= maximumColumns else { throw APIError.invalid("invalidRow", "\(location) has \(values.count) columns; a row has at most \(maximumColumns)") }
+        guard let values = object as? [String: Any] else {
+            throw APIError.invalid("invalidRow", "\(location) is not an object of column to value")
+        }
+        guard values.count <= maximumColumns else {
+            throw APIError.invalid(
+                "invalidRow", "\(location) has \(values.count) columns; a row has at most \(maximumColumns)")
+        }
         for (column, value) in values {
-            guard (1...200).contains(column.count) else { throw APIError.invalid("invalidRow", "\(location): a column name is 1 to 200 characters") }
+            guard (1...200).contains(column.count) else {
+                throw APIError.invalid("invalidRow", "\(location): a column name is 1 to 200 characters")
+            }
             switch value {
             case is NSNull: break
             case let text as String where text.count <= maximumStringLength: break
             case let number as NSNumber where number.doubleValue.isFinite: break
             default:
-                throw APIError.invalid("invalidRow", "\(location): \"\(column.prefix(40))\" is a string of at most \(maximumStringLength) characters, a finite number, a boolean or null")
+                throw APIError.invalid(
+                    "invalidRow",
+                    "\(location): \"\(column.prefix(40))\" is a string of at most \(maximumStringLength) characters, a finite number, a boolean or null"
+                )
             }
         }
         let data = try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys, .withoutEscapingSlashes])
@@ -135,7 +167,9 @@ enum CSVTable {
         return try records.dropFirst().compactMap { record in
             if record.cells.count == 1, record.cells[0].isEmpty { return nil }
             guard record.cells.count <= header.count else {
-                throw APIError.invalid("invalidRow", "line \(record.line) has \(record.cells.count) cells; the header names \(header.count) columns")
+                throw APIError.invalid(
+                    "invalidRow",
+                    "line \(record.line) has \(record.cells.count) cells; the header names \(header.count) columns")
             }
             var values: [String: Any] = [:]
             for (column, cell) in zip(header, record.cells) { values[column] = value(cell) }
@@ -145,36 +179,64 @@ enum CSVTable {
 
     private static func value(_ cell: String) -> Any {
         if cell.isEmpty { return NSNull() }
-        if let number = Double(cell), number.isFinite, cell.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true { return number }
+        if let number = Double(cell), number.isFinite,
+            cell.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true
+        {
+            return number
+        }
         return cell
     }
 
     private static func records(_ text: String) throws -> [(line: Int, cells: [String])] {
         var records: [(Int, [String])] = []
-        var cells: [String] = [], cell = "", quoted = false, afterQuote = false
-        var line = 1, start = 1
+        var cells: [String] = []
+        var cell = ""
+        var quoted = false
+        var afterQuote = false
+        var line = 1
+        var start = 1
         var characters = text.makeIterator()
         while let character = characters.next() {
             if quoted {
-                if character == "\"" { quoted = false; afterQuote = true } else { cell.append(character) }
+                if character == "\"" {
+                    quoted = false
+                    afterQuote = true
+                } else {
+                    cell.append(character)
+                }
                 if character.isNewline { line += 1 }
                 continue
             }
             switch character {
-            case "\"" where afterQuote: cell.append("\""); quoted = true; afterQuote = false
+            case "\"" where afterQuote:
+                cell.append("\"")
+                quoted = true
+                afterQuote = false
             case "\"" where cell.isEmpty: quoted = true
-            case ",": cells.append(cell); cell = ""; afterQuote = false
+            case ",":
+                cells.append(cell)
+                cell = ""
+                afterQuote = false
             case "\n", "\r\n", "\r":
                 cells.append(cell)
                 records.append((start, cells))
-                cells = []; cell = ""; afterQuote = false
+                cells = []
+                cell = ""
+                afterQuote = false
                 line += 1
                 start = line
-            default: cell.append(character); afterQuote = false
+            default:
+                cell.append(character)
+                afterQuote = false
             }
         }
-        guard !quoted else { throw APIError.invalid("invalidRow", "the quoted cell that starts on line \(line) never ends") }
-        if !cell.isEmpty || !cells.isEmpty { cells.append(cell); records.append((start, cells)) }
+        guard !quoted else {
+            throw APIError.invalid("invalidRow", "the quoted cell that starts on line \(line) never ends")
+        }
+        if !cell.isEmpty || !cells.isEmpty {
+            cells.append(cell)
+            records.append((start, cells))
+        }
         return records
     }
 }

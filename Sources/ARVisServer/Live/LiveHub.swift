@@ -1,9 +1,9 @@
 import ARVisPipeline
 import ARVisSpec
 import ARVisStore
-import NIOCore
 import Foundation
 import Logging
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 
@@ -63,7 +63,10 @@ final class LiveHub: Service, Sendable {
     /// - Parameters:
     ///   - sessionCheckInterval: how often clients that connected with a token are checked again.
     ///   - authorize: checks a client's grant again (throws the refusal a new connection would get).
-    init(store: Store, logger: Logger, sessionCheckInterval: Duration = .seconds(60), authorize: @escaping Authorizer = { _ in }) {
+    init(
+        store: Store, logger: Logger, sessionCheckInterval: Duration = .seconds(60),
+        authorize: @escaping Authorizer = { _ in }
+    ) {
         self.store = store
         self.logger = logger
         self.sessionCheckInterval = sessionCheckInterval
@@ -79,7 +82,8 @@ final class LiveHub: Service, Sendable {
                 group.addTask { await self.checkSessionsPeriodically() }
                 for await event in self.events {
                     do { try await self.dispatch(event) } catch {
-                        self.logger.warning("live: event \(event.sequence) (\(event.kind.rawValue)) not delivered: \(error)")
+                        self.logger.warning(
+                            "live: event \(event.sequence) (\(event.kind.rawValue)) not delivered: \(error)")
                     }
                 }
                 group.cancelAll()
@@ -165,7 +169,7 @@ final class LiveHub: Service, Sendable {
         default:
             let members = rooms(ofProject: event.projectID, named: Self.room(of: event))
             guard !members.isEmpty, let message = try await roomMessage(event) else { return }
-            members.forEach { $0.broadcast(message) }
+            for member in members { member.broadcast(message) }
         }
     }
 
@@ -180,7 +184,9 @@ final class LiveHub: Service, Sendable {
         let text: String
         switch event.kind {
         case .annotationAdded:
-            guard let annotation = try await store.annotation(projectID: event.projectID, id: event.subject) else { return nil }
+            guard let annotation = try await store.annotation(projectID: event.projectID, id: event.subject) else {
+                return nil
+            }
             text = LiveMessages.annotation(annotation, sequence: event.sequence)
         case .treePlanted:
             guard let tree = try await store.tree(projectID: event.projectID, id: event.subject) else { return nil }
@@ -202,22 +208,25 @@ final class LiveHub: Service, Sendable {
         let watchers = specWatchers(key)
         guard !watchers.isEmpty else { return }
         guard event.kind == .specSaved, let number = Int(event.detail ?? "") else {
-            let message = Outbox.Message.restart(stream: "spec", text: ByteBuffer(string: LiveMessages.deleted(name: key.name)))
-            watchers.forEach { $0.send(message) }
+            let message = Outbox.Message.restart(
+                stream: "spec", text: ByteBuffer(string: LiveMessages.deleted(name: key.name)))
+            for watcher in watchers { watcher.send(message) }
             return
         }
         guard let update = try await specs.update(key, to: number, from: number - 1) else { return }
-        watchers.forEach { $0.send(update) }
+        for watcher in watchers { watcher.send(update) }
     }
 
     /// Checks again the access of every client of the project the event names (of the one account
     /// it names, or all), and closes those that lost it with ``LiveClose/revoked(_:)``.
     private func accessChanged(_ event: StoreEvent) async {
-        await recheck(subscribers.withLock { state in
-            state.grants.values.filter { entry in
-                entry.grant.projectID == event.projectID && (event.subject == "*" || entry.grant.accountID == event.subject)
-            }
-        })
+        await recheck(
+            subscribers.withLock { state in
+                state.grants.values.filter { entry in
+                    entry.grant.projectID == event.projectID
+                        && (event.subject == "*" || entry.grant.accountID == event.subject)
+                }
+            })
     }
 
     /// Checks the access of `clients` again and closes those that lost it.
@@ -243,16 +252,22 @@ final class LiveHub: Service, Sendable {
 
     private func rowsAppended(_ event: StoreEvent) async throws {
         let bounds = (event.detail ?? "").split(separator: "-").compactMap { Int64($0) }
-        guard bounds.count == 2, bounds[0] >= 1, bounds[0] <= bounds[1], bounds[1] - bounds[0] < Int64(Store.rowsPerDataset) else { return }
+        guard bounds.count == 2, bounds[0] >= 1, bounds[0] <= bounds[1],
+            bounds[1] - bounds[0] < Int64(Store.rowsPerDataset)
+        else { return }
         var rows: [DatasetRow]?
         for (key, watchers) in specWatchers(ofProject: event.projectID) {
             guard let use = try await specs.latest(key)?.digest.datasets[event.subject] else { continue }
             if rows == nil {
-                rows = try await store.rows(projectID: event.projectID, dataset: event.subject, after: bounds[0] - 1, through: bounds[1])
+                rows = try await store.rows(
+                    projectID: event.projectID, dataset: event.subject, after: bounds[0] - 1, through: bounds[1])
             }
             guard let rows, let last = rows.last else { return }
-            let text = ByteBuffer(string: LiveMessages.rows(dataset: event.subject, widgets: use.widgets, rows: rows, reset: false))
-            watchers.forEach { $0.send(.ordered(stream: "rows:" + event.subject, cursor: last.sequence, text: text)) }
+            let text = ByteBuffer(
+                string: LiveMessages.rows(dataset: event.subject, widgets: use.widgets, rows: rows, reset: false))
+            for watcher in watchers {
+                watcher.send(.ordered(stream: "rows:" + event.subject, cursor: last.sequence, text: text))
+            }
         }
     }
 
@@ -271,8 +286,11 @@ final class LiveHub: Service, Sendable {
             let missed = try await store.events(projectID: key.projectID, after: since, limit: Self.replayLimit + 1)
             if missed.count <= Self.replayLimit {
                 var messages: [Outbox.Message] = [
-                    .ordered(stream: "events", cursor: since,
-                             text: ByteBuffer(string: LiveMessages.welcome(room: key.room, role: role, sequence: since, annotations: nil))),
+                    .ordered(
+                        stream: "events", cursor: since,
+                        text: ByteBuffer(
+                            string: LiveMessages.welcome(room: key.room, role: role, sequence: since, annotations: nil))
+                    )
                 ]
                 for event in missed where Self.room(of: event) == nil || Self.room(of: event) == key.room {
                     if let message = try await roomMessage(event) { messages.append(message) }
@@ -302,8 +320,10 @@ final class LiveHub: Service, Sendable {
         for (name, use) in latest.digest.datasets.sorted(by: { $0.key < $1.key }) {
             let after = rowsAfter[name]
             let since = use.link.seconds.map { Date().addingTimeInterval(-$0) }
-            let rows = try await store.rows(projectID: key.projectID, dataset: name, last: use.link.rowLimit, since: since, after: after ?? 0)
-            let text = ByteBuffer(string: LiveMessages.rows(dataset: name, widgets: use.widgets, rows: rows, reset: after == nil))
+            let rows = try await store.rows(
+                projectID: key.projectID, dataset: name, last: use.link.rowLimit, since: since, after: after ?? 0)
+            let text = ByteBuffer(
+                string: LiveMessages.rows(dataset: name, widgets: use.widgets, rows: rows, reset: after == nil))
             messages.append(.ordered(stream: "rows:" + name, cursor: rows.last?.sequence ?? after ?? 0, text: text))
         }
         return messages
@@ -330,7 +350,8 @@ final class SpecSnapshots: Sendable {
 
     /// Where versions are read and their messages made: a large spec takes a moment of CPU, which
     /// must not hold up the server's tasks.
-    private let pool = WorkPool("spec snapshots", limits: .init(running: WorkPool.backgroundThreads, perClient: .max, waiting: .max))
+    private let pool = WorkPool(
+        "spec snapshots", limits: .init(running: WorkPool.backgroundThreads, perClient: .max, waiting: .max))
 
     init(store: Store) { self.store = store }
 
@@ -356,7 +377,10 @@ final class SpecSnapshots: Sendable {
         let previous = try await old.asyncMap { try await snapshot(key, $0) } ?? nil
         let text = try await pool.run(client: nil) {
             let (changed, removed) = current.digest.changes(since: previous?.digest)
-            return ByteBuffer(string: LiveMessages.spec(name: key.name, version: current.version, changed: changed, removed: removed, specJSON: current.json))
+            return ByteBuffer(
+                string: LiveMessages.spec(
+                    name: key.name, version: current.version, changed: changed, removed: removed, specJSON: current.json
+                ))
         }
         return .ordered(stream: "spec", cursor: Int64(new), text: text)
     }
@@ -365,16 +389,24 @@ final class SpecSnapshots: Sendable {
     private func snapshot(_ key: LiveHub.SpecKey, _ number: Int) async throws -> Snapshot? {
         guard number >= 1 else { return nil }
         if let hit = kept.withLock({ $0.snapshots[Self.name(key, number)] }) { return hit }
-        guard let version = try await store.spec(projectID: key.projectID, name: key.name, version: number) else { return nil }
+        guard let version = try await store.spec(projectID: key.projectID, name: key.name, version: number) else {
+            return nil
+        }
         return try await remember(key, version)
     }
 
     private func remember(_ key: LiveHub.SpecKey, _ version: SpecVersion) async throws -> Snapshot {
         let name = Self.name(key, version.version)
-        if let hit = kept.withLock({ $0.snapshots[name] }), hit.version.contentHash == version.contentHash { return hit }
+        if let hit = kept.withLock({ $0.snapshots[name] }), hit.version.contentHash == version.contentHash {
+            return hit
+        }
         let snapshot = try await pool.run(client: nil) {
-            guard let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name).document else {
-                throw APIError.invalid("invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
+            guard
+                let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name)
+                    .document
+            else {
+                throw APIError.invalid(
+                    "invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
             }
             var bare = version
             bare.body = nil
@@ -389,5 +421,7 @@ final class SpecSnapshots: Sendable {
         return snapshot
     }
 
-    private static func name(_ key: LiveHub.SpecKey, _ version: Int) -> String { "\(key.projectID)/\(key.name)/\(version)" }
+    private static func name(_ key: LiveHub.SpecKey, _ version: Int) -> String {
+        "\(key.projectID)/\(key.name)/\(version)"
+    }
 }

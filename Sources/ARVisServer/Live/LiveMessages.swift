@@ -22,7 +22,9 @@ import Foundation
 /// - `{"type":"refused","clientId","code","message"}` — a change the server would not make (a tree too
 ///   close to another, a tap on a frame it no longer holds), sent to its sender only.
 enum LiveMessages {
-    static func spec(name: String, version: SpecVersion, changed: [String], removed: [String], specJSON: String) -> String {
+    static func spec(name: String, version: SpecVersion, changed: [String], removed: [String], specJSON: String)
+        -> String
+    {
         "{\"type\":\"spec\",\"name\":\(quoted(name)),\"version\":\(version.version),\"etag\":\(quoted(version.etag)),"
             + "\"changed\":\(list(changed)),\"removed\":\(list(removed)),\"spec\":\(specJSON)}"
     }
@@ -33,7 +35,8 @@ enum LiveMessages {
 
     static func rows(dataset: String, widgets: [String], rows: [DatasetRow], reset: Bool) -> String {
         let items = rows.map(row)
-        return "{\"type\":\"rows\",\"dataset\":\(quoted(dataset)),\"widgets\":\(list(widgets)),\"reset\":\(reset),\"rows\":[\(items.joined(separator: ","))]}"
+        return
+            "{\"type\":\"rows\",\"dataset\":\(quoted(dataset)),\"widgets\":\(list(widgets)),\"reset\":\(reset),\"rows\":[\(items.joined(separator: ","))]}"
     }
 
     /// `annotations`: the room's, for a member joining afresh; `nil` for one resuming (the events it
@@ -45,7 +48,8 @@ enum LiveMessages {
 
     static func welcome(room: String, role: String, sequence: Int64, annotations: [Annotation]?) -> String {
         let list = annotations.map { "[" + $0.map(annotationObject).joined(separator: ",") + "]" } ?? "null"
-        return "{\"type\":\"welcome\",\"room\":\(quoted(room)),\"role\":\(quoted(role)),\"seq\":\(sequence),\"annotations\":\(list)}"
+        return
+            "{\"type\":\"welcome\",\"room\":\(quoted(room)),\"role\":\(quoted(role)),\"seq\":\(sequence),\"annotations\":\(list)}"
     }
 
     static func annotation(_ annotation: Annotation, sequence: Int64) -> String {

@@ -44,7 +44,8 @@ struct LiveRoutes: Sendable {
     func register(on router: Router<ServerContext>, webSocketRouter: Router<LiveContext>) {
         router.get("/live/{project}/rooms/{room}") { request, context -> Response in
             _ = try await self.roomAccess(request, parameters: context.parameters)
-            throw APIError(.upgradeRequired, "upgradeRequired", "a room is a WebSocket: connect with Upgrade: websocket")
+            throw APIError(
+                .upgradeRequired, "upgradeRequired", "a room is a WebSocket: connect with Upgrade: websocket")
         }
         router.get("/live/{project}/{name}") { request, context in
             let response = try await self.events(request, parameters: context.parameters)
@@ -52,15 +53,20 @@ struct LiveRoutes: Sendable {
             return response
         }
         webSocketRouter.ws("/live/{project}/rooms/{room}") { request, context in
-            guard (try? await self.roomAccess(request, parameters: context.parameters)) != nil else { return .dontUpgrade }
+            guard (try? await self.roomAccess(request, parameters: context.parameters)) != nil else {
+                return .dontUpgrade
+            }
             return .upgrade(Self.protocolHeaders(request))
         } onUpgrade: { inbound, outbound, context in
             Self.limitSendBuffer(of: context.requestContext.channel)
-            await self.room(inbound, outbound, request: context.request, parameters: context.requestContext.parameters,
-                            channel: context.requestContext.channel)
+            await self.room(
+                inbound, outbound, request: context.request, parameters: context.requestContext.parameters,
+                channel: context.requestContext.channel)
         }
         webSocketRouter.ws("/live/{project}/{name}") { request, context in
-            guard (try? await self.specAccess(request, parameters: context.parameters)) != nil else { return .dontUpgrade }
+            guard (try? await self.specAccess(request, parameters: context.parameters)) != nil else {
+                return .dontUpgrade
+            }
             return .upgrade(Self.protocolHeaders(request))
         } onUpgrade: { inbound, outbound, context in
             Self.limitSendBuffer(of: context.requestContext.channel)
@@ -75,11 +81,15 @@ struct LiveRoutes: Sendable {
 
     // MARK: Spec streams
 
-    private func specAccess(_ request: Request, parameters: Parameters) async throws -> (key: LiveHub.SpecKey, grant: LiveHub.Grant) {
+    private func specAccess(_ request: Request, parameters: Parameters) async throws -> (
+        key: LiveHub.SpecKey, grant: LiveHub.Grant
+    ) {
         let token = Self.token(request)
         let access = try await api.access(try parameters.require("project"), token: token)
         let name = try parameters.require("name")
-        guard ItemName.isValid(name), try await hub.specs.latest(LiveHub.SpecKey(projectID: access.project.id, name: name)) != nil else {
+        guard ItemName.isValid(name),
+            try await hub.specs.latest(LiveHub.SpecKey(projectID: access.project.id, name: name)) != nil
+        else {
             throw APIError.notFound("no spec '\(name)' in '\(access.project.slug)'")
         }
         return (LiveHub.SpecKey(projectID: access.project.id, name: name), Self.grant(access, token: token, role: nil))
@@ -87,10 +97,14 @@ struct LiveRoutes: Sendable {
 
     /// What a client connected with: read access (`role` `nil`) or the role it must keep.
     static func grant(_ access: ProjectAccess, token: String?, role: Role?) -> LiveHub.Grant {
-        LiveHub.Grant(projectID: access.project.id, slug: access.project.slug, token: token, accountID: access.account?.id, role: role)
+        LiveHub.Grant(
+            projectID: access.project.id, slug: access.project.slug, token: token, accountID: access.account?.id,
+            role: role)
     }
 
-    private func spec(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, parameters: Parameters) async {
+    private func spec(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, parameters: Parameters
+    ) async {
         let outbox = Outbox()
         do {
             let (key, grant) = try await specAccess(request, parameters: parameters)
@@ -109,45 +123,54 @@ struct LiveRoutes: Sendable {
     /// The same stream as Server-Sent Events: `data:` is the message, `id:` the cursor to resume from.
     private func events(_ request: Request, parameters: Parameters) async throws -> Response {
         let (key, grant) = try await specAccess(request, parameters: parameters)
-        let cursor = HTTPField.Name.lastEventID.flatMap { request.headers[$0] }.map(SpecCursor.init(lastEventID:))
+        let cursor =
+            HTTPField.Name.lastEventID.flatMap { request.headers[$0] }.map(SpecCursor.init(lastEventID:))
             ?? SpecCursor(request.uri.queryParameters)
         let hub = hub
         var headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
         if let name = HTTPField.Name.accelBuffering { headers.append(HTTPField(name: name, value: "no")) }
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            let outbox = Outbox()
-            let token = hub.watch(key, outbox: outbox, grant: grant)
-            defer { hub.leave(token) }
-            outbox.sendFirst(try await hub.catchUp(key, holding: cursor.version, rowsAfter: cursor.rows))
-            let heartbeat = Task {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: Self.heartbeat)
-                    outbox.send(.text(ByteBuffer()))
-                }
-            }
-            defer { heartbeat.cancel() }
-            // A stream never ends by itself: at a graceful shutdown it is closed, so the server can stop.
-            try await withGracefulShutdownHandler {
-                while let frame = await outbox.next() {
-                    switch frame {
-                    case .text(let text) where text.readableBytes == 0: try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                    case .text(let text):
-                        // The message's bytes are shared with every other client's: written as they are, not copied.
-                        try await writer.write(ByteBuffer(string: "id: \(SpecCursor(outbox.cursors).lastEventID)\ndata: "))
-                        try await writer.write(text)
-                        try await writer.write(ByteBuffer(string: "\n\n"))
-                    case .binary: break
-                    case .close(let reason):
-                        try await writer.write(ByteBuffer(string: "event: close\ndata: {\"code\":\(reason.code),\"reason\":\(LiveMessages.quoted(reason.reason))}\n\n"))
-                        try await writer.finish(nil)
-                        return
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                let outbox = Outbox()
+                let token = hub.watch(key, outbox: outbox, grant: grant)
+                defer { hub.leave(token) }
+                outbox.sendFirst(try await hub.catchUp(key, holding: cursor.version, rowsAfter: cursor.rows))
+                let heartbeat = Task {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: Self.heartbeat)
+                        outbox.send(.text(ByteBuffer()))
                     }
                 }
-                try await writer.finish(nil)
-            } onGracefulShutdown: {
-                outbox.close(LiveClose(1001, "the server is stopping; reconnect to resume"))
-            }
-        })
+                defer { heartbeat.cancel() }
+                // A stream never ends by itself: at a graceful shutdown it is closed, so the server can stop.
+                try await withGracefulShutdownHandler {
+                    while let frame = await outbox.next() {
+                        switch frame {
+                        case .text(let text) where text.readableBytes == 0:
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        case .text(let text):
+                            // The message's bytes are shared with every other client's: written as they are, not copied.
+                            try await writer.write(
+                                ByteBuffer(string: "id: \(SpecCursor(outbox.cursors).lastEventID)\ndata: "))
+                            try await writer.write(text)
+                            try await writer.write(ByteBuffer(string: "\n\n"))
+                        case .binary: break
+                        case .close(let reason):
+                            try await writer.write(
+                                ByteBuffer(
+                                    string:
+                                        "event: close\ndata: {\"code\":\(reason.code),\"reason\":\(LiveMessages.quoted(reason.reason))}\n\n"
+                                ))
+                            try await writer.finish(nil)
+                            return
+                        }
+                    }
+                    try await writer.finish(nil)
+                } onGracefulShutdown: {
+                    outbox.close(LiveClose(1001, "the server is stopping; reconnect to resume"))
+                }
+            })
     }
 
     // MARK: Rooms
@@ -161,28 +184,37 @@ struct LiveRoutes: Sendable {
 
     private func roomAccess(_ request: Request, parameters: Parameters) async throws -> RoomAccess {
         let publishes = request.uri.queryParameters["role"].map(String.init) == "publisher"
-        let access = try await api.access(try parameters.require("project"), needs: publishes ? .editor : .viewer, token: Self.token(request))
+        let access = try await api.access(
+            try parameters.require("project"), needs: publishes ? .editor : .viewer, token: Self.token(request))
         let room = try parameters.require("room")
         guard ItemName.isValid(room) else {
-            throw APIError.badRequest("a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
+            throw APIError.badRequest(
+                "a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
-        return RoomAccess(access: access, key: LiveHub.RoomKey(projectID: access.project.id, room: room), publishes: publishes)
+        return RoomAccess(
+            access: access, key: LiveHub.RoomKey(projectID: access.project.id, room: room), publishes: publishes)
     }
 
-    private func room(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, parameters: Parameters,
-                      channel: any Channel) async {
+    private func room(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request,
+        parameters: Parameters,
+        channel: any Channel
+    ) async {
         let outbox = Outbox()
         do {
             let joining = try await roomAccess(request, parameters: parameters)
             // A member keeps the role it joined with (a publisher, at least an editor's): one that
             // loses it is closed and may join again with the role it has now.
-            let grant = Self.grant(joining.access, token: Self.token(request), role: joining.publishes ? .editor : joining.access.role)
-            let (room, token) = hub.join(joining.key, member: Room.Member(outbox: outbox, channel: channel), grant: grant)
+            let grant = Self.grant(
+                joining.access, token: Self.token(request), role: joining.publishes ? .editor : joining.access.role)
+            let (room, token) = hub.join(
+                joining.key, member: Room.Member(outbox: outbox, channel: channel), grant: grant)
             defer { hub.leave(token) }
             let since = request.uri.queryParameters["since"].flatMap { Int64(String($0)) }
             outbox.sendFirst(try await hub.roomCatchUp(joining.key, publishes: joining.publishes, after: since))
             outbox.allowDirect()
-            let session = RoomSession(api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox)
+            let session = RoomSession(
+                api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox)
             await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound, receive: session.receive)
         } catch {
             await LiveConnection.refuse(outbound, error)
@@ -194,7 +226,9 @@ struct LiveRoutes: Sendable {
     /// The bearer token of a live request: the header, the `arvis.bearer.` subprotocol, or `access_token`.
     static func token(_ request: Request) -> String? {
         if let bearer = SessionToken.bearer(request.headers[.authorization]) { return bearer }
-        if let token = offeredProtocols(request).first(where: { $0.hasPrefix("arvis.bearer.") })?.dropFirst("arvis.bearer.".count), !token.isEmpty {
+        if let token = offeredProtocols(request).first(where: { $0.hasPrefix("arvis.bearer.") })?.dropFirst(
+            "arvis.bearer.".count), !token.isEmpty
+        {
             return String(token)
         }
         return request.uri.queryParameters["access_token"].map(String.init)
@@ -208,7 +242,9 @@ struct LiveRoutes: Sendable {
 
     /// The WebSocket subprotocols the client offers (`Sec-WebSocket-Protocol`, comma-separated).
     private static func offeredProtocols(_ request: Request) -> [String] {
-        request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
     }
 }
 
@@ -249,7 +285,10 @@ struct SpecCursor: Sendable, Equatable {
     var lastEventID: String {
         var parts: [String] = []
         if let version { parts.append("version=\(version)") }
-        if !rows.isEmpty { parts.append("rows=" + rows.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")) }
+        if !rows.isEmpty {
+            parts.append(
+                "rows=" + rows.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ","))
+        }
         return parts.joined(separator: "&")
     }
 
@@ -267,8 +306,10 @@ struct SpecCursor: Sendable, Equatable {
 enum LiveConnection {
     /// Writes `outbox` to `outbound` while `receive` handles what arrives, until either side ends. A
     /// ``LiveClose`` thrown by `receive` closes the connection with its code and reason.
-    static func pump(_ outbox: Outbox, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-                     receive: @escaping @Sendable (WebSocketMessage) async throws -> Void) async {
+    static func pump(
+        _ outbox: Outbox, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        receive: @escaping @Sendable (WebSocketMessage) async throws -> Void
+    ) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await write(outbox, to: outbound) }
             var closing = false
@@ -294,7 +335,8 @@ enum LiveConnection {
                 switch frame {
                 // One frame per message: a room's poses, written straight to the channel between
                 // messages, must never land inside a fragmented one.
-                case .text(let text): try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: text)))
+                case .text(let text):
+                    try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: text)))
                 case .binary(let bytes): try await outbound.write(.binary(bytes))
                 case .close(let reason):
                     ServerMetrics.countLiveClose(reason.code)
@@ -312,7 +354,9 @@ enum LiveConnection {
 
     /// Closes a connection that could not start (its access changed since the upgrade, or the store failed).
     static func refuse(_ outbound: WebSocketOutboundWriter, _ error: any Error) async {
-        let reason = (error as? APIError).map { LiveClose(1008, $0.message) } ?? LiveClose(1011, "the server could not start the stream")
+        let reason =
+            (error as? APIError).map { LiveClose(1008, $0.message) }
+            ?? LiveClose(1011, "the server could not start the stream")
         ServerMetrics.countLiveClose(reason.code)
         try? await outbound.close(WebSocketErrorCode(codeNumber: Int(reason.code)), reason: reason.reason)
     }

@@ -133,7 +133,9 @@ final class Outbox: Sendable {
     /// loop performs in call order).
     func sendDirectly(_ message: Message, when ready: Bool, write: (ByteBuffer) -> Void) {
         let queued: Bool = state.withLock { state in
-            guard ready, state.direct, !state.finished, state.head == state.queue.count, state.writing == 0 else { return true }
+            guard ready, state.direct, !state.finished, state.head == state.queue.count, state.writing == 0 else {
+                return true
+            }
             switch message {
             case .ordered(let stream, let cursor, let text):
                 guard cursor > state.cursors[stream, default: Int64.min] else { return false }

@@ -80,7 +80,9 @@ struct RoomSession: Sendable {
         case "removeTree": try await removeTree(try decode(IdentifierMessage.self, data))
         case "planes": try setPlanes(try decode(PlanesMessage.self, data))
         default:
-            throw LiveClose.unsupported("unknown message type \"\(type.prefix(40))\": a room takes annotate, deleteAnnotation, plant, removeTree and planes")
+            throw LiveClose.unsupported(
+                "unknown message type \"\(type.prefix(40))\": a room takes annotate, deleteAnnotation, plant, removeTree and planes"
+            )
         }
     }
 
@@ -115,47 +117,63 @@ struct RoomSession: Sendable {
     private func annotate(_ message: AnnotateMessage) async throws {
         try requireEditor("annotating")
         guard let scene = room.scene(at: message.frame) else {
-            let reason = message.frame.map { "the room no longer holds the pose of frame \($0) (it keeps the last \(Room.framesKept))" }
+            let reason =
+                message.frame.map {
+                    "the room no longer holds the pose of frame \($0) (it keeps the last \(Room.framesKept))"
+                }
                 ?? "the room has no pose yet: the device has not published one"
             return refuse(message.clientId, "unknownFrame", reason)
         }
-        try await place(tap: SIMD2(message.tap[0], message.tap[1]), on: scene, text: message.text, clientID: message.clientId)
+        try await place(
+            tap: SIMD2(message.tap[0], message.tap[1]), on: scene, text: message.text, clientID: message.clientId)
     }
 
     /// The OpenTok sample's signal: the tap is in view points, read against the latest frame's size.
     private func annotate(legacy text: String) async throws {
         let signal: AnnotationSignal
         do { signal = try AnnotationSignal(legacy: text) } catch {
-            throw LiveClose.unsupported("a text frame is a JSON message or a legacy x:y:z:tapX:tapY signal: \(error.message)")
+            throw LiveClose.unsupported(
+                "a text frame is a JSON message or a legacy x:y:z:tapX:tapY signal: \(error.message)")
         }
         try requireEditor("annotating")
-        guard let scene = room.scene(at: nil) else { return refuse(nil, "unknownFrame", "the room has no pose yet: the device has not published one") }
+        guard let scene = room.scene(at: nil) else {
+            return refuse(nil, "unknownFrame", "the room has no pose yet: the device has not published one")
+        }
         let size = SIMD2(Double(scene.pose.viewport.x), Double(scene.pose.viewport.y))
         let tap = signal.tap / size
         guard size.x > 0, size.y > 0, (0...1).contains(tap.x), (0...1).contains(tap.y) else {
-            return refuse(nil, "outsideFrame", "the tap (\(signal.tap.x), \(signal.tap.y)) is outside the \(scene.pose.viewport.x)×\(scene.pose.viewport.y) frame")
+            return refuse(
+                nil, "outsideFrame",
+                "the tap (\(signal.tap.x), \(signal.tap.y)) is outside the \(scene.pose.viewport.x)×\(scene.pose.viewport.y) frame"
+            )
         }
         try await place(tap: tap, on: scene, text: nil, clientID: nil)
     }
 
-    private func place(tap: SIMD2<Double>, on scene: (pose: PosePacket, planes: [Plane]), text: String?, clientID: String?) async throws {
+    private func place(
+        tap: SIMD2<Double>, on scene: (pose: PosePacket, planes: [Plane]), text: String?, clientID: String?
+    ) async throws {
         let point = RemoteAnnotation.worldPoint(tap: tap, camera: scene.pose.camera, planes: scene.planes)
         guard point.x.isFinite, point.y.isFinite, point.z.isFinite else {
             return refuse(clientID, "notFinite", "the tap does not meet the world through that frame's camera")
         }
-        let annotation = Annotation(room: joining.key.room, x: point.x, y: point.y, z: point.z, text: text, frame: Int64(scene.pose.frameID),
-                                    author: joining.access.account?.username, clientID: clientID)
+        let annotation = Annotation(
+            room: joining.key.room, x: point.x, y: point.y, z: point.z, text: text, frame: Int64(scene.pose.frameID),
+            author: joining.access.account?.username, clientID: clientID)
         try await change(clientID) {
             _ = try await answering { () async throws(StoreError) in
-                try await api.store.placeAnnotation(projectID: joining.key.projectID, annotation, authorID: joining.access.account?.id)
+                try await api.store.placeAnnotation(
+                    projectID: joining.key.projectID, annotation, authorID: joining.access.account?.id)
             }
         }
     }
 
     private func delete(_ message: IdentifierMessage) async throws {
         try requireEditor("deleting an annotation")
-        guard try await api.store.annotation(projectID: joining.key.projectID, id: message.id)?.room == joining.key.room,
-              try await api.store.deleteAnnotation(projectID: joining.key.projectID, id: message.id) else {
+        guard
+            try await api.store.annotation(projectID: joining.key.projectID, id: message.id)?.room == joining.key.room,
+            try await api.store.deleteAnnotation(projectID: joining.key.projectID, id: message.id)
+        else {
             return refuse(message.clientId, "notFound", "no annotation \(message.id) in this room")
         }
     }
@@ -164,8 +182,10 @@ struct RoomSession: Sendable {
 
     private func plant(_ message: PlantMessage) async throws {
         try requireEditor("planting")
-        let request = Components.Schemas.TreePlanting(species: message.species, position: .init(x: message.position.x, y: message.position.y, z: message.position.z),
-                                                      clientId: message.clientId)
+        let request = Components.Schemas.TreePlanting(
+            species: message.species,
+            position: .init(x: message.position.x, y: message.position.y, z: message.position.z),
+            clientId: message.clientId)
         try await change(message.clientId) { _ = try await api.plant(request, in: joining.access) }
     }
 
@@ -180,7 +200,12 @@ struct RoomSession: Sendable {
 
     private func setPlanes(_ message: PlanesMessage) throws {
         guard joining.publishes else { throw LiveClose.notAllowed("only the room's publisher reports planes") }
-        room.setPlanes(message.planes.map { Plane(point: Vec3($0.point[0], $0.point[1], $0.point[2]), normal: Vec3($0.normal[0], $0.normal[1], $0.normal[2])) })
+        room.setPlanes(
+            message.planes.map {
+                Plane(
+                    point: Vec3($0.point[0], $0.point[1], $0.point[2]),
+                    normal: Vec3($0.normal[0], $0.normal[1], $0.normal[2]))
+            })
     }
 }
 
@@ -206,15 +231,20 @@ private func finite(_ numbers: [Double], count: Int) -> Bool {
 /// `{"type": "annotate", "tap": [x, y], "frame"?, "text"?, "clientId"?}`: the tap normalised to the frame (0…1 from its top-left).
 struct AnnotateMessage: Decodable, Checked {
     static let name = "annotate"
-    static let shape = "{\"type\": \"annotate\", \"tap\": [x, y] each 0…1, \"frame\"?: frame id, \"text\"?, \"clientId\"?}"
+    static let shape =
+        "{\"type\": \"annotate\", \"tap\": [x, y] each 0…1, \"frame\"?: frame id, \"text\"?, \"clientId\"?}"
     var tap: [Double]
     var frame: UInt32?
     var text: String?
     var clientId: String?
 
     var problem: String? {
-        if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) { return "tap is [x, y], each a number from 0 to 1" }
-        if let text, text.count > RoomSession.maximumTextLength { return "an annotation's text is at most \(RoomSession.maximumTextLength) characters" }
+        if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
+            return "tap is [x, y], each a number from 0 to 1"
+        }
+        if let text, text.count > RoomSession.maximumTextLength {
+            return "an annotation's text is at most \(RoomSession.maximumTextLength) characters"
+        }
         return checkClientID(clientId)
     }
 }
@@ -240,14 +270,17 @@ struct PlantMessage: Decodable, Checked {
     }
 
     static let name = "plant"
-    static let shape = "{\"type\": \"plant\", \"species\": string, \"position\": {\"x\", \"y\"?, \"z\"} in metres, \"clientId\"?}"
+    static let shape =
+        "{\"type\": \"plant\", \"species\": string, \"position\": {\"x\", \"y\"?, \"z\"} in metres, \"clientId\"?}"
     var species: String
     var position: Position
     var clientId: String?
 
     var problem: String? {
         if species.isEmpty || species.count > 200 { return "a species is 1 to 200 characters" }
-        if !finite([position.x, position.y ?? 0, position.z], count: 3) { return "a position is three finite numbers in metres" }
+        if !finite([position.x, position.y ?? 0, position.z], count: 3) {
+            return "a position is three finite numbers in metres"
+        }
         return checkClientID(clientId)
     }
 }
@@ -266,7 +299,9 @@ struct PlanesMessage: Decodable, Checked {
     var problem: String? {
         if planes.count > Room.planesKept { return "a room keeps at most \(Room.planesKept) planes" }
         for plane in planes {
-            guard finite(plane.point, count: 3), finite(plane.normal, count: 3) else { return "a plane's point and normal are three finite numbers each" }
+            guard finite(plane.point, count: 3), finite(plane.normal, count: 3) else {
+                return "a plane's point and normal are three finite numbers each"
+            }
             guard plane.normal.map({ $0 * $0 }).reduce(0, +) > 1e-12 else { return "a plane's normal must not be zero" }
         }
         return nil

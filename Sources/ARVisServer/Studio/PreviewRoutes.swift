@@ -22,20 +22,26 @@ struct PreviewRoutes: Sendable {
     func register(on router: some RouterMethods<ServerContext>) {
         router.post("/api/v1/preview") { request, _ in try await self.preview(request) }
         router.get("/preview/{preview}/widgets/{widget}") { request, context in
-            try await HubRoutes.widget(try context.parameters.require("widget"), of: try await self.kept(context), request: request, renderer: self.renderer)
+            try await HubRoutes.widget(
+                try context.parameters.require("widget"), of: try await self.kept(context), request: request,
+                renderer: self.renderer)
         }
         router.get("/preview/{preview}/scene.glb") { request, context in
             let version = try await self.kept(context)
-            return HubRoutes.response(try await self.renderer.scene(.glb, of: version), etag: "\"\(version.contentHash.prefix(16))\"", request: request)
+            return HubRoutes.response(
+                try await self.renderer.scene(.glb, of: version), etag: "\"\(version.contentHash.prefix(16))\"",
+                request: request)
         }
         router.get("/preview/{preview}/scene") { request, context in
             let version = try await self.kept(context)
             guard case .environment = try renderer.document(version) else {
-                throw APIError.invalid("notAnEnvironment", "this preview is a widget, not an environment: a scene needs targets")
+                throw APIError.invalid(
+                    "notAnEnvironment", "this preview is a widget, not an environment: a scene needs targets")
             }
             let html = ScenePreviewPage(model: "/preview/\(version.contentHash)/scene.glb").html
-            return HubRoutes.response(HubRenderer.Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8"),
-                                      etag: "\"\(version.contentHash.prefix(16))-page\"", request: request, policy: AssetViewerPage.policy)
+            return HubRoutes.response(
+                HubRenderer.Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8"),
+                etag: "\"\(version.contentHash.prefix(16))-page\"", request: request, policy: AssetViewerPage.policy)
         }
     }
 
@@ -51,7 +57,8 @@ struct PreviewRoutes: Sendable {
         let limit = api.configuration.maximumSpecBytes
         let body = try await request.bodyBytes(upTo: limit, orThrow: SpecRoutes.tooLarge(limit))
         guard let syntax = SpecSyntax(contentType: request.headers[.contentType], body: body) else {
-            throw APIError(.unsupportedMediaType, "unsupportedMediaType", "send the spec as application/json or application/yaml")
+            throw APIError(
+                .unsupportedMediaType, "unsupportedMediaType", "send the spec as application/json or application/yaml")
         }
         let name = request.uri.queryParameters.get("name").flatMap { ItemName.isValid($0) ? $0 : nil } ?? "spec"
         let read = syntax.read(body, name: name)
@@ -59,7 +66,10 @@ struct PreviewRoutes: Sendable {
         var fields = ["\"diagnostics\":\(Diagnostic.json(diagnostics))"]
         let draw = request.uri.queryParameters.get("draw") != "false"
         if let document = read.document, !diagnostics.containsErrors {
-            fields.append(draw ? try await files(of: document, body: body, syntax: syntax) : "\"kind\":\"\(document.kind.rawValue)\"")
+            fields.append(
+                draw
+                    ? try await files(of: document, body: body, syntax: syntax)
+                    : "\"kind\":\"\(document.kind.rawValue)\"")
         }
         let json = "{" + fields.joined(separator: ",") + "}"
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
@@ -70,12 +80,17 @@ struct PreviewRoutes: Sendable {
     /// `"kind"` and `"preview"`: the widgets drawn (HTML and SVG) and the scene's viewer, or why they cannot be drawn.
     private func files(of document: SpecDocument, body: [UInt8], syntax: SpecSyntax) async throws -> String {
         guard let version = await renderer.keepPreview(body, syntax: syntax) else {
-            throw APIError(.contentTooLarge, "tooLarge", "a spec over \(renderer.largestKept / 1_000_000) MB is checked but not drawn for preview")
+            throw APIError(
+                .contentTooLarge, "tooLarge",
+                "a spec over \(renderer.largestKept / 1_000_000) MB is checked but not drawn for preview")
         }
         let id = version.contentHash
         let base = "/preview/\(id)"
         let kind = document.kind.rawValue
-        var preview = ["\"id\":\(SpecRoutes.jsonString(id))", "\"scene\":" + (kind == "environment" ? SpecRoutes.jsonString(base + "/scene") : "null")]
+        var preview = [
+            "\"id\":\(SpecRoutes.jsonString(id))",
+            "\"scene\":" + (kind == "environment" ? SpecRoutes.jsonString(base + "/scene") : "null"),
+        ]
         do {
             let drawn = try await renderer.drawAll(.html, of: version)
             let widgets = drawn.enumerated().map { index, widget in

@@ -49,7 +49,8 @@ struct StudioPage: Sendable {
     static let script = "/studio/app.js"
 
     /// The JSON Schema of specs (`arvis schema`), made on the first request for it.
-    private static let schema = HubRenderer.Output(bytes: Array(SpecSchema.json().utf8), mediaType: "application/schema+json")
+    private static let schema = HubRenderer.Output(
+        bytes: Array(SpecSchema.json().utf8), mediaType: "application/schema+json")
     private static let schemaTag = "\"\(HubRenderer.hexPrefix(of: schema.bytes))\""
 
     /// `GET /`, and `GET /schema.json`: the JSON Schema of specs, which the editor completes keys
@@ -57,7 +58,8 @@ struct StudioPage: Sendable {
     static func register(on router: Router<ServerContext>, configuration: ServerConfiguration) {
         router.get("/schema.json") { request, _ in HubRoutes.response(schema, etag: schemaTag, request: request) }
         let page = StudioPage(mapTiles: configuration.mapTiles)
-        let html = page.html, policy = page.policy
+        let html = page.html
+        let policy = page.policy
         router.get("/") { _, _ in
             var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"]
             SecurityHeaders.append(to: &headers, policy: policy)

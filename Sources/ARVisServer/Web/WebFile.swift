@@ -16,7 +16,9 @@ struct WebFile: Sendable {
     /// Every embedded file, by path.
     static let all: [WebFile] = EmbeddedFiles.texts.keys.sorted().compactMap { key in
         guard key.hasPrefix(folder), let text = EmbeddedFiles.texts[key] else { return nil }
-        return WebFile(path: "/" + key.dropFirst(folder.count), text: text, etag: "\"\(SHA256.hexDigest(of: Array(text.utf8)).prefix(16))\"")
+        return WebFile(
+            path: "/" + key.dropFirst(folder.count), text: text,
+            etag: "\"\(SHA256.hexDigest(of: Array(text.utf8)).prefix(16))\"")
     }
 
     /// The embedded files' folder in the target.
@@ -38,7 +40,9 @@ struct WebFile: Sendable {
 
     private func response(to request: Request) -> Response {
         var headers: HTTPFields = [.contentType: mediaType, .cacheControl: "no-cache", .eTag: etag]
-        if ETagList.names(etag, request.headers[.ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
+        if ETagList.names(etag, request.headers[.ifNoneMatch]) {
+            return Response(status: .notModified, headers: headers)
+        }
         SecurityHeaders.append(to: &headers)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }

@@ -43,7 +43,8 @@ public struct Camera: Sendable, Hashable {
 
     /// The projection matrix (OpenGL clip space, depth −1…1).
     public var projectionMatrix: Matrix4 {
-        let width = viewport.width, height = viewport.height
+        let width = viewport.width
+        let height = viewport.height
         var matrix = Matrix4(columns: [.zero, .zero, .zero, .zero])
         switch lens {
         case .verticalFieldOfView(let degrees):

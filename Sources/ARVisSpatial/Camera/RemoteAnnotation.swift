@@ -7,7 +7,9 @@ public enum RemoteAnnotation {
     public static let fixedDepth = 2.0
 
     /// The world point for a tap normalised to the video frame (0…1 from its top-left).
-    public static func worldPoint(tap: SIMD2<Double>, camera: Camera, planes: [Plane] = [], depth: Double = fixedDepth) -> Vec3 {
+    public static func worldPoint(tap: SIMD2<Double>, camera: Camera, planes: [Plane] = [], depth: Double = fixedDepth)
+        -> Vec3
+    {
         let ray = camera.ray(throughNormalized: tap.x, tap.y)
         let hits = planes.compactMap { $0.intersection(with: ray) }
         if let nearest = hits.min(by: { ($0 - ray.origin).length < ($1 - ray.origin).length }) { return nearest }
@@ -24,7 +26,9 @@ public enum RemoteAnnotation {
 
     /// A tap in a viewer's view (points) as a position in the frame (0…1), for a frame of `frameSize`
     /// shown in `viewSize`; `nil` for a tap on the letterbox bars.
-    public static func normalizedTap(_ point: SIMD2<Double>, viewSize: SIMD2<Double>, frameSize: SIMD2<Double>, mode: ContentMode) -> SIMD2<Double>? {
+    public static func normalizedTap(
+        _ point: SIMD2<Double>, viewSize: SIMD2<Double>, frameSize: SIMD2<Double>, mode: ContentMode
+    ) -> SIMD2<Double>? {
         guard viewSize.x > 0, viewSize.y > 0, frameSize.x > 0, frameSize.y > 0 else { return nil }
         let ratios = viewSize / frameSize
         let scale = mode == .fit ? ratios.min() : ratios.max()

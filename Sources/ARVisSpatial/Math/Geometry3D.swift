@@ -72,14 +72,17 @@ public struct Box: Sendable, Hashable {
 
     /// The distance along `ray` to where it enters the box (0 if it starts inside), or `nil` (slab method).
     public func intersection(with ray: Ray) -> Double? {
-        var near = 0.0, far = Double.infinity
+        var near = 0.0
+        var far = Double.infinity
         for axis in 0..<3 {
-            let origin = ray.origin[axis], direction = ray.direction[axis]
+            let origin = ray.origin[axis]
+            let direction = ray.direction[axis]
             if abs(direction) < 1e-15 {
                 if origin < minimum[axis] || origin > maximum[axis] { return nil }
                 continue
             }
-            var t0 = (minimum[axis] - origin) / direction, t1 = (maximum[axis] - origin) / direction
+            var t0 = (minimum[axis] - origin) / direction
+            var t1 = (maximum[axis] - origin) / direction
             if t0 > t1 { swap(&t0, &t1) }
             near = max(near, t0)
             far = min(far, t1)

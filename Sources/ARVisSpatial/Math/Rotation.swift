@@ -145,10 +145,14 @@ public struct Rotation: Sendable, Hashable {
             cosine = -cosine
         }
         if cosine > 0.9995 {
-            return Rotation(x: x + (target.x - x) * t, y: y + (target.y - y) * t, z: z + (target.z - z) * t, w: w + (target.w - w) * t)
+            return Rotation(
+                x: x + (target.x - x) * t, y: y + (target.y - y) * t, z: z + (target.z - z) * t,
+                w: w + (target.w - w) * t)
         }
         let angle = acos(cosine)
-        let a = sin((1 - t) * angle) / sin(angle), b = sin(t * angle) / sin(angle)
-        return Rotation(x: a * x + b * target.x, y: a * y + b * target.y, z: a * z + b * target.z, w: a * w + b * target.w)
+        let a = sin((1 - t) * angle) / sin(angle)
+        let b = sin(t * angle) / sin(angle)
+        return Rotation(
+            x: a * x + b * target.x, y: a * y + b * target.y, z: a * z + b * target.z, w: a * w + b * target.w)
     }
 }

@@ -27,12 +27,17 @@ public struct AnnotationSignal: Sendable, Hashable, Codable {
     public init(legacy text: String) throws(SpatialError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 5 else {
-            throw SpatialError(.malformedSignal, "an annotation signal is x:y:z:tapX:tapY, five numbers; got \(parts.count) field\(parts.count == 1 ? "" : "s")")
+            throw SpatialError(
+                .malformedSignal,
+                "an annotation signal is x:y:z:tapX:tapY, five numbers; got \(parts.count) field\(parts.count == 1 ? "" : "s")"
+            )
         }
         var numbers: [Double] = []
         for (index, part) in parts.enumerated() {
             guard let number = Double(part), number.isFinite, !part.contains(where: \.isWhitespace) else {
-                throw SpatialError(.malformedSignal, "field \(index + 1) of the annotation signal, \"\(part)\", is not a finite number")
+                throw SpatialError(
+                    .malformedSignal, "field \(index + 1) of the annotation signal, \"\(part)\", is not a finite number"
+                )
             }
             numbers.append(number)
         }
@@ -46,11 +51,13 @@ public struct AnnotationSignal: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard try container.decode(String.self, forKey: .type) == "annotate" else {
-            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "expected \"annotate\"")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "expected \"annotate\"")
         }
         let tap = try container.decode([Double].self, forKey: .tap)
         guard tap.count == 2, tap.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) else {
-            throw DecodingError.dataCorruptedError(forKey: .tap, in: container, debugDescription: "tap is [x, y], each 0…1")
+            throw DecodingError.dataCorruptedError(
+                forKey: .tap, in: container, debugDescription: "tap is [x, y], each 0…1")
         }
         self.init(tap: SIMD2(tap[0], tap[1]), frame: try container.decodeIfPresent(UInt32.self, forKey: .frame))
     }

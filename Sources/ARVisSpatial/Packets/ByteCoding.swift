@@ -40,7 +40,9 @@ enum CRC32 {
             tables[0][index] = value
         }
         for index in 0..<256 {
-            for slice in 1..<8 { tables[slice][index] = (tables[slice - 1][index] >> 8) ^ tables[0][Int(tables[slice - 1][index] & 0xFF)] }
+            for slice in 1..<8 {
+                tables[slice][index] = (tables[slice - 1][index] >> 8) ^ tables[0][Int(tables[slice - 1][index] & 0xFF)]
+            }
         }
         return tables
     }()
@@ -59,7 +61,8 @@ enum CRC32 {
             while index + 8 <= bytes.count {
                 let low = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)) ^ crc
                 let high = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self))
-                crc = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                crc =
+                    table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
                     ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
                     ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
                     ^ table[1 * 256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]

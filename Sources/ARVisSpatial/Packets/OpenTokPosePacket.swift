@@ -47,7 +47,9 @@ public struct OpenTokPosePacket: Sendable, Hashable {
     public func encode(into buffer: UnsafeMutableRawBufferPointer) {
         precondition(buffer.count >= Self.byteCount, "an OpenTok pose packet needs \(Self.byteCount) bytes")
         let values = [position.x, position.y, position.z, euler.x, euler.y, euler.z, zNear, fieldOfView]
-        for index in 0..<8 { buffer.storeBytes(of: values[index].bitPattern.littleEndian, toByteOffset: index * 4, as: UInt32.self) }
+        for index in 0..<8 {
+            buffer.storeBytes(of: values[index].bitPattern.littleEndian, toByteOffset: index * 4, as: UInt32.self)
+        }
     }
 
     /// Reads a packet.
@@ -55,7 +57,9 @@ public struct OpenTokPosePacket: Sendable, Hashable {
     ///   infinite values.
     public init(decoding bytes: [UInt8]) throws(SpatialError) {
         let result = bytes.withUnsafeBytes { raw -> Result<OpenTokPosePacket, SpatialError> in
-            do throws(SpatialError) { return .success(try OpenTokPosePacket(decoding: raw)) } catch { return .failure(error) }
+            do throws(SpatialError) { return .success(try OpenTokPosePacket(decoding: raw)) } catch {
+                return .failure(error)
+            }
         }
         self = try result.get()
     }
@@ -70,8 +74,12 @@ public struct OpenTokPosePacket: Sendable, Hashable {
         @inline(__always) func float(_ index: Int) -> Float {
             Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
         }
-        let (x, y, z, pitch, yaw, roll, near, fov) = (float(0), float(1), float(2), float(3), float(4), float(5), float(6), float(7))
-        guard x.isFinite, y.isFinite, z.isFinite, pitch.isFinite, yaw.isFinite, roll.isFinite, near.isFinite, fov.isFinite else {
+        let (x, y, z, pitch, yaw, roll, near, fov) = (
+            float(0), float(1), float(2), float(3), float(4), float(5), float(6), float(7)
+        )
+        guard x.isFinite, y.isFinite, z.isFinite, pitch.isFinite, yaw.isFinite, roll.isFinite, near.isFinite,
+            fov.isFinite
+        else {
             throw SpatialError(.notFinite, "an OpenTok pose packet holds a NaN or infinite value")
         }
         self.init(position: SIMD3(x, y, z), euler: SIMD3(pitch, yaw, roll), zNear: near, fieldOfView: fov)
@@ -79,9 +87,11 @@ public struct OpenTokPosePacket: Sendable, Hashable {
 
     /// The camera the packet describes, seen in `viewport`.
     public func camera(viewport: Viewport) -> Camera {
-        let pose = Similarity(rotation: Rotation(sceneKitEuler: Vec3(Double(euler.x), Double(euler.y), Double(euler.z))),
-                              translation: Vec3(Double(position.x), Double(position.y), Double(position.z)))
-        return Camera(pose: pose, lens: .verticalFieldOfView(degrees: Double(fieldOfView)), viewport: viewport,
-                      near: Double(zNear), far: Self.defaultFar)
+        let pose = Similarity(
+            rotation: Rotation(sceneKitEuler: Vec3(Double(euler.x), Double(euler.y), Double(euler.z))),
+            translation: Vec3(Double(position.x), Double(position.y), Double(position.z)))
+        return Camera(
+            pose: pose, lens: .verticalFieldOfView(degrees: Double(fieldOfView)), viewport: viewport,
+            near: Double(zNear), far: Self.defaultFar)
     }
 }

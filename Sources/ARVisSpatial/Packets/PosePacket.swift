@@ -27,7 +27,10 @@ public struct PosePacket: Sendable, Hashable {
     public var viewport: SIMD2<UInt16>
 
     /// Creates a packet.
-    public init(frameID: UInt32, timestamp: Double, position: SIMD3<Float>, orientation: Rotation, intrinsics: SIMD4<Float>, viewport: SIMD2<UInt16>) {
+    public init(
+        frameID: UInt32, timestamp: Double, position: SIMD3<Float>, orientation: Rotation, intrinsics: SIMD4<Float>,
+        viewport: SIMD2<UInt16>
+    ) {
         self.frameID = frameID
         self.timestamp = timestamp
         self.position = position
@@ -89,7 +92,9 @@ public struct PosePacket: Sendable, Hashable {
             throw SpatialError(.wrongLength, "an ARVis pose packet is \(Self.byteCount) bytes; got \(raw.count)")
         }
         guard raw[0] == Self.version else {
-            throw SpatialError(.unsupportedVersion, "ARVis pose packet version \(raw[0]) is not supported (this reader knows version \(Self.version))")
+            throw SpatialError(
+                .unsupportedVersion,
+                "ARVis pose packet version \(raw[0]) is not supported (this reader knows version \(Self.version))")
         }
         let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: Self.byteCount - 4, as: UInt32.self))
         guard stored == CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<(Self.byteCount - 4)])) else {
@@ -98,8 +103,9 @@ public struct PosePacket: Sendable, Hashable {
         @inline(__always) func float(_ index: Int) -> Float {
             Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 18 + 4 * index, as: UInt32.self)))
         }
-        let viewport = SIMD2(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2, as: UInt16.self)),
-                             UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self)))
+        let viewport = SIMD2(
+            UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2, as: UInt16.self)),
+            UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self)))
         let frameID = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 6, as: UInt32.self))
         let timestamp = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 10, as: UInt64.self)))
         let position = SIMD3(float(0), float(1), float(2))
@@ -107,20 +113,25 @@ public struct PosePacket: Sendable, Hashable {
         let intrinsics = SIMD4(float(6), float(7), float(8), float(9))
         let squared = q.dot(q)
         guard timestamp.isFinite, position.x.isFinite, position.y.isFinite, position.z.isFinite,
-              intrinsics.x.isFinite, intrinsics.y.isFinite, intrinsics.z.isFinite, intrinsics.w.isFinite,
-              squared.isFinite, squared <= 1 + 1e-5 else {
+            intrinsics.x.isFinite, intrinsics.y.isFinite, intrinsics.z.isFinite, intrinsics.w.isFinite,
+            squared.isFinite, squared <= 1 + 1e-5
+        else {
             throw SpatialError(.notFinite, "ARVis pose packet holds a NaN or infinite value or a non-unit orientation")
         }
         // x, y, z came from a unit quaternion; w makes it unit again (to Float precision).
-        self.init(frameID: frameID, timestamp: timestamp, position: position,
-                  orientation: Rotation(unit: q.x, q.y, q.z, max(0, 1 - squared).squareRoot()),
-                  intrinsics: intrinsics, viewport: viewport)
+        self.init(
+            frameID: frameID, timestamp: timestamp, position: position,
+            orientation: Rotation(unit: q.x, q.y, q.z, max(0, 1 - squared).squareRoot()),
+            intrinsics: intrinsics, viewport: viewport)
     }
 
     /// The camera the packet describes.
     public var camera: Camera {
-        Camera(pose: Similarity(rotation: orientation, translation: Vec3(Double(position.x), Double(position.y), Double(position.z))),
-               lens: .intrinsics(fx: Double(intrinsics.x), fy: Double(intrinsics.y), cx: Double(intrinsics.z), cy: Double(intrinsics.w)),
-               viewport: Viewport(width: Double(viewport.x), height: Double(viewport.y)))
+        Camera(
+            pose: Similarity(
+                rotation: orientation, translation: Vec3(Double(position.x), Double(position.y), Double(position.z))),
+            lens: .intrinsics(
+                fx: Double(intrinsics.x), fy: Double(intrinsics.y), cx: Double(intrinsics.z), cy: Double(intrinsics.w)),
+            viewport: Viewport(width: Double(viewport.x), height: Double(viewport.y)))
     }
 }

@@ -26,7 +26,8 @@ public struct ObjectTarget: Sendable, Hashable {
         switch face {
         case 1:
             // Seen from +x: right is −z, down is −y.
-            rotation = Rotation(axis: Vec3(0, 1, 0), angle: .pi / 2).concatenating(Rotation(axis: Vec3(1, 0, 0), angle: .pi / 2))
+            rotation = Rotation(axis: Vec3(0, 1, 0), angle: .pi / 2).concatenating(
+                Rotation(axis: Vec3(1, 0, 0), angle: .pi / 2))
             size = SIMD2(extent.z, extent.y)
             normal = Vec3(1, 0, 0)
         case 2:
@@ -41,7 +42,8 @@ public struct ObjectTarget: Sendable, Hashable {
             normal = Vec3(0, 0, 1)
         }
         let faceCenter = center + normal * (abs(normal.dot(extent)) / 2)
-        return PlanarTarget(pose: pose.concatenating(Similarity(rotation: rotation, translation: faceCenter)), size: size)
+        return PlanarTarget(
+            pose: pose.concatenating(Similarity(rotation: rotation, translation: faceCenter)), size: size)
     }
 
     /// The face a widget uses: the anchor's digit, else the face turned most towards `viewpoint`
@@ -66,14 +68,18 @@ public struct ObjectTarget: Sendable, Hashable {
     /// The widgets of an object target, each on its face with iARVis's planar geometry.
     public func place(_ widgets: [WidgetConfiguration], viewpoint: Vec3? = nil) -> [PlacedWidget] {
         var placed: [PlacedWidget?] = Array(repeating: nil, count: widgets.count)
-        let byFace = Dictionary(grouping: widgets.indices) { face(for: widgets[$0].relativeAnchorPoint, viewpoint: viewpoint) }
+        let byFace = Dictionary(grouping: widgets.indices) {
+            face(for: widgets[$0].relativeAnchorPoint, viewpoint: viewpoint)
+        }
         for (face, indices) in byFace {
             let planar = indices.map { index -> WidgetConfiguration in
                 var widget = widgets[index]
                 widget.relativeAnchorPoint = Self.planarAnchor(widget.relativeAnchorPoint)
                 return widget
             }
-            for (position, result) in WidgetPlacement.place(planar, on: self.face(face), viewpoint: viewpoint).enumerated() {
+            for (position, result) in WidgetPlacement.place(planar, on: self.face(face), viewpoint: viewpoint)
+                .enumerated()
+            {
                 var widget = result
                 widget.index = indices[position]
                 placed[indices[position]] = widget

@@ -26,13 +26,19 @@ struct Occupancy {
     /// The least distance, from `start` on, at which a rectangle of `size` centred at
     /// `origin + direction × distance` overlaps nothing: each rectangle in the way pushes it out to
     /// `gap` beyond its far side. `direction` is a unit axis (±x or ±y).
-    func firstFreeDistance(from start: Double, along direction: SIMD2<Double>, through origin: SIMD2<Double>, size: SIMD2<Double>, gap: Double) -> Double {
-        let along = abs(direction.x) > 0 ? 0 : 1, across = 1 - along
+    func firstFreeDistance(
+        from start: Double, along direction: SIMD2<Double>, through origin: SIMD2<Double>, size: SIMD2<Double>,
+        gap: Double
+    ) -> Double {
+        let along = abs(direction.x) > 0 ? 0 : 1
+        let across = 1 - along
         let sign = direction[along] >= 0 ? 1.0 : -1.0
         // Each rectangle in the corridor forbids an open interval of distances.
         var forbidden: [(low: Double, high: Double)] = []
-        for other in rectangles where abs(other.center[across] - origin[across]) - (size[across] + other.size[across]) / 2 < -1e-9 {
-            let center = (other.center[along] - origin[along]) * sign, half = (size[along] + other.size[along]) / 2
+        for other in rectangles
+        where abs(other.center[across] - origin[across]) - (size[across] + other.size[across]) / 2 < -1e-9 {
+            let center = (other.center[along] - origin[along]) * sign
+            let half = (size[along] + other.size[along]) / 2
             if center + half > start + 1e-9 { forbidden.append((center - half, center + half)) }
         }
         forbidden.sort { $0.low < $1.low }

@@ -55,7 +55,9 @@ public enum WidgetPlacement {
     public static let autoGap = 0.01
 
     /// The widgets of one target, in relationship order.
-    public static func place(_ widgets: [WidgetConfiguration], on target: PlanarTarget, viewpoint: Vec3? = nil) -> [PlacedWidget] {
+    public static func place(_ widgets: [WidgetConfiguration], on target: PlanarTarget, viewpoint: Vec3? = nil)
+        -> [PlacedWidget]
+    {
         var placed: [PlacedWidget?] = Array(repeating: nil, count: widgets.count)
         let autos = widgets.indices.filter { widgets[$0].relativeAnchorPoint == .auto }
         var occupied = Occupancy()
@@ -65,10 +67,12 @@ public enum WidgetPlacement {
             occupied.insert(Occupancy.Rectangle(center: planePosition(result.local), size: result.placed.size))
             placed[index] = result.placed
         }
-        let autoOrder = autos
+        let autoOrder =
+            autos
             .sorted { area(widgets[$0]) > area(widgets[$1]) || (area(widgets[$0]) == area(widgets[$1]) && $0 < $1) }
         for index in autoOrder {
-            placed[index] = automatic(widgets[index], index: index, target: target, occupied: &occupied, viewpoint: viewpoint)
+            placed[index] = automatic(
+                widgets[index], index: index, target: target, occupied: &occupied, viewpoint: viewpoint)
         }
         return placed.map { $0! }
     }
@@ -76,7 +80,8 @@ public enum WidgetPlacement {
     // MARK: Sizes
 
     /// iARVis's plane side `P` and visible content rectangle `R` for a widget.
-    static func contentSize(_ widget: WidgetConfiguration, anchor: AnchorPoint, target: SIMD2<Double>?) -> SIMD2<Double> {
+    static func contentSize(_ widget: WidgetConfiguration, anchor: AnchorPoint, target: SIMD2<Double>?) -> SIMD2<Double>
+    {
         let size = widget.size ?? WidgetConfiguration.defaultSize
         let (w, h) = (max(size.width, 1e-9), max(size.height, 1e-9))
         let longest = max(w, h)
@@ -101,28 +106,37 @@ public enum WidgetPlacement {
     private static let inPlane = Rotation(axis: Vec3(1, 0, 0), angle: -.pi / 2)
 
     private static func offsets(_ widget: WidgetConfiguration) -> Vec3 {
-        let position = widget.relativePosition, offset = widget.positionOffset ?? .zero
+        let position = widget.relativePosition
+        let offset = widget.positionOffset ?? .zero
         return Vec3(position.x + offset.x, position.y + offset.y, position.z + offset.z)
     }
 
     /// The placed widget and its position in the target's frame.
-    private static func explicit(_ widget: WidgetConfiguration, index: Int, anchor: AnchorPoint, target: PlanarTarget) -> (placed: PlacedWidget, local: Vec3) {
+    private static func explicit(_ widget: WidgetConfiguration, index: Int, anchor: AnchorPoint, target: PlanarTarget)
+        -> (placed: PlacedWidget, local: Vec3)
+    {
         let size = contentSize(widget, anchor: anchor, target: target.size)
         let half = (target.size + size) / 2
-        let side: Vec3 = switch anchor {
-        case .leading: Vec3(-half.x, 0, 0)
-        case .trailing: Vec3(half.x, 0, 0)
-        case .top: Vec3(0, 0, -half.y)
-        case .bottom: Vec3(0, 0, half.y)
-        default: .zero
-        }
+        let side: Vec3 =
+            switch anchor {
+            case .leading: Vec3(-half.x, 0, 0)
+            case .trailing: Vec3(half.x, 0, 0)
+            case .top: Vec3(0, 0, -half.y)
+            case .bottom: Vec3(0, 0, half.y)
+            default: .zero
+            }
         let local = offsets(widget) + side
         return (finish(widget, index: index, anchor: anchor, local: local, size: size, target: target), local)
     }
 
-    private static func finish(_ widget: WidgetConfiguration, index: Int, anchor: AnchorPoint, local: Vec3, size: SIMD2<Double>, target: PlanarTarget) -> PlacedWidget {
+    private static func finish(
+        _ widget: WidgetConfiguration, index: Int, anchor: AnchorPoint, local: Vec3, size: SIMD2<Double>,
+        target: PlanarTarget
+    ) -> PlacedWidget {
         let pose = target.pose.concatenating(Similarity(rotation: inPlane, translation: local))
-        return PlacedWidget(index: index, anchor: anchor, pose: pose, size: size, children: children(of: widget, pose: pose, size: size))
+        return PlacedWidget(
+            index: index, anchor: anchor, pose: pose, size: size, children: children(of: widget, pose: pose, size: size)
+        )
     }
 
     /// A position in the target's frame as a point in its plane: x right, and image-plane "down" (z).
@@ -130,15 +144,22 @@ public enum WidgetPlacement {
 
     // MARK: Automatic anchors
 
-    private static func automatic(_ widget: WidgetConfiguration, index: Int, target: PlanarTarget, occupied: inout Occupancy, viewpoint: Vec3?) -> PlacedWidget {
-        let sides: [(AnchorPoint, SIMD2<Double>)] = [(.trailing, SIMD2(1, 0)), (.leading, SIMD2(-1, 0)), (.top, SIMD2(0, -1)), (.bottom, SIMD2(0, 1))]
+    private static func automatic(
+        _ widget: WidgetConfiguration, index: Int, target: PlanarTarget, occupied: inout Occupancy, viewpoint: Vec3?
+    ) -> PlacedWidget {
+        let sides: [(AnchorPoint, SIMD2<Double>)] = [
+            (.trailing, SIMD2(1, 0)), (.leading, SIMD2(-1, 0)), (.top, SIMD2(0, -1)), (.bottom, SIMD2(0, 1)),
+        ]
         var best: (anchor: AnchorPoint, rectangle: Occupancy.Rectangle, score: Double)?
         let shift = planePosition(offsets(widget))
         for (anchor, direction) in sides {
             let size = contentSize(widget, anchor: anchor, target: target.size)
             // Start touching the target (plus the gap), then step outwards past whatever is in the way.
-            var distance = (abs(direction.x) * (target.size.x + size.x) + abs(direction.y) * (target.size.y + size.y)) / 2 + autoGap
-            distance = occupied.firstFreeDistance(from: distance, along: direction, through: shift, size: size, gap: autoGap)
+            var distance =
+                (abs(direction.x) * (target.size.x + size.x) + abs(direction.y) * (target.size.y + size.y)) / 2
+                + autoGap
+            distance = occupied.firstFreeDistance(
+                from: distance, along: direction, through: shift, size: size, gap: autoGap)
             let rectangle = Occupancy.Rectangle(center: direction * distance + shift, size: size)
             var score = distance
             if let viewpoint {
@@ -152,14 +173,17 @@ public enum WidgetPlacement {
         let chosen = best!
         occupied.insert(chosen.rectangle)
         let local = Vec3(chosen.rectangle.center.x, offsets(widget).y, chosen.rectangle.center.y)
-        return finish(widget, index: index, anchor: chosen.anchor, local: local, size: chosen.rectangle.size, target: target)
+        return finish(
+            widget, index: index, anchor: chosen.anchor, local: local, size: chosen.rectangle.size, target: target)
     }
 
     // MARK: Child widgets
 
     /// Child widgets in the parent's plane, edge to edge with it (top +y, bottom −y, leading −x,
     /// trailing +x); `auto` takes the first side no sibling declared, as iARVis does.
-    private static func children(of widget: WidgetConfiguration, pose: Similarity, size: SIMD2<Double>) -> [PlacedWidget] {
+    private static func children(of widget: WidgetConfiguration, pose: Similarity, size: SIMD2<Double>)
+        -> [PlacedWidget]
+    {
         let children = widget.additionalWidgetConfiguration ?? []
         let declared = Set(children.map(\.widgetConfiguration.relativeAnchorPoint))
         let order: [AnchorPoint] = [.center, .leading, .trailing, .top, .bottom, .cover, .auto]
@@ -170,16 +194,18 @@ public enum WidgetPlacement {
             // Children keep the square `size.width × scale` plane: no cover or alignedToTarget sizing.
             let childSize = contentSize(configuration, anchor: .center, target: nil)
             let half = (size + childSize) / 2
-            let side: Vec3 = switch anchor {
-            case .top: Vec3(0, half.y, 0)
-            case .bottom: Vec3(0, -half.y, 0)
-            case .leading: Vec3(-half.x, 0, 0)
-            case .trailing: Vec3(half.x, 0, 0)
-            default: .zero
-            }
+            let side: Vec3 =
+                switch anchor {
+                case .top: Vec3(0, half.y, 0)
+                case .bottom: Vec3(0, -half.y, 0)
+                case .leading: Vec3(-half.x, 0, 0)
+                case .trailing: Vec3(half.x, 0, 0)
+                default: .zero
+                }
             let childPose = pose.concatenating(Similarity(translation: offsets(configuration) + side))
-            return PlacedWidget(index: index, anchor: anchor, pose: childPose, size: childSize,
-                                children: Self.children(of: configuration, pose: childPose, size: childSize))
+            return PlacedWidget(
+                index: index, anchor: anchor, pose: childPose, size: childSize,
+                children: Self.children(of: configuration, pose: childPose, size: childSize))
         }
     }
 }

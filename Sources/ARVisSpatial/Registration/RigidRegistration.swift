@@ -41,12 +41,16 @@ public enum RigidRegistration {
     /// The rigid transform minimising the summed squared distances between `transform(saved)` and
     /// `observed` over `correspondences`.
     /// - Throws: ``SpatialError`` `insufficientData` for fewer than three correspondences or points all on one line.
-    public static func leastSquares(_ correspondences: some Collection<Correspondence>) throws(SpatialError) -> Similarity {
+    public static func leastSquares(_ correspondences: some Collection<Correspondence>) throws(SpatialError)
+        -> Similarity
+    {
         let count = Double(correspondences.count)
         guard correspondences.count >= 3 else {
-            throw SpatialError(.insufficientData, "rigid registration needs at least 3 correspondences; got \(correspondences.count)")
+            throw SpatialError(
+                .insufficientData, "rigid registration needs at least 3 correspondences; got \(correspondences.count)")
         }
-        var savedCentre = Vec3.zero, observedCentre = Vec3.zero
+        var savedCentre = Vec3.zero
+        var observedCentre = Vec3.zero
         for pair in correspondences {
             savedCentre += pair.saved
             observedCentre += pair.observed
@@ -56,7 +60,8 @@ public enum RigidRegistration {
         // Cross-covariance S[i][j] = Σ a_i b_j of the centred points.
         var s = [[Double]](repeating: [0, 0, 0], count: 3)
         for pair in correspondences {
-            let a = pair.saved - savedCentre, b = pair.observed - observedCentre
+            let a = pair.saved - savedCentre
+            let b = pair.observed - observedCentre
             for i in 0..<3 {
                 for j in 0..<3 { s[i][j] += a[i] * b[j] }
             }
@@ -72,7 +77,8 @@ public enum RigidRegistration {
         // Points on a line (or one point) leave the rotation about that line undetermined.
         let scale = max(abs(values[sorted[0]]), 1e-300)
         guard (values[sorted[0]] - values[sorted[1]]) / scale > 1e-9 else {
-            throw SpatialError(.insufficientData, "the correspondences lie on a line or coincide; the rotation is undetermined")
+            throw SpatialError(
+                .insufficientData, "the correspondences lie on a line or coincide; the rotation is undetermined")
         }
         let q = vectors[sorted[0]]
         let rotation = Rotation(x: q[1], y: q[2], z: q[3], w: q[0])
@@ -88,8 +94,10 @@ public enum RigidRegistration {
     ///   - maximumIterations: the most samples drawn.
     ///   - seed: the random seed, so results are repeatable.
     /// - Throws: ``SpatialError`` `insufficientData` when fewer than three correspondences fit any sample.
-    public static func robust(_ correspondences: [Correspondence], inlierThreshold: Double = 0.05, successProbability: Double = 0.999,
-                              maximumIterations: Int = 2000, seed: UInt64 = 0x5EED) throws(SpatialError) -> Registration {
+    public static func robust(
+        _ correspondences: [Correspondence], inlierThreshold: Double = 0.05, successProbability: Double = 0.999,
+        maximumIterations: Int = 2000, seed: UInt64 = 0x5EED
+    ) throws(SpatialError) -> Registration {
         let count = correspondences.count
         guard count >= 3 else {
             throw SpatialError(.insufficientData, "rigid registration needs at least 3 correspondences; got \(count)")
@@ -97,7 +105,8 @@ public enum RigidRegistration {
         var generator = SplitMix64(seed: seed)
         let threshold2 = inlierThreshold * inlierThreshold
         var best: (transform: Similarity, inliers: Int)?
-        var iterations = 0, needed = maximumIterations
+        var iterations = 0
+        var needed = maximumIterations
         while iterations < min(needed, maximumIterations) {
             iterations += 1
             let a = Int.random(in: 0..<count, using: &generator)
@@ -113,7 +122,8 @@ public enum RigidRegistration {
                 best = (transform, inliers)
                 let ratio = Double(inliers) / Double(count)
                 let allInlier = pow(ratio, 3)
-                needed = allInlier >= 1 ? iterations : Int((log(1 - successProbability) / log(1 - allInlier)).rounded(.up))
+                needed =
+                    allInlier >= 1 ? iterations : Int((log(1 - successProbability) / log(1 - allInlier)).rounded(.up))
             }
         }
         guard let best else {
@@ -131,7 +141,9 @@ public enum RigidRegistration {
         let squared = inliers.reduce(0.0) { $0 + squaredResidual(correspondences[$1], transform) }
         let ratio = Double(inliers.count) / Double(count)
         let confidence = 1 - pow(1 - pow(ratio, 3), Double(iterations))
-        return Registration(transform: transform, inliers: inliers, rmsResidual: (squared / Double(max(1, inliers.count))).squareRoot(), confidence: confidence)
+        return Registration(
+            transform: transform, inliers: inliers, rmsResidual: (squared / Double(max(1, inliers.count))).squareRoot(),
+            confidence: confidence)
     }
 
     @inline(__always) private static func squaredResidual(_ pair: Correspondence, _ transform: Similarity) -> Double {
@@ -139,13 +151,17 @@ public enum RigidRegistration {
         return difference.dot(difference)
     }
 
-    private static func countInliers(_ correspondences: [Correspondence], _ transform: Similarity, _ threshold2: Double) -> Int {
+    private static func countInliers(_ correspondences: [Correspondence], _ transform: Similarity, _ threshold2: Double)
+        -> Int
+    {
         var inliers = 0
         for pair in correspondences where squaredResidual(pair, transform) <= threshold2 { inliers += 1 }
         return inliers
     }
 
-    private static func inlierIndices(_ correspondences: [Correspondence], _ transform: Similarity, _ threshold2: Double) -> [Int] {
+    private static func inlierIndices(
+        _ correspondences: [Correspondence], _ transform: Similarity, _ threshold2: Double
+    ) -> [Int] {
         correspondences.indices.filter { squaredResidual(correspondences[$0], transform) <= threshold2 }
     }
 }
@@ -167,19 +183,23 @@ enum SymmetricEigen {
                 for q in (p + 1)..<size where abs(a[p][q]) > 1e-300 {
                     let theta = (a[q][q] - a[p][p]) / (2 * a[p][q])
                     let t = (theta >= 0 ? 1 : -1) / (abs(theta) + (theta * theta + 1).squareRoot())
-                    let c = 1 / (t * t + 1).squareRoot(), s = t * c
+                    let c = 1 / (t * t + 1).squareRoot()
+                    let s = t * c
                     for k in 0..<size {
-                        let akp = a[k][p], akq = a[k][q]
+                        let akp = a[k][p]
+                        let akq = a[k][q]
                         a[k][p] = c * akp - s * akq
                         a[k][q] = s * akp + c * akq
                     }
                     for k in 0..<size {
-                        let apk = a[p][k], aqk = a[q][k]
+                        let apk = a[p][k]
+                        let aqk = a[q][k]
                         a[p][k] = c * apk - s * aqk
                         a[q][k] = s * apk + c * aqk
                     }
                     for k in 0..<size {
-                        let vkp = v[k][p], vkq = v[k][q]
+                        let vkp = v[k][p]
+                        let vkq = v[k][q]
                         v[k][p] = c * vkp - s * vkq
                         v[k][q] = s * vkp + c * vkq
                     }
@@ -191,4 +211,3 @@ enum SymmetricEigen {
         return (values, vectors)
     }
 }
-

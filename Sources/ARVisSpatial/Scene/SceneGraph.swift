@@ -46,12 +46,16 @@ public struct SceneGraph: Sendable, Hashable {
     ///   - imageSize: the size of image targets whose spec gives no width and whose aspect is unknown.
     ///   - viewpoint: where a viewer stands, for `auto` widgets and object faces.
     ///   - imageAspects: width ÷ height of target images by URL, when their pictures are known.
-    public init(_ environment: Environment, imageSize: SIMD2<Double>? = nil, imageAspects: [String: Double] = [:], viewpoint: Vec3? = nil) {
+    public init(
+        _ environment: Environment, imageSize: SIMD2<Double>? = nil, imageAspects: [String: Double] = [:],
+        viewpoint: Vec3? = nil
+    ) {
         var nodes: [SceneNode] = []
         var x = 0.0
         for (index, image) in (environment.imageTrackingConfigurations ?? []).enumerated() {
             let size = Self.size(of: image, given: imageSize, aspect: imageAspects[image.imageURL])
-            let poster = Similarity(rotation: Rotation(axis: Vec3(1, 0, 0), angle: .pi / 2), translation: Vec3(x + size.x / 2, 1.5, 0))
+            let poster = Similarity(
+                rotation: Rotation(axis: Vec3(1, 0, 0), angle: .pi / 2), translation: Vec3(x + size.x / 2, 1.5, 0))
             x += size.x + 1
             let target = PlanarTarget(pose: poster, size: size)
             // The quad of an image lies in its plane: the target frame turned so its normal is the quad's +Z.
@@ -59,54 +63,77 @@ public struct SceneGraph: Sendable, Hashable {
             let id = WidgetNaming.target("image", index: index)
             nodes.append(SceneNode(id: id, kind: .target, pose: quadPose, size: size, asset: image.imageURL))
             let widgets = image.relationships.map(\.widgetConfiguration)
-            Self.append(WidgetPlacement.place(widgets, on: target, viewpoint: viewpoint), widgets, target: id, to: &nodes)
+            Self.append(
+                WidgetPlacement.place(widgets, on: target, viewpoint: viewpoint), widgets, target: id, to: &nodes)
         }
         for (index, object) in (environment.objectTrackingConfigurations ?? []).enumerated() {
             let extent = object.extent.map { Vec3($0.x, $0.y, $0.z) } ?? Vec3(0.3, 0.3, 0.3)
             let center = object.center.map { Vec3($0.x, $0.y, $0.z) } ?? Vec3(0, extent.y / 2, 0)
-            let target = ObjectTarget(pose: Similarity(translation: Vec3(Double(index) * 1.5, 0, 1.5)), center: center, extent: extent)
+            let target = ObjectTarget(
+                pose: Similarity(translation: Vec3(Double(index) * 1.5, 0, 1.5)), center: center, extent: extent)
             let id = WidgetNaming.target("object", index: index)
             // An object is a box, not a quad: its node carries no size.
-            nodes.append(SceneNode(id: id, kind: .target, pose: target.pose.concatenating(Similarity(translation: center)), asset: object.objectURL))
+            nodes.append(
+                SceneNode(
+                    id: id, kind: .target, pose: target.pose.concatenating(Similarity(translation: center)),
+                    asset: object.objectURL))
             let widgets = object.relationships.map(\.widgetConfiguration)
             Self.append(target.place(widgets, viewpoint: viewpoint), widgets, target: id, to: &nodes)
         }
         for anchor in environment.worldAnchors ?? [] {
-            let pose = Similarity(rotation: anchor.rotation.map { Rotation(x: $0.x, y: $0.y, z: $0.z, w: $0.w) } ?? .identity,
-                                  translation: Vec3(anchor.position.x, anchor.position.y, anchor.position.z))
-            Self.appendAnchor(WidgetNaming.anchor("world", id: anchor.id), pose: pose, relationships: anchor.relationships, viewpoint: viewpoint, to: &nodes)
+            let pose = Similarity(
+                rotation: anchor.rotation.map { Rotation(x: $0.x, y: $0.y, z: $0.z, w: $0.w) } ?? .identity,
+                translation: Vec3(anchor.position.x, anchor.position.y, anchor.position.z))
+            Self.appendAnchor(
+                WidgetNaming.anchor("world", id: anchor.id), pose: pose, relationships: anchor.relationships,
+                viewpoint: viewpoint, to: &nodes)
         }
         if let origin = environment.geoAnchors?.first {
-            let frame = LocalTangentFrame(latitude: origin.latitude, longitude: origin.longitude, altitude: origin.altitude ?? 0)
+            let frame = LocalTangentFrame(
+                latitude: origin.latitude, longitude: origin.longitude, altitude: origin.altitude ?? 0)
             for anchor in environment.geoAnchors ?? [] {
-                let pose = frame.pose(latitude: anchor.latitude, longitude: anchor.longitude, altitude: anchor.altitude ?? 0, heading: anchor.heading ?? 0)
-                Self.appendAnchor(WidgetNaming.anchor("geo", id: anchor.id), pose: pose, relationships: anchor.relationships, viewpoint: viewpoint, to: &nodes)
+                let pose = frame.pose(
+                    latitude: anchor.latitude, longitude: anchor.longitude, altitude: anchor.altitude ?? 0,
+                    heading: anchor.heading ?? 0)
+                Self.appendAnchor(
+                    WidgetNaming.anchor("geo", id: anchor.id), pose: pose, relationships: anchor.relationships,
+                    viewpoint: viewpoint, to: &nodes)
             }
         }
         let anchors = Dictionary(nodes.map { ($0.id, $0.pose) }, uniquingKeysWith: { first, _ in first })
         for (index, placement) in (environment.placements ?? []).enumerated() {
             let parent = placement.anchor.map { Self.anchorNodeID($0, environment) }
-            let local = Similarity(rotation: placement.rotation.map { Rotation(x: $0.x, y: $0.y, z: $0.z, w: $0.w) } ?? .identity,
-                                   translation: Vec3(placement.position.x, placement.position.y, placement.position.z), scale: placement.scale ?? 1)
+            let local = Similarity(
+                rotation: placement.rotation.map { Rotation(x: $0.x, y: $0.y, z: $0.z, w: $0.w) } ?? .identity,
+                translation: Vec3(placement.position.x, placement.position.y, placement.position.z),
+                scale: placement.scale ?? 1)
             let base = parent.flatMap { anchors[$0] } ?? .identity
-            nodes.append(SceneNode(id: "placement-\(placement.id ?? String(index + 1))", kind: .placement, parent: parent,
-                                   pose: base.concatenating(local), asset: placement.model))
+            nodes.append(
+                SceneNode(
+                    id: "placement-\(placement.id ?? String(index + 1))", kind: .placement, parent: parent,
+                    pose: base.concatenating(local), asset: placement.model))
         }
         for (index, annotation) in (environment.annotations ?? []).enumerated() {
             let parent = annotation.anchor.map { Self.anchorNodeID($0, environment) }
             let base = parent.flatMap { anchors[$0] } ?? .identity
             let position = base.apply(Vec3(annotation.position.x, annotation.position.y, annotation.position.z))
             // A marker: a 5 cm square facing +z at the annotated point.
-            nodes.append(SceneNode(id: "annotation-\(annotation.id ?? String(index + 1))", kind: .annotation, parent: parent,
-                                   pose: Similarity(translation: position), size: SIMD2(markerSize, markerSize), text: annotation.text))
+            nodes.append(
+                SceneNode(
+                    id: "annotation-\(annotation.id ?? String(index + 1))", kind: .annotation, parent: parent,
+                    pose: Similarity(translation: position), size: SIMD2(markerSize, markerSize), text: annotation.text)
+            )
         }
         self.nodes = nodes
     }
 
     /// An image target's size: the spec's `physicalWidth` (else the given size's width, else 0.2 m) and
     /// the picture's aspect ratio (else the given size's, else square).
-    private static func size(of image: ImageTrackingConfiguration, given: SIMD2<Double>?, aspect: Double?) -> SIMD2<Double> {
-        PlanarTarget.imageSize(physicalWidth: image.physicalWidth ?? given?.x, aspectRatio: aspect ?? given.map { $0.x / $0.y })
+    private static func size(of image: ImageTrackingConfiguration, given: SIMD2<Double>?, aspect: Double?) -> SIMD2<
+        Double
+    > {
+        PlanarTarget.imageSize(
+            physicalWidth: image.physicalWidth ?? given?.x, aspectRatio: aspect ?? given.map { $0.x / $0.y })
     }
 
     /// The scene node id of an anchor referenced by id (a world or geo anchor).
@@ -115,26 +142,38 @@ public struct SceneGraph: Sendable, Hashable {
     }
 
     /// A world or geo anchor: widgets on a 0.2 m square planar target at its pose.
-    private static func appendAnchor(_ id: String, pose: Similarity, relationships: [Relationship]?, viewpoint: Vec3?, to nodes: inout [SceneNode]) {
+    private static func appendAnchor(
+        _ id: String, pose: Similarity, relationships: [Relationship]?, viewpoint: Vec3?, to nodes: inout [SceneNode]
+    ) {
         nodes.append(SceneNode(id: id, kind: .target, pose: pose))
         // Anchors are points: widgets stand upright at them, facing the anchor's +z.
-        let target = PlanarTarget(pose: pose.concatenating(Similarity(rotation: Rotation(axis: Vec3(1, 0, 0), angle: .pi / 2))), size: SIMD2(0, 0))
+        let target = PlanarTarget(
+            pose: pose.concatenating(Similarity(rotation: Rotation(axis: Vec3(1, 0, 0), angle: .pi / 2))),
+            size: SIMD2(0, 0))
         let widgets = (relationships ?? []).map(\.widgetConfiguration)
         append(WidgetPlacement.place(widgets, on: target, viewpoint: viewpoint), widgets, target: id, to: &nodes)
     }
 
-    private static func append(_ placed: [PlacedWidget], _ widgets: [WidgetConfiguration], target: String, to nodes: inout [SceneNode]) {
+    private static func append(
+        _ placed: [PlacedWidget], _ widgets: [WidgetConfiguration], target: String, to nodes: inout [SceneNode]
+    ) {
         for (widget, configuration) in zip(placed, widgets) {
             let id = WidgetNaming.widget(of: target, index: widget.index)
-            nodes.append(SceneNode(id: id, kind: .widget, parent: target, pose: widget.pose, size: widget.size, anchor: widget.anchor))
+            nodes.append(
+                SceneNode(
+                    id: id, kind: .widget, parent: target, pose: widget.pose, size: widget.size, anchor: widget.anchor))
             appendChildren(widget.children, configuration, parent: id, to: &nodes)
         }
     }
 
-    private static func appendChildren(_ children: [PlacedWidget], _ parent: WidgetConfiguration, parent id: String, to nodes: inout [SceneNode]) {
+    private static func appendChildren(
+        _ children: [PlacedWidget], _ parent: WidgetConfiguration, parent id: String, to nodes: inout [SceneNode]
+    ) {
         for (child, configuration) in zip(children, parent.additionalWidgetConfiguration ?? []) {
             let childID = WidgetNaming.child(of: id, key: configuration.key)
-            nodes.append(SceneNode(id: childID, kind: .widget, parent: id, pose: child.pose, size: child.size, anchor: child.anchor))
+            nodes.append(
+                SceneNode(
+                    id: childID, kind: .widget, parent: id, pose: child.pose, size: child.size, anchor: child.anchor))
             appendChildren(child.children, configuration.widgetConfiguration, parent: childID, to: &nodes)
         }
     }
@@ -173,6 +212,7 @@ extension SceneNode: Encodable {
         pose.matrix.columnMajor.allSatisfy(\.isFinite) && (size.map { $0.x.isFinite && $0.y.isFinite } ?? true)
     }
 
+    /// Encodes the node as `{id, kind, parent, transform, …}`: the pose column-major, to the nanometre.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)

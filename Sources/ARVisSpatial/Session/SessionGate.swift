@@ -41,13 +41,14 @@ public enum SessionGate {
     public static func evaluate(tracking: TrackingState, mapping: MappingStatus) -> Verdict {
         switch tracking {
         case .limited(let reason):
-            let message = switch reason {
-            case .excessiveMotion: "Move slower"
-            case .insufficientFeatures: "Find a textured area"
-            case .initializing: "Initializing tracking..."
-            case .relocalizing: "Relocalizing..."
-            case .unknown: "Tracking limited"
-            }
+            let message =
+                switch reason {
+                case .excessiveMotion: "Move slower"
+                case .insufficientFeatures: "Find a textured area"
+                case .initializing: "Initializing tracking..."
+                case .relocalizing: "Relocalizing..."
+                case .unknown: "Tracking limited"
+                }
             return Verdict(isReady: false, message: message)
         case .notAvailable:
             return Verdict(isReady: false, message: "Tracking unavailable")
@@ -61,7 +62,9 @@ public enum SessionGate {
     }
 
     /// The verdict after the session failed.
-    public static func failed(_ reason: String) -> Verdict { Verdict(isReady: false, message: "Session failed: \(reason)") }
+    public static func failed(_ reason: String) -> Verdict {
+        Verdict(isReady: false, message: "Session failed: \(reason)")
+    }
     /// The verdict while the session is interrupted.
     public static let interrupted = Verdict(isReady: false, message: "Session interrupted")
     /// The verdict when an interruption ends, until the next frame's evaluation.
@@ -79,7 +82,9 @@ public struct CapacityPolicy: Sendable, Hashable {
 
     /// `items` with `item` added, and the items removed to make room (oldest `createdAt` first; ties
     /// keep the earlier item in the list first).
-    public func inserting<Item>(_ item: Item, into items: [Item], createdAt: (Item) -> Double) -> (kept: [Item], removed: [Item]) {
+    public func inserting<Item>(_ item: Item, into items: [Item], createdAt: (Item) -> Double) -> (
+        kept: [Item], removed: [Item]
+    ) {
         var kept = items
         var removed: [Item] = []
         while kept.count >= maximum {

@@ -30,24 +30,33 @@ public enum ListBuilder<Element> {
 
 extension Component {
     /// A text component.
-    public static func text(_ content: String, font: FontStyle? = nil, alignment: TextAlignment? = nil, modifiers: [Modifier]? = nil) -> Component {
+    public static func text(
+        _ content: String, font: FontStyle? = nil, alignment: TextAlignment? = nil, modifiers: [Modifier]? = nil
+    ) -> Component {
         .text(Text(content, multilineTextAlignment: alignment, fontStyle: font, modifiers: modifiers))
     }
 
     /// An image component.
-    public static func image(_ url: String, contentMode: ContentMode = .fit, width: Double? = nil, height: Double? = nil, modifiers: [Modifier]? = nil) -> Component {
+    public static func image(
+        _ url: String, contentMode: ContentMode = .fit, width: Double? = nil, height: Double? = nil,
+        modifiers: [Modifier]? = nil
+    ) -> Component {
         .image(Image(url: url, contentMode: contentMode, width: width, height: height, modifiers: modifiers))
     }
 
     /// A vertical stack of the built components.
-    public static func vStack(alignment: HorizontalAlignment? = nil, spacing: Double? = nil, modifiers: [Modifier]? = nil,
-                              @ComponentBuilder _ elements: () -> [Component]) -> Component {
+    public static func vStack(
+        alignment: HorizontalAlignment? = nil, spacing: Double? = nil, modifiers: [Modifier]? = nil,
+        @ComponentBuilder _ elements: () -> [Component]
+    ) -> Component {
         .vStack(VStack(elements: elements(), alignment: alignment, spacing: spacing, modifiers: modifiers))
     }
 
     /// A horizontal stack of the built components.
-    public static func hStack(alignment: VerticalAlignment? = nil, spacing: Double? = nil, modifiers: [Modifier]? = nil,
-                              @ComponentBuilder _ elements: () -> [Component]) -> Component {
+    public static func hStack(
+        alignment: VerticalAlignment? = nil, spacing: Double? = nil, modifiers: [Modifier]? = nil,
+        @ComponentBuilder _ elements: () -> [Component]
+    ) -> Component {
         .hStack(HStack(elements: elements(), alignment: alignment, spacing: spacing, modifiers: modifiers))
     }
 
@@ -62,14 +71,18 @@ extension Component {
     }
 
     /// A chart component.
-    public static func chart(@ListBuilder<DataSource> data: () -> [DataSource], @ListBuilder<ChartComponent> marks: () -> [ChartComponent]) -> Component {
+    public static func chart(
+        @ListBuilder<DataSource> data: () -> [DataSource], @ListBuilder<ChartComponent> marks: () -> [ChartComponent]
+    ) -> Component {
         .chart(Chart(dataSources: data(), components: marks()))
     }
 }
 
 extension Environment {
     /// An environment of image targets.
-    public init(version: String? = nil, @ListBuilder<ImageTrackingConfiguration> images: () -> [ImageTrackingConfiguration]) {
+    public init(
+        version: String? = nil, @ListBuilder<ImageTrackingConfiguration> images: () -> [ImageTrackingConfiguration]
+    ) {
         self.init(imageTrackingConfigurations: images())
         self.version = version
     }
@@ -77,14 +90,20 @@ extension Environment {
 
 extension ImageTrackingConfiguration {
     /// An image target with the built widgets.
-    public init(_ imageURL: String, physicalWidth: Double? = nil, @ListBuilder<WidgetConfiguration> widgets: () -> [WidgetConfiguration]) {
+    public init(
+        _ imageURL: String, physicalWidth: Double? = nil,
+        @ListBuilder<WidgetConfiguration> widgets: () -> [WidgetConfiguration]
+    ) {
         self.init(imageURL: imageURL, physicalWidth: physicalWidth, relationships: widgets().map(Relationship.init))
     }
 }
 
 extension WidgetConfiguration {
     /// A widget showing `content`, attached at `anchor`.
-    public init(_ anchor: AnchorPoint, at position: Vector3 = .zero, size: Size? = nil, scale: Double? = nil, content: () -> Component) {
+    public init(
+        _ anchor: AnchorPoint, at position: Vector3 = .zero, size: Size? = nil, scale: Double? = nil,
+        content: () -> Component
+    ) {
         self.init(component: content(), relativeAnchorPoint: anchor, relativePosition: position)
         self.size = size
         self.scale = scale
@@ -93,15 +112,19 @@ extension WidgetConfiguration {
 
 extension Chart {
     /// A chart from the built data sources and marks.
-    public init(@ListBuilder<DataSource> data: () -> [DataSource], @ListBuilder<ChartComponent> marks: () -> [ChartComponent]) {
+    public init(
+        @ListBuilder<DataSource> data: () -> [DataSource], @ListBuilder<ChartComponent> marks: () -> [ChartComponent]
+    ) {
         self.init(dataSources: data(), components: marks())
     }
 }
 
 extension ChartComponent {
     /// A mark plotting `x` against `y` from the data source `dataKey`.
-    public static func mark(_ type: MarkType, x: FieldDescriptor? = nil, y: FieldDescriptor? = nil, dataKey: String? = nil,
-                            configure: (inout MarkConfiguration) -> Void = { _ in }) -> ChartComponent {
+    public static func mark(
+        _ type: MarkType, x: FieldDescriptor? = nil, y: FieldDescriptor? = nil, dataKey: String? = nil,
+        configure: (inout MarkConfiguration) -> Void = { _ in }
+    ) -> ChartComponent {
         var config = MarkConfiguration(dataKey: dataKey)
         config.x = x
         config.y = y

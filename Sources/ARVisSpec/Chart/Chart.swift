@@ -5,13 +5,21 @@
 ///  "components": [{"type": "BarMark", "config": {"x": {"field": "Model"}, "y": {"field": "Score"}}}]}
 /// ```
 public struct Chart: Sendable, Hashable {
+    /// The inline data tables, each named by its `label`; components pick one with `dataKey`.
     public var dataSources: [DataSource]
+    /// The marks, drawn in order.
     public var components: [ChartComponent]
+    /// The x scale: whether it includes zero, or a fixed domain; fitted to the data when absent.
     public var chartXScale: ScaleConfiguration?
+    /// The y scale: whether it includes zero, or a fixed domain; fitted to the data when absent.
     public var chartYScale: ScaleConfiguration?
+    /// The x axis: hidden, or with ticks at a date stride and a year label format.
     public var chartXAxis: AxisConfiguration?
+    /// The y axis: hidden, or with ticks at a date stride and a year label format.
     public var chartYAxis: AxisConfiguration?
+    /// The legend of the series coloured by field or value; shown unless hidden.
     public var chartLegend: LegendConfiguration?
+    /// The chart's fixed width and height and its padding.
     public var styleConfiguration: ChartStyle?
     /// Annotations placed over the whole chart.
     public var annotations: [ChartAnnotation]?
@@ -30,7 +38,9 @@ public struct Chart: Sendable, Hashable {
 
 /// A labelled table of inline data.
 public struct DataSource: Sendable, Hashable {
+    /// The name components give as their `dataKey`, unique in the chart; usually `default`.
     public var label: String
+    /// The columns, inline; a column written as a single value has one row.
     public var data: DataTable
     /// The column order; without it the data's own order is used.
     public var titles: [String]?
@@ -78,11 +88,19 @@ public struct DatasetLink: Sendable, Hashable {
 }
 
 extension DatasetLink: NodeCodable {
-    static let shape = ObjectShape("A project dataset followed live, and the window of rows a device keeps.", [
-        .required("name", .string(pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$"), "The dataset's name in the spec's project."),
-        .optional("rows", .integer(minimum: 1, maximum: largestRows), "Keep at most this many of the newest rows (default 1000)."),
-        .optional("seconds", .number(exclusiveMinimum: 0, maximum: 31_536_000), "Keep only rows at most this many seconds old."),
-    ])
+    static let shape = ObjectShape(
+        "A project dataset followed live, and the window of rows a device keeps.",
+        [
+            .required(
+                "name", .string(pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$"),
+                "The dataset's name in the spec's project."),
+            .optional(
+                "rows", .integer(minimum: 1, maximum: largestRows),
+                "Keep at most this many of the newest rows (default 1000)."),
+            .optional(
+                "seconds", .number(exclusiveMinimum: 0, maximum: 31_536_000),
+                "Keep only rows at most this many seconds old."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -90,8 +108,9 @@ extension DatasetLink: NodeCodable {
         guard let name = object.required("name", as: String.self) else { return nil }
         guard ItemName.isValid(name) else {
             context.at("name") {
-                context.error(.invalidValue, at: object.offset(of: "name"), "\"\(name)\" cannot name a dataset",
-                              hint: "use 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
+                context.error(
+                    .invalidValue, at: object.offset(of: "name"), "\"\(name)\" cannot name a dataset",
+                    hint: "use 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
             }
             return nil
         }
@@ -99,7 +118,9 @@ extension DatasetLink: NodeCodable {
         if let rows = object.optional("rows", as: Int.self) {
             guard (1...Self.largestRows).contains(rows) else {
                 context.at("rows") {
-                    context.error(.invalidValue, at: object.offset(of: "rows"), "a window keeps 1 to \(Self.largestRows) rows, not \(rows)")
+                    context.error(
+                        .invalidValue, at: object.offset(of: "rows"),
+                        "a window keeps 1 to \(Self.largestRows) rows, not \(rows)")
                 }
                 return nil
             }
@@ -113,8 +134,11 @@ extension DatasetLink: NodeCodable {
 
 /// One mark of a chart with its configuration and interactions.
 public struct ChartComponent: Sendable, Hashable {
+    /// The mark: `BarMark`, `LineMark`, `PointMark`, `AreaMark`, `RuleMark` or `RectangleMark`.
     public var type: MarkType
+    /// The data source, channels and styling, in one flat object.
     public var config: MarkConfiguration
+    /// Hover tooltips and Click actions; iARVis keeps only the last component's.
     public var interactions: [Interaction]?
 
     /// Creates a chart component.
@@ -126,25 +150,30 @@ public struct ChartComponent: Sendable, Hashable {
 }
 
 extension Chart: NodeCodable {
-    static let shape = ObjectShape("A chart.", retiredKeys: [
-        "chartConfig": "the 2022 chart grammar; write dataSources and components at the top level",
-        "data": "write the data as dataSources: [{\"label\": \"default\", \"data\": {…}}]",
-        "xScale": "write chartXScale", "styleConfig": "write styleConfiguration",
-    ], [
-        .required("dataSources", .array(.ref(DataSource.self)), "The data, by label."),
-        .required("components", .array(.ref(ChartComponent.self)), "The marks, drawn in order."),
-        .optional("chartXScale", .ref(ScaleConfiguration.self), "The x scale."),
-        .optional("chartYScale", .ref(ScaleConfiguration.self), "The y scale."),
-        .optional("chartXAxis", .ref(AxisConfiguration.self), "The x axis."),
-        .optional("chartYAxis", .ref(AxisConfiguration.self), "The y axis."),
-        .optional("chartLegend", .ref(LegendConfiguration.self), "The legend."),
-        .optional("styleConfiguration", .ref(ChartStyle.self), "The chart's size and padding."),
-        .optional("annotations", .array(.ref(ChartAnnotation.self)), "Annotations over the whole chart."),
-    ])
+    static let shape = ObjectShape(
+        "A chart.",
+        retiredKeys: [
+            "chartConfig": "the 2022 chart grammar; write dataSources and components at the top level",
+            "data": "write the data as dataSources: [{\"label\": \"default\", \"data\": {…}}]",
+            "xScale": "write chartXScale", "styleConfig": "write styleConfiguration",
+        ],
+        [
+            .required("dataSources", .array(.ref(DataSource.self)), "The data, by label."),
+            .required("components", .array(.ref(ChartComponent.self)), "The marks, drawn in order."),
+            .optional("chartXScale", .ref(ScaleConfiguration.self), "The x scale."),
+            .optional("chartYScale", .ref(ScaleConfiguration.self), "The y scale."),
+            .optional("chartXAxis", .ref(AxisConfiguration.self), "The x axis."),
+            .optional("chartYAxis", .ref(AxisConfiguration.self), "The y axis."),
+            .optional("chartLegend", .ref(LegendConfiguration.self), "The legend."),
+            .optional("styleConfiguration", .ref(ChartStyle.self), "The chart's size and padding."),
+            .optional("annotations", .array(.ref(ChartAnnotation.self)), "Annotations over the whole chart."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
-        guard let object = ObjectReader(node, context, shape: Self.shape, expected: "a chart object") else { return nil }
+        guard let object = ObjectReader(node, context, shape: Self.shape, expected: "a chart object") else {
+            return nil
+        }
         let errorsBefore = context.errorCount
         let sources = object.required("dataSources", as: [DataSource].self)
         let sourcesComplete = sources != nil && context.errorCount == errorsBefore
@@ -159,7 +188,9 @@ extension Chart: NodeCodable {
         styleConfiguration = object.optional("styleConfiguration")
         annotations = object.optional("annotations")
         context.at("dataSources") { checkLabels(object.value("dataSources")!, context) }
-        if sourcesComplete, let componentNodes = object.value("components")?.elements, componentNodes.count == components.count {
+        if sourcesComplete, let componentNodes = object.value("components")?.elements,
+            componentNodes.count == components.count
+        {
             context.at("components") { checkComponents(componentNodes, context) }
         }
     }
@@ -168,8 +199,10 @@ extension Chart: NodeCodable {
         var seen: Set<String> = []
         for (index, source) in dataSources.enumerated() where !seen.insert(source.label).inserted {
             context.at(index: index) {
-                context.error(.invalidValue, at: node.elements?[index].offset ?? node.offset, "two data sources are labelled \"\(source.label)\"",
-                              hint: "give each data source its own label")
+                context.error(
+                    .invalidValue, at: node.elements?[index].offset ?? node.offset,
+                    "two data sources are labelled \"\(source.label)\"",
+                    hint: "give each data source its own label")
             }
         }
     }
@@ -182,9 +215,11 @@ extension Chart: NodeCodable {
                 guard let source = dataSource(for: component) else {
                     context.at("config") {
                         context.at("dataKey") {
-                        context.error(.unknownReference, at: configNode["dataKey"]?.offset ?? configNode.offset,
-                                      "dataKey \"\(component.config.resolvedDataKey)\" names no data source",
-                                      hint: Suggestion.hint(for: component.config.resolvedDataKey, among: labels, listing: true))
+                            context.error(
+                                .unknownReference, at: configNode["dataKey"]?.offset ?? configNode.offset,
+                                "dataKey \"\(component.config.resolvedDataKey)\" names no data source",
+                                hint: Suggestion.hint(
+                                    for: component.config.resolvedDataKey, among: labels, listing: true))
                         }
                     }
                     return
@@ -192,8 +227,9 @@ extension Chart: NodeCodable {
                 context.at("config") { MarkCheck.check(component, data: source.data, config: configNode, context) }
                 MarkCheck.tooltipFields(component, data: source.data, node: nodes[index], context)
                 if component.interactions != nil, index != components.count - 1 {
-                    context.warning(.compatibility, at: nodes[index]["interactions"]?.offset ?? nodes[index].offset,
-                                    "iARVis keeps only the last component's interactions; ARVis keeps these too")
+                    context.warning(
+                        .compatibility, at: nodes[index]["interactions"]?.offset ?? nodes[index].offset,
+                        "iARVis keeps only the last component's interactions; ARVis keeps these too")
                 }
             }
         }
@@ -203,18 +239,23 @@ extension Chart: NodeCodable {
         .object([
             ("dataSources", dataSources.node), ("components", components.node), ("chartXScale", chartXScale?.node),
             ("chartYScale", chartYScale?.node), ("chartXAxis", chartXAxis?.node), ("chartYAxis", chartYAxis?.node),
-            ("chartLegend", chartLegend?.node), ("styleConfiguration", styleConfiguration?.node), ("annotations", annotations?.node),
+            ("chartLegend", chartLegend?.node), ("styleConfiguration", styleConfiguration?.node),
+            ("annotations", annotations?.node),
         ])
     }
 }
 
 extension DataSource: NodeCodable {
-    static let shape = ObjectShape("A labelled table of inline data.", [
-        .required("label", .string(), "The name components use as their dataKey."),
-        .required("data", .ref(DataTable.self), "Columns by name."),
-        .optional("titles", .array(.string()), "The column order."),
-        .optional("dataset", .ref(DatasetLink.self), "ARVis: a project dataset whose rows are appended live; data declares its columns."),
-    ])
+    static let shape = ObjectShape(
+        "A labelled table of inline data.",
+        [
+            .required("label", .string(), "The name components use as their dataKey."),
+            .required("data", .ref(DataTable.self), "Columns by name."),
+            .optional("titles", .array(.string()), "The column order."),
+            .optional(
+                "dataset", .ref(DatasetLink.self),
+                "ARVis: a project dataset whose rows are appended live; data declares its columns."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -224,26 +265,34 @@ extension DataSource: NodeCodable {
         let titles = object.optional("titles", as: [String].self)
         let dataset = object.optional("dataset", as: DatasetLink.self)
         guard let label, let data else { return nil }
-        if let titles { ColumnCheck.names(titles, exist: data, what: "a title", at: object.value("titles")!, key: "titles", context) }
+        if let titles {
+            ColumnCheck.names(titles, exist: data, what: "a title", at: object.value("titles")!, key: "titles", context)
+        }
         let lengths = Set(data.columns.map(\.values.count))
         if lengths.count > 1 {
             let counts = data.columns.map { "\($0.name): \($0.values.count)" }.joined(separator: ", ")
             context.at("data") {
-                context.warning(.invalidValue, at: object.offset(of: "data"), "columns have different lengths (\(counts)); short columns leave cells empty")
+                context.warning(
+                    .invalidValue, at: object.offset(of: "data"),
+                    "columns have different lengths (\(counts)); short columns leave cells empty")
             }
         }
         self.init(label: label, data: data, titles: titles, dataset: dataset)
     }
 
-    package var node: Node { .object([("label", .string(label)), ("data", data.node), ("titles", titles?.node), ("dataset", dataset?.node)]) }
+    package var node: Node {
+        .object([("label", .string(label)), ("data", data.node), ("titles", titles?.node), ("dataset", dataset?.node)])
+    }
 }
 
 extension ChartComponent: NodeCodable {
-    static let shape = ObjectShape("A mark.", [
-        .required("type", MarkType.schema, "The mark."),
-        .required("config", .ref(MarkConfiguration.self), "Data, channels and styling."),
-        .optional("interactions", .array(.ref(Interaction.self)), "Hover tooltips and Click actions."),
-    ])
+    static let shape = ObjectShape(
+        "A mark.",
+        [
+            .required("type", MarkType.schema, "The mark."),
+            .required("config", .ref(MarkConfiguration.self), "Data, channels and styling."),
+            .optional("interactions", .array(.ref(Interaction.self)), "Hover tooltips and Click actions."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -255,5 +304,7 @@ extension ChartComponent: NodeCodable {
         self.init(type: type, config: config, interactions: interactions)
     }
 
-    package var node: Node { .object([("type", type.node), ("config", config.node), ("interactions", interactions?.node)]) }
+    package var node: Node {
+        .object([("type", type.node), ("config", config.node), ("interactions", interactions?.node)])
+    }
 }

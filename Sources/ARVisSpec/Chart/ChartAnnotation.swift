@@ -1,6 +1,8 @@
 /// A component drawn at a position relative to a mark or to the whole chart.
 public struct ChartAnnotation: Sendable, Hashable {
+    /// Where the content sits relative to its datum or the chart, such as `topTrailing` or `center`.
     public var position: AnnotationPosition
+    /// The component drawn: any component, including stacks with modifiers and tap actions.
     public var content: Component
 
     /// Creates an annotation.
@@ -12,8 +14,11 @@ public struct ChartAnnotation: Sendable, Hashable {
 
 /// An annotation drawn at the first datum whose `field` equals `value`.
 public struct ConditionalAnnotation: Sendable, Hashable {
+    /// The column compared with `value`.
     public var field: String
+    /// The value that picks the datum: the first row whose `field` equals it.
     public var value: DataValue
+    /// The annotation drawn at that datum.
     public var annotation: ChartAnnotation
 
     /// Creates a conditional annotation.
@@ -25,10 +30,12 @@ public struct ConditionalAnnotation: Sendable, Hashable {
 }
 
 extension ChartAnnotation: NodeCodable {
-    static let shape = ObjectShape("A component placed relative to a mark or the chart.", [
-        .required("position", AnnotationPosition.schema, "Where the content sits."),
-        .required("content", .ref(Component.self), "What is drawn."),
-    ])
+    static let shape = ObjectShape(
+        "A component placed relative to a mark or the chart.",
+        [
+            .required("position", AnnotationPosition.schema, "Where the content sits."),
+            .required("content", .ref(Component.self), "What is drawn."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -43,11 +50,13 @@ extension ChartAnnotation: NodeCodable {
 }
 
 extension ConditionalAnnotation: NodeCodable {
-    static let shape = ObjectShape("An annotation at the first datum whose field equals value.", [
-        .required("field", .string(), "The column compared."),
-        .required("value", .scalar, "The value that selects the datum."),
-        .required("annotation", .ref(ChartAnnotation.self), "The annotation."),
-    ])
+    static let shape = ObjectShape(
+        "An annotation at the first datum whose field equals value.",
+        [
+            .required("field", .string(), "The column compared."),
+            .required("value", .scalar, "The value that selects the datum."),
+            .required("annotation", .ref(ChartAnnotation.self), "The annotation."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -59,5 +68,7 @@ extension ConditionalAnnotation: NodeCodable {
         self.init(field: field, value: value, annotation: annotation)
     }
 
-    package var node: Node { .object([("field", .string(field)), ("value", value.node), ("annotation", annotation.node)]) }
+    package var node: Node {
+        .object([("field", .string(field)), ("value", value.node), ("annotation", annotation.node)])
+    }
 }

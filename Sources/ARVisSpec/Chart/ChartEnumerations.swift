@@ -1,6 +1,11 @@
 /// The six marks of the chart grammar.
 public enum MarkType: String, Sendable, Hashable, CaseIterable, StringEnumeration {
-    case bar = "BarMark", line = "LineMark", point = "PointMark", area = "AreaMark", rule = "RuleMark", rectangle = "RectangleMark"
+    case bar = "BarMark"
+    case line = "LineMark"
+    case point = "PointMark"
+    case area = "AreaMark"
+    case rule = "RuleMark"
+    case rectangle = "RectangleMark"
     package static var valueDescription: String { "a mark type" }
 }
 
@@ -18,7 +23,8 @@ public enum InterpolationMethod: String, Sendable, Hashable, CaseIterable, Strin
 
 /// The shape drawn by a point mark.
 public enum SymbolShape: String, Sendable, Hashable, CaseIterable, StringEnumeration {
-    case circle = "Circle", square = "Square"
+    case circle = "Circle"
+    case square = "Square"
     package static var valueDescription: String { "a symbol type" }
 }
 

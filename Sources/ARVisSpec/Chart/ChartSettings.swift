@@ -1,5 +1,6 @@
 /// A chart scale: whether it includes zero, or a fixed domain.
 public struct ScaleConfiguration: Sendable, Hashable {
+    /// Whether the scale includes zero; it wins over `domain` when both are set, as in iARVis.
     public var includingZero: Bool?
     /// Two or more values (numbers or date strings); the scale spans their range.
     public var domain: [DataValue]?
@@ -15,7 +16,9 @@ public struct ScaleConfiguration: Sendable, Hashable {
 public struct AxisConfiguration: Sendable, Hashable {
     /// Ticks every `count` units of `component`.
     public struct DateStride: Sendable, Hashable {
+        /// The calendar unit the ticks step by, such as `year`.
         public var component: CalendarComponent
+        /// How many units lie between ticks, at least 1.
         public var count: Int
 
         /// Creates a stride.
@@ -25,6 +28,7 @@ public struct AxisConfiguration: Sendable, Hashable {
         }
     }
 
+    /// Hide the axis (default false).
     public var hidden: Bool?
     /// Where ticks go (`axisMarks.axisMarksValues.strideByDateComponent`).
     public var stride: DateStride?
@@ -44,6 +48,7 @@ public struct AxisConfiguration: Sendable, Hashable {
 
 /// The chart legend.
 public struct LegendConfiguration: Sendable, Hashable {
+    /// Hide the legend (default false).
     public var hidden: Bool?
 
     /// Creates a legend configuration.
@@ -52,6 +57,7 @@ public struct LegendConfiguration: Sendable, Hashable {
 
 /// The chart's frame: despite the names, `maxWidth` and `maxHeight` fix the size (as in iARVis).
 public struct ChartStyle: Sendable, Hashable {
+    /// The chart's fixed width in points, despite the name; the available width when absent.
     public var maxWidth: Double?
     /// Without it the chart's height is at most 200 points.
     public var maxHeight: Double?
@@ -67,10 +73,14 @@ public struct ChartStyle: Sendable, Hashable {
 }
 
 extension ScaleConfiguration: NodeCodable {
-    static let shape = ObjectShape("A chart scale.", [
-        .optional("includingZero", .boolean, "Whether the scale includes zero (wins over domain, as in iARVis)."),
-        .optional("domain", .array(.oneOf([.number(), .string()]), minItems: 2), "The scale's range: numbers or date strings."),
-    ])
+    static let shape = ObjectShape(
+        "A chart scale.",
+        [
+            .optional("includingZero", .boolean, "Whether the scale includes zero (wins over domain, as in iARVis)."),
+            .optional(
+                "domain", .array(.oneOf([.number(), .string()]), minItems: 2),
+                "The scale's range: numbers or date strings."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -79,8 +89,10 @@ extension ScaleConfiguration: NodeCodable {
         domain = object.optional("domain")
         if let domain { context.at("domain") { Self.check(domain, at: object.value("domain")!, context) } }
         if includingZero != nil, domain != nil {
-            context.warning(.compatibility, at: object.offset(of: "includingZero"), "includingZero and domain are both set; iARVis and ARVis use includingZero",
-                            hint: "remove one of them")
+            context.warning(
+                .compatibility, at: object.offset(of: "includingZero"),
+                "includingZero and domain are both set; iARVis and ARVis use includingZero",
+                hint: "remove one of them")
         }
     }
 
@@ -92,8 +104,10 @@ extension ScaleConfiguration: NodeCodable {
         let numeric = domain.allSatisfy { $0.number != nil }
         let dates = domain.allSatisfy { value in value.text.map { DatePattern.detect($0) != nil } ?? false }
         if !numeric && !dates {
-            context.error(.invalidValue, at: node.offset, "a domain holds numbers or dates, not \(domain.map { $0.node.compactText }.joined(separator: ", "))",
-                          hint: "write dates as yyyy-MM-dd")
+            context.error(
+                .invalidValue, at: node.offset,
+                "a domain holds numbers or dates, not \(domain.map { $0.node.compactText }.joined(separator: ", "))",
+                hint: "write dates as yyyy-MM-dd")
         }
     }
 
@@ -101,20 +115,32 @@ extension ScaleConfiguration: NodeCodable {
 }
 
 extension AxisConfiguration: NodeCodable {
-    static let strideShape = ObjectShape("Ticks every count units.", [
-        .required("component", CalendarComponent.schema, "The calendar unit."), .required("count", .integer(minimum: 1, maximum: SpecLimits.largestStrideCount), "Units between ticks."),
-    ])
-    static let valuesShape = ObjectShape("Where ticks go.", [.optional("strideByDateComponent", .object(strideShape), "A date stride.")])
-    static let yearShape = ObjectShape("A year format.", [.required("format", YearLabelFormat.schema, "defaultDigits.")])
-    static let formatShape = ObjectShape("A label format.", [.required("year", .object(yearShape), "How years are written.")])
-    static let labelShape = ObjectShape("Tick labels.", [.required("format", .object(formatShape), "The label format.")])
-    static let marksShape = ObjectShape("Axis ticks and labels.", [
-        .optional("axisMarksValues", .object(valuesShape), "Where ticks go."),
-        .optional("axisValueLabel", .object(labelShape), "How tick labels are written."),
-    ])
-    static let shape = ObjectShape("A chart axis.", [
-        .optional("hidden", .boolean, "Hide the axis."), .optional("axisMarks", .object(marksShape), "Ticks and labels."),
-    ])
+    static let strideShape = ObjectShape(
+        "Ticks every count units.",
+        [
+            .required("component", CalendarComponent.schema, "The calendar unit."),
+            .required("count", .integer(minimum: 1, maximum: SpecLimits.largestStrideCount), "Units between ticks."),
+        ])
+    static let valuesShape = ObjectShape(
+        "Where ticks go.", [.optional("strideByDateComponent", .object(strideShape), "A date stride.")])
+    static let yearShape = ObjectShape(
+        "A year format.", [.required("format", YearLabelFormat.schema, "defaultDigits.")])
+    static let formatShape = ObjectShape(
+        "A label format.", [.required("year", .object(yearShape), "How years are written.")])
+    static let labelShape = ObjectShape(
+        "Tick labels.", [.required("format", .object(formatShape), "The label format.")])
+    static let marksShape = ObjectShape(
+        "Axis ticks and labels.",
+        [
+            .optional("axisMarksValues", .object(valuesShape), "Where ticks go."),
+            .optional("axisValueLabel", .object(labelShape), "How tick labels are written."),
+        ])
+    static let shape = ObjectShape(
+        "A chart axis.",
+        [
+            .optional("hidden", .boolean, "Hide the axis."),
+            .optional("axisMarks", .object(marksShape), "Ticks and labels."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -124,19 +150,27 @@ extension AxisConfiguration: NodeCodable {
         hasAxisMarks = true
         context.at("axisMarks") {
             guard let marksObject = ObjectReader(marks, context, shape: Self.marksShape) else { return }
-            stride = Self.nested(marksObject, [("axisMarksValues", Self.valuesShape), ("strideByDateComponent", Self.strideShape)], context) { stride in
+            stride = Self.nested(
+                marksObject, [("axisMarksValues", Self.valuesShape), ("strideByDateComponent", Self.strideShape)],
+                context
+            ) { stride in
                 guard let component = stride.required("component", as: CalendarComponent.self),
-                      let count = stride.required("count", as: Int.self) else { return nil }
+                    let count = stride.required("count", as: Int.self)
+                else { return nil }
                 guard (1...SpecLimits.largestStrideCount).contains(count) else {
                     context.at("count") {
-                        context.error(.invalidValue, at: stride.offset(of: "count"),
-                                      "a stride count must be between 1 and \(SpecLimits.largestStrideCount), found \(count)")
+                        context.error(
+                            .invalidValue, at: stride.offset(of: "count"),
+                            "a stride count must be between 1 and \(SpecLimits.largestStrideCount), found \(count)")
                     }
                     return nil
                 }
                 return DateStride(component: component, count: count)
             }
-            yearLabelFormat = Self.nested(marksObject, [("axisValueLabel", Self.labelShape), ("format", Self.formatShape), ("year", Self.yearShape)], context) {
+            yearLabelFormat = Self.nested(
+                marksObject,
+                [("axisValueLabel", Self.labelShape), ("format", Self.formatShape), ("year", Self.yearShape)], context
+            ) {
                 $0.required("format", as: YearLabelFormat.self)
             }
         }
@@ -153,15 +187,24 @@ extension AxisConfiguration: NodeCodable {
             return nil
         }
         return context.at(key) {
-            ObjectReader(child, context, shape: shape).flatMap { nested($0, chain.dropFirst(), isFirst: false, context, read) }
+            ObjectReader(child, context, shape: shape).flatMap {
+                nested($0, chain.dropFirst(), isFirst: false, context, read)
+            }
         }
     }
 
     package var node: Node {
         let values = stride.map { stride in
-            Node.object([("strideByDateComponent", .object([("component", stride.component.node), ("count", stride.count.node)]))])
+            Node.object([
+                (
+                    "strideByDateComponent",
+                    .object([("component", stride.component.node), ("count", stride.count.node)])
+                )
+            ])
         }
-        let label = yearLabelFormat.map { Node.object([("format", .object([("year", .object([("format", $0.node)]))]))]) }
+        let label = yearLabelFormat.map {
+            Node.object([("format", .object([("year", .object([("format", $0.node)]))]))])
+        }
         let marks: Node? = hasAxisMarks ? .object([("axisMarksValues", values), ("axisValueLabel", label)]) : nil
         return .object([("hidden", hidden?.node), ("axisMarks", marks)])
     }
@@ -180,19 +223,27 @@ extension LegendConfiguration: NodeCodable {
 }
 
 extension ChartStyle: NodeCodable {
-    static let shape = ObjectShape("The chart's frame.", [
-        .optional("maxWidth", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Fixed width in points."),
-        .optional("maxHeight", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Fixed height in points (without it, at most 200)."),
-        .optional("padding", .ref(EdgeInsets.self), "[leading, top, trailing, bottom] (default [0, 16, 0, 16])."),
-    ])
+    static let shape = ObjectShape(
+        "The chart's frame.",
+        [
+            .optional(
+                "maxWidth", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Fixed width in points."),
+            .optional(
+                "maxHeight", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength),
+                "Fixed height in points (without it, at most 200)."),
+            .optional("padding", .ref(EdgeInsets.self), "[leading, top, trailing, bottom] (default [0, 16, 0, 16])."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
-        self.init(maxWidth: object.positive("maxWidth", "a chart width", context),
-                  maxHeight: object.positive("maxHeight", "a chart height", context),
-                  padding: object.optional("padding"))
+        self.init(
+            maxWidth: object.positive("maxWidth", "a chart width", context),
+            maxHeight: object.positive("maxHeight", "a chart height", context),
+            padding: object.optional("padding"))
     }
 
-    package var node: Node { .object([("maxWidth", maxWidth?.node), ("maxHeight", maxHeight?.node), ("padding", padding?.node)]) }
+    package var node: Node {
+        .object([("maxWidth", maxWidth?.node), ("maxHeight", maxHeight?.node), ("padding", padding?.node)])
+    }
 }

@@ -8,7 +8,9 @@
 public struct DataTable: Sendable, Hashable {
     /// One named column.
     public struct Column: Sendable, Hashable {
+        /// The column's name, its key in the data object.
         public var name: String
+        /// The cells from the first row down; a column shorter than the table has no cells for the last rows.
         public var values: [DataValue]
 
         /// Creates a column.
@@ -18,6 +20,7 @@ public struct DataTable: Sendable, Hashable {
         }
     }
 
+    /// The columns in document order.
     public var columns: [Column]
 
     /// Creates a table from columns.
@@ -70,7 +73,9 @@ extension DataTable: NodeCodable {
         values.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             guard let value = DataValue(element) else {
-                context.at(index: index) { context.typeMismatch(element, expected: "a string, number, boolean or null") }
+                context.at(index: index) {
+                    context.typeMismatch(element, expected: "a string, number, boolean or null")
+                }
                 return nil
             }
             values.append(value)

@@ -88,9 +88,15 @@ extension DataValue: NodeCodable {
     package static var schema: Schema { .scalar }
 }
 
-extension DataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral {
+extension DataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral
+{
+    /// Creates a string value from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// Creates an integer value from an integer literal.
     public init(integerLiteral value: Int) { self = .int(value) }
+    /// Creates a real value from a floating-point literal.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// Creates a boolean value from `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }

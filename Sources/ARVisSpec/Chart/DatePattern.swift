@@ -11,7 +11,9 @@ public struct DatePattern: Sendable, Hashable {
 
     /// Why a pattern cannot be compiled.
     public struct Problem: Error, Sendable, Hashable {
+        /// What is wrong with the pattern, such as "a quote is not closed".
         public var message: String
+        /// How to fix the pattern, when that is known.
         public var hint: String?
     }
 
@@ -32,29 +34,44 @@ public struct DatePattern: Sendable, Hashable {
         let scalars = Array(pattern.unicodeScalars)
         var index = 0
         func flush() {
-            if !literal.isEmpty { tokens.append(.literal(literal)); literal = [] }
+            if !literal.isEmpty {
+                tokens.append(.literal(literal))
+                literal = []
+            }
         }
         while index < scalars.count {
             let scalar = scalars[index]
             if scalar == "'" {
                 index += 1
-                if index < scalars.count, scalars[index] == "'" { literal.append(UInt8(ascii: "'")); index += 1; continue }
+                if index < scalars.count, scalars[index] == "'" {
+                    literal.append(UInt8(ascii: "'"))
+                    index += 1
+                    continue
+                }
                 while index < scalars.count {
                     if scalars[index] == "'" {
-                        if index + 1 < scalars.count, scalars[index + 1] == "'" { literal.append(UInt8(ascii: "'")); index += 2; continue }
+                        if index + 1 < scalars.count, scalars[index + 1] == "'" {
+                            literal.append(UInt8(ascii: "'"))
+                            index += 2
+                            continue
+                        }
                         break
                     }
                     literal.append(contentsOf: String(scalars[index]).utf8)
                     index += 1
                 }
-                guard index < scalars.count else { return .failure(Problem(message: "a quote is not closed", hint: "close the quoted text with '")) }
+                guard index < scalars.count else {
+                    return .failure(Problem(message: "a quote is not closed", hint: "close the quoted text with '"))
+                }
                 index += 1
             } else if scalar.properties.isAlphabetic, scalar.isASCII {
                 var count = 1
                 while index + count < scalars.count, scalars[index + count] == scalar { count += 1 }
                 guard let field = field(for: Character(scalar)) else {
-                    return .failure(Problem(message: "'\(scalar)' is not a date field letter",
-                                            hint: "quote literal letters, as in yyyy-MM-dd'T'HH:mm"))
+                    return .failure(
+                        Problem(
+                            message: "'\(scalar)' is not a date field letter",
+                            hint: "quote literal letters, as in yyyy-MM-dd'T'HH:mm"))
                 }
                 flush()
                 tokens.append(.field(field, count: count))
@@ -152,11 +169,13 @@ public struct DatePattern: Sendable, Hashable {
     public static func detect(_ text: String) -> DatePattern? {
         let bytes = text.utf8
         guard let first = bytes.first, bytes.count <= 40,
-              bytes.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+            bytes.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
         let candidates: [DatePattern]
         switch first {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): candidates = builtInByLead.digit
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"): candidates = builtInByLead.letter
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+            candidates = builtInByLead.letter
         default: return nil
         }
         return candidates.first { $0.parse(text) != nil }

@@ -8,8 +8,10 @@ struct DateTextParser {
 
     var atEnd: Bool { index == bytes.count }
 
-    private static let months = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-                                 "october", "november", "december"]
+    private static let months = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september",
+        "october", "november", "december",
+    ]
     private static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
     /// Reads one token; `adjacentNumeric` makes a numeric field take exactly its width (as in `yyyyMMdd`).
@@ -60,14 +62,18 @@ struct DateTextParser {
         return true
     }
 
-    private mutating func numeric(_ range: ClosedRange<Int>, _ width: Int, _ store: (inout DateFields, Int) -> Void) -> Bool {
+    private mutating func numeric(_ range: ClosedRange<Int>, _ width: Int, _ store: (inout DateFields, Int) -> Void)
+        -> Bool
+    {
         guard let value = number(min: 1, max: width), range.contains(value) else { return false }
         store(&fields, value)
         return true
     }
 
-    private mutating func textOrNumber(_ count: Int, names: [String], _ range: ClosedRange<Int>, _ width: Int,
-                                       _ store: (inout DateFields, Int) -> Void) -> Bool {
+    private mutating func textOrNumber(
+        _ count: Int, names: [String], _ range: ClosedRange<Int>, _ width: Int,
+        _ store: (inout DateFields, Int) -> Void
+    ) -> Bool {
         guard count >= 3 else { return numeric(range, width, store) }
         guard let found = name(among: names, allowAbbreviation: true) else { return false }
         store(&fields, found + 1)
@@ -106,8 +112,13 @@ struct DateTextParser {
     /// Reads `Z`, `±hh`, `±hhmm`, `±hh:mm`, optionally after `GMT` or `UTC`, or a zone abbreviation (as UTC).
     private mutating func readZone() -> Bool {
         guard index < bytes.count else { return false }
-        if bytes[index] == UInt8(ascii: "Z") { index += 1; return true }
-        if name(among: ["gmt", "utc"]) != nil, index == bytes.count || (bytes[index] != UInt8(ascii: "+") && bytes[index] != UInt8(ascii: "-")) {
+        if bytes[index] == UInt8(ascii: "Z") {
+            index += 1
+            return true
+        }
+        if name(among: ["gmt", "utc"]) != nil,
+            index == bytes.count || (bytes[index] != UInt8(ascii: "+") && bytes[index] != UInt8(ascii: "-"))
+        {
             return true
         }
         if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
@@ -121,7 +132,9 @@ struct DateTextParser {
             return true
         }
         let start = index
-        while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"), (bytes[index] | 0x20) <= UInt8(ascii: "z") { index += 1 }
+        while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"),
+            (bytes[index] | 0x20) <= UInt8(ascii: "z")
+        { index += 1 }
         return (3...5).contains(index - start)
     }
 

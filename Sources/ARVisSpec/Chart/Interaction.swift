@@ -24,8 +24,11 @@ public struct Tooltip: Sendable, Hashable {
 
     /// The content for the data whose `field` equals `value`.
     public struct Entry: Sendable, Hashable {
+        /// The column compared with `value`.
         public var field: String
+        /// The value that selects this content: it is shown for data whose `field` equals it.
         public var value: DataValue
+        /// The component the tooltip shows.
         public var content: Component
 
         /// Creates an entry.
@@ -36,7 +39,9 @@ public struct Tooltip: Sendable, Hashable {
         }
     }
 
+    /// How content is chosen, written `type`: `Manual` (listed per value) or `Auto` (iARVis stops on it).
     public var kind: Kind
+    /// The content per field value, written `config`; required for `Manual` tooltips.
     public var entries: [Entry]?
 
     /// Creates a tooltip.
@@ -48,7 +53,8 @@ public struct Tooltip: Sendable, Hashable {
 
 extension Interaction: NodeCodable {
     private enum Kind: String, CaseIterable, StringEnumeration {
-        case hover = "Hover", click = "Click"
+        case hover = "Hover"
+        case click = "Click"
         static var valueDescription: String { "an interaction type" }
     }
     private enum ActionKind: String, CaseIterable, StringEnumeration {
@@ -56,26 +62,36 @@ extension Interaction: NodeCodable {
         static var valueDescription: String { "an action type" }
     }
 
-    static let shape = ObjectShape("A Hover tooltip or a Click action.", [
-        .required("type", Kind.schema, "Hover or Click."),
-        .optional("tooltip", .ref(Tooltip.self), "The tooltip (Hover)."),
-        .optional("action", .object(actionShape), "The action (Click)."),
-    ])
-    static let actionShape = ObjectShape("Opens a URL.", [
-        .required("type", ActionKind.schema, "OpenURL."),
-        .required("config", .object(URLCheck.actionObjectShape), "{\"url\": …}"),
-    ])
+    static let shape = ObjectShape(
+        "A Hover tooltip or a Click action.",
+        [
+            .required("type", Kind.schema, "Hover or Click."),
+            .optional("tooltip", .ref(Tooltip.self), "The tooltip (Hover)."),
+            .optional("action", .object(actionShape), "The action (Click)."),
+        ])
+    static let actionShape = ObjectShape(
+        "Opens a URL.",
+        [
+            .required("type", ActionKind.schema, "OpenURL."),
+            .required("config", .object(URLCheck.actionObjectShape), "{\"url\": …}"),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
         switch object.required("type", as: Kind.self) {
         case .hover:
-            guard object.value("tooltip") != nil else { object.reportMissing("tooltip"); return nil }
+            guard object.value("tooltip") != nil else {
+                object.reportMissing("tooltip")
+                return nil
+            }
             guard let tooltip = object.optional("tooltip", as: Tooltip.self) else { return nil }
             self = .hover(tooltip)
         case .click:
-            guard let action = object.value("action") else { object.reportMissing("action"); return nil }
+            guard let action = object.value("action") else {
+                object.reportMissing("action")
+                return nil
+            }
             guard let url = context.at("action", { Self.readAction(action, context) }) else { return nil }
             self = .click(url: url)
         case nil:
@@ -85,8 +101,12 @@ extension Interaction: NodeCodable {
 
     private static func readAction(_ node: Node, _ context: DecodingContext) -> String? {
         guard let action = ObjectReader(node, context, shape: actionShape),
-              action.required("type", as: ActionKind.self) != nil,
-              let config = action.value("config") ?? { action.reportMissing("config"); return nil }()
+            action.required("type", as: ActionKind.self) != nil,
+            let config = action.value("config")
+                ?? {
+                    action.reportMissing("config")
+                    return nil
+                }()
         else { return nil }
         return context.at("config") { URLCheck.readActionObject(config, context) }
     }
@@ -95,17 +115,21 @@ extension Interaction: NodeCodable {
         switch self {
         case .hover(let tooltip): .object([("type", .string("Hover")), ("tooltip", tooltip.node)])
         case .click(let url):
-            .object([("type", .string("Click")),
-                     ("action", .object([("type", .string("OpenURL")), ("config", .object([("url", .string(url))]))]))])
+            .object([
+                ("type", .string("Click")),
+                ("action", .object([("type", .string("OpenURL")), ("config", .object([("url", .string(url))]))])),
+            ])
         }
     }
 }
 
 extension Tooltip: NodeCodable {
-    static let shape = ObjectShape("A tooltip.", [
-        .required("type", Kind.schema, "Manual (content per value) or Auto (generated)."),
-        .optional("config", .array(.ref(Entry.self)), "The content per field value (Manual)."),
-    ])
+    static let shape = ObjectShape(
+        "A tooltip.",
+        [
+            .required("type", Kind.schema, "Manual (content per value) or Auto (generated)."),
+            .optional("config", .array(.ref(Entry.self)), "The content per field value (Manual)."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -114,7 +138,9 @@ extension Tooltip: NodeCodable {
         let entries = object.optional("config", as: [Entry].self)
         if kind == .manual, object.value("config") == nil { object.reportMissing("config") }
         if kind == .auto {
-            context.warning(.compatibility, at: object.offset(of: "type"), "iARVis stops with a fatal error on \"Auto\" tooltips; only ARVis shows them")
+            context.warning(
+                .compatibility, at: object.offset(of: "type"),
+                "iARVis stops with a fatal error on \"Auto\" tooltips; only ARVis shows them")
         }
         guard let kind, kind == .auto || entries != nil else { return nil }
         self.init(kind: kind, entries: entries)
@@ -124,11 +150,13 @@ extension Tooltip: NodeCodable {
 }
 
 extension Tooltip.Entry: NodeCodable {
-    static let shape = ObjectShape("Tooltip content for the data whose field equals value.", [
-        .required("field", .string(), "The column compared."),
-        .required("value", .scalar, "The value that selects this content."),
-        .required("content", .ref(Component.self), "What the tooltip shows."),
-    ])
+    static let shape = ObjectShape(
+        "Tooltip content for the data whose field equals value.",
+        [
+            .required("field", .string(), "The column compared."),
+            .required("value", .scalar, "The value that selects this content."),
+            .required("content", .ref(Component.self), "What the tooltip shows."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {

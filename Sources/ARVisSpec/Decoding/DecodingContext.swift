@@ -49,8 +49,9 @@ package final class DecodingContext {
         _ message: String, hint: String? = nil
     ) {
         if severity == .error { errorCount += 1 }
-        diagnostics.append(PendingDiagnostic(
-            severity, code, offset: offset, path: path ?? self.path.text, message: message, hint: hint))
+        diagnostics.append(
+            PendingDiagnostic(
+                severity, code, offset: offset, path: path ?? self.path.text, message: message, hint: hint))
     }
 
     /// Notes a link the document makes at `offset`.

@@ -13,7 +13,10 @@ package protocol NodeCodable: SendableMetatype {
 
 extension Bool: NodeCodable {
     package init?(from node: Node, in context: DecodingContext) {
-        guard case .bool(let value) = node.kind else { context.typeMismatch(node, expected: "true or false"); return nil }
+        guard case .bool(let value) = node.kind else {
+            context.typeMismatch(node, expected: "true or false")
+            return nil
+        }
         self = value
     }
     package var node: Node { Node(.bool(self)) }
@@ -22,7 +25,10 @@ extension Bool: NodeCodable {
 
 extension String: NodeCodable {
     package init?(from node: Node, in context: DecodingContext) {
-        guard case .string(let value) = node.kind else { context.typeMismatch(node, expected: "a string"); return nil }
+        guard case .string(let value) = node.kind else {
+            context.typeMismatch(node, expected: "a string")
+            return nil
+        }
         self = value
     }
     package var node: Node { Node(.string(self)) }
@@ -31,7 +37,10 @@ extension String: NodeCodable {
 
 extension Double: NodeCodable {
     package init?(from node: Node, in context: DecodingContext) {
-        guard let value = node.number else { context.typeMismatch(node, expected: "a number"); return nil }
+        guard let value = node.number else {
+            context.typeMismatch(node, expected: "a number")
+            return nil
+        }
         self = value
     }
     /// Integral values are written without a fraction, as authors write sizes and offsets.
@@ -57,7 +66,10 @@ extension Int: NodeCodable {
 extension Array: NodeCodable where Element: NodeCodable {
     /// Reads every element; elements that fail are reported and left out.
     package init?(from node: Node, in context: DecodingContext) {
-        guard let elements = node.elements else { context.typeMismatch(node, expected: "an array"); return nil }
+        guard let elements = node.elements else {
+            context.typeMismatch(node, expected: "an array")
+            return nil
+        }
         var result: [Element] = []
         result.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {

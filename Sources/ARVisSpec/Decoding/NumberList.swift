@@ -10,8 +10,10 @@ package enum NumberList {
             return nil
         }
         guard elements.count == names.count else {
-            context.error(.invalidValue, at: node.offset,
-                          "expected \(names.count) numbers \(form), found \(elements.count) element\(elements.count == 1 ? "" : "s")")
+            context.error(
+                .invalidValue, at: node.offset,
+                "expected \(names.count) numbers \(form), found \(elements.count) element\(elements.count == 1 ? "" : "s")"
+            )
             return nil
         }
         var values: [Double] = []
@@ -22,14 +24,18 @@ package enum NumberList {
             }
             if let minimum, value < minimum {
                 context.at(index: index) {
-                    context.error(.invalidValue, at: element.offset, "\(names[index]) must be at least \(minimum.node.compactText), found \(value.node.compactText)")
+                    context.error(
+                        .invalidValue, at: element.offset,
+                        "\(names[index]) must be at least \(minimum.node.compactText), found \(value.node.compactText)")
                 }
                 return nil
             }
             guard abs(value) <= SpecLimits.largestCoordinate else {
                 context.at(index: index) {
-                    context.error(.invalidValue, at: element.offset,
-                                  "\(names[index]) must be between -\(SpecLimits.largestCoordinate.node.compactText) and \(SpecLimits.largestCoordinate.node.compactText), found \(value.node.compactText)")
+                    context.error(
+                        .invalidValue, at: element.offset,
+                        "\(names[index]) must be between -\(SpecLimits.largestCoordinate.node.compactText) and \(SpecLimits.largestCoordinate.node.compactText), found \(value.node.compactText)"
+                    )
                 }
                 return nil
             }
@@ -40,7 +46,10 @@ package enum NumberList {
 
     /// The schema of such an array.
     package static func schema(names: [String], minimum: Double? = nil, description: String) -> Schema {
-        .tuple(names.map { _ in .number(minimum: minimum ?? -SpecLimits.largestCoordinate, maximum: SpecLimits.largestCoordinate) }, description: description)
+        .tuple(
+            names.map { _ in
+                .number(minimum: minimum ?? -SpecLimits.largestCoordinate, maximum: SpecLimits.largestCoordinate)
+            }, description: description)
     }
 }
 
@@ -48,8 +57,10 @@ package enum NumberList {
 package enum NumberCheck {
     /// Whether `value` is positive and at most `maximum`; reports `what` otherwise.
     @discardableResult
-    package static func positive(_ value: Double?, _ what: String, maximum: Double = SpecLimits.largestLength,
-                                 at offset: Int, _ context: DecodingContext) -> Bool {
+    package static func positive(
+        _ value: Double?, _ what: String, maximum: Double = SpecLimits.largestLength,
+        at offset: Int, _ context: DecodingContext
+    ) -> Bool {
         guard let value else { return true }
         guard value > 0 else {
             context.error(.invalidValue, at: offset, "\(what) must be greater than 0, found \(value.node.compactText)")
@@ -60,8 +71,10 @@ package enum NumberCheck {
 
     /// Whether `value` is zero or more and at most `maximum`; reports `what` otherwise.
     @discardableResult
-    package static func nonNegative(_ value: Double?, _ what: String, maximum: Double = SpecLimits.largestLength,
-                                    at offset: Int, _ context: DecodingContext) -> Bool {
+    package static func nonNegative(
+        _ value: Double?, _ what: String, maximum: Double = SpecLimits.largestLength,
+        at offset: Int, _ context: DecodingContext
+    ) -> Bool {
         guard let value else { return true }
         guard value >= 0 else {
             context.error(.invalidValue, at: offset, "\(what) must not be negative, found \(value.node.compactText)")
@@ -72,16 +85,24 @@ package enum NumberCheck {
 
     /// Whether `value` lies in `range`; reports `what` otherwise.
     @discardableResult
-    package static func within(_ value: Double?, _ range: ClosedRange<Double>, _ what: String, at offset: Int, _ context: DecodingContext) -> Bool {
+    package static func within(
+        _ value: Double?, _ range: ClosedRange<Double>, _ what: String, at offset: Int, _ context: DecodingContext
+    ) -> Bool {
         guard let value, !range.contains(value) else { return true }
-        context.error(.invalidValue, at: offset,
-                      "\(what) must be between \(range.lowerBound.node.compactText) and \(range.upperBound.node.compactText), found \(value.node.compactText)")
+        context.error(
+            .invalidValue, at: offset,
+            "\(what) must be between \(range.lowerBound.node.compactText) and \(range.upperBound.node.compactText), found \(value.node.compactText)"
+        )
         return false
     }
 
-    private static func atMost(_ value: Double, _ maximum: Double, _ what: String, at offset: Int, _ context: DecodingContext) -> Bool {
+    private static func atMost(
+        _ value: Double, _ maximum: Double, _ what: String, at offset: Int, _ context: DecodingContext
+    ) -> Bool {
         guard value > maximum else { return true }
-        context.error(.invalidValue, at: offset, "\(what) must be at most \(maximum.node.compactText), found \(value.node.compactText)")
+        context.error(
+            .invalidValue, at: offset,
+            "\(what) must be at most \(maximum.node.compactText), found \(value.node.compactText)")
         return false
     }
 }

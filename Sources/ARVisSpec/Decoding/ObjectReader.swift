@@ -58,7 +58,9 @@ package struct ObjectReader {
 
     /// Reports a missing required key at the object.
     package func reportMissing(_ key: String) {
-        let misspelling = members.first { !shape.keys.contains($0.key) && Suggestion.closest(to: $0.key, among: [key]) != nil }
+        let misspelling = members.first {
+            !shape.keys.contains($0.key) && Suggestion.closest(to: $0.key, among: [key]) != nil
+        }
         context.error(
             .missingKey, at: node.offset, "missing required key \"\(key)\"",
             hint: misspelling.map { "is \"\($0.key)\" a misspelling of it?" })

@@ -10,24 +10,29 @@ package enum SingleKeyObject {
         _ node: Node, _ context: DecodingContext, cases: [String], what: String, manyKeysHint: String? = nil
     ) -> Node.Member? {
         guard let members = node.members else {
-            context.typeMismatch(node, expected: "\(article(what)) \(what) (an object with one key such as \"\(cases[0])\")")
+            context.typeMismatch(
+                node, expected: "\(article(what)) \(what) (an object with one key such as \"\(cases[0])\")")
             return nil
         }
         guard members.count == 1, let member = members.first else {
             if members.isEmpty {
-                context.error(.invalidValue, at: node.offset, "\(article(what)) \(what) needs one key naming its kind, found an empty object",
-                              hint: "for example {\"\(cases[0])\": …}")
+                context.error(
+                    .invalidValue, at: node.offset,
+                    "\(article(what)) \(what) needs one key naming its kind, found an empty object",
+                    hint: "for example {\"\(cases[0])\": …}")
             } else {
                 let keys = members.map { "\"\($0.key)\"" }.joined(separator: ", ")
-                context.error(.invalidValue, at: node.offset,
-                              "\(article(what)) \(what) has exactly one key naming its kind, found \(members.count): \(keys)",
-                              hint: manyKeysHint)
+                context.error(
+                    .invalidValue, at: node.offset,
+                    "\(article(what)) \(what) has exactly one key naming its kind, found \(members.count): \(keys)",
+                    hint: manyKeysHint)
             }
             return nil
         }
         guard cases.contains(member.key) else {
-            context.error(.invalidValue, at: member.keyOffset, "unknown \(what) \"\(member.key)\"",
-                          hint: Suggestion.hint(for: member.key, among: cases, listing: true))
+            context.error(
+                .invalidValue, at: member.keyOffset, "unknown \(what) \"\(member.key)\"",
+                hint: Suggestion.hint(for: member.key, among: cases, listing: true))
             return nil
         }
         return member
@@ -35,9 +40,10 @@ package enum SingleKeyObject {
 
     /// The schema of a one-key union: one alternative per case.
     package static func schema(_ cases: [(String, Schema)]) -> Schema {
-        .oneOf(cases.map { key, schema in
-            .object(ObjectShape("The \(key) case.", [.required(key, schema, key)]))
-        })
+        .oneOf(
+            cases.map { key, schema in
+                .object(ObjectShape("The \(key) case.", [.required(key, schema, key)]))
+            })
     }
 
     private static func article(_ word: String) -> String {

@@ -68,14 +68,17 @@ private struct MarkdownParser {
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
         partner = Self.partners(bytes)
-        closers = [UInt8(ascii: "*"): EmphasisClosers(bytes, marker: UInt8(ascii: "*")),
-                   UInt8(ascii: "_"): EmphasisClosers(bytes, marker: UInt8(ascii: "_"))]
+        closers = [
+            UInt8(ascii: "*"): EmphasisClosers(bytes, marker: UInt8(ascii: "*")),
+            UInt8(ascii: "_"): EmphasisClosers(bytes, marker: UInt8(ascii: "_")),
+        ]
     }
 
     /// Matching brackets and parentheses, found with one stack each; escaped ones do not count.
     static func partners(_ bytes: [UInt8]) -> [Int32] {
         var partner = [Int32](repeating: -1, count: bytes.count)
-        var brackets: [Int32] = [], parentheses: [Int32] = []
+        var brackets: [Int32] = []
+        var parentheses: [Int32] = []
         var position = 0
         while position < bytes.count {
             switch bytes[position] {
@@ -107,7 +110,10 @@ private struct MarkdownParser {
                 index += 2
             } else if byte == UInt8(ascii: "`"), let end = codeEnd(after: index) {
                 flush()
-                spans.append(StyledSpan(text: text(index + 1, end), isBold: bold, isItalic: italic, isCode: true, link: openLinks.first?.url))
+                spans.append(
+                    StyledSpan(
+                        text: text(index + 1, end), isBold: bold, isItalic: italic, isCode: true,
+                        link: openLinks.first?.url))
                 index = end + 1
             } else if byte == UInt8(ascii: "["), let link = link(at: index) {
                 flush()
@@ -149,13 +155,17 @@ private struct MarkdownParser {
     mutating func emphasis(_ marker: UInt8) -> Bool {
         var count = 0
         while index + count < bytes.count, bytes[index + count] == marker { count += 1 }
-        if marker == UInt8(ascii: "_"), isWordCharacter(before: index), isWordCharacter(at: index + count) { return false }
+        if marker == UInt8(ascii: "_"), isWordCharacter(before: index), isWordCharacter(at: index + count) {
+            return false
+        }
         let used = min(count, 3)
         let closing = (count >= 3 && (bold || italic)) || (count == 2 && bold) || (count == 1 && italic)
         if !closing && !(closers[marker]?.hasRun(after: index + used, atLeast: used) ?? false) { return false }
         flush()
         switch used {
-        case 3: bold.toggle(); italic.toggle()
+        case 3:
+            bold.toggle()
+            italic.toggle()
         case 2: bold.toggle()
         default: italic.toggle()
         }
@@ -179,12 +189,14 @@ private struct MarkdownParser {
         guard position < bytes.count else { return false }
         let byte = bytes[position]
         if byte >= 0x80 { return true }
-        return (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        return (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
-        (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
+        (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte)
+            || (0x7B...0x7E).contains(byte)
     }
 
     func text(_ start: Int, _ end: Int) -> String {
@@ -193,7 +205,10 @@ private struct MarkdownParser {
 
     mutating func flush() {
         guard !pending.isEmpty else { return }
-        spans.append(StyledSpan(text: String(decoding: pending, as: UTF8.self), isBold: bold, isItalic: italic, link: openLinks.first?.url))
+        spans.append(
+            StyledSpan(
+                text: String(decoding: pending, as: UTF8.self), isBold: bold, isItalic: italic,
+                link: openLinks.first?.url))
         pending.removeAll(keepingCapacity: true)
     }
 }
@@ -209,7 +224,10 @@ private struct EmphasisClosers {
         var runs: [(start: Int, length: Int)] = []
         var position = 0
         while position < bytes.count {
-            guard bytes[position] == marker else { position += 1; continue }
+            guard bytes[position] == marker else {
+                position += 1
+                continue
+            }
             var length = 0
             while position + length < bytes.count, bytes[position + length] == marker { length += 1 }
             runs.append((position, length))

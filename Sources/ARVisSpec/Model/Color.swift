@@ -38,15 +38,20 @@ public enum Color: Sendable, Hashable {
                 channels.append((values[index] * 16 + values[index + 1]) / 255)
             }
         }
-        return RGBA(red: channels[0], green: channels[1], blue: channels[2], alpha: channels.count == 4 ? channels[3] : 1)
+        return RGBA(
+            red: channels[0], green: channels[1], blue: channels[2], alpha: channels.count == 4 ? channels[3] : 1)
     }
 }
 
 /// Red, green, blue and alpha components.
 public struct RGBA: Sendable, Hashable {
+    /// The red component, written `r`: 0 to 1, or 0 to 255 in an `rgba256` colour.
     public var red: Double
+    /// The green component, written `g`: 0 to 1, or 0 to 255 in an `rgba256` colour.
     public var green: Double
+    /// The blue component, written `b`: 0 to 1, or 0 to 255 in an `rgba256` colour.
     public var blue: Double
+    /// The opacity, written `a`: 0 to 1, or 0 to 255 in an `rgba256` colour; opaque when absent.
     public var alpha: Double
 
     /// Creates a colour from components.
@@ -66,24 +71,25 @@ public enum NamedColor: String, Sendable, Hashable, CaseIterable, StringEnumerat
 
     /// The colour's components as SwiftUI shows them in light mode.
     public var components: RGBA {
-        let bytes: (Double, Double, Double, Double) = switch self {
-        case .black: (0, 0, 0, 255)
-        case .blue: (0, 122, 255, 255)
-        case .brown: (162, 132, 94, 255)
-        case .clear: (0, 0, 0, 0)
-        case .cyan: (50, 173, 230, 255)
-        case .gray: (142, 142, 147, 255)
-        case .green: (52, 199, 89, 255)
-        case .indigo: (88, 86, 214, 255)
-        case .mint: (0, 199, 190, 255)
-        case .orange: (255, 149, 0, 255)
-        case .pink: (255, 45, 85, 255)
-        case .purple: (175, 82, 222, 255)
-        case .red: (255, 59, 48, 255)
-        case .teal: (48, 176, 199, 255)
-        case .white: (255, 255, 255, 255)
-        case .yellow: (255, 204, 0, 255)
-        }
+        let bytes: (Double, Double, Double, Double) =
+            switch self {
+            case .black: (0, 0, 0, 255)
+            case .blue: (0, 122, 255, 255)
+            case .brown: (162, 132, 94, 255)
+            case .clear: (0, 0, 0, 0)
+            case .cyan: (50, 173, 230, 255)
+            case .gray: (142, 142, 147, 255)
+            case .green: (52, 199, 89, 255)
+            case .indigo: (88, 86, 214, 255)
+            case .mint: (0, 199, 190, 255)
+            case .orange: (255, 149, 0, 255)
+            case .pink: (255, 45, 85, 255)
+            case .purple: (175, 82, 222, 255)
+            case .red: (255, 59, 48, 255)
+            case .teal: (48, 176, 199, 255)
+            case .white: (255, 255, 255, 255)
+            case .yellow: (255, 204, 0, 255)
+            }
         return RGBA(red: bytes.0 / 255, green: bytes.1 / 255, blue: bytes.2 / 255, alpha: bytes.3 / 255)
     }
 }
@@ -102,8 +108,9 @@ extension Color: NodeCodable {
     private init?(text: String, at offset: Int, _ context: DecodingContext) {
         if text.hasPrefix("#") {
             guard Self.hexComponents(text) != nil else {
-                context.error(.invalidValue, at: offset, "\"\(text)\" is not a hex colour",
-                              hint: "write #RGB, #RGBA, #RRGGBB or #RRGGBBAA with hexadecimal digits")
+                context.error(
+                    .invalidValue, at: offset, "\"\(text)\" is not a hex colour",
+                    hint: "write #RGB, #RGBA, #RRGGBB or #RRGGBBAA with hexadecimal digits")
                 return nil
             }
             self = .hex(text)
@@ -111,8 +118,9 @@ extension Color: NodeCodable {
             self = .named(name)
         } else {
             let asHex = Self.hexComponents("#" + text) != nil ? "did you mean '#\(text)'?" : nil
-            context.error(.invalidValue, at: offset, "\"\(text)\" is not a colour",
-                          hint: asHex ?? Suggestion.hint(for: text, among: NamedColor.allCases.map(\.rawValue), listing: true))
+            context.error(
+                .invalidValue, at: offset, "\"\(text)\" is not a colour",
+                hint: asHex ?? Suggestion.hint(for: text, among: NamedColor.allCases.map(\.rawValue), listing: true))
             return nil
         }
     }
@@ -121,13 +129,16 @@ extension Color: NodeCodable {
         guard members.count == 1, let member = members.first, ["rgba", "rgba256"].contains(member.key) else {
             let keys = members.map { "\"\($0.key)\"" }.joined(separator: ", ")
             let hint = members.count == 1 ? Suggestion.hint(for: members[0].key, among: ["rgba", "rgba256"]) : nil
-            context.error(.invalidValue, at: node.offset,
-                          "a colour object has exactly one key, \"rgba\" or \"rgba256\"; found \(members.isEmpty ? "none" : keys)",
-                          hint: hint)
+            context.error(
+                .invalidValue, at: node.offset,
+                "a colour object has exactly one key, \"rgba\" or \"rgba256\"; found \(members.isEmpty ? "none" : keys)",
+                hint: hint)
             return nil
         }
         let maximum: Double = member.key == "rgba" ? 1 : 255
-        guard let value = context.at(member.key, { RGBA.read(member.value, maximum: maximum, context) }) else { return nil }
+        guard let value = context.at(member.key, { RGBA.read(member.value, maximum: maximum, context) }) else {
+            return nil
+        }
         self = member.key == "rgba" ? .rgba(value) : .rgba256(value)
     }
 
@@ -156,21 +167,27 @@ extension RGBA {
     /// The keys of `{"r", "g", "b", "a"}` with components from 0 to `maximum`.
     fileprivate static func channelShape(maximum: Double) -> ObjectShape {
         let range = Schema.number(minimum: 0, maximum: maximum)
-        return ObjectShape("Colour components from 0 to \(Int(maximum)).", [
-            .required("r", range, "red"), .required("g", range, "green"), .required("b", range, "blue"),
-            .optional("a", range, "alpha (default \(Int(maximum)), opaque)"),
-        ])
+        return ObjectShape(
+            "Colour components from 0 to \(Int(maximum)).",
+            [
+                .required("r", range, "red"), .required("g", range, "green"), .required("b", range, "blue"),
+                .optional("a", range, "alpha (default \(Int(maximum)), opaque)"),
+            ])
     }
     private static let unitShape = channelShape(maximum: 1)
     private static let byteShape = channelShape(maximum: 255)
 
     fileprivate static func read(_ node: Node, maximum: Double, _ context: DecodingContext) -> RGBA? {
         let shape = maximum == 1 ? unitShape : byteShape
-        guard let object = ObjectReader(node, context, shape: shape, expected: "an object {r, g, b, a}") else { return nil }
+        guard let object = ObjectReader(node, context, shape: shape, expected: "an object {r, g, b, a}") else {
+            return nil
+        }
         let keys = ["r", "g", "b", "a"]
         let values = keys.map { key in
             let value = key == "a" ? object.optional(key, as: Double.self) : object.required(key, as: Double.self)
-            let inRange = context.at(key) { NumberCheck.within(value, 0...maximum, "a colour component", at: object.offset(of: key), context) }
+            let inRange = context.at(key) {
+                NumberCheck.within(value, 0...maximum, "a colour component", at: object.offset(of: key), context)
+            }
             return inRange ? value : nil
         }
         guard let red = values[0], let green = values[1], let blue = values[2] else { return nil }

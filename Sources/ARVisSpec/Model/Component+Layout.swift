@@ -1,13 +1,20 @@
 extension Component {
     /// Children side by side.
     public struct HStack: Sendable, Hashable {
+        /// The children, leading to trailing.
         public var elements: [Component]
+        /// Vertical alignment of the children: `center` (the default), `top` or `bottom`.
         public var alignment: VerticalAlignment?
+        /// Space between children in points; the system's default spacing when absent.
         public var spacing: Double?
+        /// Modifiers applied in order after the stack is built.
         public var modifiers: [Modifier]?
 
         /// Creates a horizontal stack.
-        public init(elements: [Component], alignment: VerticalAlignment? = nil, spacing: Double? = nil, modifiers: [Modifier]? = nil) {
+        public init(
+            elements: [Component], alignment: VerticalAlignment? = nil, spacing: Double? = nil,
+            modifiers: [Modifier]? = nil
+        ) {
             self.elements = elements
             self.alignment = alignment
             self.spacing = spacing
@@ -17,13 +24,20 @@ extension Component {
 
     /// Children one above the other.
     public struct VStack: Sendable, Hashable {
+        /// The children, top to bottom.
         public var elements: [Component]
+        /// Horizontal alignment of the children: `center` (the default), `leading` or `trailing`.
         public var alignment: HorizontalAlignment?
+        /// Space between children in points; the system's default spacing when absent.
         public var spacing: Double?
+        /// Modifiers applied in order after the stack is built.
         public var modifiers: [Modifier]?
 
         /// Creates a vertical stack.
-        public init(elements: [Component], alignment: HorizontalAlignment? = nil, spacing: Double? = nil, modifiers: [Modifier]? = nil) {
+        public init(
+            elements: [Component], alignment: HorizontalAlignment? = nil, spacing: Double? = nil,
+            modifiers: [Modifier]? = nil
+        ) {
             self.elements = elements
             self.alignment = alignment
             self.spacing = spacing
@@ -41,6 +55,7 @@ extension Component {
     public struct Divider: Sendable, Hashable {
         /// Opacity from 0 to 1; iARVis requires it in JSON, ARVis defaults to 0.5.
         public var opacity: Double?
+        /// Modifiers applied in order after the divider is built.
         public var modifiers: [Modifier]?
 
         /// Creates a divider.
@@ -52,7 +67,9 @@ extension Component {
 
     /// A grid of rows, normally `gridRow` components.
     public struct Grid: Sendable, Hashable {
+        /// The rows, top to bottom, normally `gridRow` components.
         public var rows: [Component]
+        /// Modifiers applied in order after the grid is built.
         public var modifiers: [Modifier]?
 
         /// Creates a grid.
@@ -64,7 +81,9 @@ extension Component {
 
     /// One row of a grid.
     public struct GridRow: Sendable, Hashable {
+        /// The cells, leading to trailing.
         public var rowElements: [Component]
+        /// Modifiers applied in order after the row is built.
         public var modifiers: [Modifier]?
 
         /// Creates a grid row.
@@ -78,7 +97,9 @@ extension Component {
     public struct SegmentedControl: Sendable, Hashable {
         /// One segment: its title and its content.
         public struct Item: Sendable, Hashable {
+            /// The segment's title, shown in the picker.
             public var title: String
+            /// What the segment shows while it is selected.
             public var component: Component
 
             /// Creates a segment.
@@ -88,7 +109,9 @@ extension Component {
             }
         }
 
+        /// The segments in picker order, at least one; the first is selected at first.
         public var items: [Item]
+        /// Modifiers applied in order after the control is built.
         public var modifiers: [Modifier]?
 
         /// Creates a segmented control.
@@ -100,24 +123,33 @@ extension Component {
 }
 
 extension Component.HStack: NodeCodable {
-    static let shape = StackCoding.shape("Children side by side.", order: "leading to trailing", alignment: VerticalAlignment.self, across: "Vertical")
+    static let shape = StackCoding.shape(
+        "Children side by side.", order: "leading to trailing", alignment: VerticalAlignment.self, across: "Vertical")
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
-        guard let stack = StackCoding.read(node, context, shape: Self.shape, alignment: VerticalAlignment.self) else { return nil }
-        self.init(elements: stack.elements, alignment: stack.alignment, spacing: stack.spacing, modifiers: stack.modifiers)
+        guard let stack = StackCoding.read(node, context, shape: Self.shape, alignment: VerticalAlignment.self) else {
+            return nil
+        }
+        self.init(
+            elements: stack.elements, alignment: stack.alignment, spacing: stack.spacing, modifiers: stack.modifiers)
     }
 
     package var node: Node { StackCoding.node(elements, alignment, spacing, modifiers) }
 }
 
 extension Component.VStack: NodeCodable {
-    static let shape = StackCoding.shape("Children one above the other.", order: "top to bottom", alignment: HorizontalAlignment.self, across: "Horizontal")
+    static let shape = StackCoding.shape(
+        "Children one above the other.", order: "top to bottom", alignment: HorizontalAlignment.self,
+        across: "Horizontal")
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
-        guard let stack = StackCoding.read(node, context, shape: Self.shape, alignment: HorizontalAlignment.self) else { return nil }
-        self.init(elements: stack.elements, alignment: stack.alignment, spacing: stack.spacing, modifiers: stack.modifiers)
+        guard let stack = StackCoding.read(node, context, shape: Self.shape, alignment: HorizontalAlignment.self) else {
+            return nil
+        }
+        self.init(
+            elements: stack.elements, alignment: stack.alignment, spacing: stack.spacing, modifiers: stack.modifiers)
     }
 
     package var node: Node { StackCoding.node(elements, alignment, spacing, modifiers) }
@@ -134,13 +166,19 @@ enum StackCoding {
         var modifiers: [Modifier]?
     }
 
-    static func shape<Alignment: StringEnumeration>(_ documentation: String, order: String, alignment: Alignment.Type, across: String) -> ObjectShape {
-        ObjectShape(documentation, [
-            .required("elements", Schema.components, "The children, \(order)."),
-            .optional("alignment", Alignment.schema, "\(across) alignment of the children (default center)."),
-            .optional("spacing", .number(minimum: 0, maximum: SpecLimits.largestLength), "Space between children in points (default: the system's)."),
-            Schema.modifiersProperty,
-        ])
+    static func shape<Alignment: StringEnumeration>(
+        _ documentation: String, order: String, alignment: Alignment.Type, across: String
+    ) -> ObjectShape {
+        ObjectShape(
+            documentation,
+            [
+                .required("elements", Schema.components, "The children, \(order)."),
+                .optional("alignment", Alignment.schema, "\(across) alignment of the children (default center)."),
+                .optional(
+                    "spacing", .number(minimum: 0, maximum: SpecLimits.largestLength),
+                    "Space between children in points (default: the system's)."),
+                Schema.modifiersProperty,
+            ])
     }
 
     static func read<Alignment: StringEnumeration>(
@@ -155,8 +193,13 @@ enum StackCoding {
         return Parts(elements: elements, alignment: alignment, spacing: spacing, modifiers: modifiers)
     }
 
-    static func node<Alignment: StringEnumeration>(_ elements: [Component], _ alignment: Alignment?, _ spacing: Double?, _ modifiers: [Modifier]?) -> Node {
-        .object([("alignment", alignment?.node), ("spacing", spacing?.node), ("elements", elements.node), ("modifiers", modifiers?.node)])
+    static func node<Alignment: StringEnumeration>(
+        _ elements: [Component], _ alignment: Alignment?, _ spacing: Double?, _ modifiers: [Modifier]?
+    ) -> Node {
+        .object([
+            ("alignment", alignment?.node), ("spacing", spacing?.node), ("elements", elements.node),
+            ("modifiers", modifiers?.node),
+        ])
     }
 }
 
@@ -172,16 +215,22 @@ extension Component.Spacer: NodeCodable {
 }
 
 extension Component.Divider: NodeCodable {
-    static let shape = ObjectShape("A thin line.", [
-        .optional("opacity", .number(minimum: 0, maximum: 1), "Opacity from 0 to 1 (default 0.5; iARVis requires the key)."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = ObjectShape(
+        "A thin line.",
+        [
+            .optional(
+                "opacity", .number(minimum: 0, maximum: 1),
+                "Opacity from 0 to 1 (default 0.5; iARVis requires the key)."),
+            Schema.modifiersProperty,
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
         let opacity = object.optional("opacity", as: Double.self)
-        let valid = context.at("opacity") { NumberCheck.within(opacity, 0...1, "an opacity", at: object.offset(of: "opacity"), context) }
+        let valid = context.at("opacity") {
+            NumberCheck.within(opacity, 0...1, "an opacity", at: object.offset(of: "opacity"), context)
+        }
         let modifiers = object.optional("modifiers", as: [Modifier].self)
         guard valid else { return nil }
         self.init(opacity: opacity, modifiers: modifiers)
@@ -191,10 +240,12 @@ extension Component.Divider: NodeCodable {
 }
 
 extension Component.Grid: NodeCodable {
-    static let shape = ObjectShape("A grid of rows.", [
-        .required("rows", Schema.components, "The rows, normally gridRow components."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = ObjectShape(
+        "A grid of rows.",
+        [
+            .required("rows", Schema.components, "The rows, normally gridRow components."),
+            Schema.modifiersProperty,
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -209,10 +260,12 @@ extension Component.Grid: NodeCodable {
 }
 
 extension Component.GridRow: NodeCodable {
-    static let shape = ObjectShape("One row of a grid.", [
-        .required("rowElements", Schema.components, "The cells, leading to trailing."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = ObjectShape(
+        "One row of a grid.",
+        [
+            .required("rowElements", Schema.components, "The cells, leading to trailing."),
+            Schema.modifiersProperty,
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -227,17 +280,22 @@ extension Component.GridRow: NodeCodable {
 }
 
 extension Component.SegmentedControl: NodeCodable {
-    static let shape = ObjectShape("A segmented picker showing the selected item's component.", [
-        .required("items", .array(.ref(Item.self), minItems: 1), "The segments, in order."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = ObjectShape(
+        "A segmented picker showing the selected item's component.",
+        [
+            .required("items", .array(.ref(Item.self), minItems: 1), "The segments, in order."),
+            Schema.modifiersProperty,
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
         let items = object.required("items", as: [Item].self)
         if items?.isEmpty == true {
-            context.at("items") { context.error(.invalidValue, at: object.offset(of: "items"), "a segmented control needs at least one item") }
+            context.at("items") {
+                context.error(
+                    .invalidValue, at: object.offset(of: "items"), "a segmented control needs at least one item")
+            }
         }
         let modifiers = object.optional("modifiers", as: [Modifier].self)
         guard let items, !items.isEmpty else { return nil }
@@ -248,10 +306,12 @@ extension Component.SegmentedControl: NodeCodable {
 }
 
 extension Component.SegmentedControl.Item: NodeCodable {
-    static let shape = ObjectShape("One segment.", [
-        .required("title", .string(), "The segment's title."),
-        .required("component", .ref(Component.self), "What the segment shows."),
-    ])
+    static let shape = ObjectShape(
+        "One segment.",
+        [
+            .required("title", .string(), "The segment's title."),
+            .required("component", .ref(Component.self), "What the segment shows."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {

@@ -1,13 +1,20 @@
 extension Component {
     /// Text; `content` is inline Markdown (bold, italic, code, links).
     public struct Text: Sendable, Hashable {
+        /// The text; inline Markdown (bold, italic, code, links) is interpreted.
         public var content: String
+        /// How lines align: `leading` (the default), `center` or `trailing`.
         public var multilineTextAlignment: TextAlignment?
+        /// The font: size, weight, design and colour; the 17-point body font when absent.
         public var fontStyle: FontStyle?
+        /// Modifiers applied in order after the text is built.
         public var modifiers: [Modifier]?
 
         /// Creates a text component.
-        public init(_ content: String, multilineTextAlignment: TextAlignment? = nil, fontStyle: FontStyle? = nil, modifiers: [Modifier]? = nil) {
+        public init(
+            _ content: String, multilineTextAlignment: TextAlignment? = nil, fontStyle: FontStyle? = nil,
+            modifiers: [Modifier]? = nil
+        ) {
             self.content = content
             self.multilineTextAlignment = multilineTextAlignment
             self.fontStyle = fontStyle
@@ -17,16 +24,24 @@ extension Component {
 
     /// An image loaded from a URL.
     public struct Image: Sendable, Hashable {
+        /// The image's URL: http, https, file, data or a path relative to the spec.
         public var url: String
         /// `fit` or `fill`; iARVis requires it in JSON, ARVis defaults to `fit`.
         public var contentMode: ContentMode?
+        /// Width in points; without it, from `height` and the image's aspect ratio, or the available width.
         public var width: Double?
+        /// Height in points; without it, from the width and the image's aspect ratio.
         public var height: Double?
+        /// Clip the image to a circle (default false).
         public var clipToCircle: Bool?
+        /// Modifiers applied in order after the image is built.
         public var modifiers: [Modifier]?
 
         /// Creates an image component.
-        public init(url: String, contentMode: ContentMode? = .fit, width: Double? = nil, height: Double? = nil, clipToCircle: Bool? = nil, modifiers: [Modifier]? = nil) {
+        public init(
+            url: String, contentMode: ContentMode? = .fit, width: Double? = nil, height: Double? = nil,
+            clipToCircle: Bool? = nil, modifiers: [Modifier]? = nil
+        ) {
             self.url = url
             self.contentMode = contentMode
             self.width = width
@@ -38,9 +53,11 @@ extension Component {
 
     /// An SF Symbol by name.
     public struct SFSymbol: Sendable, Hashable {
+        /// The symbol's name, such as `star.fill`.
         public var name: String
         /// Point size; iARVis's default is 17.
         public var size: Double?
+        /// Modifiers applied in order after the symbol is built.
         public var modifiers: [Modifier]?
 
         /// Creates a symbol component.
@@ -53,8 +70,11 @@ extension Component {
 
     /// An audio player.
     public struct Audio: Sendable, Hashable {
+        /// The title the player shows.
         public var title: String?
+        /// The audio file's URL.
         public var url: String
+        /// Modifiers applied in order after the player is built.
         public var modifiers: [Modifier]?
 
         /// Creates an audio component.
@@ -67,9 +87,13 @@ extension Component {
 
     /// A video player (YouTube URLs show a thumbnail that opens the video).
     public struct Video: Sendable, Hashable {
+        /// The video's URL; a YouTube URL shows a thumbnail that opens the video.
         public var url: String
+        /// Width in points; without it, from `height` at 16:9, or the available width up to 640.
         public var width: Double?
+        /// Height in points; without it, 9/16 of the width.
         public var height: Double?
+        /// Modifiers applied in order after the player is built.
         public var modifiers: [Modifier]?
 
         /// Creates a video component.
@@ -83,8 +107,11 @@ extension Component {
 
     /// A link. iARVis declares it but crashes on it; ARVis renders it. `title` is an ARVis extension.
     public struct Link: Sendable, Hashable {
+        /// The URL the link opens: a web page or an `iARVis://` link.
         public var url: String
+        /// The text shown (ARVis extension); the URL when absent.
         public var title: String?
+        /// Modifiers applied in order after the link is built.
         public var modifiers: [Modifier]?
 
         /// Creates a link component.
@@ -97,12 +124,14 @@ extension Component {
 }
 
 extension Component.Text: NodeCodable {
-    static let shape = ObjectShape("Text with inline Markdown (bold, italic, code, links).", [
-        .required("content", .string(), "The text; inline Markdown is interpreted."),
-        .optional("multilineTextAlignment", TextAlignment.schema, "Line alignment (default leading)."),
-        .optional("fontStyle", .ref(FontStyle.self), "Font size, weight, design and colour."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = ObjectShape(
+        "Text with inline Markdown (bold, italic, code, links).",
+        [
+            .required("content", .string(), "The text; inline Markdown is interpreted."),
+            .optional("multilineTextAlignment", TextAlignment.schema, "Line alignment (default leading)."),
+            .optional("fontStyle", .ref(FontStyle.self), "Font size, weight, design and colour."),
+            Schema.modifiersProperty,
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -117,20 +146,24 @@ extension Component.Text: NodeCodable {
     }
 
     package var node: Node {
-        .object([("content", .string(content)), ("multilineTextAlignment", multilineTextAlignment?.node),
-                 ("fontStyle", fontStyle?.node), ("modifiers", modifiers?.node)])
+        .object([
+            ("content", .string(content)), ("multilineTextAlignment", multilineTextAlignment?.node),
+            ("fontStyle", fontStyle?.node), ("modifiers", modifiers?.node),
+        ])
     }
 }
 
 extension Component.Image: NodeCodable {
-    static let shape = ObjectShape("An image loaded from a URL.", [
-        .required("url", URLCheck.schema, "The image's URL (http, https, file, data or a relative path)."),
-        .optional("contentMode", ContentMode.schema, "fit or fill (default fit; iARVis requires the key)."),
-        .optional("width", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Width in points."),
-        .optional("height", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Height in points."),
-        .optional("clipToCircle", .boolean, "Clip the image to a circle."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = ObjectShape(
+        "An image loaded from a URL.",
+        [
+            .required("url", URLCheck.schema, "The image's URL (http, https, file, data or a relative path)."),
+            .optional("contentMode", ContentMode.schema, "fit or fill (default fit; iARVis requires the key)."),
+            .optional("width", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Width in points."),
+            .optional("height", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Height in points."),
+            .optional("clipToCircle", .boolean, "Clip the image to a circle."),
+            Schema.modifiersProperty,
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -146,17 +179,22 @@ extension Component.Image: NodeCodable {
     }
 
     package var node: Node {
-        .object([("url", .string(url)), ("contentMode", contentMode?.node), ("width", width?.node),
-                 ("height", height?.node), ("clipToCircle", clipToCircle?.node), ("modifiers", modifiers?.node)])
+        .object([
+            ("url", .string(url)), ("contentMode", contentMode?.node), ("width", width?.node),
+            ("height", height?.node), ("clipToCircle", clipToCircle?.node), ("modifiers", modifiers?.node),
+        ])
     }
 }
 
 extension Component.SFSymbol: NodeCodable {
-    static let shape = ObjectShape("An SF Symbol by name.", [
-        .required("name", .string(minLength: 1), "The symbol's name, such as \"star.fill\"."),
-        .optional("size", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Point size (default 17)."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = ObjectShape(
+        "An SF Symbol by name.",
+        [
+            .required("name", .string(minLength: 1), "The symbol's name, such as \"star.fill\"."),
+            .optional(
+                "size", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Point size (default 17)."),
+            Schema.modifiersProperty,
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -172,11 +210,13 @@ extension Component.SFSymbol: NodeCodable {
 }
 
 extension Component.Audio: NodeCodable {
-    static let shape = ObjectShape("An audio player.", [
-        .optional("title", .string(), "The title shown in the player."),
-        .required("url", URLCheck.schema, "The audio file's URL."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = ObjectShape(
+        "An audio player.",
+        [
+            .optional("title", .string(), "The title shown in the player."),
+            .required("url", URLCheck.schema, "The audio file's URL."),
+            Schema.modifiersProperty,
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -192,12 +232,14 @@ extension Component.Audio: NodeCodable {
 }
 
 extension Component.Video: NodeCodable {
-    static let shape = ObjectShape("A video player; YouTube URLs show a thumbnail.", [
-        .required("url", URLCheck.schema, "The video's URL."),
-        .optional("width", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Width in points."),
-        .optional("height", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Height in points."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = ObjectShape(
+        "A video player; YouTube URLs show a thumbnail.",
+        [
+            .required("url", URLCheck.schema, "The video's URL."),
+            .optional("width", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Width in points."),
+            .optional("height", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestLength), "Height in points."),
+            Schema.modifiersProperty,
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -211,16 +253,20 @@ extension Component.Video: NodeCodable {
     }
 
     package var node: Node {
-        .object([("url", .string(url)), ("width", width?.node), ("height", height?.node), ("modifiers", modifiers?.node)])
+        .object([
+            ("url", .string(url)), ("width", width?.node), ("height", height?.node), ("modifiers", modifiers?.node),
+        ])
     }
 }
 
 extension Component.Link: NodeCodable {
-    static let shape = ObjectShape("A link (iARVis crashes on it; ARVis renders it).", [
-        .required("url", URLCheck.schema, "The URL the link opens."),
-        .optional("title", .string(), "The text shown (ARVis extension; default the URL)."),
-        Schema.modifiersProperty,
-    ])
+    static let shape = ObjectShape(
+        "A link (iARVis crashes on it; ARVis renders it).",
+        [
+            .required("url", URLCheck.schema, "The URL the link opens."),
+            .optional("title", .string(), "The text shown (ARVis extension; default the URL)."),
+            Schema.modifiersProperty,
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -229,8 +275,9 @@ extension Component.Link: NodeCodable {
         if let url { context.at("url") { URLCheck.check(url, .action, at: object.offset(of: "url"), context) } }
         let title = object.optional("title", as: String.self)
         let modifiers = object.optional("modifiers", as: [Modifier].self)
-        context.warning(.compatibility, at: node.offset, "iARVis crashes on the link component; only ARVis shows it",
-                        hint: "for iARVis, use a text with a Markdown link: [title](url)")
+        context.warning(
+            .compatibility, at: node.offset, "iARVis crashes on the link component; only ARVis shows it",
+            hint: "for iARVis, use a text with a Markdown link: [title](url)")
         guard let url else { return nil }
         self.init(url: url, title: title, modifiers: modifiers)
     }
@@ -246,9 +293,12 @@ extension ObjectReader {
     }
 
     /// Decodes an optional number that must be positive.
-    package func positive(_ key: String, _ what: String, maximum: Double = SpecLimits.largestLength, _ context: DecodingContext) -> Double? {
+    package func positive(
+        _ key: String, _ what: String, maximum: Double = SpecLimits.largestLength, _ context: DecodingContext
+    ) -> Double? {
         let value = optional(key, as: Double.self)
-        return context.at(key) { NumberCheck.positive(value, what, maximum: maximum, at: offset(of: key), context) } ? value : nil
+        return context.at(key) { NumberCheck.positive(value, what, maximum: maximum, at: offset(of: key), context) }
+            ? value : nil
     }
 
     /// Decodes an optional number that must not be negative.

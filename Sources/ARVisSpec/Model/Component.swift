@@ -51,22 +51,23 @@ public indirect enum Component: Sendable, Hashable {
 
     /// The modifiers the component applies, in order; spacers, charts and SPLOMs take none.
     public var modifiers: [Modifier] {
-        let list: [Modifier]? = switch self {
-        case .text(let value): value.modifiers
-        case .image(let value): value.modifiers
-        case .sfSymbol(let value): value.modifiers
-        case .audio(let value): value.modifiers
-        case .video(let value): value.modifiers
-        case .link(let value): value.modifiers
-        case .hStack(let value): value.modifiers
-        case .vStack(let value): value.modifiers
-        case .divider(let value): value.modifiers
-        case .table(let value): value.modifiers
-        case .segmentedControl(let value): value.modifiers
-        case .grid(let value): value.modifiers
-        case .gridRow(let value): value.modifiers
-        case .spacer, .chart, .splom: nil
-        }
+        let list: [Modifier]? =
+            switch self {
+            case .text(let value): value.modifiers
+            case .image(let value): value.modifiers
+            case .sfSymbol(let value): value.modifiers
+            case .audio(let value): value.modifiers
+            case .video(let value): value.modifiers
+            case .link(let value): value.modifiers
+            case .hStack(let value): value.modifiers
+            case .vStack(let value): value.modifiers
+            case .divider(let value): value.modifiers
+            case .table(let value): value.modifiers
+            case .segmentedControl(let value): value.modifiers
+            case .grid(let value): value.modifiers
+            case .gridRow(let value): value.modifiers
+            case .spacer, .chart, .splom: nil
+            }
         return list ?? []
     }
 
@@ -85,9 +86,10 @@ public indirect enum Component: Sendable, Hashable {
 
 extension Component: NodeCodable {
     package init?(from node: Node, in context: DecodingContext) {
-        guard let member = SingleKeyObject.read(
-            node, context, cases: Self.kindNames, what: "component",
-            manyKeysHint: "put several components in a vStack or hStack: {\"vStack\": {\"elements\": [ … ]}}")
+        guard
+            let member = SingleKeyObject.read(
+                node, context, cases: Self.kindNames, what: "component",
+                manyKeysHint: "put several components in a vStack or hStack: {\"vStack\": {\"elements\": [ … ]}}")
         else { return nil }
         let value = member.value
         let component: Component? = context.at(member.key) {
@@ -115,24 +117,25 @@ extension Component: NodeCodable {
     }
 
     package var node: Node {
-        let payload: Node = switch self {
-        case .text(let value): value.node
-        case .image(let value): value.node
-        case .sfSymbol(let value): value.node
-        case .audio(let value): value.node
-        case .video(let value): value.node
-        case .link(let value): value.node
-        case .hStack(let value): value.node
-        case .vStack(let value): value.node
-        case .spacer(let value): value.node
-        case .divider(let value): value.node
-        case .table(let value): value.node
-        case .chart(let value): value.node
-        case .segmentedControl(let value): value.node
-        case .grid(let value): value.node
-        case .gridRow(let value): value.node
-        case .splom(let value): value.node
-        }
+        let payload: Node =
+            switch self {
+            case .text(let value): value.node
+            case .image(let value): value.node
+            case .sfSymbol(let value): value.node
+            case .audio(let value): value.node
+            case .video(let value): value.node
+            case .link(let value): value.node
+            case .hStack(let value): value.node
+            case .vStack(let value): value.node
+            case .spacer(let value): value.node
+            case .divider(let value): value.node
+            case .table(let value): value.node
+            case .chart(let value): value.node
+            case .segmentedControl(let value): value.node
+            case .grid(let value): value.node
+            case .gridRow(let value): value.node
+            case .splom(let value): value.node
+            }
         return .object([(kindName, payload)])
     }
 

@@ -1,7 +1,10 @@
 /// A point or offset in metres, written `[x, y, z]`.
 public struct Vector3: Sendable, Hashable {
+    /// The first element, x, in metres.
     public var x: Double
+    /// The second element, y, in metres.
     public var y: Double
+    /// The third element, z, in metres.
     public var z: Double
 
     /// Creates a vector.
@@ -26,9 +29,13 @@ extension Vector3: NodeCodable {
 
 /// A rotation as a unit quaternion, written `[x, y, z, w]`.
 public struct Quaternion: Sendable, Hashable {
+    /// The x part of the rotation axis times sin(angle / 2).
     public var x: Double
+    /// The y part of the rotation axis times sin(angle / 2).
     public var y: Double
+    /// The z part of the rotation axis times sin(angle / 2).
     public var z: Double
+    /// The scalar part, cos(angle / 2); `[0, 0, 0, 1]` is no rotation.
     public var w: Double
 
     /// Creates a quaternion from its components.
@@ -48,8 +55,11 @@ extension Quaternion: NodeCodable {
         guard let v = NumberList.read(node, context, names: ["x", "y", "z", "w"]) else { return nil }
         let length = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]).squareRoot()
         guard abs(length - 1) <= 1e-3 else {
-            context.error(.invalidValue, at: node.offset, "a rotation must be a unit quaternion [x, y, z, w], this one has length \(length.node.compactText)",
-                          hint: length > 0 ? "divide each component by \(length.node.compactText)" : "[0, 0, 0, 1] is no rotation")
+            context.error(
+                .invalidValue, at: node.offset,
+                "a rotation must be a unit quaternion [x, y, z, w], this one has length \(length.node.compactText)",
+                hint: length > 0 ? "divide each component by \(length.node.compactText)" : "[0, 0, 0, 1] is no rotation"
+            )
             return nil
         }
         self.init(x: v[0], y: v[1], z: v[2], w: v[3])
@@ -62,7 +72,9 @@ extension Quaternion: NodeCodable {
 
 /// A size in points, written `[width, height]`.
 public struct Size: Sendable, Hashable {
+    /// The width in points, greater than zero.
     public var width: Double
+    /// The height in points, greater than zero.
     public var height: Double
 
     /// Creates a size.
@@ -76,22 +88,30 @@ extension Size: NodeCodable {
     package init?(from node: Node, in context: DecodingContext) {
         guard let v = NumberList.read(node, context, names: ["width", "height"]) else { return nil }
         guard v[0] > 0, v[1] > 0 else {
-            context.error(.invalidValue, at: node.offset, "a size must have a positive width and height, found [\(v[0].node.compactText), \(v[1].node.compactText)]")
+            context.error(
+                .invalidValue, at: node.offset,
+                "a size must have a positive width and height, found [\(v[0].node.compactText), \(v[1].node.compactText)]"
+            )
             return nil
         }
         self.init(width: v[0], height: v[1])
     }
     package var node: Node { .array([width.node, height.node]) }
     package static var schema: Schema {
-        NumberList.schema(names: ["width", "height"], minimum: 0, description: "[width, height] in points, both positive")
+        NumberList.schema(
+            names: ["width", "height"], minimum: 0, description: "[width, height] in points, both positive")
     }
 }
 
 /// Insets on four edges in points, written `[leading, top, trailing, bottom]`.
 public struct EdgeInsets: Sendable, Hashable {
+    /// The inset on the leading (left) edge in points.
     public var leading: Double
+    /// The inset on the top edge in points.
     public var top: Double
+    /// The inset on the trailing (right) edge in points.
     public var trailing: Double
+    /// The inset on the bottom edge in points.
     public var bottom: Double
 
     /// Creates insets.

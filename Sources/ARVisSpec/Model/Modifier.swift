@@ -19,9 +19,13 @@ public enum Modifier: Sendable, Hashable {
 
 /// Padding per edge in points; `nil` edges take the system default.
 public struct PaddingModifier: Sendable, Hashable {
+    /// Padding on the leading edge in points; the system default when absent.
     public var leading: Double?
+    /// Padding on the top edge in points; the system default when absent.
     public var top: Double?
+    /// Padding on the trailing edge in points; the system default when absent.
     public var trailing: Double?
+    /// Padding on the bottom edge in points; the system default when absent.
     public var bottom: Double?
 
     /// Creates padding.
@@ -40,15 +44,24 @@ public enum ClickAction: Sendable, Hashable {
 }
 
 extension Modifier: NodeCodable {
-    private static let paddingShape = ObjectShape("Padding per edge in points; an edge left out gets the system default.",
-        ["leading", "top", "trailing", "bottom"].map { .optional($0, .number(minimum: 0, maximum: SpecLimits.largestLength), "\($0) padding") })
-    private static let backgroundShape = ObjectShape("A background colour.", [.required("color", .ref(Color.self), "the colour")])
-    private static let cornerShape = ObjectShape("A rounded-corner clip.", [.required("radius", .number(minimum: 0, maximum: SpecLimits.largestLength), "the radius in points")])
-    private static let tapShape = ObjectShape("A tap action.", [.required("action", .ref(ClickAction.self), "what the tap does")])
+    private static let paddingShape = ObjectShape(
+        "Padding per edge in points; an edge left out gets the system default.",
+        ["leading", "top", "trailing", "bottom"].map {
+            .optional($0, .number(minimum: 0, maximum: SpecLimits.largestLength), "\($0) padding")
+        })
+    private static let backgroundShape = ObjectShape(
+        "A background colour.", [.required("color", .ref(Color.self), "the colour")])
+    private static let cornerShape = ObjectShape(
+        "A rounded-corner clip.",
+        [.required("radius", .number(minimum: 0, maximum: SpecLimits.largestLength), "the radius in points")])
+    private static let tapShape = ObjectShape(
+        "A tap action.", [.required("action", .ref(ClickAction.self), "what the tap does")])
 
     package init?(from node: Node, in context: DecodingContext) {
-        guard let member = SingleKeyObject.read(node, context, cases: Self.caseNames, what: "modifier",
-                                                manyKeysHint: "give each modifier its own object in the array")
+        guard
+            let member = SingleKeyObject.read(
+                node, context, cases: Self.caseNames, what: "modifier",
+                manyKeysHint: "give each modifier its own object in the array")
         else { return nil }
         let modifier: Modifier? = context.at(member.key) { Self.decodeCase(member.key, member.value, context) }
         guard let modifier else { return nil }
@@ -61,27 +74,40 @@ extension Modifier: NodeCodable {
             guard let object = ObjectReader(node, context, shape: paddingShape) else { return nil }
             let edges = ["leading", "top", "trailing", "bottom"].map { edge in
                 let value = object.optional(edge, as: Double.self)
-                return context.at(edge) { NumberCheck.nonNegative(value, "padding", at: object.offset(of: edge), context) } ? value : nil
+                return context.at(edge) {
+                    NumberCheck.nonNegative(value, "padding", at: object.offset(of: edge), context)
+                } ? value : nil
             }
             return .padding(PaddingModifier(leading: edges[0], top: edges[1], trailing: edges[2], bottom: edges[3]))
         case "background":
-            return ObjectReader(node, context, shape: backgroundShape)?.required("color", as: Color.self).map(Modifier.background)
+            return ObjectReader(node, context, shape: backgroundShape)?.required("color", as: Color.self).map(
+                Modifier.background)
         case "roundedCorner":
             guard let object = ObjectReader(node, context, shape: cornerShape),
-                  let radius = object.required("radius", as: Double.self),
-                  context.at("radius", { NumberCheck.nonNegative(radius, "a corner radius", at: object.offset(of: "radius"), context) })
+                let radius = object.required("radius", as: Double.self),
+                context.at(
+                    "radius",
+                    { NumberCheck.nonNegative(radius, "a corner radius", at: object.offset(of: "radius"), context) })
             else { return nil }
             return .roundedCorner(radius: radius)
         default:
-            return ObjectReader(node, context, shape: tapShape)?.required("action", as: ClickAction.self).map(Modifier.onTap)
+            return ObjectReader(node, context, shape: tapShape)?.required("action", as: ClickAction.self).map(
+                Modifier.onTap)
         }
     }
 
     package var node: Node {
         switch self {
         case .padding(let padding):
-            .object([("padding", .object([("leading", padding.leading?.node), ("top", padding.top?.node),
-                                          ("trailing", padding.trailing?.node), ("bottom", padding.bottom?.node)]))])
+            .object([
+                (
+                    "padding",
+                    .object([
+                        ("leading", padding.leading?.node), ("top", padding.top?.node),
+                        ("trailing", padding.trailing?.node), ("bottom", padding.bottom?.node),
+                    ])
+                )
+            ])
         case .background(let color): .object([("background", .object([("color", color.node)]))])
         case .roundedCorner(let radius): .object([("roundedCorner", .object([("radius", radius.node)]))])
         case .onTap(let action): .object([("onTap", .object([("action", action.node)]))])
@@ -99,7 +125,7 @@ extension Modifier: NodeCodable {
 extension ClickAction: NodeCodable {
     package init?(from node: Node, in context: DecodingContext) {
         guard let member = SingleKeyObject.read(node, context, cases: ["openURL"], what: "action"),
-              let url = context.at(member.key, { URLCheck.readActionObject(member.value, context) })
+            let url = context.at(member.key, { URLCheck.readActionObject(member.value, context) })
         else { return nil }
         self = .openURL(url)
     }

@@ -29,9 +29,15 @@ extension SpecDocument {
     init?(from node: Node, kind: DocumentKind?, in context: DecodingContext) {
         guard let kind = kind ?? Self.detectKind(of: node, context) else { return nil }
         switch kind {
-        case .environment: guard let value = Environment(from: node, in: context) else { return nil }; self = .environment(value)
-        case .component: guard let value = Component(from: node, in: context) else { return nil }; self = .component(value)
-        case .chart: guard let value = Chart(from: node, in: context) else { return nil }; self = .chart(value)
+        case .environment:
+            guard let value = Environment(from: node, in: context) else { return nil }
+            self = .environment(value)
+        case .component:
+            guard let value = Component(from: node, in: context) else { return nil }
+            self = .component(value)
+        case .chart:
+            guard let value = Chart(from: node, in: context) else { return nil }
+            self = .chart(value)
         }
     }
 
@@ -48,10 +54,15 @@ extension SpecDocument {
         if keys.count == 1, Component.kindNames.contains(keys[0]) { return .component }
         if keys.count > 1, keys.allSatisfy(Component.kindNames.contains) { return .component }
         let known = Array(Environment.kindKeys.sorted()) + ["dataSources", "components"] + Component.kindNames
-        let hint = keys.lazy.compactMap { Suggestion.closest(to: $0, among: known) }.first.map { "did you mean '\($0)'?" }
-        context.error(.unknownKind, at: node.offset,
-                      "cannot tell the document kind from its keys (\(keys.isEmpty ? "none" : keys.map { "\"\($0)\"" }.joined(separator: ", ")))",
-                      hint: hint ?? "an environment has imageTrackingConfigurations, a chart dataSources and components, a component one key such as vStack; or pass --kind")
+        let hint = keys.lazy.compactMap { Suggestion.closest(to: $0, among: known) }.first.map {
+            "did you mean '\($0)'?"
+        }
+        context.error(
+            .unknownKind, at: node.offset,
+            "cannot tell the document kind from its keys (\(keys.isEmpty ? "none" : keys.map { "\"\($0)\"" }.joined(separator: ", ")))",
+            hint: hint
+                ?? "an environment has imageTrackingConfigurations, a chart dataSources and components, a component one key such as vStack; or pass --kind"
+        )
         return nil
     }
 

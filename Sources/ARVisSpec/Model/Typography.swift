@@ -24,18 +24,23 @@ public struct FontStyle: Sendable, Hashable {
 }
 
 extension FontStyle: NodeCodable {
-    static let shape = ObjectShape("Font of a text component.", [
-        .required("size", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestFontSize), "Size in points."),
-        .optional("weight", FontWeight.schema, "Weight (default regular)."),
-        .optional("design", FontDesign.schema, "Design (default rounded)."),
-        .optional("color", .ref(Color.self), "Text colour."),
-    ])
+    static let shape = ObjectShape(
+        "Font of a text component.",
+        [
+            .required("size", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestFontSize), "Size in points."),
+            .optional("weight", FontWeight.schema, "Weight (default regular)."),
+            .optional("design", FontDesign.schema, "Design (default rounded)."),
+            .optional("color", .ref(Color.self), "Text colour."),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
         let size = object.required("size", as: Double.self)
-        context.at("size") { NumberCheck.positive(size, "a font size", maximum: SpecLimits.largestFontSize, at: object.offset(of: "size"), context) }
+        context.at("size") {
+            NumberCheck.positive(
+                size, "a font size", maximum: SpecLimits.largestFontSize, at: object.offset(of: "size"), context)
+        }
         let weight = object.optional("weight", as: FontWeight.self)
         let design = object.optional("design", as: FontDesign.self)
         let color = object.optional("color", as: Color.self)

@@ -2,7 +2,9 @@
 ///
 /// Keys iARVis requires but that have a natural default (`positionOffset`) are optional in ARVis.
 public struct WidgetConfiguration: Sendable, Hashable {
+    /// The widget's content: one component, which may nest others.
     public var component: Component
+    /// Where the widget attaches to its target; `auto` takes the first anchor point no sibling declares.
     public var relativeAnchorPoint: AnchorPoint
     /// Extra offset in metres in the target's frame (image: x right, y out of the image, z to its bottom).
     public var relativePosition: Vector3
@@ -44,7 +46,9 @@ public struct WidgetConfiguration: Sendable, Hashable {
 public struct AdditionalWidgetConfiguration: Sendable, Hashable {
     /// Decoded but never read by iARVis.
     public var hidden: Bool?
+    /// The child's key: the link or component JSON that opened it, also the key of its entry.
     public var key: String
+    /// The child widget, placed edge to edge with its parent in the parent's plane.
     public var widgetConfiguration: WidgetConfiguration
 
     /// Creates a child widget.
@@ -57,6 +61,7 @@ public struct AdditionalWidgetConfiguration: Sendable, Hashable {
 
 /// A widget attached to a target: `{"widgetConfiguration": {…}}`.
 public struct Relationship: Sendable, Hashable {
+    /// The widget attached to the target.
     public var widgetConfiguration: WidgetConfiguration
 
     /// Wraps a widget.
@@ -64,20 +69,29 @@ public struct Relationship: Sendable, Hashable {
 }
 
 extension WidgetConfiguration: NodeCodable {
-    static let shape = ObjectShape("A widget: content on a plane attached to a target.", [
-        .required("component", .ref(Component.self), "The widget's content."),
-        .required("relativeAnchorPoint", AnchorPoint.schema, "Where the widget attaches to its target."),
-        .required("relativePosition", .ref(Vector3.self), "Offset in metres in the target's frame."),
-        .optional("positionOffset", .ref(Vector3.self), "Added to relativePosition (default [0, 0, 0]; iARVis requires the key)."),
-        .optional("alignedToTarget", .boolean, "Scale the widget to the target's height (default false)."),
-        .optional("isOpaque", .boolean, "White (true, default) or transparent background."),
-        .optional("isScrollEnabled", .boolean, "Scroll content taller than the widget (default true)."),
-        .optional("showExpandButton", .boolean, "Show the expand button (default true)."),
-        .optional("padding", .ref(EdgeInsets.self), "Content padding [leading, top, trailing, bottom] (default 16 each)."),
-        .optional("scale", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestWidgetScale), "Metres per point (default 0.000390625 = 0.4/1024)."),
-        .optional("size", .ref(Size.self), "Layout size [width, height] in points (default [1024, 768])."),
-        .optional("additionalWidgetConfiguration", .map(.ref(AdditionalWidgetConfiguration.self)), "Child widgets by key."),
-    ])
+    static let shape = ObjectShape(
+        "A widget: content on a plane attached to a target.",
+        [
+            .required("component", .ref(Component.self), "The widget's content."),
+            .required("relativeAnchorPoint", AnchorPoint.schema, "Where the widget attaches to its target."),
+            .required("relativePosition", .ref(Vector3.self), "Offset in metres in the target's frame."),
+            .optional(
+                "positionOffset", .ref(Vector3.self),
+                "Added to relativePosition (default [0, 0, 0]; iARVis requires the key)."),
+            .optional("alignedToTarget", .boolean, "Scale the widget to the target's height (default false)."),
+            .optional("isOpaque", .boolean, "White (true, default) or transparent background."),
+            .optional("isScrollEnabled", .boolean, "Scroll content taller than the widget (default true)."),
+            .optional("showExpandButton", .boolean, "Show the expand button (default true)."),
+            .optional(
+                "padding", .ref(EdgeInsets.self), "Content padding [leading, top, trailing, bottom] (default 16 each)."),
+            .optional(
+                "scale", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestWidgetScale),
+                "Metres per point (default 0.000390625 = 0.4/1024)."),
+            .optional("size", .ref(Size.self), "Layout size [width, height] in points (default [1024, 768])."),
+            .optional(
+                "additionalWidgetConfiguration", .map(.ref(AdditionalWidgetConfiguration.self)), "Child widgets by key."
+            ),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -115,7 +129,9 @@ extension WidgetConfiguration: NodeCodable {
             offset: object.optional("positionOffset"), aligned: object.optional("alignedToTarget"),
             opaque: object.optional("isOpaque"), scroll: object.optional("isScrollEnabled"),
             expand: object.optional("showExpandButton"), padding: object.optional("padding"),
-            scale: object.positive("scale", "a scale (metres per point)", maximum: SpecLimits.largestWidgetScale, context), size: object.optional("size"),
+            scale: object.positive(
+                "scale", "a scale (metres per point)", maximum: SpecLimits.largestWidgetScale, context),
+            size: object.optional("size"),
             children: object.value("additionalWidgetConfiguration").flatMap { node in
                 context.at("additionalWidgetConfiguration") { readChildren(node, context) }
             })
@@ -130,8 +146,9 @@ extension WidgetConfiguration: NodeCodable {
             context.at(member.key) {
                 let child = AdditionalWidgetConfiguration(from: member.value, in: context)
                 if let child, child.key != member.key {
-                    context.warning(.invalidValue, at: member.value["key"]?.offset ?? member.value.offset,
-                                    "the child widget's key \"\(child.key)\" differs from its entry's key \"\(member.key)\"")
+                    context.warning(
+                        .invalidValue, at: member.value["key"]?.offset ?? member.value.offset,
+                        "the child widget's key \"\(child.key)\" differs from its entry's key \"\(member.key)\"")
                 }
                 return child
             }
@@ -145,19 +162,26 @@ extension WidgetConfiguration: NodeCodable {
             ("alignedToTarget", alignedToTarget?.node), ("isOpaque", isOpaque?.node),
             ("isScrollEnabled", isScrollEnabled?.node), ("showExpandButton", showExpandButton?.node),
             ("padding", padding?.node), ("scale", scale?.node), ("size", size?.node),
-            ("additionalWidgetConfiguration", additionalWidgetConfiguration.map { children in
-                Node(.object(children.map { Node.Member(key: $0.key, value: $0.node) }))
-            }),
+            (
+                "additionalWidgetConfiguration",
+                additionalWidgetConfiguration.map { children in
+                    Node(.object(children.map { Node.Member(key: $0.key, value: $0.node) }))
+                }
+            ),
         ])
     }
 }
 
 extension AdditionalWidgetConfiguration: NodeCodable {
-    static let shape = ObjectShape("A child widget.", [
-        .optional("hidden", .boolean, "Decoded but never read by iARVis."),
-        .required("key", .string(), "The child's key (the link or JSON that opened it)."),
-        .required("widgetConfiguration", .ref(WidgetConfiguration.self), "The child widget, placed in its parent's plane."),
-    ])
+    static let shape = ObjectShape(
+        "A child widget.",
+        [
+            .optional("hidden", .boolean, "Decoded but never read by iARVis."),
+            .required("key", .string(), "The child's key (the link or JSON that opened it)."),
+            .required(
+                "widgetConfiguration", .ref(WidgetConfiguration.self), "The child widget, placed in its parent's plane."
+            ),
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
@@ -169,17 +193,24 @@ extension AdditionalWidgetConfiguration: NodeCodable {
         self.init(key: key, widgetConfiguration: widget, hidden: hidden)
     }
 
-    package var node: Node { .object([("hidden", hidden?.node), ("key", .string(key)), ("widgetConfiguration", widgetConfiguration.node)]) }
+    package var node: Node {
+        .object([("hidden", hidden?.node), ("key", .string(key)), ("widgetConfiguration", widgetConfiguration.node)])
+    }
 }
 
 extension Relationship: NodeCodable {
-    static let shape = ObjectShape("A widget attached to the target.", [
-        .required("widgetConfiguration", .ref(WidgetConfiguration.self), "The widget."),
-    ])
+    static let shape = ObjectShape(
+        "A widget attached to the target.",
+        [
+            .required("widgetConfiguration", .ref(WidgetConfiguration.self), "The widget.")
+        ])
     package static var schema: Schema { .object(shape) }
 
     package init?(from node: Node, in context: DecodingContext) {
-        guard let widget = ObjectReader(node, context, shape: Self.shape)?.required("widgetConfiguration", as: WidgetConfiguration.self) else { return nil }
+        guard
+            let widget = ObjectReader(node, context, shape: Self.shape)?.required(
+                "widgetConfiguration", as: WidgetConfiguration.self)
+        else { return nil }
         self.init(widget)
     }
 

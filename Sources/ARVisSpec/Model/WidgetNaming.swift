@@ -4,7 +4,9 @@ package enum WidgetNaming {
     /// Letters, digits, `-` and `_` only (anything else becomes `_`).
     package static func safe(_ text: String) -> String {
         let mapped = text.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_") ? Character(scalar) : "_"
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
+                ? Character(scalar) : "_"
         }
         return mapped.isEmpty ? "_" : String(mapped)
     }

@@ -6,6 +6,7 @@ extension Diagnostic: Codable {
         case file, line, column, severity, code, path, message, hint
     }
 
+    /// Encodes the diagnostic as one flat object, writing `null` for a missing file or hint.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(location.file, forKey: .file)
@@ -18,15 +19,19 @@ extension Diagnostic: Codable {
         try container.encode(hint, forKey: .hint)
     }
 
+    /// Decodes the flat object `encode(to:)` writes; `file` and `hint` may be absent or `null`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let location = SourceLocation(
             file: try container.decodeIfPresent(String.self, forKey: .file),
-            line: try container.decode(Int.self, forKey: .line), column: try container.decode(Int.self, forKey: .column))
+            line: try container.decode(Int.self, forKey: .line), column: try container.decode(Int.self, forKey: .column)
+        )
         self.init(
-            severity: try container.decode(Severity.self, forKey: .severity), code: try container.decode(SpecError.Code.self, forKey: .code),
+            severity: try container.decode(Severity.self, forKey: .severity),
+            code: try container.decode(SpecError.Code.self, forKey: .code),
             location: location, path: try container.decode(String.self, forKey: .path),
-            message: try container.decode(String.self, forKey: .message), hint: try container.decodeIfPresent(String.self, forKey: .hint))
+            message: try container.decode(String.self, forKey: .message),
+            hint: try container.decodeIfPresent(String.self, forKey: .hint))
     }
 
     /// Diagnostics as pretty-printed JSON with sorted keys, the form `arvis validate --format json` prints.

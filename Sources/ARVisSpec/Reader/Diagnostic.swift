@@ -10,6 +10,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         /// The document is usable, but something is likely a mistake or not portable.
         case warning
 
+        /// Orders a warning before an error, so the more serious severity is the greater.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
     }
 

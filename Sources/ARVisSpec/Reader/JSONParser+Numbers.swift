@@ -20,7 +20,8 @@ extension JSONParser {
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if index < bytes.count, isDigit(bytes[index]) {
-                throw fail(.syntax, at: start, "numbers cannot have leading zeros", hint: "write it without the leading 0")
+                throw fail(
+                    .syntax, at: start, "numbers cannot have leading zeros", hint: "write it without the leading 0")
             }
         } else {
             scanDigits(&digits, fractional: false)
@@ -44,16 +45,19 @@ extension JSONParser {
         }
         let value = fastDouble(digits, exponent + digits.exponent) ?? slowDouble(from: start)
         guard value.isFinite else {
-            throw fail(.numberOutOfRange, at: start, "the number \(text(from: start)) is out of range",
-                       hint: "numbers must fit a 64-bit float (about ±1.8e308)")
+            throw fail(
+                .numberOutOfRange, at: start, "the number \(text(from: start)) is out of range",
+                hint: "numbers must fit a 64-bit float (about ±1.8e308)")
         }
         if isInteger, abs(value) >= 0x1p53 {
             // Beyond 64-bit integers a whole number is kept as the nearest float; say so, since
             // writing the document back would change it.
-            diagnostics.append(PendingDiagnostic(
-                .warning, .inexactNumber, offset: start, path: path.text,
-                message: "the integer \(text(from: start)) does not fit 64 bits and is read as \(negative ? -value : value)",
-                hint: "write it as a string to keep every digit"))
+            diagnostics.append(
+                PendingDiagnostic(
+                    .warning, .inexactNumber, offset: start, path: path.text,
+                    message:
+                        "the integer \(text(from: start)) does not fit 64 bits and is read as \(negative ? -value : value)",
+                    hint: "write it as a string to keep every digit"))
         }
         return Node(.double(negative ? -value : value), offset: start)
     }

@@ -23,8 +23,9 @@ extension JSONParser {
         if ascii { return String(decoding: content, as: UTF8.self) }
         if let text = String(validating: content, as: UTF8.self) { return text }
         let bad = offset + UTF8Validation.firstInvalidOffset(in: content)
-        throw fail(.encoding, at: bad, "invalid UTF-8 byte 0x\(String(bytes[bad], radix: 16, uppercase: true)) in a string",
-                   hint: "save the file as UTF-8")
+        throw fail(
+            .encoding, at: bad, "invalid UTF-8 byte 0x\(String(bytes[bad], radix: 16, uppercase: true)) in a string",
+            hint: "save the file as UTF-8")
     }
 
     mutating func parseEscapedString(from start: Int) throws(Stop) -> String {
@@ -37,7 +38,9 @@ extension JSONParser {
                 index += 1
                 if nonASCII & 0x80 != 0 {
                     // Escapes are ASCII, so any invalid byte is in the source too: locate it there.
-                    _ = try makeString(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)]), offset: start + 1, ascii: false)
+                    _ = try makeString(
+                        UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)]), offset: start + 1, ascii: false
+                    )
                 }
                 return String(decoding: buffer, as: UTF8.self)
             case UInt8(ascii: "\\"):
@@ -68,8 +71,9 @@ extension JSONParser {
         case UInt8(ascii: "t"): buffer.append(0x09)
         case UInt8(ascii: "u"): appendUTF8(try parseUnicodeEscape(from: escapeStart), to: &buffer)
         default:
-            throw fail(.syntax, at: escapeStart, "invalid escape '\\\(Character(UnicodeScalar(code)))' in a string",
-                       hint: "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX; write a backslash as \\\\")
+            throw fail(
+                .syntax, at: escapeStart, "invalid escape '\\\(Character(UnicodeScalar(code)))' in a string",
+                hint: "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX; write a backslash as \\\\")
         }
     }
 

@@ -1,4 +1,3 @@
-
 /// Reads JSON text into a ``Node`` tree with byte offsets, the way iARVis's JSON parser reads it.
 ///
 /// - Accepts a comma before a closing bracket (Apple's parser does, and real specs rely on it),
@@ -53,13 +52,15 @@ package struct JSONParser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
         guard index < bytes.count else {
-            throw fail(.syntax, at: 0, "the document is empty", hint: "a spec is a JSON object such as {\"vStack\": {…}}")
+            throw fail(
+                .syntax, at: 0, "the document is empty", hint: "a spec is a JSON object such as {\"vStack\": {…}}")
         }
         let root = try parseValue()
         skipWhitespace()
         if index < bytes.count {
-            throw fail(.syntax, at: index, "unexpected \(describeByte(at: index)) after the end of the document",
-                       hint: "a document holds exactly one value; remove the extra text")
+            throw fail(
+                .syntax, at: index, "unexpected \(describeByte(at: index)) after the end of the document",
+                hint: "a document holds exactly one value; remove the extra text")
         }
         return root
     }
@@ -70,8 +71,9 @@ package struct JSONParser {
             throw fail(.encoding, at: 0, "the file is UTF-16, not UTF-8", hint: "save it as UTF-8")
         }
         if count >= 2, bytes[0] == 0 || bytes[1] == 0 {
-            throw fail(.encoding, at: 0, "the file has NUL bytes: it is UTF-16 or UTF-32, or not text",
-                       hint: "save it as UTF-8")
+            throw fail(
+                .encoding, at: 0, "the file has NUL bytes: it is UTF-16 or UTF-32, or not text",
+                hint: "save it as UTF-8")
         }
     }
 
@@ -100,7 +102,8 @@ package struct JSONParser {
         depth += 1
         openContainers.append(start)
         index += 1
-        let node = isObject
+        let node =
+            isObject
             ? Node(.object(try parseMembers()), offset: start) : Node(.array(try parseElements()), offset: start)
         openContainers.removeLast()
         depth -= 1
@@ -136,7 +139,8 @@ package struct JSONParser {
             }
             guard bytes[index] == UInt8(ascii: ",") else {
                 if bytes[index] == UInt8(ascii: "/") { throw unexpectedValue() }
-                throw fail(.syntax, at: index, "expected ',' or ']' after an array element, found \(describeByte(at: index))")
+                throw fail(
+                    .syntax, at: index, "expected ',' or ']' after an array element, found \(describeByte(at: index))")
             }
             let comma = index
             index += 1
@@ -158,7 +162,8 @@ package struct JSONParser {
             skipWhitespace()
             guard index < bytes.count else { throw truncated() }
             guard bytes[index] == UInt8(ascii: ":") else {
-                throw fail(.syntax, at: index, "expected ':' after the key \"\(key)\", found \(describeByte(at: index))")
+                throw fail(
+                    .syntax, at: index, "expected ':' after the key \"\(key)\", found \(describeByte(at: index))")
             }
             index += 1
             skipWhitespace()
@@ -169,11 +174,16 @@ package struct JSONParser {
             members.append(Node.Member(key: key, keyOffset: keyOffset, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw truncated() }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return members }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return members
+            }
             guard bytes[index] == UInt8(ascii: ",") else {
                 if bytes[index] == UInt8(ascii: "/") { throw unexpectedValue() }
-                throw fail(.syntax, at: index, "expected ',' or '}' after the value of \"\(key)\", found \(describeByte(at: index))",
-                           hint: bytes[index] == UInt8(ascii: "\"") ? "add a comma between the members" : nil)
+                throw fail(
+                    .syntax, at: index,
+                    "expected ',' or '}' after the value of \"\(key)\", found \(describeByte(at: index))",
+                    hint: bytes[index] == UInt8(ascii: "\"") ? "add a comma between the members" : nil)
             }
             let comma = index
             index += 1
@@ -187,10 +197,11 @@ package struct JSONParser {
         guard index < bytes.count else { throw truncated() }
         guard bytes[index] == closing else { return false }
         if let comma {
-            diagnostics.append(PendingDiagnostic(
-                .warning, .trailingComma, offset: comma, path: path.text,
-                message: "trailing comma before '\(Character(UnicodeScalar(closing)))'",
-                hint: "remove the comma; iARVis accepts it but strict JSON parsers do not"))
+            diagnostics.append(
+                PendingDiagnostic(
+                    .warning, .trailingComma, offset: comma, path: path.text,
+                    message: "trailing comma before '\(Character(UnicodeScalar(closing)))'",
+                    hint: "remove the comma; iARVis accepts it but strict JSON parsers do not"))
         }
         index += 1
         return true
@@ -211,16 +222,20 @@ package struct JSONParser {
             if first == nil { seen![key] = offset }
         }
         guard let first else { return }
-        diagnostics.append(PendingDiagnostic(
-            .error, .duplicateKey, offset: offset, path: path.text,
-            message: "duplicate key \"\(key)\"",
-            hint: "the first is at \(position(of: first)); keep one of them, as JSON parsers disagree on which one wins"))
+        diagnostics.append(
+            PendingDiagnostic(
+                .error, .duplicateKey, offset: offset, path: path.text,
+                message: "duplicate key \"\(key)\"",
+                hint:
+                    "the first is at \(position(of: first)); keep one of them, as JSON parsers disagree on which one wins"
+            ))
     }
 
     mutating func parseLiteral(_ word: StaticString, _ kind: Node.Kind) throws(Stop) -> Node {
         let start = index
         let length = word.utf8CodeUnitCount
-        let matches = index + length <= bytes.count
+        let matches =
+            index + length <= bytes.count
             && (0..<length).allSatisfy { bytes[index + $0] == word.utf8Start[$0] }
         guard matches else { throw unexpectedValue() }
         index += length

@@ -21,10 +21,12 @@ package struct PendingDiagnostic: Sendable, Hashable {
 
     /// Values nested deeper than the reader's limit (JSON and YAML report it alike).
     package static func depthLimit(at offset: Int, path: String = "", maximumDepth: Int) -> PendingDiagnostic {
-        PendingDiagnostic(.error, .depthLimit, offset: offset, path: path, message: "values are nested more than \(maximumDepth) levels deep",
-                          hint: maximumDepth < ReadOptions.largestMaximumDepth
-                            ? "flatten the document, or raise the limit (up to \(ReadOptions.largestMaximumDepth), --max-depth) if this nesting is intended"
-                            : "flatten the document")
+        PendingDiagnostic(
+            .error, .depthLimit, offset: offset, path: path,
+            message: "values are nested more than \(maximumDepth) levels deep",
+            hint: maximumDepth < ReadOptions.largestMaximumDepth
+                ? "flatten the document, or raise the limit (up to \(ReadOptions.largestMaximumDepth), --max-depth) if this nesting is intended"
+                : "flatten the document")
     }
 
     /// The public diagnostics, located in `text` in one pass.

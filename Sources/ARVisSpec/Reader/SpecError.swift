@@ -49,11 +49,13 @@ public struct SpecError: ARVisError, Hashable {
         return "\(place)\(subject)\(message)"
     }
 
+    /// Compares code, message, location, path and diagnostics; the cause is not compared.
     public static func == (lhs: SpecError, rhs: SpecError) -> Bool {
         lhs.code == rhs.code && lhs.message == rhs.message && lhs.location == rhs.location
             && lhs.path == rhs.path && lhs.diagnostics == rhs.diagnostics
     }
 
+    /// Hashes the code, message, location and path, which equal errors share.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(message)

@@ -51,13 +51,17 @@ public enum SpecReader {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             let parsed = JSONParser.parse(bytes, maximumDepth: options.maximumDepth)
-            return read(root: parsed.root, diagnostics: parsed.diagnostics, text: SourceText(Array(bytes)), file: file, options: options)
+            return read(
+                root: parsed.root, diagnostics: parsed.diagnostics, text: SourceText(Array(bytes)), file: file,
+                options: options)
         }
     }
 
     /// Reads JSON and returns the document, or throws the first error with all diagnostics attached.
     /// - Throws: ``SpecError`` when the document has errors.
-    public static func decode(_ data: Data, file: String? = nil, options: ReadOptions = ReadOptions()) throws(SpecError) -> SpecDocument {
+    public static func decode(_ data: Data, file: String? = nil, options: ReadOptions = ReadOptions()) throws(SpecError)
+        -> SpecDocument
+    {
         let result = read(json: data, file: file, options: options)
         guard let document = result.document else { throw SpecError(diagnostics: result.diagnostics) }
         return document
@@ -66,7 +70,8 @@ public enum SpecReader {
     /// Decodes a tree produced by a front end (JSON here, YAML in ARVisSpecYAML) and locates its diagnostics.
     /// - Parameter text: the source's line table, built only if there is something to locate.
     package static func read(
-        root: Node?, diagnostics parserDiagnostics: [PendingDiagnostic], text: @autoclosure () -> SourceText, file: String?,
+        root: Node?, diagnostics parserDiagnostics: [PendingDiagnostic], text: @autoclosure () -> SourceText,
+        file: String?,
         options: ReadOptions
     ) -> ReadResult {
         let context = DecodingContext(options: options)
@@ -85,7 +90,9 @@ public enum SpecReader {
         let diagnostics = PendingDiagnostic.resolve(pending, in: source, file: file)
         let places = source.lineAndColumn(ofEach: context.links.map(\.offset))
         let links = zip(context.links, places).map { link, place in
-            SpecLink(location: SourceLocation(file: file, line: place.line, column: place.column), path: link.path, url: link.url)
+            SpecLink(
+                location: SourceLocation(file: file, line: place.line, column: place.column), path: link.path,
+                url: link.url)
         }
         return ReadResult(document: diagnostics.containsErrors ? nil : document, diagnostics: diagnostics, links: links)
     }

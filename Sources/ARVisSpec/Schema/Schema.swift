@@ -53,7 +53,10 @@ package struct ObjectShape: Sendable {
     /// Keys of which at least one must be present (none: no such rule).
     package let requiresOneOf: [String]
 
-    package init(_ documentation: String, retiredKeys: [String: String] = [:], requiresOneOf: [String] = [], _ properties: [Property]) {
+    package init(
+        _ documentation: String, retiredKeys: [String: String] = [:], requiresOneOf: [String] = [],
+        _ properties: [Property]
+    ) {
         self.documentation = documentation
         self.properties = properties
         self.retiredKeys = retiredKeys

@@ -20,7 +20,8 @@ public enum SpecSchema {
         ]
         let selected = roots.filter { kind == nil || $0.0 == kind }
         // The reader picks the kind from the keys; the schema only asks that the document be one of them.
-        let body = selected.count == 1
+        let body =
+            selected.count == 1
             ? generator.node(selected[0].1) : .object([("anyOf", .array(selected.map { generator.node($0.1) }))])
         let title = kind.map { "ARVis \($0.rawValue) spec" } ?? "ARVis spec (environment, component or chart)"
         var members: [Node.Member] = [
@@ -29,7 +30,8 @@ public enum SpecSchema {
             Node.Member(key: "title", value: .string(title)),
         ]
         members += body.members ?? []
-        members.append(Node.Member(key: "$defs", value: Node(.object(generator.definitions.sorted { $0.key < $1.key }))))
+        members.append(
+            Node.Member(key: "$defs", value: Node(.object(generator.definitions.sorted { $0.key < $1.key }))))
         return Node(.object(members))
     }
 
@@ -42,9 +44,15 @@ public enum SpecSchema {
             switch schema {
             case .boolean: return .object([("type", .string("boolean"))])
             case .string(let format, let pattern, let minLength):
-                return .object([("type", .string("string")), ("format", format?.node), ("pattern", pattern?.node), ("minLength", minLength?.node)])
+                return .object([
+                    ("type", .string("string")), ("format", format?.node), ("pattern", pattern?.node),
+                    ("minLength", minLength?.node),
+                ])
             case .number(let minimum, let exclusiveMinimum, let maximum):
-                return .object([("type", .string("number")), ("minimum", minimum?.node), ("exclusiveMinimum", exclusiveMinimum?.node), ("maximum", maximum?.node)])
+                return .object([
+                    ("type", .string("number")), ("minimum", minimum?.node),
+                    ("exclusiveMinimum", exclusiveMinimum?.node), ("maximum", maximum?.node),
+                ])
             case .integer(let minimum, let maximum):
                 return .object([("type", .string("integer")), ("minimum", minimum?.node), ("maximum", maximum?.node)])
             case .enumeration(let values):
@@ -52,9 +60,11 @@ public enum SpecSchema {
             case .array(let items, let minItems):
                 return .object([("type", .string("array")), ("items", node(items)), ("minItems", minItems?.node)])
             case .tuple(let items, let description):
-                return .object([("description", .string(description)), ("type", .string("array")),
-                                ("prefixItems", .array(items.map { node($0) })), ("items", Node(.bool(false))),
-                                ("minItems", items.count.node), ("maxItems", items.count.node)])
+                return .object([
+                    ("description", .string(description)), ("type", .string("array")),
+                    ("prefixItems", .array(items.map { node($0) })), ("items", Node(.bool(false))),
+                    ("minItems", items.count.node), ("maxItems", items.count.node),
+                ])
             case .map(let values):
                 return .object([("type", .string("object")), ("additionalProperties", node(values))])
             case .object(let shape):
@@ -81,15 +91,22 @@ public enum SpecSchema {
             for property in shape.properties {
                 var value = node(property.schema)
                 if let members = value.members {
-                    value.kind = .object([Node.Member(key: "description", value: .string(property.documentation))] + members.filter { $0.key != "description" })
+                    value.kind = .object(
+                        [Node.Member(key: "description", value: .string(property.documentation))]
+                            + members.filter { $0.key != "description" })
                 }
                 properties.append(Node.Member(key: property.name, value: value))
             }
             let required = shape.properties.filter(\.isRequired).map { Node.string($0.name) }
             return .object([
-                ("description", shape.documentation.isEmpty ? nil : .string(shape.documentation)), ("type", .string("object")),
+                ("description", shape.documentation.isEmpty ? nil : .string(shape.documentation)),
+                ("type", .string("object")),
                 ("properties", Node(.object(properties))), ("required", required.isEmpty ? nil : .array(required)),
-                ("anyOf", shape.requiresOneOf.isEmpty ? nil : .array(shape.requiresOneOf.map { .object([("required", .array([.string($0)]))]) })),
+                (
+                    "anyOf",
+                    shape.requiresOneOf.isEmpty
+                        ? nil : .array(shape.requiresOneOf.map { .object([("required", .array([.string($0)]))]) })
+                ),
             ])
         }
     }

@@ -71,10 +71,14 @@ extension IARVisLink {
     ///   parameter, or percent-encoding that does not decode to UTF-8.
     public static func parse(_ url: String) throws(Problem) -> Action {
         guard isIARVis(url), let colon = url.firstIndex(of: ":") else {
-            throw Problem(message: "\"\(url.prefix(40))\" is not an iARVis link", hint: "iARVis links begin with iARVis://")
+            throw Problem(
+                message: "\"\(url.prefix(40))\" is not an iARVis link", hint: "iARVis links begin with iARVis://")
         }
         var rest = url[url.index(after: colon)...]
-        guard rest.hasPrefix("//") else { throw Problem(message: "an iARVis link is iARVis://ACTION?PARAMETERS", hint: "write iARVis:// before the action") }
+        guard rest.hasPrefix("//") else {
+            throw Problem(
+                message: "an iARVis link is iARVis://ACTION?PARAMETERS", hint: "write iARVis:// before the action")
+        }
         rest = rest.dropFirst(2)
         let action = rest.prefix { $0 != "?" && $0 != "/" && $0 != "#" }
         let query = rest.firstIndex(of: "?").map { rest[rest.index(after: $0)...] } ?? ""
@@ -84,24 +88,32 @@ extension IARVisLink {
             try parameters.allow(["href"], action: "link")
             let href = try parameters.required("href", action: "link")
             guard URLCheck.schemeOf(href) != nil else {
-                throw Problem(message: "href \"\(href.prefix(80))\" is not an absolute URL", hint: "give a whole URL such as https://example.org, percent-encoded")
+                throw Problem(
+                    message: "href \"\(href.prefix(80))\" is not an absolute URL",
+                    hint: "give a whole URL such as https://example.org, percent-encoded")
             }
             return .link(href: href)
         case "opencomponent":
-            try parameters.allow(["url", "json", "anchor", "relativePosition", "size", "isScrollEnabled"], action: "openComponent")
-            return .openComponent(OpenComponent(
-                source: try parameters.source(action: "openComponent"),
-                anchor: try parameters.anchor(),
-                relativePosition: try parameters.numbers("relativePosition", count: 3, positive: false) ?? [0, 0, 0],
-                size: try parameters.numbers("size", count: 2, positive: true),
-                isScrollEnabled: try parameters.flag("isScrollEnabled") ?? true))
+            try parameters.allow(
+                ["url", "json", "anchor", "relativePosition", "size", "isScrollEnabled"], action: "openComponent")
+            return .openComponent(
+                OpenComponent(
+                    source: try parameters.source(action: "openComponent"),
+                    anchor: try parameters.anchor(),
+                    relativePosition: try parameters.numbers("relativePosition", count: 3, positive: false) ?? [
+                        0, 0, 0,
+                    ],
+                    size: try parameters.numbers("size", count: 2, positive: true),
+                    isScrollEnabled: try parameters.flag("isScrollEnabled") ?? true))
         case "openvisconfig":
             try parameters.allow(["url", "json"], action: "openVisConfig")
             return .openVisConfig(try parameters.source(action: "openVisConfig"))
         default:
             let known = actions.map { "'\($0)'" }.joined(separator: ", ")
-            throw Problem(message: "unknown iARVis action \"\(action.prefix(40))\"",
-                          hint: Suggestion.closest(to: String(action), among: actions).map { "did you mean '\($0)'?" } ?? "the actions are \(known)")
+            throw Problem(
+                message: "unknown iARVis action \"\(action.prefix(40))\"",
+                hint: Suggestion.closest(to: String(action), among: actions).map { "did you mean '\($0)'?" }
+                    ?? "the actions are \(known)")
         }
     }
 
@@ -113,10 +125,14 @@ extension IARVisLink {
             for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = String(parts[0])
-                guard values[name] == nil else { throw Problem(message: "the parameter \(name.prefix(40)) is given twice", hint: "give each parameter once") }
+                guard values[name] == nil else {
+                    throw Problem(
+                        message: "the parameter \(name.prefix(40)) is given twice", hint: "give each parameter once")
+                }
                 guard let value = IARVisLink.percentDecoded(parts.count == 2 ? parts[1] : "") else {
-                    throw Problem(message: "the value of \(name.prefix(40)) has percent-encoding that does not decode to UTF-8",
-                                  hint: "encode each byte as % and two hex digits")
+                    throw Problem(
+                        message: "the value of \(name.prefix(40)) has percent-encoding that does not decode to UTF-8",
+                        hint: "encode each byte as % and two hex digits")
                 }
                 values[name] = value
             }
@@ -124,14 +140,17 @@ extension IARVisLink {
 
         func allow(_ names: [String], action: String) throws(Problem) {
             for name in values.keys.sorted() where !names.contains(name) {
-                let hint = Suggestion.closest(to: name, among: names).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggestion.closest(to: name, among: names).map { "did you mean '\($0)'?" }
                     ?? "\(action) takes " + names.joined(separator: ", ")
                 throw Problem(message: "\(action) has no parameter \"\(name.prefix(40))\"", hint: hint)
             }
         }
 
         func required(_ name: String, action: String) throws(Problem) -> String {
-            guard let value = values[name], !value.isEmpty else { throw Problem(message: "\(action) needs \(name)=", hint: nil) }
+            guard let value = values[name], !value.isEmpty else {
+                throw Problem(message: "\(action) needs \(name)=", hint: nil)
+            }
             return value
         }
 
@@ -140,14 +159,21 @@ extension IARVisLink {
             switch (values["url"], values["json"]) {
             case (let url?, nil):
                 guard let scheme = URLCheck.schemeOf(url), scheme == "http" || scheme == "https" else {
-                    throw Problem(message: "\(action)'s url \"\(url.prefix(80))\" is not an http or https URL", hint: "give the JSON file's web address")
+                    throw Problem(
+                        message: "\(action)'s url \"\(url.prefix(80))\" is not an http or https URL",
+                        hint: "give the JSON file's web address")
                 }
                 return .url(url)
             case (nil, let json?):
-                guard !json.isEmpty else { throw Problem(message: "\(action)'s json= is empty", hint: "percent-encode the JSON after json=") }
+                guard !json.isEmpty else {
+                    throw Problem(message: "\(action)'s json= is empty", hint: "percent-encode the JSON after json=")
+                }
                 return .json(json)
             case (.some, .some): throw Problem(message: "\(action) takes url= or json=, not both", hint: nil)
-            case (nil, nil): throw Problem(message: "\(action) needs url= or json=", hint: "json= embeds the percent-encoded JSON; url= names a file to fetch")
+            case (nil, nil):
+                throw Problem(
+                    message: "\(action) needs url= or json=",
+                    hint: "json= embeds the percent-encoded JSON; url= names a file to fetch")
             }
         }
 
@@ -155,8 +181,10 @@ extension IARVisLink {
             guard let text = values["anchor"] else { return .auto }
             guard let anchor = AnchorPoint(rawValue: text), anchor.objectFace == nil, anchor != .cover else {
                 let names = ["auto", "top", "bottom", "leading", "trailing", "center"]
-                throw Problem(message: "anchor \"\(text.prefix(40))\" is not an anchor point of a child widget",
-                              hint: Suggestion.closest(to: text, among: names).map { "did you mean '\($0)'?" } ?? "use one of " + names.joined(separator: ", "))
+                throw Problem(
+                    message: "anchor \"\(text.prefix(40))\" is not an anchor point of a child widget",
+                    hint: Suggestion.closest(to: text, among: names).map { "did you mean '\($0)'?" } ?? "use one of "
+                        + names.joined(separator: ", "))
             }
             return anchor
         }
@@ -165,10 +193,16 @@ extension IARVisLink {
         func numbers(_ name: String, count: Int, positive: Bool) throws(Problem) -> [Double]? {
             guard let text = values[name] else { return nil }
             let shape = count == 3 ? "[x, y, z] in metres" : "[width, height] in points"
-            guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) as? [Any],
-                  array.count == count, case let numbers = array.compactMap({ ($0 as? NSNumber).map(\.doubleValue) }), numbers.count == count,
-                  numbers.allSatisfy({ $0.isFinite && abs($0) <= 100_000 && (!positive || $0 > 0) }) else {
-                throw Problem(message: "\(name) \"\(text.prefix(40))\" is not \(shape)", hint: "write \(name)=" + (count == 3 ? "[0,0.1,0]" : "[600,400]"))
+            guard
+                let array = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+                    as? [Any],
+                array.count == count, case let numbers = array.compactMap({ ($0 as? NSNumber).map(\.doubleValue) }),
+                numbers.count == count,
+                numbers.allSatisfy({ $0.isFinite && abs($0) <= 100_000 && (!positive || $0 > 0) })
+            else {
+                throw Problem(
+                    message: "\(name) \"\(text.prefix(40))\" is not \(shape)",
+                    hint: "write \(name)=" + (count == 3 ? "[0,0.1,0]" : "[600,400]"))
             }
             return numbers
         }

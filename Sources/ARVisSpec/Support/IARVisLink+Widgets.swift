@@ -5,7 +5,8 @@ extension IARVisLink.OpenComponent {
     /// link's anchor, relative position, size and scrolling, every other key at its default.
     public func widget(showing component: Component) -> WidgetConfiguration {
         // The reader gives three numbers and two; a value built by hand with other counts is ignored.
-        let position = relativePosition.count == 3 ? Vector3(relativePosition[0], relativePosition[1], relativePosition[2]) : .zero
+        let position =
+            relativePosition.count == 3 ? Vector3(relativePosition[0], relativePosition[1], relativePosition[2]) : .zero
         var widget = WidgetConfiguration(component: component, relativeAnchorPoint: anchor, relativePosition: position)
         widget.size = size.flatMap { $0.count == 2 ? Size(width: $0[0], height: $0[1]) : nil }
         widget.isScrollEnabled = isScrollEnabled
@@ -22,7 +23,10 @@ extension IARVisLink.OpenComponent {
             guard let data = fetched(url) else { return nil }
             bytes = data
         }
-        guard case .component(let component)? = SpecReader.read(json: Data(bytes), options: ReadOptions(kind: .component)).document else { return nil }
+        guard
+            case .component(let component)? = SpecReader.read(json: Data(bytes), options: ReadOptions(kind: .component))
+                .document
+        else { return nil }
         return component
     }
 }

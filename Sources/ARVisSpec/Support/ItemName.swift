@@ -4,7 +4,9 @@ public enum ItemName {
     /// Whether `name` is one.
     public static func isValid(_ name: String) -> Bool {
         let scalars = Array(name.unicodeScalars)
-        guard (1...100).contains(scalars.count), let first = scalars.first, first.isASCIIAlphanumeric else { return false }
+        guard (1...100).contains(scalars.count), let first = scalars.first, first.isASCIIAlphanumeric else {
+            return false
+        }
         return scalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "_" || $0 == "-" }
     }
 }

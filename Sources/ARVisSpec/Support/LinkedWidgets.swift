@@ -25,8 +25,10 @@ extension WidgetConfiguration {
         var widget = self
         var children = widget.additionalWidgetConfiguration ?? []
         for link in component.links {
-            guard case .openComponent(let open)? = try? IARVisLink.parse(link), !children.contains(where: { $0.key == open.source.key }),
-                  let component = open.component(fetched: fetched) else { continue }
+            guard case .openComponent(let open)? = try? IARVisLink.parse(link),
+                !children.contains(where: { $0.key == open.source.key }),
+                let component = open.component(fetched: fetched)
+            else { continue }
             let child = open.widget(showing: component).openingLinks(depth: depth - 1, fetched: fetched)
             children.append(AdditionalWidgetConfiguration(key: open.source.key, widgetConfiguration: child))
         }
@@ -40,14 +42,18 @@ extension Environment {
     /// before ``openingLinks(depth:fetched:)``; links inside fetched components are not listed).
     public var linkedComponentURLs: [String] {
         var urls: [String] = []
-        for url in widgets.flatMap({ $0.component.links }).compactMap(IARVisLink.fetchedComponentURL) where !urls.contains(url) { urls.append(url) }
+        for url in widgets.flatMap({ $0.component.links }).compactMap(IARVisLink.fetchedComponentURL)
+        where !urls.contains(url) { urls.append(url) }
         return urls
     }
 
     /// Every relationship's widget, of every kind of target.
     private var widgets: [WidgetConfiguration] {
-        let relationships = (imageTrackingConfigurations ?? []).flatMap(\.relationships) + (objectTrackingConfigurations ?? []).flatMap(\.relationships)
-            + (worldAnchors ?? []).flatMap { $0.relationships ?? [] } + (geoAnchors ?? []).flatMap { $0.relationships ?? [] }
+        let relationships =
+            (imageTrackingConfigurations ?? []).flatMap(\.relationships)
+            + (objectTrackingConfigurations ?? []).flatMap(\.relationships)
+            + (worldAnchors ?? []).flatMap { $0.relationships ?? [] }
+            + (geoAnchors ?? []).flatMap { $0.relationships ?? [] }
         return relationships.map(\.widgetConfiguration)
     }
 
@@ -57,10 +63,26 @@ extension Environment {
             relationships.map { Relationship($0.widgetConfiguration.openingLinks(depth: depth, fetched: fetched)) }
         }
         var environment = self
-        environment.imageTrackingConfigurations = imageTrackingConfigurations?.map { var target = $0; target.relationships = open(target.relationships); return target }
-        environment.objectTrackingConfigurations = objectTrackingConfigurations?.map { var target = $0; target.relationships = open(target.relationships); return target }
-        environment.worldAnchors = worldAnchors?.map { var anchor = $0; anchor.relationships = anchor.relationships.map(open); return anchor }
-        environment.geoAnchors = geoAnchors?.map { var anchor = $0; anchor.relationships = anchor.relationships.map(open); return anchor }
+        environment.imageTrackingConfigurations = imageTrackingConfigurations?.map {
+            var target = $0
+            target.relationships = open(target.relationships)
+            return target
+        }
+        environment.objectTrackingConfigurations = objectTrackingConfigurations?.map {
+            var target = $0
+            target.relationships = open(target.relationships)
+            return target
+        }
+        environment.worldAnchors = worldAnchors?.map {
+            var anchor = $0
+            anchor.relationships = anchor.relationships.map(open)
+            return anchor
+        }
+        environment.geoAnchors = geoAnchors?.map {
+            var anchor = $0
+            anchor.relationships = anchor.relationships.map(open)
+            return anchor
+        }
         return environment
     }
 }

@@ -6,8 +6,10 @@ struct EnvironmentCheck {
 
     func run() {
         if Environment.kindKeys.allSatisfy({ object.value($0) == nil }) {
-            context.error(.missingKey, at: object.node.offset, "an environment needs at least one of \(Environment.kindKeys.sorted().joined(separator: ", "))",
-                          hint: "iARVis environments have \"imageTrackingConfigurations\"")
+            context.error(
+                .missingKey, at: object.node.offset,
+                "an environment needs at least one of \(Environment.kindKeys.sorted().joined(separator: ", "))",
+                hint: "iARVis environments have \"imageTrackingConfigurations\"")
         }
         checkImageTargets()
         let anchorIDs = checkUniqueIDs()
@@ -16,16 +18,19 @@ struct EnvironmentCheck {
     }
 
     private func checkImageTargets() {
-        guard let targets = environment.imageTrackingConfigurations, let nodes = object.value("imageTrackingConfigurations")?.elements,
-              targets.count == nodes.count else { return }
+        guard let targets = environment.imageTrackingConfigurations,
+            let nodes = object.value("imageTrackingConfigurations")?.elements,
+            targets.count == nodes.count
+        else { return }
         var seen: [String: Int] = [:]
         for (index, target) in targets.enumerated() {
             if let first = seen[target.imageURL] {
                 context.at("imageTrackingConfigurations") {
                     context.at(index: index) {
-                        context.warning(.invalidValue, at: nodes[index]["imageURL"]?.offset ?? nodes[index].offset,
-                                        "the same image as imageTrackingConfigurations[\(first)]; iARVis confuses the two targets",
-                                        hint: "merge their relationships into one target")
+                        context.warning(
+                            .invalidValue, at: nodes[index]["imageURL"]?.offset ?? nodes[index].offset,
+                            "the same image as imageTrackingConfigurations[\(first)]; iARVis confuses the two targets",
+                            hint: "merge their relationships into one target")
                     }
                 }
             } else {
@@ -39,8 +44,10 @@ struct EnvironmentCheck {
         var seen: [String: String] = [:]
         var anchors: Set<String> = []
         let lists: [(String, [String?]?, Bool)] = [
-            ("worldAnchors", environment.worldAnchors?.map(\.id), true), ("geoAnchors", environment.geoAnchors?.map(\.id), true),
-            ("placements", environment.placements?.map(\.id), false), ("annotations", environment.annotations?.map(\.id), false),
+            ("worldAnchors", environment.worldAnchors?.map(\.id), true),
+            ("geoAnchors", environment.geoAnchors?.map(\.id), true),
+            ("placements", environment.placements?.map(\.id), false),
+            ("annotations", environment.annotations?.map(\.id), false),
         ]
         for (key, ids, isAnchor) in lists {
             guard let ids, let nodes = object.value(key)?.elements, nodes.count == ids.count else { continue }
@@ -48,7 +55,9 @@ struct EnvironmentCheck {
                 guard let id else { continue }
                 if isAnchor { anchors.insert(id) }
                 if let first = seen[id] {
-                    report(key, index, subkey: "id", nodes[index]["id"] ?? nodes[index], .invalidValue, "the id \"\(id)\" is already used by \(first)", hint: "ids must be unique in a document")
+                    report(
+                        key, index, subkey: "id", nodes[index]["id"] ?? nodes[index], .invalidValue,
+                        "the id \"\(id)\" is already used by \(first)", hint: "ids must be unique in a document")
                 } else {
                     seen[id] = "\(key)[\(index)]"
                 }
@@ -61,12 +70,22 @@ struct EnvironmentCheck {
         guard let references, let nodes = object.value(key)?.elements, nodes.count == references.count else { return }
         for (index, reference) in references.enumerated() {
             guard let reference, !anchors.contains(reference) else { continue }
-            report(key, index, subkey: "anchor", nodes[index]["anchor"] ?? nodes[index], .unknownReference, "no world or geo anchor has the id \"\(reference)\"",
-                   hint: Suggestion.hint(for: reference, among: anchors.sorted(), listing: true) ?? "define it under worldAnchors or geoAnchors")
+            report(
+                key, index, subkey: "anchor", nodes[index]["anchor"] ?? nodes[index], .unknownReference,
+                "no world or geo anchor has the id \"\(reference)\"",
+                hint: Suggestion.hint(for: reference, among: anchors.sorted(), listing: true)
+                    ?? "define it under worldAnchors or geoAnchors")
         }
     }
 
-    private func report(_ key: String, _ index: Int, subkey: String, _ node: Node, _ code: SpecError.Code, _ message: String, hint: String?) {
-        context.at(key) { context.at(index: index) { context.at(subkey) { context.error(code, at: node.offset, message, hint: hint) } } }
+    private func report(
+        _ key: String, _ index: Int, subkey: String, _ node: Node, _ code: SpecError.Code, _ message: String,
+        hint: String?
+    ) {
+        context.at(key) {
+            context.at(index: index) {
+                context.at(subkey) { context.error(code, at: node.offset, message, hint: hint) }
+            }
+        }
     }
 }

@@ -72,9 +72,13 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
             values.append(value)
         }
         let last = values.removeLast()
-        guard values.allSatisfy({ $0 <= 0xFF }), last < (UInt64(1) << (8 * UInt64(4 - values.count))) else { return nil }
+        guard values.allSatisfy({ $0 <= 0xFF }), last < (UInt64(1) << (8 * UInt64(4 - values.count))) else {
+            return nil
+        }
         var bytes = values.map { UInt8($0) }
-        for shift in stride(from: 8 * (3 - values.count), through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: last >> UInt64(shift))) }
+        for shift in stride(from: 8 * (3 - values.count), through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: last >> UInt64(shift)))
+        }
         return bytes
     }
 

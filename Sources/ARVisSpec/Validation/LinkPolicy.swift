@@ -50,7 +50,8 @@ public enum LinkPolicy {
     /// The text as a browser reads it before looking at the scheme, or `nil` if it holds control characters.
     static func normalized(_ url: String) -> String? {
         var scalars = String.UnicodeScalarView()
-        for scalar in decodingCharacterReferences(url).unicodeScalars where scalar != "\t" && scalar != "\n" && scalar != "\r" {
+        for scalar in decodingCharacterReferences(url).unicodeScalars
+        where scalar != "\t" && scalar != "\n" && scalar != "\r" {
             if scalars.isEmpty && scalar.value <= 0x20 { continue }
             if scalar.value < 0x20 || scalar.value == 0x7F { return nil }
             scalars.append(scalar)

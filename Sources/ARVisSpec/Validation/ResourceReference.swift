@@ -38,7 +38,9 @@ public enum ResourceReference: Sendable, Hashable {
             return "\"\(path.prefix(100))\" is a local file outside the spec's folder"
         case .web(_, let host):
             let lowered = host.lowercased()
-            if lowered == "localhost" || lowered.hasSuffix(".localhost") { return "\"\(host)\" is this machine (loopback)" }
+            if lowered == "localhost" || lowered.hasSuffix(".localhost") {
+                return "\"\(host)\" is this machine (loopback)"
+            }
             guard let address = IPAddress(host), !address.isPublic else { return nil }
             return "\(address) is not a public internet address (loopback, private, link-local or reserved)"
         case .data, .unsupported: return nil

@@ -19,8 +19,9 @@ package enum URLCheck {
         }
         if let space = text.firstIndex(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
             let position = text.distance(from: text.startIndex, to: space) + 1
-            context.error(.invalidValue, at: offset, "the URL \"\(text)\" contains white space at character \(position)",
-                          hint: "percent-encode it (a space is %20)")
+            context.error(
+                .invalidValue, at: offset, "the URL \"\(text)\" contains white space at character \(position)",
+                hint: "percent-encode it (a space is %20)")
             return false
         }
         let scheme = schemeOf(text)
@@ -31,15 +32,17 @@ package enum URLCheck {
                 return true
             }
             guard resourceSchemes.contains(scheme) else {
-                context.error(.invalidValue, at: offset, "the URL scheme \"\(scheme)\" cannot name a file to load",
-                              hint: "use an http, https, file or data URL, or a relative path")
+                context.error(
+                    .invalidValue, at: offset, "the URL scheme \"\(scheme)\" cannot name a file to load",
+                    hint: "use an http, https, file or data URL, or a relative path")
                 return false
             }
             checkResource(text, at: offset, context)
         case .action:
             guard scheme != nil else {
-                context.error(.invalidValue, at: offset, "\"\(text)\" is not an absolute URL",
-                              hint: "begin it with a scheme such as https://")
+                context.error(
+                    .invalidValue, at: offset, "\"\(text)\" is not an absolute URL",
+                    hint: "begin it with a scheme such as https://")
                 return false
             }
             checkLink(text, at: offset, context)
@@ -52,10 +55,13 @@ package enum URLCheck {
         let reference = ResourceReference(url)
         guard let refusal = reference.refusal else { return }
         if case .file = reference {
-            context.warning(.unsafeResource, at: offset, "\(refusal): a server never loads it, and --fetch only under --allow-files",
-                            hint: "put the file beside the spec and give a relative path")
+            context.warning(
+                .unsafeResource, at: offset,
+                "\(refusal): a server never loads it, and --fetch only under --allow-files",
+                hint: "put the file beside the spec and give a relative path")
         } else {
-            context.warning(.unsafeResource, at: offset, "\(refusal): it is never fetched", hint: "give a public http or https URL")
+            context.warning(
+                .unsafeResource, at: offset, "\(refusal): it is never fetched", hint: "give a public http or https URL")
         }
     }
 
@@ -70,8 +76,9 @@ package enum URLCheck {
     /// Warns when ``LinkPolicy`` draws `url` as text.
     package static func warnIfRefused(_ url: String, at offset: Int, _ context: DecodingContext) {
         guard let refusal = LinkPolicy.refusal(url) else { return }
-        context.warning(.unsafeLink, at: offset, "the link \"\(url.prefix(80))\" is shown as text: \(refusal)",
-                        hint: "links may be http, https, mailto or relative")
+        context.warning(
+            .unsafeLink, at: offset, "the link \"\(url.prefix(80))\" is shown as text: \(refusal)",
+            hint: "links may be http, https, mailto or relative")
     }
 
     /// Whether `text` has a `](`, without which it has no Markdown link (one pass over its bytes).
@@ -95,7 +102,7 @@ package enum URLCheck {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let scheme = text[..<colon]
         guard let first = scheme.first, first.isASCII, first.isLetter,
-              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
         else { return nil }
         return scheme.lowercased()
     }
@@ -109,7 +116,7 @@ package enum URLCheck {
     /// Reads `{"url": "…"}` and checks that the URL can be opened; `nil` after reporting otherwise.
     package static func readActionObject(_ node: Node, _ context: DecodingContext) -> String? {
         guard let object = ObjectReader(node, context, shape: actionObjectShape),
-              let url = object.required("url", as: String.self)
+            let url = object.required("url", as: String.self)
         else { return nil }
         return context.at("url") { check(url, .action, at: object.offset(of: "url"), context) } ? url : nil
     }

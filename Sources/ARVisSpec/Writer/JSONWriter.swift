@@ -17,11 +17,13 @@ package enum JSONWriter {
         case .double(let value): output.append(contentsOf: numberText(value).utf8)
         case .string(let text): writeString(text, into: &output)
         case .array(let elements):
-            writeContainer(elements, open: "[", close: "]", pretty: pretty, indent: indent, into: &output) { element, output in
+            writeContainer(elements, open: "[", close: "]", pretty: pretty, indent: indent, into: &output) {
+                element, output in
                 write(element, pretty: pretty, indent: indent + 1, into: &output)
             }
         case .object(let members):
-            writeContainer(members, open: "{", close: "}", pretty: pretty, indent: indent, into: &output) { member, output in
+            writeContainer(members, open: "{", close: "}", pretty: pretty, indent: indent, into: &output) {
+                member, output in
                 writeString(member.key, into: &output)
                 output.append(contentsOf: (pretty ? ": " : ":").utf8)
                 write(member.value, pretty: pretty, indent: indent + 1, into: &output)

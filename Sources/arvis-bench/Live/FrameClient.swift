@@ -9,16 +9,22 @@ import NIOWebSocket
 enum FrameClient {
     /// Connects to `path` on loopback `port` with a bearer token; `onFrame` runs on the event loop
     /// for every text or binary frame, with its arrival instant. Returns the channel once upgraded.
-    static func connect(port: Int, path: String, token: String, group: any EventLoopGroup,
-                        onFrame: @escaping @Sendable (WebSocketFrame, ContinuousClock.Instant) -> Void) async throws -> any Channel {
-        let upgraded: EventLoopFuture<(any Channel)?> = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port) { channel in
+    static func connect(
+        port: Int, path: String, token: String, group: any EventLoopGroup,
+        onFrame: @escaping @Sendable (WebSocketFrame, ContinuousClock.Instant) -> Void
+    ) async throws -> any Channel {
+        let upgraded: EventLoopFuture<(any Channel)?> = try await ClientBootstrap(group: group).connect(
+            host: "127.0.0.1", port: port
+        ) { channel in
             channel.eventLoop.makeCompletedFuture {
-                let upgrader = NIOTypedWebSocketClientUpgrader<(any Channel)?>(maxFrameSize: 64 << 20, upgradePipelineHandler: { channel, _ in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(FrameHandler(onFrame: onFrame))
-                        return channel
-                    }
-                })
+                let upgrader = NIOTypedWebSocketClientUpgrader<(any Channel)?>(
+                    maxFrameSize: 64 << 20,
+                    upgradePipelineHandler: { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(FrameHandler(onFrame: onFrame))
+                            return channel
+                        }
+                    })
                 var headers = HTTPHeaders()
                 headers.add(name: "Host", value: "127.0.0.1:\(port)")
                 headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -27,7 +33,8 @@ enum FrameClient {
                 let configuration = NIOTypedHTTPClientUpgradeConfiguration<(any Channel)?>(
                     upgradeRequestHead: head, upgraders: [upgrader],
                     notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(nil) })
-                return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: .init(upgradeConfiguration: configuration))
+                return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                    configuration: .init(upgradeConfiguration: configuration))
             }
         }
         guard let channel = try await upgraded.get() else { throw FrameClientError.notUpgraded(path) }
@@ -36,7 +43,8 @@ enum FrameClient {
 
     /// Sends a text or binary message (masked, as a client must), from any thread.
     static func send(_ data: ByteBuffer, text: Bool, on channel: any Channel) {
-        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: text ? .text : .binary, maskKey: .random(), data: data), promise: nil)
+        channel.writeAndFlush(
+            WebSocketFrame(fin: true, opcode: text ? .text : .binary, maskKey: .random(), data: data), promise: nil)
     }
 
     enum FrameClientError: Error {

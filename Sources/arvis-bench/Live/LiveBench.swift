@@ -1,8 +1,8 @@
 import ARVisSpatial
-import ArgumentParser
-import Foundation
 import ARVisSpec
 import ARVisSupport
+import ArgumentParser
+import Foundation
 import Histogram
 import Synchronization
 
@@ -11,7 +11,8 @@ import Synchronization
 struct LiveBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live",
-        abstract: "Edit → device, pose fan-out, annotation and live-row latencies of arvis serve's live streams, and a memory soak.",
+        abstract:
+            "Edit → device, pose fan-out, annotation and live-row latencies of arvis serve's live streams, and a memory soak.",
         discussion: """
             Needs the release `arvis` beside this executable: swift build -c release. With --database, \
             two `arvis serve` instances share one PostgreSQL: writes go through the first and the \
@@ -52,14 +53,21 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Rows appended per second in the live-data run (for --seconds).")
     var appends = 100
 
-    @Option(help: "Seconds of a soak after the runs (the pose load, a tap a second in every room and --soak-appends rows a second, together), sampling the server's memory every 10 s; 0: none.")
+    @Option(
+        help:
+            "Seconds of a soak after the runs (the pose load, a tap a second in every room and --soak-appends rows a second, together), sampling the server's memory every 10 s; 0: none."
+    )
     var soak = 0.0
 
     @Option(help: "Rows appended per second during the soak.")
     var soakAppends = 10
 
     func validate() throws {
-        guard [clients, edits, publishers, viewers, taps, watchers, appends, soakAppends].allSatisfy({ $0 >= 1 && $0 <= 100_000 }) else {
+        guard
+            [clients, edits, publishers, viewers, taps, watchers, appends, soakAppends].allSatisfy({
+                $0 >= 1 && $0 <= 100_000
+            })
+        else {
             throw ValidationError("counts are 1 to 100 000")
         }
         guard seconds.isFinite, seconds > 0, seconds <= 86_400, soak.isFinite, soak >= 0, soak <= 86_400 else {
@@ -76,8 +84,9 @@ struct LiveBench: AsyncParsableCommand {
             if second !== first { second.stop() }
         }
         let engine = database == nil ? "sqlite" : "postgres"
-        print("arvis serve on \(engine)\(database == nil ? "" : " (two instances: writes through one, watchers on the other)"), "
-              + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print(
+            "arvis serve on \(engine)\(database == nil ? "" : " (two instances: writes through one, watchers on the other)"), "
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
         let session = try await BenchSession.prepare(first.base)
 
         let edit = try await editToDevice(session, writer: first, watched: second)
@@ -98,16 +107,21 @@ struct LiveBench: AsyncParsableCommand {
 
     /// `clients` watchers of a spec on `watched`; `edits` saves through `writer`; every arrival timed
     /// from the save's acknowledgement.
-    private func editToDevice(_ session: BenchSession, writer: ServerProcess, watched: ServerProcess) async throws -> Latencies {
+    private func editToDevice(_ session: BenchSession, writer: ServerProcess, watched: ServerProcess) async throws
+        -> Latencies
+    {
         var spec = try session.environment()
         let first = try await session.put(spec, on: writer)
         let arrivals = Arrivals()
-        let sockets = try await BenchSocket.connectAll(clients, url: watched.webSocketBase + "/live/bench/\(session.tour)", token: session.token) { text, at in
+        let sockets = try await BenchSocket.connectAll(
+            clients, url: watched.webSocketBase + "/live/bench/\(session.tour)", token: session.token
+        ) { text, at in
             if let version = Self.version(in: text) { arrivals.record(version, at: at) }
         }
         try await arrivals.wait(forKey: first, count: clients, within: .seconds(60))
         _ = arrivals.take(first)
-        let latencies = Latencies(), fromSend = Latencies()
+        let latencies = Latencies()
+        let fromSend = Latencies()
         for edit in 0..<edits {
             spec = BenchSession.editing(spec, text: "Poster A, edit \(edit)")
             let sent = ContinuousClock.now
@@ -121,9 +135,13 @@ struct LiveBench: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(200))
         }
         // Arrivals before the acknowledgement count as 0 from it; from the PUT's sending they never do.
-        print(String(format: "edit → device: %d clients × %d edits: from the acknowledgement p50 %.2f ms, p99 %.2f ms, max %.2f ms; "
-                     + "from sending the PUT p50 %.2f ms, p99 %.2f ms", clients, edits, latencies.milliseconds(50), latencies.milliseconds(99),
-                     latencies.milliseconds(100), fromSend.milliseconds(50), fromSend.milliseconds(99)))
+        print(
+            String(
+                format:
+                    "edit → device: %d clients × %d edits: from the acknowledgement p50 %.2f ms, p99 %.2f ms, max %.2f ms; "
+                    + "from sending the PUT p50 %.2f ms, p99 %.2f ms", clients, edits, latencies.milliseconds(50),
+                latencies.milliseconds(99),
+                latencies.milliseconds(100), fromSend.milliseconds(50), fromSend.milliseconds(99)))
         print(String(format: "RESULT live_edit_to_device_from_put_sent_p99 %.2f ms", fromSend.milliseconds(99)))
         await BenchSocket.closeAll(sockets)
         try await Task.sleep(for: .seconds(2))  // the closed connections torn down before the next run
@@ -132,11 +150,15 @@ struct LiveBench: AsyncParsableCommand {
 
     /// `watchers` clients of a chart following a dataset; rows appended through `writer` at `appends`
     /// a second, each timed from the moment its append was sent.
-    private func liveRows(_ session: BenchSession, writer: ServerProcess, watched: ServerProcess, for duration: Double,
-                          perSecond appends: Int) async throws -> Latencies {
+    private func liveRows(
+        _ session: BenchSession, writer: ServerProcess, watched: ServerProcess, for duration: Double,
+        perSecond appends: Int
+    ) async throws -> Latencies {
         try await session.putChart(on: writer)
         let arrivals = Arrivals()
-        let sockets = try await BenchSocket.connectAll(watchers, url: watched.webSocketBase + "/live/bench/\(session.hall)", token: session.token) { text, at in
+        let sockets = try await BenchSocket.connectAll(
+            watchers, url: watched.webSocketBase + "/live/bench/\(session.hall)", token: session.token
+        ) { text, at in
             for mark in Self.marks(in: text) { arrivals.record(mark, at: at) }
         }
         try await Task.sleep(for: .milliseconds(500))
@@ -150,11 +172,15 @@ struct LiveBench: AsyncParsableCommand {
             let due = start + .seconds(Double(index) / Double(appends))
             if due > .now { try await Task.sleep(until: due) }
             sent[index + 1] = .now
-            appending.append(Task {
-                do { try await session.append(#"{"mark": \#(index + 1), "celsius": \#(20 + Double(index % 50) / 10)}"#, on: writer) } catch {
-                    failed.insert(index + 1)
-                }
-            })
+            appending.append(
+                Task {
+                    do {
+                        try await session.append(
+                            #"{"mark": \#(index + 1), "celsius": \#(20 + Double(index % 50) / 10)}"#, on: writer)
+                    } catch {
+                        failed.insert(index + 1)
+                    }
+                })
         }
         for task in appending { await task.value }
         let refused = failed.all
@@ -162,19 +188,30 @@ struct LiveBench: AsyncParsableCommand {
             try await arrivals.wait(forKey: mark, count: watchers, within: .seconds(30))
             for arrival in arrivals.take(mark) { latencies.record(arrival - at) }
         }
-        print(String(format: "live rows: %d appends/s for %.0f s to %d watchers: p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d append(s) failed", appends,
-                     duration, watchers, latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100), refused.count))
+        print(
+            String(
+                format:
+                    "live rows: %d appends/s for %.0f s to %d watchers: p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d append(s) failed",
+                appends,
+                duration, watchers, latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100),
+                refused.count))
         await BenchSocket.closeAll(sockets)
         try await Task.sleep(for: .seconds(2))
         return latencies
     }
 
     /// Poses, taps and rows together for `soak` seconds; the server's resident memory every 10 s.
-    private func soakRun(_ session: BenchSession, rooms: RoomLoad, writer: ServerProcess, watched: ServerProcess, engine: String) async throws {
-        print("soak: \(publishers) publishers at 60 Hz to \(viewers) viewers each, a tap a second per room, \(soakAppends) rows/s, for \(Int(saturating: soak)) s")
+    private func soakRun(
+        _ session: BenchSession, rooms: RoomLoad, writer: ServerProcess, watched: ServerProcess, engine: String
+    ) async throws {
+        print(
+            "soak: \(publishers) publishers at 60 Hz to \(viewers) viewers each, a tap a second per room, \(soakAppends) rows/s, for \(Int(saturating: soak)) s"
+        )
         let poses = Task { try await rooms.measurePoses(for: soak) }
         let taps = Task { try await rooms.measureTaps(Int(saturating: soak), every: .seconds(1)) }
-        let rows = Task { try await liveRows(session, writer: writer, watched: watched, for: soak, perSecond: soakAppends) }
+        let rows = Task {
+            try await liveRows(session, writer: writer, watched: watched, for: soak, perSecond: soakAppends)
+        }
         var samples: [(Double, Int)] = []
         let start = ContinuousClock.now
         while ContinuousClock.now - start < .seconds(soak) {
@@ -214,15 +251,19 @@ struct LiveBench: AsyncParsableCommand {
 
 /// Latencies in an HDR histogram (microseconds).
 final class Latencies: Sendable {
-    private let histogram = Mutex(Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+    private let histogram = Mutex(
+        Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
 
     func record(_ duration: Duration) {
-        let micros = max(0, duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
+        let micros = max(
+            0, duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
         _ = histogram.withLock { $0.record(UInt64(min(micros, 60_000_000))) }
     }
 
     func milliseconds(_ percentile: Double) -> Double {
-        histogram.withLock { percentile >= 100 ? Double($0.max) / 1000 : Double($0.valueAtPercentile(percentile)) / 1000 }
+        histogram.withLock {
+            percentile >= 100 ? Double($0.max) / 1000 : Double($0.valueAtPercentile(percentile)) / 1000
+        }
     }
 }
 
@@ -239,7 +280,9 @@ final class Arrivals: Sendable {
         let deadline = ContinuousClock.now + limit
         while arrivals.withLock({ $0[key]?.count ?? 0 }) < count {
             guard ContinuousClock.now < deadline else {
-                throw ValidationError("only \(arrivals.withLock { $0[key]?.count ?? 0 }) of \(count) clients got message \(key) within \(limit)")
+                throw ValidationError(
+                    "only \(arrivals.withLock { $0[key]?.count ?? 0 }) of \(count) clients got message \(key) within \(limit)"
+                )
             }
             try await Task.sleep(for: .milliseconds(1))
         }

@@ -27,20 +27,24 @@ final class ServerProcess: Sendable {
     /// The `arvis` built beside this `arvis-bench`.
     /// - Throws: `ValidationError` when it is not there.
     static func arvisBinary() throws -> String {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("arvis").path
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("arvis").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ValidationError("no arvis beside arvis-bench at \(binary): build it first with swift build -c release")
+            throw ValidationError(
+                "no arvis beside arvis-bench at \(binary): build it first with swift build -c release")
         }
         return binary
     }
 
     static func start(binary: String, database: String?) async throws -> ServerProcess {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arvis-bench-live-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "arvis-bench-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let port = try await ServeBench.freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--data", folder.path, "--port", String(port)] + (database.map { ["--database", $0] } ?? [])
+        process.arguments =
+            ["serve", "--data", folder.path, "--port", String(port)] + (database.map { ["--database", $0] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -60,7 +64,8 @@ final class ServerProcess: Sendable {
     /// The process's resident memory (`VmRSS`), in kilobytes.
     func residentKilobytes() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }
@@ -81,7 +86,9 @@ struct BenchSession: Sendable {
 
     func environment() throws -> [String: Any] {
         let data = try Data(contentsOf: ServeBench.examples.appendingPathComponent("two-targets-environment.json"))
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw ValidationError("the example is not an object") }
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ValidationError("the example is not an object")
+        }
         return object
     }
 
@@ -101,8 +108,10 @@ struct BenchSession: Sendable {
     /// Saves `spec` as the run's tour; returns its version.
     @discardableResult
     func put(_ spec: [String: Any], on server: ServerProcess) async throws -> Int {
-        let answer = try await ServeBench.send("PUT", server.base + "/api/v1/projects/bench/specs/\(tour)", body: try JSONSerialization.data(withJSONObject: spec),
-                                               token: token, type: "application/json")
+        let answer = try await ServeBench.send(
+            "PUT", server.base + "/api/v1/projects/bench/specs/\(tour)",
+            body: try JSONSerialization.data(withJSONObject: spec),
+            token: token, type: "application/json")
         return (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["version"] as? Int ?? 0
     }
 
@@ -114,12 +123,15 @@ struct BenchSession: Sendable {
                 "dataSources": [{"label": "default", "data": {"mark": [], "celsius": []}, "dataset": {"name": "\(dataset)", "rows": 200}}],
                 "components": [{"type": "LineMark", "config": {"x": {"field": "mark"}, "y": {"field": "celsius"}}}]}}}}]}]}
             """
-        try await ServeBench.send("PUT", server.base + "/api/v1/projects/bench/specs/\(hall)", body: Data(chart.utf8), token: token, type: "application/json")
+        try await ServeBench.send(
+            "PUT", server.base + "/api/v1/projects/bench/specs/\(hall)", body: Data(chart.utf8), token: token,
+            type: "application/json")
     }
 
     func append(_ row: String, on server: ServerProcess) async throws {
-        try await ServeBench.send("POST", server.base + "/api/v1/projects/bench/datasets/\(dataset)/rows", body: Data(row.utf8), token: token,
-                                  type: "application/x-ndjson")
+        try await ServeBench.send(
+            "POST", server.base + "/api/v1/projects/bench/datasets/\(dataset)/rows", body: Data(row.utf8), token: token,
+            type: "application/x-ndjson")
     }
 }
 
@@ -129,15 +141,18 @@ final class BenchSocket: Sendable {
     private let connection = Mutex<Task<Void, Never>?>(nil)
 
     /// Connects; `onText` and `onBinary` run for every message, on the client's tasks.
-    static func connect(_ url: String, token: String, onText: @escaping @Sendable (String, ContinuousClock.Instant) -> Void,
-                        onBinary: @escaping @Sendable (ByteBuffer, ContinuousClock.Instant) -> Void = { _, _ in }) -> BenchSocket {
+    static func connect(
+        _ url: String, token: String, onText: @escaping @Sendable (String, ContinuousClock.Instant) -> Void,
+        onBinary: @escaping @Sendable (ByteBuffer, ContinuousClock.Instant) -> Void = { _, _ in }
+    ) -> BenchSocket {
         let socket = BenchSocket()
         var configuration = WebSocketClientConfiguration(maxFrameSize: 64 << 20)
         configuration.additionalHeaders[.authorization] = "Bearer \(token)"
         var logger = Logger(label: "arvis-bench-live")
         logger.logLevel = .critical
         let task = Task { [configuration, logger] in
-            _ = try? await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
+            _ = try? await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+                inbound, outbound, _ in
                 socket.outbound.withLock { $0 = outbound }
                 for try await message in inbound.messages(maxSize: 16 << 20) {
                     switch message {
@@ -152,7 +167,9 @@ final class BenchSocket: Sendable {
     }
 
     /// `count` clients of `url`, connected 100 at a time; returns once every one is connected.
-    static func connectAll(_ count: Int, url: String, token: String, onText: @escaping @Sendable (String, ContinuousClock.Instant) -> Void) async throws -> [BenchSocket] {
+    static func connectAll(
+        _ count: Int, url: String, token: String, onText: @escaping @Sendable (String, ContinuousClock.Instant) -> Void
+    ) async throws -> [BenchSocket] {
         var sockets: [BenchSocket] = []
         while sockets.count < count {
             let batch = (0..<min(100, count - sockets.count)).map { _ in connect(url, token: token, onText: onText) }
@@ -211,7 +228,10 @@ final class RoomLoad: Sendable {
     private let tapCount = Mutex(0)
     private let streaming = Mutex<Task<Void, any Error>?>(nil)
 
-    private init(publishers: [any Channel], tappers: [any Channel], viewers: [any Channel], viewersPerRoom: Int, epoch: ContinuousClock.Instant) {
+    private init(
+        publishers: [any Channel], tappers: [any Channel], viewers: [any Channel], viewersPerRoom: Int,
+        epoch: ContinuousClock.Instant
+    ) {
         self.publishers = publishers
         self.tappers = tappers
         self.viewers = viewers
@@ -221,10 +241,13 @@ final class RoomLoad: Sendable {
         poseLatencies = Mutex(Latencies())
     }
 
-    static func start(_ session: BenchSession, server: ServerProcess, rooms: Int, viewers: Int) async throws -> RoomLoad {
+    static func start(_ session: BenchSession, server: ServerProcess, rooms: Int, viewers: Int) async throws -> RoomLoad
+    {
         let epoch = ContinuousClock.now
         let state = Shared()
-        var publishers: [any Channel] = [], tappers: [any Channel] = [], channels: [any Channel] = []
+        var publishers: [any Channel] = []
+        var tappers: [any Channel] = []
+        var channels: [any Channel] = []
         for room in 0..<rooms {
             let path = "/live/bench/rooms/room-\(session.run)-\(room)"
             let onFrame: @Sendable (WebSocketFrame, ContinuousClock.Instant) -> Void = { frame, at in
@@ -232,18 +255,28 @@ final class RoomLoad: Sendable {
                 case .binary: state.load?.received(frame.data, room: room, at: at)
                 case .text:
                     let text = String(buffer: frame.data)
-                    if text.hasPrefix("{\"type\":\"annotation\""), let key = Self.tapKey(in: text) { state.load?.taps.record(key, at: at) }
+                    if text.hasPrefix("{\"type\":\"annotation\""), let key = Self.tapKey(in: text) {
+                        state.load?.taps.record(key, at: at)
+                    }
                 default: break
                 }
             }
             let group = MultiThreadedEventLoopGroup.singleton
-            publishers.append(try await FrameClient.connect(port: server.port, path: path + "?role=publisher", token: session.token, group: group, onFrame: onFrame))
-            tappers.append(try await FrameClient.connect(port: server.port, path: path, token: session.token, group: group, onFrame: onFrame))
+            publishers.append(
+                try await FrameClient.connect(
+                    port: server.port, path: path + "?role=publisher", token: session.token, group: group,
+                    onFrame: onFrame))
+            tappers.append(
+                try await FrameClient.connect(
+                    port: server.port, path: path, token: session.token, group: group, onFrame: onFrame))
             for _ in 1..<max(1, viewers) {
-                channels.append(try await FrameClient.connect(port: server.port, path: path, token: session.token, group: group, onFrame: onFrame))
+                channels.append(
+                    try await FrameClient.connect(
+                        port: server.port, path: path, token: session.token, group: group, onFrame: onFrame))
             }
         }
-        let load = RoomLoad(publishers: publishers, tappers: tappers, viewers: channels, viewersPerRoom: viewers, epoch: epoch)
+        let load = RoomLoad(
+            publishers: publishers, tappers: tappers, viewers: channels, viewersPerRoom: viewers, epoch: epoch)
         state.set(load)
         load.streaming.withLock { $0 = Task { try await load.stream() } }
         try await Task.sleep(for: .milliseconds(500))
@@ -266,8 +299,9 @@ final class RoomLoad: Sendable {
             let due = start + .seconds(Double(frame) / 60)
             if due > .now { try await Task.sleep(until: due) }
             let stamp = (ContinuousClock.now - epoch) / .seconds(1)
-            let packet = PosePacket(frameID: frame, timestamp: stamp, position: SIMD3(0, 1.5, 0), orientation: .identity,
-                                    intrinsics: SIMD4(500, 500, 320, 240), viewport: SIMD2(640, 480))
+            let packet = PosePacket(
+                frameID: frame, timestamp: stamp, position: SIMD3(0, 1.5, 0), orientation: .identity,
+                intrinsics: SIMD4(500, 500, 320, 240), viewport: SIMD2(640, 480))
             let bytes = ByteBuffer(bytes: packet.encoded())
             poses.withLock { state in for index in state.latestFrame.indices { state.latestFrame[index] = frame } }
             for publisher in publishers { FrameClient.send(bytes, text: false, on: publisher) }
@@ -288,15 +322,21 @@ final class RoomLoad: Sendable {
     func measurePoses(for duration: Double) async throws -> (latency: Latencies, mostBehind: Int) {
         let latencies = Latencies()
         poseLatencies.withLock { $0 = latencies }
-        poses.withLock { $0.measuring = true; $0.mostBehind = 0 }
+        poses.withLock {
+            $0.measuring = true
+            $0.mostBehind = 0
+        }
         try await Task.sleep(for: .seconds(duration))
         let mostBehind = poses.withLock { state -> Int in
             state.measuring = false
             return state.mostBehind
         }
-        print(String(format: "poses: %d publishers at 60 Hz, %d viewers each, %.0f s: p50 %.2f ms, p99 %.2f ms, max %.2f ms, at most %d pose(s) behind",
-                     publishers.count, viewersPerRoom, duration, latencies.milliseconds(50), latencies.milliseconds(99),
-                     latencies.milliseconds(100), mostBehind))
+        print(
+            String(
+                format:
+                    "poses: %d publishers at 60 Hz, %d viewers each, %.0f s: p50 %.2f ms, p99 %.2f ms, max %.2f ms, at most %d pose(s) behind",
+                publishers.count, viewersPerRoom, duration, latencies.milliseconds(50), latencies.milliseconds(99),
+                latencies.milliseconds(100), mostBehind))
         return (latencies, mostBehind)
     }
 
@@ -306,9 +346,14 @@ final class RoomLoad: Sendable {
         for _ in 0..<count {
             var sent: [Int: ContinuousClock.Instant] = [:]
             for tapper in tappers {
-                let key = tapCount.withLock { $0 += 1; return $0 }
+                let key = tapCount.withLock {
+                    $0 += 1
+                    return $0
+                }
                 sent[key] = .now
-                FrameClient.send(ByteBuffer(string: #"{"type": "annotate", "tap": [0.5, 0.5], "clientId": "k\#(key)"}"#), text: true, on: tapper)
+                FrameClient.send(
+                    ByteBuffer(string: #"{"type": "annotate", "tap": [0.5, 0.5], "clientId": "k\#(key)"}"#), text: true,
+                    on: tapper)
             }
             for (key, at) in sent {
                 try await taps.wait(forKey: key, count: viewersPerRoom + 1, within: .seconds(10))
@@ -316,8 +361,12 @@ final class RoomLoad: Sendable {
             }
             try await Task.sleep(for: interval)
         }
-        print(String(format: "annotations: %d taps in each of %d rooms to %d members: p50 %.2f ms, p99 %.2f ms, max %.2f ms", count, tappers.count,
-                     viewersPerRoom + 1, latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100)))
+        print(
+            String(
+                format: "annotations: %d taps in each of %d rooms to %d members: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                count, tappers.count,
+                viewersPerRoom + 1, latencies.milliseconds(50), latencies.milliseconds(99), latencies.milliseconds(100))
+        )
         return latencies
     }
 

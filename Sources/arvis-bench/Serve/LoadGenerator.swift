@@ -23,7 +23,9 @@ struct LoadGenerator {
 
         var requests: Int { Int(clamping: latencies.totalCount) }
         var perSecond: Double { Double(requests) / seconds }
-        func milliseconds(atPercentile percentile: Double) -> Double { Double(latencies.valueAtPercentile(percentile)) / 1000 }
+        func milliseconds(atPercentile percentile: Double) -> Double {
+            Double(latencies.valueAtPercentile(percentile)) / 1000
+        }
     }
 
     let host: String
@@ -38,12 +40,14 @@ struct LoadGenerator {
         for _ in 0..<connections {
             let loop = group.next()
             let done = loop.makePromise(of: ConnectionStats.self)
-            let bootstrap = ClientBootstrap(group: loop).channelOption(.socketOption(.so_reuseaddr), value: 1).channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(LoadHandler(request: request, host: host, deadline: deadline, done: done))
+            let bootstrap = ClientBootstrap(group: loop).channelOption(.socketOption(.so_reuseaddr), value: 1)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                        try channel.pipeline.syncOperations.addHandler(
+                            LoadHandler(request: request, host: host, deadline: deadline, done: done))
+                    }
                 }
-            }
             bootstrap.connect(host: host, port: port).whenFailure { done.fail($0) }
             futures.append(done.futureResult)
         }
@@ -127,7 +131,9 @@ final class LoadHandler: ChannelInboundHandler {
     private func send(_ context: ChannelHandlerContext) {
         sentAt = .now()
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if let body = request.body { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil) }
+        if let body = request.body {
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+        }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }

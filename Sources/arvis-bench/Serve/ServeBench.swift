@@ -3,20 +3,22 @@ import ARVisStore
 import ArgumentParser
 import Foundation
 import Hummingbird
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `arvis-bench serve`: the server under load on loopback, server and load generator on this
 /// machine together, against nginx serving the same spec as a static file.
 struct ServeBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Requests per second and latency percentiles of arvis serve on loopback (SQLite, or PostgreSQL with --database), and nginx for scale.",
+        abstract:
+            "Requests per second and latency percentiles of arvis serve on loopback (SQLite, or PostgreSQL with --database), and nginx for scale.",
         discussion: """
             The server runs in this process (its own event loops); the load generator is a SwiftNIO \
             client on one more thread, closed-loop: each connection sends again as soon as an answer \
@@ -44,16 +46,19 @@ struct ServeBench: AsyncParsableCommand {
     var noNginx = false
 
     func run() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arvis-bench-serve-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "arvis-bench-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = if let database { try await Store.open(postgres: database) } else {
-            try await Store.open(sqliteAt: folder.appendingPathComponent("arvis.sqlite").path)
-        }
+        let store =
+            if let database { try await Store.open(postgres: database) } else {
+                try await Store.open(sqliteAt: folder.appendingPathComponent("arvis.sqlite").path)
+            }
         let port = try await Self.freePort()
         var logger = Logger(label: "arvis-bench")
         logger.logLevel = .error
-        let app = try ARVisServer.application(ServerConfiguration(dataDirectory: folder.path, port: port, passwordCost: 4), store: store, logger: logger)
+        let app = try ARVisServer.application(
+            ServerConfiguration(dataDirectory: folder.path, port: port, passwordCost: 4), store: store, logger: logger)
         let server = Task { try await app.runService() }
         defer { server.cancel() }
         let base = "http://127.0.0.1:\(port)"
@@ -62,15 +67,20 @@ struct ServeBench: AsyncParsableCommand {
         let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let load = LoadGenerator(host: "127.0.0.1", port: port, group: clientGroup)
         let engine = database == nil ? "sqlite" : "postgres"
-        print("arvis serve on \(engine), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(connections) connections, \(rounds) runs of \(seconds) s each")
+        print(
+            "arvis serve on \(engine), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(connections) connections, \(rounds) runs of \(seconds) s each"
+        )
 
         let spec = try await measure("hub spec GET (cached)", load, .init(path: "/s/bench/chart.json"), connections)
-        let png = try await measure("cached widget PNG GET", load, .init(path: "/s/bench/chart/widgets/1.png"), connections)
+        let png = try await measure(
+            "cached widget PNG GET", load, .init(path: "/s/bench/chart/widgets/1.png"), connections)
         let big = Self.bigSpec()
-        let put = try await measure("PUT of a \(big.count / 1000) KB spec", load,
-                                    .init(method: .PUT, path: "/api/v1/projects/bench/specs/big",
-                                          headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: big),
-                                    16)
+        let put = try await measure(
+            "PUT of a \(big.count / 1000) KB spec", load,
+            .init(
+                method: .PUT, path: "/api/v1/projects/bench/specs/big",
+                headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: big),
+            16)
         let firstRender = try await firstRenders(load, base: base, token: token)
         print(String(format: "RESULT serve_%@_hub_spec_rps %.0f req/s", engine, spec.perSecond))
         print(String(format: "RESULT serve_%@_hub_spec_p99 %.2f ms", engine, spec.milliseconds(atPercentile: 99)))
@@ -90,15 +100,19 @@ struct ServeBench: AsyncParsableCommand {
 
     /// `rounds` runs of a load, reported: requests per second, p50, p99 and any status other than 2xx
     /// of each; the median run (by requests per second) is returned.
-    private func measure(_ what: String, _ load: LoadGenerator, _ request: LoadGenerator.Request, _ connections: Int) async throws -> LoadGenerator.Outcome {
+    private func measure(_ what: String, _ load: LoadGenerator, _ request: LoadGenerator.Request, _ connections: Int)
+        async throws -> LoadGenerator.Outcome
+    {
         _ = try await load.run(request, connections: 1, seconds: 0)  // warm: caches filled, connections tried
         var outcomes: [LoadGenerator.Outcome] = []
         for _ in 0..<max(1, rounds) {
             let outcome = try await load.run(request, connections: connections, seconds: seconds)
             let failures = outcome.statuses.filter { !(200..<300).contains($0.key) }
-            print(String(format: "%@: %.0f req/s, p50 %.2f ms, p99 %.2f ms, %d requests", what, outcome.perSecond,
-                         outcome.milliseconds(atPercentile: 50), outcome.milliseconds(atPercentile: 99), outcome.requests)
-                  + (failures.isEmpty ? "" : ", statuses \(failures)"))
+            print(
+                String(
+                    format: "%@: %.0f req/s, p50 %.2f ms, p99 %.2f ms, %d requests", what, outcome.perSecond,
+                    outcome.milliseconds(atPercentile: 50), outcome.milliseconds(atPercentile: 99), outcome.requests)
+                    + (failures.isEmpty ? "" : ", statuses \(failures)"))
             outcomes.append(outcome)
         }
         return outcomes.sorted { $0.perSecond < $1.perSecond }[outcomes.count / 2]
@@ -106,28 +120,35 @@ struct ServeBench: AsyncParsableCommand {
 
     /// The median time of a widget PNG's first request after a save: the render, nothing cached.
     private func firstRenders(_ load: LoadGenerator, base: String, token: String) async throws -> Double {
-        let chart = try String(contentsOf: Self.examples.appendingPathComponent("laptop-benchmark-bar-chart.json"), encoding: .utf8)
+        let chart = try String(
+            contentsOf: Self.examples.appendingPathComponent("laptop-benchmark-bar-chart.json"), encoding: .utf8)
         var times: [Double] = []
         for run in 0..<21 {
             // A different score each time, so the content (and the cache key) is new.
             let body = chart.replacingOccurrences(of: "7508", with: String(7508 + run + 1))
-            try await Self.send("PUT", base + "/api/v1/projects/bench/specs/fresh", body: Data(body.utf8), token: token, type: "application/json")
+            try await Self.send(
+                "PUT", base + "/api/v1/projects/bench/specs/fresh", body: Data(body.utf8), token: token,
+                type: "application/json")
             let outcome = try await load.run(.init(path: "/s/bench/fresh/widgets/1.png"), connections: 1, seconds: 0)
             times.append(outcome.milliseconds(atPercentile: 50))
         }
         let median = times.sorted()[times.count / 2]
-        print(String(format: "first render of the README bar chart as PNG (2x): median %.2f ms of %d", median, times.count))
+        print(
+            String(
+                format: "first render of the README bar chart as PNG (2x): median %.2f ms of %d", median, times.count))
         return median
     }
 
     /// The same spec served as a static file by nginx (2 workers), under the same load; `nil` without nginx.
     private func nginxRun(folder: URL, group: any EventLoopGroup) async throws -> LoadGenerator.Outcome? {
-        guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile) else {
+        guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile)
+        else {
             print("nginx is not installed (apt-get install nginx): comparison skipped")
             return nil
         }
         let root = folder.appendingPathComponent("nginx")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("s/bench"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("s/bench"), withIntermediateDirectories: true)
         try Data(contentsOf: Self.examples.appendingPathComponent("laptop-benchmark-bar-chart.json"))
             .write(to: root.appendingPathComponent("s/bench/chart.json"))
         let port = try await Self.freePort()
@@ -155,7 +176,8 @@ struct ServeBench: AsyncParsableCommand {
         let rows = 0..<6_600
         let labels = rows.map { "\"Laptop model \($0)\"" }.joined(separator: ", ")
         let scores = rows.map { String(5_000 + ($0 * 7_919) % 9_000) }.joined(separator: ", ")
-        return Array("""
+        return Array(
+            """
             {"dataSources": [{"label": "default", "data": {"Laptop": [\(labels)], "Score": [\(scores)]}}],
              "components": [{"type": "BarMark", "config": {"x": {"field": "Score"}, "y": {"field": "Laptop"}}}]}
             """.utf8)
@@ -167,18 +189,25 @@ struct ServeBench: AsyncParsableCommand {
         // A database kept from an earlier run (PostgreSQL) has the account and the project already.
         _ = try? await send("POST", base + "/api/v1/accounts", body: credentials, type: "application/json")
         let session = try await send("POST", base + "/api/v1/sessions", body: credentials, type: "application/json")
-        guard let token = (try JSONSerialization.jsonObject(with: session) as? [String: Any])?["token"] as? String else {
+        guard let token = (try JSONSerialization.jsonObject(with: session) as? [String: Any])?["token"] as? String
+        else {
             throw ValidationError("no token from the server")
         }
-        _ = try? await send("POST", base + "/api/v1/projects", body: Data(#"{"name": "Bench", "visibility": "public"}"#.utf8), token: token,
-                            type: "application/json")
-        try await send("PUT", base + "/api/v1/projects/bench/specs/chart", body: try Data(contentsOf: examples.appendingPathComponent("laptop-benchmark-bar-chart.json")),
-                       token: token, type: "application/json")
+        _ = try? await send(
+            "POST", base + "/api/v1/projects", body: Data(#"{"name": "Bench", "visibility": "public"}"#.utf8),
+            token: token,
+            type: "application/json")
+        try await send(
+            "PUT", base + "/api/v1/projects/bench/specs/chart",
+            body: try Data(contentsOf: examples.appendingPathComponent("laptop-benchmark-bar-chart.json")),
+            token: token, type: "application/json")
         return token
     }
 
     @discardableResult
-    static func send(_ method: String, _ url: String, body: Data? = nil, token: String? = nil, type: String? = nil) async throws -> Data {
+    static func send(_ method: String, _ url: String, body: Data? = nil, token: String? = nil, type: String? = nil)
+        async throws -> Data
+    {
         guard let target = URL(string: url) else { throw ValidationError("bad URL \(url)") }
         var request = URLRequest(url: target)
         request.httpMethod = method
@@ -202,7 +231,9 @@ struct ServeBench: AsyncParsableCommand {
 
     /// A loopback port nothing listens on.
     static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(
+            host: "127.0.0.1", port: 0
+        ).get()
         let port = channel.localAddress?.port ?? 0
         try await channel.close()
         guard port > 0 else { throw ValidationError("no free port") }

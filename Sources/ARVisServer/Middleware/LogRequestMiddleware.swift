@@ -4,7 +4,9 @@ import Logging
 /// One log line per request: method, path and status — never the query, which may carry an
 /// `access_token` (a browser's event stream cannot send headers).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             let response = try await next(request, context)
             log(request, status: response.status.code, context)

@@ -1,7 +1,8 @@
+import ServiceLifecycle
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ServiceLifecycle
 
 /// Gives memory the server freed back to the system, so a burst (large spec versions queued for
 /// many clients, a big upload) does not leave the process at its peak size for good.

@@ -37,11 +37,16 @@ struct APIDocument: Sendable {
         for (pathNode, itemNode) in paths ?? [:] {
             guard let path = pathNode.string, let item = itemNode.mapping else { continue }
             for (methodNode, operationNode) in item {
-                guard let name = methodNode.string, let method = HTTPRequest.Method(name.uppercased()), let operation = operationNode.mapping else { continue }
-                operations.append(Operation(
-                    method: method, path: path, identifier: operation["operationId"]?.string ?? "", summary: operation["summary"]?.string ?? "",
-                    tag: operation["tags"]?.sequence?.first?.string ?? "", statuses: operation["responses"]?.mapping?.keys.compactMap(\.string) ?? [],
-                    takesBody: operation["requestBody"] != nil))
+                guard let name = methodNode.string, let method = HTTPRequest.Method(name.uppercased()),
+                    let operation = operationNode.mapping
+                else { continue }
+                operations.append(
+                    Operation(
+                        method: method, path: path, identifier: operation["operationId"]?.string ?? "",
+                        summary: operation["summary"]?.string ?? "",
+                        tag: operation["tags"]?.sequence?.first?.string ?? "",
+                        statuses: operation["responses"]?.mapping?.keys.compactMap(\.string) ?? [],
+                        takesBody: operation["requestBody"] != nil))
             }
         }
         self.operations = operations
@@ -56,9 +61,14 @@ struct APIDocument: Sendable {
     let bodyOperations: Set<String>
 
     /// Each path template of `operations`, split into its segments, with its methods.
-    private static func templates(of operations: [Operation]) -> [(segments: [Substring], methods: Set<HTTPRequest.Method>)] {
+    private static func templates(of operations: [Operation]) -> [(
+        segments: [Substring], methods: Set<HTTPRequest.Method>
+    )] {
         Dictionary(grouping: operations, by: \.path).map { path, operations in
-            (path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }, Set(operations.map(\.method)))
+            (
+                path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 },
+                Set(operations.map(\.method))
+            )
         }
     }
 
@@ -66,7 +76,9 @@ struct APIDocument: Sendable {
     func methods(for requestPath: Substring) -> Set<HTTPRequest.Method> {
         let segments = requestPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var methods: Set<HTTPRequest.Method> = []
-        for template in templates where Self.matches(template.segments, segments) { methods.formUnion(template.methods) }
+        for template in templates where Self.matches(template.segments, segments) {
+            methods.formUnion(template.methods)
+        }
         return methods
     }
 
@@ -74,8 +86,11 @@ struct APIDocument: Sendable {
     static func matches(_ template: [Substring], _ segments: ArraySlice<Substring>) -> Bool {
         guard template.count == segments.count else { return false }
         return zip(template, segments).allSatisfy { part, segment in
-            guard let open = part.firstIndex(of: "{"), let close = part.firstIndex(of: "}") else { return part == segment }
-            let prefix = part[..<open], suffix = part[part.index(after: close)...]
+            guard let open = part.firstIndex(of: "{"), let close = part.firstIndex(of: "}") else {
+                return part == segment
+            }
+            let prefix = part[..<open]
+            let suffix = part[part.index(after: close)...]
             return segment.count > prefix.count + suffix.count && segment.hasPrefix(prefix) && segment.hasSuffix(suffix)
         }
     }
@@ -92,7 +107,8 @@ struct APIDocument: Sendable {
                 <td>\(operation.statuses.sorted().joined(separator: " "))</td></tr>
                 """
             }.joined(separator: "\n")
-            return "<h2>\(tag.xmlEscaped)</h2>\n<table><tr><th>method</th><th>path</th><th>what</th><th>answers</th></tr>\n\(rows)\n</table>"
+            return
+                "<h2>\(tag.xmlEscaped)</h2>\n<table><tr><th>method</th><th>path</th><th>what</th><th>answers</th></tr>\n\(rows)\n</table>"
         }.joined(separator: "\n")
         return """
             <!DOCTYPE html>

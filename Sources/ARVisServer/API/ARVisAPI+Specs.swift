@@ -17,25 +17,32 @@ extension ARVisAPI {
     ///   it must not.
     /// - Throws: ``APIError`` `422` with the diagnostics of `arvis validate --format json` when the
     ///   spec has errors, `412` when it changed since `ifMatch`.
-    func saveSpec(_ body: [UInt8], syntax: SpecSyntax, name: String, in access: ProjectAccess,
-                  ifMatch: String?, ifNoneMatch: String? = nil) async throws -> Saved {
+    func saveSpec(
+        _ body: [UInt8], syntax: SpecSyntax, name: String, in access: ProjectAccess,
+        ifMatch: String?, ifNoneMatch: String? = nil
+    ) async throws -> Saved {
         let (diagnostics, hash) = try await specChecks.run(client: RequestAddress.current) {
             (syntax.read(body, name: name).diagnostics.sortedByPosition, SHA256.hexDigest(of: body))
         }
         if diagnostics.containsErrors {
             let errors = diagnostics.filter { $0.severity == .error }.count
-            throw APIError(.unprocessableContent, "invalidSpec", "the spec has \(errors) error\(errors == 1 ? "" : "s"); nothing was saved",
-                           diagnostics: diagnostics)
+            throw APIError(
+                .unprocessableContent, "invalidSpec",
+                "the spec has \(errors) error\(errors == 1 ? "" : "s"); nothing was saved",
+                diagnostics: diagnostics)
         }
         var expected: (version: Int, hashPrefix: String)?
         if let ifMatch, ifMatch.trimmingCharacters(in: .whitespaces) != "*" {
             guard let tag = SpecVersion.parse(etag: ifMatch) else {
-                throw APIError(.preconditionFailed, "preconditionFailed", "If-Match \(ifMatch) is not an ETag of this spec; fetch it again")
+                throw APIError(
+                    .preconditionFailed, "preconditionFailed",
+                    "If-Match \(ifMatch) is not an ETag of this spec; fetch it again")
             }
             expected = tag
         } else if ifMatch != nil {
             guard let latest = try await store.spec(projectID: access.project.id, name: name) else {
-                throw APIError(.preconditionFailed, "preconditionFailed", "If-Match * but the spec '\(name)' does not exist")
+                throw APIError(
+                    .preconditionFailed, "preconditionFailed", "If-Match * but the spec '\(name)' does not exist")
             }
             expected = (latest.version, latest.contentHash)
         } else if ifNoneMatch?.trimmingCharacters(in: .whitespaces) == "*" {
@@ -43,9 +50,10 @@ extension ARVisAPI {
         }
         try await requireQuota(.versions(1), projectID: access.project.id)
         let version = try await answering { () async throws(StoreError) in
-            try await store.saveSpec(projectID: access.project.id, name: name, body: body, contentHash: hash,
-                                     mediaType: syntax.mediaType, authorID: access.account?.id,
-                                     expectedVersion: expected?.version, expectedHashPrefix: expected?.hashPrefix)
+            try await store.saveSpec(
+                projectID: access.project.id, name: name, body: body, contentHash: hash,
+                mediaType: syntax.mediaType, authorID: access.account?.id,
+                expectedVersion: expected?.version, expectedHashPrefix: expected?.hashPrefix)
         }
         return Saved(version: version, warnings: diagnostics)
     }
@@ -53,8 +61,12 @@ extension ARVisAPI {
     /// The latest version of a spec (or version `number`), with its body.
     /// - Throws: ``APIError`` `404` when the spec or the version does not exist.
     func spec(_ name: String, in access: ProjectAccess, version number: Int? = nil) async throws -> SpecVersion {
-        guard ItemName.isValid(name), let version = try await store.spec(projectID: access.project.id, name: name, version: number) else {
-            throw APIError.notFound(number.map { "the spec '\(name)' has no version \($0)" } ?? "no spec '\(name)' in '\(access.project.slug)'")
+        guard ItemName.isValid(name),
+            let version = try await store.spec(projectID: access.project.id, name: name, version: number)
+        else {
+            throw APIError.notFound(
+                number.map { "the spec '\(name)' has no version \($0)" }
+                    ?? "no spec '\(name)' in '\(access.project.slug)'")
         }
         return version
     }
@@ -66,27 +78,45 @@ extension ARVisAPI {
     func listSpecs(_ input: Operations.ListSpecs.Input) async throws -> Operations.ListSpecs.Output {
         let access = try await access(input.path.project)
         let specs = try await store.specs(projectID: access.project.id)
-        return .ok(.init(body: .json(.init(specs: specs.map { .init(name: $0.name, version: $0.version, etag: $0.etag, updatedAt: $0.createdAt) }))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        specs: specs.map {
+                            .init(name: $0.name, version: $0.version, etag: $0.etag, updatedAt: $0.createdAt)
+                        }))))
     }
 
-    func listSpecVersions(_ input: Operations.ListSpecVersions.Input) async throws -> Operations.ListSpecVersions.Output {
+    func listSpecVersions(_ input: Operations.ListSpecVersions.Input) async throws -> Operations.ListSpecVersions.Output
+    {
         let access = try await access(input.path.project)
-        let versions = ItemName.isValid(input.path.name) ? try await store.versions(projectID: access.project.id, name: input.path.name) : []
-        guard !versions.isEmpty else { throw APIError.notFound("no spec '\(input.path.name)' in '\(access.project.slug)'") }
+        let versions =
+            ItemName.isValid(input.path.name)
+            ? try await store.versions(projectID: access.project.id, name: input.path.name) : []
+        guard !versions.isEmpty else {
+            throw APIError.notFound("no spec '\(input.path.name)' in '\(access.project.slug)'")
+        }
         return .ok(.init(body: .json(.init(versions: versions.map(Self.schema)))))
     }
 
-    func restoreSpecVersion(_ input: Operations.RestoreSpecVersion.Input) async throws -> Operations.RestoreSpecVersion.Output {
+    func restoreSpecVersion(_ input: Operations.RestoreSpecVersion.Input) async throws
+        -> Operations.RestoreSpecVersion.Output
+    {
         let access = try await access(input.path.project, needs: .editor)
         let old = try await spec(input.path.name, in: access, version: input.path.version)
-        let saved = try await saveSpec(old.body ?? [], syntax: SpecSyntax(mediaType: old.mediaType), name: old.name, in: access, ifMatch: nil)
-        return .created(.init(headers: .init(eTag: saved.version.etag),
-                              body: .json(.init(version: saved.version.version, etag: saved.version.etag))))
+        let saved = try await saveSpec(
+            old.body ?? [], syntax: SpecSyntax(mediaType: old.mediaType), name: old.name, in: access, ifMatch: nil)
+        return .created(
+            .init(
+                headers: .init(eTag: saved.version.etag),
+                body: .json(.init(version: saved.version.version, etag: saved.version.etag))))
     }
 
     func deleteSpec(_ input: Operations.DeleteSpec.Input) async throws -> Operations.DeleteSpec.Output {
         let access = try await access(input.path.project, needs: .editor)
-        guard ItemName.isValid(input.path.name), try await store.deleteSpec(projectID: access.project.id, name: input.path.name) else {
+        guard ItemName.isValid(input.path.name),
+            try await store.deleteSpec(projectID: access.project.id, name: input.path.name)
+        else {
             throw APIError.notFound("no spec '\(input.path.name)' in '\(access.project.slug)'")
         }
         return .noContent(.init())

@@ -17,44 +17,57 @@ struct SpecRoutes: Sendable {
         let spec = "/api/v1/projects/{project}/specs/{name}"
         router.get(RouterPath(spec)) { request, context in try await self.get(request, context) }
         router.put(RouterPath(spec)) { request, context in try await self.put(request, context) }
-        router.get(RouterPath(spec + "/versions/{version}")) { request, context in try await self.getVersion(request, context) }
+        router.get(RouterPath(spec + "/versions/{version}")) { request, context in
+            try await self.getVersion(request, context)
+        }
     }
 
     private func get(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let access = try await api.access(try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+        let access = try await api.access(
+            try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
         let version = try await api.spec(try context.parameters.require("name"), in: access)
-        return try Self.response(version, request: request, asJSON: Self.prefersJSON(request.headers[.accept], stored: version))
+        return try Self.response(
+            version, request: request, asJSON: Self.prefersJSON(request.headers[.accept], stored: version))
     }
 
     private func getVersion(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let access = try await api.access(try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+        let access = try await api.access(
+            try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
         guard let number = context.parameters.get("version", as: Int.self), number >= 1 else {
             throw APIError.badRequest("a version is a whole number from 1")
         }
         let version = try await api.spec(try context.parameters.require("name"), in: access, version: number)
-        return try Self.response(version, request: request, asJSON: Self.prefersJSON(request.headers[.accept], stored: version))
+        return try Self.response(
+            version, request: request, asJSON: Self.prefersJSON(request.headers[.accept], stored: version))
     }
 
     private func put(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let access = try await api.access(try context.parameters.require("project"), needs: .editor,
-                                          token: SessionToken.bearer(request.headers[.authorization]))
+        let access = try await api.access(
+            try context.parameters.require("project"), needs: .editor,
+            token: SessionToken.bearer(request.headers[.authorization]))
         let name = try context.parameters.require("name")
         guard ItemName.isValid(name) else {
-            throw APIError.badRequest("a spec name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
+            throw APIError.badRequest(
+                "a spec name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
         let limit = api.configuration.maximumSpecBytes
         let body = try await request.bodyBytes(upTo: limit, orThrow: Self.tooLarge(limit))
         guard let syntax = SpecSyntax(contentType: request.headers[.contentType], body: body) else {
-            throw APIError(.unsupportedMediaType, "unsupportedMediaType", "send the spec as application/json or application/yaml")
+            throw APIError(
+                .unsupportedMediaType, "unsupportedMediaType", "send the spec as application/json or application/yaml")
         }
-        let saved = try await api.saveSpec(body, syntax: syntax, name: name, in: access,
-                                           ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch])
-        let json = "{\"diagnostics\":\(Diagnostic.json(saved.warnings)),\"etag\":\(Self.jsonString(saved.version.etag)),\"version\":\(saved.version.version)}"
+        let saved = try await api.saveSpec(
+            body, syntax: syntax, name: name, in: access,
+            ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch])
+        let json =
+            "{\"diagnostics\":\(Diagnostic.json(saved.warnings)),\"etag\":\(Self.jsonString(saved.version.etag)),\"version\":\(saved.version.version)}"
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.eTag] = saved.version.etag
         headers[.location] = "/api/v1/projects/\(access.project.slug)/specs/\(name)/versions/\(saved.version.version)"
-        return Response(status: saved.version.version == 1 ? .created : .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json)))
+        return Response(
+            status: saved.version.version == 1 ? .created : .ok, headers: headers,
+            body: .init(byteBuffer: ByteBuffer(string: json)))
     }
 
     static func tooLarge(_ limit: Int) -> APIError {
@@ -71,10 +84,15 @@ struct SpecRoutes: Sendable {
     /// as stored either way; a YAML spec asked for as JSON is converted), `ETag`, `304` on a match.
     static func response(_ version: SpecVersion, request: Request, asJSON: Bool) throws -> Response {
         var headers: HTTPFields = [.eTag: version.etag, .cacheControl: "no-cache"]
-        if let name = HTTPField.Name.arvisVersion { headers.append(HTTPField(name: name, value: String(version.version))) }
-        if version.isNamed(byAnyOf: request.headers[.ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
+        if let name = HTTPField.Name.arvisVersion {
+            headers.append(HTTPField(name: name, value: String(version.version)))
+        }
+        if version.isNamed(byAnyOf: request.headers[.ifNoneMatch]) {
+            return Response(status: .notModified, headers: headers)
+        }
         let stored = SpecSyntax(mediaType: version.mediaType)
-        headers.append(HTTPField(name: .contentType, value: (asJSON ? SpecSyntax.json : .yaml).mediaType + "; charset=utf-8"))
+        headers.append(
+            HTTPField(name: .contentType, value: (asJSON ? SpecSyntax.json : .yaml).mediaType + "; charset=utf-8"))
         SecurityHeaders.append(to: &headers)
         let bytes = asJSON && stored == .yaml ? try convertedToJSON(version) : version.body ?? []
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -6,19 +6,25 @@ import OpenAPIRuntime
 
 extension ARVisAPI {
     static func schema(_ annotation: Annotation) -> Components.Schemas.Annotation {
-        .init(id: annotation.id, room: annotation.room, position: .init(x: annotation.x, y: annotation.y, z: annotation.z), text: annotation.text,
-              frame: annotation.frame.map { Int(saturating: Double($0)) }, author: annotation.author, createdAt: annotation.createdAt,
-              clientId: annotation.clientID)
+        .init(
+            id: annotation.id, room: annotation.room,
+            position: .init(x: annotation.x, y: annotation.y, z: annotation.z), text: annotation.text,
+            frame: annotation.frame.map { Int(saturating: Double($0)) }, author: annotation.author,
+            createdAt: annotation.createdAt,
+            clientId: annotation.clientID)
     }
 
     func listAnnotations(_ input: Operations.ListAnnotations.Input) async throws -> Operations.ListAnnotations.Output {
         let access = try await access(input.path.project)
-        if let room = input.query.room, !ItemName.isValid(room) { throw APIError.badRequest("a room name is 1 to 100 letters, digits, '_' or '-'") }
+        if let room = input.query.room, !ItemName.isValid(room) {
+            throw APIError.badRequest("a room name is 1 to 100 letters, digits, '_' or '-'")
+        }
         let annotations = try await store.annotations(projectID: access.project.id, room: input.query.room)
         return .ok(.init(body: .json(.init(annotations: annotations.map(Self.schema)))))
     }
 
-    func deleteAnnotation(_ input: Operations.DeleteAnnotation.Input) async throws -> Operations.DeleteAnnotation.Output {
+    func deleteAnnotation(_ input: Operations.DeleteAnnotation.Input) async throws -> Operations.DeleteAnnotation.Output
+    {
         let access = try await access(input.path.project, needs: .editor)
         guard try await store.deleteAnnotation(projectID: access.project.id, id: input.path.id) else {
             throw APIError.notFound("no annotation \(input.path.id)")
@@ -34,7 +40,9 @@ extension ARVisAPI {
 
     func deleteDataset(_ input: Operations.DeleteDataset.Input) async throws -> Operations.DeleteDataset.Output {
         let access = try await access(input.path.project, needs: .editor)
-        guard ItemName.isValid(input.path.dataset), try await store.deleteDataset(projectID: access.project.id, dataset: input.path.dataset) else {
+        guard ItemName.isValid(input.path.dataset),
+            try await store.deleteDataset(projectID: access.project.id, dataset: input.path.dataset)
+        else {
             throw APIError.notFound("no dataset '\(input.path.dataset)'")
         }
         return .noContent(.init())

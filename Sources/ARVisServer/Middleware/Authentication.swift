@@ -13,8 +13,10 @@ enum RequestToken {
 
 /// Reads `Authorization: Bearer <token>` into ``RequestToken`` for the handlers of the request.
 struct BearerTokenMiddleware: ServerMiddleware {
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         try await RequestToken.$current.withValue(SessionToken.bearer(request.headerFields[.authorization])) {
             try await next(request, body, metadata)
         }
@@ -26,8 +28,10 @@ enum SessionToken {
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 
     /// The token of an `Authorization: Bearer <token>` header, or `nil`.
@@ -75,8 +79,10 @@ actor SignInLimiter {
 /// Answers errors the generated layer throws in the one error shape: a body that does not decode is
 /// `400` (with what was wrong), anything else `500` without internals.
 struct ErrorShapeMiddleware: ServerMiddleware {
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         do {
             return try await next(request, body, metadata)
         } catch let error as ServerError {
@@ -86,13 +92,16 @@ struct ErrorShapeMiddleware: ServerMiddleware {
                 return (response, HTTPBody(refusal.body))
             }
             if error.underlyingError is DecodingError {
-                return Self.response(.badRequest, "badRequest", "the body is not what \(operationID) takes: \(Self.describe(error.underlyingError))")
+                return Self.response(
+                    .badRequest, "badRequest",
+                    "the body is not what \(operationID) takes: \(Self.describe(error.underlyingError))")
             }
             return Self.response(.internalServerError, "internal", "the server failed; the request was logged")
         }
     }
 
-    static func response(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> (HTTPResponse, HTTPBody?) {
+    static func response(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> (HTTPResponse, HTTPBody?)
+    {
         var response = HTTPResponse(status: status)
         response.headerFields[.contentType] = "application/json; charset=utf-8"
         return (response, HTTPBody(APIError.body(code, message)))
@@ -103,7 +112,9 @@ struct ErrorShapeMiddleware: ServerMiddleware {
         switch error as? DecodingError {
         case .keyNotFound(let key, _): "the key '\(key.stringValue)' is missing"
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            context.codingPath.isEmpty ? context.debugDescription : "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+            context.codingPath.isEmpty
+                ? context.debugDescription
+                : "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
         default: "it is not valid JSON"
         }
     }

@@ -3,11 +3,11 @@ import ARVisGraphics
 import ARVisModel
 import ARVisPipeline
 import ARVisRender
-import ARVisSpec
 import ARVisSpatial
+import ARVisSpec
 import ARVisStore
-import HTTPTypes
 import Foundation
+import HTTPTypes
 
 /// What the spec hub serves besides the spec: widgets, scenes and QR codes, each made once per
 /// spec content and kept in a bounded cache (a version's content never changes, so its renders
@@ -56,8 +56,13 @@ struct HubRenderer: Sendable {
     /// - Parameters:
     ///   - capacity: the most bytes of output kept.
     ///   - pool: where drawings are made.
-    init(fonts: FontLibrary?, capacity: Int = 128_000_000, pool: WorkPool = WorkPool("renders", limits: .init(running: WorkPool.backgroundThreads, perClient: 8, waiting: 32))) {
-        previewPool = WorkPool("previews", limits: .init(running: WorkPool.backgroundThreads, perClient: 4, waiting: 16))
+    init(
+        fonts: FontLibrary?, capacity: Int = 128_000_000,
+        pool: WorkPool = WorkPool(
+            "renders", limits: .init(running: WorkPool.backgroundThreads, perClient: 8, waiting: 32))
+    ) {
+        previewPool = WorkPool(
+            "previews", limits: .init(running: WorkPool.backgroundThreads, perClient: 4, waiting: 16))
         self.fonts = fonts
         cache = OutputCache(capacity: capacity)
         self.pool = pool
@@ -80,7 +85,9 @@ struct HubRenderer: Sendable {
             try await drawing {
                 let widgets = try render(version)
                 guard (1...widgets.count).contains(number) else {
-                    throw APIError.notFound("the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)")
+                    throw APIError.notFound(
+                        "the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)"
+                    )
                 }
                 return try encode(widgets[number - 1].drawing, number: number, format: format, scale: scale)
             }
@@ -90,15 +97,20 @@ struct HubRenderer: Sendable {
     /// Draws every widget of `version` in `format` at once (on the previews' pool) and keeps them, so
     /// the files a preview lists are served without drawing the spec again for each; returns their
     /// names and sizes in points.
-    func drawAll(_ format: WidgetFormat, of version: SpecVersion, scale: Double = 2) async throws -> [(name: String, width: Double, height: Double)] {
+    func drawAll(_ format: WidgetFormat, of version: SpecVersion, scale: Double = 2) async throws -> [(
+        name: String, width: Double, height: Double
+    )] {
         let widgets = try await drawing(preview: true) { try render(version) }
         // Only the files not kept yet are encoded (a preview draws again after every pause).
         var missing: [Int] = []
-        for number in widgets.indices.map({ $0 + 1 }) where await cache.output(Self.widgetKey(number, format: format, scale: scale, of: version)) == nil {
+        for number in widgets.indices.map({ $0 + 1 })
+        where await cache.output(Self.widgetKey(number, format: format, scale: scale, of: version)) == nil {
             missing.append(number)
         }
         let encoded = try await drawing(preview: true) { [missing] in
-            try missing.map { number in (number, try encode(widgets[number - 1].drawing, number: number, format: format, scale: scale)) }
+            try missing.map { number in
+                (number, try encode(widgets[number - 1].drawing, number: number, format: format, scale: scale))
+            }
         }
         for (number, output) in encoded {
             _ = await cache.remember(output, as: Self.widgetKey(number, format: format, scale: scale, of: version))
@@ -107,7 +119,8 @@ struct HubRenderer: Sendable {
     }
 
     /// Where widget `number` of `version` is kept in `format` at `scale`.
-    private static func widgetKey(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) -> String {
+    private static func widgetKey(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) -> String
+    {
         "\(contentKey(of: version))/widgets/\(number).\(format.rawValue)@\(scale)"
     }
 
@@ -118,7 +131,9 @@ struct HubRenderer: Sendable {
         case .svg: bytes = Array(SVGWriter().write(drawing).utf8)
         case .html: bytes = Array(HTMLWriter().page(drawing).utf8)
         case .png:
-            do { bytes = try PNGWriter(fonts: try requireFonts(), scale: scale).write(drawing) } catch let error as APIError { throw error } catch {
+            do { bytes = try PNGWriter(fonts: try requireFonts(), scale: scale).write(drawing) } catch let error
+                as APIError
+            { throw error } catch {
                 throw APIError.invalid("renderFailed", "widget \(number) cannot be drawn as PNG: \(error)")
             }
         }
@@ -137,13 +152,17 @@ struct HubRenderer: Sendable {
 
     /// The unsaved spec kept under `id`, or `nil` once forgotten.
     func preview(_ id: String) async -> SpecVersion? {
-        guard id.count == 64, id.allSatisfy(\.isHexDigit), let kept = await cache.output("preview/\(id)") else { return nil }
+        guard id.count == 64, id.allSatisfy(\.isHexDigit), let kept = await cache.output("preview/\(id)") else {
+            return nil
+        }
         return Self.preview(id, kept)
     }
 
     /// A kept preview as a version named `preview` whose content hash is its id.
     private static func preview(_ id: String, _ kept: Output) -> SpecVersion {
-        SpecVersion(name: "preview", version: 0, contentHash: id, mediaType: kept.mediaType, author: nil, createdAt: Date(), body: kept.bytes)
+        SpecVersion(
+            name: "preview", version: 0, contentHash: id, mediaType: kept.mediaType, author: nil, createdAt: Date(),
+            body: kept.bytes)
     }
 
     /// Every widget's name, for the phone page.
@@ -161,16 +180,21 @@ struct HubRenderer: Sendable {
     /// The scene of a spec. `models` gives the placements' models by their `model` string (gallery
     /// assets) and is called only when the scene is not cached; `modelsKey` names those files and
     /// which `model` string each stands for.
-    func scene(_ format: SceneFormat, of version: SpecVersion, modelsKey: String = "",
-               models: @escaping @Sendable () -> [String: Model] = { [:] }) async throws -> Output {
+    func scene(
+        _ format: SceneFormat, of version: SpecVersion, modelsKey: String = "",
+        models: @escaping @Sendable () -> [String: Model] = { [:] }
+    ) async throws -> Output {
         try await cached("\(Self.contentKey(of: version))/scene.\(format.rawValue)/\(modelsKey)", kind: "scene") {
             try await export(format, of: version, models: models)
         }
     }
 
-    private func export(_ format: SceneFormat, of version: SpecVersion, models: @escaping @Sendable () -> [String: Model]) async throws -> Output {
+    private func export(
+        _ format: SceneFormat, of version: SpecVersion, models: @escaping @Sendable () -> [String: Model]
+    ) async throws -> Output {
         guard case .environment(let environment) = try document(version) else {
-            throw APIError.invalid("notAnEnvironment", "the spec '\(version.name)' is a widget, not an environment: a scene needs targets")
+            throw APIError.invalid(
+                "notAnEnvironment", "the spec '\(version.name)' is a widget, not an environment: a scene needs targets")
         }
         var options = RenderOptions()
         options.resources = [:]
@@ -179,8 +203,14 @@ struct HubRenderer: Sendable {
             do {
                 switch format {
                 case .json: return Output(bytes: Array(try scene.graph.json().utf8), mediaType: "application/json")
-                case .glb: return Output(bytes: try GLTFExporter().glb(scene.graph, textures: try scene.textures(scale: 1)), mediaType: "model/gltf-binary")
-                case .usdz: return Output(bytes: try scene.usdz(textures: try scene.textures(scale: 1), models: models()), mediaType: ModelFormat.usdz.mimeType)
+                case .glb:
+                    return Output(
+                        bytes: try GLTFExporter().glb(scene.graph, textures: try scene.textures(scale: 1)),
+                        mediaType: "model/gltf-binary")
+                case .usdz:
+                    return Output(
+                        bytes: try scene.usdz(textures: try scene.textures(scale: 1), models: models()),
+                        mediaType: ModelFormat.usdz.mimeType)
                 }
             } catch {
                 throw APIError.invalid("exportFailed", "the scene of '\(version.name)' cannot be exported: \(error)")
@@ -194,8 +224,11 @@ struct HubRenderer: Sendable {
             try await drawing {
                 do {
                     let code = try QRCode(encoding: text, errorCorrection: .medium)
-                    return png ? Output(bytes: try PNGWriter(fonts: try requireFonts(), scale: 1).write(code.drawing(moduleSize: 8)), mediaType: "image/png")
-                               : Output(bytes: Array(code.svg(moduleSize: 4).utf8), mediaType: "image/svg+xml")
+                    return png
+                        ? Output(
+                            bytes: try PNGWriter(fonts: try requireFonts(), scale: 1).write(
+                                code.drawing(moduleSize: 8)), mediaType: "image/png")
+                        : Output(bytes: Array(code.svg(moduleSize: 4).utf8), mediaType: "image/svg+xml")
                 } catch let error as APIError { throw error } catch {
                     throw APIError.invalid("qrFailed", "no QR Code for this link: \(error)")
                 }
@@ -221,14 +254,21 @@ struct HubRenderer: Sendable {
     }
 
     func document(_ version: SpecVersion) throws -> SpecDocument {
-        guard let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name).document else {
+        guard
+            let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name)
+                .document
+        else {
             throw APIError.invalid("invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
         }
         return document
     }
 
     private func requireFonts() throws -> FontLibrary {
-        guard let fonts else { throw APIError(.serviceUnavailable, "fontsMissing", "the server has no fonts for PNG output (install fonts-dejavu-core)") }
+        guard let fonts else {
+            throw APIError(
+                .serviceUnavailable, "fontsMissing",
+                "the server has no fonts for PNG output (install fonts-dejavu-core)")
+        }
         return fonts
     }
 }

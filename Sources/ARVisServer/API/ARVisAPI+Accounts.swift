@@ -7,21 +7,36 @@ import OpenAPIRuntime
 extension ARVisAPI {
     /// Usernames: 3–40 letters, digits, `.`, `_` or `-`, starting with a letter or digit.
     static func isValidUsername(_ name: String) -> Bool {
-        guard (3...40).contains(name.count), let first = name.unicodeScalars.first, first.isASCIIAlphanumeric else { return false }
+        guard (3...40).contains(name.count), let first = name.unicodeScalars.first, first.isASCIIAlphanumeric else {
+            return false
+        }
         return name.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "." || $0 == "_" || $0 == "-" }
     }
 
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
-        guard case .json(let credentials) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {username, password}")))) }
+        guard case .json(let credentials) = input.body else {
+            return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {username, password}"))))
+        }
         guard Self.isValidUsername(credentials.username) else {
-            return .unprocessableContent(.init(body: .json(Self.error("invalidUsername", "a username is 3 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit"))))
+            return .unprocessableContent(
+                .init(
+                    body: .json(
+                        Self.error(
+                            "invalidUsername",
+                            "a username is 3 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit")))
+            )
         }
         guard Self.isAcceptablePassword(credentials.password) else { return .unprocessableContent(Self.weakPassword) }
         // Counted per client address (in-process calls have none).
         if let address = RequestAddress.current {
             if let seconds = await signUpLimiter.retryAfter(address) {
-                return .tooManyRequests(.init(headers: .init(retryAfter: seconds),
-                                              body: .json(Self.error("tooManySignUps", "too many accounts were made from this address; try again in \(seconds) s"))))
+                return .tooManyRequests(
+                    .init(
+                        headers: .init(retryAfter: seconds),
+                        body: .json(
+                            Self.error(
+                                "tooManySignUps",
+                                "too many accounts were made from this address; try again in \(seconds) s"))))
             }
             await signUpLimiter.recordFailure(address)
         }
@@ -36,13 +51,19 @@ extension ARVisAPI {
     }
 
     func signIn(_ input: Operations.SignIn.Input) async throws -> Operations.SignIn.Output {
-        guard case .json(let credentials) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {username, password}")))) }
+        guard case .json(let credentials) = input.body else {
+            return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {username, password}"))))
+        }
         let found: Account
         switch try await checkPassword(credentials.password, username: credentials.username, signingIn: true) {
         case .matches(let account): found = account
         case .wrong:
-            return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer"), body: .json(Self.error("badCredentials", "the username or the password is wrong"))))
-        case .wait(let seconds, let refusal): return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(refusal)))
+            return .unauthorized(
+                .init(
+                    headers: .init(wwwAuthenticate: "Bearer"),
+                    body: .json(Self.error("badCredentials", "the username or the password is wrong"))))
+        case .wait(let seconds, let refusal):
+            return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(refusal)))
         }
         let token = SessionToken.make()
         let expiresAt = Date().addingTimeInterval(configuration.sessionLifetime)
@@ -74,11 +95,15 @@ extension ARVisAPI {
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
         guard let token = RequestToken.current else { throw APIError.signInFirst }
         let account = try await requireAccount()
-        guard case .json(let change) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {currentPassword, newPassword}")))) }
+        guard case .json(let change) = input.body else {
+            return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {currentPassword, newPassword}"))))
+        }
         switch try await checkPassword(change.currentPassword, username: account.username) {
         case .matches: break
-        case .wrong: return .forbidden(.init(body: .json(Self.error("badCredentials", "the current password is wrong"))))
-        case .wait(let seconds, let refusal): return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(refusal)))
+        case .wrong:
+            return .forbidden(.init(body: .json(Self.error("badCredentials", "the current password is wrong"))))
+        case .wait(let seconds, let refusal):
+            return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(refusal)))
         }
         guard Self.isAcceptablePassword(change.newPassword) else { return .unprocessableContent(Self.weakPassword) }
         let hash = try await passwordHash(change.newPassword)
@@ -88,11 +113,14 @@ extension ARVisAPI {
 
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
         let account = try await requireAccount()
-        guard case .json(let confirmation) = input.body else { return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {password}")))) }
+        guard case .json(let confirmation) = input.body else {
+            return .badRequest(.init(body: .json(Self.error("badRequest", "send JSON {password}"))))
+        }
         switch try await checkPassword(confirmation.password, username: account.username) {
         case .matches: break
         case .wrong: return .forbidden(.init(body: .json(Self.error("badCredentials", "the password is wrong"))))
-        case .wait(let seconds, let refusal): return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(refusal)))
+        case .wait(let seconds, let refusal):
+            return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(refusal)))
         }
         try await store.deleteAccount(id: account.id)
         return .noContent(.init())
@@ -110,12 +138,19 @@ extension ARVisAPI {
     /// client address; a sign-in (`signingIn`) also counts against the address's limit over all
     /// accounts. An unknown name is checked against the decoy hash, so it takes as long as a wrong password.
     func checkPassword(_ password: String, username: String, signingIn: Bool = false) async throws -> PasswordCheck {
-        let address = RequestAddress.current ?? "-", key = "\(username.lowercased()) \(address)"
+        let address = RequestAddress.current ?? "-"
+        let key = "\(username.lowercased()) \(address)"
         if let seconds = await accountLimiter.retryAfter(key) {
-            return .wait(seconds, Self.error("tooManyAttempts", "too many wrong passwords for this account from this address; try again in \(seconds) s"))
+            return .wait(
+                seconds,
+                Self.error(
+                    "tooManyAttempts",
+                    "too many wrong passwords for this account from this address; try again in \(seconds) s"))
         }
         if signingIn, let seconds = await addressLimiter.retryAfter(address) {
-            return .wait(seconds, Self.error("tooManyAttempts", "too many failed sign-ins from this address; try again in \(seconds) s"))
+            return .wait(
+                seconds,
+                Self.error("tooManyAttempts", "too many failed sign-ins from this address; try again in \(seconds) s"))
         }
         let found = try await store.credentials(username: username)
         guard try await passwordMatches(password, hash: found?.passwordHash), let found else {

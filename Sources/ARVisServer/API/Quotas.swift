@@ -16,14 +16,17 @@ extension ARVisAPI {
     func requireQuota(_ charge: QuotaCharge, projectID: String) async throws {
         let usage = try await store.usage(projectID: projectID)
         let quotas = configuration.quotas
-        let (held, adding, quota, what): (Int, Int, Int, String) = switch charge {
-        case .anchors(let count): (usage.anchors, count, quotas.anchors, "anchors")
-        case .assetBytes(let bytes): (usage.assetBytes, bytes, quotas.assetBytes, "bytes of assets")
-        case .rows(let count): (usage.rows, count, quotas.rows, "dataset rows")
-        case .versions(let count): (usage.versions, count, quotas.versions, "spec versions")
-        }
+        let (held, adding, quota, what): (Int, Int, Int, String) =
+            switch charge {
+            case .anchors(let count): (usage.anchors, count, quotas.anchors, "anchors")
+            case .assetBytes(let bytes): (usage.assetBytes, bytes, quotas.assetBytes, "bytes of assets")
+            case .rows(let count): (usage.rows, count, quotas.rows, "dataset rows")
+            case .versions(let count): (usage.versions, count, quotas.versions, "spec versions")
+            }
         guard adding > quota - held else { return }
-        throw APIError(.forbidden, "quotaExceeded",
-                       "the project holds \(held) \(what) and this adds \(adding); its quota is \(quota): delete some, or ask the operator to raise it")
+        throw APIError(
+            .forbidden, "quotaExceeded",
+            "the project holds \(held) \(what) and this adds \(adding); its quota is \(quota): delete some, or ask the operator to raise it"
+        )
     }
 }

@@ -17,11 +17,15 @@ struct BodyLimitMiddleware: ServerMiddleware {
         }
     }
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         guard let body else { return try await next(request, nil, metadata) }
         if APIDocument.shared.bodyOperations.contains(operationID), !Self.isJSON(request.headerFields[.contentType]) {
-            throw APIError(.unsupportedMediaType, "unsupportedMediaType", "\(operationID) takes a JSON body: send Content-Type: application/json")
+            throw APIError(
+                .unsupportedMediaType, "unsupportedMediaType",
+                "\(operationID) takes a JSON body: send Content-Type: application/json")
         }
         let limit = limit(for: operationID)
         let tooLarge = APIError(.contentTooLarge, "tooLarge", "this request's body is at most \(limit) bytes")
@@ -33,7 +37,8 @@ struct BodyLimitMiddleware: ServerMiddleware {
 
     /// Whether a `Content-Type` names JSON (`application/json` or a `+json` type, any parameters).
     static func isJSON(_ contentType: String?) -> Bool {
-        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        else { return false }
         return type == "application/json" || type.hasSuffix("+json")
     }
 }

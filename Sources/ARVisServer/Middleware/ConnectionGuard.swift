@@ -68,13 +68,16 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private enum Progress {
-        case reading, ended, refused(HTTPResponse.Status)
+        case reading, ended
+        case refused(HTTPResponse.Status)
     }
 
     /// Counts a read's bytes into the head.
     private func scan(_ buffer: ByteBuffer) -> Progress {
         // On locals, written back once: this runs for every byte of the head.
-        var count = headBytes, window = window, lineEnded = requestLineEnded
+        var count = headBytes
+        var window = window
+        var lineEnded = requestLineEnded
         let progress: Progress = buffer.withUnsafeReadableBytes { bytes in
             for byte in bytes {
                 count += 1
@@ -103,10 +106,14 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     /// stopped sending (or after a second), so the answer is not lost to a reset.
     private func refuse(_ context: ChannelHandlerContext, _ status: HTTPResponse.Status) {
         refused = true
-        let message = status == .uriTooLong ? "the request line is longer than \(Self.headLimit) bytes"
+        let message =
+            status == .uriTooLong
+            ? "the request line is longer than \(Self.headLimit) bytes"
             : "the request's headers are longer than \(Self.headLimit) bytes"
-        let body = #"{"error":{"code":"\#(status == .uriTooLong ? "uriTooLong" : "headersTooLarge")","message":"\#(message)"}}"#
-        let head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\nContent-Type: application/json; charset=utf-8\r\n"
+        let body =
+            #"{"error":{"code":"\#(status == .uriTooLong ? "uriTooLong" : "headersTooLarge")","message":"\#(message)"}}"#
+        let head =
+            "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\nContent-Type: application/json; charset=utf-8\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
         context.writeAndFlush(NIOAny(ByteBuffer(string: head + body)), promise: nil)
         context.close(mode: .output, promise: nil)

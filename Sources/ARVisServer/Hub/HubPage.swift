@@ -15,10 +15,12 @@ struct HubPage {
     var embedded: (link: String, qrSVG: String)?
 
     /// The page's Content-Security-Policy: the server's scripts and stream, pictures from the server only, not framed.
-    static let policy = "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; "
+    static let policy =
+        "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     /// A widget page's policy: its own inline script (tooltips, controls) and pictures from anywhere it names, not framed.
-    static let widgetPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src http: https: data:; "
+    static let widgetPolicy =
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src http: https: data:; "
         + "media-src http: https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
 
     var html: String {
@@ -73,7 +75,9 @@ struct HubPage {
     }
 
     /// A small cube, the first child AR Quick Look wants inside an `<a rel="ar">`.
-    static let arIcon = "data:image/svg+xml," + "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20'><path d='M10 1 18 5.5v9L10 19 2 14.5v-9z' fill='none' stroke='%23007aff' stroke-width='1.6'/><path d='M2 5.5 10 10l8-4.5M10 10v9' fill='none' stroke='%23007aff' stroke-width='1.6'/></svg>"
+    static let arIcon =
+        "data:image/svg+xml,"
+        + "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20'><path d='M10 1 18 5.5v9L10 19 2 14.5v-9z' fill='none' stroke='%23007aff' stroke-width='1.6'/><path d='M2 5.5 10 10l8-4.5M10 10v9' fill='none' stroke='%23007aff' stroke-width='1.6'/></svg>"
 
     private static let style = """
         body{font:16px/1.4 -apple-system,system-ui,sans-serif;margin:0 auto;max-width:960px;padding:16px;color:#1c1c1e;background:#f2f2f7}\

@@ -20,10 +20,13 @@ struct HubRoutes: Sendable {
             return try SpecRoutes.response(version, request: request, asJSON: true)
         }
         drawing.get("/s/{project}/{name}") { request, context in try await self.page(request, context) }
-        drawing.get("/s/{project}/{name}/widgets/{widget}") { request, context in try await self.widget(request, context) }
+        drawing.get("/s/{project}/{name}/widgets/{widget}") { request, context in
+            try await self.widget(request, context)
+        }
         drawing.get("/s/{project}/{name}/scene.json") { request, context in
             let (_, version) = try await self.latest(request, context)
-            return Self.response(try await self.renderer.scene(.json, of: version), etag: version.etag, request: request)
+            return Self.response(
+                try await self.renderer.scene(.json, of: version), etag: version.etag, request: request)
         }
         drawing.get("/s/{project}/{name}/scene.glb") { request, context in
             let (_, version) = try await self.latest(request, context)
@@ -41,18 +44,23 @@ struct HubRoutes: Sendable {
 
     /// The project access and latest version the request names.
     private func latest(_ request: Request, _ context: ServerContext) async throws -> (ProjectAccess, SpecVersion) {
-        let access = try await api.access(try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+        let access = try await api.access(
+            try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
         return (access, try await api.spec(try context.parameters.require("name"), in: access))
     }
 
     /// The placements' gallery assets, ready, by the `model` string that names them by URL
     /// (`/api/v1/projects/P/assets/ID/model.glb`, relative or absolute); nothing else is fetched.
-    private func galleryAssets(of version: SpecVersion, in access: ProjectAccess) async throws -> [(reference: String, asset: Asset)] {
+    private func galleryAssets(of version: SpecVersion, in access: ProjectAccess) async throws -> [(
+        reference: String, asset: Asset
+    )] {
         guard case .environment(let environment) = try? renderer.document(version) else { return [] }
         var found: [(reference: String, asset: Asset)] = []
         for reference in Set((environment.placements ?? []).map(\.model)) {
-            guard let id = Self.assetID(in: reference), let asset = try await api.store.asset(projectID: access.project.id, id: id),
-                  asset.status == .ready else { continue }
+            guard let id = Self.assetID(in: reference),
+                let asset = try await api.store.asset(projectID: access.project.id, id: id),
+                asset.status == .ready
+            else { continue }
             found.append((reference, asset))
         }
         return found
@@ -64,7 +72,8 @@ struct HubRoutes: Sendable {
         for (reference, asset) in placed {
             let path = api.library.modelPath(asset.contentHash, .glb)
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
-                  let model = try? ModelFile.read([UInt8](data)) else { continue }
+                let model = try? ModelFile.read([UInt8](data))
+            else { continue }
             models[reference] = model
         }
         return models
@@ -80,19 +89,25 @@ struct HubRoutes: Sendable {
 
     private func widget(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (_, version) = try await latest(request, context)
-        return try await Self.widget(try context.parameters.require("widget"), of: version, request: request, renderer: renderer)
+        return try await Self.widget(
+            try context.parameters.require("widget"), of: version, request: request, renderer: renderer)
     }
 
     /// A widget of `version` named by `file` (`1.svg`, `2.html`, `3.png`; `?scale=` for PNG), with its `ETag`.
-    static func widget(_ file: String, of version: SpecVersion, request: Request, renderer: HubRenderer) async throws -> Response {
+    static func widget(_ file: String, of version: SpecVersion, request: Request, renderer: HubRenderer) async throws
+        -> Response
+    {
         let parts = file.split(separator: ".")
         guard parts.count == 2, parts[0].count <= 6, let number = Int(parts[0]), number >= 1,
-              let format = HubRenderer.WidgetFormat(rawValue: String(parts[1])) else {
+            let format = HubRenderer.WidgetFormat(rawValue: String(parts[1]))
+        else {
             throw APIError.notFound("a widget is named by its number from 1 and a format: 1.svg, 1.png or 1.html")
         }
         var scale = 2.0
         if let text = request.uri.queryParameters.get("scale") {
-            guard let value = Double(text), HubRenderer.scales.contains(value) else { throw APIError.invalid("invalidScale", "scale is 1, 2 or 3") }
+            guard let value = Double(text), HubRenderer.scales.contains(value) else {
+                throw APIError.invalid("invalidScale", "scale is 1, 2 or 3")
+            }
             scale = value
         }
         let output = try await renderer.widget(number, format: format, scale: scale, of: version)
@@ -111,7 +126,8 @@ struct HubRoutes: Sendable {
         case "page": text = links.page
         case "json":
             guard let embedded = HubLinks.embeddedDeepLink(try renderer.document(version)) else {
-                throw APIError.notFound("'\(version.name)' is not an environment small enough for a QR Code of its JSON: use target=iarvis")
+                throw APIError.notFound(
+                    "'\(version.name)' is not an environment small enough for a QR Code of its JSON: use target=iarvis")
             }
             text = embedded
         default: throw APIError.badRequest("target is iarvis, json or page")
@@ -123,33 +139,47 @@ struct HubRoutes: Sendable {
     private func page(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (access, version) = try await latest(request, context)
         let links = HubLinks(base: baseURL(request), project: access.project.slug, name: version.name)
-        let output = try await renderer.cached(Self.pageKey(of: version, in: access.project, links: links), kind: "page") {
+        let output = try await renderer.cached(
+            Self.pageKey(of: version, in: access.project, links: links), kind: "page"
+        ) {
             let names = try await renderer.widgetNames(of: version)
             let qr = try await renderer.qrCode(links.deepLink, png: false)
             let embedded = try HubLinks.embeddedDeepLink(renderer.document(version))
             let embeddedQR = try await embedded.asyncMap { try await renderer.qrCode($0, png: false) }
-            let html = HubPage(projectName: access.project.name, version: version, links: links, widgetNames: names,
-                               qrSVG: String(decoding: qr.bytes, as: UTF8.self),
-                               embedded: embedded.map { ($0, String(decoding: embeddedQR?.bytes ?? [], as: UTF8.self)) }).html
+            let html = HubPage(
+                projectName: access.project.name, version: version, links: links, widgetNames: names,
+                qrSVG: String(decoding: qr.bytes, as: UTF8.self),
+                embedded: embedded.map { ($0, String(decoding: embeddedQR?.bytes ?? [], as: UTF8.self)) }
+            ).html
             return HubRenderer.Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8")
         }
-        return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request, policy: HubPage.policy)
+        return Self.response(
+            output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request, policy: HubPage.policy)
     }
 
     /// Where the phone page of `version` is kept: everything the page shows — the project (its id,
     /// slug and display name), the spec's name, version and content, and the base URL of its links.
     static func pageKey(of version: SpecVersion, in project: Project, links: HubLinks) -> String {
-        [project.id, project.slug, project.name, version.name, String(version.version), HubRenderer.contentKey(of: version), links.base]
-            .map { "\($0.utf8.count):\($0)" }.joined(separator: "/") + "/page"
+        [
+            project.id, project.slug, project.name, version.name, String(version.version),
+            HubRenderer.contentKey(of: version), links.base,
+        ]
+        .map { "\($0.utf8.count):\($0)" }.joined(separator: "/") + "/page"
     }
 
-    private func baseURL(_ request: Request) -> String { HubLinks.baseURL(of: request, configuration: api.configuration) }
+    private func baseURL(_ request: Request) -> String {
+        HubLinks.baseURL(of: request, configuration: api.configuration)
+    }
 
     /// A made file as a response with its `ETag`, or `304` when the client has it; `policy` is the
     /// Content-Security-Policy of a page or drawing.
-    static func response(_ output: HubRenderer.Output, etag: String, request: Request, policy: String? = nil) -> Response {
+    static func response(_ output: HubRenderer.Output, etag: String, request: Request, policy: String? = nil)
+        -> Response
+    {
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
-        if ETagList.names(etag, request.headers[.ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
+        if ETagList.names(etag, request.headers[.ifNoneMatch]) {
+            return Response(status: .notModified, headers: headers)
+        }
         headers.append(HTTPField(name: .contentType, value: output.mediaType))
         SecurityHeaders.append(to: &headers, policy: policy)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: output.bytes)))
@@ -160,7 +190,9 @@ struct HubRoutes: Sendable {
 struct HubLinks: Sendable {
     /// The address devices use: `--public-url`, else the request's `Host` over http.
     static func baseURL(of request: Request, configuration: ServerConfiguration) -> String {
-        if let configured = configuration.publicURL { return configured.hasSuffix("/") ? String(configured.dropLast()) : configured }
+        if let configured = configuration.publicURL {
+            return configured.hasSuffix("/") ? String(configured.dropLast()) : configured
+        }
         let host = request.head.authority ?? "\(configuration.host):\(configuration.port)"
         let isPlain = host.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || ".-:[]".unicodeScalars.contains($0) }
         return "http://" + (isPlain && !host.isEmpty ? host : "\(configuration.host):\(configuration.port)")

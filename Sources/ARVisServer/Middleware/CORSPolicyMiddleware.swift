@@ -6,7 +6,9 @@ import Hummingbird
 struct CORSPolicyMiddleware<Context: RequestContext>: RouterMiddleware {
     let origins: Set<String>
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard let origin = request.headers[.origin], origins.contains(origin) || origins.contains("*") else {
             return try await next(request, context)
         }

@@ -64,7 +64,9 @@ final class WorkPool: Sendable {
     /// Counts the client's request in, or refuses it.
     private func admit(_ client: String) throws {
         let admitted = state.withLock { state in
-            guard state.perClient[client, default: 0] < limits.perClient, state.waitingCount < limits.waiting else { return false }
+            guard state.perClient[client, default: 0] < limits.perClient, state.waitingCount < limits.waiting else {
+                return false
+            }
             state.perClient[client, default: 0] += 1
             return true
         }

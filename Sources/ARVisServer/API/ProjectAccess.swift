@@ -17,7 +17,9 @@ extension ARVisAPI {
     ///   expired or revoked), so a client knows to sign in again instead of seeing less.
     func signedIn(token: String? = RequestToken.current) async throws -> Account? {
         guard let token else { return nil }
-        guard let account = try await store.account(tokenHash: SessionToken.hash(token)) else { throw APIError.tokenNotValid }
+        guard let account = try await store.account(tokenHash: SessionToken.hash(token)) else {
+            throw APIError.tokenNotValid
+        }
         return account
     }
 
@@ -32,19 +34,25 @@ extension ARVisAPI {
     /// Private and trashed projects do not exist for non-members (`404`, never `403`, so names do
     /// not leak); a trashed project only answers `includingTrashed` operations.
     /// - Throws: ``APIError`` `401` for a write without a valid token, `404`, or `403` for a role below `needs`.
-    func access(_ slug: String, needs: Role? = nil, includingTrashed: Bool = false,
-                token: String? = RequestToken.current) async throws -> ProjectAccess {
+    func access(
+        _ slug: String, needs: Role? = nil, includingTrashed: Bool = false,
+        token: String? = RequestToken.current
+    ) async throws -> ProjectAccess {
         let account = needs == nil ? try await signedIn(token: token) : try await requireAccount(token: token)
         let notFound = APIError.notFound("no project '\(slug)'")
         guard let project = try await store.project(slug: slug) else { throw notFound }
         let role = try await account.asyncMap { try await store.role(accountID: $0.id, projectID: project.id) } ?? nil
         guard role != nil || (project.visibility != .private && project.trashedAt == nil) else { throw notFound }
         if project.trashedAt != nil, !includingTrashed {
-            throw APIError.notFound("the project '\(slug)' is in the trash; an owner can restore it with POST /api/v1/projects/\(slug)/restore")
+            throw APIError.notFound(
+                "the project '\(slug)' is in the trash; an owner can restore it with POST /api/v1/projects/\(slug)/restore"
+            )
         }
         if let needs {
             guard let role, role >= needs else {
-                throw APIError.forbidden("this needs the \(needs.rawValue) role in '\(slug)'; you are \(role.map { "a \($0.rawValue)" } ?? "not a member")")
+                throw APIError.forbidden(
+                    "this needs the \(needs.rawValue) role in '\(slug)'; you are \(role.map { "a \($0.rawValue)" } ?? "not a member")"
+                )
             }
         }
         return ProjectAccess(project: project, account: account, role: role)

@@ -7,17 +7,25 @@ extension ARVisAPI {
     /// An asset as the API shows it, with the links a client follows.
     static func schema(_ asset: Asset, project: String) -> Components.Schemas.Asset {
         let base = "/api/v1/projects/\(project)/assets/\(asset.id)"
-        let summary = asset.summary.flatMap { try? JSONDecoder().decode(Components.Schemas.AssetSummary.self, from: Data($0.utf8)) }
-        return .init(id: asset.id, name: asset.name, format: .init(rawValue: asset.format) ?? .glb, size: asset.size, contentHash: asset.contentHash,
-                     status: .init(rawValue: asset.status.rawValue) ?? .failed, failure: asset.failure, summary: summary,
-                     uploader: asset.uploaderName, createdAt: asset.createdAt, trashedAt: asset.trashedAt,
-                     links: .init(glb: base + "/model.glb", usdz: base + "/model.usdz", thumbnail: base + "/thumbnail.png", viewer: "/a/\(project)/\(asset.id)"))
+        let summary = asset.summary.flatMap {
+            try? JSONDecoder().decode(Components.Schemas.AssetSummary.self, from: Data($0.utf8))
+        }
+        return .init(
+            id: asset.id, name: asset.name, format: .init(rawValue: asset.format) ?? .glb, size: asset.size,
+            contentHash: asset.contentHash,
+            status: .init(rawValue: asset.status.rawValue) ?? .failed, failure: asset.failure, summary: summary,
+            uploader: asset.uploaderName, createdAt: asset.createdAt, trashedAt: asset.trashedAt,
+            links: .init(
+                glb: base + "/model.glb", usdz: base + "/model.usdz", thumbnail: base + "/thumbnail.png",
+                viewer: "/a/\(project)/\(asset.id)"))
     }
 
     /// A gallery name: 1 to 200 characters, no control characters, trimmed.
     static func assetName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(trimmed.count), !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard (1...200).contains(trimmed.count),
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw APIError.invalid("invalidName", "an asset's name is 1 to 200 characters without control characters")
         }
         return trimmed
@@ -33,21 +41,28 @@ extension ARVisAPI {
 
     func getAsset(_ input: Operations.GetAsset.Input) async throws -> Operations.GetAsset.Output {
         let access = try await access(input.path.project)
-        return .ok(.init(body: .json(Self.schema(try await asset(input.path.id, in: access), project: access.project.slug))))
+        return .ok(
+            .init(body: .json(Self.schema(try await asset(input.path.id, in: access), project: access.project.slug))))
     }
 
     func renameAsset(_ input: Operations.RenameAsset.Input) async throws -> Operations.RenameAsset.Output {
         let access = try await access(input.path.project, needs: .editor)
         guard case .json(let body) = input.body else { throw APIError.badRequest("send JSON {name}") }
-        guard try await store.renameAsset(projectID: access.project.id, id: input.path.id, to: try Self.assetName(body.name)) else {
+        guard
+            try await store.renameAsset(
+                projectID: access.project.id, id: input.path.id, to: try Self.assetName(body.name))
+        else {
             throw APIError.notFound("no asset \(input.path.id)")
         }
-        return .ok(.init(body: .json(Self.schema(try await asset(input.path.id, in: access), project: access.project.slug))))
+        return .ok(
+            .init(body: .json(Self.schema(try await asset(input.path.id, in: access), project: access.project.slug))))
     }
 
     func trashAsset(_ input: Operations.TrashAsset.Input) async throws -> Operations.TrashAsset.Output {
         let access = try await access(input.path.project, needs: .editor)
-        guard try await store.trashAsset(projectID: access.project.id, id: input.path.id) else { throw APIError.notFound("no asset \(input.path.id)") }
+        guard try await store.trashAsset(projectID: access.project.id, id: input.path.id) else {
+            throw APIError.notFound("no asset \(input.path.id)")
+        }
         return .noContent(.init())
     }
 
@@ -56,12 +71,15 @@ extension ARVisAPI {
         guard try await store.restoreAsset(projectID: access.project.id, id: input.path.id) else {
             throw APIError.notFound("no asset \(input.path.id) in the trash")
         }
-        return .ok(.init(body: .json(Self.schema(try await asset(input.path.id, in: access), project: access.project.slug))))
+        return .ok(
+            .init(body: .json(Self.schema(try await asset(input.path.id, in: access), project: access.project.slug))))
     }
 
     /// The asset `id` of the project, out of the trash.
     func asset(_ id: String, in access: ProjectAccess) async throws -> Asset {
-        guard let asset = try await store.asset(projectID: access.project.id, id: id) else { throw APIError.notFound("no asset \(id)") }
+        guard let asset = try await store.asset(projectID: access.project.id, id: id) else {
+            throw APIError.notFound("no asset \(id)")
+        }
         return asset
     }
 }

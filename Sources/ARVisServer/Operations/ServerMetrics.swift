@@ -36,8 +36,9 @@ enum ServerMetrics {
     static func register(_ registry: PrometheusCollectorRegistry, on router: Router<ServerContext>) {
         router.middlewares.add(RequestMetricsMiddleware(instruments: RequestInstruments()))
         router.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }
     }
 }
@@ -50,11 +51,14 @@ enum ServerMetrics {
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let instruments: RequestInstruments
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)
-            instruments.record(route: context.endpointPath, method: request.method, status: response.status, since: start)
+            instruments.record(
+                route: context.endpointPath, method: request.method, status: response.status, since: start)
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
@@ -79,18 +83,24 @@ final class RequestInstruments: Sendable {
 
     private let instruments = Mutex<[Key: Instruments]>([:])
 
-    func record(route: String?, method: HTTPRequest.Method, status: HTTPResponse.Status, since start: ContinuousClock.Instant) {
+    func record(
+        route: String?, method: HTTPRequest.Method, status: HTTPResponse.Status, since start: ContinuousClock.Instant
+    ) {
         let elapsed = ContinuousClock.now - start
         let key = Key(route: route ?? "unmatched", method: method, status: status.code)
         let found = instruments.withLock { instruments in
             if let found = instruments[key] { return found }
             let dimensions = [("route", key.route), ("method", method.rawValue), ("status", String(key.status))]
-            let made = Instruments(counter: Metrics.Counter(label: "arvis_http_requests_total", dimensions: dimensions),
-                                   timer: Metrics.Timer(label: "arvis_http_request_duration_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds))
+            let made = Instruments(
+                counter: Metrics.Counter(label: "arvis_http_requests_total", dimensions: dimensions),
+                timer: Metrics.Timer(
+                    label: "arvis_http_request_duration_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds
+                ))
             instruments[key] = made
             return made
         }
         found.counter.increment()
-        found.timer.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        found.timer.recordNanoseconds(
+            elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
     }
 }

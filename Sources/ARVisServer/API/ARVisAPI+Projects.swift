@@ -18,50 +18,71 @@ extension ARVisAPI {
         }
         while slug.hasSuffix("-") { slug.removeLast() }
         let trimmed = String(slug.prefix(64))
-        return trimmed.count >= 2 ? (trimmed.hasSuffix("-") ? String(trimmed.dropLast()) : trimmed) : "project-\(trimmed)"
+        return trimmed.count >= 2
+            ? (trimmed.hasSuffix("-") ? String(trimmed.dropLast()) : trimmed) : "project-\(trimmed)"
     }
 
     /// Slugs: 2–64 lowercase letters and digits in runs joined by single hyphens.
     static func isValidSlug(_ slug: String) -> Bool {
-        guard (2...64).contains(slug.count), !slug.hasPrefix("-"), !slug.hasSuffix("-"), !slug.contains("--") else { return false }
+        guard (2...64).contains(slug.count), !slug.hasPrefix("-"), !slug.hasSuffix("-"), !slug.contains("--") else {
+            return false
+        }
         return slug.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 
     static func schema(_ project: Project, role: Role?) -> Components.Schemas.Project {
-        .init(slug: project.slug, name: project.name, visibility: .init(rawValue: project.visibility.rawValue) ?? ._private,
-              location: project.location.map { .init(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude, heading: $0.heading) },
-              role: role.flatMap { Components.Schemas.Role(rawValue: $0.rawValue) }, createdAt: project.createdAt, trashedAt: project.trashedAt)
+        .init(
+            slug: project.slug, name: project.name,
+            visibility: .init(rawValue: project.visibility.rawValue) ?? ._private,
+            location: project.location.map {
+                .init(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude, heading: $0.heading)
+            },
+            role: role.flatMap { Components.Schemas.Role(rawValue: $0.rawValue) }, createdAt: project.createdAt,
+            trashedAt: project.trashedAt)
     }
 
     /// A project name, trimmed: 1–200 characters.
     static func projectName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(trimmed.count) else { throw APIError.invalid("invalidName", "a project name is 1 to 200 characters") }
+        guard (1...200).contains(trimmed.count) else {
+            throw APIError.invalid("invalidName", "a project name is 1 to 200 characters")
+        }
         return trimmed
     }
 
     /// A project frame within the ranges of the document (finite, on Earth, heading 0..<360).
     static func frame(_ frame: Components.Schemas.ProjectFrame) throws -> ProjectFrame {
-        let value = ProjectFrame(latitude: frame.latitude, longitude: frame.longitude, altitude: frame.altitude ?? 0, heading: frame.heading ?? 0)
-        guard (-90...90).contains(value.latitude), (-180...180).contains(value.longitude), (-1000...10_000).contains(value.altitude),
-              (0..<360).contains(value.heading) else {
-            throw APIError.invalid("invalidLocation", "a location has a latitude in −90…90, a longitude in −180…180, an altitude in −1000…10000 m and a heading in 0…<360°")
+        let value = ProjectFrame(
+            latitude: frame.latitude, longitude: frame.longitude, altitude: frame.altitude ?? 0,
+            heading: frame.heading ?? 0)
+        guard (-90...90).contains(value.latitude), (-180...180).contains(value.longitude),
+            (-1000...10_000).contains(value.altitude),
+            (0..<360).contains(value.heading)
+        else {
+            throw APIError.invalid(
+                "invalidLocation",
+                "a location has a latitude in −90…90, a longitude in −180…180, an altitude in −1000…10000 m and a heading in 0…<360°"
+            )
         }
         return value
     }
 
     func createProject(_ input: Operations.CreateProject.Input) async throws -> Operations.CreateProject.Output {
         let account = try await requireAccount()
-        guard case .json(let creation) = input.body else { throw APIError.badRequest("send JSON {name, slug?, visibility}") }
+        guard case .json(let creation) = input.body else {
+            throw APIError.badRequest("send JSON {name, slug?, visibility}")
+        }
         let name = try Self.projectName(creation.name)
         let slug = creation.slug ?? Self.slug(from: name)
         guard Self.isValidSlug(slug) else {
-            throw APIError.invalid("invalidSlug", "a slug is 2 to 64 lowercase letters and digits, joined by single hyphens")
+            throw APIError.invalid(
+                "invalidSlug", "a slug is 2 to 64 lowercase letters and digits, joined by single hyphens")
         }
         let visibility = Visibility(rawValue: creation.visibility.rawValue) ?? .private
         let location = try creation.location.map(Self.frame)
         let project = try await answering { () async throws(StoreError) in
-            try await store.createProject(slug: slug, name: name, visibility: visibility, location: location, ownerID: account.id)
+            try await store.createProject(
+                slug: slug, name: name, visibility: visibility, location: location, ownerID: account.id)
         }
         return .created(.init(body: .json(Self.schema(project, role: .owner))))
     }
@@ -78,17 +99,24 @@ extension ARVisAPI {
     }
 
     func updateProject(_ input: Operations.UpdateProject.Input) async throws -> Operations.UpdateProject.Output {
-        guard case .json(let body) = input.body else { throw APIError.badRequest("send JSON {name?, visibility?, location?, removeLocation?}") }
+        guard case .json(let body) = input.body else {
+            throw APIError.badRequest("send JSON {name?, visibility?, location?, removeLocation?}")
+        }
         // Editors may rename; visibility and location are the owners'.
-        let needs: Role = body.visibility != nil || body.location != nil || body.removeLocation == true ? .owner : .editor
+        let needs: Role =
+            body.visibility != nil || body.location != nil || body.removeLocation == true ? .owner : .editor
         let access = try await access(input.path.project, needs: needs)
-        var change = ProjectChange(name: try body.name.map(Self.projectName), visibility: body.visibility.flatMap { Visibility(rawValue: $0.rawValue) })
+        var change = ProjectChange(
+            name: try body.name.map(Self.projectName),
+            visibility: body.visibility.flatMap { Visibility(rawValue: $0.rawValue) })
         if let location = body.location {
             change.location = .some(try Self.frame(location))
         } else if body.removeLocation == true {
             change.location = .some(nil)
         }
-        let project = try await answering { () async throws(StoreError) in try await store.updateProject(id: access.project.id, change) }
+        let project = try await answering { () async throws(StoreError) in
+            try await store.updateProject(id: access.project.id, change)
+        }
         return .ok(.init(body: .json(Self.schema(project, role: access.role))))
     }
 

@@ -28,12 +28,16 @@ struct APIError: Error, HTTPResponseError {
         self.diagnostics = diagnostics
     }
 
-    static let signInFirst = APIError(.unauthorized, "unauthorized", "sign in first: send Authorization: Bearer <token> from POST /api/v1/sessions")
-    static let tokenNotValid = APIError(.unauthorized, "unauthorized", "the bearer token is not valid (signed out, expired or revoked): sign in again")
+    static let signInFirst = APIError(
+        .unauthorized, "unauthorized", "sign in first: send Authorization: Bearer <token> from POST /api/v1/sessions")
+    static let tokenNotValid = APIError(
+        .unauthorized, "unauthorized", "the bearer token is not valid (signed out, expired or revoked): sign in again")
 
     static func notFound(_ message: String) -> APIError { APIError(.notFound, "notFound", message) }
     static func forbidden(_ message: String) -> APIError { APIError(.forbidden, "forbidden", message) }
-    static func invalid(_ code: String, _ message: String) -> APIError { APIError(.unprocessableContent, code, message) }
+    static func invalid(_ code: String, _ message: String) -> APIError {
+        APIError(.unprocessableContent, code, message)
+    }
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, "badRequest", message) }
 
     /// The store's refusals as answers; a database failure stays an error (a `500`).
@@ -56,7 +60,8 @@ struct APIError: Error, HTTPResponseError {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings, numbers and arrays of them always encode.
-        return (try? encoder.encode(Shape(diagnostics: diagnostics, error: .init(code: code, message: message)))) ?? Data()
+        return (try? encoder.encode(Shape(diagnostics: diagnostics, error: .init(code: code, message: message))))
+            ?? Data()
     }
 
     /// The body's shape.

@@ -18,7 +18,8 @@ enum SpecSyntax: String, Sendable {
             self = SpecReader.looksLikeJSON(body) ? .json : .yaml
             return
         }
-        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type =
+            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         switch type {
         case "application/json", "text/json": self = .json
         case "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml": self = .yaml

@@ -35,10 +35,13 @@ struct ARVisAPI: APIProtocol {
         self.library = library
         grants = AssetGrants(store: store)
         accountLimiter = SignInLimiter(limit: configuration.signInAttempts, window: configuration.signInWindow)
-        addressLimiter = SignInLimiter(limit: configuration.signInAttemptsPerAddress, window: configuration.signInWindow)
+        addressLimiter = SignInLimiter(
+            limit: configuration.signInAttemptsPerAddress, window: configuration.signInWindow)
         signUpLimiter = SignInLimiter(limit: configuration.signUpsPerAddress, window: configuration.signUpWindow)
-        passwords = WorkPool("password checks", limits: .init(running: WorkPool.backgroundThreads, perClient: 16, waiting: 256))
-        specChecks = WorkPool("spec checks", limits: .init(running: WorkPool.backgroundThreads, perClient: 8, waiting: 64))
+        passwords = WorkPool(
+            "password checks", limits: .init(running: WorkPool.backgroundThreads, perClient: 16, waiting: 256))
+        specChecks = WorkPool(
+            "spec checks", limits: .init(running: WorkPool.backgroundThreads, perClient: 8, waiting: 64))
         decoyHash = Bcrypt.hash(SessionToken.make(), cost: Self.cost(configuration))
     }
 
@@ -48,8 +51,14 @@ struct ARVisAPI: APIProtocol {
     // MARK: Operations
 
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
-        guard await store.ping() else { return .serviceUnavailable(.init(body: .json(Self.error("unavailable", "the database does not answer")))) }
-        return .ok(.init(body: .json(.init(status: .ok, version: Self.version, database: store.engine == .postgres ? .postgres : .sqlite))))
+        guard await store.ping() else {
+            return .serviceUnavailable(.init(body: .json(Self.error("unavailable", "the database does not answer"))))
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(status: .ok, version: Self.version, database: store.engine == .postgres ? .postgres : .sqlite)
+                )))
     }
 
     static func error(_ code: String, _ message: String) -> Components.Schemas._Error {
@@ -57,7 +66,8 @@ struct ARVisAPI: APIProtocol {
     }
 
     /// The answer to a password outside 10–200 characters.
-    static let weakPassword = Components.Responses.Unprocessable(body: .json(error("weakPassword", "a password is 10 to 200 characters")))
+    static let weakPassword = Components.Responses.Unprocessable(
+        body: .json(error("weakPassword", "a password is 10 to 200 characters")))
 
     static func isAcceptablePassword(_ password: String) -> Bool { (10...200).contains(password.count) }
 
@@ -69,14 +79,18 @@ struct ARVisAPI: APIProtocol {
     /// The stored hash of a new password, at the configured bcrypt cost, made on ``passwords``.
     func passwordHash(_ password: String) async throws -> String {
         let cost = Self.cost(configuration)
-        return try await passwords.run(client: RequestAddress.current) { Bcrypt.hash(Self.prepared(password), cost: cost) }
+        return try await passwords.run(client: RequestAddress.current) {
+            Bcrypt.hash(Self.prepared(password), cost: cost)
+        }
     }
 
     /// Whether `password` matches the stored `hash` (`nil`: no account, checked against the decoy
     /// so the answer takes as long), on ``passwords``.
     func passwordMatches(_ password: String, hash: String?) async throws -> Bool {
         let stored = hash ?? decoyHash
-        let matches = try await passwords.run(client: RequestAddress.current) { Bcrypt.verify(Self.prepared(password), hash: stored) }
+        let matches = try await passwords.run(client: RequestAddress.current) {
+            Bcrypt.verify(Self.prepared(password), hash: stored)
+        }
         return matches && hash != nil
     }
 

@@ -15,7 +15,9 @@ extension ARVisAPI {
 
     func setMember(_ input: Operations.SetMember.Input) async throws -> Operations.SetMember.Output {
         let access = try await access(input.path.project, needs: .owner)
-        guard case .json(let body) = input.body, let role = Role(rawValue: body.role.rawValue) else { throw APIError.badRequest("send JSON {role}") }
+        guard case .json(let body) = input.body, let role = Role(rawValue: body.role.rawValue) else {
+            throw APIError.badRequest("send JSON {role}")
+        }
         let member = try await answering { () async throws(StoreError) in
             try await store.setMember(projectID: access.project.id, username: input.path.username, role: role)
         }
