@@ -1,6 +1,7 @@
 import ARVisGraphics
+import ARVisPipeline
 import ARVisSpec
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 
 /// `arvis qr`: a QR Code of a URL (or any text), as SVG or PNG.
@@ -22,9 +23,8 @@ struct QRCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case svg, png
-    }
+    /// The pipeline's QR Code formats, named on the command line.
+    typealias Format = CodeFormat
 
     enum Level: String, ExpressibleByArgument, CaseIterable {
         case low = "L"
@@ -90,20 +90,16 @@ struct QRCommand: ParsableCommand {
             try QRCode(encoding: content, errorCorrection: level.errorCorrection, minimumVersion: minVersion)
         }
         let what = "version \(code.version)-\(code.errorCorrection), \(code.size)×\(code.size) modules"
-        switch resolvedFormat ?? .svg {
-        case .svg:
-            let data = Data(code.svg(moduleSize: moduleSize).utf8)
-            guard let output, output != "-" else { return try Console.write(data) }
-            try reporting.save(data, to: output, what: what)
-        case .png:
-            guard let output, output != "-" else {
-                throw ValidationError("PNG needs -o FILE (a terminal cannot show it)")
-            }
-            let fonts = try CLIExit.reporting { try FontLibrary.standard() }
-            let png = try CLIExit.reporting {
-                try PNGWriter(fonts: fonts, scale: 1).write(code.drawing(moduleSize: moduleSize.rounded()))
-            }
-            try reporting.save(Data(png), to: output, what: "\(what), PNG")
+        let format = resolvedFormat ?? .svg
+        guard format == .svg || (output != nil && output != "-") else {
+            throw ValidationError("PNG needs -o FILE (a terminal cannot show it)")
         }
+        let encoded = try CLIExit.reporting {
+            try code.encode(as: format, moduleSize: moduleSize, fonts: { try FontLibrary.standard() })
+        }
+        guard let output, output != "-" else { return try Console.write(Data(encoded.bytes)) }
+        try reporting.save(Data(encoded.bytes), to: output, what: format == .png ? "\(what), PNG" : what)
     }
 }
+
+extension CodeFormat: ExpressibleByArgument {}

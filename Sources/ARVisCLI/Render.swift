@@ -1,8 +1,9 @@
 import ARVisGraphics
+import ARVisPipeline
 import ARVisRender
 import ARVisSpec
 import ARVisSupport
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 
 /// `arvis render`: draws widgets, components and charts as SVG, PNG or interactive HTML.
@@ -32,9 +33,8 @@ struct Render: AsyncParsableCommand {
             """
     )
 
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case svg, png, html
-    }
+    /// The pipeline's widget formats, named on the command line.
+    typealias OutputFormat = WidgetFormat
 
     @OptionGroup var reading: ReadingOptions
 
@@ -141,21 +141,16 @@ struct Render: AsyncParsableCommand {
     }
 
     private func encode(_ widget: RenderedWidget, fonts: FontLibrary) throws -> Data {
-        switch resolvedFormat {
-        case .svg: return Data(SVGWriter().write(widget.drawing).utf8)
-        case .html: return Data(HTMLWriter().page(widget.drawing).utf8)
-        case .png:
-            do {
-                var warnings: [GraphicsError] = []
-                let png = try PNGWriter(fonts: fonts, scale: scale).write(widget.drawing, warnings: &warnings)
-                for warning in warnings {
-                    Console.error("warning: \(warning.location ?? widget.name): \(warning); a placeholder is drawn")
-                }
-                return Data(png)
-            } catch {
-                Console.error("error: \(widget.name): \(error)")
-                throw CLIExit.specErrors.exitCode
+        do {
+            var warnings: [GraphicsError] = []
+            let output = try resolvedFormat.encode(widget.drawing, scale: scale, fonts: { fonts }, warnings: &warnings)
+            for warning in warnings {
+                Console.error("warning: \(warning.location ?? widget.name): \(warning); a placeholder is drawn")
             }
+            return Data(output.bytes)
+        } catch {
+            Console.error("error: \(widget.name): \(error)")
+            throw CLIExit.specErrors.exitCode
         }
     }
 
@@ -209,3 +204,5 @@ struct Render: AsyncParsableCommand {
         return resolvedFormat == .png ? "\(size) px PNG" : "\(size) \(resolvedFormat.rawValue.uppercased())"
     }
 }
+
+extension WidgetFormat: ExpressibleByArgument {}

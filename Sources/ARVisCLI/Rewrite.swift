@@ -149,7 +149,7 @@ enum Rewriting {
         return "lines " + lines.dropLast().map(String.init).joined(separator: ", ") + " and \(last)"
     }
 
-    static func text(_ document: SpecDocument, as syntax: SpecInput.Syntax) throws -> String {
+    static func text(_ document: SpecDocument, as syntax: SpecSyntax) throws -> String {
         switch syntax {
         case .json: return SpecWriter.json(document)
         case .yaml:

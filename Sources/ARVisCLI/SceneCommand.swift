@@ -5,7 +5,7 @@ import ARVisPipeline
 import ARVisRender
 import ARVisSpatial
 import ARVisSpec
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 
 /// `arvis scene`: the environment laid out in 3D, as scene JSON, glTF or GLB.
@@ -26,9 +26,8 @@ struct SceneCommand: AsyncParsableCommand {
               arvis scene example1.json --open-links -o chained.usdz
             """)
 
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case json, gltf, glb, usdz
-    }
+    /// The pipeline's scene formats, named on the command line.
+    typealias OutputFormat = SceneFormat
 
     @OptionGroup var reading: ReadingOptions
 
@@ -142,14 +141,8 @@ struct SceneCommand: AsyncParsableCommand {
             fetching.report(placed.failures)
             models = placed.models
         }
-        let data: Data = try CLIExit.reporting {
-            switch resolvedFormat {
-            case .json: Data(try scene.json().utf8)
-            case .gltf: Data(try GLTFExporter().gltf(scene, textures: try textured.textures(scale: scale)).utf8)
-            case .glb: Data(try GLTFExporter().glb(scene, textures: try textured.textures(scale: scale)))
-            case .usdz: Data(try textured.usdz(textures: try textured.textures(scale: scale), models: models))
-            }
-        }
+        let data = Data(
+            try CLIExit.reporting { try textured.encode(as: resolvedFormat, scale: scale, models: models) }.bytes)
         guard let output, output != "-" else {
             guard (resolvedFormat != .glb && resolvedFormat != .usdz) || isatty(STDOUT_FILENO) == 0 else {
                 Console.error(
@@ -164,3 +157,5 @@ struct SceneCommand: AsyncParsableCommand {
             data, to: output, what: "\(scene.nodes.count) nodes, \(quads) quads, \(resolvedFormat.rawValue)")
     }
 }
+
+extension SceneFormat: ExpressibleByArgument {}

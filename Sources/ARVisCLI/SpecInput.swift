@@ -5,16 +5,11 @@ import ARVisSupport
 public import ArgumentParser
 import Foundation
 
-/// Reads a spec file in JSON or YAML, chosen by extension or, failing that, by its first character.
+/// A spec file read within a size limit, in the syntax ``SpecSyntax`` finds for it.
 struct SpecInput {
-    /// The syntax a file is written in.
-    enum Syntax: String {
-        case json, yaml
-    }
-
     let path: String
     let data: Data
-    let syntax: Syntax
+    let syntax: SpecSyntax
 
     /// The default limit on an input's size.
     static let defaultMaximumBytes = 32_000_000
@@ -33,14 +28,7 @@ struct SpecInput {
             let raise = error.code == .tooLarge ? " (raise the limit with --max-input-mb)" : ""
             throw SpecError(code: .unreadable, message: "cannot read \(error)\(raise)", cause: error)
         }
-        syntax = Self.syntax(of: path, data)
-    }
-
-    private static func syntax(of path: String, _ data: Data) -> Syntax {
-        let lowered = path.lowercased()
-        if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") { return .yaml }
-        if lowered.hasSuffix(".json") { return .json }
-        return SpecReader.looksLikeJSON(data) ? .json : .yaml
+        syntax = SpecSyntax(path: path, bytes: data)
     }
 
     /// The file at `path`, for commands: when it cannot be read, the reason is printed and becomes
@@ -67,10 +55,7 @@ struct SpecInput {
 
     /// The document and its diagnostics.
     func read(options: ReadOptions) -> ReadResult {
-        switch syntax {
-        case .json: SpecReader.read(json: data, file: path, options: options)
-        case .yaml: YAMLSpecReader.read(yaml: data, file: path, options: options)
-        }
+        syntax.read(data, file: path, options: options)
     }
 }
 

@@ -5,6 +5,7 @@ import ARVisPipeline
 import ARVisRender
 import ARVisSpatial
 import ARVisSpec
+import ARVisSpecYAML
 import ARVisStore
 import Foundation
 import HTTPTypes
@@ -20,25 +21,6 @@ import HTTPTypes
 /// Every cached file is keyed by all that goes into it: a drawing by the spec's bytes and syntax
 /// (and format and scale), a page also by its project, spec name, version and base URL.
 struct HubRenderer: Sendable {
-    /// A made file and its media type.
-    struct Output: Sendable {
-        var bytes: [UInt8]
-        var mediaType: String
-    }
-
-    /// The widget formats.
-    enum WidgetFormat: String, Sendable {
-        case svg, png, html
-
-        var mediaType: String {
-            switch self {
-            case .svg: "image/svg+xml"
-            case .png: "image/png"
-            case .html: "text/html; charset=utf-8"
-            }
-        }
-    }
-
     /// The scales PNG widgets are drawn at: one cache entry each, so a scale cannot be varied to
     /// make every request a new render.
     static let scales: Set<Double> = [1, 2, 3]
@@ -126,18 +108,13 @@ struct HubRenderer: Sendable {
 
     /// A widget's drawing as the file `format` names.
     private func encode(_ drawing: Drawing, number: Int, format: WidgetFormat, scale: Double) throws -> Output {
-        let bytes: [UInt8]
-        switch format {
-        case .svg: bytes = Array(SVGWriter().write(drawing).utf8)
-        case .html: bytes = Array(HTMLWriter().page(drawing).utf8)
-        case .png:
-            do { bytes = try PNGWriter(fonts: try requireFonts(), scale: scale).write(drawing) } catch let error
-                as APIError
-            { throw error } catch {
-                throw APIError.invalid("renderFailed", "widget \(number) cannot be drawn as PNG: \(error)")
-            }
+        var warnings: [GraphicsError] = []
+        do { return try format.encode(drawing, scale: scale, fonts: requireFonts, warnings: &warnings) } catch let error
+            as APIError
+        { throw error } catch {
+            throw APIError.invalid(
+                "renderFailed", "widget \(number) cannot be drawn as \(format.rawValue.uppercased()): \(error)")
         }
-        return Output(bytes: bytes, mediaType: format.mediaType)
     }
 
     /// Keeps an unsaved spec for preview, with the renders and forgotten like them, under the
@@ -172,11 +149,6 @@ struct HubRenderer: Sendable {
 
     /// The placed scene as scene JSON or GLB (widgets textured at 1 pixel per point).
     /// - Throws: ``APIError`` `422` when the spec is not an environment or cannot be exported.
-    /// The formats a spec's scene is served in.
-    enum SceneFormat: String {
-        case json, glb, usdz
-    }
-
     /// The scene of a spec. `models` gives the placements' models by their `model` string (gallery
     /// assets) and is called only when the scene is not cached; `modelsKey` names those files and
     /// which `model` string each stands for.
@@ -192,7 +164,7 @@ struct HubRenderer: Sendable {
     private func export(
         _ format: SceneFormat, of version: SpecVersion, models: @escaping @Sendable () -> [String: Model]
     ) async throws -> Output {
-        guard case .environment(let environment) = try document(version) else {
+        guard case .environment(let environment) = try version.document() else {
             throw APIError.invalid(
                 "notAnEnvironment", "the spec '\(version.name)' is a widget, not an environment: a scene needs targets")
         }
@@ -201,17 +173,7 @@ struct HubRenderer: Sendable {
         let scene = await TexturedScene(environment, renderOptions: options)
         return try await drawing {
             do {
-                switch format {
-                case .json: return Output(bytes: Array(try scene.graph.json().utf8), mediaType: "application/json")
-                case .glb:
-                    return Output(
-                        bytes: try GLTFExporter().glb(scene.graph, textures: try scene.textures(scale: 1)),
-                        mediaType: "model/gltf-binary")
-                case .usdz:
-                    return Output(
-                        bytes: try scene.usdz(textures: try scene.textures(scale: 1), models: models()),
-                        mediaType: ModelFormat.usdz.mimeType)
-                }
+                return try scene.encode(as: format, scale: 1, models: models())
             } catch {
                 throw APIError.invalid("exportFailed", "the scene of '\(version.name)' cannot be exported: \(error)")
             }
@@ -224,11 +186,7 @@ struct HubRenderer: Sendable {
             try await drawing {
                 do {
                     let code = try QRCode(encoding: text, errorCorrection: .medium)
-                    return png
-                        ? Output(
-                            bytes: try PNGWriter(fonts: try requireFonts(), scale: 1).write(
-                                code.drawing(moduleSize: 8)), mediaType: "image/png")
-                        : Output(bytes: Array(code.svg(moduleSize: 4).utf8), mediaType: "image/svg+xml")
+                    return try code.encode(as: png ? .png : .svg, moduleSize: png ? 8 : 4, fonts: requireFonts)
                 } catch let error as APIError { throw error } catch {
                     throw APIError.invalid("qrFailed", "no QR Code for this link: \(error)")
                 }
@@ -245,22 +203,12 @@ struct HubRenderer: Sendable {
 
     /// The spec's widgets, drawn.
     private func render(_ version: SpecVersion) throws -> [RenderedWidget] {
-        let document = try document(version)
+        let document = try version.document()
         do {
             return try Renderer(options: RenderOptions(), fonts: fonts).render(document)
         } catch {
             throw APIError.invalid("renderFailed", "the spec '\(version.name)' cannot be drawn: \(error)")
         }
-    }
-
-    func document(_ version: SpecVersion) throws -> SpecDocument {
-        guard
-            let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name)
-                .document
-        else {
-            throw APIError.invalid("invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
-        }
-        return document
     }
 
     private func requireFonts() throws -> FontLibrary {
@@ -275,7 +223,7 @@ struct HubRenderer: Sendable {
 
 /// Made files by key, the oldest forgotten beyond a number of bytes.
 actor OutputCache {
-    private var outputs: [String: HubRenderer.Output] = [:]
+    private var outputs: [String: Output] = [:]
     private var order: [String] = []
     private var bytes = 0
     private let capacity: Int
@@ -287,10 +235,10 @@ actor OutputCache {
         largestOutput = capacity / 4
     }
 
-    func output(_ key: String) -> HubRenderer.Output? { outputs[key] }
+    func output(_ key: String) -> Output? { outputs[key] }
 
     /// Keeps `output` under `key` (unless it is larger than ``largestOutput``) and returns it.
-    func remember(_ output: HubRenderer.Output, as key: String) -> HubRenderer.Output {
+    func remember(_ output: Output, as key: String) -> Output {
         guard output.bytes.count <= largestOutput, outputs[key] == nil else { return output }
         outputs[key] = output
         order.append(key)

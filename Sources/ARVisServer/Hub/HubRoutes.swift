@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisModel
+import ARVisPipeline
 import ARVisSpec
 import ARVisStore
 import Foundation
@@ -54,7 +55,7 @@ struct HubRoutes: Sendable {
     private func galleryAssets(of version: SpecVersion, in access: ProjectAccess) async throws -> [(
         reference: String, asset: Asset
     )] {
-        guard case .environment(let environment) = try? renderer.document(version) else { return [] }
+        guard case .environment(let environment) = try? version.document() else { return [] }
         var found: [(reference: String, asset: Asset)] = []
         for reference in Set((environment.placements ?? []).map(\.model)) {
             guard let id = Self.assetID(in: reference),
@@ -99,7 +100,7 @@ struct HubRoutes: Sendable {
     {
         let parts = file.split(separator: ".")
         guard parts.count == 2, parts[0].count <= 6, let number = Int(parts[0]), number >= 1,
-            let format = HubRenderer.WidgetFormat(rawValue: String(parts[1]))
+            let format = WidgetFormat(rawValue: String(parts[1]))
         else {
             throw APIError.notFound("a widget is named by its number from 1 and a format: 1.svg, 1.png or 1.html")
         }
@@ -125,7 +126,7 @@ struct HubRoutes: Sendable {
         case "iarvis": text = links.deepLink
         case "page": text = links.page
         case "json":
-            guard let embedded = HubLinks.embeddedDeepLink(try renderer.document(version)) else {
+            guard let embedded = HubLinks.embeddedDeepLink(try version.document()) else {
                 throw APIError.notFound(
                     "'\(version.name)' is not an environment small enough for a QR Code of its JSON: use target=iarvis")
             }
@@ -144,14 +145,14 @@ struct HubRoutes: Sendable {
         ) {
             let names = try await renderer.widgetNames(of: version)
             let qr = try await renderer.qrCode(links.deepLink, png: false)
-            let embedded = try HubLinks.embeddedDeepLink(renderer.document(version))
+            let embedded = try HubLinks.embeddedDeepLink(version.document())
             let embeddedQR = try await embedded.asyncMap { try await renderer.qrCode($0, png: false) }
             let html = HubPage(
                 projectName: access.project.name, version: version, links: links, widgetNames: names,
                 qrSVG: String(decoding: qr.bytes, as: UTF8.self),
                 embedded: embedded.map { ($0, String(decoding: embeddedQR?.bytes ?? [], as: UTF8.self)) }
             ).html
-            return HubRenderer.Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8")
+            return Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8")
         }
         return Self.response(
             output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request, policy: HubPage.policy)
@@ -173,7 +174,7 @@ struct HubRoutes: Sendable {
 
     /// A made file as a response with its `ETag`, or `304` when the client has it; `policy` is the
     /// Content-Security-Policy of a page or drawing.
-    static func response(_ output: HubRenderer.Output, etag: String, request: Request, policy: String? = nil)
+    static func response(_ output: Output, etag: String, request: Request, policy: String? = nil)
         -> Response
     {
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]

@@ -1,3 +1,4 @@
+import ARVisPipeline
 import ARVisStore
 import Foundation
 import HTTPTypes
@@ -21,7 +22,7 @@ struct PlanRoutes: Sendable {
                 throw APIError.notFound("no plan \(id)")
             }
             return HubRoutes.response(
-                HubRenderer.Output(bytes: geojson, mediaType: "application/geo+json"), etag: "\"\(plan.id)\"",
+                Output(bytes: geojson, mediaType: "application/geo+json"), etag: "\"\(plan.id)\"",
                 request: request)
         }
         router.get("/api/v1/projects/{project}/areas/{id}/geojson") { request, context in
@@ -35,7 +36,7 @@ struct PlanRoutes: Sendable {
                 Array("{\"area\":".utf8) + area.area + Array(",\"exclusions\":".utf8)
                 + (area.exclusions ?? Array("null".utf8)) + [UInt8(ascii: "}")]
             return HubRoutes.response(
-                HubRenderer.Output(bytes: bytes, mediaType: "application/json"), etag: "\"\(area.id)\"",
+                Output(bytes: bytes, mediaType: "application/json"), etag: "\"\(area.id)\"",
                 request: request)
         }
     }

@@ -3,47 +3,16 @@ import ARVisSpecYAML
 import ARVisStore
 import Foundation
 
-/// A spec's bytes as they travel: exactly as the author sent them (trailing commas, comments in
-/// YAML, key order, line numbers kept), in JSON or YAML.
-enum SpecSyntax: String, Sendable {
-    case json, yaml
-
-    /// The media type a version is stored and served with.
-    var mediaType: String { self == .json ? "application/json" : "application/yaml" }
-
-    /// The syntax a `Content-Type` names; `nil` when it names neither (`415`). Without a content
-    /// type the body's first character decides.
-    init?(contentType: String?, body: [UInt8]) {
-        guard let contentType, !contentType.isEmpty else {
-            self = SpecReader.looksLikeJSON(body) ? .json : .yaml
-            return
-        }
-        let type =
-            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        switch type {
-        case "application/json", "text/json": self = .json
-        case "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml": self = .yaml
-        default:
-            guard type.hasSuffix("+json") else { return nil }
-            self = .json
-        }
-    }
-
-    /// The syntax of a stored version.
-    init(mediaType: String) {
-        self = mediaType == SpecSyntax.yaml.mediaType ? .yaml : .json
-    }
-
-    /// Reads `body` as this syntax, with diagnostics located in the file `name`.
-    func read(_ body: [UInt8], name: String) -> ReadResult {
-        switch self {
-        case .json: SpecReader.read(json: Data(body), file: name)
-        case .yaml: YAMLSpecReader.read(yaml: Data(body), file: name)
-        }
-    }
-}
-
 extension SpecVersion {
+    /// The stored spec as a document. One that no longer reads (the grammar changed under it) is a
+    /// `422` asking for it to be saved again.
+    func document() throws -> SpecDocument {
+        guard let document = SpecSyntax(mediaType: mediaType).read(Data(body ?? []), file: name).document else {
+            throw APIError.invalid("invalidSpec", "the stored spec '\(name)' no longer reads; save it again")
+        }
+        return document
+    }
+
     /// The strong `ETag` of this version: its number and a prefix of its content hash, so a spec
     /// deleted and created again never matches an old tag.
     var etag: String { "\"\(version)-\(contentHash.prefix(16))\"" }

@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSpecYAML
 import ARVisStore
 import Foundation
 import HTTPTypes
@@ -100,10 +101,7 @@ struct SpecRoutes: Sendable {
 
     /// A stored YAML spec as JSON.
     static func convertedToJSON(_ version: SpecVersion) throws -> [UInt8] {
-        guard let document = SpecSyntax.yaml.read(version.body ?? [], name: version.name).document else {
-            throw APIError.invalid("invalidSpec", "the stored spec no longer reads; save it again")
-        }
-        return Array(SpecWriter.json(document).utf8)
+        Array(SpecWriter.json(try version.document()).utf8)
     }
 
     /// `text` as a JSON string literal.

@@ -401,13 +401,7 @@ final class SpecSnapshots: Sendable {
             return hit
         }
         let snapshot = try await pool.run(client: nil) {
-            guard
-                let document = SpecSyntax(mediaType: version.mediaType).read(version.body ?? [], name: version.name)
-                    .document
-            else {
-                throw APIError.invalid(
-                    "invalidSpec", "the stored spec '\(version.name)' no longer reads; save it again")
-            }
+            let document = try version.document()
             var bare = version
             bare.body = nil
             return Snapshot(version: bare, json: SpecWriter.compactJSON(document), digest: WidgetDigest(document))

@@ -1,5 +1,7 @@
 import ARVisGraphics
+import ARVisPipeline
 import ARVisSpec
+import ARVisSpecYAML
 import ARVisStore
 import Foundation
 import HTTPTypes
@@ -34,13 +36,13 @@ struct PreviewRoutes: Sendable {
         }
         router.get("/preview/{preview}/scene") { request, context in
             let version = try await self.kept(context)
-            guard case .environment = try renderer.document(version) else {
+            guard case .environment = try version.document() else {
                 throw APIError.invalid(
                     "notAnEnvironment", "this preview is a widget, not an environment: a scene needs targets")
             }
             let html = ScenePreviewPage(model: "/preview/\(version.contentHash)/scene.glb").html
             return HubRoutes.response(
-                HubRenderer.Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8"),
+                Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8"),
                 etag: "\"\(version.contentHash.prefix(16))-page\"", request: request, policy: AssetViewerPage.policy)
         }
     }
@@ -61,7 +63,7 @@ struct PreviewRoutes: Sendable {
                 .unsupportedMediaType, "unsupportedMediaType", "send the spec as application/json or application/yaml")
         }
         let name = request.uri.queryParameters.get("name").flatMap { ItemName.isValid($0) ? $0 : nil } ?? "spec"
-        let read = syntax.read(body, name: name)
+        let read = syntax.read(Data(body), file: name)
         let diagnostics = read.diagnostics.sortedByPosition
         var fields = ["\"diagnostics\":\(Diagnostic.json(diagnostics))"]
         let draw = request.uri.queryParameters.get("draw") != "false"

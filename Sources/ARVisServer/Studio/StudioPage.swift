@@ -1,4 +1,5 @@
 import ARVisGraphics
+import ARVisPipeline
 import ARVisSpec
 import Foundation
 import HTTPTypes
@@ -49,7 +50,7 @@ struct StudioPage: Sendable {
     static let script = "/studio/app.js"
 
     /// The JSON Schema of specs (`arvis schema`), made on the first request for it.
-    private static let schema = HubRenderer.Output(
+    private static let schema = Output(
         bytes: Array(SpecSchema.json().utf8), mediaType: "application/schema+json")
     private static let schemaTag = "\"\(HubRenderer.hexPrefix(of: schema.bytes))\""
 
