@@ -32,10 +32,11 @@ public struct ARVisCommand: AsyncParsableCommand {
             """,
         version: ARVisCommand.version,
         subcommands: [
-            Validate.self, LinksCommand.self, Render.self, SceneCommand.self, PlantCommand.self, SpeciesCommand.self,
+            ValidateCommand.self, LinksCommand.self, RenderCommand.self, SceneCommand.self, PlantCommand.self,
+            SpeciesCommand.self,
             QRCommand.self, InspectCommand.self, ThumbnailCommand.self, ServeCommand.self, LoginCommand.self,
             ProjectCommand.self, MembersCommand.self, PushCommand.self, PullCommand.self, WatchCommand.self,
-            Format.self, Convert.self, SchemaCommand.self,
+            FormatCommand.self, ConvertCommand.self, SchemaCommand.self,
         ]
     )
 

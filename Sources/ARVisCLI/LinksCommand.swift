@@ -28,7 +28,7 @@ struct LinksCommand: ParsableCommand {
     @OptionGroup var reading: ReadingOptions
 
     @Option(help: "Output format: text or json.")
-    var format: Validate.OutputFormat = .text
+    var format: ValidateCommand.OutputFormat = .text
 
     @Argument(help: "A spec file (JSON or YAML; - reads standard input).")
     var file: String

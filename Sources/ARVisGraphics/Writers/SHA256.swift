@@ -17,14 +17,14 @@ package enum SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
-    package static func hash(_ message: [UInt8]) -> [UInt8] {
+    static func hash(_ message: [UInt8]) -> [UInt8] {
         var hasher = Hasher()
         hasher.update(message)
         return hasher.finalize()
     }
 
-    /// A digest computed piece by piece, for data that arrives in chunks (uploads streamed to disk).
-    package struct Hasher: Sendable {
+    /// A digest computed piece by piece.
+    struct Hasher: Sendable {
         private var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
@@ -95,11 +95,6 @@ package enum SHA256 {
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
         (value >> count) | (value << (32 - count))
-    }
-
-    /// A digest in lowercase hex.
-    package static func hex(_ digest: [UInt8]) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
     }
 
     /// The digest of `text`'s UTF-8 bytes in base64, as a CSP source expression wants it.

@@ -23,7 +23,7 @@ extension ARVisAPI {
         ifMatch: String?, ifNoneMatch: String? = nil
     ) async throws -> Saved {
         let (diagnostics, hash) = try await specChecks.run(client: RequestAddress.current) {
-            (syntax.read(Data(body), file: name).diagnostics.sortedByPosition, SHA256.hexDigest(of: body))
+            (syntax.read(Data(body), file: name).diagnostics.sortedByPosition, Digest.sha256Hex(body))
         }
         if diagnostics.containsErrors {
             let errors = diagnostics.filter { $0.severity == .error }.count

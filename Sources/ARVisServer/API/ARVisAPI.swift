@@ -96,6 +96,6 @@ struct ARVisAPI: APIProtocol {
 
     /// bcrypt over the password's SHA-256 (base64), so passwords longer than bcrypt's 72 bytes still count whole.
     static func prepared(_ password: String) -> String {
-        Data(SHA256.hash(Array(password.utf8))).base64EncodedString()
+        Data(Digest.sha256(Array(password.utf8))).base64EncodedString()
     }
 }

@@ -22,7 +22,7 @@ final class AssetGrants: Sendable {
     /// A grant for `assetID` of `projectID`, valid for ``lifetime`` from `now`.
     func grant(projectID: String, assetID: String, now: Date = Date()) async throws -> String {
         let expiry = Int(now.timeIntervalSince1970 + Self.lifetime)
-        return "\(expiry).\(SHA256.hex(try await signature(projectID: projectID, assetID: assetID, expiry: expiry)))"
+        return "\(expiry).\(Digest.hex(try await signature(projectID: projectID, assetID: assetID, expiry: expiry)))"
     }
 
     /// Whether `grant` is one this server made for the asset and has not expired.
@@ -31,20 +31,20 @@ final class AssetGrants: Sendable {
         guard parts.count == 2, let expiry = Int(parts[0]), Double(expiry) > now.timeIntervalSince1970,
             parts[1].count == 64
         else { return false }
-        let expected = SHA256.hex(try await signature(projectID: projectID, assetID: assetID, expiry: expiry))
+        let expected = Digest.hex(try await signature(projectID: projectID, assetID: assetID, expiry: expiry))
         // Compared in full whatever differs, so timing tells nothing.
         return zip(expected.utf8, parts[1].utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     private func signature(projectID: String, assetID: String, expiry: Int) async throws -> [UInt8] {
-        Self.hmac(key: try await secret(), message: Array("\(projectID)/\(assetID)/\(expiry)".utf8))
+        Digest.hmacSHA256(key: try await secret(), message: Array("\(projectID)/\(assetID)/\(expiry)".utf8))
     }
 
     private func secret() async throws -> [UInt8] {
         if let known = key.withLock({ $0 }) { return known }
         let hex = try await store.serverSecret(named: "asset-grants") {
             var generator = SystemRandomNumberGenerator()
-            return SHA256.hex((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            return Digest.hex((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
         let digits = Array(hex)
         let bytes = stride(from: 0, to: digits.count - 1, by: 2).compactMap {
@@ -52,12 +52,5 @@ final class AssetGrants: Sendable {
         }
         key.withLock { $0 = bytes }
         return bytes
-    }
-
-    /// HMAC-SHA256 (RFC 2104) of `message` under a key of at most 64 bytes.
-    static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        let block = key + [UInt8](repeating: 0, count: max(0, 64 - key.count))
-        let inner = SHA256.hash(block.map { $0 ^ 0x36 } + message)
-        return SHA256.hash(block.map { $0 ^ 0x5c } + inner)
     }
 }

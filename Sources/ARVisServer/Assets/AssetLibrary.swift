@@ -2,6 +2,7 @@ import ARVisGraphics
 import ARVisModel
 import ARVisStore
 import ARVisSupport
+import Crypto
 import Foundation
 import Hummingbird
 import Logging
@@ -63,7 +64,7 @@ final class AssetLibrary: Service, Sendable {
         else {
             throw APIError(.internalServerError, "storageFailed", "the upload could not be stored")
         }
-        var hasher = SHA256.Hasher()
+        var hasher = Digest.Hasher()
         var size = 0
         var head: [UInt8] = []
         do {
@@ -72,7 +73,7 @@ final class AssetLibrary: Service, Sendable {
                 size += buffer.readableBytes
                 guard size <= limit else { throw AssetRoutes.tooLarge(limit) }
                 try buffer.withUnsafeReadableBytes { bytes in
-                    hasher.update(bytes)
+                    hasher.update(data: bytes)
                     if head.count < 8 { head += bytes.prefix(8 - head.count) }
                     try handle.write(contentsOf: bytes)
                 }
@@ -86,7 +87,7 @@ final class AssetLibrary: Service, Sendable {
             try? FileManager.default.removeItem(at: temporary)
             throw APIError(.unsupportedMediaType, "unsupportedModel", "upload a GLB (binary glTF) or a USDZ file")
         }
-        let hash = SHA256.hex(hasher.finalize())
+        let hash = Digest.hex(hasher.finalize())
         let target = modelPath(hash, format)
         do {
             try FileManager.default.createDirectory(at: folder(hash), withIntermediateDirectories: true)

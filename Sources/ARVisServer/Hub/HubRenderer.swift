@@ -120,7 +120,7 @@ struct HubRenderer: Sendable {
     /// Keeps an unsaved spec for preview, with the renders and forgotten like them, under the
     /// SHA-256 of its syntax and bytes; `nil` when it is too large to keep.
     func keepPreview(_ body: [UInt8], syntax: SpecSyntax) async -> SpecVersion? {
-        let id = SHA256.hexDigest(of: Array(syntax.mediaType.utf8) + [0] + body)
+        let id = Digest.sha256Hex(Array(syntax.mediaType.utf8) + [0] + body)
         let kept = Output(bytes: body, mediaType: syntax.mediaType)
         guard kept.bytes.count <= largestKept else { return nil }
         _ = await cache.remember(kept, as: "preview/\(id)")

@@ -230,7 +230,7 @@ struct HubLinks: Sendable {
 extension HubRenderer {
     /// The first 16 hex digits of the SHA-256 of `bytes`, for `ETag`s of made files.
     static func hexPrefix(of bytes: [UInt8]) -> String {
-        String(SHA256.hexDigest(of: bytes).prefix(16))
+        String(Digest.sha256Hex(bytes).prefix(16))
     }
 }
 

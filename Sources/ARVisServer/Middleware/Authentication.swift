@@ -42,7 +42,7 @@ enum SessionToken {
     }
 
     static func hash(_ token: String) -> String {
-        SHA256.hexDigest(of: Array(token.utf8))
+        Digest.sha256Hex(Array(token.utf8))
     }
 }
 
@@ -117,12 +117,5 @@ struct ErrorShapeMiddleware: ServerMiddleware {
                 : "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
         default: "it is not valid JSON"
         }
-    }
-}
-
-extension SHA256 {
-    /// The SHA-256 of `bytes` in lowercase hex: token hashes, spec content hashes, `ETag`s.
-    static func hexDigest(of bytes: [UInt8]) -> String {
-        hex(hash(bytes))
     }
 }

@@ -18,7 +18,7 @@ struct WebFile: Sendable {
         guard key.hasPrefix(folder), let text = EmbeddedFiles.texts[key] else { return nil }
         return WebFile(
             path: "/" + key.dropFirst(folder.count), text: text,
-            etag: "\"\(SHA256.hexDigest(of: Array(text.utf8)).prefix(16))\"")
+            etag: "\"\(Digest.sha256Hex(Array(text.utf8)).prefix(16))\"")
     }
 
     /// The embedded files' folder in the target.

@@ -7,8 +7,9 @@ public import ArgumentParser
 import Foundation
 
 /// `arvis render`: draws widgets, components and charts as SVG, PNG or interactive HTML.
-struct Render: AsyncParsableCommand {
+struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Draw a spec's widgets as SVG, PNG or interactive HTML, as an iPhone shows them.",
         discussion: """
             A component or chart renders to one file. An environment renders every widget: -o names a

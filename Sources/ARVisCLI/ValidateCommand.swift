@@ -3,8 +3,9 @@ import ArgumentParser
 import Foundation
 
 /// `arvis validate`: checks specs and prints every problem with its location.
-struct Validate: ParsableCommand {
+struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check specs and report every problem with its file, line, column and path.",
         usage: "arvis validate [<options>] <files> ...",
         discussion: """
