@@ -236,6 +236,7 @@ let package = Package(
             name: "ARVisServerTests",
             dependencies: [
                 "ARVisServer", "ARVisStore", "ARVisSpatial", "ARVisModel", "ARVisGraphics", "ARVisTestSupport",
+                "ARVisSupport", "ARVisSpec", "ARVisRender", "ARVisPlanting", "ARVisExport", "ARVisPipeline",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],

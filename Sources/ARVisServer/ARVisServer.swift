@@ -30,6 +30,7 @@ public enum ARVisServer {
             router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins))
         }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
+        router.middlewares.add(ModuleErrorMiddleware())
         let library = AssetLibrary(directory: configuration.assetDirectory, store: store, logger: logger)
         let api = ARVisAPI(store: store, configuration: configuration, library: library)
         // Routes that limit per client see its address (sign-ins, sign-ups, spec checks, drawings); the

@@ -40,17 +40,6 @@ struct APIError: Error, HTTPResponseError {
     }
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, "badRequest", message) }
 
-    /// The store's refusals as answers; a database failure stays an error (a `500`).
-    init?(_ error: StoreError) {
-        switch error.code {
-        case .notFound: self = .notFound(error.message)
-        case .conflict: self.init(.conflict, "conflict", error.message)
-        case .preconditionFailed: self.init(.preconditionFailed, "preconditionFailed", error.message)
-        case .invalid: self = .invalid("invalid", error.message)
-        default: return nil
-        }
-    }
-
     /// The JSON body.
     var body: Data { Self.body(code, message, diagnostics: diagnostics) }
 
@@ -93,7 +82,7 @@ func answering<T>(_ work: () async throws(StoreError) -> T) async throws -> T {
     do {
         return try await work()
     } catch {
-        guard let refusal = APIError(error) else { throw error }
+        guard let refusal = APIError(error as any Error) else { throw error }
         throw refusal
     }
 }

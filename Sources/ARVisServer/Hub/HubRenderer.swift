@@ -71,7 +71,7 @@ struct HubRenderer: Sendable {
                         "the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)"
                     )
                 }
-                return try encode(widgets[number - 1].drawing, number: number, format: format, scale: scale)
+                return try encode(widgets[number - 1].drawing, format: format, scale: scale)
             }
         }
     }
@@ -91,7 +91,7 @@ struct HubRenderer: Sendable {
         }
         let encoded = try await drawing(preview: true) { [missing] in
             try missing.map { number in
-                (number, try encode(widgets[number - 1].drawing, number: number, format: format, scale: scale))
+                (number, try encode(widgets[number - 1].drawing, format: format, scale: scale))
             }
         }
         for (number, output) in encoded {
@@ -106,15 +106,11 @@ struct HubRenderer: Sendable {
         "\(contentKey(of: version))/widgets/\(number).\(format.rawValue)@\(scale)"
     }
 
-    /// A widget's drawing as the file `format` names.
-    private func encode(_ drawing: Drawing, number: Int, format: WidgetFormat, scale: Double) throws -> Output {
+    /// A widget's drawing as the file `format` names; a drawing too large for PNG is a `422`
+    /// (``APIError/init(_:)``).
+    private func encode(_ drawing: Drawing, format: WidgetFormat, scale: Double) throws -> Output {
         var warnings: [GraphicsError] = []
-        do { return try format.encode(drawing, scale: scale, fonts: requireFonts, warnings: &warnings) } catch let error
-            as APIError
-        { throw error } catch {
-            throw APIError.invalid(
-                "renderFailed", "widget \(number) cannot be drawn as \(format.rawValue.uppercased()): \(error)")
-        }
+        return try format.encode(drawing, scale: scale, fonts: requireFonts, warnings: &warnings)
     }
 
     /// Keeps an unsaved spec for preview, with the renders and forgotten like them, under the
@@ -201,14 +197,9 @@ struct HubRenderer: Sendable {
         return await cache.remember(try await make(), as: key)
     }
 
-    /// The spec's widgets, drawn.
+    /// The spec's widgets, drawn; a widget past a render limit is a `422` (``APIError/init(_:)``).
     private func render(_ version: SpecVersion) throws -> [RenderedWidget] {
-        let document = try version.document()
-        do {
-            return try Renderer(options: RenderOptions(), fonts: fonts).render(document)
-        } catch {
-            throw APIError.invalid("renderFailed", "the spec '\(version.name)' cannot be drawn: \(error)")
-        }
+        try Renderer(options: RenderOptions(), fonts: fonts).render(try version.document())
     }
 
     private func requireFonts() throws -> FontLibrary {

@@ -86,7 +86,7 @@ struct ErrorShapeMiddleware: ServerMiddleware {
         do {
             return try await next(request, body, metadata)
         } catch let error as ServerError {
-            if let refusal = error.underlyingError as? APIError {
+            if let refusal = APIError(error.underlyingError) {
                 var response = HTTPResponse(status: refusal.status)
                 response.headerFields = refusal.headerFields
                 return (response, HTTPBody(refusal.body))
