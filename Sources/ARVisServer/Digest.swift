@@ -8,7 +8,11 @@ enum Digest {
     typealias Hasher = Crypto.SHA256
 
     /// The 32-byte SHA-256 of `bytes`.
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return Array(hasher.finalize())
+    }
 
     /// The SHA-256 of `bytes` in lowercase hex.
     static func sha256Hex(_ bytes: [UInt8]) -> String { hex(sha256(bytes)) }
@@ -17,7 +21,11 @@ enum Digest {
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
-        for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        text.reserveCapacity(64)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
         return String(decoding: text, as: UTF8.self)
     }
 
