@@ -24,15 +24,13 @@ struct MembersCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a project's members and their roles.")
 
-        @Argument(help: "The server, such as http://127.0.0.1:8080.")
-        var server: String
-
-        @Argument(help: "The project's slug.")
-        var project: String
+        @OptionGroup var target: ProjectArguments
 
         func run() async throws {
-            let server = try ServerAddress(server)
-            let output = try await RemoteCall.run { try await server.client.listMembers(path: .init(project: project)) }
+            let server = try target.address()
+            let output = try await RemoteCall.run {
+                try await server.client.listMembers(path: .init(project: target.project))
+            }
             switch output {
             case .ok(let found):
                 try Console.write(TextTable(try found.body.json.members.map { [$0.username, $0.role.rawValue] }).text)
@@ -50,11 +48,7 @@ struct MembersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add an account to a project, or change its role (owners).")
 
-        @Argument(help: "The server, such as http://127.0.0.1:8080.")
-        var server: String
-
-        @Argument(help: "The project's slug.")
-        var project: String
+        @OptionGroup var target: ProjectArguments
 
         @Argument(help: "The account's name.")
         var username: String
@@ -63,16 +57,16 @@ struct MembersCommand: AsyncParsableCommand {
         var role: Role = .viewer
 
         func run() async throws {
-            let server = try ServerAddress(server)
+            let server = try target.address()
             let output = try await RemoteCall.run {
                 try await server.client.setMember(
-                    path: .init(project: project, username: username), body: .json(.init(role: role.schema)))
+                    path: .init(project: target.project, username: username), body: .json(.init(role: role.schema)))
             }
             switch output {
             case .ok(let saved):
                 let member = try saved.body.json
                 Console.error(
-                    "\(member.username) is \(member.role == .viewer ? "a" : "an") \(member.role.rawValue) of '\(project)'"
+                    "\(member.username) is \(member.role == .viewer ? "a" : "an") \(member.role.rawValue) of '\(target.project)'"
                 )
             case .forbidden(let refusal): try RemoteCall.fail(refusal)
             case .notFound(let refusal): try RemoteCall.fail(refusal)
@@ -91,22 +85,18 @@ struct MembersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove a member from a project (owners, or members leaving).")
 
-        @Argument(help: "The server, such as http://127.0.0.1:8080.")
-        var server: String
-
-        @Argument(help: "The project's slug.")
-        var project: String
+        @OptionGroup var target: ProjectArguments
 
         @Argument(help: "The member's account name.")
         var username: String
 
         func run() async throws {
-            let server = try ServerAddress(server)
+            let server = try target.address()
             let output = try await RemoteCall.run {
-                try await server.client.removeMember(path: .init(project: project, username: username))
+                try await server.client.removeMember(path: .init(project: target.project, username: username))
             }
             switch output {
-            case .noContent: Console.error("\(username) is no longer a member of '\(project)'")
+            case .noContent: Console.error("\(username) is no longer a member of '\(target.project)'")
             case .forbidden(let refusal): try RemoteCall.fail(refusal)
             case .notFound(let refusal): try RemoteCall.fail(refusal)
             case .conflict(let refusal): try RemoteCall.fail(refusal)

@@ -26,14 +26,13 @@ struct ProjectCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the projects the account is a member of: slug, role, visibility and name.")
 
-        @Argument(help: "The server, such as http://127.0.0.1:8080.")
-        var server: String
+        @OptionGroup var target: ServerArgument
 
         @Flag(help: "List the projects in the trash instead (restorable for 30 days).")
         var trashed = false
 
         func run() async throws {
-            let server = try ServerAddress(server)
+            let server = try target.address()
             let output = try await RemoteCall.run { try await server.client.listProjects() }
             switch output {
             case .ok(let found):
@@ -51,8 +50,7 @@ struct ProjectCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a project owned by the signed-in account and print its slug.")
 
-        @Argument(help: "The server, such as http://127.0.0.1:8080.")
-        var server: String
+        @OptionGroup var target: ServerArgument
 
         @Argument(help: "The project's display name.")
         var name: String
@@ -64,7 +62,7 @@ struct ProjectCommand: AsyncParsableCommand {
         var visibility: Visibility = .private
 
         func run() async throws {
-            let server = try ServerAddress(server)
+            let server = try target.address()
             let creation = Components.Schemas.ProjectCreation(name: name, slug: slug, visibility: visibility.schema)
             let output = try await RemoteCall.run { try await server.client.createProject(body: .json(creation)) }
             switch output {
@@ -90,15 +88,13 @@ struct ProjectCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print one project: its slug, role, visibility and name.")
 
-        @Argument(help: "The server, such as http://127.0.0.1:8080.")
-        var server: String
-
-        @Argument(help: "The project's slug.")
-        var project: String
+        @OptionGroup var target: ProjectArguments
 
         func run() async throws {
-            let server = try ServerAddress(server)
-            let output = try await RemoteCall.run { try await server.client.getProject(path: .init(project: project)) }
+            let server = try target.address()
+            let output = try await RemoteCall.run {
+                try await server.client.getProject(path: .init(project: target.project))
+            }
             switch output {
             case .ok(let found): try Console.write(ProjectTable([try found.body.json]).text)
             case .notFound(let refusal): try RemoteCall.fail(refusal)
@@ -114,19 +110,15 @@ struct ProjectCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move a project to the trash (owners): restorable for 30 days, then purged.")
 
-        @Argument(help: "The server, such as http://127.0.0.1:8080.")
-        var server: String
-
-        @Argument(help: "The project's slug.")
-        var project: String
+        @OptionGroup var target: ProjectArguments
 
         func run() async throws {
-            let server = try ServerAddress(server)
+            let server = try target.address()
             let output = try await RemoteCall.run {
-                try await server.client.trashProject(path: .init(project: project))
+                try await server.client.trashProject(path: .init(project: target.project))
             }
             switch output {
-            case .noContent: Console.error("moved '\(project)' to the trash; it is purged after 30 days")
+            case .noContent: Console.error("moved '\(target.project)' to the trash; it is purged after 30 days")
             case .forbidden(let refusal): try RemoteCall.fail(refusal)
             case .notFound(let refusal): try RemoteCall.fail(refusal)
             case .unauthorized(let refusal): try RemoteCall.fail(refusal, advice: server.signInAdvice)
@@ -140,19 +132,15 @@ struct ProjectCommand: AsyncParsableCommand {
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Take a project out of the trash (owners).")
 
-        @Argument(help: "The server, such as http://127.0.0.1:8080.")
-        var server: String
-
-        @Argument(help: "The project's slug.")
-        var project: String
+        @OptionGroup var target: ProjectArguments
 
         func run() async throws {
-            let server = try ServerAddress(server)
+            let server = try target.address()
             let output = try await RemoteCall.run {
-                try await server.client.restoreProject(path: .init(project: project))
+                try await server.client.restoreProject(path: .init(project: target.project))
             }
             switch output {
-            case .ok: Console.error("restored '\(project)'")
+            case .ok: Console.error("restored '\(target.project)'")
             case .forbidden(let refusal): try RemoteCall.fail(refusal)
             case .notFound(let refusal): try RemoteCall.fail(refusal)
             case .unauthorized(let refusal): try RemoteCall.fail(refusal, advice: server.signInAdvice)

@@ -23,3 +23,23 @@ struct ServerAddress {
     /// What to do when the server asks who is calling.
     var signInAdvice: String { "sign in with: arvis login \(url.absoluteString) --username NAME" }
 }
+
+/// The server a remote command talks to, as its first argument.
+struct ServerArgument: ParsableArguments {
+    @Argument(help: "The server, such as http://127.0.0.1:8080.")
+    var server: String
+
+    /// The server's address; a usage error when it is not an http or https address.
+    func address() throws -> ServerAddress { try ServerAddress(server) }
+}
+
+/// A server and one of its projects, as a command's first two arguments.
+struct ProjectArguments: ParsableArguments {
+    @OptionGroup var server: ServerArgument
+
+    @Argument(help: "The project's slug.")
+    var project: String
+
+    /// The server's address; a usage error when it is not an http or https address.
+    func address() throws -> ServerAddress { try server.address() }
+}
