@@ -122,8 +122,10 @@ public enum RigidRegistration {
                 best = (transform, inliers)
                 let ratio = Double(inliers) / Double(count)
                 let allInlier = pow(ratio, 3)
+                // A tiny inlier share makes log(1 − share) 0 and the quotient infinite: saturate, not trap.
                 needed =
-                    allInlier >= 1 ? iterations : Int((log(1 - successProbability) / log(1 - allInlier)).rounded(.up))
+                    allInlier >= 1
+                    ? iterations : Int(saturating: (log(1 - successProbability) / log(1 - allInlier)).rounded(.up))
             }
         }
         guard let best else {
