@@ -21,8 +21,13 @@ struct LoadGenerator {
         var latencies: Histogram<UInt64>
         var statuses: [UInt: Int]
 
+        /// Every answer, refusals included.
         var requests: Int { Int(clamping: latencies.totalCount) }
-        var perSecond: Double { Double(requests) / seconds }
+        /// Answers with a 2xx status: the work done. A refusal (`429`) is cheap, so counting it would
+        /// make a server that refuses more look faster.
+        var succeeded: Int { statuses.filter { (200..<300).contains($0.key) }.values.reduce(0, +) }
+        /// Successful answers per second.
+        var perSecond: Double { Double(succeeded) / seconds }
         func milliseconds(atPercentile percentile: Double) -> Double {
             Double(latencies.valueAtPercentile(percentile)) / 1000
         }
