@@ -19,7 +19,6 @@ let package = Package(
         .library(name: "ARVisGraphics", targets: ["ARVisGraphics"]),
         .library(name: "ARVisRender", targets: ["ARVisRender"]),
         .library(name: "ARVisSpatial", targets: ["ARVisSpatial"]),
-        .library(name: "ARVisExport", targets: ["ARVisExport"]),
         .library(name: "ARVisPlanting", targets: ["ARVisPlanting"]),
         .library(name: "ARVisModel", targets: ["ARVisModel"]),
         .library(name: "ARVisPipeline", targets: ["ARVisPipeline"]),
@@ -66,12 +65,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         // 3D math, cameras, pose packets, remote annotation, session gating, registration. Foundation only.
         .target(name: "ARVisSpatial", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: swiftSettings),
-        // Composed scenes as glTF 2.0 / GLB. Foundation only.
-        .target(
-            name: "ARVisExport", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec"],
-            swiftSettings: swiftSettings),
         // 3D assets: GLB and USDZ read and written, inspected against AR budgets, drawn as thumbnails
-        // without a GPU. Foundation only.
+        // without a GPU; composed scenes written as glTF 2.0 / GLB. Foundation only.
         .target(
             name: "ARVisModel", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"],
             swiftSettings: swiftSettings),
@@ -85,8 +80,8 @@ let package = Package(
         .target(
             name: "ARVisPipeline",
             dependencies: [
-                "ARVisSupport", "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisExport",
-                "ARVisPlanting", "ARVisModel",
+                "ARVisSupport", "ARVisSpec", "ARVisGraphics", "ARVisRender", "ARVisSpatial", "ARVisModel",
+                "ARVisPlanting",
             ],
             swiftSettings: swiftSettings
         ),
@@ -113,7 +108,7 @@ let package = Package(
             name: "ARVisServer",
             dependencies: [
                 "ARVisSupport", "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial",
-                "ARVisExport", "ARVisPipeline", "ARVisStore",
+                "ARVisPipeline", "ARVisStore",
                 "ARVisModel", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -133,13 +128,15 @@ let package = Package(
         // Build time: the server's browser code and openapi.yaml as Swift strings (nothing generated is committed).
         .executableTarget(name: "embed-files", swiftSettings: swiftSettings),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
-        // A client of the server, generated from the same openapi.yaml (URLSession transport: iOS apps link it).
+        // A client of the server, generated from the same openapi.yaml (URLSession transport: iOS apps link
+        // it), and the live spec watcher (WebSocket over SwiftNIO, which runs on iOS too).
         .target(
             name: "ARVisClient",
             dependencies: [
                 "ARVisSupport", "ARVisSpec",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
@@ -149,7 +146,7 @@ let package = Package(
             name: "ARVisCLI",
             dependencies: [
                 "ARVisSupport", "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial",
-                "ARVisExport", "ARVisPlanting", "ARVisPipeline",
+                "ARVisPlanting", "ARVisPipeline",
                 "ARVisModel", "ARVisServer", "ARVisClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -200,11 +197,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "ARVisExportTests",
-            dependencies: ["ARVisExport", "ARVisTestSupport"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
             name: "ARVisModelTests",
             dependencies: ["ARVisModel", "ARVisTestSupport"],
             swiftSettings: swiftSettings
@@ -236,7 +228,7 @@ let package = Package(
             name: "ARVisServerTests",
             dependencies: [
                 "ARVisServer", "ARVisStore", "ARVisSpatial", "ARVisModel", "ARVisGraphics", "ARVisTestSupport",
-                "ARVisSupport", "ARVisSpec", "ARVisRender", "ARVisPlanting", "ARVisExport", "ARVisPipeline",
+                "ARVisSupport", "ARVisSpec", "ARVisRender", "ARVisPlanting", "ARVisPipeline",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],

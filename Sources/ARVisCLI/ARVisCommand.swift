@@ -1,4 +1,3 @@
-import ARVisExport
 import ARVisGraphics
 import ARVisModel
 import ARVisPipeline
@@ -58,25 +57,42 @@ public struct ARVisCommand: AsyncParsableCommand {
             )
             return CLIExit.usage.rawValue
         }
+        let command: any ParsableCommand
+        do { command = try parseAsRoot(arguments) } catch { return argumentParserExit(for: error) }
         do {
-            var command = try parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
+                var command = command
                 try command.run()
             }
             return 0
+        } catch let error where isArgumentParsers(error) {
+            return argumentParserExit(for: error)
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                try? Console.write(fullMessage(for: error) + "\n")
-                return 0
-            }
-            let message = fullMessage(for: error)
-            if !message.isEmpty { Console.error(message) }
-            // Usage errors are exit 2, as for most Unix tools (argument-parser's default is 64).
-            return code == .validationFailure ? CLIExit.usage.rawValue : code.rawValue
+            // The one place a library's error becomes a message and an exit code.
+            Console.error("error: \(error)")
+            return CLIExit.code(for: error).rawValue
         }
+    }
+
+    /// Whether argument-parser made `error` (help asked for, a validation failure, an exit code a
+    /// command already reported): those it prints itself.
+    private static func isArgumentParsers(_ error: any Error) -> Bool {
+        String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
+    }
+
+    /// Argument-parser's own errors, help and exit codes, printed its way.
+    private static func argumentParserExit(for error: any Error) -> Int32 {
+        let code = exitCode(for: error)
+        if code == .success {
+            try? Console.write(fullMessage(for: error) + "\n")
+            return 0
+        }
+        let message = fullMessage(for: error)
+        if !message.isEmpty { Console.error(message) }
+        // Usage errors are exit 2, as for most Unix tools (argument-parser's default is 64).
+        return code == .validationFailure ? CLIExit.usage.rawValue : code.rawValue
     }
 }
 
@@ -103,10 +119,12 @@ enum CLIExit: Int32 {
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 
-    /// The one mapping from the libraries' errors to exit codes: problems of the input (a spec, a
+    /// The one mapping from the libraries' errors to exit codes (``ARVisCommand/run(arguments:)``
+    /// prints the error and exits with it): problems of the input (a spec, a
     /// plan, a drawing too large for its limits) are 1; the machine's (fonts, files) are 2.
     static func code(for error: any Error) -> CLIExit {
         switch error {
+        case let failure as CommandFailure: failure.exit
         case is SpecError, is RenderError, is ExportError, is ModelError: .specErrors
         case let error as PlantingError: error.code == .tooManyCells ? .usage : .specErrors
         case let error as GraphicsError: error.code == .canvasTooLarge ? .specErrors : .usage
@@ -115,28 +133,19 @@ enum CLIExit: Int32 {
         default: .usage
         }
     }
+}
 
-    /// Runs `work`; an error is printed once, as `error: …`, and becomes its exit code.
-    static func reporting<T>(_ work: () throws -> T) throws -> T {
-        do {
-            return try work()
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            Console.error("error: \(error)")
-            throw code(for: error).exitCode
-        }
-    }
+/// A command's refusal of its input or its arguments, said once: ``ARVisCommand/run(arguments:)``
+/// prints it as `error: MESSAGE` and exits with its code.
+struct CommandFailure: Error, CustomStringConvertible {
+    /// The exit code.
+    var exit: CLIExit
+    /// What went wrong and, where there is one, what to do.
+    var description: String
 
-    /// ``reporting(_:)`` for async work.
-    static func reportingAsync<T>(_ work: () async throws -> T) async throws -> T {
-        do {
-            return try await work()
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            Console.error("error: \(error)")
-            throw code(for: error).exitCode
-        }
-    }
+    /// Arguments that cannot work together, or input that cannot be read: exit 2.
+    static func usage(_ message: String) -> Self { Self(exit: .usage, description: message) }
+
+    /// Input that was read but is wrong (a spec, a plan, a query that matches nothing): exit 1.
+    static func input(_ message: String) -> Self { Self(exit: .specErrors, description: message) }
 }

@@ -45,8 +45,7 @@ enum Console {
     static func write(_ data: Data) throws {
         guard !isSilenced else { return }
         if let code = writeAll([UInt8](data), to: STDOUT_FILENO) {
-            error("error: cannot write to standard output: \(String(cString: strerror(code)))")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage("cannot write to standard output: \(String(cString: strerror(code)))")
         }
     }
 

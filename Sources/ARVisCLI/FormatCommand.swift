@@ -42,17 +42,15 @@ struct FormatCommand: ParsableCommand {
         if input.syntax == .yaml {
             let comments = YAMLComments.lines(in: input.data, document: document)
             guard comments.isEmpty else {
-                Console.error(
-                    "error: \(file) has comments (\(Rewriting.lineList(comments))) that formatting would drop; the file is left alone"
+                throw CommandFailure.input(
+                    "\(file) has comments (\(Rewriting.lineList(comments))) that formatting would drop; the file is left alone"
                 )
-                throw CLIExit.specErrors.exitCode
             }
         }
         let text = try Rewriting.text(document, as: input.syntax)
         guard write else { return try Console.write(text) }
         guard file != "-" else {
-            Console.error("error: --write needs a file, not standard input")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage("--write needs a file, not standard input")
         }
         try reporting.save(Data(text.utf8), to: file, what: "formatted")
     }

@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 import ArgumentParser
 import Foundation
 
@@ -38,8 +39,7 @@ struct LinksCommand: ParsableCommand {
         do {
             read = try SpecInput(path: file, maximumBytes: reading.maximumBytes).read(options: reading.readOptions)
         } catch {
-            Console.error("error: \(error.message)")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage("\(error.message)")
         }
         let entries = read.links.map { LinkEntry($0, depth: 0) }
         switch format {
@@ -127,7 +127,7 @@ struct LinkEntry: Encodable {
         case .url(let url): return url
         case .json(let json):
             let head =
-                (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?.keys.sorted().first.map {
+                (try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)))?.object?.keys.sorted().first.map {
                     " {\"\($0)\": …}"
                 } ?? ""
             return "embedded \(kind.rawValue)\(head), \(json.utf8.count) bytes of JSON"

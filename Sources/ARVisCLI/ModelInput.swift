@@ -24,26 +24,23 @@ struct ModelInput: ParsableArguments {
         let bytes: [UInt8]
         do { bytes = try BoundedRead.file(file, maximumBytes: maximumMegabytes * 1_000_000) } catch {
             let raise = error.code == .tooLarge ? " (raise the limit with --max-input-mb)" : ""
-            Console.error("error: cannot read \(error)\(raise)")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage("cannot read \(error)\(raise)")
         }
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL
         let limit = maximumMegabytes * 1_000_000
         var warnings: [String] = []
-        let model = try CLIExit.reporting {
-            try ModelFile.read(
-                bytes, fileName: file,
-                external: { (uri: String) throws(ModelError) -> [UInt8] in
-                    let target = folder.appendingPathComponent(uri).standardizedFileURL
-                    guard !uri.hasPrefix("/"), !uri.contains("://"), target.path.hasPrefix(folder.path + "/") else {
-                        throw ModelError(
-                            .notFound, "'\(uri)' is outside the glTF file's folder; only files beside it are read")
-                    }
-                    do { return try BoundedRead.file(target.path, maximumBytes: limit) } catch {
-                        throw ModelError(.notFound, "cannot read \(error)", cause: error)
-                    }
-                }, warnings: &warnings)
-        }
+        let model = try ModelFile.read(
+            bytes, fileName: file,
+            external: { (uri: String) throws(ModelError) -> [UInt8] in
+                let target = folder.appendingPathComponent(uri).standardizedFileURL
+                guard !uri.hasPrefix("/"), !uri.contains("://"), target.path.hasPrefix(folder.path + "/") else {
+                    throw ModelError(
+                        .notFound, "'\(uri)' is outside the glTF file's folder; only files beside it are read")
+                }
+                do { return try BoundedRead.file(target.path, maximumBytes: limit) } catch {
+                    throw ModelError(.notFound, "cannot read \(error)", cause: error)
+                }
+            }, warnings: &warnings)
         for warning in warnings { Console.error("warning: \(file): \(warning)") }
         return model
     }
@@ -54,11 +51,11 @@ enum ModelConversion {
     static func run(input: ModelInput, to format: ModelFormat, output: String?, reporting: ReportingOptions) throws {
         let toStandardOutput = output == nil || output == "-"
         guard !toStandardOutput || isatty(STDOUT_FILENO) == 0 else {
-            Console.error("error: \(format.rawValue.uppercased()) output needs -o FILE (or a redirect): it is binary")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage(
+                "\(format.rawValue.uppercased()) output needs -o FILE (or a redirect): it is binary")
         }
         let model = try input.read()
-        let bytes = try CLIExit.reporting { try ModelFile.write(model, as: format) }
+        let bytes = try ModelFile.write(model, as: format)
         guard let output, !toStandardOutput else { return try Console.write(Data(bytes)) }
         try reporting.save(Data(bytes), to: output, what: "\(model.drawnTriangleCount) triangles, \(format.rawValue)")
     }

@@ -23,8 +23,7 @@ enum OutputFile {
         do throws(Problem) {
             try replace(path, with: data)
         } catch {
-            Console.error("error: cannot write \(path): \(error.message)")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage("cannot write \(path): \(error.message)")
         }
         if report { Console.error("wrote \(path) (\(ByteCount(data.count))\(what.map { ", \($0)" } ?? ""))") }
     }

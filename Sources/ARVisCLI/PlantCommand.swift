@@ -171,11 +171,9 @@ struct PlantCommand: ParsableCommand {
         let mix = try mix()
         reporting.progress("planting \(area)…")
         defer { Console.endProgress() }
-        let planting = try CLIExit.reporting {
-            try AreaPlanting(
-                area: areaFeatures, named: area, exclusions: zones, mix: mix, layout: plantingLayout, count: count,
-                seed: seed)
-        }
+        let planting = try AreaPlanting(
+            area: areaFeatures, named: area, exclusions: zones, mix: mix, layout: plantingLayout, count: count,
+            seed: seed)
         let (frame, plan) = (planting.frame, planting.plan)
         let alignment = try sessionOrigin().map { SessionAlignment(origin: $0.0, heading: $0.1, in: frame) }
         try write(GeoJSONWriter.write(plan, frame: frame, session: alignment), to: output)
@@ -214,8 +212,7 @@ struct PlantCommand: ParsableCommand {
             let png = try PNGWriter(fonts: FontLibrary.standard(directory: nil), background: .white).write(drawing)
             try reporting.save(Data(png), to: path, what: "PNG plan")
         } catch let error as GraphicsError {
-            Console.error("error: \(error)")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage("\(error)")
         }
     }
 

@@ -86,17 +86,13 @@ struct QRCommand: ParsableCommand {
 
     func run() throws {
         let content = iarvis ? IARVisLink.openVisConfig(text) : text
-        let code = try CLIExit.reporting {
-            try QRCode(encoding: content, errorCorrection: level.errorCorrection, minimumVersion: minVersion)
-        }
+        let code = try QRCode(encoding: content, errorCorrection: level.errorCorrection, minimumVersion: minVersion)
         let what = "version \(code.version)-\(code.errorCorrection), \(code.size)×\(code.size) modules"
         let format = resolvedFormat ?? .svg
         guard format == .svg || (output != nil && output != "-") else {
             throw ValidationError("PNG needs -o FILE (a terminal cannot show it)")
         }
-        let encoded = try CLIExit.reporting {
-            try code.encode(as: format, moduleSize: moduleSize, fonts: { try FontLibrary.standard() })
-        }
+        let encoded = try code.encode(as: format, moduleSize: moduleSize, fonts: { try FontLibrary.standard() })
         guard let output, output != "-" else { return try Console.write(Data(encoded.bytes)) }
         try reporting.save(Data(encoded.bytes), to: output, what: format == .png ? "\(what), PNG" : what)
     }

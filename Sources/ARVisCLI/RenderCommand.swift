@@ -94,31 +94,26 @@ struct RenderCommand: AsyncParsableCommand {
         var options = RenderOptions(fullHeight: fullHeight)
         options.limits = limiting.limits
         options.resources = await fetching.resources(Renderer.resourceURLs(in: document), for: file)
-        let renderer = try CLIExit.reporting {
-            try Renderer(options: options, fonts: FontLibrary.standard(directory: fontDirectory))
-        }
-        var widgets = try CLIExit.reporting { try renderer.render(document) }
+        let renderer = try Renderer(options: options, fonts: FontLibrary.standard(directory: fontDirectory))
+        var widgets = try renderer.render(document)
         if let widget {
             guard widget <= widgets.count else {
-                Console.error(
-                    "error: --widget \(widget) is out of range: \(file) has \(widgets.count) widget\(widgets.count == 1 ? "" : "s")"
+                throw CommandFailure.usage(
+                    "--widget \(widget) is out of range: \(file) has \(widgets.count) widget\(widgets.count == 1 ? "" : "s")"
                 )
-                throw CLIExit.usage.exitCode
             }
             widgets = [widgets[widget - 1]]
         }
         guard !widgets.isEmpty else {
-            Console.error("error: \(file) has no widgets to render")
-            throw CLIExit.specErrors.exitCode
+            throw CommandFailure.input("\(file) has no widgets to render")
         }
         if outputIsFolder || (document.kind == .environment && self.widget == nil && !outputIsFile) {
             try writeFolder(widgets, fonts: renderer.fonts)
         } else {
             guard widgets.count == 1 else {
-                Console.error(
-                    "error: \(file) has \(widgets.count) widgets and \(output ?? "-") names one file: give --widget N (1–\(widgets.count)) for one of them, or -o FOLDER/ for all"
+                throw CommandFailure.usage(
+                    "\(file) has \(widgets.count) widgets and \(output ?? "-") names one file: give --widget N (1–\(widgets.count)) for one of them, or -o FOLDER/ for all"
                 )
-                throw CLIExit.usage.exitCode
             }
             try write(widgets[0], to: output, fonts: renderer.fonts)
         }
@@ -150,8 +145,7 @@ struct RenderCommand: AsyncParsableCommand {
             }
             return Data(output.bytes)
         } catch {
-            Console.error("error: \(widget.name): \(error)")
-            throw CLIExit.specErrors.exitCode
+            throw CommandFailure.input("\(widget.name): \(error)")
         }
     }
 
@@ -159,8 +153,7 @@ struct RenderCommand: AsyncParsableCommand {
         let data = try encode(widget, fonts: fonts)
         guard let path, path != "-" else {
             guard resolvedFormat != .png || isatty(STDOUT_FILENO) == 0 else {
-                Console.error("error: PNG output needs -o FILE (or a redirect): it is binary")
-                throw CLIExit.usage.exitCode
+                throw CommandFailure.usage("PNG output needs -o FILE (or a redirect): it is binary")
             }
             try Console.write(data)
             return
@@ -170,15 +163,13 @@ struct RenderCommand: AsyncParsableCommand {
 
     private func writeFolder(_ widgets: [RenderedWidget], fonts: FontLibrary) throws {
         guard let folder = output, folder != "-" else {
-            Console.error(
-                "error: \(file) has \(widgets.count) widgets: give -o FOLDER to receive them, or --widget N for one")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage(
+                "\(file) has \(widgets.count) widgets: give -o FOLDER to receive them, or --widget N for one")
         }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            Console.error("error: cannot create folder \(folder): \(error.localizedDescription)")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage("cannot create folder \(folder): \(error.localizedDescription)")
         }
         var entries: [HTMLWriter.GalleryEntry] = []
         for (index, widget) in widgets.enumerated() {

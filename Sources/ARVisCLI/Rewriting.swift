@@ -40,8 +40,7 @@ enum Rewriting {
             do {
                 return try YAMLSpecWriter.yaml(document)
             } catch {
-                Console.error("error: \(error.message)")
-                throw CLIExit.specErrors.exitCode
+                throw CommandFailure.input("\(error.message)")
             }
         }
     }

@@ -1,4 +1,3 @@
-import ARVisExport
 import ARVisGraphics
 import ARVisModel
 import ARVisPipeline
@@ -121,8 +120,8 @@ struct SceneCommand: AsyncParsableCommand {
     func run() async throws {
         let document = try SpecInput.document(at: file, options: reading)
         guard case .environment(var environment) = document else {
-            Console.error("error: \(file) is a \(document.kind.rawValue), not an environment: a scene needs targets")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage(
+                "\(file) is a \(document.kind.rawValue), not an environment: a scene needs targets")
         }
         if openLinks { environment = await withLinkedWidgets(environment) }
         var options = RenderOptions()
@@ -142,12 +141,11 @@ struct SceneCommand: AsyncParsableCommand {
             models = placed.models
         }
         let data = Data(
-            try CLIExit.reporting { try textured.encode(as: resolvedFormat, scale: scale, models: models) }.bytes)
+            try textured.encode(as: resolvedFormat, scale: scale, models: models).bytes)
         guard let output, output != "-" else {
             guard (resolvedFormat != .glb && resolvedFormat != .usdz) || isatty(STDOUT_FILENO) == 0 else {
-                Console.error(
-                    "error: \(resolvedFormat.rawValue.uppercased()) output needs -o FILE (or a redirect): it is binary")
-                throw CLIExit.usage.exitCode
+                throw CommandFailure.usage(
+                    "\(resolvedFormat.rawValue.uppercased()) output needs -o FILE (or a redirect): it is binary")
             }
             try Console.write(data)
             return

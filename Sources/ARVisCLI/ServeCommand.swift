@@ -104,6 +104,6 @@ struct ServeCommand: AsyncParsableCommand {
         limits.apply(to: &configuration)
         let place = database == nil ? configuration.databasePath : "PostgreSQL"
         Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(place))")
-        try await CLIExit.reportingAsync { try await ARVisServer.run(configuration) }
+        try await ARVisServer.run(configuration)
     }
 }

@@ -35,8 +35,7 @@ struct SpecInput {
     /// exit code 2.
     static func open(_ path: String, maximumBytes: Int = SpecInput.defaultMaximumBytes) throws -> SpecInput {
         do { return try SpecInput(path: path, maximumBytes: maximumBytes) } catch {
-            Console.error("error: \(error.message)")
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage("\(error.message)")
         }
     }
 

@@ -35,8 +35,7 @@ struct SpeciesCommand: ParsableCommand {
         let matches = SpeciesCatalog.standard.search(query ?? "").map(\.species)
         guard !matches.isEmpty else {
             let shown = (query ?? "").count > 60 ? (query ?? "").prefix(57) + "…" : Substring(query ?? "")
-            Console.error("error: no species matches '\(shown)'; `arvis species` lists them all")
-            throw CLIExit.specErrors.exitCode
+            throw CommandFailure.input("no species matches '\(shown)'; `arvis species` lists them all")
         }
         switch format {
         case .json: try Console.write(json(matches))

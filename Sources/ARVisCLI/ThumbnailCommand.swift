@@ -52,9 +52,7 @@ struct ThumbnailCommand: ParsableCommand {
 
     func run() throws {
         let model = try input.read()
-        let png = try CLIExit.reporting {
-            try ThumbnailRenderer(size: size, background: try parsedBackground()).png(of: model)
-        }
+        let png = try ThumbnailRenderer(size: size, background: try parsedBackground()).png(of: model)
         try reporting.save(Data(png), to: output, what: "\(size)×\(size) thumbnail")
     }
 }

@@ -1,3 +1,4 @@
+import ARVisSupport
 public import Foundation
 
 /// Small model files that ask a reader for far more work than their size: what the tests use to
@@ -11,24 +12,24 @@ public enum HostileModels {
         for value: Float in [0, 0, 0, 1, 0, 0, 0, 1, 0] {
             withUnsafeBytes(of: value.bitPattern.littleEndian) { positions += $0 }
         }
-        let primitive: [String: Any] = ["attributes": ["POSITION": 0], "indices": 1]
-        let document: [String: Any] = [
+        let primitive: JSONValue = ["attributes": ["POSITION": 0], "indices": 1]
+        let document: JSONValue = [
             "asset": ["version": "2.0"],
-            "buffers": [["byteLength": positions.count]],
-            "bufferViews": [["buffer": 0, "byteOffset": 0, "byteLength": positions.count]],
+            "buffers": [["byteLength": .number(Double(positions.count))]],
+            "bufferViews": [["buffer": 0, "byteOffset": 0, "byteLength": .number(Double(positions.count))]],
             "accessors": [
                 [
                     "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0],
                     "max": [1, 1, 0],
                 ],
-                ["componentType": 5125, "count": indexCount, "type": "SCALAR"],
+                ["componentType": 5125, "count": .number(Double(indexCount)), "type": "SCALAR"],
             ],
-            "meshes": [["primitives": Array(repeating: primitive, count: primitives)]],
-            "nodes": Array(repeating: ["mesh": 0], count: nodes),
-            "scenes": [["nodes": Array(0..<nodes)]],
+            "meshes": [["primitives": .array(Array(repeating: primitive, count: primitives))]],
+            "nodes": .array(Array(repeating: ["mesh": 0], count: nodes)),
+            "scenes": [["nodes": .array((0..<nodes).map { .number(Double($0)) })]],
             "scene": 0,
         ]
-        return glb(json: (try? JSONSerialization.data(withJSONObject: document)) ?? Data(), binary: positions)
+        return glb(json: (try? JSONEncoder().encode(document)) ?? Data(), binary: positions)
     }
 
     /// A GLB container of `json` and `binary` chunks, each padded to 4 bytes.

@@ -72,7 +72,7 @@ struct PictureBench: ParsableCommand {
                         fill: color)))
         }
         let png = try PNGWriter(fonts: renderer.fonts).write(
-            Drawing(extent: Extent(width: 4000, height: 3000), elements: elements))
+            Drawing(extent: Size(width: 4000, height: 3000), elements: elements))
         var decoded = 0
         let seconds = medians(iterations, [{ decoded = (try? RasterImage(decoding: png))?.width ?? 0 }])[0]
         print(

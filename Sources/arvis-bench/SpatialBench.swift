@@ -169,13 +169,17 @@ struct RelocalizationVersusOpen3D: ParsableCommand {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "arvis-reloc-\(ProcessInfo.processInfo.processIdentifier).json")
         defer { try? FileManager.default.removeItem(at: file) }
-        let json: [String: Any] = [
-            "saved": problem.correspondences.map { [$0.saved.x, $0.saved.y, $0.saved.z] },
-            "observed": problem.correspondences.map { [$0.observed.x, $0.observed.y, $0.observed.z] },
-            "threshold": 0.05, "rotation": problem.truth.rotation.matrix,
-            "translation": [problem.truth.translation.x, problem.truth.translation.y, problem.truth.translation.z],
-        ]
-        try JSONSerialization.data(withJSONObject: json).write(to: file)
+        struct Problem: Encodable {
+            var saved, observed, rotation: [[Double]]
+            var threshold: Double
+            var translation: [Double]
+        }
+        let json = Problem(
+            saved: problem.correspondences.map { [$0.saved.x, $0.saved.y, $0.saved.z] },
+            observed: problem.correspondences.map { [$0.observed.x, $0.observed.y, $0.observed.z] },
+            rotation: problem.truth.rotation.matrix, threshold: 0.05,
+            translation: [problem.truth.translation.x, problem.truth.translation.y, problem.truth.translation.z])
+        try JSONEncoder().encode(json).write(to: file)
         let side = try PythonSide(
             python: python, script: "Benchmarks/open3d_reloc.py",
             arguments: ["--iterations", String(iterations), file.path],

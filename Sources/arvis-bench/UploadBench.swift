@@ -1,4 +1,5 @@
 import ARVisModel
+import ARVisSupport
 import ArgumentParser
 import Foundation
 
@@ -33,7 +34,7 @@ struct UploadBench: AsyncParsableCommand {
             type: "model/gltf-binary")
         let uploadSeconds = Date().timeIntervalSince(start)
         let uploadPeak = sampler.stop()
-        guard let id = (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["id"] as? String else {
+        guard let id = try JSONDecoder().decode(JSONValue.self, from: answer)["id"]?.string else {
             throw ValidationError("no asset id")
         }
         let processing = PeakSampler(server)
@@ -42,7 +43,7 @@ struct UploadBench: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(100))
             let asset = try await ServeBench.send(
                 "GET", server.base + "/api/v1/projects/bench/assets/\(id)", token: token)
-            status = (try JSONSerialization.jsonObject(with: asset) as? [String: Any])?["status"] as? String ?? "failed"
+            status = try JSONDecoder().decode(JSONValue.self, from: asset)["status"]?.string ?? "failed"
         }
         let processSeconds = Date().timeIntervalSince(start) - uploadSeconds
         let processPeak = processing.stop()

@@ -1,3 +1,4 @@
+import ARVisSpec
 import ARVisTestSupport
 import Testing
 
@@ -66,7 +67,7 @@ struct RasterTests {
     @Test func writesAPNGWithValidChunksAndPixels() throws {
         let fonts = try #require(Self.fonts)
         let drawing = Drawing(
-            extent: Extent(width: 20, height: 10),
+            extent: Size(width: 20, height: 10),
             elements: [
                 .shape(
                     Shape(
@@ -102,7 +103,7 @@ struct RasterTests {
             DrawingColor(red: 200, green: 10, blue: 30), DrawingColor(red: 0, green: 255, blue: 7),
             DrawingColor(red: 1, green: 2, blue: 3), DrawingColor(red: 250, green: 128, blue: 0),
         ]
-        var drawing = Drawing(extent: Extent(width: 37, height: 20))
+        var drawing = Drawing(extent: Size(width: 37, height: 20))
         for (index, colour) in colours.enumerated() {
             let rect = Rect(
                 x: index % 2 == 0 ? 0 : 18, y: index < 2 ? 0 : 10, width: index % 2 == 0 ? 18 : 19, height: 10)
@@ -143,7 +144,7 @@ struct RasterTests {
     @Test func refusesCanvasesBeyondThePixelLimit() throws {
         let fonts = try #require(Self.fonts)
         #expect(throws: GraphicsError.self) {
-            try PNGWriter(fonts: fonts, scale: 8).write(Drawing(extent: Extent(width: 100_000, height: 100_000)))
+            try PNGWriter(fonts: fonts, scale: 8).write(Drawing(extent: Size(width: 100_000, height: 100_000)))
         }
     }
 }

@@ -1,10 +1,11 @@
 import ARVisGraphics
+import ARVisSpec
 import Foundation
 import Testing
 
 struct SVGWriterTests {
     private func sample() -> Drawing {
-        var drawing = Drawing(extent: Extent(width: 200.5, height: 100), title: "A <title> & more", summary: "desc")
+        var drawing = Drawing(extent: Size(width: 200.5, height: 100), title: "A <title> & more", summary: "desc")
         drawing.elements = [
             .shape(
                 Shape(
@@ -65,7 +66,7 @@ struct SVGWriterTests {
     @Test func mediaIsARealElementInHTMLAndChromeElsewhere() {
         let chrome = Element.shape(Shape(path: .rect(Rect(x: 0, y: 0, width: 10, height: 10)), fill: .black))
         let drawing = Drawing(
-            extent: Extent(width: 100, height: 100),
+            extent: Size(width: 100, height: 100),
             elements: [
                 .media(
                     MediaItem(

@@ -1,5 +1,6 @@
 import ARVisPlanting
 import ARVisSpatial
+import ARVisSpec
 import ARVisTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisPlanting
+import ARVisSpec
 import Foundation
 import Testing
 

@@ -1,8 +1,9 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 
-// (the fixtures' keys, decoded by name, are snake_case as the reference wrote them)
 import ARVisPlanting
 import ARVisSpatial
+// (the fixtures' keys, decoded by name, are snake_case as the reference wrote them)
+import ARVisSpec
 import ARVisTestSupport
 import Foundation
 import Testing

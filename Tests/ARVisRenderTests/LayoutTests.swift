@@ -11,7 +11,7 @@ struct LayoutTests {
     }
 
     private func fixed(_ width: Double, _ height: Double) -> FixedSizeNode {
-        FixedSizeNode(extent: Extent(width: width, height: height)) { _, _ in [] }
+        FixedSizeNode(extent: Size(width: width, height: height)) { _, _ in [] }
     }
 
     /// Charts in a grid share the room left over, as in a SwiftUI Grid; a fixed-width column keeps its width.
@@ -68,7 +68,7 @@ struct LayoutTests {
     @Test func paddingLeavesOutEdgesAtTheSystemDefault() throws {
         let context = try #require(Self.context)
         let padded = PaddingNode(child: fixed(10, 10), PaddingModifier(leading: 4))
-        #expect(padded.size(for: .ideal, in: context) == Extent(width: 10 + 4 + 16, height: 10 + 32))
+        #expect(padded.size(for: .ideal, in: context) == Size(width: 10 + 4 + 16, height: 10 + 32))
     }
 
     @Test func modifiersApplyInOrder() throws {
@@ -101,7 +101,7 @@ struct WidgetFrameTests {
             component: .text(Component.Text(String(repeating: "A long line of text. ", count: 400))))
         widget.size = Size(width: 400, height: 300)
         let clipped = try Renderer().render(widget, name: "w").drawing
-        #expect(clipped.extent == Extent(width: 400, height: 300))
+        #expect(clipped.extent == Size(width: 400, height: 300))
         let full = try Renderer(options: RenderOptions(fullHeight: true)).render(widget, name: "w").drawing
         #expect(full.extent.width == 400 && full.extent.height > 1000)
         #expect(clipped.elements.count > full.elements.count)  // the scroll indicator

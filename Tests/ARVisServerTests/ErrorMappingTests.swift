@@ -1,4 +1,3 @@
-import ARVisExport
 import ARVisGraphics
 import ARVisModel
 import ARVisPipeline

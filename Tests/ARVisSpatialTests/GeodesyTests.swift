@@ -1,4 +1,5 @@
 import ARVisSpatial
+import ARVisSpec
 import ARVisTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 
 // (the fixtures' keys, decoded by name, are snake_case as the reference wrote them)
+import ARVisSpec
 import ARVisSupport
 import ARVisTestSupport
 import Foundation

@@ -19,8 +19,8 @@ struct PlacementTests {
     /// image, leading puts its centre at x = −0.3 m and top at z = −0.225 m, in the image plane.
     @Test func explicitAnchorsFollowIARVisExactly() {
         var leading = widget(.leading)
-        leading.relativePosition = Vector3(0.01, 0.02, 0.03)
-        leading.positionOffset = Vector3(0.001, 0, 0)
+        leading.relativePosition = Vec3(0.01, 0.02, 0.03)
+        leading.positionOffset = Vec3(0.001, 0, 0)
         let placed = WidgetPlacement.place(
             [leading, widget(.trailing), widget(.top), widget(.bottom), widget(.center), widget(.cover)], on: target)
         #expect(close(placed[0].pose.translation, Vec3(-0.3 + 0.011, 0.02, 0.03)))

@@ -112,7 +112,7 @@ struct IARVisLinkTests {
         #expect(child.key == middle)
         #expect(
             child.widgetConfiguration.relativeAnchorPoint == .bottom
-                && child.widgetConfiguration.relativePosition == Vector3(0, -0.01, 0))
+                && child.widgetConfiguration.relativePosition == Vec3(0, -0.01, 0))
         #expect(
             child.widgetConfiguration.size == Size(width: 600, height: 400)
                 && child.widgetConfiguration.isScrollEnabled == true)

@@ -32,7 +32,7 @@ struct PullCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let location = try CLIExit.reporting { try SpecLocation(url) }
+        let location = try SpecLocation(url)
         let client = ARVisClient.make(server: location.server, token: Credentials.token(for: location.server))
         let path = (project: location.project, name: location.name)
         let body: HTTPBody

@@ -45,7 +45,7 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let location = try CLIExit.reporting { try SpecLocation(url) }
+        let location = try SpecLocation(url)
         let client = ARVisClient.make(server: location.server, token: Credentials.token(for: location.server))
         guard watch else {
             _ = try await push(
@@ -91,8 +91,7 @@ struct PushCommand: AsyncParsableCommand {
                 )
                 if let hint = diagnostic.hint { Console.error("    hint: \(hint)") }
             }
-            Console.error("error: \(body.value1.error.message)")
-            throw CLIExit.specErrors.exitCode
+            throw CommandFailure.input("\(body.value1.error.message)")
         case .preconditionFailed(let refusal): try RemoteCall.fail(try refusal.body.json, code: .specErrors)
         case .unauthorized(let refusal):
             try RemoteCall.fail(

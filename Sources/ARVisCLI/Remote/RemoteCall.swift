@@ -11,10 +11,8 @@ enum RemoteCall {
         do {
             return try await call()
         } catch let error as ClientError {
-            Console.error(
-                "error: the server cannot be reached or answered what the contract does not allow: \(error.underlyingError)"
-            )
-            throw CLIExit.usage.exitCode
+            throw CommandFailure.usage(
+                "the server cannot be reached or answered what the contract does not allow: \(error.underlyingError)")
         }
     }
 
@@ -32,7 +30,6 @@ enum RemoteCall {
 
     /// Prints an answer the command did not expect and exits 2.
     static func unexpected(_ output: Any) throws {
-        Console.error("error: the server answered \(String(describing: output).prefix(300))")
-        throw CLIExit.usage.exitCode
+        throw CommandFailure.usage("the server answered \(String(describing: output).prefix(300))")
     }
 }

@@ -1,15 +1,17 @@
+public import ARVisSpec
+
 /// A picture: a tree of shapes, text, images and groups on a canvas of a given extent.
 ///
 /// Drawings know nothing about specs; ``SVGWriter``, ``PNGWriter`` and ``HTMLWriter`` turn them into files.
 ///
 /// ```swift
-/// var drawing = Drawing(extent: Extent(width: 200, height: 100), title: "Hello")
+/// var drawing = Drawing(extent: Size(width: 200, height: 100), title: "Hello")
 /// drawing.elements.append(.shape(Shape(path: .roundedRect(Rect(x: 0, y: 0, width: 200, height: 100), radius: 12), fill: .white)))
 /// let svg = SVGWriter().write(drawing)
 /// ```
 public struct Drawing: Sendable, Hashable {
     /// The canvas size in drawing units.
-    public var extent: Extent
+    public var extent: Size
     /// A short accessible name, written as SVG `<title>`.
     public var title: String?
     /// A longer accessible description, written as SVG `<desc>`.
@@ -21,7 +23,7 @@ public struct Drawing: Sendable, Hashable {
 
     /// Creates a drawing.
     public init(
-        extent: Extent, title: String? = nil, summary: String? = nil, elements: [Element] = [], overlays: [Overlay] = []
+        extent: Size, title: String? = nil, summary: String? = nil, elements: [Element] = [], overlays: [Overlay] = []
     ) {
         self.extent = extent
         self.title = title

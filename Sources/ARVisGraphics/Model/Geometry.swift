@@ -1,3 +1,4 @@
+public import ARVisSpec
 import Foundation
 
 /// A point in drawing units (CSS pixels at 1×), y growing downwards.
@@ -15,23 +16,6 @@ public struct Point: Sendable, Hashable {
 
     /// The point at the origin.
     public static let zero = Point(0, 0)
-}
-
-/// A width and a height in drawing units.
-public struct Extent: Sendable, Hashable {
-    /// The horizontal length.
-    public var width: Double
-    /// The vertical length.
-    public var height: Double
-
-    /// Creates an extent.
-    public init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-    }
-
-    /// Nothing at all.
-    public static let zero = Extent(width: 0, height: 0)
 }
 
 /// An axis-aligned rectangle.
@@ -54,7 +38,7 @@ public struct Rect: Sendable, Hashable {
     }
 
     /// Creates a rectangle at `origin` with `extent`.
-    public init(origin: Point, extent: Extent) {
+    public init(origin: Point, extent: Size) {
         self.init(x: origin.x, y: origin.y, width: extent.width, height: extent.height)
     }
 
@@ -71,7 +55,7 @@ public struct Rect: Sendable, Hashable {
     /// The vertical centre.
     public var midY: Double { y + height / 2 }
     /// The rectangle's extent.
-    public var extent: Extent { Extent(width: width, height: height) }
+    public var extent: Size { Size(width: width, height: height) }
 
     /// The rectangle shrunk by the given amounts on each side (never below zero size).
     public func inset(top: Double, left: Double, bottom: Double, right: Double) -> Rect {

@@ -1,3 +1,5 @@
+import ARVisSpec
+
 extension QRCode {
     /// The light margin around the symbol that readers need, in modules (the standard asks for 4).
     public static let quietZone = 4
@@ -15,7 +17,7 @@ extension QRCode {
                 width: Double(run.length) * moduleSize, height: moduleSize)
             elements.append(.shape(Shape(path: .rect(rect), fill: .black)))
         }
-        return Drawing(extent: Extent(width: side, height: side), title: "QR Code", elements: elements)
+        return Drawing(extent: Size(width: side, height: side), title: "QR Code", elements: elements)
     }
 
     /// A compact standalone SVG: one path of the dark runs on a white square, `moduleSize` points a module.

@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// The JSON of a glTF 2.0 file, as much of it as ARVis reads and writes (the names are the
 /// specification's). One set of `Codable` types serves the reader and the writer.
 struct GLTFDocument: Codable {
@@ -20,6 +22,7 @@ struct GLTFDocument: Codable {
         var translation: [Double]?
         var rotation: [Double]?
         var scale: [Double]?
+        var extras: JSONValue?
     }
 
     struct Primitive: Codable {
@@ -136,43 +139,4 @@ struct GLTFDocument: Codable {
     var samplers: [Sampler]?
     var extensionsUsed: [String]?
     var extensionsRequired: [String]?
-}
-
-/// Any JSON value: what the reader keeps of extension objects it only names.
-enum JSONValue: Codable, Hashable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
 }

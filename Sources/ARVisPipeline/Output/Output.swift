@@ -1,4 +1,3 @@
-import ARVisExport
 public import ARVisGraphics
 public import ARVisModel
 import ARVisSpatial

@@ -1,4 +1,5 @@
 import ARVisSpatial
+import ARVisSpec
 import Foundation
 
 /// A local metric frame on the ground around an origin: x metres east, y metres north.

@@ -1,4 +1,5 @@
-public import ARVisSpatial
+import ARVisSpatial
+public import ARVisSpec
 import Foundation
 
 /// How an AR session's world frame lies in a plan's frame, so trees can be shown where they are

@@ -1,4 +1,5 @@
 public import ARVisSpatial
+public import ARVisSpec
 import Foundation
 
 /// ReforestAR's rules for planting a group of trees at a tap, reproduced exactly.

@@ -1,4 +1,5 @@
 public import ARVisSpatial
+public import ARVisSpec
 
 /// Points bucketed in a grid on the ground plane (x, z), so "is any point closer than d" is answered
 /// by looking at a few cells instead of every point.

@@ -1,4 +1,5 @@
 import ARVisSpatial
+import ARVisSpec
 
 /// Fills a site with trees: the layouts, a requested count spread over the whole site, and the
 /// species mix.

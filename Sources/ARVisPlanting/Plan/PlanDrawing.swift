@@ -1,4 +1,5 @@
 public import ARVisGraphics
+import ARVisSpec
 import Foundation
 
 /// A plan drawn as a map: the areas and their holes, exclusion zones, standing trees, the planned trees
@@ -50,7 +51,7 @@ public struct PlanDrawing: Sendable {
         let height = footer + 48 + Double(legendLines(plan)) * Self.lineHeight + Self.margin
         let width = max(size.x * scale, 420) + 2 * Self.margin
         return Drawing(
-            extent: Extent(width: width, height: height), title: title,
+            extent: Size(width: width, height: height), title: title,
             summary: "\(summary.trees) trees on \(Self.hectares(summary.squareMetres)) ha", elements: elements)
     }
 

@@ -14,11 +14,11 @@ final class ChartNode: LayoutNode {
 
     private var padding: EdgeInsets { chart.styleConfiguration?.padding ?? Self.defaultPadding }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         let width =
             chart.styleConfiguration?.maxWidth ?? proposal.width.map { $0 - padding.leading - padding.trailing } ?? 400
         let height = chart.styleConfiguration?.maxHeight ?? Self.defaultHeight
-        return Extent(
+        return Size(
             width: max(0, width) + padding.leading + padding.trailing, height: height + padding.top + padding.bottom)
     }
 

@@ -148,10 +148,10 @@ extension ChartPlotter {
     private func symbol(at point: Point, mark: PreparedMark, color: DrawingColor, defaultSize: Double) -> [Element] {
         let config = mark.component.config
         let size =
-            config.symbolSize.map { Extent(width: $0.width, height: $0.height) }
+            config.symbolSize.map { Size(width: $0.width, height: $0.height) }
             ?? (config.symbol != nil
-                ? Extent(width: max(5, defaultSize), height: max(5, defaultSize))
-                : Extent(width: defaultSize, height: defaultSize))
+                ? Size(width: max(5, defaultSize), height: max(5, defaultSize))
+                : Size(width: defaultSize, height: defaultSize))
         guard size.width > 0, size.height > 0 else { return [] }
         let rect = Rect(
             x: point.x - size.width / 2, y: point.y - size.height / 2, width: size.width, height: size.height)

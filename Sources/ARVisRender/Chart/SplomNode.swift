@@ -22,9 +22,9 @@ final class SplomNode: LayoutNode {
         return splom.fields
     }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         let width = min(proposal.width ?? 640, 900)
-        return Extent(width: width, height: width - leftGutter + labelHeight + bottomGutter)
+        return Size(width: width, height: width - leftGutter + labelHeight + bottomGutter)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
@@ -46,7 +46,7 @@ final class SplomNode: LayoutNode {
         var elements: [Element] = []
         elements += titlesAndAxes(titles, ranges: ranges, grid: grid, cell: cell, context: context)
         let size =
-            splom.config?.symbolSize.map { Extent(width: $0.width, height: $0.height) } ?? Extent(width: 2, height: 2)
+            splom.config?.symbolSize.map { Size(width: $0.width, height: $0.height) } ?? Size(width: 2, height: 2)
         for row in fields.indices {
             for column in fields.indices {
                 let box = Rect(
@@ -138,7 +138,7 @@ final class SplomNode: LayoutNode {
 
     private func scatter(
         x: PlotColumn?, y: PlotColumn?, ranges: ((Double, Double), (Double, Double)), colors: [DrawingColor],
-        size: Extent, in box: Rect
+        size: Size, in box: Rect
     ) -> [Element] {
         guard let x, let y, size.width > 0, size.height > 0 else { return [] }
         var byColor: [DrawingColor: Path] = [:]

@@ -1,4 +1,5 @@
 import ARVisGraphics
+import ARVisSpec
 
 /// The space a parent offers a child; `nil` on an axis asks for the child's ideal length.
 struct Proposal: Hashable {
@@ -12,7 +13,7 @@ struct Proposal: Hashable {
 /// the child chooses its size, the parent places it.
 protocol LayoutNode {
     /// The size the node takes when offered `proposal`.
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent
+    func size(for proposal: Proposal, in context: RenderContext) -> Size
     /// Draws the node filling `rect` (a size it chose).
     func draw(in rect: Rect, context: RenderContext) -> [Element]
     /// How the node behaves in stacks: spacers and dividers stretch along the stack's axis.
@@ -64,13 +65,13 @@ final class RenderContext {
 /// offered), so without this nested stacks and grids would take exponential time.
 final class MemoizedNode: LayoutNode {
     let node: any LayoutNode
-    private var sizes: [Proposal: Extent] = [:]
+    private var sizes: [Proposal: Size] = [:]
 
     init(_ node: any LayoutNode) { self.node = node }
 
     var stretch: Stretch { node.stretch }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         if let known = sizes[proposal] { return known }
         let size = node.size(for: proposal, in: context)
         sizes[proposal] = size

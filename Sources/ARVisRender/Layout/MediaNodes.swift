@@ -13,19 +13,19 @@ struct ImageNode: LayoutNode {
         return 4.0 / 3.0
     }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         let aspect = aspectRatio(context)
         switch (image.width, image.height) {
-        case (let width?, let height?): return Extent(width: width, height: height)
-        case (let width?, nil): return Extent(width: width, height: width / aspect)
-        case (nil, let height?): return Extent(width: height * aspect, height: height)
+        case (let width?, let height?): return Size(width: width, height: height)
+        case (let width?, nil): return Size(width: width, height: width / aspect)
+        case (nil, let height?): return Size(width: height * aspect, height: height)
         case (nil, nil):
             let width = proposal.width ?? 320
             let height = width / aspect
             if let limit = proposal.height, height > limit, image.contentMode != .fill {
-                return Extent(width: limit * aspect, height: limit)
+                return Size(width: limit * aspect, height: limit)
             }
-            return Extent(width: width, height: height)
+            return Size(width: width, height: height)
         }
     }
 
@@ -49,8 +49,8 @@ struct SymbolNode: LayoutNode {
 
     private var pointSize: Double { symbol.size ?? Theme.bodySize }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
-        Extent(width: pointSize * 1.2, height: pointSize * 1.2)
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
+        Size(width: pointSize * 1.2, height: pointSize * 1.2)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
@@ -97,9 +97,9 @@ struct AudioNode: LayoutNode {
             style: TextStyle(size: 15, weight: .semibold, lineLimit: 1))
     }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         let width = min(proposal.width ?? 360, 480)
-        return Extent(
+        return Size(
             width: width,
             height: title(context).size(for: Proposal(width: width, height: nil), in: context).height + 6 + barHeight)
     }
@@ -134,13 +134,13 @@ struct VideoNode: LayoutNode {
     /// The thumbnail YouTube serves for a video.
     static func posterURL(_ id: String) -> String { "https://img.youtube.com/vi/\(id)/hqdefault.jpg" }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         switch (video.width, video.height) {
-        case (let width?, let height?): Extent(width: width, height: height)
-        case (let width?, nil): Extent(width: width, height: width * 9 / 16)
-        case (nil, let height?): Extent(width: height * 16 / 9, height: height)
+        case (let width?, let height?): Size(width: width, height: height)
+        case (let width?, nil): Size(width: width, height: width * 9 / 16)
+        case (nil, let height?): Size(width: height * 16 / 9, height: height)
         case (nil, nil):
-            Extent(width: min(proposal.width ?? 480, 640), height: min(proposal.width ?? 480, 640) * 9 / 16)
+            Size(width: min(proposal.width ?? 480, 640), height: min(proposal.width ?? 480, 640) * 9 / 16)
         }
     }
 
@@ -183,6 +183,6 @@ struct LinkNode: LayoutNode {
         block = TextBlock(spans: [StyledSpan(text: link.title ?? link.url, link: link.url)], style: TextStyle())
     }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent { block.size(for: proposal, in: context) }
+    func size(for proposal: Proposal, in context: RenderContext) -> Size { block.size(for: proposal, in: context) }
     func draw(in rect: Rect, context: RenderContext) -> [Element] { block.draw(in: rect, context: context) }
 }

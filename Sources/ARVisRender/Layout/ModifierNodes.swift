@@ -16,12 +16,12 @@ struct PaddingNode: LayoutNode {
 
     var stretch: Stretch { child.stretch }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         let inner = child.size(
             for: Proposal(
                 width: proposal.width.map { max(0, $0 - leading - trailing) },
                 height: proposal.height.map { max(0, $0 - top - bottom) }), in: context)
-        return Extent(width: inner.width + leading + trailing, height: inner.height + top + bottom)
+        return Size(width: inner.width + leading + trailing, height: inner.height + top + bottom)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
@@ -37,7 +37,7 @@ protocol DecoratingNode: LayoutNode {
 extension DecoratingNode {
     var stretch: Stretch { child.stretch }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent { child.size(for: proposal, in: context) }
+    func size(for proposal: Proposal, in context: RenderContext) -> Size { child.size(for: proposal, in: context) }
 }
 
 /// `background`: a colour behind the content, as large as the content.
@@ -75,10 +75,10 @@ struct TapNode: DecoratingNode {
 
 /// A node with a fixed size whatever it is offered.
 struct FixedSizeNode: LayoutNode {
-    let extent: Extent
+    let extent: Size
     let drawing: (Rect, RenderContext) -> [Element]
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent { extent }
+    func size(for proposal: Proposal, in context: RenderContext) -> Size { extent }
     func draw(in rect: Rect, context: RenderContext) -> [Element] { drawing(rect, context) }
 }
 

@@ -32,19 +32,19 @@ struct StackNode: LayoutNode {
     let alignment: Double
 
     private struct Arrangement {
-        var sizes: [Extent]
+        var sizes: [Size]
         var spacerLength: Double
-        var total: Extent
+        var total: Size
     }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         arrange(proposal, context).total
     }
 
     private func arrange(_ proposal: Proposal, _ context: RenderContext) -> Arrangement {
         let gaps = spacing * Double(max(0, children.count - 1))
         let spacerCount = children.filter { $0.stretch == .spacer }.count
-        var sizes: [Extent]
+        var sizes: [Size]
         switch axis {
         case .vertical:
             sizes = children.map { child in
@@ -71,7 +71,7 @@ struct StackNode: LayoutNode {
         var spacerLength = 0.0
         if spacerCount > 0, let offered, offered > along { spacerLength = (offered - along) / Double(spacerCount) }
         let length = along + spacerLength * Double(spacerCount)
-        let total = axis == .horizontal ? Extent(width: length, height: across) : Extent(width: across, height: length)
+        let total = axis == .horizontal ? Size(width: length, height: across) : Size(width: across, height: length)
         return Arrangement(sizes: sizes, spacerLength: spacerLength, total: total)
     }
 
@@ -107,7 +107,7 @@ struct StackNode: LayoutNode {
 /// `spacer`: stretches to fill its stack's free space.
 struct SpacerNode: LayoutNode {
     var stretch: Stretch { .spacer }
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent { .zero }
+    func size(for proposal: Proposal, in context: RenderContext) -> Size { .zero }
     func draw(in rect: Rect, context: RenderContext) -> [Element] { [] }
 }
 
@@ -118,9 +118,9 @@ struct DividerNode: LayoutNode {
 
     var stretch: Stretch { .across }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         axis == .vertical
-            ? Extent(width: proposal.width ?? 0, height: 17) : Extent(width: 17, height: proposal.height ?? 0)
+            ? Size(width: proposal.width ?? 0, height: 17) : Size(width: 17, height: proposal.height ?? 0)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
@@ -182,14 +182,14 @@ struct GridNode: LayoutNode {
         }
     }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         let widths = columnWidths(proposal, context)
         var width = widths.reduce(0, +) + spacing * Double(max(0, widths.count - 1))
         for case .spanning(let node) in rows {
             width = max(width, node.size(for: Proposal(width: proposal.width, height: nil), in: context).width)
         }
         let heights = rowHeights(widths, proposal.width, context)
-        return Extent(width: width, height: heights.reduce(0, +) + spacing * Double(max(0, heights.count - 1)))
+        return Size(width: width, height: heights.reduce(0, +) + spacing * Double(max(0, heights.count - 1)))
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {

@@ -66,11 +66,11 @@ struct TableNode: LayoutNode {
 
     /// A table wider than its space scrolls sideways, as on the device: it takes the space, clips,
     /// and shows a horizontal scroll indicator.
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         let widths = columnWidths(proposal.width, context)
         let width = widths.reduce(0, +)
         let overflows = proposal.width.map { width > $0 + 0.5 } ?? false
-        return Extent(
+        return Size(
             width: min(width, proposal.width ?? width),
             height: rowHeights(widths, context).reduce(0, +) + (overflows ? 8 : 0))
     }
@@ -152,11 +152,11 @@ struct SegmentedControlNode: LayoutNode {
 
     /// The bar and the selected (first) item, as SwiftUI sizes a segmented view: the other items
     /// do not make the card taller.
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         let selected =
             items.first?.size(for: Proposal(width: proposal.width, height: nil), in: context)
-            ?? Extent(width: 0, height: 0)
-        return Extent(
+            ?? Size(width: 0, height: 0)
+        return Size(
             width: max(barWidth(proposal, context), selected.width), height: barHeight + gap + selected.height)
     }
 

@@ -87,9 +87,9 @@ final class TextBlock: LayoutNode {
         return font.ascender / font.unitsPerEm * style.size
     }
 
-    func size(for proposal: Proposal, in context: RenderContext) -> Extent {
+    func size(for proposal: Proposal, in context: RenderContext) -> Size {
         let laid = layout(width: proposal.width, context)
-        return Extent(width: laid.width, height: Double(laid.lines.count) * lineHeight(context))
+        return Size(width: laid.width, height: Double(laid.lines.count) * lineHeight(context))
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {

@@ -69,7 +69,7 @@ struct WidgetFrame {
         }
         if showsExpandButton { elements += expandButton(in: frame) }
         return Drawing(
-            extent: Extent(width: frame.width, height: frame.height), title: title, summary: summary, elements: elements
+            extent: Size(width: frame.width, height: frame.height), title: title, summary: summary, elements: elements
         )
     }
 

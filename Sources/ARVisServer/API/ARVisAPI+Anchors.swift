@@ -1,4 +1,5 @@
 import ARVisSpatial
+import ARVisSpec
 import ARVisStore
 import ARVisSupport
 import Foundation

@@ -1,5 +1,6 @@
 import ARVisSpec
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -105,11 +106,11 @@ enum RowReader {
                 line.allSatisfy(\.isWhitespace) ? nil : try row(json: Data(line.utf8), at: "line \(index + 1)")
             }
         case "application/json":
-            let value: Any
-            do { value = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) } catch {
+            let value: JSONValue
+            do { value = try JSONDecoder().decode(JSONValue.self, from: Data(body)) } catch {
                 throw APIError.invalid("invalidRow", "the body is not JSON: \(error.localizedDescription)")
             }
-            let items = value as? [Any] ?? [value]
+            let items = value.array ?? [value]
             return try items.enumerated().map { try row(object: $1, at: "row \($0 + 1)") }
         case "text/csv":
             return try CSVTable.rows(text).map { try row(object: $0.values, at: "line \($0.line)") }
@@ -121,15 +122,15 @@ enum RowReader {
     }
 
     private static func row(json: Data, at location: String) throws -> String {
-        let value: Any
-        do { value = try JSONSerialization.jsonObject(with: json) } catch {
+        let value: JSONValue
+        do { value = try JSONDecoder().decode(JSONValue.self, from: json) } catch {
             throw APIError.invalid("invalidRow", "\(location) is not a JSON object")
         }
         return try row(object: value, at: location)
     }
 
-    private static func row(object: Any, at location: String) throws -> String {
-        guard let values = object as? [String: Any] else {
+    private static func row(object: JSONValue, at location: String) throws -> String {
+        guard let values = object.object else {
             throw APIError.invalid("invalidRow", "\(location) is not an object of column to value")
         }
         guard values.count <= maximumColumns else {
@@ -141,9 +142,9 @@ enum RowReader {
                 throw APIError.invalid("invalidRow", "\(location): a column name is 1 to 200 characters")
             }
             switch value {
-            case is NSNull: break
-            case let text as String where text.count <= maximumStringLength: break
-            case let number as NSNumber where number.doubleValue.isFinite: break
+            case .null, .bool: break
+            case .string(let text) where text.count <= maximumStringLength: break
+            case .number(let number) where number.isFinite: break
             default:
                 throw APIError.invalid(
                     "invalidRow",
@@ -151,8 +152,9 @@ enum RowReader {
                 )
             }
         }
-        let data = try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(values), as: UTF8.self)
     }
 }
 
@@ -161,7 +163,7 @@ enum RowReader {
 enum CSVTable {
     /// The rows as column → value, each with the line it starts on.
     /// - Throws: ``APIError`` `422` for an unterminated quote or a row with more cells than the header.
-    static func rows(_ text: String) throws -> [(line: Int, values: [String: Any])] {
+    static func rows(_ text: String) throws -> [(line: Int, values: JSONValue)] {
         let records = try records(text)
         guard let header = records.first?.cells else { return [] }
         return try records.dropFirst().compactMap { record in
@@ -171,20 +173,20 @@ enum CSVTable {
                     "invalidRow",
                     "line \(record.line) has \(record.cells.count) cells; the header names \(header.count) columns")
             }
-            var values: [String: Any] = [:]
+            var values: [String: JSONValue] = [:]
             for (column, cell) in zip(header, record.cells) { values[column] = value(cell) }
-            return (record.line, values)
+            return (record.line, .object(values))
         }
     }
 
-    private static func value(_ cell: String) -> Any {
-        if cell.isEmpty { return NSNull() }
+    private static func value(_ cell: String) -> JSONValue {
+        if cell.isEmpty { return .null }
         if let number = Double(cell), number.isFinite,
             cell.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true
         {
-            return number
+            return .number(number)
         }
-        return cell
+        return .string(cell)
     }
 
     private static func records(_ text: String) throws -> [(line: Int, cells: [String])] {

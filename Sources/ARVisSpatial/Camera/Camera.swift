@@ -1,3 +1,4 @@
+public import ARVisSpec
 import Foundation
 
 /// A pinhole camera: a pose (looking along its local −Z, y up), a lens and a viewport.

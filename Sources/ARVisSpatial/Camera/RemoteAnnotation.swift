@@ -1,3 +1,5 @@
+public import ARVisSpec
+
 /// Where a remote viewer's tap lands in the world: the tap and the frame's camera give a ray; the
 /// annotation goes where the ray first meets a known plane, else at a fixed depth along the ray
 /// from the camera's position. (The OpenTok sample forgot the position and fed raw view points to a

@@ -1,3 +1,5 @@
+public import ARVisSpec
+
 /// A half-line from an origin in a direction (unit length).
 public struct Ray: Sendable, Hashable {
     /// Where the ray starts.

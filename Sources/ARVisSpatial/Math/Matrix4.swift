@@ -1,3 +1,5 @@
+public import ARVisSpec
+
 /// A 4×4 matrix of doubles, stored column-major as glTF and SceneKit expect.
 public struct Matrix4: Sendable, Hashable {
     /// The 16 entries, column by column: `columns[c][r]`.

@@ -1,7 +1,5 @@
+public import ARVisSpec
 import Foundation
-
-/// A 3D vector of doubles (metres for positions).
-public typealias Vec3 = SIMD3<Double>
 
 extension SIMD3 where Scalar == Double {
     /// The dot product.

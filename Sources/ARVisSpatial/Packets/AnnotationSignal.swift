@@ -1,3 +1,4 @@
+public import ARVisSpec
 public import ARVisSupport
 import Foundation
 

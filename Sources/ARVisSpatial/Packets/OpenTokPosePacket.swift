@@ -1,3 +1,4 @@
+import ARVisSpec
 public import ARVisSupport
 
 /// The OpenTok AR sample's 32-byte frame metadata: eight little-endian Float32 — camera position,

@@ -1,3 +1,4 @@
+import ARVisSpec
 public import ARVisSupport
 
 /// ARVis's per-frame camera packet, 62 bytes: what a remote peer needs to turn a tap on the video

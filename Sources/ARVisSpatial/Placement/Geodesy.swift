@@ -1,3 +1,4 @@
+public import ARVisSpec
 import Foundation
 
 /// WGS84 coordinates to a local east-north-up frame around an origin, through Earth-centred

@@ -101,7 +101,7 @@ extension ImageTrackingConfiguration {
 extension WidgetConfiguration {
     /// A widget showing `content`, attached at `anchor`.
     public init(
-        _ anchor: AnchorPoint, at position: Vector3 = .zero, size: Size? = nil, scale: Double? = nil,
+        _ anchor: AnchorPoint, at position: Vec3 = .zero, size: Size? = nil, scale: Double? = nil,
         content: () -> Component
     ) {
         self.init(component: content(), relativeAnchorPoint: anchor, relativePosition: position)

@@ -9,6 +9,16 @@ package protocol NodeCodable: SendableMetatype {
     var node: Node { get }
     /// The JSON Schema form of the value, also the source of its key set for the decoder.
     static var schema: Schema { get }
+    /// The name of the value's schema in `$defs`.
+    static var definitionName: String { get }
+}
+
+extension NodeCodable {
+    /// The type's name without the module: `Component.Text` for a nested type.
+    package static var definitionName: String {
+        let full = String(reflecting: Self.self)
+        return full.split(separator: ".", maxSplits: 1).last.map(String.init) ?? full
+    }
 }
 
 extension Bool: NodeCodable {

@@ -44,7 +44,7 @@ public struct Placement: Sendable, Hashable {
     /// The id of the world or geo anchor the pose is relative to; without it, the project frame.
     public var anchor: String?
     /// Position in metres, in the anchor's frame or, without an anchor, the project frame.
-    public var position: Vector3
+    public var position: Vec3
     /// Orientation as a unit quaternion `[x, y, z, w]`; no rotation when absent.
     public var rotation: Quaternion?
     /// Uniform scale factor (default 1).
@@ -54,7 +54,7 @@ public struct Placement: Sendable, Hashable {
 
     /// Creates a placement.
     public init(
-        model: String, position: Vector3, id: String? = nil, anchor: String? = nil, rotation: Quaternion? = nil,
+        model: String, position: Vec3, id: String? = nil, anchor: String? = nil, rotation: Quaternion? = nil,
         scale: Double? = nil
     ) {
         self.model = model
@@ -73,7 +73,7 @@ public struct SceneAnnotation: Sendable, Hashable {
     /// The id of the world or geo anchor the position is relative to; without it, the project frame.
     public var anchor: String?
     /// Where the marker sits, in metres.
-    public var position: Vector3
+    public var position: Vec3
     /// The note shown with the marker.
     public var text: String?
     /// The marker's colour.
@@ -84,7 +84,7 @@ public struct SceneAnnotation: Sendable, Hashable {
     public var createdAt: String?
 
     /// Creates an annotation.
-    public init(position: Vector3, text: String? = nil, id: String? = nil, anchor: String? = nil) {
+    public init(position: Vec3, text: String? = nil, id: String? = nil, anchor: String? = nil) {
         self.position = position
         self.text = text
         self.id = id
@@ -164,7 +164,7 @@ extension Placement: NodeCodable {
             .optional("id", .string(minLength: 1), "The placement's identifier, unique in the document."),
             .required("model", URLCheck.schema, "The model file (USDZ, glTF, GLB …)."),
             .optional("anchor", .string(), "The id of the world or geo anchor the pose is relative to."),
-            .required("position", .ref(Vector3.self), "Position in metres."),
+            .required("position", .ref(Vec3.self), "Position in metres."),
             .optional("rotation", .ref(Quaternion.self), "Orientation as a unit quaternion [x, y, z, w]."),
             .optional(
                 "scale", .number(exclusiveMinimum: 0, maximum: SpecLimits.largestPhysicalSize),
@@ -178,7 +178,7 @@ extension Placement: NodeCodable {
         let id = object.optional("id", as: String.self)
         let model = object.resourceURL("model", context)
         let anchor = object.optional("anchor", as: String.self)
-        let position = object.required("position", as: Vector3.self)
+        let position = object.required("position", as: Vec3.self)
         let rotation = object.optional("rotation", as: Quaternion.self)
         let scale = object.positive("scale", "a scale", maximum: SpecLimits.largestPhysicalSize, context)
         let properties = object.value("properties").flatMap { value in
@@ -218,7 +218,7 @@ extension SceneAnnotation: NodeCodable {
         [
             .optional("id", .string(minLength: 1), "The annotation's identifier, unique in the document."),
             .optional("anchor", .string(), "The id of the world or geo anchor the position is relative to."),
-            .required("position", .ref(Vector3.self), "Position in metres."),
+            .required("position", .ref(Vec3.self), "Position in metres."),
             .optional("text", .string(), "The note."),
             .optional("color", .ref(Color.self), "The marker's colour."),
             .optional("author", .string(), "Who made it."),
@@ -230,7 +230,7 @@ extension SceneAnnotation: NodeCodable {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
         let id = object.optional("id", as: String.self)
         let anchor = object.optional("anchor", as: String.self)
-        let position = object.required("position", as: Vector3.self)
+        let position = object.required("position", as: Vec3.self)
         let text = object.optional("text", as: String.self)
         let color = object.optional("color", as: Color.self)
         let author = object.optional("author", as: String.self)

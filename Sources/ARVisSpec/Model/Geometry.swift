@@ -1,30 +1,16 @@
-/// A point or offset in metres, written `[x, y, z]`.
-public struct Vector3: Sendable, Hashable {
-    /// The first element, x, in metres.
-    public var x: Double
-    /// The second element, y, in metres.
-    public var y: Double
-    /// The third element, z, in metres.
-    public var z: Double
+/// A point, offset or extent in metres, written `[x, y, z]`: the one 3-vector of ARVis, from the
+/// spec's positions to the spatial math.
+public typealias Vec3 = SIMD3<Double>
 
-    /// Creates a vector.
-    public init(_ x: Double, _ y: Double, _ z: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-
-    /// The origin, `[0, 0, 0]`.
-    public static let zero = Vector3(0, 0, 0)
-}
-
-extension Vector3: NodeCodable {
+extension SIMD3: NodeCodable where Scalar == Double {
     package init?(from node: Node, in context: DecodingContext) {
         guard let v = NumberList.read(node, context, names: ["x", "y", "z"]) else { return nil }
         self.init(v[0], v[1], v[2])
     }
     package var node: Node { .array([x.node, y.node, z.node]) }
     package static var schema: Schema { NumberList.schema(names: ["x", "y", "z"], description: "[x, y, z] in metres") }
+    /// Named as the spec's documentation names it.
+    package static var definitionName: String { "Vector3" }
 }
 
 /// A rotation as a unit quaternion, written `[x, y, z, w]`.
@@ -70,11 +56,12 @@ extension Quaternion: NodeCodable {
     }
 }
 
-/// A size in points, written `[width, height]`.
+/// A width and a height in points (drawing units, CSS pixels at 1×), written `[width, height]` in a
+/// spec, where both must be positive.
 public struct Size: Sendable, Hashable {
-    /// The width in points, greater than zero.
+    /// The horizontal length.
     public var width: Double
-    /// The height in points, greater than zero.
+    /// The vertical length.
     public var height: Double
 
     /// Creates a size.
@@ -82,6 +69,9 @@ public struct Size: Sendable, Hashable {
         self.width = width
         self.height = height
     }
+
+    /// Nothing at all.
+    public static let zero = Size(width: 0, height: 0)
 }
 
 extension Size: NodeCodable {

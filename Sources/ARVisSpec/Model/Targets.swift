@@ -20,14 +20,14 @@ public struct ObjectTrackingConfiguration: Sendable, Hashable {
     /// The reference object to track (an `.arobject` file or a scan), by URL or relative path.
     public var objectURL: String
     /// The bounding box's size `[width, height, depth]` in metres.
-    public var extent: Vector3?
+    public var extent: Vec3?
     /// The bounding box's centre in the object's frame (default the origin).
-    public var center: Vector3?
+    public var center: Vec3?
     /// The widgets attached to the object; `center0 … bottom2` anchor them to a face of its bounding box.
     public var relationships: [Relationship]
 
     /// Creates an object target.
-    public init(objectURL: String, extent: Vector3? = nil, center: Vector3? = nil, relationships: [Relationship]) {
+    public init(objectURL: String, extent: Vec3? = nil, center: Vec3? = nil, relationships: [Relationship]) {
         self.objectURL = objectURL
         self.extent = extent
         self.center = center
@@ -40,14 +40,14 @@ public struct WorldAnchor: Sendable, Hashable {
     /// The anchor's identifier, unique in the document; placements and annotations name it as `anchor`.
     public var id: String
     /// Position in metres in the project frame.
-    public var position: Vector3
+    public var position: Vec3
     /// Orientation as a unit quaternion `[x, y, z, w]`; no rotation when absent.
     public var rotation: Quaternion?
     /// The widgets attached to the anchor, if any.
     public var relationships: [Relationship]?
 
     /// Creates a world anchor.
-    public init(id: String, position: Vector3, rotation: Quaternion? = nil, relationships: [Relationship]? = nil) {
+    public init(id: String, position: Vec3, rotation: Quaternion? = nil, relationships: [Relationship]? = nil) {
         self.id = id
         self.position = position
         self.rotation = rotation
@@ -120,8 +120,8 @@ extension ObjectTrackingConfiguration: NodeCodable {
         "A tracked object and its widgets.",
         [
             .required("objectURL", URLCheck.schema, "The reference object to track (.arobject or a scan)."),
-            .optional("extent", .ref(Vector3.self), "Bounding-box size [width, height, depth] in metres."),
-            .optional("center", .ref(Vector3.self), "Bounding-box centre in the object's frame (default [0, 0, 0])."),
+            .optional("extent", .ref(Vec3.self), "Bounding-box size [width, height, depth] in metres."),
+            .optional("center", .ref(Vec3.self), "Bounding-box centre in the object's frame (default [0, 0, 0])."),
             .required("relationships", .array(.ref(Relationship.self)), "The widgets attached to the object."),
         ])
     package static var schema: Schema { .object(shape) }
@@ -129,7 +129,7 @@ extension ObjectTrackingConfiguration: NodeCodable {
     package init?(from node: Node, in context: DecodingContext) {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
         let url = object.resourceURL("objectURL", context)
-        let extent = object.optional("extent", as: Vector3.self)
+        let extent = object.optional("extent", as: Vec3.self)
         if let extent, min(extent.x, extent.y, extent.z) <= 0 {
             context.at("extent") {
                 context.error(
@@ -137,7 +137,7 @@ extension ObjectTrackingConfiguration: NodeCodable {
                     "a bounding box needs a positive width, height and depth")
             }
         }
-        let center = object.optional("center", as: Vector3.self)
+        let center = object.optional("center", as: Vec3.self)
         let relationships = object.required("relationships", as: [Relationship].self)
         guard let url, let relationships else { return nil }
         AnchorCheck.check(relationships, node: object.value("relationships")!, target: .object, context)
@@ -157,7 +157,7 @@ extension WorldAnchor: NodeCodable {
         "A pose in the world and its widgets.",
         [
             .required("id", .string(minLength: 1), "The anchor's identifier, unique in the document."),
-            .required("position", .ref(Vector3.self), "Position in metres in the project frame."),
+            .required("position", .ref(Vec3.self), "Position in metres in the project frame."),
             .optional(
                 "rotation", .ref(Quaternion.self), "Orientation as a unit quaternion [x, y, z, w] (default none)."),
             .optional("relationships", .array(.ref(Relationship.self)), "The widgets attached to the anchor."),
@@ -167,7 +167,7 @@ extension WorldAnchor: NodeCodable {
     package init?(from node: Node, in context: DecodingContext) {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
         let id = object.required("id", as: String.self)
-        let position = object.required("position", as: Vector3.self)
+        let position = object.required("position", as: Vec3.self)
         let rotation = object.optional("rotation", as: Quaternion.self)
         let relationships = object.optional("relationships", as: [Relationship].self)
         guard let id, let position else { return nil }

@@ -7,9 +7,9 @@ public struct WidgetConfiguration: Sendable, Hashable {
     /// Where the widget attaches to its target; `auto` takes the first anchor point no sibling declares.
     public var relativeAnchorPoint: AnchorPoint
     /// Extra offset in metres in the target's frame (image: x right, y out of the image, z to its bottom).
-    public var relativePosition: Vector3
+    public var relativePosition: Vec3
     /// Added to `relativePosition`; iARVis requires the key, ARVis defaults to zero.
-    public var positionOffset: Vector3?
+    public var positionOffset: Vec3?
     /// Scale the widget to the target's height (default false).
     public var alignedToTarget: Bool?
     /// White (true, the default) or transparent background.
@@ -35,7 +35,7 @@ public struct WidgetConfiguration: Sendable, Hashable {
     public static let defaultPadding = EdgeInsets(all: 16)
 
     /// Creates a widget.
-    public init(component: Component, relativeAnchorPoint: AnchorPoint = .auto, relativePosition: Vector3 = .zero) {
+    public init(component: Component, relativeAnchorPoint: AnchorPoint = .auto, relativePosition: Vec3 = .zero) {
         self.component = component
         self.relativeAnchorPoint = relativeAnchorPoint
         self.relativePosition = relativePosition
@@ -74,9 +74,9 @@ extension WidgetConfiguration: NodeCodable {
         [
             .required("component", .ref(Component.self), "The widget's content."),
             .required("relativeAnchorPoint", AnchorPoint.schema, "Where the widget attaches to its target."),
-            .required("relativePosition", .ref(Vector3.self), "Offset in metres in the target's frame."),
+            .required("relativePosition", .ref(Vec3.self), "Offset in metres in the target's frame."),
             .optional(
-                "positionOffset", .ref(Vector3.self),
+                "positionOffset", .ref(Vec3.self),
                 "Added to relativePosition (default [0, 0, 0]; iARVis requires the key)."),
             .optional("alignedToTarget", .boolean, "Scale the widget to the target's height (default false)."),
             .optional("isOpaque", .boolean, "White (true, default) or transparent background."),
@@ -98,7 +98,7 @@ extension WidgetConfiguration: NodeCodable {
         guard let object = ObjectReader(node, context, shape: Self.shape) else { return nil }
         let component = object.required("component", as: Component.self)
         let anchor = object.required("relativeAnchorPoint", as: AnchorPoint.self)
-        let position = object.required("relativePosition", as: Vector3.self)
+        let position = object.required("relativePosition", as: Vec3.self)
         guard let component, let anchor, let position else {
             _ = Self.readOptionals(object, context)
             return nil
@@ -108,7 +108,7 @@ extension WidgetConfiguration: NodeCodable {
     }
 
     private struct Optionals {
-        var offset: Vector3?, aligned: Bool?, opaque: Bool?, scroll: Bool?, expand: Bool?
+        var offset: Vec3?, aligned: Bool?, opaque: Bool?, scroll: Bool?, expand: Bool?
         var padding: EdgeInsets?, scale: Double?, size: Size?, children: [AdditionalWidgetConfiguration]?
 
         func apply(to widget: inout WidgetConfiguration) {

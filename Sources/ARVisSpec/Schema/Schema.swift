@@ -22,13 +22,7 @@ package indirect enum Schema: Sendable {
 
     /// A reference to a model type's schema, named after the type.
     package static func ref<T: NodeCodable>(_ type: T.Type) -> Schema {
-        .reference(definitionName(of: type), { T.schema })
-    }
-
-    /// The `$defs` name of a type: its name without the module, `Component.Text` for a nested type.
-    package static func definitionName(of type: Any.Type) -> String {
-        let full = String(reflecting: type)
-        return full.split(separator: ".", maxSplits: 1).last.map(String.init) ?? full
+        .reference(T.definitionName, { T.schema })
     }
 
     /// This schema with a description attached.

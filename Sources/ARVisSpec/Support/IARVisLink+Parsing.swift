@@ -193,10 +193,7 @@ extension IARVisLink {
         func numbers(_ name: String, count: Int, positive: Bool) throws(Problem) -> [Double]? {
             guard let text = values[name] else { return nil }
             let shape = count == 3 ? "[x, y, z] in metres" : "[width, height] in points"
-            guard
-                let array = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-                    as? [Any],
-                array.count == count, case let numbers = array.compactMap({ ($0 as? NSNumber).map(\.doubleValue) }),
+            guard let numbers = try? JSONDecoder().decode([Double].self, from: Data(text.utf8)),
                 numbers.count == count,
                 numbers.allSatisfy({ $0.isFinite && abs($0) <= 100_000 && (!positive || $0 > 0) })
             else {

@@ -6,7 +6,7 @@ extension IARVisLink.OpenComponent {
     public func widget(showing component: Component) -> WidgetConfiguration {
         // The reader gives three numbers and two; a value built by hand with other counts is ignored.
         let position =
-            relativePosition.count == 3 ? Vector3(relativePosition[0], relativePosition[1], relativePosition[2]) : .zero
+            relativePosition.count == 3 ? Vec3(relativePosition[0], relativePosition[1], relativePosition[2]) : .zero
         var widget = WidgetConfiguration(component: component, relativeAnchorPoint: anchor, relativePosition: position)
         widget.size = size.flatMap { $0.count == 2 ? Size(width: $0[0], height: $0[1]) : nil }
         widget.isScrollEnabled = isScrollEnabled

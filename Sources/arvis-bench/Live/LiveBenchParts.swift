@@ -1,4 +1,5 @@
 import ARVisSpatial
+import ARVisSupport
 import ArgumentParser
 import Foundation
 import HTTPTypes
@@ -84,35 +85,39 @@ struct BenchSession: Sendable {
     var hall: String { "hall-\(run)" }
     var dataset: String { "sensor-\(run)" }
 
-    func environment() throws -> [String: Any] {
+    func environment() throws -> [String: JSONValue] {
         let data = try Data(contentsOf: ServeBench.examples.appendingPathComponent("two-targets-environment.json"))
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = try JSONDecoder().decode(JSONValue.self, from: data).object else {
             throw ValidationError("the example is not an object")
         }
         return object
     }
 
     /// The example with its first widget's text replaced.
-    static func editing(_ spec: [String: Any], text: String) -> [String: Any] {
+    static func editing(_ spec: [String: JSONValue], text: String) -> [String: JSONValue] {
         var spec = spec
-        var targets = spec["imageTrackingConfigurations"] as? [[String: Any]] ?? []
-        var relationships = targets.first?["relationships"] as? [[String: Any]] ?? []
-        var configuration = relationships.first?["widgetConfiguration"] as? [String: Any] ?? [:]
-        configuration["component"] = ["text": ["content": text]]
-        if !relationships.isEmpty { relationships[0]["widgetConfiguration"] = configuration }
-        if !targets.isEmpty { targets[0]["relationships"] = relationships }
-        spec["imageTrackingConfigurations"] = targets
+        var targets = spec["imageTrackingConfigurations"]?.array ?? []
+        var target = targets.first?.object ?? [:]
+        var relationships = target["relationships"]?.array ?? []
+        var relationship = relationships.first?.object ?? [:]
+        var configuration = relationship["widgetConfiguration"]?.object ?? [:]
+        configuration["component"] = ["text": ["content": .string(text)]]
+        relationship["widgetConfiguration"] = .object(configuration)
+        if !relationships.isEmpty { relationships[0] = .object(relationship) }
+        target["relationships"] = .array(relationships)
+        if !targets.isEmpty { targets[0] = .object(target) }
+        spec["imageTrackingConfigurations"] = .array(targets)
         return spec
     }
 
     /// Saves `spec` as the run's tour; returns its version.
     @discardableResult
-    func put(_ spec: [String: Any], on server: ServerProcess) async throws -> Int {
+    func put(_ spec: [String: JSONValue], on server: ServerProcess) async throws -> Int {
         let answer = try await ServeBench.send(
             "PUT", server.base + "/api/v1/projects/bench/specs/\(tour)",
-            body: try JSONSerialization.data(withJSONObject: spec),
+            body: try JSONEncoder().encode(spec),
             token: token, type: "application/json")
-        return (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["version"] as? Int ?? 0
+        return Int(try JSONDecoder().decode(JSONValue.self, from: answer)["version"]?.number ?? 0)
     }
 
     /// Saves a chart following the run's dataset, keeping its last 200 rows.

@@ -1,5 +1,6 @@
 import ARVisServer
 import ARVisStore
+import ARVisSupport
 import ArgumentParser
 import Foundation
 import Hummingbird
@@ -193,8 +194,7 @@ struct ServeBench: AsyncParsableCommand {
         // A database kept from an earlier run (PostgreSQL) has the account and the project already.
         _ = try? await send("POST", base + "/api/v1/accounts", body: credentials, type: "application/json")
         let session = try await send("POST", base + "/api/v1/sessions", body: credentials, type: "application/json")
-        guard let token = (try JSONSerialization.jsonObject(with: session) as? [String: Any])?["token"] as? String
-        else {
+        guard let token = try JSONDecoder().decode(JSONValue.self, from: session)["token"]?.string else {
             throw ValidationError("no token from the server")
         }
         _ = try? await send(

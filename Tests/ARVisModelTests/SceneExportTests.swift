@@ -1,4 +1,4 @@
-import ARVisExport
+import ARVisModel
 import ARVisSpatial
 import ARVisSpec
 import ARVisSupport

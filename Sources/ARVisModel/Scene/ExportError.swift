@@ -1,6 +1,6 @@
 public import ARVisSupport
 
-/// The error ARVisExport throws: a scene that cannot be written in the format asked for.
+/// The error scene export throws: a scene that cannot be written in the format asked for.
 public typealias ExportError = ModuleError<ExportErrorDomain>
 
 /// The codes of ``ExportError``.
