@@ -60,8 +60,13 @@ struct SpecRoutes: Sendable {
         let saved = try await api.saveSpec(
             body, syntax: syntax, name: name, in: access,
             ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch])
-        let json =
-            "{\"diagnostics\":\(Diagnostic.json(saved.warnings)),\"etag\":\(Self.jsonString(saved.version.etag)),\"version\":\(saved.version.version)}"
+        struct SavedAnswer: Encodable {
+            var diagnostics: [Diagnostic]
+            var etag: String
+            var version: Int
+        }
+        let json = JSONText.text(
+            SavedAnswer(diagnostics: saved.warnings, etag: saved.version.etag, version: saved.version.version))
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.eTag] = saved.version.etag
@@ -102,11 +107,6 @@ struct SpecRoutes: Sendable {
     /// A stored YAML spec as JSON.
     static func convertedToJSON(_ version: SpecVersion) throws -> [UInt8] {
         Array(SpecWriter.json(try version.document()).utf8)
-    }
-
-    /// `text` as a JSON string literal.
-    static func jsonString(_ text: String) -> String {
-        (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
     }
 }
 

@@ -77,7 +77,7 @@ struct DatasetRoutes: Sendable {
         let rows = try await api.store.rows(
             projectID: access.project.id, dataset: name, last: last,
             since: seconds.map { Date().addingTimeInterval(-$0) }, after: after)
-        let body = "{\"rows\":[" + rows.map(LiveMessages.row).joined(separator: ",") + "]}"
+        let body = LiveMessages.rowList(rows)
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: body)))
@@ -152,9 +152,7 @@ enum RowReader {
                 )
             }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(values), as: UTF8.self)
+        return try JSONText.encode(values)
     }
 }
 

@@ -1,4 +1,5 @@
 import ARVisStore
+import ARVisSupport
 import Foundation
 
 /// The JSON text messages of the live streams (WebSocket text frames, and the `data:` of
@@ -25,71 +26,159 @@ enum LiveMessages {
     static func spec(name: String, version: SpecVersion, changed: [String], removed: [String], specJSON: String)
         -> String
     {
-        "{\"type\":\"spec\",\"name\":\(quoted(name)),\"version\":\(version.version),\"etag\":\(quoted(version.etag)),"
-            + "\"changed\":\(list(changed)),\"removed\":\(list(removed)),\"spec\":\(specJSON)}"
+        struct Spec: Encodable {
+            var type = "spec"
+            var name: String
+            var version: Int
+            var etag: String
+            var changed: [String]
+            var removed: [String]
+            var spec: JSONValue
+        }
+        return text(
+            Spec(
+                name: name, version: version.version, etag: version.etag, changed: changed, removed: removed,
+                spec: value(of: specJSON)))
     }
 
     static func deleted(name: String) -> String {
-        "{\"type\":\"deleted\",\"name\":\(quoted(name))}"
+        struct Deleted: Encodable {
+            var type = "deleted"
+            var name: String
+        }
+        return text(Deleted(name: name))
     }
 
     static func rows(dataset: String, widgets: [String], rows: [DatasetRow], reset: Bool) -> String {
-        let items = rows.map(row)
-        return
-            "{\"type\":\"rows\",\"dataset\":\(quoted(dataset)),\"widgets\":\(list(widgets)),\"reset\":\(reset),\"rows\":[\(items.joined(separator: ","))]}"
+        struct Rows: Encodable {
+            var type = "rows"
+            var dataset: String
+            var widgets: [String]
+            var reset: Bool
+            var rows: [Row]
+        }
+        return text(Rows(dataset: dataset, widgets: widgets, reset: reset, rows: rows.map(Row.init)))
+    }
+
+    /// One dataset row: `{"seq", "at", "values"}`.
+    struct Row: Encodable {
+        var seq: Int64
+        var at: String
+        var values: JSONValue
+
+        init(_ row: DatasetRow) {
+            seq = row.sequence
+            at = row.createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            values = LiveMessages.value(of: row.json)
+        }
+    }
+
+    /// `{"rows": [row, …]}`: a dataset's rows as `GET …/rows` answers them.
+    static func rowList(_ rows: [DatasetRow]) -> String {
+        struct RowList: Encodable { var rows: [Row] }
+        return text(RowList(rows: rows.map(Row.init)))
     }
 
     /// `annotations`: the room's, for a member joining afresh; `nil` for one resuming (the events it
     /// missed follow, and it keeps what it holds).
-    /// One dataset row: `{"seq", "at", "values"}`.
-    static func row(_ row: DatasetRow) -> String {
-        "{\"seq\":\(row.sequence),\"at\":\(quoted(timestamp(row.createdAt))),\"values\":\(row.json)}"
+    static func welcome(room: String, role: String, sequence: Int64, annotations: [Annotation]?) -> String {
+        struct Welcome: Encodable {
+            var room: String
+            var role: String
+            var seq: Int64
+            var annotations: [Components.Schemas.Annotation]?
+
+            enum CodingKeys: CodingKey { case type, room, role, seq, annotations }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode("welcome", forKey: .type)
+                try container.encode(room, forKey: .room)
+                try container.encode(role, forKey: .role)
+                try container.encode(seq, forKey: .seq)
+                try container.encode(annotations, forKey: .annotations)  // null, not absent, when resuming
+            }
+        }
+        return text(
+            Welcome(room: room, role: role, seq: sequence, annotations: annotations?.map { ARVisAPI.schema($0) }))
     }
 
-    static func welcome(room: String, role: String, sequence: Int64, annotations: [Annotation]?) -> String {
-        let list = annotations.map { "[" + $0.map(annotationObject).joined(separator: ",") + "]" } ?? "null"
-        return
-            "{\"type\":\"welcome\",\"room\":\(quoted(room)),\"role\":\(quoted(role)),\"seq\":\(sequence),\"annotations\":\(list)}"
+    /// A room event carrying one item: `{"type", "seq", NAME: item}`.
+    private struct Event<Item: Encodable>: Encodable {
+        var type: String
+        var seq: Int64
+        var item: Item
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(type, forKey: Key(stringValue: "type"))
+            try container.encode(seq, forKey: Key(stringValue: "seq"))
+            try container.encode(item, forKey: Key(stringValue: type))
+        }
     }
 
     static func annotation(_ annotation: Annotation, sequence: Int64) -> String {
-        "{\"type\":\"annotation\",\"seq\":\(sequence),\"annotation\":\(annotationObject(annotation))}"
+        text(Event(type: "annotation", seq: sequence, item: ARVisAPI.schema(annotation)))
     }
 
     static func tree(_ tree: Tree, sequence: Int64) -> String {
-        "{\"type\":\"tree\",\"seq\":\(sequence),\"tree\":\(encoded(ARVisAPI.schema(tree)))}"
+        text(Event(type: "tree", seq: sequence, item: ARVisAPI.schema(tree)))
     }
 
     static func anchor(_ anchor: Anchor, sequence: Int64) -> String {
-        "{\"type\":\"anchor\",\"seq\":\(sequence),\"anchor\":\(encoded(ARVisAPI.schema(anchor)))}"
+        text(Event(type: "anchor", seq: sequence, item: ARVisAPI.schema(anchor)))
     }
 
     /// `annotationDeleted`, `treeRemoved` or `anchorDeleted`.
     static func removal(_ type: String, id: String, sequence: Int64) -> String {
-        "{\"type\":\(quoted(type)),\"seq\":\(sequence),\"id\":\(quoted(id))}"
+        struct Removal: Encodable {
+            var type: String
+            var seq: Int64
+            var id: String
+        }
+        return text(Removal(type: type, seq: sequence, id: id))
     }
 
     static func refused(clientID: String?, code: String, message: String) -> String {
-        "{\"type\":\"refused\",\"clientId\":\(clientID.map(quoted) ?? "null"),\"code\":\(quoted(code)),\"message\":\(quoted(message))}"
+        struct Refused: Encodable {
+            var clientId: String?
+            var code: String
+            var message: String
+
+            enum CodingKeys: CodingKey { case type, clientId, code, message }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode("refused", forKey: .type)
+                try container.encode(clientId, forKey: .clientId)  // null when the change had no client id
+                try container.encode(code, forKey: .code)
+                try container.encode(message, forKey: .message)
+            }
+        }
+        return text(Refused(clientId: clientID, code: code, message: message))
     }
 
-    static func annotationObject(_ annotation: Annotation) -> String {
-        encoded(ARVisAPI.schema(annotation))
+    /// The `data:` of a Server-Sent Events `close` event: `{"code", "reason"}`.
+    static func close(code: UInt16, reason: String) -> String {
+        struct Close: Encodable {
+            var code: UInt16
+            var reason: String
+        }
+        return text(Close(code: code, reason: reason))
     }
 
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String { SpecRoutes.jsonString(text) }
-
-    private static func list(_ items: [String]) -> String { "[" + items.map(quoted).joined(separator: ",") + "]" }
-
-    private static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    /// JSON text this server wrote (a stored row, the spec writer's canonical text), as a value to
+    /// embed; `null` if it no longer reads.
+    private static func value(of json: String) -> JSONValue {
+        (try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))) ?? .null
     }
 
-    private static func encoded(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "null"
-    }
+    private static func text(_ value: some Encodable) -> String { JSONText.text(value) }
 }

@@ -160,7 +160,7 @@ struct LiveRoutes: Sendable {
                             try await writer.write(
                                 ByteBuffer(
                                     string:
-                                        "event: close\ndata: {\"code\":\(reason.code),\"reason\":\(LiveMessages.quoted(reason.reason))}\n\n"
+                                        "event: close\ndata: \(LiveMessages.close(code: reason.code, reason: reason.reason))\n\n"
                                 ))
                             try await writer.finish(nil)
                             return

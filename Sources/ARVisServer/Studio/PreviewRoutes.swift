@@ -3,6 +3,7 @@ import ARVisPipeline
 import ARVisSpec
 import ARVisSpecYAML
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -65,50 +66,67 @@ struct PreviewRoutes: Sendable {
         let name = request.uri.queryParameters.get("name").flatMap { ItemName.isValid($0) ? $0 : nil } ?? "spec"
         let read = syntax.read(Data(body), file: name)
         let diagnostics = read.diagnostics.sortedByPosition
-        var fields = ["\"diagnostics\":\(Diagnostic.json(diagnostics))"]
-        let draw = request.uri.queryParameters.get("draw") != "false"
+        var answer = PreviewAnswer(diagnostics: diagnostics)
         if let document = read.document, !diagnostics.containsErrors {
-            fields.append(
-                draw
-                    ? try await files(of: document, body: body, syntax: syntax)
-                    : "\"kind\":\"\(document.kind.rawValue)\"")
+            answer.kind = document.kind.rawValue
+            if request.uri.queryParameters.get("draw") != "false" {
+                answer.preview = try await preview(of: document, body: body, syntax: syntax)
+            }
         }
-        let json = "{" + fields.joined(separator: ",") + "}"
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         SecurityHeaders.append(to: &headers)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json)))
+        return Response(
+            status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: JSONText.text(answer))))
     }
 
-    /// `"kind"` and `"preview"`: the widgets drawn (HTML and SVG) and the scene's viewer, or why they cannot be drawn.
-    private func files(of document: SpecDocument, body: [UInt8], syntax: SpecSyntax) async throws -> String {
+    /// What `POST /api/v1/preview` answers: the diagnostics and, for a spec without errors, its kind
+    /// and (unless `draw=false`) what Studio shows of it.
+    struct PreviewAnswer: Encodable {
+        var diagnostics: [Diagnostic]
+        var kind: String?
+        var preview: Preview?
+    }
+
+    /// The widgets drawn (HTML and SVG) and the scene's viewer, or why they cannot be drawn.
+    struct Preview: Encodable {
+        /// A drawn widget's files and size in points.
+        struct Widget: Encodable {
+            var name, html, svg: String
+            var width, height: Double
+        }
+        var id: String
+        /// The scene viewer's address for an environment, else `null`.
+        var scene: JSONValue
+        var widgets: [Widget]
+        var problem: String?
+    }
+
+    private func preview(of document: SpecDocument, body: [UInt8], syntax: SpecSyntax) async throws -> Preview {
         guard let version = await renderer.keepPreview(body, syntax: syntax) else {
             throw APIError(
                 .contentTooLarge, "tooLarge",
                 "a spec over \(renderer.largestKept / 1_000_000) MB is checked but not drawn for preview")
         }
-        let id = version.contentHash
-        let base = "/preview/\(id)"
-        let kind = document.kind.rawValue
-        var preview = [
-            "\"id\":\(SpecRoutes.jsonString(id))",
-            "\"scene\":" + (kind == "environment" ? SpecRoutes.jsonString(base + "/scene") : "null"),
-        ]
+        let base = "/preview/\(version.contentHash)"
+        var preview = Preview(
+            id: version.contentHash, scene: document.kind == .environment ? .string(base + "/scene") : .null,
+            widgets: [])
         do {
-            let drawn = try await renderer.drawAll(.html, of: version)
-            let widgets = drawn.enumerated().map { index, widget in
-                "{\"name\":\(SpecRoutes.jsonString(widget.name)),\"html\":\"\(base)/widgets/\(index + 1).html\",\"svg\":\"\(base)/widgets/\(index + 1).svg\","
-                    + "\"width\":\(Self.number(widget.width)),\"height\":\(Self.number(widget.height))}"
+            preview.widgets = try await renderer.drawAll(.html, of: version).enumerated().map { index, widget in
+                Preview.Widget(
+                    name: widget.name, html: "\(base)/widgets/\(index + 1).html",
+                    svg: "\(base)/widgets/\(index + 1).svg", width: Self.points(widget.width),
+                    height: Self.points(widget.height))
             }
-            preview.append("\"widgets\":[" + widgets.joined(separator: ",") + "]")
         } catch let error as APIError {
-            preview.append("\"widgets\":[],\"problem\":\(SpecRoutes.jsonString(error.message))")
+            preview.problem = error.message
         }
-        return "\"kind\":\"\(kind)\",\"preview\":{" + preview.joined(separator: ",") + "}"
+        return preview
     }
 
-    /// A size in points as a JSON number (0 for one that is not finite).
-    private static func number(_ value: Double) -> String {
-        value.isFinite ? String(format: "%.1f", value) : "0"
+    /// A size in points to a tenth (0 for one that is not finite).
+    private static func points(_ value: Double) -> Double {
+        value.isFinite ? (value * 10).rounded() / 10 : 0
     }
 }
 

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The one way the server writes JSON of its own (live messages, answers of hand-registered
+/// routes, stored rows): a `Codable` shape encoded with sorted keys, slashes unescaped and dates
+/// in ISO 8601.
+enum JSONText {
+    /// `value` as JSON text.
+    /// - Throws: `EncodingError` for a number JSON cannot hold (NaN, infinity).
+    static func encode(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// `value` as JSON text, for shapes that cannot hold a number JSON refuses (strings, integers,
+    /// checked doubles); `null` if one does.
+    static func text(_ value: some Encodable) -> String {
+        (try? encode(value)) ?? "null"
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
