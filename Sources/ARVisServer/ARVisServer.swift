@@ -31,6 +31,7 @@ public enum ARVisServer {
         }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         router.middlewares.add(ModuleErrorMiddleware())
+        router.middlewares.add(AuthenticationMiddleware())
         let library = AssetLibrary(directory: configuration.assetDirectory, store: store, logger: logger)
         let api = ARVisAPI(store: store, configuration: configuration, library: library)
         // Routes that limit per client see its address (sign-ins, sign-ups, spec checks, drawings); the
@@ -39,7 +40,7 @@ public enum ARVisServer {
         try api.registerHandlers(
             on: addressed,
             middlewares: [
-                ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration), BearerTokenMiddleware(),
+                ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration),
             ])
         SpecRoutes(api: api).register(on: addressed)
         PlanRoutes(api: api).register(on: router)
@@ -54,7 +55,7 @@ public enum ARVisServer {
         let hub = LiveHub(store: store, logger: logger) { grant in
             _ = try await api.access(grant.slug, needs: grant.role, token: grant.token)
         }
-        let webSocketRouter = Router(context: LiveContext.self)
+        let webSocketRouter = Router(context: ServerContext.self)
         LiveRoutes(api: api, hub: hub).register(on: router, webSocketRouter: webSocketRouter)
         return Application(
             router: router, server: server(configuration, webSocketRouter: webSocketRouter),
@@ -67,7 +68,7 @@ public enum ARVisServer {
     /// ``ServerConfiguration/idleTimeout`` to send its first request's head and to stay idle
     /// between requests; WebSockets are pinged every 15 s (half-open ones close) and take frames
     /// of at most 64 KB.
-    private static func server(_ configuration: ServerConfiguration, webSocketRouter: Router<LiveContext>)
+    private static func server(_ configuration: ServerConfiguration, webSocketRouter: Router<ServerContext>)
         -> HTTPServerBuilder
     {
         let webSocket = WebSocketServerConfiguration(

@@ -1,19 +1,25 @@
 import Hummingbird
+import HummingbirdWebSocket
 import NIOCore
 
-/// The request context of the server's router: Hummingbird's basics and the client's address
-/// (for per-address sign-in limits).
-struct ServerContext: RequestContext, RemoteAddressRequestContext {
+/// The one request context of the server, for HTTP requests and WebSocket upgrades alike:
+/// Hummingbird's basics, the client's address (for per-address limits), the connection, and the
+/// WebSocket handler an upgrade hands over.
+struct ServerContext: RequestContext, RemoteAddressRequestContext, WebSocketRequestContext {
     var coreContext: CoreRequestContextStorage
     /// The peer of the connection; `nil` in in-process tests.
     let remoteAddress: SocketAddress?
-    /// The connection (an event stream sets its send buffer).
+    /// The connection (an event stream sets its send buffer; rooms write poses to a WebSocket's on
+    /// its event loop).
     let channel: any Channel
+    /// The handler of a WebSocket upgrade.
+    let webSocket: WebSocketHandlerReference<ServerContext>
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
         channel = source.channel
+        webSocket = .init()
     }
 }
 

@@ -40,7 +40,7 @@ struct AssetRoutes: Sendable {
 
     /// The request's bearer token: the `Authorization` header, else `access_token` (links a browser follows).
     static func token(_ request: Request) -> String? {
-        SessionToken.bearer(request.headers[.authorization]) ?? request.uri.queryParameters.get("access_token")
+        RequestToken.current ?? request.uri.queryParameters.get("access_token")
     }
 
     private func access(_ request: Request, _ context: ServerContext, needs: Role? = nil) async throws -> (

@@ -46,7 +46,7 @@ struct HubRoutes: Sendable {
     /// The project access and latest version the request names.
     private func latest(_ request: Request, _ context: ServerContext) async throws -> (ProjectAccess, SpecVersion) {
         let access = try await api.access(
-            try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+            try context.parameters.require("project"))
         return (access, try await api.spec(try context.parameters.require("name"), in: access))
     }
 

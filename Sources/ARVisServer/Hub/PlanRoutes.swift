@@ -15,7 +15,7 @@ struct PlanRoutes: Sendable {
     func register(on router: Router<ServerContext>) {
         router.get("/api/v1/projects/{project}/plans/{id}") { request, context in
             let access = try await api.access(
-                try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+                try context.parameters.require("project"))
             let id = try context.parameters.require("id")
             guard let plan = try await api.store.plan(projectID: access.project.id, id: id), let geojson = plan.geojson
             else {
@@ -27,7 +27,7 @@ struct PlanRoutes: Sendable {
         }
         router.get("/api/v1/projects/{project}/areas/{id}/geojson") { request, context in
             let access = try await api.access(
-                try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+                try context.parameters.require("project"))
             let id = try context.parameters.require("id")
             guard let area = try await api.store.area(projectID: access.project.id, id: id) else {
                 throw APIError.notFound("no area \(id)")

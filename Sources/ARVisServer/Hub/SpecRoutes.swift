@@ -25,7 +25,7 @@ struct SpecRoutes: Sendable {
 
     private func get(_ request: Request, _ context: ServerContext) async throws -> Response {
         let access = try await api.access(
-            try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+            try context.parameters.require("project"))
         let version = try await api.spec(try context.parameters.require("name"), in: access)
         return try Self.response(
             version, request: request, asJSON: Self.prefersJSON(request.headers[.accept], stored: version))
@@ -33,7 +33,7 @@ struct SpecRoutes: Sendable {
 
     private func getVersion(_ request: Request, _ context: ServerContext) async throws -> Response {
         let access = try await api.access(
-            try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+            try context.parameters.require("project"))
         guard let number = context.parameters.get("version", as: Int.self), number >= 1 else {
             throw APIError.badRequest("a version is a whole number from 1")
         }
@@ -44,8 +44,7 @@ struct SpecRoutes: Sendable {
 
     private func put(_ request: Request, _ context: ServerContext) async throws -> Response {
         let access = try await api.access(
-            try context.parameters.require("project"), needs: .editor,
-            token: SessionToken.bearer(request.headers[.authorization]))
+            try context.parameters.require("project"), needs: .editor)
         let name = try context.parameters.require("name")
         guard ItemName.isValid(name) else {
             throw APIError.badRequest(

@@ -33,8 +33,7 @@ struct DatasetRoutes: Sendable {
 
     private func append(_ request: Request, _ context: ServerContext) async throws -> Response {
         let access = try await api.access(
-            try context.parameters.require("project"), needs: .editor,
-            token: SessionToken.bearer(request.headers[.authorization]))
+            try context.parameters.require("project"), needs: .editor)
         let name = try dataset(context)
         let bytes = try await request.bodyBytes(
             upTo: Self.maximumBodyBytes,
@@ -57,7 +56,7 @@ struct DatasetRoutes: Sendable {
 
     private func list(_ request: Request, _ context: ServerContext) async throws -> Response {
         let access = try await api.access(
-            try context.parameters.require("project"), token: SessionToken.bearer(request.headers[.authorization]))
+            try context.parameters.require("project"))
         let name = try dataset(context)
         let query = request.uri.queryParameters
         func number<T: LosslessStringConvertible>(_ key: String, _ type: T.Type) throws -> T? {

@@ -9,20 +9,6 @@ import NIOCore
 import NIOWebSocket
 import ServiceLifecycle
 
-/// The request context of WebSocket upgrades.
-struct LiveContext: RequestContext, WebSocketRequestContext {
-    var coreContext: CoreRequestContextStorage
-    let webSocket: WebSocketHandlerReference<LiveContext>
-    /// The connection, which becomes the WebSocket: rooms write poses to it on its event loop.
-    let channel: any Channel
-
-    init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        webSocket = .init()
-        channel = source.channel
-    }
-}
-
 /// The live streams:
 /// - `GET /live/{project}/{name}` — a spec's versions (and its charts' dataset rows) as they are
 ///   saved: a WebSocket on upgrade, else Server-Sent Events. `?version=N&rows=name:seq,…` (or SSE's
@@ -41,7 +27,7 @@ struct LiveRoutes: Sendable {
     /// How often an idle Server-Sent Events stream gets a comment, so a vanished client is noticed.
     static let heartbeat = Duration.seconds(15)
 
-    func register(on router: Router<ServerContext>, webSocketRouter: Router<LiveContext>) {
+    func register(on router: Router<ServerContext>, webSocketRouter: Router<ServerContext>) {
         router.get("/live/{project}/rooms/{room}") { request, context -> Response in
             _ = try await self.roomAccess(request, parameters: context.parameters)
             throw APIError(
@@ -224,6 +210,8 @@ struct LiveRoutes: Sendable {
     // MARK: Tokens
 
     /// The bearer token of a live request: the header, the `arvis.bearer.` subprotocol, or `access_token`.
+    /// (A WebSocket's handler runs after the upgrade, outside ``AuthenticationMiddleware``'s task, so
+    /// the stream reads its token from the request it was upgraded from.)
     static func token(_ request: Request) -> String? {
         if let bearer = SessionToken.bearer(request.headers[.authorization]) { return bearer }
         if let token = offeredProtocols(request).first(where: { $0.hasPrefix("arvis.bearer.") })?.dropFirst(

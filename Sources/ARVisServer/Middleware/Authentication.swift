@@ -4,22 +4,26 @@ import ARVisStore
 import ARVisSupport
 import Foundation
 import HTTPTypes
+import Hummingbird
 import OpenAPIRuntime
 
-/// The bearer token of the request being handled, set by ``BearerTokenMiddleware``.
+/// The bearer token of the request being handled, set by ``AuthenticationMiddleware``: what
+/// ``ARVisAPI/access(_:needs:includingTrashed:token:)`` and the other checks read by default.
 enum RequestToken {
     @TaskLocal static var current: String?
 }
 
-/// Reads `Authorization: Bearer <token>` into ``RequestToken`` for the handlers of the request.
-struct BearerTokenMiddleware: ServerMiddleware {
-    func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        try await RequestToken.$current.withValue(SessionToken.bearer(request.headerFields[.authorization])) {
-            try await next(request, body, metadata)
+/// The one place a request's `Authorization: Bearer <token>` is read: into ``RequestToken`` for
+/// every handler of the request, generated or registered by hand. A request without the header
+/// passes straight through (the hub's anonymous reads pay nothing).
+struct AuthenticationMiddleware: RouterMiddleware {
+    func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response)
+        async throws -> Response
+    {
+        guard let token = SessionToken.bearer(request.headers[.authorization]) else {
+            return try await next(request, context)
         }
+        return try await RequestToken.$current.withValue(token) { try await next(request, context) }
     }
 }
 

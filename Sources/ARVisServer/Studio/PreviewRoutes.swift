@@ -56,7 +56,7 @@ struct PreviewRoutes: Sendable {
     }
 
     private func preview(_ request: Request) async throws -> Response {
-        _ = try await api.requireAccount(token: SessionToken.bearer(request.headers[.authorization]))
+        _ = try await api.requireAccount()
         let limit = api.configuration.maximumSpecBytes
         let body = try await request.bodyBytes(upTo: limit, orThrow: SpecRoutes.tooLarge(limit))
         guard let syntax = SpecSyntax(contentType: request.headers[.contentType], body: body) else {
