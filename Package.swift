@@ -228,7 +228,8 @@ let package = Package(
             name: "ARVisServerTests",
             dependencies: [
                 "ARVisServer", "ARVisStore", "ARVisSpatial", "ARVisModel", "ARVisGraphics", "ARVisTestSupport",
-                "ARVisSupport", "ARVisSpec", "ARVisRender", "ARVisPlanting", "ARVisPipeline",
+                "ARVisSupport", "ARVisSpec", "ARVisRender", "ARVisPlanting", "ARVisPipeline", "ARVisClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],

@@ -17,9 +17,27 @@ public import FoundationNetworking
 public enum ARVisClient {
     /// A client of `server` over URLSession, sending `token` as its bearer token when given.
     public static func make(server: URL, token: String? = nil, session: URLSession = .shared) -> Client {
+        make(server: server, token: token, transport: URLSessionTransport(configuration: .init(session: session)))
+    }
+
+    /// A client of `server` over `transport` (a test's in-process one, say), with the same middleware.
+    public static func make(server: URL, token: String? = nil, transport: any ClientTransport) -> Client {
         Client(
-            serverURL: server, transport: URLSessionTransport(configuration: .init(session: session)),
+            serverURL: server, configuration: Configuration(dateTranscoder: ServerDates()), transport: transport,
             middlewares: [BearerMiddleware(token: token), SpecBodyMiddleware()])
+    }
+}
+
+/// The server's dates: RFC 3339, with fractional seconds where they matter (a dataset row's `at`)
+/// and without elsewhere; both read, dates sent without.
+struct ServerDates: DateTranscoder {
+    func encode(_ date: Date) throws -> String {
+        date.formatted(Date.ISO8601FormatStyle())
+    }
+
+    func decode(_ text: String) throws -> Date {
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        return try Date.ISO8601FormatStyle().parse(text)
     }
 }
 

@@ -1,3 +1,4 @@
+import ARVisClient
 import ARVisGraphics
 import ARVisModel
 import ARVisServer
@@ -49,29 +50,25 @@ extension ServerTesting {
 
     static var jsonHeaders: HTTPFields { [.contentType: "application/json"] }
 
-    /// Signs up and in; returns the bearer header.
+    /// Signs up and in through the generated client; returns the bearer header.
     func signIn(_ client: any TestClientProtocol, _ name: String) async throws -> HTTPFields {
-        let credentials = try json(["username": name, "password": "correct horse battery"])
-        let created = try await client.execute(
-            uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders, body: credentials)
-        #expect(created.status == .created)
-        let session = try await client.execute(
-            uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders, body: credentials)
-        #expect(session.status == .created)
-        let token = try #require(try object(session)["token"] as? String)
+        let api = apiClient(client)
+        let credentials = Components.Schemas.Credentials(username: name, password: "correct horse battery")
+        _ = try await api.signUp(body: .json(credentials)).created
+        let token = try await api.signIn(body: .json(credentials)).created.body.json.token
         return [.contentType: "application/json", .authorization: "Bearer \(token)"]
     }
 
-    /// Creates a project; returns its slug.
+    /// Creates a project through the generated client; returns its slug.
     @discardableResult
     func createProject(
         _ client: any TestClientProtocol, _ headers: HTTPFields, name: String, visibility: String = "private"
     ) async throws -> String {
-        let response = try await client.execute(
-            uri: "/api/v1/projects", method: .post, headers: headers,
-            body: try json(["name": name, "visibility": visibility]))
-        #expect(response.status == .created)
-        return try #require(try object(response)["slug"] as? String)
+        let token = try #require(headers[.authorization]?.dropFirst("Bearer ".count))
+        let creation = Components.Schemas.ProjectCreation(
+            name: name, visibility: try #require(Components.Schemas.Visibility(rawValue: visibility)))
+        return try await apiClient(client, token: String(token)).createProject(body: .json(creation)).created.body.json
+            .slug
     }
 
     /// Signs `user` in, creates a project and saves the example `file` in it as spec `name`.
