@@ -230,15 +230,18 @@ struct LiveBench: AsyncParsableCommand {
         print(String(format: "RESULT live_%@_soak_rss_growth %.1f %%", engine, growth))
     }
 
-    /// The `version` of a spec message.
+    /// The `version` of a spec message. Messages are written with sorted keys, so a spec message
+    /// ends `"type":"spec","version":N}`: found from the end, without parsing the spec before it.
     private static func version(in text: String) -> Int? {
-        guard text.hasPrefix("{\"type\":\"spec\""), let range = text.range(of: "\"version\":") else { return nil }
+        guard let range = text.range(of: "\"type\":\"spec\",\"version\":", options: .backwards) else { return nil }
         return Int(text[range.upperBound...].prefix { $0.isNumber })
     }
 
-    /// The `mark` values of a rows message's rows.
+    /// The `mark` values of a rows message's rows (sorted keys: `…"reset":false,"rows":[…],"type":"rows",…`).
     private static func marks(in text: String) -> [Int] {
-        guard text.hasPrefix("{\"type\":\"rows\""), !text.contains("\"reset\":true") else { return [] }
+        guard text.range(of: "\"type\":\"rows\",\"widgets\":", options: .backwards) != nil,
+            !text.contains("\"reset\":true,\"rows\":")
+        else { return [] }
         var marks: [Int] = []
         var rest = text[...]
         while let range = rest.range(of: "\"mark\":") {

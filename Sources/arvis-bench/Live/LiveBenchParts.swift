@@ -260,7 +260,7 @@ final class RoomLoad: Sendable {
                 case .binary: state.load?.received(frame.data, room: room, at: at)
                 case .text:
                     let text = String(buffer: frame.data)
-                    if text.hasPrefix("{\"type\":\"annotation\""), let key = Self.tapKey(in: text) {
+                    if text.hasSuffix("\"type\":\"annotation\"}"), let key = Self.tapKey(in: text) {
                         state.load?.taps.record(key, at: at)
                     }
                 default: break
