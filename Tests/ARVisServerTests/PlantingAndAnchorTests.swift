@@ -1,9 +1,11 @@
+import ARVisClient
 import ARVisServer
 import ARVisStore
 import ARVisTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import OpenAPIRuntime
 import Testing
 
 /// Planting (areas, plans, trees with the spacing rule) and anchors (lifetime, cap, relocalization) over HTTP.
@@ -23,16 +25,17 @@ struct PlantingAndAnchorTests: ServerTesting {
             let area = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: owner, body: try areaBody())
             #expect(area.status == .created)
-            let areaID = try #require(try object(area)["id"] as? String)
-            #expect((try object(area)["squareMetres"] as? Double ?? 0) > 100)
+            let created = try decode(Components.Schemas.Area.self, area)
+            let areaID = created.id
+            #expect(created.squareMetres > 100)
             let plan = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/plans", method: .post, headers: owner,
                 body: try json(["area": areaID, "species": [["name": "Quercus suber"]], "seed": 7]))
             #expect(plan.status == .created)
-            let summary = try #require(try object(plan)["summary"] as? [String: Any])
-            let trees = try #require(summary["trees"] as? Int)
+            let made = try decode(Components.Schemas.Plan.self, plan)
+            let trees = made.summary.trees
             #expect(trees > 0)
-            let planID = try #require(try object(plan)["id"] as? String)
+            let planID = made.id
             let geojson = try await client.execute(uri: "/api/v1/projects/\(slug)/plans/\(planID)", method: .get)
             #expect(geojson.headers[.contentType] == "application/geo+json")
             let features = try #require((try object(geojson)["features"] as? [[String: Any]]))
@@ -105,11 +108,13 @@ struct PlantingAndAnchorTests: ServerTesting {
                     ]))
                 #expect(saved.status == .created)
             }
-            let anchors = try #require(
-                try object(try await client.execute(uri: uri + "?session=s1", method: .get, headers: owner))["anchors"]
-                    as? [[String: Any]])
+            let anchors = try decode(
+                Operations.ListAnchors.Output.Ok.Body.JsonPayload.self,
+                try await client.execute(uri: uri + "?session=s1", method: .get, headers: owner)
+            ).anchors
             #expect(anchors.count == 100, "a session keeps 100 anchors")
-            #expect(((anchors.first?["payload"] as? [String: Any])?["n"] as? Int) == 1, "the oldest went first")
+            let payload = anchors.first?.payload?.value as? [String: (any Sendable)?]
+            #expect((payload?["n"] as? Int) == 1, "the oldest went first")
             let big = try await client.execute(
                 uri: uri, method: .post, headers: owner,
                 body: try json([
@@ -135,7 +140,7 @@ struct PlantingAndAnchorTests: ServerTesting {
                     let response = try await client.execute(
                         uri: "/api/v1/projects/\(slug)/anchors", method: .post, headers: owner,
                         body: try json(["pose": ["position": position, "orientation": [0, 0, 0, 1]]]))
-                    return (try #require(try object(response)["id"] as? String), position)
+                    return (try decode(Components.Schemas.Anchor.self, response).id, position)
                 }
             // The new session sees everything turned 90° about y and moved by (10, 0, 5): (x, y, z) ↦ (z + 10, y, −x + 5).
             let observations = saved.map {
@@ -146,11 +151,10 @@ struct PlantingAndAnchorTests: ServerTesting {
                 uri: "/api/v1/projects/\(slug)/relocalize", method: .post, headers: owner,
                 body: try json(["observations": observations]))
             #expect(response.status == .ok)
-            let result = try object(response)
-            #expect((result["rmsError"] as? Double ?? 1) < 1e-6)
-            let moved = try #require(result["anchors"] as? [[String: Any]])
-            let second = try #require(moved.first { $0["id"] as? String == saved[1].id })
-            let position = try #require((second["pose"] as? [String: Any])?["position"] as? [Double])
+            let result = try decode(Components.Schemas.RelocalizationResult.self, response)
+            #expect(result.rmsError < 1e-6)
+            let second = try #require(result.anchors.first { $0.id == saved[1].id })
+            let position = second.pose.position
             #expect(abs(position[0] - 10) < 1e-6 && abs(position[1]) < 1e-6 && abs(position[2] - 3) < 1e-6)
             let tooFew = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/relocalize", method: .post, headers: owner,

@@ -1,3 +1,4 @@
+import ARVisClient
 import ARVisServer
 import ARVisStore
 import ARVisTestSupport
@@ -47,7 +48,7 @@ struct ProjectLifeTests: ServerTesting {
                 uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
                 body: try json(["location": ["latitude": -22.9, "longitude": -43.2, "heading": 90]]))
             #expect(moved.status == .ok)
-            #expect((try object(moved)["location"] as? [String: Any])?["heading"] as? Double == 90)
+            #expect(try decode(Components.Schemas.Project.self, moved).location?.heading == 90)
             let wrong = try await client.execute(
                 uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
                 body: try json(["location": ["latitude": 91, "longitude": 0]]))
@@ -55,7 +56,7 @@ struct ProjectLifeTests: ServerTesting {
             let removed = try await client.execute(
                 uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
                 body: try json(["removeLocation": true]))
-            #expect(try object(removed)["location"] == nil)
+            #expect(try decode(Components.Schemas.Project.self, removed).location == nil)
         }
     }
 
@@ -74,7 +75,8 @@ struct ProjectLifeTests: ServerTesting {
                 try await client.execute(uri: "/s/\(slug)/label.json", method: .get).status == .notFound,
                 "trashed projects leave the hub")
             let trashed = try await client.execute(uri: "/api/v1/projects/\(slug)", method: .get, headers: owner)
-            #expect(try object(trashed)["trashedAt"] is String, "owners still see it, marked")
+            #expect(
+                try decode(Components.Schemas.Project.self, trashed).trashedAt != nil, "owners still see it, marked")
             #expect(
                 try await client.execute(uri: "/api/v1/projects/\(slug)/restore", method: .post, headers: owner).status
                     == .ok)

@@ -44,6 +44,19 @@ extension ServerTesting {
         ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
     }
 
+    /// The body of `response` as `type`, one of the generated client's types: the shape
+    /// `openapi.yaml` promises for the answer (dates in RFC 3339, with or without fractions).
+    func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+            return try Date.ISO8601FormatStyle().parse(text)
+        }
+        return try decoder.decode(T.self, from: Data(response.body.readableBytesView))
+    }
+
+    /// The body of `response` as a dictionary, for answers outside the contract's types.
     func object(_ response: TestResponse) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
     }
@@ -127,6 +140,6 @@ extension ServerTesting {
 
     /// The `error.code` of an error response.
     func errorCode(_ response: TestResponse) throws -> String? {
-        try object(response)["error"].flatMap { ($0 as? [String: Any])?["code"] as? String }
+        try? decode(Components.Schemas._Error.self, response).error.code
     }
 }

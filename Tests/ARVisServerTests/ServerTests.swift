@@ -1,3 +1,4 @@
+import ARVisClient
 import ARVisServer
 import ARVisStore
 import ARVisTestSupport
@@ -15,7 +16,7 @@ struct ServerTests: ServerTesting {
         try await withServer { client in
             let response = try await client.execute(uri: "/health", method: .get)
             #expect(response.status == .ok)
-            #expect(try object(response)["database"] as? String == "sqlite")
+            #expect(try decode(Components.Schemas.Health.self, response).database == .sqlite)
         }
     }
 
@@ -24,13 +25,12 @@ struct ServerTests: ServerTesting {
             let headers = try await signIn(client, "Ana")
             let me = try await client.execute(uri: "/api/v1/accounts/current", method: .get, headers: headers)
             #expect(me.status == .ok)
-            #expect(try object(me)["username"] as? String == "Ana")
+            #expect(try decode(Components.Schemas.Account.self, me).username == "Ana")
             let taken = try await client.execute(
                 uri: "/api/v1/accounts", method: .post, headers: Self.jsonHeaders,
                 body: try json(["username": "ana", "password": "another long one"]))
             #expect(taken.status == .conflict)
-            #expect(
-                try object(taken)["error"].flatMap { ($0 as? [String: Any])?["code"] as? String } == "usernameTaken")
+            #expect(try errorCode(taken) == "usernameTaken")
             #expect(
                 try await client.execute(uri: "/api/v1/sessions/current", method: .delete, headers: headers).status
                     == .noContent)
@@ -85,8 +85,8 @@ struct ServerTests: ServerTesting {
                 uri: "/api/v1/projects", method: .post, headers: ana,
                 body: try json(["name": "Museum of Fine Arts", "visibility": "private"]))
             #expect(created.status == .created)
-            #expect(try object(created)["slug"] as? String == "museum-of-fine-arts")
-            #expect(try object(created)["role"] as? String == "owner")
+            let project = try decode(Components.Schemas.Project.self, created)
+            #expect(project.slug == "museum-of-fine-arts" && project.role == .owner)
             _ = try await client.execute(
                 uri: "/api/v1/projects", method: .post, headers: ana,
                 body: try json(["name": "Trees", "slug": "trees", "visibility": "unlisted"]))
@@ -101,10 +101,10 @@ struct ServerTests: ServerTesting {
                 try await client.execute(uri: "/api/v1/projects/museum-of-fine-arts", method: .get).status == .notFound)
             let visitor = try await client.execute(uri: "/api/v1/projects/trees", method: .get)
             #expect(visitor.status == .ok)
-            #expect(try object(visitor)["role"] == nil)
+            #expect(try decode(Components.Schemas.Project.self, visitor).role == nil)
             let mine = try await client.execute(uri: "/api/v1/projects", method: .get, headers: ana)
             #expect(
-                ((try object(mine)["projects"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String } == [
+                try decode(Operations.ListProjects.Output.Ok.Body.JsonPayload.self, mine).projects.map(\.slug) == [
                     "museum-of-fine-arts", "trees",
                 ])
             #expect(
@@ -122,7 +122,9 @@ struct ServerTests: ServerTesting {
             let second = try await client.execute(
                 uri: "/api/v1/sessions", method: .post, headers: Self.jsonHeaders,
                 body: try json(["username": "cleo", "password": "correct horse battery"]))
-            let other: HTTPFields = [.authorization: "Bearer \(try #require(try object(second)["token"] as? String))"]
+            let other: HTTPFields = [
+                .authorization: "Bearer \(try decode(Components.Schemas.Session.self, second).token)"
+            ]
             let wrong = try await client.execute(
                 uri: "/api/v1/accounts/current/password", method: .put, headers: first,
                 body: try json(["currentPassword": "not it at all", "newPassword": "a new long password"]))

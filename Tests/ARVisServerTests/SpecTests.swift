@@ -1,4 +1,6 @@
+import ARVisClient
 import ARVisServer
+import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Hummingbird
@@ -20,9 +22,9 @@ struct SpecTests: ServerTesting {
                 uri: uri, method: .put, headers: owner, body: ByteBuffer(string: Self.widget))
             #expect(first.status == .created)
             let etag = try #require(first.headers[.eTag])
-            let warnings = try #require(try object(first)["diagnostics"] as? [[String: Any]])
+            let warnings = try decode(Components.Schemas.SavedVersion.self, first).diagnostics ?? []
             #expect(
-                warnings.contains { $0["code"] as? String == "trailingComma" },
+                warnings.contains { $0.code == "trailingComma" },
                 "a trailing comma is kept and warned about")
 
             let read = try await client.execute(uri: uri, method: .get, headers: owner)
@@ -39,7 +41,7 @@ struct SpecTests: ServerTesting {
                 uri: uri, method: .put, headers: matching,
                 body: ByteBuffer(string: "{\"text\": {\"content\": \"Bye\"}}"))
             #expect(second.status == .ok)
-            #expect(try object(second)["version"] as? Int == 2)
+            #expect(try decode(Components.Schemas.SavedVersion.self, second).version == 2)
             let stale = try await client.execute(
                 uri: uri, method: .put, headers: matching,
                 body: ByteBuffer(string: "{\"text\": {\"content\": \"Lost?\"}}"))
@@ -47,17 +49,20 @@ struct SpecTests: ServerTesting {
             #expect(try errorCode(stale) == "preconditionFailed")
 
             let versions = try await client.execute(uri: uri + "/versions", method: .get, headers: owner)
-            #expect((try object(versions)["versions"] as? [[String: Any]])?.map { $0["version"] as? Int } == [2, 1])
+            #expect(
+                try decode(Operations.ListSpecVersions.Output.Ok.Body.JsonPayload.self, versions).versions.map(
+                    \.version)
+                    == [2, 1])
             let old = try await client.execute(uri: uri + "/versions/1", method: .get, headers: owner)
             #expect(String(buffer: old.body) == Self.widget)
             let restored = try await client.execute(uri: uri + "/versions/1/restore", method: .post, headers: owner)
             #expect(restored.status == .created)
-            #expect(try object(restored)["version"] as? Int == 3)
+            #expect(try decode(Components.Schemas.SavedVersion.self, restored).version == 3)
             #expect(
                 String(buffer: try await client.execute(uri: uri, method: .get, headers: owner).body) == Self.widget)
 
             let list = try await client.execute(uri: "/api/v1/projects/\(slug)/specs", method: .get, headers: owner)
-            #expect((try object(list)["specs"] as? [[String: Any]])?.first?["version"] as? Int == 3)
+            #expect(try decode(Operations.ListSpecs.Output.Ok.Body.JsonPayload.self, list).specs.first?.version == 3)
             #expect(try await client.execute(uri: uri, method: .delete, headers: owner).status == .noContent)
             #expect(try await client.execute(uri: uri, method: .get, headers: owner).status == .notFound)
         }
@@ -73,11 +78,10 @@ struct SpecTests: ServerTesting {
                 body: ByteBuffer(string: body))
             #expect(response.status == .unprocessableContent)
             #expect(try errorCode(response) == "invalidSpec")
-            let diagnostics = try #require(try object(response)["diagnostics"] as? [[String: Any]])
-            let first = try #require(diagnostics.first)
-            #expect(first["file"] as? String == "label")
-            #expect(first["line"] as? Int == 3)
-            #expect(first["severity"] as? String == "error")
+            let first = try #require(try decode(Components.Schemas.InvalidSpec.self, response).value2.diagnostics.first)
+            #expect(first.file == "label")
+            #expect(first.line == 3)
+            #expect(first.severity == .error)
             #expect(
                 try await client.execute(uri: "/api/v1/projects/\(slug)/specs/label", method: .get, headers: owner)
                     .status == .notFound,
@@ -102,7 +106,7 @@ struct SpecTests: ServerTesting {
             let hub = try await client.execute(uri: "/s/\(slug)/label.json", method: .get)
             #expect(hub.headers[.contentType]?.hasPrefix("application/json") == true)
             #expect(
-                try JSONSerialization.jsonObject(with: Data(hub.body.readableBytesView)) is [String: Any],
+                (try? JSONDecoder().decode(JSONValue.self, from: Data(hub.body.readableBytesView)))?.object != nil,
                 "iARVis clients get JSON")
         }
     }
