@@ -1,3 +1,4 @@
+import ARVisClient
 import ARVisModel
 import ARVisServer
 import ARVisTestSupport
@@ -38,13 +39,14 @@ struct AssetTests: ServerTesting {
             let cube = Self.cubeGLB
             let created = try await upload(client, headers, name: "Cube", bytes: cube)
             #expect(created.status == .created)
-            let id = try #require(try object(created)["id"] as? String)
-            #expect(try object(created)["status"] as? String == "processing")
+            let uploaded = try decode(Components.Schemas.Asset.self, created)
+            let id = uploaded.id
+            #expect(uploaded.status == .processing)
             let asset = try await processed(client, headers, id: id)
-            #expect(asset["status"] as? String == "ready")
-            let summary = try #require(asset["summary"] as? [String: Any])
-            #expect(summary["triangles"] as? Int == 12)
-            #expect((summary["bounds"] as? [String: Any])?["size"] as? [Double] == [1, 1, 1])
+            #expect(asset.status == .ready)
+            let summary = try #require(asset.summary)
+            #expect(summary.triangles == 12)
+            #expect(summary.bounds?.size == [1, 1, 1])
             // The upload byte for byte, and its USDZ made once.
             let glb = try await client.execute(
                 uri: "/api/v1/projects/shop/assets/\(id)/model.glb", method: .get, headers: headers)
@@ -69,7 +71,7 @@ struct AssetTests: ServerTesting {
                 uri: "/api/v1/projects/shop/assets/\(id)/thumbnail.png?size=99", method: .get, headers: headers)
             #expect(badSize.status == .badRequest)
             // A made file lost (a crash before it reached the disk) is made again on the next request for it.
-            let hash = try #require(asset["contentHash"] as? String)
+            let hash = asset.contentHash
             let made = try assetFolder().appendingPathComponent("\(hash.prefix(2))/\(hash).usdz")
             try FileManager.default.removeItem(at: made)
             let missing = try await client.execute(
@@ -91,8 +93,7 @@ struct AssetTests: ServerTesting {
             let headers = try await signIn(client, "olga")
             try await createProject(client, headers, name: "Shop")
             let cube = Self.cubeGLB
-            let id = try #require(
-                try object(try await upload(client, headers, name: "Cube", bytes: cube))["id"] as? String)
+            let id = try assetID(try await upload(client, headers, name: "Cube", bytes: cube))
             let path = "/api/v1/projects/shop/assets/\(id)/model.glb"
             let whole = try await client.execute(uri: path, method: .get, headers: headers)
             let tag = try #require(whole.headers[.eTag])
@@ -130,23 +131,23 @@ struct AssetTests: ServerTesting {
             var ids: [String] = []
             for name in ["chair", "Bench", "table"] {
                 ids.append(
-                    try #require(
-                        try object(try await upload(client, headers, name: name, bytes: Self.cubeGLB))["id"] as? String)
+                    try assetID(try await upload(client, headers, name: name, bytes: Self.cubeGLB))
                 )
                 try await Task.sleep(for: .milliseconds(20))
             }
             func names(_ query: String) async throws -> [String] {
-                let list = try object(
+                let list = try decode(
+                    Operations.ListAssets.Output.Ok.Body.JsonPayload.self,
                     try await client.execute(
                         uri: "/api/v1/projects/shop/assets\(query)", method: .get, headers: headers))
-                return (list["assets"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+                return list.assets.map(\.name)
             }
             #expect(try await names("") == ["Bench", "chair", "table"])
             #expect(try await names("?sort=date") == ["table", "Bench", "chair"])
             let renamed = try await client.execute(
                 uri: "/api/v1/projects/shop/assets/\(ids[0])", method: .patch, headers: headers,
                 body: try json(["name": "  Armchair "]))
-            #expect(try object(renamed)["name"] as? String == "Armchair")
+            #expect(try decode(Components.Schemas.Asset.self, renamed).name == "Armchair")
             let blank = try await client.execute(
                 uri: "/api/v1/projects/shop/assets/\(ids[0])", method: .patch, headers: headers,
                 body: try json(["name": "  "]))
@@ -202,11 +203,10 @@ struct AssetTests: ServerTesting {
             var broken =
                 Array("glTF".utf8) + [2, 0, 0, 0, 28, 0, 0, 0, 8, 0, 0, 0] + Array("JSON".utf8) + Array("{nope}  ".utf8)
             broken[8] = UInt8(broken.count)
-            let id = try #require(
-                try object(try await upload(client, headers, name: "Broken", bytes: broken))["id"] as? String)
+            let id = try assetID(try await upload(client, headers, name: "Broken", bytes: broken))
             let asset = try await processed(client, headers, id: id)
-            #expect(asset["status"] as? String == "failed")
-            #expect((asset["failure"] as? String)?.contains("glTF") == true)
+            #expect(asset.status == .failed)
+            #expect(asset.failure?.contains("glTF") == true)
             let usdz = try await client.execute(
                 uri: "/api/v1/projects/shop/assets/\(id)/model.usdz", method: .get, headers: headers)
             #expect(usdz.status == .conflict)
@@ -221,8 +221,7 @@ struct AssetTests: ServerTesting {
         try await withServer(live: true) { client in
             let headers = try await signIn(client, "olga")
             try await createProject(client, headers, name: "Shop", visibility: "unlisted")
-            let id = try #require(
-                try object(try await upload(client, headers, name: "%3CCube%3E", bytes: Self.cubeGLB))["id"] as? String)
+            let id = try assetID(try await upload(client, headers, name: "%3CCube%3E", bytes: Self.cubeGLB))
             _ = try await processed(client, headers, id: id)
             let page = try await client.execute(uri: "/a/shop/\(id)", method: .get)
             #expect(page.status == .ok)
@@ -241,8 +240,7 @@ struct AssetTests: ServerTesting {
         try await withServer(live: true) { client in
             let headers = try await signIn(client, "olga")
             try await createProject(client, headers, name: "Shop", visibility: "unlisted")
-            let id = try #require(
-                try object(try await upload(client, headers, name: "Cube", bytes: Self.cubeGLB))["id"] as? String)
+            let id = try assetID(try await upload(client, headers, name: "Cube", bytes: Self.cubeGLB))
             _ = try await processed(client, headers, id: id)
             let spec = """
                 {"imageTrackingConfigurations": [{"imageURL": "https://example.org/poster.jpg", "relationships": []}],

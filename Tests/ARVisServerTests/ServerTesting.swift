@@ -100,17 +100,27 @@ extension ServerTesting {
 
     /// Polls an asset until it is no longer processing; returns it.
     func processed(_ client: any TestClientProtocol, _ headers: HTTPFields, project: String = "shop", id: String)
-        async throws -> [String: Any]
+        async throws -> Components.Schemas.Asset
     {
         for _ in 0..<1200 {
-            let asset = try object(
+            let asset = try decode(
+                Components.Schemas.Asset.self,
                 try await client.execute(
                     uri: "/api/v1/projects/\(project)/assets/\(id)", method: .get, headers: headers))
-            if asset["status"] as? String != "processing" { return asset }
+            if asset.status != .processing { return asset }
             try await Task.sleep(for: .milliseconds(50))
         }
-        Issue.record("the asset was still processing after 60 s")
-        return [:]
+        throw CancellationError()  // recorded by the caller's test as a thrown error
+    }
+
+    /// Why processing `asset` failed; `nil` when it did not fail.
+    func failure(of asset: Components.Schemas.Asset) -> String? {
+        asset.status == .failed ? asset.failure ?? "" : nil
+    }
+
+    /// The id of an uploaded asset.
+    func assetID(_ response: TestResponse) throws -> String {
+        try decode(Components.Schemas.Asset.self, response).id
     }
 
     /// The bytes of an example of the repository.
