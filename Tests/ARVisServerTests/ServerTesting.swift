@@ -118,6 +118,11 @@ extension ServerTesting {
         asset.status == .failed ? asset.failure ?? "" : nil
     }
 
+    /// The id of a created planting area.
+    func areaID(_ response: TestResponse) throws -> String {
+        try decode(Components.Schemas.Area.self, response).id
+    }
+
     /// The id of an uploaded asset.
     func assetID(_ response: TestResponse) throws -> String {
         try decode(Components.Schemas.Asset.self, response).id

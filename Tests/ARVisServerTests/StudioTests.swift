@@ -1,3 +1,4 @@
+import ARVisClient
 import ARVisTestSupport
 import Foundation
 import Hummingbird
@@ -86,25 +87,24 @@ struct StudioTests: ServerTesting {
             let invalid = try await client.execute(
                 uri: "/api/v1/preview?name=chart", method: .post, headers: headers, body: ByteBuffer(string: typo))
             #expect(invalid.status == .ok)
-            let diagnostics = try #require(try object(invalid)["diagnostics"] as? [[String: Any]])
-            let first = try #require(diagnostics.first)
-            #expect(first["line"] as? Int == 25 && first["column"] as? Int == 15 && first["file"] as? String == "chart")
-            #expect((first["hint"] as? String)?.contains("'BarMark'") == true)
-            #expect(try object(invalid)["preview"] == nil)
+            let refused = try decode(Components.Schemas.Preview.self, invalid)
+            let first = try #require(refused.diagnostics.first)
+            #expect(first.line == 25 && first.column == 15 && first.file == "chart")
+            #expect(first.hint?.contains("'BarMark'") == true)
+            #expect(refused.preview == nil)
 
             let valid = try await client.execute(
                 uri: "/api/v1/preview", method: .post, headers: headers,
                 body: try example("two-targets-environment.json"))
-            let body = try object(valid)
-            #expect(body["kind"] as? String == "environment")
-            let preview = try #require(body["preview"] as? [String: Any])
-            let widgets = try #require(preview["widgets"] as? [[String: Any]])
-            #expect(widgets.count == 5)
-            let html = try #require(widgets.first?["html"] as? String)
+            let body = try decode(Components.Schemas.Preview.self, valid)
+            #expect(body.kind == .environment)
+            let preview = try #require(body.preview)
+            #expect(preview.widgets.count == 5)
+            let html = try #require(preview.widgets.first?.html)
             let widget = try await client.execute(uri: html, method: .get)
             #expect(widget.status == .ok && String(buffer: widget.body).contains("<svg"))
             #expect(widget.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'self'") == true)
-            let scene = try #require(preview["scene"] as? String)
+            let scene = try #require(preview.scene)
             let viewer = try await client.execute(uri: scene, method: .get)
             #expect(viewer.status == .ok && String(buffer: viewer.body).contains("data-model=\"\(scene).glb\""))
             let glb = try await client.execute(uri: scene + ".glb", method: .get)
@@ -113,8 +113,10 @@ struct StudioTests: ServerTesting {
             let yaml = try await client.execute(
                 uri: "/api/v1/preview", method: .post, headers: with(headers, contentType: "application/yaml"),
                 body: try example("museum-label.yaml"))
-            #expect(try object(yaml)["kind"] as? String == "component")
-            #expect((try object(yaml)["preview"] as? [String: Any])?["scene"] is NSNull)
+            let component = try decode(Components.Schemas.Preview.self, yaml)
+            #expect(component.kind == .component)
+            #expect(component.preview != nil && component.preview?.scene == nil)
+            #expect(String(buffer: yaml.body).contains("\"scene\":null"), "a component's scene is null, not absent")
         }
     }
 
@@ -159,7 +161,7 @@ struct StudioTests: ServerTesting {
                 headers: with(headers, contentType: "application/json"),
                 body: ByteBuffer(string: #"{"name": "North", "area": \#(area)}"#))
             #expect(created.status == .created)
-            let id = try #require(try object(created)["id"] as? String)
+            let id = try areaID(created)
             let geojson = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/areas/\(id)/geojson", method: .get, headers: headers)
             #expect(geojson.status == .ok)
