@@ -1,6 +1,7 @@
 import ARVisPipeline
 import ARVisSpec
 import ARVisStore
+import ARVisSupport
 import Foundation
 import Logging
 import NIOCore
@@ -336,11 +337,11 @@ final class SpecSnapshots: Sendable {
     /// A version read for the live streams.
     struct Snapshot: Sendable {
         var version: SpecVersion
-        var json: String
+        /// The spec as the messages carry it: the spec writer's canonical JSON, read once per version.
+        var spec: JSONValue
         var digest: WidgetDigest
-
         /// About the memory it holds: its JSON, and the document its digest keeps (about twice the JSON).
-        var weight: Int { json.utf8.count * 3 }
+        var weight: Int
     }
 
     private let store: Store
@@ -379,7 +380,7 @@ final class SpecSnapshots: Sendable {
             let (changed, removed) = current.digest.changes(since: previous?.digest)
             return ByteBuffer(
                 string: LiveMessages.spec(
-                    name: key.name, version: current.version, changed: changed, removed: removed, specJSON: current.json
+                    name: key.name, version: current.version, changed: changed, removed: removed, spec: current.spec
                 ))
         }
         return .ordered(stream: "spec", cursor: Int64(new), text: text)
@@ -404,7 +405,10 @@ final class SpecSnapshots: Sendable {
             let document = try version.document()
             var bare = version
             bare.body = nil
-            return Snapshot(version: bare, json: SpecWriter.compactJSON(document), digest: WidgetDigest(document))
+            let json = SpecWriter.compactJSON(document)
+            return Snapshot(
+                version: bare, spec: LiveMessages.value(of: json), digest: WidgetDigest(document),
+                weight: json.utf8.count * 3)
         }
         let size = snapshot.weight
         kept.withLock { kept in

@@ -23,7 +23,7 @@ import Foundation
 /// - `{"type":"refused","clientId","code","message"}` — a change the server would not make (a tree too
 ///   close to another, a tap on a frame it no longer holds), sent to its sender only.
 enum LiveMessages {
-    static func spec(name: String, version: SpecVersion, changed: [String], removed: [String], specJSON: String)
+    static func spec(name: String, version: SpecVersion, changed: [String], removed: [String], spec: JSONValue)
         -> String
     {
         struct Spec: Encodable {
@@ -38,7 +38,7 @@ enum LiveMessages {
         return text(
             Spec(
                 name: name, version: version.version, etag: version.etag, changed: changed, removed: removed,
-                spec: value(of: specJSON)))
+                spec: spec))
     }
 
     static func deleted(name: String) -> String {
@@ -176,7 +176,7 @@ enum LiveMessages {
 
     /// JSON text this server wrote (a stored row, the spec writer's canonical text), as a value to
     /// embed; `null` if it no longer reads.
-    private static func value(of json: String) -> JSONValue {
+    static func value(of json: String) -> JSONValue {
         (try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))) ?? .null
     }
 
