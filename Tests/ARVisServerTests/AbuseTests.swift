@@ -29,7 +29,7 @@ struct AbuseTests: ServerTesting {
             uri: "/api/v1/projects/\(slug)/assets?name=upload", method: .post, headers: headers,
             body: ByteBuffer(bytes: bytes))
         #expect(created.status == .created)
-        return try #require(try object(created)["id"] as? String)
+        return try assetID(created)
     }
 
     private func token(_ headers: HTTPFields) -> String {
@@ -85,7 +85,7 @@ struct AbuseTests: ServerTesting {
             let created = try await client.execute(
                 uri: "/api/v1/projects", method: .post, headers: eve,
                 body: try json(["name": "Museum", "slug": "museum-of-eve", "visibility": "public"]))
-            let shown = try #require(try object(created)["slug"] as? String)
+            let shown = try projectSlug(created)
             #expect(hidden != shown)
             for (slug, headers) in [(hidden, ana), (shown, eve)] {
                 let saved = try await client.execute(
@@ -173,7 +173,7 @@ struct AbuseTests: ServerTesting {
                 #"{"type": "plant", "species": "Quercus suber", "position": {"x": 0, "z": 0}, "clientId": "b-1"}"#)
             #expect(try await closeFrame(of: room)?.closeCode == .unknown(4003))
             let trees = try await client.execute(uri: "/api/v1/projects/\(slug)/trees", method: .get, headers: owner)
-            #expect((try object(trees)["trees"] as? [Any])?.isEmpty == true, "a demoted editor planted")
+            #expect(try self.trees(trees).isEmpty, "a demoted editor planted")
         }
     }
 
@@ -274,12 +274,12 @@ struct AbuseTests: ServerTesting {
             let area = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: owner,
                 body: try json(["name": "Parcel", "area": geojson]))
-            let id = try #require(try object(area)["id"] as? String)
+            let id = try areaID(area)
             let plan = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/plans", method: .post, headers: owner,
                 body: try json(["area": id, "layout": "hex", "spacing": 0.36]))
             #expect(plan.status == .unprocessableContent)
-            let message = try #require((try object(plan)["error"] as? [String: Any])?["message"] as? String)
+            let message = try errorMessage(plan)
             #expect(message.contains("more than the limit of 1000") && message.contains("trees"), "\(message)")
         }
     }

@@ -224,7 +224,7 @@ struct AuthorizationMatrixTests: ServerTesting {
                 uri: "/api/v1/projects/garden/assets?name=Cube", method: .post, headers: upload,
                 body: ByteBuffer(bytes: Self.cubeGLB))
             #expect(asset.status == .created)
-            id = try #require(try object(asset)["id"] as? String)
+            id = try assetID(asset)
         }
         #expect(
             try await client.execute(

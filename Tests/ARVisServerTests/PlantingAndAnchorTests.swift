@@ -87,10 +87,11 @@ struct PlantingAndAnchorTests: ServerTesting {
             }
             #expect(statuses.sorted() == [201, 409])
             let trees = try await client.execute(uri: uri, method: .get, headers: owner)
-            #expect((try object(trees)["trees"] as? [[String: Any]])?.count == 2)
+            #expect(try self.trees(trees).count == 2)
             let species = try await client.execute(uri: "/api/v1/species?q=sobreiro", method: .get)
             #expect(
-                (try object(species)["species"] as? [[String: Any]])?.first?["latinName"] as? String == "Quercus suber")
+                try decode(Operations.SearchSpecies.Output.Ok.Body.JsonPayload.self, species).species.first?.latinName
+                    == "Quercus suber")
         }
     }
 

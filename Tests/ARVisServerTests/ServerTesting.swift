@@ -118,6 +118,21 @@ extension ServerTesting {
         asset.status == .failed ? asset.failure ?? "" : nil
     }
 
+    /// The slug of a created project.
+    func projectSlug(_ response: TestResponse) throws -> String {
+        try decode(Components.Schemas.Project.self, response).slug
+    }
+
+    /// The trees of a `GET …/trees` answer.
+    func trees(_ response: TestResponse) throws -> [Components.Schemas.Tree] {
+        try decode(Operations.ListTrees.Output.Ok.Body.JsonPayload.self, response).trees
+    }
+
+    /// The `error.message` of an error response.
+    func errorMessage(_ response: TestResponse) throws -> String {
+        try decode(Components.Schemas._Error.self, response).error.message
+    }
+
     /// The id of a created planting area.
     func areaID(_ response: TestResponse) throws -> String {
         try decode(Components.Schemas.Area.self, response).id
