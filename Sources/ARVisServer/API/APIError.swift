@@ -46,11 +46,8 @@ struct APIError: Error, HTTPResponseError {
     /// The one error shape: `{"diagnostics": [...], "error": {"code", "message"}}`, diagnostics only
     /// for a spec that does not validate.
     static func body(_ code: String, _ message: String, diagnostics: [Diagnostic]? = nil) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings, numbers and arrays of them always encode.
-        return (try? encoder.encode(Shape(diagnostics: diagnostics, error: .init(code: code, message: message))))
-            ?? Data()
+        (try? JSONText.data(Shape(diagnostics: diagnostics, error: .init(code: code, message: message)))) ?? Data()
     }
 
     /// The body's shape.

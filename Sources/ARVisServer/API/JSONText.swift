@@ -10,6 +10,12 @@ enum JSONText {
         String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// `value` as JSON bytes, for a response body.
+    /// - Throws: `EncodingError` for a number JSON cannot hold (NaN, infinity).
+    static func data(_ value: some Encodable) throws -> Data {
+        try encoder.encode(value)
+    }
+
     /// `value` as JSON text, for shapes that cannot hold a number JSON refuses (strings, integers,
     /// checked doubles); `null` if one does.
     static func text(_ value: some Encodable) -> String {

@@ -88,10 +88,7 @@ struct AssetRoutes: Sendable {
                 name: name, format: stored.format.rawValue, contentHash: stored.hash, size: stored.size,
                 uploaderID: access.account?.id))
         api.library.process(projectID: access.project.id, asset: asset)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = try encoder.encode(ARVisAPI.schema(asset, project: access.project.slug))
+        let body = try JSONText.data(ARVisAPI.schema(asset, project: access.project.slug))
         var headers: HTTPFields = [
             .contentType: "application/json; charset=utf-8",
             .location: "/api/v1/projects/\(access.project.slug)/assets/\(asset.id)",
