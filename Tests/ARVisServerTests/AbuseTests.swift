@@ -32,10 +32,6 @@ struct AbuseTests: ServerTesting {
         return try assetID(created)
     }
 
-    private func token(_ headers: HTTPFields) -> String {
-        String(headers[.authorization]?.dropFirst("Bearer ".count) ?? "")
-    }
-
     // MARK: 1. The instancing bomb
 
     @Test func anInstancingBombFailsToProcessInsteadOfGrowingTheServer() async throws {
@@ -121,8 +117,8 @@ struct AbuseTests: ServerTesting {
             _ = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: owner,
                 body: try example("two-targets-environment.json"))
-            let room = TestSocket(port: port, path: "/live/\(slug)/rooms/field", token: token(editor))
-            let stream = TestSocket(port: port, path: "/live/\(slug)/tour", token: token(editor))
+            let room = TestSocket(port: port, path: "/live/\(slug)/rooms/field", token: token(in: editor))
+            let stream = TestSocket(port: port, path: "/live/\(slug)/tour", token: token(in: editor))
             for socket in [room, stream] { _ = try await socket.nextJSON() }
 
             let removedAt = ContinuousClock.now
@@ -140,7 +136,7 @@ struct AbuseTests: ServerTesting {
                 uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
                 body: try json(["visibility": "unlisted"]))
             let anonymous = TestSocket(port: port, path: "/live/\(slug)/tour")
-            let owners = TestSocket(port: port, path: "/live/\(slug)/tour", token: token(owner))
+            let owners = TestSocket(port: port, path: "/live/\(slug)/tour", token: token(in: owner))
             for socket in [anonymous, owners] { _ = try await socket.nextJSON() }
             let patched = try await client.execute(
                 uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
@@ -164,7 +160,7 @@ struct AbuseTests: ServerTesting {
             _ = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: owner,
                 body: try json(["role": "editor"]))
-            let room = TestSocket(port: port, path: "/live/\(slug)/rooms/field", token: token(editor))
+            let room = TestSocket(port: port, path: "/live/\(slug)/rooms/field", token: token(in: editor))
             _ = try await room.nextJSON()
             _ = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: owner,
@@ -348,9 +344,9 @@ struct AbuseTests: ServerTesting {
             let slug = try await createProject(client, owner, name: "Shop")
             let id = try await upload(client, owner, slug, Self.cubeGLB)
             _ = try await processed(client, owner, project: slug, id: id)
-            let page = try await client.execute(uri: "/a/\(slug)/\(id)?access_token=\(token(owner))", method: .get)
+            let page = try await client.execute(uri: "/a/\(slug)/\(id)?access_token=\(token(in: owner))", method: .get)
             let html = String(buffer: page.body)
-            #expect(page.status == .ok && !html.contains(token(owner)))
+            #expect(page.status == .ok && !html.contains(token(in: owner)))
             let link = try #require(
                 html.firstRange(of: "/api/v1/projects/\(slug)/assets/\(id)/model.glb?grant=").map { range in
                     String(html[range.lowerBound...].prefix { $0 != "\"" && $0 != "&" && $0 != "%" && $0 != "'" })

@@ -58,10 +58,7 @@ struct ClientTests: ServerTesting {
 
     @Test func specsAndVersions() async throws {
         try await withServer { client in
-            let headers = try await signIn(client, "carol")
-            let slug = try await createProject(client, headers, name: "Charts")
-            let token = try #require(headers[.authorization]?.dropFirst("Bearer ".count))
-            let api = apiClient(client, token: String(token))
+            let (api, slug) = try await signedInClient(client, "carol", project: "Charts")
             let path = Operations.PutSpec.Input.Path(project: slug, name: "chart")
             let chart = try Self.chart
             let first = try await api.putSpec(path: path, body: .yaml(HTTPBody(chart))).created.body.json
@@ -92,10 +89,7 @@ struct ClientTests: ServerTesting {
 
     @Test func treesAnchorsRowsAndSpecies() async throws {
         try await withServer { client in
-            let headers = try await signIn(client, "dana")
-            let slug = try await createProject(client, headers, name: "Forest")
-            let token = try #require(headers[.authorization]?.dropFirst("Bearer ".count))
-            let api = apiClient(client, token: String(token))
+            let (api, slug) = try await signedInClient(client, "dana", project: "Forest")
 
             let species = try await api.searchSpecies(query: .init(q: "sobreiro")).ok.body.json.species
             #expect(species.first?.portugueseName.lowercased().contains("sobreiro") == true)

@@ -26,7 +26,7 @@ struct LiveTests: ServerTesting {
             uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: headers,
             body: try example("two-targets-environment.json"))
         #expect(put.status == .created)
-        return (headers, String(headers[.authorization]?.dropFirst("Bearer ".count) ?? ""), slug)
+        return (headers, token(in: headers), slug)
     }
 
     private func environment() throws -> [String: Any] {
@@ -251,7 +251,7 @@ struct LiveTests: ServerTesting {
             _ = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/members/vera", method: .put, headers: headers,
                 body: try json(["role": "viewer"]))
-            let viewerToken = String(viewer[.authorization]?.dropFirst("Bearer ".count) ?? "")
+            let viewerToken = self.token(in: viewer)
             func closing(_ path: String, token: String, send: (TestSocket) async throws -> Void) async throws
                 -> WebSocketCloseFrame?
             {
@@ -300,7 +300,7 @@ struct LiveTests: ServerTesting {
             _ = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/members/bruno", method: .put, headers: headers,
                 body: try json(["role": "editor"]))
-            let brunoToken = String(other[.authorization]?.dropFirst("Bearer ".count) ?? "")
+            let brunoToken = self.token(in: other)
             let ana = TestSocket(port: port, path: "/live/\(slug)/rooms/field", token: token)
             let bruno = TestSocket(port: port, path: "/live/\(slug)/rooms/field", token: brunoToken)
             _ = try await ana.nextJSON()

@@ -77,11 +77,25 @@ extension ServerTesting {
     func createProject(
         _ client: any TestClientProtocol, _ headers: HTTPFields, name: String, visibility: String = "private"
     ) async throws -> String {
-        let token = try #require(headers[.authorization]?.dropFirst("Bearer ".count))
         let creation = Components.Schemas.ProjectCreation(
             name: name, visibility: try #require(Components.Schemas.Visibility(rawValue: visibility)))
-        return try await apiClient(client, token: String(token)).createProject(body: .json(creation)).created.body.json
-            .slug
+        return try await apiClient(client, token: token(in: headers)).createProject(body: .json(creation)).created.body
+            .json.slug
+    }
+
+    /// The bearer token of headers ``signIn(_:_:)`` made; empty when there is none.
+    func token(in headers: HTTPFields) -> String {
+        String(headers[.authorization]?.dropFirst("Bearer ".count) ?? "")
+    }
+
+    /// Signs `user` in and creates the project `name`; returns the generated client acting as the
+    /// user, and the project's slug.
+    func signedInClient(_ client: any TestClientProtocol, _ user: String, project name: String) async throws -> (
+        api: Client, slug: String
+    ) {
+        let headers = try await signIn(client, user)
+        let slug = try await createProject(client, headers, name: name)
+        return (apiClient(client, token: token(in: headers)), slug)
     }
 
     /// Signs `user` in, creates a project and saves the example `file` in it as spec `name`.
