@@ -53,7 +53,11 @@ public enum ARVisServer {
         AssetRoutes(api: api).register(on: router)
         WebFile.register(on: router)
         let hub = LiveHub(store: store, logger: logger) { grant in
-            _ = try await api.access(grant.slug, needs: grant.role, token: grant.token)
+            if let link = grant.roomLink {
+                _ = try await api.roomLink(link)
+            } else {
+                _ = try await api.access(grant.slug, needs: grant.role, token: grant.token)
+            }
         }
         let webSocketRouter = Router(context: ServerContext.self)
         LiveRoutes(api: api, hub: hub).register(on: router, webSocketRouter: webSocketRouter)

@@ -188,6 +188,21 @@ enum Migrations {
             "ALTER TABLE assets ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
             "CREATE TABLE server_secrets (name TEXT PRIMARY KEY, secret TEXT NOT NULL)",
         ],
+        [
+            // Issue 27: short-lived links an owner gives a device to share its view in one room
+            // (the token's hash only, as for sessions).
+            """
+            CREATE TABLE room_links (
+                token_hash TEXT PRIMARY KEY,
+                project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+                room TEXT NOT NULL,
+                spec TEXT,
+                creator_id TEXT REFERENCES accounts(id) ON DELETE SET NULL,
+                expires_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX room_links_by_project ON room_links(project_id)",
+        ],
     ]
 
     /// Runs the steps the database has not run yet. On PostgreSQL a session lock keeps two server

@@ -46,6 +46,13 @@ extension Store {
         return project
     }
 
+    /// The project with `id` (trashed ones included), or `nil`.
+    public func project(id: String) async throws(StoreError) -> Project? {
+        try await withDatabase { database in
+            try await database.raw("SELECT * FROM projects WHERE id = \(bind: id)").first().map(Self.project)
+        }
+    }
+
     /// The role of an account in a project, or `nil` when it is not a member.
     public func role(accountID: String, projectID: String) async throws(StoreError) -> Role? {
         try await withDatabase { database in

@@ -1,4 +1,5 @@
 import ARVisServer
+import ARVisSpec
 import ARVisTestSupport
 import Foundation
 import Hummingbird
@@ -83,6 +84,55 @@ struct HubTests: ServerTesting {
         }
     }
 
+    /// The AR view's files: widgets by scene id (the children links open too), the scene with
+    /// links open as `arvis scene --open-links` lays it out, and the link's child in the widget page.
+    @Test func widgetsBySceneIDAndTheChildrenTheirLinksOpen() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Museum", visibility: "unlisted")
+            let detail = IARVisLink.percentEncoded(#"{"text": {"content": "**Details** here"}}"#)
+            let spec = """
+                {"worldAnchors": [{"id": "lobby", "position": [1, 0, -2], "relationships": [{"widgetConfiguration": {\
+                "relativeAnchorPoint": "center", "relativePosition": [0, 0, 0],\
+                "component": {"text": {"content": "Open [the details](iARVis://openComponent?json=\(detail))"}}}}]}]}
+                """
+            let saved = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/specs/lobby", method: .put, headers: owner, body: ByteBuffer(string: spec))
+            #expect(saved.status == .created)
+            let closed = try await client.execute(uri: "/s/\(slug)/lobby/scene.json", method: .get)
+            let opened = try await client.execute(uri: "/s/\(slug)/lobby/scene.json?links=open", method: .get)
+            let closedIDs = try sceneIDs(closed), openedIDs = try sceneIDs(opened)
+            #expect(closedIDs == ["world-lobby", "world-lobby-widget1"])
+            let child = try #require(openedIDs.last)
+            #expect(openedIDs.count == 3 && child.hasPrefix("world-lobby-widget1-__text"))
+            #expect(closed.headers[.eTag] != opened.headers[.eTag])
+            #expect(
+                try await client.execute(uri: "/s/\(slug)/lobby/scene.json?links=maybe", method: .get).status
+                    == .badRequest)
+            for id in ["world-lobby-widget1", child] {
+                let png = try await client.execute(uri: "/s/\(slug)/lobby/widgets/\(id).png?scale=1", method: .get)
+                #expect(png.status == .ok && png.headers[.contentType] == "image/png", "\(id)")
+            }
+            let page = String(
+                buffer: try await client.execute(uri: "/s/\(slug)/lobby/widgets/world-lobby-widget1.html", method: .get)
+                    .body)
+            #expect(page.contains("data-child=\"\(child.dropFirst("world-lobby-widget1-".count))\""))
+            for bad in ["nothing-here.png", "-lead.png", "a%2Fb.png", String(repeating: "w", count: 201) + ".png"] {
+                #expect(
+                    try await client.execute(uri: "/s/\(slug)/lobby/widgets/\(bad)", method: .get).status == .notFound,
+                    "\(bad)")
+            }
+        }
+    }
+
+    private func sceneIDs(_ response: TestResponse) throws -> [String] {
+        struct Scene: Decodable {
+            struct Node: Decodable { var id: String }
+            var nodes: [Node]
+        }
+        return try decode(Scene.self, response).nodes.map(\.id)
+    }
+
     @Test func qrCodesAndThePhonePage() async throws {
         try await withServer { client in
             let slug = try await publish(client, projectName: "Museum <script>alert(1)</script>")
@@ -99,6 +149,9 @@ struct HubTests: ServerTesting {
             #expect(html.contains("/s/\(slug)/tour/widgets/4.svg"), "every widget of the environment is on the page")
             #expect(!html.contains("<script>alert"), "the project's name is escaped")
             #expect(page.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
+            #expect(page.headers[.contentSecurityPolicy]?.contains("frame-src 'self'") == true, "the AR panel")
+            #expect(html.contains(#"<button type="button" id="ar-enter" class="primary" hidden>Enter AR</button>"#))
+            #expect(html.contains(#"data-scene="/s/\#(slug)/tour/scene.json""#))
         }
     }
 

@@ -23,10 +23,12 @@ final class TestSocket: Sendable {
     private let shared = Shared()
     private let connection: Task<WebSocketCloseFrame?, any Error>
 
-    /// Connects to `path` on the test server's `port`.
-    init(port: Int, path: String, token: String? = nil) {
+    /// Connects to `path` on the test server's `port`, with a bearer `token` and the WebSocket
+    /// subprotocols `protocols` if given.
+    init(port: Int, path: String, token: String? = nil, protocols: [String] = []) {
         var configuration = WebSocketClientConfiguration(maxFrameSize: 64 << 20)
         if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
+        if !protocols.isEmpty { configuration.additionalHeaders[.secWebSocketProtocol] = protocols.joined(separator: ", ") }
         connection = Task { [shared] in
             let state = shared
             defer { state.state.withLock { $0.ended = true } }

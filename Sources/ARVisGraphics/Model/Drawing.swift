@@ -39,11 +39,15 @@ public struct Overlay: Sendable, Hashable {
     public var id: String
     /// What it shows.
     public var drawing: Drawing
+    /// The name of the child widget iARVis adds for the link in AR, after its parent's id and a
+    /// `-` (`arvis scene --open-links` names it so), or `nil`.
+    public var child: String?
 
     /// Creates an overlay.
-    public init(id: String, drawing: Drawing) {
+    public init(id: String, drawing: Drawing, child: String? = nil) {
         self.id = id
         self.drawing = drawing
+        self.child = child
     }
 }
 

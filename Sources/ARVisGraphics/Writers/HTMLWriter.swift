@@ -10,14 +10,16 @@ public struct HTMLWriter: Sendable {
 
     /// A page showing `drawing`, interactive. Its overlays (what its `iARVis://openComponent` links
     /// open) are dialogs over it, opened by their links and closed by their button, Escape or a
-    /// click beside them; an overlay's own links open the next one above it.
+    /// click beside them; an overlay's own links open the next one above it. An overlay's
+    /// `data-child` names the child widget the link adds in AR.
     public func page(_ drawing: Drawing) -> String {
         let svg = SVGWriter(interactive: true).write(drawing)
         let overlays = drawing.overlays.enumerated().map { index, overlay in
             let title = escape(overlay.drawing.title ?? "Linked widget")
             let inner = SVGWriter(interactive: true, idPrefix: "o\(index + 1)-").write(overlay.drawing)
+            let child = overlay.child.map { " data-child=\"\(escape($0))\"" } ?? ""
             return """
-                <div class="arvis-overlay" id="\(escape(overlay.id))" role="dialog" aria-modal="true" aria-label="\(title)" hidden>
+                <div class="arvis-overlay" id="\(escape(overlay.id))"\(child) role="dialog" aria-modal="true" aria-label="\(title)" hidden>
                 <div class="arvis-overlay-card"><button type="button" class="arvis-close" aria-label="Close \(title)">×</button>
                 \(inner)</div></div>
 

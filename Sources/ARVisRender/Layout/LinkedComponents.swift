@@ -18,6 +18,8 @@ final class LinkedComponents {
     /// A component waiting to be drawn, or drawn.
     private struct Entry {
         var id: String
+        /// The child widget's name in AR, after its parent's id (``WidgetNaming/child(of:key:)``).
+        var child: String
         var widget: WidgetConfiguration
         var depth: Int
         var drawing: Drawing?
@@ -38,7 +40,10 @@ final class LinkedComponents {
         else { return nil }
         let identifier = "arvis-open-\(entries.count + 1)"
         identifiers[key] = identifier
-        entries.append(Entry(id: identifier, widget: open.widget(showing: component), depth: depth + 1))
+        entries.append(
+            Entry(
+                id: identifier, child: String(WidgetNaming.child(of: "", key: key).dropFirst()),
+                widget: open.widget(showing: component), depth: depth + 1))
         return identifier
     }
 
@@ -51,7 +56,9 @@ final class LinkedComponents {
             entries[index].drawing = draw(entry.widget, entry.id, entry.depth)
             index += 1
         }
-        return entries.compactMap { entry in entry.drawing.map { Overlay(id: entry.id, drawing: $0) } }
+        return entries.compactMap { entry in
+            entry.drawing.map { Overlay(id: entry.id, drawing: $0, child: entry.child) }
+        }
     }
 }
 

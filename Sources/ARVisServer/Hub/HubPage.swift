@@ -3,8 +3,10 @@ import ARVisStore
 import Foundation
 
 /// The spec hub's page for a phone: open in iARVis, the QR Code, the widgets and links to the scene.
-/// Everything from the spec or the project is escaped; its one script, `/hub.js`, follows the spec's
-/// live stream and reloads the page when a new version is saved.
+/// Everything from the spec or the project is escaped. Its one script, `/hub.js`, follows the spec's
+/// live stream (a new version replaces what the page shows, without reloading it) and, where the
+/// browser has WebXR, offers "Enter AR": the page becomes the AR device (docs/webxr.md). The AR
+/// controls live in `#ar-overlay`, WebXR's DOM overlay.
 struct HubPage {
     var projectName: String
     var version: SpecVersion
@@ -14,10 +16,11 @@ struct HubPage {
     /// The `openVisConfig?json=` link and its QR Code, when the environment fits one.
     var embedded: (link: String, qrSVG: String)?
 
-    /// The page's Content-Security-Policy: the server's scripts and stream, pictures from the server only, not framed.
+    /// The page's Content-Security-Policy: the server's scripts, stream and rooms, pictures from the
+    /// server only, the server's widget pages in its AR panel; not framed.
     static let policy =
-        "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; "
-        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'unsafe-inline'; "
+        + "frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     /// A widget page's policy: its own inline script (tooltips, controls) and pictures from anywhere it names, not framed.
     static let widgetPolicy =
         "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src http: https: data:; "
@@ -29,12 +32,12 @@ struct HubPage {
         let widgets = widgetNames.enumerated().map { index, name in
             let number = index + 1
             return """
-                <figure><a href="\(path)/widgets/\(number).html"><img src="\(path)/widgets/\(number).svg" alt="\(name.xmlEscaped)" loading="lazy"></a>
+                <figure><a href="\(path)/widgets/\(number).html"><img src="\(path)/widgets/\(number).svg?v=\(version.version)" alt="\(name.xmlEscaped)" loading="lazy"></a>
                 <figcaption>\(name.xmlEscaped) · <a href="\(path)/widgets/\(number).png">PNG</a></figcaption></figure>
                 """
         }.joined(separator: "\n")
         return Self.head(title: title, style: Self.style) + """
-            <body data-live="/live/\(links.project)/\(links.name)" data-version="\(version.version)">
+            <body data-live="/live/\(links.project)/\(links.name)" data-version="\(version.version)" data-project="\(links.project)" data-name="\(links.name)" data-scene="\(path)/scene.json">
             <header><h1>\(version.name.xmlEscaped)</h1><p>\(projectName.xmlEscaped) · <span id="version">version \(version.version)</span> · <span id="live" role="status" aria-live="polite"></span></p></header>
             <nav>
             <a class="primary" href="\(links.deepLink.xmlEscaped)">Open in iARVis</a>
@@ -44,6 +47,7 @@ struct HubPage {
             <a href="\(path)/scene.glb">Scene (GLB)</a>
             <a href="\(path)/scene.json">Scene graph</a>
             </nav>
+            \(Self.augmentedReality)
             <div class="codes">
             <figure class="qr">\(qrSVG)<figcaption>Scan with a phone to open this spec in iARVis (it loads the spec from this server: <code>openVisConfig?url=</code>)</figcaption></figure>
             \(embedded.map { "<figure class=\"qr\">\($0.qrSVG)<figcaption>Or scan this one: the whole environment is in the code, which today's iARVis app opens directly (<code>openVisConfig?json=</code>, <a href=\"\($0.link.xmlEscaped)\">link</a>)</figcaption></figure>" } ?? "")
@@ -57,6 +61,21 @@ struct HubPage {
 
             """
     }
+
+    /// "Enter AR" (shown by `/hub.js` where WebXR offers `immersive-ar`), what this device gets and
+    /// why, and the controls WebXR's DOM overlay shows over the camera.
+    static let augmentedReality = """
+        <section id="ar" aria-label="Augmented reality"><button type="button" id="ar-enter" class="primary" hidden>Enter AR</button>
+        <p id="ar-mode">Checking whether this browser can show the environment in AR…</p></section>
+        <div id="ar-overlay" hidden>
+        <div class="ar-bar"><button type="button" id="ar-exit">Exit AR</button><button type="button" id="ar-replace">Place again</button>
+        <button type="button" id="ar-share" aria-pressed="false">Share my view</button><button type="button" id="ar-annotate" aria-pressed="false" hidden>Annotate</button></div>
+        <p id="ar-status" role="status" aria-live="polite"></p>
+        <p id="ar-banner" role="alert" hidden></p>
+        <div id="ar-panel" role="dialog" aria-label="Widget" hidden><button type="button" id="ar-panel-close" aria-label="Close the widget">×</button>
+        <iframe id="ar-panel-frame" title="Widget"></iframe></div>
+        </div>
+        """
 
     /// The start of a page of the server's, up to its `<body>`: `title` (escaped already) and `style`.
     static func head(title: String, style: String) -> String {
@@ -89,6 +108,17 @@ struct HubPage {
         .qr{background:#fff;border-radius:12px;padding:12px;margin:0;text-align:center;flex:1 1 240px}.qr svg{width:200px;height:200px}\
         .widgets{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:12px}\
         .widgets figure{margin:0;background:#fff;border-radius:12px;padding:8px}.widgets img{width:100%;height:auto}\
-        figcaption{font-size:.85em;color:#636366;margin-top:6px}
+        figcaption{font-size:.85em;color:#636366;margin-top:6px}\
+        #ar{margin:0 0 16px}#ar button{font:inherit;padding:10px 14px;border-radius:10px;border:0;background:#007aff;color:#fff}\
+        #ar p{margin:6px 0;color:#636366}\
+        #ar-overlay{position:fixed;inset:0;pointer-events:none;color:#fff;font-size:15px}\
+        #ar-overlay button{pointer-events:auto;font:inherit;padding:10px 12px;border-radius:10px;border:0;background:rgba(28,28,30,.75);color:#fff}\
+        #ar-overlay button[aria-pressed=true]{background:#007aff}\
+        .ar-bar{display:flex;flex-wrap:wrap;gap:6px;padding:10px}\
+        #ar-status,#ar-banner{margin:0 10px;padding:6px 10px;border-radius:8px;background:rgba(28,28,30,.6);width:fit-content;max-width:calc(100% - 40px)}\
+        #ar-status:empty{display:none}#ar-banner{background:rgba(180,30,30,.85);margin-top:6px}\
+        #ar-panel{position:absolute;pointer-events:auto;background:#fff;border-radius:12px;box-shadow:0 4px 24px rgba(0,0,0,.4);overflow:hidden}\
+        #ar-panel iframe{border:0;width:100%;height:100%;display:block}\
+        #ar-panel-close{position:absolute;right:4px;top:4px;z-index:1}
         """
 }

@@ -59,18 +59,28 @@ struct HubRenderer: Sendable {
         try await (preview ? previewPool : pool).run(client: RequestAddress.current, work)
     }
 
-    /// Widget `number` (from 1) of a version, in `format` (`scale` pixels per point for PNG).
+    /// A widget of a version, in `format` (`scale` pixels per point for PNG).
     /// - Throws: ``APIError`` `404` when there is no such widget, `422` when it cannot be drawn.
-    func widget(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) async throws -> Output {
-        try await cached(Self.widgetKey(number, format: format, scale: scale, of: version), kind: "widget") {
+    func widget(_ widget: WidgetReference, format: WidgetFormat, scale: Double, of version: SpecVersion) async throws
+        -> Output
+    {
+        try await cached(Self.widgetKey(widget.key, format: format, scale: scale, of: version), kind: "widget") {
             try await drawing {
-                let widgets = try render(version)
-                guard (1...widgets.count).contains(number) else {
-                    throw APIError.notFound(
-                        "the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)"
-                    )
+                switch widget {
+                case .number(let number):
+                    let widgets = try render(version)
+                    guard (1...widgets.count).contains(number) else {
+                        throw APIError.notFound(
+                            "the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)"
+                        )
+                    }
+                    return try encode(widgets[number - 1].drawing, format: format, scale: scale)
+                case .id(let id):
+                    guard let found = try render(version, openingLinks: true).first(where: { $0.name == id }) else {
+                        throw APIError.notFound("the spec '\(version.name)' has no widget '\(id)'")
+                    }
+                    return try encode(found.drawing, format: format, scale: scale)
                 }
-                return try encode(widgets[number - 1].drawing, format: format, scale: scale)
             }
         }
     }
@@ -85,7 +95,7 @@ struct HubRenderer: Sendable {
         // Only the files not kept yet are encoded (a preview draws again after every pause).
         var missing: [Int] = []
         for number in widgets.indices.map({ $0 + 1 })
-        where await cache.output(Self.widgetKey(number, format: format, scale: scale, of: version)) == nil {
+        where await cache.output(Self.widgetKey(String(number), format: format, scale: scale, of: version)) == nil {
             missing.append(number)
         }
         let encoded = try await drawing(preview: true) { [missing] in
@@ -94,15 +104,17 @@ struct HubRenderer: Sendable {
             }
         }
         for (number, output) in encoded {
-            _ = await cache.remember(output, as: Self.widgetKey(number, format: format, scale: scale, of: version))
+            _ = await cache.remember(
+                output, as: Self.widgetKey(String(number), format: format, scale: scale, of: version))
         }
         return widgets.map { ($0.name, $0.drawing.extent.width, $0.drawing.extent.height) }
     }
 
-    /// Where widget `number` of `version` is kept in `format` at `scale`.
-    private static func widgetKey(_ number: Int, format: WidgetFormat, scale: Double, of version: SpecVersion) -> String
+    /// Where a widget of `version` (by number or id) is kept in `format` at `scale`.
+    private static func widgetKey(_ widget: String, format: WidgetFormat, scale: Double, of version: SpecVersion)
+        -> String
     {
-        "\(contentKey(of: version))/widgets/\(number).\(format.rawValue)@\(scale)"
+        "\(contentKey(of: version))/widgets/\(widget).\(format.rawValue)@\(scale)"
     }
 
     /// A widget's drawing as the file `format` names; a drawing too large for PNG is a `422`
@@ -147,22 +159,27 @@ struct HubRenderer: Sendable {
     /// The scene of a spec. `models` gives the placements' models by their `model` string (gallery
     /// assets) and is called only when the scene is not cached; `modelsKey` names those files and
     /// which `model` string each stands for.
+    /// With `openingLinks`, the scene also has the child widgets its `iARVis://openComponent?json=`
+    /// links open, as `arvis scene --open-links` places them (`url=` components are not fetched).
     func scene(
-        _ format: SceneFormat, of version: SpecVersion, modelsKey: String = "",
+        _ format: SceneFormat, of version: SpecVersion, openingLinks: Bool = false, modelsKey: String = "",
         models: @escaping @Sendable () -> [String: Model] = { [:] }
     ) async throws -> Output {
-        try await cached("\(Self.contentKey(of: version))/scene.\(format.rawValue)/\(modelsKey)", kind: "scene") {
-            try await export(format, of: version, models: models)
+        let key = "\(Self.contentKey(of: version))/scene\(openingLinks ? "+links" : "").\(format.rawValue)/\(modelsKey)"
+        return try await cached(key, kind: "scene") {
+            try await export(format, of: version, openingLinks: openingLinks, models: models)
         }
     }
 
     private func export(
-        _ format: SceneFormat, of version: SpecVersion, models: @escaping @Sendable () -> [String: Model]
+        _ format: SceneFormat, of version: SpecVersion, openingLinks: Bool,
+        models: @escaping @Sendable () -> [String: Model]
     ) async throws -> Output {
-        guard case .environment(let environment) = try version.document() else {
+        guard case .environment(var environment) = try version.document() else {
             throw APIError.invalid(
                 "notAnEnvironment", "the spec '\(version.name)' is a widget, not an environment: a scene needs targets")
         }
+        if openingLinks { environment = environment.openingLinks { _ in nil } }
         var options = RenderOptions()
         options.resources = [:]
         let scene = await TexturedScene(environment, renderOptions: options)
@@ -196,9 +213,14 @@ struct HubRenderer: Sendable {
         return await cache.remember(try await make(), as: key)
     }
 
-    /// The spec's widgets, drawn; a widget past a render limit is a `422` (``APIError/init(_:)``).
-    private func render(_ version: SpecVersion) throws -> [RenderedWidget] {
-        try Renderer(options: RenderOptions(), fonts: fonts).render(try version.document())
+    /// The spec's widgets, drawn; with `openingLinks`, also the child widgets its
+    /// `openComponent?json=` links open. A widget past a render limit is a `422` (``APIError/init(_:)``).
+    private func render(_ version: SpecVersion, openingLinks: Bool = false) throws -> [RenderedWidget] {
+        var document = try version.document()
+        if openingLinks, case .environment(let environment) = document {
+            document = .environment(environment.openingLinks { _ in nil })
+        }
+        return try Renderer(options: RenderOptions(), fonts: fonts).render(document)
     }
 
     private func requireFonts() throws -> FontLibrary {
@@ -208,6 +230,35 @@ struct HubRenderer: Sendable {
                 "the server has no fonts for PNG output (install fonts-dejavu-core)")
         }
         return fonts
+    }
+}
+
+/// A widget of a spec as the hub's URLs name it: by its number on the phone page (from 1), or by
+/// its scene id (`image1-widget2`, also the child widgets links open).
+enum WidgetReference: Sendable, Hashable {
+    case number(Int)
+    case id(String)
+
+    /// `3` or `image1-widget2` (ids are letters, digits, `-` and `_`, at most 200), else `nil`.
+    init?(_ text: Substring) {
+        if text.count <= 6, let number = Int(text), number >= 1 {
+            self = .number(number)
+        } else if (1...200).contains(text.count),
+            text.unicodeScalars.allSatisfy({ $0.isASCIIAlphanumeric || $0 == "-" || $0 == "_" }),
+            text.unicodeScalars.first?.isASCIIAlphanumeric == true
+        {
+            self = .id(String(text))
+        } else {
+            return nil
+        }
+    }
+
+    /// What the cache and `ETag`s call it.
+    var key: String {
+        switch self {
+        case .number(let number): String(number)
+        case .id(let id): "id-" + id
+        }
     }
 }
 

@@ -26,8 +26,14 @@ struct HubRoutes: Sendable {
         }
         drawing.get("/s/{project}/{name}/scene.json") { request, context in
             let (_, version) = try await self.latest(request, context)
-            return Self.response(
-                try await self.renderer.scene(.json, of: version), etag: version.etag, request: request)
+            let openingLinks: Bool
+            switch request.uri.queryParameters.get("links") {
+            case nil, "closed": openingLinks = false
+            case "open": openingLinks = true
+            default: throw APIError.badRequest("links is open (with the widgets openComponent links open) or closed")
+            }
+            let scene = try await self.renderer.scene(.json, of: version, openingLinks: openingLinks)
+            return Self.response(scene, etag: "\"\(HubRenderer.hexPrefix(of: scene.bytes))\"", request: request)
         }
         drawing.get("/s/{project}/{name}/scene.glb") { request, context in
             let (_, version) = try await self.latest(request, context)
@@ -94,15 +100,18 @@ struct HubRoutes: Sendable {
             try context.parameters.require("widget"), of: version, request: request, renderer: renderer)
     }
 
-    /// A widget of `version` named by `file` (`1.svg`, `2.html`, `3.png`; `?scale=` for PNG), with its `ETag`.
+    /// A widget of `version` named by `file` — its number or scene id and a format: `1.svg`,
+    /// `image1-widget2.html`, `3.png` (`?scale=` for PNG) — with its `ETag`.
     static func widget(_ file: String, of version: SpecVersion, request: Request, renderer: HubRenderer) async throws
         -> Response
     {
         let parts = file.split(separator: ".")
-        guard parts.count == 2, parts[0].count <= 6, let number = Int(parts[0]), number >= 1,
+        guard parts.count == 2, let widget = WidgetReference(parts[0]),
             let format = WidgetFormat(rawValue: String(parts[1]))
         else {
-            throw APIError.notFound("a widget is named by its number from 1 and a format: 1.svg, 1.png or 1.html")
+            throw APIError.notFound(
+                "a widget is named by its number from 1 or its scene id, and a format: 1.svg, 1.png or image1-widget1.html"
+            )
         }
         var scale = 2.0
         if let text = request.uri.queryParameters.get("scale") {
@@ -111,8 +120,8 @@ struct HubRoutes: Sendable {
             }
             scale = value
         }
-        let output = try await renderer.widget(number, format: format, scale: scale, of: version)
-        let tag = "\"\(version.contentHash.prefix(16))-\(number)-\(format.rawValue)-\(scale)\""
+        let output = try await renderer.widget(widget, format: format, scale: scale, of: version)
+        let tag = "\"\(version.contentHash.prefix(16))-\(widget.key)-\(format.rawValue)-\(scale)\""
         return response(output, etag: tag, request: request, policy: format == .png ? nil : HubPage.widgetPolicy)
     }
 

@@ -38,6 +38,8 @@ final class LiveHub: Service, Sendable {
         var accountID: String?
         /// The role it must still hold (`nil`: read access, as anyone may have).
         var role: Role?
+        /// The room link it joined a room with, if any (it holds while the link has not expired).
+        var roomLink: String? = nil
     }
 
     /// Checks a grant again; throws the refusal a new connection would get.
@@ -95,7 +97,8 @@ final class LiveHub: Service, Sendable {
     private func checkSessionsPeriodically() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: sessionCheckInterval)
-            await recheck(subscribers.withLock { $0.grants.values.filter { $0.grant.token != nil } })
+            await recheck(
+                subscribers.withLock { $0.grants.values.filter { $0.grant.token != nil || $0.grant.roomLink != nil } })
         }
     }
 
@@ -235,7 +238,7 @@ final class LiveHub: Service, Sendable {
         // Clients of one project with the same token and role share one answer (a public spec's anonymous viewers).
         var answers: [String: String?] = [:]
         for (grant, outbox) in clients where !outbox.isClosing {
-            let key = "\(grant.projectID) \(grant.role?.rawValue ?? "-") \(grant.token ?? "")"
+            let key = "\(grant.projectID) \(grant.role?.rawValue ?? "-") \(grant.token ?? "") \(grant.roomLink ?? "")"
             if answers[key] == nil {
                 do {
                     try await authorize(grant)

@@ -14,7 +14,8 @@ import ServiceLifecycle
 ///   saved: a WebSocket on upgrade, else Server-Sent Events. `?version=N&rows=name:seq,…` (or SSE's
 ///   `Last-Event-ID`) resumes after what the client holds.
 /// - `GET /live/{project}/rooms/{room}` — a room (WebSocket only): `?role=publisher` for the device
-///   streaming poses (editors), else a member; `?since=seq` resumes after an event sequence.
+///   streaming poses (editors, or a device with a room link: subprotocol `arvis.link.<token>`),
+///   else a member; `?since=seq` resumes after an event sequence.
 ///
 /// A token goes in `Authorization: Bearer`, or — where a browser cannot set headers — in the
 /// WebSocket subprotocol `arvis.bearer.<token>` (offered with `arvis`) or `?access_token=`.
@@ -166,17 +167,29 @@ struct LiveRoutes: Sendable {
         var access: ProjectAccess
         var key: LiveHub.RoomKey
         var publishes: Bool
+        /// The room link it joined with, if any.
+        var link: String? = nil
     }
 
     private func roomAccess(_ request: Request, parameters: Parameters) async throws -> RoomAccess {
         let publishes = request.uri.queryParameters["role"].map(String.init) == "publisher"
-        let access = try await api.access(
-            try parameters.require("project"), needs: publishes ? .editor : .viewer, token: Self.token(request))
+        let slug = try parameters.require("project")
         let room = try parameters.require("room")
         guard ItemName.isValid(room) else {
             throw APIError.badRequest(
                 "a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
+        if let link = Self.roomLink(request) {
+            // A room link: the room's publisher (and an editor in it) while the link has not expired.
+            let (found, project) = try await api.roomLink(link)
+            guard project.slug == slug, found.room == room else {
+                throw APIError.forbidden("this room link opens the room '\(found.room)' of '\(project.slug)'")
+            }
+            return RoomAccess(
+                access: ProjectAccess(project: project, account: nil, role: .editor),
+                key: LiveHub.RoomKey(projectID: project.id, room: room), publishes: publishes, link: link)
+        }
+        let access = try await api.access(slug, needs: publishes ? .editor : .viewer, token: Self.token(request))
         return RoomAccess(
             access: access, key: LiveHub.RoomKey(projectID: access.project.id, room: room), publishes: publishes)
     }
@@ -191,8 +204,10 @@ struct LiveRoutes: Sendable {
             let joining = try await roomAccess(request, parameters: parameters)
             // A member keeps the role it joined with (a publisher, at least an editor's): one that
             // loses it is closed and may join again with the role it has now.
-            let grant = Self.grant(
-                joining.access, token: Self.token(request), role: joining.publishes ? .editor : joining.access.role)
+            var grant = Self.grant(
+                joining.access, token: joining.link == nil ? Self.token(request) : nil,
+                role: joining.publishes ? .editor : joining.access.role)
+            grant.roomLink = joining.link
             let (room, token) = hub.join(
                 joining.key, member: Room.Member(outbox: outbox, channel: channel), grant: grant)
             defer { hub.leave(token) }
@@ -220,6 +235,13 @@ struct LiveRoutes: Sendable {
             return String(token)
         }
         return request.uri.queryParameters["access_token"].map(String.init)
+    }
+
+    /// The room link a device offers as the subprotocol `arvis.link.TOKEN`, if any.
+    static func roomLink(_ request: Request) -> String? {
+        offeredProtocols(request).first { $0.hasPrefix(ARVisAPI.roomLinkProtocol) }
+            .map { String($0.dropFirst(ARVisAPI.roomLinkProtocol.count)) }
+            .flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The upgrade's headers: the `arvis` subprotocol when the client offered it (a browser that

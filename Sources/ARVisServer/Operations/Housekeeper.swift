@@ -23,9 +23,11 @@ struct Housekeeper: Service {
         }
     }
 
-    /// One round: the trash, unused asset files, expired anchors, old events.
+    /// One round: the trash, unused asset files, expired anchors, old events, room links expired
+    /// over a day ago (until then they are refused as expired, not unknown).
     func sweep() async {
         do {
+            try await store.deleteRoomLinks(expiredBefore: Date(timeIntervalSinceNow: -86_400))
             let projects = try await store.purgeTrash(before: Date(timeIntervalSinceNow: -retention))
             let anchors = try await store.purgeExpiredAnchors()
             let events = try await store.purgeEvents(before: Date(timeIntervalSinceNow: -retention))

@@ -1,38 +1,57 @@
-// The spec hub's phone page follows its spec live: the page's stream (Server-Sent Events from
-// /live/PROJECT/NAME, resumed from the version shown) reloads the page when a new version is saved,
-// so a phone that opened a spec shows every save within a moment. The page's one script, a module.
+// The spec hub's phone page. It follows its spec live: a new version replaces the page's header,
+// links, codes and widgets in place (no reload), within a moment of the save. Where the browser
+// has WebXR it offers "Enter AR" and the page itself becomes the AR device (xr/ar-view.js,
+// docs/webxr.md); elsewhere it says which AR this device gets instead, and why.
 
-/// Follows the stream the page's body names (data-live, data-version), saying how it goes in #live.
-function follow() {
-  const body = document.body;
-  const stream = body.dataset.live;
-  const shown = body.dataset.version;
+import { startAR } from "./xr/ar-view.js";
+import { arMode } from "./xr/ar-mode.js";
+import { followSpec } from "./xr/spec-follower.js";
+
+const body = document.body;
+/// Says how the stream goes in #live, and tells the AR view (`arvis-live` events).
+function say(text) {
   const status = document.getElementById("live");
-  const say = (text) => { if (status) status.textContent = text; };
-  if (!stream || !shown || !window.EventSource) return;
-  const source = new EventSource(stream + "?version=" + encodeURIComponent(shown));
-  source.onopen = () => say("live");
-  source.onerror = () => say("reconnecting…");
-  // The server closes the stream when it must: access revoked (4003), or asked to resume elsewhere.
-  source.addEventListener("close", (event) => {
-    let reason = {};
-    try { reason = JSON.parse(event.data); } catch (error) { /* no reason given */ }
-    if (reason.code !== 4003) return;
-    source.close();
-    say("no longer shared: " + (reason.reason || "access ended"));
-  });
-  source.onmessage = (event) => {
-    let message;
-    try { message = JSON.parse(event.data); } catch (error) { return; }
-    if (message.type === "spec" && String(message.version) !== shown) {
-      source.close();
-      say("version " + message.version + " saved: reloading…");
-      location.reload();
-    } else if (message.type === "deleted") {
-      source.close();
-      say("this spec was deleted");
-    }
-  };
+  if (status) status.textContent = text;
+  window.dispatchEvent(new CustomEvent("arvis-live", { detail: text }));
 }
 
-follow();
+/// What the page shows of a version, for the check and the AR view: {version, shownAt (epoch ms)}.
+window.arvisHub = { version: Number(body.dataset.version), shownAt: null };
+
+/// Replaces what the page shows with version `number`'s page (fetched afresh).
+async function show(number) {
+  const response = await fetch(location.pathname, { cache: "no-store" });
+  if (!response.ok) throw new Error("the page answered " + response.status);
+  const next = new DOMParser().parseFromString(await response.text(), "text/html");
+  for (const selector of ["header", "nav", ".codes", ".widgets"]) {
+    const here = document.querySelector(selector), there = next.querySelector(selector);
+    if (here && there) here.replaceWith(document.importNode(there, true));
+  }
+  body.dataset.version = next.body.dataset.version || String(number);
+  document.title = next.title;
+  window.arvisHub.version = Number(body.dataset.version);
+  window.arvisHub.shownAt = performance.timeOrigin + performance.now();
+  say("live");
+}
+
+if (body.dataset.live && body.dataset.version && window.EventSource) {
+  followSpec(body.dataset.live, body.dataset.version, {
+    status: say,
+    version: (message) => {
+      say("version " + message.version + " saved: showing it…");
+      show(message.version).catch((error) => say("version " + message.version + " saved; reload to see it (" + error.message + ")"));
+      window.dispatchEvent(new CustomEvent("arvis-version", { detail: message }));
+    },
+    deleted: () => say("this spec was deleted"),
+  });
+}
+
+arMode().then((mode) => {
+  window.arvisXR.mode = mode.kind;
+  document.getElementById("ar-mode").textContent = mode.explanation;
+  const enter = document.getElementById("ar-enter");
+  if (mode.kind !== "webxr") return;
+  enter.hidden = false;
+  window.dispatchEvent(new Event("arvis-ar-available"));
+  enter.addEventListener("click", () => startAR());
+});

@@ -2,11 +2,11 @@
 // its images as textures, and a frame drawn from an orbit camera.
 
 import { accessor, materialOf, scenePrimitives, viewBytes } from "./glb.js";
-import { lookAt, normalMatrix, perspective, transformPoint } from "./matrix.js";
+import { lookAt, multiply, normalMatrix, perspective, transformPoint } from "./matrix.js";
 import { clipping, emptyBounds, extendBounds, eyeOf, fieldOfView } from "./orbit.js";
 import { fragmentShader, vertexShader } from "./shaders.js";
 
-const uniforms = ["uModel", "uView", "uProjection", "uNormal", "uBase", "uMetallic", "uRoughness", "uEmissive", "uAlphaMode", "uCutoff", "uHasTexture", "uHasNormals", "uTexture"];
+const uniforms = ["uModel", "uView", "uProjection", "uNormal", "uBase", "uMetallic", "uRoughness", "uEmissive", "uAlphaMode", "uCutoff", "uHasTexture", "uHasNormals", "uTexture", "uLight"];
 
 function compile(gl, type, source) {
   const shader = gl.createShader(type);
@@ -45,7 +45,8 @@ function uploadTextures(gl, glb) {
   }));
 }
 
-/// A renderer on `gl`: {bounds (of what is uploaded), upload(glb), draw(camera, width, height)}.
+/// A renderer on `gl`: {bounds (of what is uploaded), upload(glb), draw(camera, width, height),
+/// render(view, projection, base, light)}.
 export function createRenderer(gl) {
   const { program, u } = link(gl);
   const draws = [];
@@ -91,18 +92,26 @@ export function createRenderer(gl) {
     gl.viewport(0, 0, width, height);
     gl.clearColor(0, 0, 0, 0);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    const [near, far] = clipping(camera);
+    render(lookAt(eyeOf(camera), camera.target, [0, 1, 0]), perspective(fieldOfView, width / height, near, far));
+  }
+
+  /// Draws what is uploaded with the `view` and `projection` matrices into the bound framebuffer,
+  /// moved by `base` (the AR view's placement of a model), lit `light` times as bright.
+  function render(view, projection, base = null, light = 1) {
     gl.enable(gl.DEPTH_TEST);
     gl.disable(gl.CULL_FACE);
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
-    const [near, far] = clipping(camera);
     gl.useProgram(program);
-    gl.uniformMatrix4fv(u.uView, false, lookAt(eyeOf(camera), camera.target, [0, 1, 0]));
-    gl.uniformMatrix4fv(u.uProjection, false, perspective(fieldOfView, width / height, near, far));
+    gl.uniformMatrix4fv(u.uView, false, view);
+    gl.uniformMatrix4fv(u.uProjection, false, projection);
     gl.uniform1i(u.uTexture, 0);
+    gl.uniform1f(u.uLight, light);
     for (const d of draws) {
-      gl.uniformMatrix4fv(u.uModel, false, d.world);
-      gl.uniformMatrix3fv(u.uNormal, false, d.normal);
+      const world = base ? multiply(base, d.world) : d.world;
+      gl.uniformMatrix4fv(u.uModel, false, world);
+      gl.uniformMatrix3fv(u.uNormal, false, base ? normalMatrix(world) : d.normal);
       gl.uniform4fv(u.uBase, d.base);
       gl.uniform1f(u.uMetallic, d.metallic);
       gl.uniform1f(u.uRoughness, d.roughness);
@@ -115,7 +124,8 @@ export function createRenderer(gl) {
       gl.bindVertexArray(d.vao);
       if (d.indexType) gl.drawElements(gl.TRIANGLES, d.count, d.indexType, 0); else gl.drawArrays(gl.TRIANGLES, 0, d.count);
     }
+    gl.bindVertexArray(null);
   }
 
-  return { bounds, upload, draw };
+  return { bounds, upload, draw, render };
 }

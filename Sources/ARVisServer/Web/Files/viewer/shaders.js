@@ -11,13 +11,14 @@ export const vertexShader = `#version 300 es
     gl_Position = uProjection * view;
   }`;
 
-/// The fragment shader: metallic-roughness lit by two lights (shaded flat without normals),
-/// colour in sRGB, alpha premultiplied.
+/// The fragment shader: metallic-roughness lit by two lights (shaded flat without normals), as
+/// bright as `uLight` says (the AR view's light estimate; 1 elsewhere), colour in sRGB, alpha
+/// premultiplied.
 export const fragmentShader = `#version 300 es
   precision highp float;
   in vec3 vNormal; in vec2 vUV; in vec3 vView;
   uniform vec4 uBase; uniform float uMetallic, uRoughness; uniform vec3 uEmissive; uniform int uAlphaMode; uniform float uCutoff;
-  uniform bool uHasTexture, uHasNormals; uniform sampler2D uTexture;
+  uniform bool uHasTexture, uHasNormals; uniform sampler2D uTexture; uniform float uLight;
   out vec4 color;
   vec3 toLinear(vec3 c) { return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), step(0.04045, c)); }
   vec3 toSRGB(vec3 c) { c = clamp(c, 0.0, 1.0); return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(0.0031308, c)); }
@@ -42,6 +43,7 @@ export const fragmentShader = `#version 300 es
       float specular = pow(max(dot(n, h), 0.0), shininess) * (shininess + 8.0) / 25.132741;
       result += (albedo * (1.0 - metallic) + f0 * specular) * lambert * strength[i];
     }
+    result *= uLight;
     result += uEmissive;
     color = vec4(toSRGB(result) * base.a, base.a);
   }`;

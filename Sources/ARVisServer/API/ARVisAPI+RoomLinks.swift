@@ -1,0 +1,60 @@
+import ARVisSpec
+import HTTPTypes
+import ARVisStore
+import Foundation
+
+extension ARVisAPI {
+    /// The subprotocol prefix a device joins a room with by its link: `arvis.link.TOKEN`.
+    static let roomLinkProtocol = "arvis.link."
+
+    func createRoomLink(_ input: Operations.CreateRoomLink.Input) async throws -> Operations.CreateRoomLink.Output {
+        let access = try await access(input.path.project, needs: .owner)
+        guard case .json(let request) = input.body else { throw APIError.badRequest("send JSON {minutes?, spec?}") }
+        let room = input.path.room
+        guard ItemName.isValid(room) else {
+            throw APIError.badRequest("a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
+        }
+        let minutes = request.minutes ?? 60
+        guard (1...1440).contains(minutes) else {
+            throw APIError.invalid("invalidLifetime", "a room link works 1 to 1440 minutes (a day)")
+        }
+        if let spec = request.spec {
+            _ = try await self.spec(spec, in: access)  // a link to a spec that does not exist is a 404 now, not later
+        }
+        let token = SessionToken.make()
+        let link = RoomLink(
+            projectID: access.project.id, room: room, spec: request.spec,
+            expiresAt: Date(timeIntervalSinceNow: Double(minutes) * 60))
+        try await store.createRoomLink(link, tokenHash: SessionToken.hash(token), creatorID: access.account?.id)
+        let slug = access.project.slug
+        let url =
+            request.spec.map { "/s/\(slug)/\($0)?room=\(room)#link=\(token)" } ?? "/live/\(slug)/rooms/\(room)?role=publisher"
+        return .created(
+            .init(
+                body: .json(
+                    .init(token: token, room: room, spec: request.spec, url: url, expiresAt: link.expiresAt))))
+    }
+
+    func lookUpRoomLink(_ input: Operations.LookUpRoomLink.Input) async throws -> Operations.LookUpRoomLink.Output {
+        guard case .json(let request) = input.body else { throw APIError.badRequest("send JSON {token}") }
+        let (link, project) = try await roomLink(request.token)
+        return .ok(.init(body: .json(.init(project: project.slug, room: link.room, spec: link.spec, expiresAt: link.expiresAt))))
+    }
+
+    /// The unexpired room link `token` names, with its project.
+    /// - Throws: ``APIError`` `404` for a token no link has (or whose project is gone or in the
+    ///   trash), `410` `roomLinkExpired` for one past its expiry.
+    func roomLink(_ token: String, now: Date = Date()) async throws -> (RoomLink, Project) {
+        guard (1...128).contains(token.utf8.count), let link = try await store.roomLink(tokenHash: SessionToken.hash(token)),
+            let project = try await store.project(id: link.projectID), project.trashedAt == nil
+        else {
+            throw APIError.notFound("no room link with this token: ask the project's owner for a new one")
+        }
+        guard link.expiresAt > now else {
+            throw APIError(
+                .gone, "roomLinkExpired",
+                "this room link expired at \(link.expiresAt.formatted(.iso8601)): ask the project's owner for a new one")
+        }
+        return (link, project)
+    }
+}

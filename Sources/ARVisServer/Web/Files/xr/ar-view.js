@@ -1,0 +1,419 @@
+// The phone page as the AR device: an immersive-ar WebXR session on WebGL 2. A reticle shows
+// where the viewer aims (hit-test); a tap places the environment (held by an anchor where the
+// browser has them); image targets follow their tracked pictures where the browser tracks images,
+// or take a tap each. Widgets are quads at scene.json's poses with the hub's PNGs; the spec's
+// saves swap their textures live; taps open widgets' controls and links; "Share my view" sends
+// the pose to a room every frame. The controls are WebXR's DOM overlay (#ar-overlay).
+
+import { createRenderer } from "../viewer/renderer.js";
+import { parseGLB } from "../viewer/glb.js";
+import { multiply, transformPoint } from "../viewer/matrix.js";
+import { createARScene, fetchScene } from "./ar-scene.js";
+import { imageFrameOnHit, invert, positionOf, quadOfImage, rotationX, worldPlacement } from "./placement.js";
+import { encodePose, intrinsicsOf, tapOnView } from "./pose-packet.js";
+import { createQuadRenderer, reticleCanvas } from "./quad-renderer.js";
+import { lookUpRoomLink, shareRoom } from "./room-share.js";
+import { panelRect, widgetPanel } from "./widget-panel.js";
+
+const body = document.body;
+const base = `/s/${body.dataset.project}/${body.dataset.name}`;
+const $ = (id) => document.getElementById(id);
+const now = () => performance.timeOrigin + performance.now();
+
+/// What the AR view is doing, for its check and for anyone debugging a device (docs/webxr.md).
+const log = window.arvisXR = {
+  state: "idle", mode: null, imageTracking: false, placements: {}, textureRequests: [], textureUpdates: [], timings: {},
+  frameTimes: [], panel: null, annotations: [], share: { state: "off", room: null, sent: 0, error: null },
+  version: Number(body.dataset.version), quads: () => [],
+};
+
+/// The spec's scene and the pictures of its image targets, read before the session starts (a
+/// session must be asked for in the tap on Enter AR).
+let prepared = null;
+
+/// The image target pictures the browser may track: those on this server or in the spec
+/// (`data:`); a picture elsewhere is not fetched, and its target is placed by a tap.
+async function trackableImages(scene) {
+  const images = [];
+  for (const id of scene.images) {
+    const node = scene.nodes.get(id), url = new URL(node.asset || "", location.href);
+    if (url.protocol !== "data:" && url.origin !== location.origin) continue;
+    try {
+      const picture = new Image();
+      picture.src = url.href;
+      await picture.decode();
+      images.push({ id, image: await createImageBitmap(picture), widthInMeters: node.size[0] });
+    } catch (error) { /* a picture that does not decode: placed by a tap */ }
+  }
+  return images;
+}
+
+/// Reads the scene and target pictures ahead of Enter AR.
+export async function prepareAR() {
+  const scene = await fetchScene(`${base}/scene.json`);
+  prepared = { scene, images: await trackableImages(scene), version: log.version };
+  return prepared;
+}
+
+/// Starts the AR session (from the tap on Enter AR).
+export async function startAR() {
+  log.timings = { enterClicked: now() };
+  log.state = "starting";
+  const ready = prepared || await prepareAR().catch((error) => { say(error.message); return null; });
+  if (!ready) { log.state = "idle"; return; }
+  const overlay = $("ar-overlay");
+  const options = { requiredFeatures: ["hit-test"], optionalFeatures: ["anchors", "dom-overlay", "light-estimation", "local-floor"], domOverlay: { root: overlay } };
+  if (ready.images.length) {
+    options.optionalFeatures.push("image-tracking");
+    options.trackedImages = ready.images.map(({ image, widthInMeters }) => ({ image, widthInMeters }));
+  }
+  let session;
+  try {
+    session = await navigator.xr.requestSession("immersive-ar", options);
+  } catch (error) {
+    log.state = "idle";
+    $("ar-mode").textContent = "AR could not start: " + error.message;
+    return;
+  }
+  await run(session, ready, overlay);
+}
+
+function say(text) { $("ar-status").textContent = text; }
+function banner(text) { const b = $("ar-banner"); b.textContent = text || ""; b.hidden = !text; }
+
+async function run(session, ready, overlay) {
+  log.timings.sessionStarted = now();
+  const canvas = document.createElement("canvas");
+  const gl = canvas.getContext("webgl2", { xrCompatible: true, alpha: true, antialias: false });
+  await gl.makeXRCompatible();
+  const layer = new XRWebGLLayer(session, gl);
+  session.updateRenderState({ baseLayer: layer, depthNear: 0.01, depthFar: 1000 });
+  const features = session.enabledFeatures || [];
+  let space;
+  try { space = await session.requestReferenceSpace("local-floor"); } catch (error) { space = await session.requestReferenceSpace("local"); }
+  const viewerSpace = await session.requestReferenceSpace("viewer");
+  const hitSource = await session.requestHitTestSource({ space: viewerSpace });
+  const probe = features.includes("light-estimation") && session.requestLightProbe ? await session.requestLightProbe().catch(() => null) : null;
+
+  const painter = createQuadRenderer(gl), reticleTexture = painter.texture(reticleCanvas());
+  const view = createARScene({ base, scene: ready.scene, version: ready.version, painter, log });
+  const tracked = await trackedTargets(session, features, ready.images);
+  log.imageTracking = tracked.size > 0;
+  const ar = { session, gl, layer, space, view, painter, features, tracked, world: null, images: {}, anchors: {}, planes: [], lastHit: null, viewer: null, light: 1, frame: 0, share: null, annotate: false, markers: new Map(), models: [], lost: false };
+  // Every quad the scene holds is drawn: widgets of the scene, and link children once opened.
+  log.quads = () => [...view.state.quads.values()].filter((quad) => quad.matrix).map((quad) => ({ id: quad.id, kind: quad.kind, parent: quad.parent, matrix: Array.from(quad.matrix), size: quad.size, texture: quad.status, visible: true }));
+  const panel = widgetPanel($("ar-panel"), base, () => { log.panel = null; });
+  overlay.hidden = false;
+  setPlacing(ar);
+  explainTargets(ar);
+  loadModels(ar);
+
+  const onVersion = (event) => applyVersion(ar, event.detail);
+  const onLive = (event) => { if (event.detail !== "live") say("Spec stream: " + event.detail); else if (ar.streamLost) say(""); ar.streamLost = event.detail !== "live"; };
+  window.addEventListener("arvis-version", onVersion);
+  window.addEventListener("arvis-live", onLive);
+  const controls = {
+    "ar-exit": () => session.end(),
+    "ar-replace": () => { Object.values(ar.anchors).forEach((anchor) => anchor.anchor.delete && anchor.anchor.delete()); ar.anchors = {}; ar.world = null; ar.images = {}; updatePlacement(ar); setPlacing(ar); },
+    "ar-share": () => toggleShare(ar),
+    "ar-annotate": () => { ar.annotate = !ar.annotate; $("ar-annotate").setAttribute("aria-pressed", String(ar.annotate)); say(ar.annotate ? "Tap where the note goes" : ""); },
+  };
+  for (const [id, action] of Object.entries(controls)) $(id).onclick = action;
+  session.addEventListener("select", (event) => select(ar, event, panel));
+  session.addEventListener("end", () => {
+    window.removeEventListener("arvis-version", onVersion);
+    window.removeEventListener("arvis-live", onLive);
+    if (ar.share) ar.share.close();
+    hitSource.cancel();
+    panel.close();
+    view.dispose();
+    overlay.hidden = true;
+    log.state = "ended";
+    log.quads = () => [];
+  });
+  const frame = (time, xrFrame) => {
+    session.requestAnimationFrame(frame);
+    const started = performance.now();
+    onFrame(ar, xrFrame, hitSource, reticleTexture, probe);
+    log.frameTimes.push(performance.now() - started);
+    if (log.frameTimes.length > 600) log.frameTimes.shift();
+  };
+  session.requestAnimationFrame(frame);
+}
+
+/// The image targets the session tracks, by the index it reports them with → target id.
+async function trackedTargets(session, features, images) {
+  const tracked = new Map();
+  if (!features.includes("image-tracking") || !images.length || !session.getTrackedImageScores) return tracked;
+  const scores = await session.getTrackedImageScores().catch(() => []);
+  images.forEach((image, index) => { if (scores[index] === "trackable") tracked.set(index, image.id); });
+  return tracked;
+}
+
+/// Says on screen how each kind of target gets its place in this browser.
+function explainTargets(ar) {
+  const scene = ar.view.state.scene, notes = [];
+  const untracked = scene.images.filter((id) => ![...ar.tracked.values()].includes(id));
+  if (ar.tracked.size) notes.push(`${ar.tracked.size} image target(s) follow their pictures: point the camera at them.`);
+  if (untracked.length) notes.push(`${untracked.length} image target(s) are placed by a tap each (${ar.features.includes("image-tracking") ? "their pictures are not on this server" : "this browser does not track images"}).`);
+  if (scene.targets.some((node) => /^object\d+$/.test(node.id))) notes.push("Object targets are not tracked in a browser: they stand where the scene lays them out around the placed origin.");
+  if (scene.targets.some((node) => node.id.startsWith("geo-"))) notes.push("Geo anchors stand around the placed origin as they do around the first one (no GPS in WebXR).");
+  ar.explanation = notes.join(" ");
+}
+
+/// Whether every target has its place; sets the state and what the status line asks for.
+function setPlacing(ar) {
+  const scene = ar.view.state.scene;
+  const waitingWorld = scene.needsWorld && !ar.world;
+  const trackedIds = new Set(ar.tracked.values());
+  const nextImage = scene.images.find((id) => !ar.images[id] && !trackedIds.has(id));
+  const unseen = scene.images.filter((id) => trackedIds.has(id) && !ar.images[id]);
+  if (waitingWorld) say("Aim at the floor and tap to place the environment. " + (ar.explanation || ""));
+  else if (nextImage) say(`Aim at the wall or table where ${nextImage}'s picture is and tap to place it (${scene.nodes.get(nextImage).size[0]} m wide).`);
+  else if (unseen.length) say("Point the camera at the image target(s): " + unseen.join(", "));
+  else if (log.state !== "placed") say("");
+  log.state = waitingWorld || nextImage || unseen.length ? "placing" : "placed";
+}
+
+/// Publishes the placements to the scene and the log.
+function updatePlacement(ar) {
+  ar.view.setPlacement(ar.world, ar.images);
+  log.placements = { ...ar.view.state.poses };
+  if (ar.world) log.placements.world = Array.from(ar.world);
+}
+
+function onFrame(ar, frame, hitSource, reticleTexture, probe) {
+  const pose = frame.getViewerPose(ar.space);
+  if (!pose) {
+    if (!ar.lost) say("Tracking lost: move the phone slowly around the room…");
+    ar.lost = true;
+    return;
+  }
+  if (ar.lost) { ar.lost = false; say(""); setPlacing(ar); }
+  ar.viewer = pose.transform.matrix;
+  followTracking(ar, frame);
+  let reticle = null;
+  if (log.state === "placing") {
+    const hits = frame.getHitTestResults(hitSource);
+    ar.lastHit = hits.length ? hits[0] : null;
+    reticle = ar.lastHit ? ar.lastHit.getPose(ar.space).transform.matrix : null;
+  }
+  if (probe && frame.getLightEstimate) {
+    const estimate = frame.getLightEstimate(probe);
+    if (estimate) ar.light = Math.min(1.5, Math.max(0.3, Math.max(estimate.primaryLightIntensity.x, estimate.primaryLightIntensity.y, estimate.primaryLightIntensity.z)));
+  }
+  draw(ar, pose, reticle, reticleTexture);
+  if (ar.share && log.share.state === "on") publish(ar, pose);
+}
+
+/// Moves tracked image targets and anchored placements to where the browser now sees them.
+function followTracking(ar, frame) {
+  let moved = false;
+  if (ar.tracked.size && frame.getImageTrackingResults) {
+    for (const result of frame.getImageTrackingResults()) {
+      const id = ar.tracked.get(result.index);
+      if (!id || result.trackingState !== "tracked") continue;
+      const image = frame.getPose(result.imageSpace, ar.space);
+      if (image) { ar.images[id] = quadOfImage(image.transform.matrix); moved = true; }
+    }
+  }
+  for (const [key, held] of Object.entries(ar.anchors)) {
+    if (!frame.trackedAnchors || !frame.trackedAnchors.has(held.anchor)) continue;
+    const anchored = frame.getPose(held.anchor.anchorSpace, ar.space);
+    if (!anchored) continue;
+    const placed = Array.from(multiply(anchored.transform.matrix, held.offset));
+    const previous = key === "world" ? ar.world : ar.images[key];
+    if (previous && placed.every((value, index) => Math.abs(value - previous[index]) < 1e-6)) continue;
+    if (key === "world") ar.world = placed; else ar.images[key] = placed;
+    moved = true;
+  }
+  if (moved) { updatePlacement(ar); if (log.state === "placing") setPlacing(ar); }
+}
+
+function draw(ar, pose, reticle, reticleTexture) {
+  const { gl, layer, view } = ar;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, layer.framebuffer);
+  gl.clearColor(0, 0, 0, 0);
+  gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+  let allReady = true;
+  for (const xrView of pose.views) {
+    const viewport = layer.getViewport(xrView);
+    gl.viewport(viewport.x, viewport.y, viewport.width, viewport.height);
+    const viewMatrix = xrView.transform.inverse.matrix, projection = xrView.projectionMatrix;
+    ar.projection = projection;
+    ar.viewport = [viewport.width, viewport.height];
+    for (const model of ar.models) if (model.matrix()) model.renderer.render(viewMatrix, projection, model.matrix(), ar.light);
+    gl.enable(gl.DEPTH_TEST);
+    ar.painter.begin(viewMatrix, projection);
+    for (const quad of view.state.quads.values()) {
+      if (!quad.matrix) continue;
+      if (!quad.texture) { allReady = false; continue; }
+      ar.painter.quad(quad.matrix, quad.size, quad.texture);
+      if (quad.drawnVersion !== quad.textureVersion) {
+        quad.drawnVersion = quad.textureVersion;
+        log.textureUpdates.push({ id: quad.id, version: quad.textureVersion, at: now() });
+      }
+    }
+    gl.disable(gl.DEPTH_TEST);
+    const facing = pose.transform.matrix;
+    for (const [, marker] of ar.markers) {
+      const at = [facing[0], facing[1], facing[2], 0, facing[4], facing[5], facing[6], 0, facing[8], facing[9], facing[10], 0, marker.position[0], marker.position[1], marker.position[2], 1];
+      ar.painter.solid(at, [0.05, 0.05], [1, 0, 1, 1]);
+    }
+    if (reticle) ar.painter.quad(Array.from(multiply(reticle, multiply(rotationX(-Math.PI / 2), [0.15, 0, 0, 0, 0, 0.15, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]))), [1, 1], reticleTexture, 0.9);
+    ar.painter.end();
+  }
+  if (log.state === "placed" && allReady && !log.timings.placed) log.timings.placed = now();
+}
+
+/// A tap: places the next target while placing; afterwards a tap on a widget opens its controls
+/// or links (or, annotating, places a note in the shared room).
+async function select(ar, event, panel) {
+  if (log.state === "placing") { place(ar); return; }
+  const ray = event.frame.getPose(event.inputSource.targetRaySpace, ar.space);
+  if (!ray) return;
+  const m = ray.transform.matrix, origin = [m[12], m[13], m[14]], direction = [-m[8], -m[9], -m[10]];
+  if (ar.annotate && ar.share && log.share.state === "on") {
+    const tap = tapOnView(direction, ar.viewer, ar.projection);
+    if (tap) ar.share.annotate(tap, ar.frame, null);
+    return;
+  }
+  const hit = castRay(ar, origin, direction);
+  if (!hit) { if (panel.open) { panel.close(); log.panel = null; } return; }
+  const quad = ar.view.state.quads.get(hit.id);
+  const corners = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]].map(([x, y]) => toScreen(ar, transformPoint(quad.matrix, [x * quad.size[0], y * quad.size[1], 0])));
+  const answer = await panel.tap(hit.id, ar.view.state.version, hit.u, hit.v, panelRect(corners, innerWidth, innerHeight)).catch(() => ({ kind: "none" }));
+  log.panel = panel.open;
+  if (answer.kind === "link") {
+    const shown = await ar.view.open(answer.child).catch(() => false);
+    say(shown ? "" : "That link's widget is not in this scene (a url= link the server does not fetch)");
+  }
+}
+
+/// The nearest drawn quad along a ray, with where it was hit ([0…1] from its top left).
+function castRay(ar, origin, direction) {
+  let best = null;
+  for (const quad of ar.view.state.quads.values()) {
+    if (!quad.matrix || !quad.inverse || quad.kind !== "widget") continue;
+    const o = transformPoint(quad.inverse, origin), far = transformPoint(quad.inverse, origin.map((value, k) => value + direction[k]));
+    const d = [far[0] - o[0], far[1] - o[1], far[2] - o[2]];
+    if (Math.abs(d[2]) < 1e-9) continue;
+    const t = -o[2] / d[2];
+    if (t <= 0 || (best && t >= best.t)) continue;
+    const x = o[0] + t * d[0], y = o[1] + t * d[1];
+    if (Math.abs(x) > quad.size[0] / 2 || Math.abs(y) > quad.size[1] / 2) continue;
+    best = { id: quad.id, t, u: x / quad.size[0] + 0.5, v: 0.5 - y / quad.size[1] };
+  }
+  return best;
+}
+
+/// A room point on the overlay, in CSS pixels, or null behind the viewer.
+function toScreen(ar, point) {
+  const local = transformPoint(invert(ar.viewer), point);
+  if (local[2] >= 0) return null;
+  const p = ar.projection, x = p[0] * local[0] / -local[2] - p[8], y = p[5] * local[1] / -local[2] - p[9];
+  return [(x + 1) / 2 * innerWidth, (1 - y) / 2 * innerHeight];
+}
+
+/// Puts the next unplaced target where the reticle is, held by an anchor where there are anchors.
+function place(ar) {
+  const hit = ar.lastHit;
+  if (!hit) { say("No surface found yet: move the phone slowly over the floor or a wall."); return; }
+  const h = hit.getPose(ar.space).transform.matrix, viewer = positionOf(ar.viewer);
+  const scene = ar.view.state.scene, trackedIds = new Set(ar.tracked.values());
+  let key;
+  if (scene.needsWorld && !ar.world) { key = "world"; ar.world = worldPlacement(h, viewer); }
+  else {
+    key = scene.images.find((id) => !ar.images[id] && !trackedIds.has(id));
+    if (!key) return;
+    ar.images[key] = quadOfImage(imageFrameOnHit(h, viewer));
+  }
+  const placed = key === "world" ? ar.world : ar.images[key];
+  if (ar.features.includes("anchors") && hit.createAnchor) {
+    hit.createAnchor().then((anchor) => { ar.anchors[key] = { anchor, offset: Array.from(multiply(invert(h), placed)) }; }, () => { /* no anchor: the pose stays where it was put */ });
+  }
+  updatePlacement(ar);
+  setPlacing(ar);
+  ar.planes.push({ point: positionOf(h), normal: [h[4], h[5], h[6]] });
+  if (ar.share) ar.share.planes(ar.planes);
+}
+
+/// A saved version: swaps the changed widgets' textures in place; a version that no longer lays
+/// out keeps the last good one on screen, with a banner.
+async function applyVersion(ar, message) {
+  try {
+    await ar.view.update(message);
+    log.version = message.version;
+    banner("");
+    setPlacing(ar);
+  } catch (error) {
+    banner(`Version ${message.version} cannot be shown in AR (${error.message}); showing version ${ar.view.state.version}.`);
+  }
+}
+
+/// Gallery models the spec places (on this server only) drawn with the orbit viewer's renderer.
+async function loadModels(ar) {
+  for (const node of ar.view.state.scene.nodes.values()) {
+    if (node.kind !== "placement" || !node.asset) continue;
+    const url = new URL(node.asset, location.href);
+    if (url.origin !== location.origin || !url.pathname.includes("/assets/")) { say(`${node.id}: its model is not in this server's gallery, so it is not drawn`); continue; }
+    try {
+      const response = await fetch(url.pathname);
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      const renderer = createRenderer(ar.gl);
+      await renderer.upload(parseGLB(await response.arrayBuffer()));
+      ar.models.push({ renderer, matrix: () => ar.view.state.world ? nodeWorld(ar, node) : null });
+    } catch (error) { say(`${node.id}: its model did not load (${error.message})`); }
+  }
+}
+
+const nodeWorld = (ar, node) => Array.from(multiply(ar.view.state.world, node.transform));
+
+/// Sends the viewer's pose to the room: an ARVis pose packet per frame.
+function publish(ar, pose) {
+  const view = pose.views[0], [width, height] = [innerWidth, innerHeight];
+  const t = pose.transform, o = t.orientation, p = t.position;
+  ar.frame += 1;
+  ar.share.publish(encodePose({
+    viewport: [width, height], frame: ar.frame, time: now() / 1000, position: [p.x, p.y, p.z], orientation: [o.x, o.y, o.z, o.w],
+    intrinsics: intrinsicsOf(view.projectionMatrix, width, height),
+  }));
+  log.share.sent = ar.share.sent;
+}
+
+/// "Share my view": joins the room the page's link names (`?room=R#link=TOKEN`), or as a signed-in
+/// member the room `?room=` names (else "main"); pressed again, stops.
+async function toggleShare(ar) {
+  const button = $("ar-share");
+  if (ar.share) { ar.share.close(); ar.share = null; button.setAttribute("aria-pressed", "false"); $("ar-annotate").hidden = true; return; }
+  const params = new URLSearchParams(location.search), hash = new URLSearchParams(location.hash.slice(1));
+  const link = hash.get("link"), token = localStorage.getItem("arvis.token");
+  const room = params.get("room") || "main";
+  Object.assign(log.share, { room, error: null });
+  if (link) {
+    try { await lookUpRoomLink(link); } catch (error) {
+      Object.assign(log.share, { state: "refused", error: error.code });
+      say("Sharing refused: " + error.message);
+      return;
+    }
+  } else if (!token) { say("Sign in to ARVis Studio on this phone, or open a room link from the project's owner, to share your view."); return; }
+  button.setAttribute("aria-pressed", "true");
+  $("ar-annotate").hidden = false;
+  ar.share = shareRoom({ project: body.dataset.project, room, link, token }, {
+    state: (state, detail) => {
+      log.share.state = state;
+      if (state === "refused") log.share.error = "refused";
+      if (state === "on" && ar.share) ar.share.planes(ar.planes);
+      say(detail ? detail : state === "on" ? `Sharing your view in room ${room}` : "");
+    },
+    annotations: (list, replace) => {
+      if (replace) ar.markers.clear();
+      for (const a of list) ar.markers.set(a.id, { position: [a.position.x, a.position.y || 0, a.position.z], text: a.text });
+      log.annotations = [...ar.markers].map(([id, m]) => ({ id, position: m.position, text: m.text }));
+    },
+    removed: (id) => { ar.markers.delete(id); log.annotations = log.annotations.filter((a) => a.id !== id); },
+  });
+}
+
+// The scene and target pictures are read as soon as the page knows it can enter AR.
+window.addEventListener("arvis-ar-available", () => { prepareAR().catch(() => { /* read again on Enter AR */ }); });

@@ -1,0 +1,31 @@
+// The widgets' textures: the hub's PNG of each widget (by scene id, at the device's pixel ratio)
+// fetched once per version that changed it, decoded off the main thread, and kept within a budget.
+
+/// The most bytes of widget textures kept at the device's pixel ratio; past it, widgets are
+/// fetched at 1 pixel per point (docs/webxr.md).
+export const textureBudget = 48 * 1024 * 1024;
+
+/// The pixels per point to fetch at: the device's pixel ratio rounded, 1 to 3 (the hub's scales),
+/// or 1 once `used` bytes reach the budget.
+export const textureScale = (pixelRatio, used) => used >= textureBudget ? 1 : Math.max(1, Math.min(3, Math.round(pixelRatio || 1)));
+
+/// A loader of widget textures for the spec at `base` (`/s/P/NAME`): {load(id, version) → Promise
+/// of an ImageBitmap, requests (every fetch: {id, url, at}), used (bytes decoded)}.
+export function widgetTextures(base) {
+  const loader = { requests: [], used: 0 };
+  loader.load = async (id, version) => {
+    const scale = textureScale(window.devicePixelRatio, loader.used);
+    const url = `${base}/widgets/${encodeURIComponent(id)}.png?scale=${scale}&v=${encodeURIComponent(version)}`;
+    loader.requests.push({ id, url, at: performance.timeOrigin + performance.now() });
+    const response = await fetch(url);
+    if (!response.ok) {
+      let message = "HTTP " + response.status;
+      try { message = (await response.json()).error.message || message; } catch (error) { /* not the API's shape */ }
+      throw new Error(message);
+    }
+    const bitmap = await createImageBitmap(await response.blob(), { premultiplyAlpha: "premultiply", colorSpaceConversion: "none" });
+    loader.used += bitmap.width * bitmap.height * 4;
+    return bitmap;
+  };
+  return loader;
+}

@@ -1,0 +1,136 @@
+import ARVisSpatial
+import ARVisStore
+import ARVisTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOWebSocket
+import Testing
+import WSCore
+
+@testable import ARVisServer
+
+/// Room links: what an owner gives a device so it can share its view in one room (the phone page's
+/// "Share my view" in AR), until the link expires.
+struct RoomLinkTests: ServerTesting {
+    let scratch = ScratchFolder("server-room-links")
+
+    private func link(_ client: any TestClientProtocol, _ owner: HTTPFields, _ slug: String, room: String, _ body: String)
+        async throws -> TestResponse
+    {
+        try await client.execute(
+            uri: "/api/v1/projects/\(slug)/rooms/\(room)/links", method: .post,
+            headers: owner, body: ByteBuffer(string: body))
+    }
+
+    private func lookUp(_ client: any TestClientProtocol, _ token: String) async throws -> TestResponse {
+        try await client.execute(
+            uri: "/api/v1/room-links/lookup", method: .post, headers: Self.jsonHeaders,
+            body: ByteBuffer(string: #"{"token": "\#(token)"}"#))
+    }
+
+    private struct Link: Decodable {
+        var token: String
+        var room: String
+        var spec: String?
+        var url: String
+        var expiresAt: String
+    }
+
+    @Test func ownersMakeLinksThatNameTheirRoomUntilTheyExpire() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Museum", visibility: "private")
+            let put = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: owner,
+                body: try example("two-targets-environment.json"))
+            #expect(put.status == .created)
+            let made = try await link(client, owner, slug, room: "visit", #"{"minutes": 5, "spec": "tour"}"#)
+            #expect(made.status == .created)
+            let created = try decode(Link.self, made)
+            #expect(created.url == "/s/\(slug)/tour?room=visit#link=\(created.token)" && created.room == "visit")
+            let found = try await lookUp(client, created.token)
+            #expect(found.status == .ok)
+            #expect(try object(found)["room"] as? String == "visit" && object(found)["project"] as? String == slug)
+
+            #expect(try await lookUp(client, "not-a-link").status == .notFound)
+            #expect(try await link(client, owner, slug, room: "visit", #"{"minutes": 0}"#).status == .unprocessableContent)
+            #expect(try await link(client, owner, slug, room: "visit", #"{"spec": "nothing"}"#).status == .notFound)
+            #expect(try await link(client, owner, slug, room: "bad.room", "{}").status == .badRequest)
+            let editor = try await signIn(client, "bea")
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/members/bea", method: .put, headers: owner,
+                    body: try json(["role": "editor"])
+                ).status == .ok)
+            #expect(try await link(client, editor, slug, room: "visit", "{}").status == .forbidden)
+        }
+    }
+
+    @Test func anExpiredLinkIsRefusedWithTheAPIsErrorShape() async throws {
+        let data = try scratch.folder().path
+        try await withServer(configure: { $0.dataDirectory = data }) { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Museum", visibility: "unlisted")
+            let token = "an-expired-room-link"
+            // The same database the server uses, for a link that expired a minute ago.
+            let store = try await Store.open(sqliteAt: (data as NSString).appendingPathComponent("arvis.sqlite"))
+            do {
+                let project = try #require(try await store.project(slug: slug))
+                try await store.createRoomLink(
+                    RoomLink(projectID: project.id, room: "visit", spec: nil, expiresAt: Date(timeIntervalSinceNow: -60)),
+                    tokenHash: SessionToken.hash(token), creatorID: nil)
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+            let refused = try await lookUp(client, token)
+            #expect(refused.status == .gone)
+            #expect(try errorCode(refused) == "roomLinkExpired")
+            #expect(try errorMessage(refused).contains("ask the project's owner for a new one"))
+            let joining = try await client.execute(
+                uri: "/live/\(slug)/rooms/visit?role=publisher", method: .get,
+                headers: [.secWebSocketProtocol: "arvis, arvis.link.\(token)"])
+            #expect(joining.status == .gone && (try errorCode(joining)) == "roomLinkExpired", "nor does it join the room")
+        }
+    }
+
+    @Test func aLinkJoinsItsRoomAsThePublisherAndNoOther() async throws {
+        try await withServer(live: true) { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Museum", visibility: "private")
+            let created = try decode(Link.self, try await link(client, owner, slug, room: "visit", "{}"))
+            let port = try #require(client.port)
+            let device = TestSocket(
+                port: port, path: "/live/\(slug)/rooms/visit?role=publisher",
+                protocols: ["arvis", "arvis.link.\(created.token)"])
+            let expert = TestSocket(port: port, path: "/live/\(slug)/rooms/visit", token: token(in: owner))
+            #expect(try await device.nextJSON()["role"] as? String == "publisher")
+            _ = try await expert.nextJSON()
+            let packet = PosePacket(
+                frameID: 1, timestamp: 0, position: SIMD3(0, 1.6, 0), orientation: .identity,
+                intrinsics: SIMD4(500, 500, 180, 390), viewport: SIMD2(360, 780)
+            ).encoded()
+            try await device.send(packet)
+            guard case .binary(let received) = try await expert.next() else {
+                Issue.record("the expert did not get the device's pose")
+                return
+            }
+            #expect(Array(buffer: received) == packet)
+
+            // Refused before the upgrade, with the API's error shape.
+            for (room, link, status) in [
+                ("other", created.token, HTTPResponse.Status.forbidden), ("visit", "nope", .notFound),
+            ] {
+                let refused = try await client.execute(
+                    uri: "/live/\(slug)/rooms/\(room)?role=publisher", method: .get,
+                    headers: [.secWebSocketProtocol: "arvis, arvis.link.\(link)"])
+                #expect(refused.status == status, "\(room) with \(link)")
+                #expect(try errorMessage(refused).isEmpty == false)
+            }
+        }
+    }
+}
