@@ -136,7 +136,8 @@
   function surfaceOrientation(normal, direction) {
     const y = normalize(normal), back = scale(normalize(direction), -1);
     let z = sub(back, scale(y, dot(back, y)));
-    if (length(z) < 1e-6) z = Math.abs(y[2]) < 0.9 ? sub([0, 0, 1], scale(y, y[2])) : sub([1, 0, 0], scale(y, y[0]));
+    // Straight at the surface: its "down" (on a wall), else the world's +Z (on a floor).
+    if (length(z) < 1e-6) z = Math.abs(y[1]) < 0.9 ? sub([0, -1, 0], scale(y, -y[1])) : sub([0, 0, 1], scale(y, y[2]));
     z = normalize(z);
     return quatFromBasis(cross(y, z), y, z);
   }

@@ -22,13 +22,19 @@ export function createARScene({ base, scene, version, painter, log }) {
   log.textureRequests = textures.requests;
   const state = { scene, opened: null, version, world: null, images: {}, poses: {}, quads: new Map(), shown: new Set() };
 
-  /// Starts loading quad `quad`'s texture for `version`; the old one is drawn until the new one is in.
-  function loadTexture(quad, number) {
+  /// Starts loading quad `quad`'s texture for version `number`; the old one is drawn until the
+  /// new one is in, and stays when `confirmed` resolves false (that version cannot be shown).
+  function loadTexture(quad, number, confirmed = Promise.resolve(true)) {
     quad.wanted = number;
     if (quad.kind === "annotation") { swap(quad, painter.texture(labelCanvas(quad.text)), number, "ready"); return; }
-    textures.load(quad.id, number).then(
-      (bitmap) => { if (quad.wanted === number && state.quads.get(quad.id) === quad) swap(quad, painter.texture(bitmap), number, "ready"); bitmap.close(); },
-      (error) => { if (quad.wanted === number && state.quads.get(quad.id) === quad) swap(quad, painter.texture(placeholderCanvas(quad.id, error.message)), number, "placeholder"); });
+    const loading = textures.load(quad.id, number).then((bitmap) => ({ bitmap }), (error) => ({ error }));
+    Promise.all([loading, confirmed]).then(([result, shown]) => {
+      const current = quad.wanted === number && state.quads.get(quad.id) === quad;
+      if (current && !shown) quad.wanted = quad.textureVersion;
+      else if (current && result.bitmap) swap(quad, painter.texture(result.bitmap), number, "ready");
+      else if (current) swap(quad, painter.texture(placeholderCanvas(quad.id, result.error.message)), number, "placeholder");
+      if (result.bitmap) result.bitmap.close();
+    });
   }
 
   function swap(quad, texture, number, status) {
@@ -46,7 +52,7 @@ export function createARScene({ base, scene, version, painter, log }) {
     }
     quad.size = node.size;
     quad.text = node.text;
-    if (redraw) loadTexture(quad, state.version);
+    if (redraw && quad.wanted !== state.version) loadTexture(quad, state.version);
   }
 
   function drop(id) {
@@ -82,9 +88,21 @@ export function createARScene({ base, scene, version, painter, log }) {
     /// Applies a saved version: its scene (and links-open scene, if one is open) and the widgets
     /// the stream says changed.
     async update(message) {
-      const next = await fetchScene(`${base}/scene.json`);
-      const opened = state.opened ? await fetchScene(`${base}/scene.json?links=open`) : null;
+      // The changed widgets' new pictures are fetched at once, beside the new scene, and shown
+      // once that scene reads.
+      let confirm;
+      const confirmed = new Promise((resolve) => { confirm = resolve; });
       const changed = new Set(message.changed || []);
+      for (const id of changed) { const quad = state.quads.get(id); if (quad) loadTexture(quad, message.version, confirmed); }
+      let next, opened;
+      try {
+        next = await fetchScene(`${base}/scene.json`);
+        opened = state.opened ? await fetchScene(`${base}/scene.json?links=open`) : null;
+      } catch (error) {
+        confirm(false);
+        throw error;
+      }
+      confirm(true);
       state.version = message.version;
       const before = state.scene;
       state.scene = next;

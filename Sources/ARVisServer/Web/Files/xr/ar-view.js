@@ -99,7 +99,7 @@ async function run(session, ready, overlay) {
   const view = createARScene({ base, scene: ready.scene, version: ready.version, painter, log });
   const tracked = await trackedTargets(session, features, ready.images);
   log.imageTracking = tracked.size > 0;
-  const ar = { session, gl, layer, space, view, painter, features, tracked, world: null, images: {}, anchors: {}, planes: [], lastHit: null, viewer: null, light: 1, frame: 0, share: null, annotate: false, markers: new Map(), models: [], lost: false };
+  const ar = { session, gl, layer, space, view, painter, features, tracked, world: null, images: {}, anchors: {}, planes: [], placeRequested: false, viewer: null, light: 1, frame: 0, share: null, annotate: false, markers: new Map(), models: [], lost: false };
   // Every quad the scene holds is drawn: widgets of the scene, and link children once opened.
   log.quads = () => [...view.state.quads.values()].filter((quad) => quad.matrix).map((quad) => ({ id: quad.id, kind: quad.kind, parent: quad.parent, matrix: Array.from(quad.matrix), size: quad.size, texture: quad.status, visible: true }));
   const panel = widgetPanel($("ar-panel"), base, () => { log.panel = null; });
@@ -194,9 +194,10 @@ function onFrame(ar, frame, hitSource, reticleTexture, probe) {
   followTracking(ar, frame);
   let reticle = null;
   if (log.state === "placing") {
-    const hits = frame.getHitTestResults(hitSource);
-    ar.lastHit = hits.length ? hits[0] : null;
-    reticle = ar.lastHit ? ar.lastHit.getPose(ar.space).transform.matrix : null;
+    const hits = frame.getHitTestResults(hitSource), pose = hits.length ? hits[0].getPose(ar.space) : null;
+    reticle = pose ? pose.transform.matrix : null;
+    // A tap asks for a placement; it is made here, in a frame, where the hit can take an anchor.
+    if (ar.placeRequested) { ar.placeRequested = false; place(ar, hits[0], reticle); }
   }
   if (probe && frame.getLightEstimate) {
     const estimate = frame.getLightEstimate(probe);
@@ -269,7 +270,7 @@ function draw(ar, pose, reticle, reticleTexture) {
 /// A tap: places the next target while placing; afterwards a tap on a widget opens its controls
 /// or links (or, annotating, places a note in the shared room).
 async function select(ar, event, panel) {
-  if (log.state === "placing") { place(ar); return; }
+  if (log.state === "placing") { ar.placeRequested = true; return; }
   const ray = event.frame.getPose(event.inputSource.targetRaySpace, ar.space);
   if (!ray) return;
   const m = ray.transform.matrix, origin = [m[12], m[13], m[14]], direction = [-m[8], -m[9], -m[10]];
@@ -315,11 +316,11 @@ function toScreen(ar, point) {
   return [(x + 1) / 2 * innerWidth, (1 - y) / 2 * innerHeight];
 }
 
-/// Puts the next unplaced target where the reticle is, held by an anchor where there are anchors.
-function place(ar) {
-  const hit = ar.lastHit;
-  if (!hit) { say("No surface found yet: move the phone slowly over the floor or a wall."); return; }
-  const h = hit.getPose(ar.space).transform.matrix, viewer = positionOf(ar.viewer);
+/// Puts the next unplaced target where the reticle is (the hit test result `hit`, at pose `h`),
+/// held by an anchor where there are anchors.
+function place(ar, hit, h) {
+  if (!hit || !h) { say("No surface found yet: move the phone slowly over the floor or a wall."); return; }
+  const viewer = positionOf(ar.viewer);
   const scene = ar.view.state.scene, trackedIds = new Set(ar.tracked.values());
   let key;
   if (scene.needsWorld && !ar.world) { key = "world"; ar.world = worldPlacement(h, viewer); }
