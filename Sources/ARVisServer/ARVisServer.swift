@@ -52,13 +52,7 @@ public enum ARVisServer {
         StudioPage.register(on: router, configuration: configuration)
         AssetRoutes(api: api).register(on: router)
         WebFile.register(on: router)
-        let hub = LiveHub(store: store, logger: logger) { grant in
-            if let link = grant.roomLink {
-                _ = try await api.roomLink(link)
-            } else {
-                _ = try await api.access(grant.slug, needs: grant.role, token: grant.token)
-            }
-        }
+        let hub = LiveHub(store: store, logger: logger) { grant in try await api.recheck(grant) }
         let webSocketRouter = Router(context: ServerContext.self)
         LiveRoutes(api: api, hub: hub).register(on: router, webSocketRouter: webSocketRouter)
         return Application(

@@ -111,6 +111,8 @@ struct RoomLinkTests: ServerTesting {
             let expert = TestSocket(port: port, path: "/live/\(slug)/rooms/visit", token: token(in: owner))
             #expect(try await device.nextJSON()["role"] as? String == "publisher")
             _ = try await expert.nextJSON()
+            // Its messages are checked against the link, not a session: planes keep it in the room.
+            try await device.send(#"{"type": "planes", "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0]}]}"#)
             let packet = PosePacket(
                 frameID: 1, timestamp: 0, position: SIMD3(0, 1.6, 0), orientation: .identity,
                 intrinsics: SIMD4(500, 500, 180, 390), viewport: SIMD2(360, 780)

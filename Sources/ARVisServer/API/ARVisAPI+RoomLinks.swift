@@ -41,6 +41,16 @@ extension ARVisAPI {
         return .ok(.init(body: .json(.init(project: project.slug, room: link.room, spec: link.spec, expiresAt: link.expiresAt))))
     }
 
+    /// Checks what a live client was let in with again: its room link, or its token's role.
+    /// - Throws: the ``APIError`` a new connection would get.
+    func recheck(_ grant: LiveHub.Grant) async throws {
+        if let link = grant.roomLink {
+            _ = try await roomLink(link)
+        } else {
+            _ = try await access(grant.slug, needs: grant.role, token: grant.token)
+        }
+    }
+
     /// The unexpired room link `token` names, with its project.
     /// - Throws: ``APIError`` `404` for a token no link has (or whose project is gone or in the
     ///   trash), `410` `roomLinkExpired` for one past its expiry.

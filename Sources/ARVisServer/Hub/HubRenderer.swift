@@ -65,23 +65,34 @@ struct HubRenderer: Sendable {
         -> Output
     {
         try await cached(Self.widgetKey(widget.key, format: format, scale: scale, of: version), kind: "widget") {
-            try await drawing {
-                switch widget {
-                case .number(let number):
-                    let widgets = try render(version)
-                    guard (1...widgets.count).contains(number) else {
-                        throw APIError.notFound(
-                            "the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)"
-                        )
-                    }
-                    return try encode(widgets[number - 1].drawing, format: format, scale: scale)
-                case .id(let id):
-                    guard let found = try render(version, openingLinks: true).first(where: { $0.name == id }) else {
-                        throw APIError.notFound("the spec '\(version.name)' has no widget '\(id)'")
-                    }
-                    return try encode(found.drawing, format: format, scale: scale)
-                }
+            try await drawing { try encode(try draw(widget, of: version).drawing, format: format, scale: scale) }
+        }
+    }
+
+    /// One widget of `version`, drawn alone (a phone fetching each widget draws each once).
+    private func draw(_ widget: WidgetReference, of version: SpecVersion) throws -> RenderedWidget {
+        let document = try version.document()
+        let renderer = try Renderer(options: RenderOptions(), fonts: fonts)
+        guard case .environment(let environment) = document else {
+            guard widget == .number(1) || widget == .id(document.kind.rawValue) else {
+                throw APIError.notFound("the spec '\(version.name)' is one widget: 1 or \(document.kind.rawValue)")
             }
+            return try renderer.render(document)[0]
+        }
+        switch widget {
+        case .number(let number):
+            let widgets = WidgetCatalog.widgets(in: environment)
+            guard (1...widgets.count).contains(number) else {
+                throw APIError.notFound(
+                    "the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)")
+            }
+            return try renderer.render(widgets[number - 1].widget, name: widgets[number - 1].name)
+        case .id(let id):
+            let opened = environment.openingLinks { _ in nil }
+            guard let found = WidgetCatalog.widgets(in: opened).first(where: { $0.name == id }) else {
+                throw APIError.notFound("the spec '\(version.name)' has no widget '\(id)'")
+            }
+            return try renderer.render(found.widget, name: id)
         }
     }
 
@@ -149,9 +160,10 @@ struct HubRenderer: Sendable {
             body: kept.bytes)
     }
 
-    /// Every widget's name, for the phone page.
+    /// Every widget's name, for the phone page: read from the document, nothing drawn (the page's
+    /// pictures are fetched, and drawn, one by one).
     func widgetNames(of version: SpecVersion) async throws -> [String] {
-        try await drawing { try render(version).map(\.name) }
+        WidgetDigest(try version.document()).ids
     }
 
     /// The placed scene as scene JSON or GLB (widgets textured at 1 pixel per point).
@@ -213,14 +225,9 @@ struct HubRenderer: Sendable {
         return await cache.remember(try await make(), as: key)
     }
 
-    /// The spec's widgets, drawn; with `openingLinks`, also the child widgets its
-    /// `openComponent?json=` links open. A widget past a render limit is a `422` (``APIError/init(_:)``).
-    private func render(_ version: SpecVersion, openingLinks: Bool = false) throws -> [RenderedWidget] {
-        var document = try version.document()
-        if openingLinks, case .environment(let environment) = document {
-            document = .environment(environment.openingLinks { _ in nil })
-        }
-        return try Renderer(options: RenderOptions(), fonts: fonts).render(document)
+    /// The spec's widgets, drawn; a widget past a render limit is a `422` (``APIError/init(_:)``).
+    private func render(_ version: SpecVersion) throws -> [RenderedWidget] {
+        try Renderer(options: RenderOptions(), fonts: fonts).render(try version.document())
     }
 
     private func requireFonts() throws -> FontLibrary {

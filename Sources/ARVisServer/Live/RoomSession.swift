@@ -42,7 +42,7 @@ struct RoomSession: Sendable {
     /// Closes the connection with ``LiveClose/revoked(_:)`` when the member lost its access.
     private func requireAccess() async throws {
         do {
-            _ = try await api.access(grant.slug, needs: grant.role, token: grant.token)
+            try await api.recheck(grant)
         } catch let refusal as APIError {
             throw LiveClose.revoked(refusal.message)
         }

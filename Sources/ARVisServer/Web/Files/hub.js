@@ -34,13 +34,26 @@ async function show(number) {
   say("live");
 }
 
+/// The version a save made while the page was in AR, shown when the session ends.
+let pending = null;
+const arActive = () => ["starting", "placing", "placed"].includes(window.arvisXR.state);
+
+function refresh(number) {
+  say("version " + number + " saved: showing it…");
+  show(number).catch((error) => say("version " + number + " saved; reload to see it (" + error.message + ")"));
+}
+
+window.addEventListener("arvis-ar-ended", () => { if (pending !== null) { refresh(pending); pending = null; } });
+
 if (body.dataset.live && body.dataset.version && window.EventSource) {
   followSpec(body.dataset.live, body.dataset.version, {
     status: say,
     version: (message) => {
-      say("version " + message.version + " saved: showing it…");
-      show(message.version).catch((error) => say("version " + message.version + " saved; reload to see it (" + error.message + ")"));
       window.dispatchEvent(new CustomEvent("arvis-version", { detail: message }));
+      // In AR the page is under the camera: it catches up when the session ends, so the AR view
+      // has the server to itself.
+      if (arActive()) { pending = message.version; return; }
+      refresh(message.version);
     },
     deleted: () => say("this spec was deleted"),
   });

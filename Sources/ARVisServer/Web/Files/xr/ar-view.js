@@ -119,6 +119,8 @@ async function run(session, ready, overlay) {
     "ar-annotate": () => { ar.annotate = !ar.annotate; $("ar-annotate").setAttribute("aria-pressed", String(ar.annotate)); say(ar.annotate ? "Tap where the note goes" : ""); },
   };
   for (const [id, action] of Object.entries(controls)) $(id).onclick = action;
+  // A touch on the overlay's controls or panel is theirs, not a tap in the room.
+  overlay.addEventListener("beforexrselect", (event) => { if (event.target !== overlay) event.preventDefault(); });
   session.addEventListener("select", (event) => select(ar, event, panel));
   session.addEventListener("end", () => {
     window.removeEventListener("arvis-version", onVersion);
@@ -130,6 +132,7 @@ async function run(session, ready, overlay) {
     overlay.hidden = true;
     log.state = "ended";
     log.quads = () => [];
+    window.dispatchEvent(new Event("arvis-ar-ended"));
   });
   const frame = (time, xrFrame) => {
     session.requestAnimationFrame(frame);
