@@ -104,6 +104,29 @@ public struct WidgetDigest: Sendable, Hashable {
         return (changed, removed)
     }
 
+    /// The widgets whose picture differs from `old`'s (added, or changed in component, size or
+    /// style — not only moved), in document order: what a device must draw again. Without `old`,
+    /// every widget.
+    public func redrawn(since old: WidgetDigest?) -> [String] {
+        guard let old else { return ids }
+        return ids.filter { id in
+            guard let before = old.fingerprints[id], let after = fingerprints[id] else { return true }
+            return before.widget.map(Self.look) != after.widget.map(Self.look) || before.document != after.document
+        }
+    }
+
+    /// What a widget's picture depends on: the widget without where it stands or how large its
+    /// quad is in the room (anchor, position, offset, alignment, scale).
+    private static func look(_ widget: WidgetConfiguration) -> WidgetConfiguration {
+        var look = widget
+        look.relativeAnchorPoint = .center
+        look.relativePosition = .zero
+        look.positionOffset = nil
+        look.alignedToTarget = nil
+        look.scale = nil
+        return look
+    }
+
     /// A node's pose relative to its parent's, with its size, rounded to nanometres so the same
     /// placement computed through a different layout compares equal.
     private static func placement(_ node: SceneNode, parent: SceneNode?) -> [Double] {

@@ -195,13 +195,16 @@ struct HubRenderer: Sendable {
         var options = RenderOptions()
         options.resources = [:]
         let scene = await TexturedScene(environment, renderOptions: options)
-        return try await drawing {
+        let name = version.name
+        let encode = { @Sendable () throws -> Output in
             do {
                 return try scene.encode(as: format, scale: 1, models: models())
             } catch {
-                throw APIError.invalid("exportFailed", "the scene of '\(version.name)' cannot be exported: \(error)")
+                throw APIError.invalid("exportFailed", "the scene of '\(name)' cannot be exported: \(error)")
             }
         }
+        // Scene JSON is layout only, drawn nowhere: answered at once, never queued behind renders.
+        return format == .json ? try encode() : try await drawing(encode)
     }
 
     /// A QR Code of `text` as SVG or PNG.

@@ -383,8 +383,8 @@ final class SpecSnapshots: Sendable {
             let (changed, removed) = current.digest.changes(since: previous?.digest)
             return ByteBuffer(
                 string: LiveMessages.spec(
-                    name: key.name, version: current.version, changed: changed, removed: removed, spec: current.spec
-                ))
+                    name: key.name, version: current.version, changed: changed,
+                    redrawn: current.digest.redrawn(since: previous?.digest), removed: removed, spec: current.spec))
         }
         return .ordered(stream: "spec", cursor: Int64(new), text: text)
     }

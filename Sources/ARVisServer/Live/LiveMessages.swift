@@ -6,9 +6,11 @@ import Foundation
 /// Server-Sent Events), each made once and sent to every subscriber.
 ///
 /// Spec stream (`/live/{project}/{spec}`):
-/// - `{"type":"spec","name","version","etag","changed":[ids],"removed":[ids],"spec":{…}}` — on connect
-///   (unless the client holds the current version) and on every saved version; `changed` lists the widgets whose component or placement differs
-///   from the version the client holds (every widget when it holds none).
+/// - `{"type":"spec","name","version","etag","changed":[ids],"redrawn":[ids],"removed":[ids],"spec":{…}}`
+///   — on connect (unless the client holds the current version) and on every saved version;
+///   `changed` lists the widgets whose component or placement differs from the version the client
+///   holds (every widget when it holds none), `redrawn` those of them whose picture differs (not
+///   only moved).
 /// - `{"type":"rows","dataset","widgets":[ids],"reset","rows":[{"seq","at","values":{…}}]}` — rows of a
 ///   dataset a widget follows; `reset: true` replaces what the device holds (the window on connect).
 /// - `{"type":"deleted","name"}` — the spec was deleted.
@@ -23,22 +25,23 @@ import Foundation
 /// - `{"type":"refused","clientId","code","message"}` — a change the server would not make (a tree too
 ///   close to another, a tap on a frame it no longer holds), sent to its sender only.
 enum LiveMessages {
-    static func spec(name: String, version: SpecVersion, changed: [String], removed: [String], spec: JSONValue)
-        -> String
-    {
+    static func spec(
+        name: String, version: SpecVersion, changed: [String], redrawn: [String], removed: [String], spec: JSONValue
+    ) -> String {
         struct Spec: Encodable {
             var type = "spec"
             var name: String
             var version: Int
             var etag: String
             var changed: [String]
+            var redrawn: [String]
             var removed: [String]
             var spec: JSONValue
         }
         return text(
             Spec(
-                name: name, version: version.version, etag: version.etag, changed: changed, removed: removed,
-                spec: spec))
+                name: name, version: version.version, etag: version.etag, changed: changed, redrawn: redrawn,
+                removed: removed, spec: spec))
     }
 
     static func deleted(name: String) -> String {

@@ -51,6 +51,7 @@ export function createARScene({ base, scene, version, painter, log }) {
       redraw = true;
     }
     quad.size = node.size;
+    if (quad.kind === "annotation" && quad.text !== node.text) redraw = true;
     quad.text = node.text;
     if (redraw && quad.wanted !== state.version) loadTexture(quad, state.version);
   }
@@ -58,6 +59,7 @@ export function createARScene({ base, scene, version, painter, log }) {
   function drop(id) {
     const quad = state.quads.get(id);
     if (quad && quad.texture) painter.forget(quad.texture);
+    textures.forget(id);
     state.quads.delete(id);
     state.shown.delete(id);
   }
@@ -92,7 +94,8 @@ export function createARScene({ base, scene, version, painter, log }) {
       // once that scene reads.
       let confirm;
       const confirmed = new Promise((resolve) => { confirm = resolve; });
-      const changed = new Set(message.changed || []);
+      // Widgets only moved keep their pictures (older servers send no `redrawn`: all changed).
+      const changed = new Set(message.redrawn || message.changed || []);
       for (const id of changed) { const quad = state.quads.get(id); if (quad) loadTexture(quad, message.version, confirmed); }
       let next, opened;
       try {

@@ -10,11 +10,18 @@ export const textureBudget = 48 * 1024 * 1024;
 export const textureScale = (pixelRatio, used) => used >= textureBudget ? 1 : Math.max(1, Math.min(3, Math.round(pixelRatio || 1)));
 
 /// A loader of widget textures for the spec at `base` (`/s/P/NAME`): {load(id, version) → Promise
-/// of an ImageBitmap, requests (every fetch: {id, url, at}), used (bytes decoded)}.
+/// of an ImageBitmap, forget(id), requests (every fetch: {id, url, at}), used (bytes of the
+/// pictures held, one per widget)}.
 export function widgetTextures(base) {
+  const held = new Map();
   const loader = { requests: [], used: 0 };
+  const hold = (id, bytes) => {
+    loader.used += bytes - (held.get(id) || 0);
+    if (bytes) held.set(id, bytes); else held.delete(id);
+  };
+  loader.forget = (id) => hold(id, 0);
   loader.load = async (id, version) => {
-    const scale = textureScale(window.devicePixelRatio, loader.used);
+    const scale = textureScale(window.devicePixelRatio, loader.used - (held.get(id) || 0));
     const url = `${base}/widgets/${encodeURIComponent(id)}.png?scale=${scale}&v=${encodeURIComponent(version)}`;
     loader.requests.push({ id, url, at: performance.timeOrigin + performance.now() });
     const response = await fetch(url);
@@ -24,7 +31,7 @@ export function widgetTextures(base) {
       throw new Error(message);
     }
     const bitmap = await createImageBitmap(await response.blob(), { premultiplyAlpha: "premultiply", colorSpaceConversion: "none" });
-    loader.used += bitmap.width * bitmap.height * 4;
+    hold(id, bitmap.width * bitmap.height * 4);
     return bitmap;
   };
   return loader;
