@@ -54,7 +54,9 @@ struct WidgetDigestTests {
     /// A device draws again only the widgets whose picture changed; moved ones keep theirs.
     @Test func onlyWidgetsThatLookDifferentAreRedrawn() throws {
         let base = environment()
-        let redrawn = { (new: String) in WidgetDigest(try document(new)).redrawn(since: WidgetDigest(try document(base))) }
+        let redrawn = { (new: String) in
+            WidgetDigest(try document(new)).redrawn(since: WidgetDigest(try document(base)))
+        }
         #expect(try redrawn(environment(firstText: "A2")) == ["image1-widget1"])
         #expect(try redrawn(environment(position: "[0.1, 0, 0]")) == [], "moved, not redrawn")
         #expect(try redrawn(environment(width: 0.8)) == [], "its poster grew: moved with it")

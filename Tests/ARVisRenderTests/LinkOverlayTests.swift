@@ -29,7 +29,9 @@ struct LinkOverlayTests {
         #expect(
             html.contains(##"<div class="arvis-overlay" id="arvis-open-1" data-child=""##)
                 && html.contains(##"role="dialog" aria-modal="true""##) && html.contains("Details"))
-        #expect(overlay.child.map { !$0.isEmpty && html.contains("data-child=\"\($0)\"") } == true, "named as the child widget it adds in AR")
+        #expect(
+            overlay.child.map { !$0.isEmpty && html.contains("data-child=\"\($0)\"") } == true,
+            "named as the child widget it adds in AR")
         #expect(!html.contains("iARVis://"), "no link a browser cannot follow")
         let svg = SVGWriter().write(drawn)
         #expect(!svg.contains("arvis-open") && svg.contains("the details"), "static SVG draws the link as text")

@@ -97,11 +97,13 @@ struct HubTests: ServerTesting {
                 "component": {"text": {"content": "Open [the details](iARVis://openComponent?json=\(detail))"}}}}]}]}
                 """
             let saved = try await client.execute(
-                uri: "/api/v1/projects/\(slug)/specs/lobby", method: .put, headers: owner, body: ByteBuffer(string: spec))
+                uri: "/api/v1/projects/\(slug)/specs/lobby", method: .put, headers: owner,
+                body: ByteBuffer(string: spec))
             #expect(saved.status == .created)
             let closed = try await client.execute(uri: "/s/\(slug)/lobby/scene.json", method: .get)
             let opened = try await client.execute(uri: "/s/\(slug)/lobby/scene.json?links=open", method: .get)
-            let closedIDs = try sceneIDs(closed), openedIDs = try sceneIDs(opened)
+            let closedIDs = try sceneIDs(closed)
+            let openedIDs = try sceneIDs(opened)
             #expect(closedIDs == ["world-lobby", "world-lobby-widget1"])
             let child = try #require(openedIDs.last)
             #expect(openedIDs.count == 3 && child.hasPrefix("world-lobby-widget1-__text"))

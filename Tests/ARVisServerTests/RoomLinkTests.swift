@@ -17,7 +17,9 @@ import WSCore
 struct RoomLinkTests: ServerTesting {
     let scratch = ScratchFolder("server-room-links")
 
-    private func link(_ client: any TestClientProtocol, _ owner: HTTPFields, _ slug: String, room: String, _ body: String)
+    private func link(
+        _ client: any TestClientProtocol, _ owner: HTTPFields, _ slug: String, room: String, _ body: String
+    )
         async throws -> TestResponse
     {
         try await client.execute(
@@ -56,7 +58,8 @@ struct RoomLinkTests: ServerTesting {
             #expect(try object(found)["room"] as? String == "visit" && object(found)["project"] as? String == slug)
 
             #expect(try await lookUp(client, "not-a-link").status == .notFound)
-            #expect(try await link(client, owner, slug, room: "visit", #"{"minutes": 0}"#).status == .unprocessableContent)
+            #expect(
+                try await link(client, owner, slug, room: "visit", #"{"minutes": 0}"#).status == .unprocessableContent)
             #expect(try await link(client, owner, slug, room: "visit", #"{"spec": "nothing"}"#).status == .notFound)
             #expect(try await link(client, owner, slug, room: "bad.room", "{}").status == .badRequest)
             let editor = try await signIn(client, "bea")
@@ -80,7 +83,8 @@ struct RoomLinkTests: ServerTesting {
             do {
                 let project = try #require(try await store.project(slug: slug))
                 try await store.createRoomLink(
-                    RoomLink(projectID: project.id, room: "visit", spec: nil, expiresAt: Date(timeIntervalSinceNow: -60)),
+                    RoomLink(
+                        projectID: project.id, room: "visit", spec: nil, expiresAt: Date(timeIntervalSinceNow: -60)),
                     tokenHash: SessionToken.hash(token), creatorID: nil)
             } catch {
                 await store.close()

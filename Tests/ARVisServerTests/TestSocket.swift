@@ -28,7 +28,9 @@ final class TestSocket: Sendable {
     init(port: Int, path: String, token: String? = nil, protocols: [String] = []) {
         var configuration = WebSocketClientConfiguration(maxFrameSize: 64 << 20)
         if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
-        if !protocols.isEmpty { configuration.additionalHeaders[.secWebSocketProtocol] = protocols.joined(separator: ", ") }
+        if !protocols.isEmpty {
+            configuration.additionalHeaders[.secWebSocketProtocol] = protocols.joined(separator: ", ")
+        }
         connection = Task { [shared] in
             let state = shared
             defer { state.state.withLock { $0.ended = true } }

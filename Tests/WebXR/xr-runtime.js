@@ -1,6 +1,6 @@
 // A scripted WebXR runtime for the phone page's check (Scripts/check_webxr.py); never shipped.
 // Injected before the page's scripts (Playwright `add_init_script`), it implements the WebXR
-// Device API surface the page uses (docs/webxr.md; the contract in the check's docstring):
+// Device API surface the page uses (docs/webxr.md), exactly:
 // navigator.xr, XRSession, reference spaces, XRWebGLLayer with a real camera-sized framebuffer on
 // the page's own WebGL 2 context, XRFrame with viewer poses from a script, hit tests against a
 // scripted floor (y = 0) and wall (z = −2, facing +z), image tracking, anchors, `select` from
@@ -20,14 +20,16 @@
 //                             origin); encoding "base64" gives a string, else a Uint8Array
 //   __xr.projection()         → {matrix, viewMatrix, viewport, cssViewport, pixelRatio, fovY, near, far, viewer}
 //   __xr.project([x, y, z])   → {x, y (framebuffer px, bottom-left), cssX, cssY (top-left), depth} | null
-//   __xr.session              the live XRSession or null; __xr.sessionCount, __xr.requested,
+//   __xr.session              the live XRSession or null; __xr.sessionCount, __xr.frameCount, __xr.requested,
 //   __xr.anchors(), __xr.moveAnchors(pose), __xr.setVisibility(state), __xr.endSession(), __xr.math
 //
 // Conventions (WebXR's): matrices are Float32Array(16), column-major; a hit pose's +Y is the
 // surface normal, its +Z points along the surface towards where the ray came from (ARCore's);
 // target rays point along their space's −Z; a tracked image's space has +Y out of the picture,
 // +X to its right, +Z to its bottom. "local-floor" is the runtime's world (floor at y = 0);
-// "local" is the same frame raised by `localHeight` (0 unless configured).
+// "local" is the same frame raised by `localHeight` (0 unless configured). With dom-overlay, only
+// the overlay root is visible during the session (the rest of the document is hidden), and taps
+// on its elements fire `beforexrselect` and, unless cancelled, a select (`overlayInput`).
 
 (function install(global) {
   "use strict";
@@ -199,6 +201,7 @@
     }
   }
 
+  /// A rigid pose: position, unit orientation, its column-major matrix and its inverse.
   class XRRigidTransform {
     /// `position` ({x, y, z, w = 1}) and `orientation` ({x, y, z, w}, normalised here).
     constructor(position, orientation) {
@@ -229,6 +232,7 @@
   /// The internal pose of {position: [x, y, z], orientation: [x, y, z, w]}.
   const poseOf = (init) => ({ p: (init.position || [0, 0, 0]).slice(0, 3).map(Number), q: quatNormalize((init.orientation || [0, 0, 0, 1]).map(Number)) });
 
+  /// A space whose origin the runtime locates per frame (`_locate(state)` → world pose or null).
   class XRSpace extends global.EventTarget {
     constructor(token, session, locate) {
       illegal(token);
@@ -238,6 +242,7 @@
     }
   }
 
+  /// "viewer", "local" or "local-floor" (requestReferenceSpace).
   class XRReferenceSpace extends XRSpace {
     /// A space whose origin is this one's moved by `originOffset` (an XRRigidTransform).
     getOffsetReferenceSpace(originOffset) {
@@ -247,6 +252,7 @@
   }
   eventHandlers(XRReferenceSpace, ["reset"]);
 
+  /// A space's pose in a base space, at a frame's time.
   class XRPose {
     constructor(token, pose) {
       illegal(token);
@@ -257,6 +263,7 @@
     }
   }
 
+  /// The one view of a handheld AR device: the whole camera, projected with `projectionMatrix`.
   class XRView {
     constructor(token, session, pose, projection) {
       illegal(token);
@@ -271,6 +278,7 @@
     requestViewportScale() { /* one fixed viewport */ }
   }
 
+  /// The viewer's pose with its one view.
   class XRViewerPose extends XRPose {
     constructor(token, session, pose, projection) {
       super(token, pose);
@@ -278,6 +286,7 @@
     }
   }
 
+  /// A subscription to hit tests along a space's −Z, against the scripted planes, every frame.
   class XRHitTestSource {
     constructor(token, session, space) {
       illegal(token);
@@ -290,6 +299,7 @@
     }
   }
 
+  /// One hit, valid while its frame is active.
   class XRHitTestResult {
     constructor(token, frame, pose) {
       illegal(token);
@@ -307,6 +317,7 @@
     }
   }
 
+  /// A pose the device keeps (at the world pose it was made at, unless moveAnchors drifts it).
   class XRAnchor {
     constructor(token, session, pose) {
       illegal(token);
@@ -324,6 +335,7 @@
     }
   }
 
+  /// A transient screen touch: its target ray goes from the viewer through the touched pixel.
   class XRInputSource {
     constructor(token, session, pose) {
       illegal(token);
@@ -337,6 +349,7 @@
     }
   }
 
+  /// The light probe of light-estimation; its estimate is what setLight scripted.
   class XRLightProbe extends global.EventTarget {
     constructor(token, session) {
       illegal(token);
@@ -394,6 +407,7 @@
     if (!frame._active) throw domException("InvalidStateError", what + ": the XRFrame is not active (used outside its requestAnimationFrame callback or input event)");
   }
 
+  /// A frame: the world as scripted when it was made, active only during its callbacks or event.
   class XRFrame {
     constructor(token, session, state, animationFrame) {
       illegal(token);
@@ -473,6 +487,7 @@
     }
   }
 
+  /// The layer the page draws into: a real framebuffer of its WebGL context, camera-sized.
   class XRWebGLLayer {
     constructor(session, context, init) {
       if (!(session instanceof XRSession)) throw new TypeError("XRWebGLLayer needs an XRSession");
@@ -543,6 +558,7 @@
     gl.clearStencil(saved.stencil);
   }
 
+  /// An immersive-ar session with the features granted.
   class XRSession extends global.EventTarget {
     constructor(token, init) {
       illegal(token);
@@ -646,6 +662,7 @@
       layer._gl.deleteFramebuffer(layer.framebuffer);
     }
     if (session._overlayListener) global.removeEventListener("pointerdown", session._overlayListener, true);
+    if (session._overlay) showOnlyOverlay(session._overlay, false);
     if (runtime.session === session) runtime.session = null;
   }
 
@@ -662,6 +679,7 @@
     return [...new Set([...required, ...optional.filter((feature) => supported.has(feature))])];
   }
 
+  /// navigator.xr.
   class XRSystem extends global.EventTarget {
     constructor(token) { illegal(token); super(); }
 
@@ -696,6 +714,7 @@
       });
       runtime.session = session;
       runtime.sessionCount += 1;
+      if (session._overlay) showOnlyOverlay(session._overlay, true);
       if (session._overlay && config.overlayInput) listenToOverlay(session);
       return Promise.resolve(session);
     }
@@ -706,6 +725,24 @@
   function scoreOf(trackable, index) {
     const value = Array.isArray(trackable) ? trackable[index] : trackable;
     return value === false || value === "untrackable" ? "untrackable" : "trackable";
+  }
+
+  /// Shows only the DOM overlay, as a phone does (its root is made fullscreen over the camera):
+  /// the rest of the document is hidden (not laid out differently) while `on`.
+  function showOnlyOverlay(root, on) {
+    const document = global.document, html = document && document.documentElement;
+    if (!html) return;
+    let style = document.getElementById("xr-runtime-overlay");
+    if (!style) {
+      style = document.createElement("style");
+      style.id = "xr-runtime-overlay";
+      style.textContent = "html[data-xr-overlay], html[data-xr-overlay] body { background: transparent !important; }"
+        + " html[data-xr-overlay] body * { visibility: hidden; }"
+        + " html[data-xr-overlay] [data-xr-overlay-root], html[data-xr-overlay] [data-xr-overlay-root] * { visibility: visible; }";
+      (document.head || html).appendChild(style);
+    }
+    if (on) { html.setAttribute("data-xr-overlay", ""); root.setAttribute("data-xr-overlay-root", ""); }
+    else { html.removeAttribute("data-xr-overlay"); root.removeAttribute("data-xr-overlay-root"); }
   }
 
   /// Taps on the DOM overlay's own elements are XR input too (as on a phone): each fires
@@ -730,6 +767,7 @@
     light: { direction: [0, 1, 0], intensity: [1, 1, 1], sphericalHarmonics: new Array(27).fill(0) },
     session: null,
     sessionCount: 0,
+    frameCount: 0,
     requested: null,
     anchors: [],
     auto: 0,
@@ -783,6 +821,7 @@
     }
     const took = global.performance.now() - started;
     xrFrame._active = false;
+    runtime.frameCount += 1;
     return took;
   }
 
@@ -905,6 +944,7 @@
     endSession() { const session = runtime.session; if (session) { shutDown(session); session.dispatchEvent(new XRSessionEvent("end", { session })); } },
     get session() { return runtime.session; },
     get sessionCount() { return runtime.sessionCount; },
+    get frameCount() { return runtime.frameCount; },
     get requested() { return runtime.requested; },
   };
 

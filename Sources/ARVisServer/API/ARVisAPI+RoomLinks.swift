@@ -1,7 +1,7 @@
 import ARVisSpec
-import HTTPTypes
 import ARVisStore
 import Foundation
+import HTTPTypes
 
 extension ARVisAPI {
     /// The subprotocol prefix a device joins a room with by its link: `arvis.link.TOKEN`.
@@ -12,7 +12,8 @@ extension ARVisAPI {
         guard case .json(let request) = input.body else { throw APIError.badRequest("send JSON {minutes?, spec?}") }
         let room = input.path.room
         guard ItemName.isValid(room) else {
-            throw APIError.badRequest("a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
+            throw APIError.badRequest(
+                "a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
         let minutes = request.minutes ?? 60
         guard (1...1440).contains(minutes) else {
@@ -28,7 +29,8 @@ extension ARVisAPI {
         try await store.createRoomLink(link, tokenHash: SessionToken.hash(token), creatorID: access.account?.id)
         let slug = access.project.slug
         let url =
-            request.spec.map { "/s/\(slug)/\($0)?room=\(room)#link=\(token)" } ?? "/live/\(slug)/rooms/\(room)?role=publisher"
+            request.spec.map { "/s/\(slug)/\($0)?room=\(room)#link=\(token)" }
+            ?? "/live/\(slug)/rooms/\(room)?role=publisher"
         return .created(
             .init(
                 body: .json(
@@ -38,7 +40,9 @@ extension ARVisAPI {
     func lookUpRoomLink(_ input: Operations.LookUpRoomLink.Input) async throws -> Operations.LookUpRoomLink.Output {
         guard case .json(let request) = input.body else { throw APIError.badRequest("send JSON {token}") }
         let (link, project) = try await roomLink(request.token)
-        return .ok(.init(body: .json(.init(project: project.slug, room: link.room, spec: link.spec, expiresAt: link.expiresAt))))
+        return .ok(
+            .init(
+                body: .json(.init(project: project.slug, room: link.room, spec: link.spec, expiresAt: link.expiresAt))))
     }
 
     /// Checks what a live client was let in with again: its room link, or its token's role.
@@ -55,7 +59,8 @@ extension ARVisAPI {
     /// - Throws: ``APIError`` `404` for a token no link has (or whose project is gone or in the
     ///   trash), `410` `roomLinkExpired` for one past its expiry.
     func roomLink(_ token: String, now: Date = Date()) async throws -> (RoomLink, Project) {
-        guard (1...128).contains(token.utf8.count), let link = try await store.roomLink(tokenHash: SessionToken.hash(token)),
+        guard (1...128).contains(token.utf8.count),
+            let link = try await store.roomLink(tokenHash: SessionToken.hash(token)),
             let project = try await store.project(id: link.projectID), project.trashedAt == nil
         else {
             throw APIError.notFound("no room link with this token: ask the project's owner for a new one")
@@ -63,7 +68,8 @@ extension ARVisAPI {
         guard link.expiresAt > now else {
             throw APIError(
                 .gone, "roomLinkExpired",
-                "this room link expired at \(link.expiresAt.formatted(.iso8601)): ask the project's owner for a new one")
+                "this room link expired at \(link.expiresAt.formatted(.iso8601)): ask the project's owner for a new one"
+            )
         }
         return (link, project)
     }

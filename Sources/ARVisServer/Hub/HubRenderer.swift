@@ -84,7 +84,8 @@ struct HubRenderer: Sendable {
             let widgets = WidgetCatalog.widgets(in: environment)
             guard (1...widgets.count).contains(number) else {
                 throw APIError.notFound(
-                    "the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)")
+                    "the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)"
+                )
             }
             return try renderer.render(widgets[number - 1].widget, name: widgets[number - 1].name)
         case .id(let id):

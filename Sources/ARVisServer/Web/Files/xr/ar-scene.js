@@ -99,8 +99,7 @@ export function createARScene({ base, scene, version, painter, log }) {
       for (const id of changed) { const quad = state.quads.get(id); if (quad) loadTexture(quad, message.version, confirmed); }
       let next, opened;
       try {
-        next = await fetchScene(`${base}/scene.json`);
-        opened = state.opened ? await fetchScene(`${base}/scene.json?links=open`) : null;
+        [next, opened] = await Promise.all([fetchScene(`${base}/scene.json`), state.opened ? fetchScene(`${base}/scene.json?links=open`) : null]);
       } catch (error) {
         confirm(false);
         throw error;
