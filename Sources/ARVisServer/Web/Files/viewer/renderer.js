@@ -4,30 +4,10 @@
 import { accessor, materialOf, scenePrimitives, viewBytes } from "./glb.js";
 import { lookAt, multiply, normalMatrix, perspective, transformPoint } from "./matrix.js";
 import { clipping, emptyBounds, extendBounds, eyeOf, fieldOfView } from "./orbit.js";
+import { linkProgram } from "./program.js";
 import { fragmentShader, vertexShader } from "./shaders.js";
 
 const uniforms = ["uModel", "uView", "uProjection", "uNormal", "uBase", "uMetallic", "uRoughness", "uEmissive", "uAlphaMode", "uCutoff", "uHasTexture", "uHasNormals", "uTexture", "uLight"];
-
-function compile(gl, type, source) {
-  const shader = gl.createShader(type);
-  gl.shaderSource(shader, source);
-  gl.compileShader(shader);
-  if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(shader));
-  return shader;
-}
-
-function link(gl) {
-  const program = gl.createProgram();
-  gl.attachShader(program, compile(gl, gl.VERTEX_SHADER, vertexShader));
-  gl.attachShader(program, compile(gl, gl.FRAGMENT_SHADER, fragmentShader));
-  gl.bindAttribLocation(program, 0, "aPosition");
-  gl.bindAttribLocation(program, 1, "aNormal");
-  gl.bindAttribLocation(program, 2, "aUV");
-  gl.linkProgram(program);
-  const u = {};
-  for (const name of uniforms) u[name] = gl.getUniformLocation(program, name);
-  return { program, u };
-}
 
 /// The GLB's images as textures (null for one that cannot be decoded).
 function uploadTextures(gl, glb) {
@@ -48,7 +28,7 @@ function uploadTextures(gl, glb) {
 /// A renderer on `gl`: {bounds (of what is uploaded), upload(glb), draw(camera, width, height),
 /// render(view, projection, base, light)}.
 export function createRenderer(gl) {
-  const { program, u } = link(gl);
+  const { program, u } = linkProgram(gl, vertexShader, fragmentShader, ["aPosition", "aNormal", "aUV"], uniforms);
   const draws = [];
   const bounds = emptyBounds();
 

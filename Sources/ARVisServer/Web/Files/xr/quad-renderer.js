@@ -2,6 +2,8 @@
 // annotation labels), the reticle on the surface the viewer aims at, and solid markers. A quad
 // lies in its local XY plane, centred, facing +Z, as scene.json describes it.
 
+import { linkProgram } from "../viewer/program.js";
+
 const vertexShader = `#version 300 es
   in vec2 aCorner;
   uniform mat4 uModel, uView, uProjection; uniform vec2 uSize;
@@ -17,25 +19,10 @@ const fragmentShader = `#version 300 es
   out vec4 color;
   void main() { color = uSolid ? uColor : texture(uTexture, vUV) * uColor.a; }`;
 
-function compile(gl, type, source) {
-  const shader = gl.createShader(type);
-  gl.shaderSource(shader, source);
-  gl.compileShader(shader);
-  if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(shader));
-  return shader;
-}
-
 /// A quad renderer on `gl`: {texture(source) → WebGLTexture, forget(texture), begin(view,
 /// projection), quad(model, size, texture, opacity), solid(model, size, rgba), end()}.
 export function createQuadRenderer(gl) {
-  const program = gl.createProgram();
-  gl.attachShader(program, compile(gl, gl.VERTEX_SHADER, vertexShader));
-  gl.attachShader(program, compile(gl, gl.FRAGMENT_SHADER, fragmentShader));
-  gl.bindAttribLocation(program, 0, "aCorner");
-  gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program));
-  const u = {};
-  for (const name of ["uModel", "uView", "uProjection", "uSize", "uTexture", "uColor", "uSolid"]) u[name] = gl.getUniformLocation(program, name);
+  const { program, u } = linkProgram(gl, vertexShader, fragmentShader, ["aCorner"], ["uModel", "uView", "uProjection", "uSize", "uTexture", "uColor", "uSolid"]);
   const vao = gl.createVertexArray();
   gl.bindVertexArray(vao);
   gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
