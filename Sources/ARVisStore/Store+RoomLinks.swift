@@ -12,24 +12,28 @@ public struct RoomLink: Sendable, Hashable {
     public var spec: String?
     /// When it stops working.
     public var expiresAt: Date
+    /// The account that made it (it works while that account owns the project), or `nil` once
+    /// that account is deleted.
+    public var creatorID: String?
 
     /// Creates a link's record.
-    public init(projectID: String, room: String, spec: String?, expiresAt: Date) {
+    public init(projectID: String, room: String, spec: String?, expiresAt: Date, creatorID: String?) {
         self.projectID = projectID
         self.room = room
         self.spec = spec
         self.expiresAt = expiresAt
+        self.creatorID = creatorID
     }
 }
 
 extension Store {
-    /// Records a room link (its token's hash only), made by the account `creatorID`.
-    public func createRoomLink(_ link: RoomLink, tokenHash: String, creatorID: String?) async throws(StoreError) {
+    /// Records a room link (its token's hash only).
+    public func createRoomLink(_ link: RoomLink, tokenHash: String) async throws(StoreError) {
         try await withDatabase { database in
             try await database.raw(
                 """
                 INSERT INTO room_links (token_hash, project_id, room, spec, creator_id, expires_at)
-                VALUES (\(bind: tokenHash), \(bind: link.projectID), \(bind: link.room), \(bind: link.spec), \(bind: creatorID), \(bind: link.expiresAt.storePrecision.timeIntervalSince1970))
+                VALUES (\(bind: tokenHash), \(bind: link.projectID), \(bind: link.room), \(bind: link.spec), \(bind: link.creatorID), \(bind: link.expiresAt.storePrecision.timeIntervalSince1970))
                 """
             ).run()
         }
@@ -40,14 +44,15 @@ extension Store {
         try await withDatabase { database in
             guard
                 let row = try await database.raw(
-                    "SELECT project_id, room, spec, expires_at FROM room_links WHERE token_hash = \(bind: tokenHash)"
+                    "SELECT project_id, room, spec, expires_at, creator_id FROM room_links WHERE token_hash = \(bind: tokenHash)"
                 ).first()
             else { return nil }
             return RoomLink(
                 projectID: try row.decode(column: "project_id", as: String.self),
                 room: try row.decode(column: "room", as: String.self),
                 spec: try row.decode(column: "spec", as: String?.self),
-                expiresAt: Date(timeIntervalSince1970: try row.decode(column: "expires_at", as: Double.self)))
+                expiresAt: Date(timeIntervalSince1970: try row.decode(column: "expires_at", as: Double.self)),
+                creatorID: try row.decode(column: "creator_id", as: String?.self))
         }
     }
 

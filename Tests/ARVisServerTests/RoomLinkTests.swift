@@ -44,7 +44,7 @@ struct RoomLinkTests: ServerTesting {
     @Test func ownersMakeLinksThatNameTheirRoomUntilTheyExpire() async throws {
         try await withServer { client in
             let owner = try await signIn(client, "ana")
-            let slug = try await createProject(client, owner, name: "Museum", visibility: "private")
+            let slug = try await createProject(client, owner, name: "Museum", visibility: "unlisted")
             let put = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: owner,
                 body: try example("two-targets-environment.json"))
@@ -69,6 +69,37 @@ struct RoomLinkTests: ServerTesting {
                     body: try json(["role": "editor"])
                 ).status == .ok)
             #expect(try await link(client, editor, slug, room: "visit", "{}").status == .forbidden)
+
+            // A link dies with its maker's ownership.
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/members/bea", method: .put, headers: owner,
+                    body: try json(["role": "owner"])
+                ).status == .ok)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/members/ana", method: .put, headers: editor,
+                    body: try json(["role": "editor"])
+                ).status == .ok)
+            let revoked = try await lookUp(client, created.token)
+            #expect(revoked.status == .gone)
+            #expect(try errorCode(revoked) == "roomLinkRevoked")
+        }
+    }
+
+    @Test func aPrivateProjectsLinkNamesNoSpec() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Museum", visibility: "private")
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/specs/tour", method: .put, headers: owner,
+                    body: try example("two-targets-environment.json")
+                ).status == .created)
+            let refused = try await link(client, owner, slug, room: "visit", #"{"spec": "tour"}"#)
+            #expect(refused.status == .unprocessableContent)
+            #expect(try errorCode(refused) == "privateProject")
+            #expect(try await link(client, owner, slug, room: "visit", "{}").status == .created)
         }
     }
 
@@ -84,8 +115,9 @@ struct RoomLinkTests: ServerTesting {
                 let project = try #require(try await store.project(slug: slug))
                 try await store.createRoomLink(
                     RoomLink(
-                        projectID: project.id, room: "visit", spec: nil, expiresAt: Date(timeIntervalSinceNow: -60)),
-                    tokenHash: SessionToken.hash(token), creatorID: nil)
+                        projectID: project.id, room: "visit", spec: nil, expiresAt: Date(timeIntervalSinceNow: -60),
+                        creatorID: nil),
+                    tokenHash: SessionToken.hash(token))
             } catch {
                 await store.close()
                 throw error
@@ -127,15 +159,19 @@ struct RoomLinkTests: ServerTesting {
                 return
             }
             #expect(Array(buffer: received) == packet)
+            // It annotates, but changes nothing else in the project.
+            try await device.send(#"{"type": "removeTree", "id": "00000000-0000-0000-0000-000000000000"}"#)
+            #expect(try await device.closeFrame()?.closeCode == .policyViolation)
 
             // Refused before the upgrade, with the API's error shape.
-            for (room, link, status) in [
-                ("other", created.token, HTTPResponse.Status.forbidden), ("visit", "nope", .notFound),
+            for (path, link, status) in [
+                ("other?role=publisher", created.token, HTTPResponse.Status.forbidden),
+                ("visit?role=publisher", "nope", .notFound), ("visit", created.token, .forbidden),
             ] {
                 let refused = try await client.execute(
-                    uri: "/live/\(slug)/rooms/\(room)?role=publisher", method: .get,
+                    uri: "/live/\(slug)/rooms/\(path)", method: .get,
                     headers: [.secWebSocketProtocol: "arvis, arvis.link.\(link)"])
-                #expect(refused.status == status, "\(room) with \(link)")
+                #expect(refused.status == status, "\(path) with \(link)")
                 #expect(try errorMessage(refused).isEmpty == false)
             }
         }

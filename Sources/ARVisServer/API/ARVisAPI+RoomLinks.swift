@@ -19,14 +19,20 @@ extension ARVisAPI {
         guard (1...1440).contains(minutes) else {
             throw APIError.invalid("invalidLifetime", "a room link works 1 to 1440 minutes (a day)")
         }
+        if request.spec != nil, access.project.visibility == .private {
+            throw APIError.invalid(
+                "privateProject",
+                "a room link opens a spec's phone page, which a private project's device cannot open without signing in: make the project unlisted, or make the link without a spec"
+            )
+        }
         if let spec = request.spec {
             _ = try await self.spec(spec, in: access)  // a link to a spec that does not exist is a 404 now, not later
         }
         let token = SessionToken.make()
         let link = RoomLink(
             projectID: access.project.id, room: room, spec: request.spec,
-            expiresAt: Date(timeIntervalSinceNow: Double(minutes) * 60))
-        try await store.createRoomLink(link, tokenHash: SessionToken.hash(token), creatorID: access.account?.id)
+            expiresAt: Date(timeIntervalSinceNow: Double(minutes) * 60), creatorID: access.account?.id)
+        try await store.createRoomLink(link, tokenHash: SessionToken.hash(token))
         let slug = access.project.slug
         let url =
             request.spec.map { "/s/\(slug)/\($0)?room=\(room)#link=\(token)" }
@@ -57,7 +63,8 @@ extension ARVisAPI {
 
     /// The unexpired room link `token` names, with its project.
     /// - Throws: ``APIError`` `404` for a token no link has (or whose project is gone or in the
-    ///   trash), `410` `roomLinkExpired` for one past its expiry.
+    ///   trash), `410` `roomLinkExpired` for one past its expiry, `410` `roomLinkRevoked` when the
+    ///   account that made it no longer owns the project.
     func roomLink(_ token: String, now: Date = Date()) async throws -> (RoomLink, Project) {
         guard (1...128).contains(token.utf8.count),
             let link = try await store.roomLink(tokenHash: SessionToken.hash(token)),
@@ -70,6 +77,12 @@ extension ARVisAPI {
                 .gone, "roomLinkExpired",
                 "this room link expired at \(link.expiresAt.formatted(.iso8601)): ask the project's owner for a new one"
             )
+        }
+        guard let creator = link.creatorID, try await store.role(accountID: creator, projectID: project.id) == .owner
+        else {
+            throw APIError(
+                .gone, "roomLinkRevoked",
+                "the owner who made this room link no longer owns the project: ask a current owner for a new one")
         }
         return (link, project)
     }

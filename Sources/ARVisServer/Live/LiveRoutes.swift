@@ -167,8 +167,8 @@ struct LiveRoutes: Sendable {
         var access: ProjectAccess
         var key: LiveHub.RoomKey
         var publishes: Bool
-        /// The room link it joined with, if any.
-        var link: String? = nil
+        /// The room link it joined with, if any, and the owner who made it.
+        var link: (token: String, creator: String?)? = nil
     }
 
     private func roomAccess(_ request: Request, parameters: Parameters) async throws -> RoomAccess {
@@ -180,14 +180,19 @@ struct LiveRoutes: Sendable {
                 "a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
         if let link = Self.roomLink(request) {
-            // A room link: the room's publisher (and an editor in it) while the link has not expired.
+            // A room link: the room's publisher (sending poses and planes, annotating) while the
+            // link works; nothing else in the project.
+            guard publishes else {
+                throw APIError.forbidden("a room link joins its room as the publisher: connect with ?role=publisher")
+            }
             let (found, project) = try await api.roomLink(link)
             guard project.slug == slug, found.room == room else {
                 throw APIError.forbidden("this room link opens the room '\(found.room)' of '\(project.slug)'")
             }
             return RoomAccess(
                 access: ProjectAccess(project: project, account: nil, role: .editor),
-                key: LiveHub.RoomKey(projectID: project.id, room: room), publishes: publishes, link: link)
+                key: LiveHub.RoomKey(projectID: project.id, room: room), publishes: publishes,
+                link: (link, found.creatorID))
         }
         let access = try await api.access(slug, needs: publishes ? .editor : .viewer, token: Self.token(request))
         return RoomAccess(
@@ -207,7 +212,9 @@ struct LiveRoutes: Sendable {
             var grant = Self.grant(
                 joining.access, token: joining.link == nil ? Self.token(request) : nil,
                 role: joining.publishes ? .editor : joining.access.role)
-            grant.roomLink = joining.link
+            // A link's device is checked again when its maker's access changes.
+            grant.roomLink = joining.link?.token
+            if let link = joining.link { grant.accountID = link.creator }
             let (room, token) = hub.join(
                 joining.key, member: Room.Member(outbox: outbox, channel: channel), grant: grant)
             defer { hub.leave(token) }

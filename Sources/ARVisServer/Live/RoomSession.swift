@@ -96,7 +96,12 @@ struct RoomSession: Sendable {
         return message
     }
 
-    private func requireEditor(_ what: String) throws {
+    /// An editor's change; a device on a room link may make only the changes `linkMay` says
+    /// (annotations), never stored planting.
+    private func requireEditor(_ what: String, linkMay: Bool = false) throws {
+        if joining.link != nil, !linkMay {
+            throw LiveClose.notAllowed("\(what) is not for a room link: it shares a view and annotates")
+        }
         guard let role = joining.access.role, role >= .editor else {
             throw LiveClose.notAllowed("\(what) needs the editor role in this project")
         }
@@ -116,7 +121,7 @@ struct RoomSession: Sendable {
     // MARK: Annotations
 
     private func annotate(_ message: AnnotateMessage) async throws {
-        try requireEditor("annotating")
+        try requireEditor("annotating", linkMay: true)
         guard let scene = room.scene(at: message.frame) else {
             let reason =
                 message.frame.map {
@@ -136,7 +141,7 @@ struct RoomSession: Sendable {
             throw LiveClose.unsupported(
                 "a text frame is a JSON message or a legacy x:y:z:tapX:tapY signal: \(error.message)")
         }
-        try requireEditor("annotating")
+        try requireEditor("annotating", linkMay: true)
         guard let scene = room.scene(at: nil) else {
             return refuse(nil, "unknownFrame", "the room has no pose yet: the device has not published one")
         }

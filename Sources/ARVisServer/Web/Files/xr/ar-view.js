@@ -119,8 +119,6 @@ async function run(session, ready, overlay) {
     "ar-annotate": () => { ar.annotate = !ar.annotate; $("ar-annotate").setAttribute("aria-pressed", String(ar.annotate)); say(ar.annotate ? "Tap where the note goes" : ""); },
   };
   for (const [id, action] of Object.entries(controls)) $(id).onclick = action;
-  // A touch on the overlay's controls or panel is theirs, not a tap in the room.
-  overlay.addEventListener("beforexrselect", (event) => { if (event.target !== overlay) event.preventDefault(); });
   session.addEventListener("select", (event) => select(ar, event, panel));
   session.addEventListener("end", () => {
     window.removeEventListener("arvis-version", onVersion);
@@ -418,6 +416,9 @@ async function toggleShare(ar) {
     removed: (id) => { ar.markers.delete(id); log.annotations = log.annotations.filter((a) => a.id !== id); },
   });
 }
+
+// A touch on the overlay's controls or panel is theirs, not a tap in the room.
+$("ar-overlay").addEventListener("beforexrselect", (event) => { if (event.target !== $("ar-overlay")) event.preventDefault(); });
 
 // The scene and target pictures are read as soon as the page knows it can enter AR.
 window.addEventListener("arvis-ar-available", () => { prepareAR().catch(() => { /* read again on Enter AR */ }); });
