@@ -21,6 +21,7 @@ export function createARScene({ base, scene, version, painter, log }) {
   const textures = widgetTextures(base);
   log.textureRequests = textures.requests;
   const state = { scene, opened: null, version, world: null, images: {}, poses: {}, quads: new Map(), shown: new Set() };
+  let updates = Promise.resolve(), disposed = false;
 
   /// Starts loading quad `quad`'s texture for version `number`; the old one is drawn until the
   /// new one is in, and stays when `confirmed` resolves false (that version cannot be shown).
@@ -29,7 +30,7 @@ export function createARScene({ base, scene, version, painter, log }) {
     if (quad.kind === "annotation") { swap(quad, painter.texture(labelCanvas(quad.text)), number, "ready"); return; }
     const loading = textures.load(quad.id, number).then((bitmap) => ({ bitmap }), (error) => ({ error }));
     Promise.all([loading, confirmed]).then(([result, shown]) => {
-      const current = quad.wanted === number && state.quads.get(quad.id) === quad;
+      const current = !disposed && quad.wanted === number && state.quads.get(quad.id) === quad;
       if (current && !shown) quad.wanted = quad.textureVersion;
       else if (current && result.bitmap) swap(quad, painter.texture(result.bitmap), number, "ready");
       else if (current) swap(quad, painter.texture(placeholderCanvas(quad.id, result.error.message)), number, "placeholder");
@@ -78,6 +79,41 @@ export function createARScene({ base, scene, version, painter, log }) {
     }
   }
 
+  /// Applies a saved version: its scene (and links-open scene, if one is open) and the widgets
+  /// the stream says were redrawn.
+  async function apply(message) {
+    // The changed widgets' new pictures are fetched at once, beside the new scene, and shown
+    // once that scene reads.
+    let confirm;
+    const confirmed = new Promise((resolve) => { confirm = resolve; });
+    // Widgets only moved keep their pictures (older servers send no `redrawn`: all changed).
+    const changed = new Set(message.redrawn || message.changed || []);
+    for (const id of changed) { const quad = state.quads.get(id); if (quad) loadTexture(quad, message.version, confirmed); }
+    let next, opened;
+    try {
+      [next, opened] = await Promise.all([fetchScene(`${base}/scene.json`), state.opened ? fetchScene(`${base}/scene.json?links=open`) : null]);
+    } catch (error) {
+      confirm(false);
+      throw error;
+    }
+    confirm(true);
+    state.version = message.version;
+    const before = state.scene;
+    state.scene = next;
+    state.opened = opened || state.opened;  // open() may have read it meanwhile
+    for (const id of message.removed || []) drop(id);
+    const wanted = new Set(drawnQuads(next).map((node) => node.id));
+    for (const id of [...state.quads.keys()]) {
+      if (!wanted.has(id) && !(state.shown.has(id) && opened && opened.nodes.has(id))) drop(id);
+    }
+    for (const node of drawnQuads(next)) upsert(node, needsRedraw(node.id, changed, before));
+    for (const id of state.shown) {
+      const node = opened && opened.nodes.get(id);
+      if (node) upsert(node, needsRedraw(id, changed, next));
+    }
+    place();
+  }
+
   for (const node of drawnQuads(scene)) upsert(node, true);
 
   return {
@@ -87,39 +123,11 @@ export function createARScene({ base, scene, version, painter, log }) {
     /// Puts the scene's origin at `world`, and image targets at their quad frames `images`.
     setPlacement(world, images) { state.world = world; state.images = images; place(); },
 
-    /// Applies a saved version: its scene (and links-open scene, if one is open) and the widgets
-    /// the stream says changed.
-    async update(message) {
-      // The changed widgets' new pictures are fetched at once, beside the new scene, and shown
-      // once that scene reads.
-      let confirm;
-      const confirmed = new Promise((resolve) => { confirm = resolve; });
-      // Widgets only moved keep their pictures (older servers send no `redrawn`: all changed).
-      const changed = new Set(message.redrawn || message.changed || []);
-      for (const id of changed) { const quad = state.quads.get(id); if (quad) loadTexture(quad, message.version, confirmed); }
-      let next, opened;
-      try {
-        [next, opened] = await Promise.all([fetchScene(`${base}/scene.json`), state.opened ? fetchScene(`${base}/scene.json?links=open`) : null]);
-      } catch (error) {
-        confirm(false);
-        throw error;
-      }
-      confirm(true);
-      state.version = message.version;
-      const before = state.scene;
-      state.scene = next;
-      state.opened = opened;
-      for (const id of message.removed || []) drop(id);
-      const wanted = new Set(drawnQuads(next).map((node) => node.id));
-      for (const id of [...state.quads.keys()]) {
-        if (!wanted.has(id) && !(state.shown.has(id) && opened && opened.nodes.has(id))) drop(id);
-      }
-      for (const node of drawnQuads(next)) upsert(node, needsRedraw(node.id, changed, before));
-      for (const id of state.shown) {
-        const node = opened && opened.nodes.get(id);
-        if (node) upsert(node, needsRedraw(id, changed, next));
-      }
-      place();
+    /// Applies saved versions one after another, in order; an older one arriving late, or one
+    /// after the session ended, is skipped.
+    update(message) {
+      updates = updates.catch(() => {}).then(() => disposed || Number(message.version) <= Number(state.version) ? undefined : apply(message));
+      return updates;
     },
 
     /// Shows child widget `id`, which a widget's `openComponent` link opens, where
@@ -135,6 +143,6 @@ export function createARScene({ base, scene, version, painter, log }) {
     },
 
     /// Forgets every texture (the session ended).
-    dispose() { for (const id of [...state.quads.keys()]) drop(id); },
+    dispose() { disposed = true; for (const id of [...state.quads.keys()]) drop(id); },
   };
 }

@@ -29,7 +29,7 @@ const log = window.arvisXR = {
 
 /// The spec's scene and the pictures of its image targets, read before the session starts (a
 /// session must be asked for in the tap on Enter AR).
-let prepared = null;
+let prepared = null, preparing = 0;
 
 /// The image target pictures the browser may track: those on this server or in the spec
 /// (`data:`); a picture elsewhere is not fetched, and its target is placed by a tap.
@@ -50,13 +50,16 @@ async function trackableImages(scene) {
 
 /// Reads the scene and target pictures ahead of Enter AR.
 export async function prepareAR() {
+  const ticket = ++preparing, version = log.version;
   const scene = await fetchScene(`${base}/scene.json`);
-  prepared = { scene, images: await trackableImages(scene), version: log.version };
-  return prepared;
+  const ready = { scene, images: await trackableImages(scene), version };
+  if (ticket === preparing) prepared = ready;  // a later save's reading wins
+  return ready;
 }
 
 /// Starts the AR session (from the tap on Enter AR).
 export async function startAR() {
+  if (["starting", "placing", "placed"].includes(log.state)) return;
   log.timings = { enterClicked: now() };
   log.state = "starting";
   const ready = prepared || await prepareAR().catch((error) => { say(error.message); return null; });
@@ -75,7 +78,14 @@ export async function startAR() {
     $("ar-mode").textContent = "AR could not start: " + error.message;
     return;
   }
-  await run(session, ready, overlay);
+  try {
+    await run(session, ready, overlay);
+  } catch (error) {
+    // A part the session needs was refused (a reference space, the hit test): end it, say why.
+    session.end().catch(() => {});
+    log.state = "idle";
+    $("ar-mode").textContent = "AR stopped: " + error.message;
+  }
 }
 
 function say(text) { $("ar-status").textContent = text; }
@@ -99,11 +109,14 @@ async function run(session, ready, overlay) {
   const view = createARScene({ base, scene: ready.scene, version: ready.version, painter, log });
   const tracked = await trackedTargets(session, features, ready.images);
   log.imageTracking = tracked.size > 0;
-  const ar = { session, gl, layer, space, view, painter, features, tracked, world: null, images: {}, anchors: {}, planes: [], placeRequested: false, viewer: null, light: 1, frame: 0, share: null, annotate: false, markers: new Map(), models: [], lost: false };
+  const ar = { session, gl, layer, space, view, painter, features, tracked, world: null, images: {}, anchors: {}, planes: [], placeRequested: false, placing: 0, ended: false, viewer: null, light: 1, frame: 0, share: null, annotate: false, markers: new Map(), models: [], lost: false };
   // Every quad the scene holds is drawn: widgets of the scene, and link children once opened.
   log.quads = () => [...view.state.quads.values()].filter((quad) => quad.matrix).map((quad) => ({ id: quad.id, kind: quad.kind, parent: quad.parent, matrix: Array.from(quad.matrix), size: quad.size, texture: quad.status, visible: true }));
   const panel = widgetPanel($("ar-panel"), base, () => { log.panel = null; });
   overlay.hidden = false;
+  banner("");
+  $("ar-share").setAttribute("aria-pressed", "false");
+  $("ar-annotate").hidden = true;
   setPlacing(ar);
   explainTargets(ar);
   loadModels(ar);
@@ -114,13 +127,19 @@ async function run(session, ready, overlay) {
   window.addEventListener("arvis-live", onLive);
   const controls = {
     "ar-exit": () => session.end(),
-    "ar-replace": () => { Object.values(ar.anchors).forEach((anchor) => anchor.anchor.delete && anchor.anchor.delete()); ar.anchors = {}; ar.world = null; ar.images = {}; updatePlacement(ar); setPlacing(ar); },
+    "ar-replace": () => {
+      Object.values(ar.anchors).forEach((held) => held.anchor.delete && held.anchor.delete());
+      Object.assign(ar, { anchors: {}, world: null, images: {}, placing: ar.placing + 1 });
+      updatePlacement(ar);
+      setPlacing(ar);
+    },
     "ar-share": () => toggleShare(ar),
     "ar-annotate": () => { ar.annotate = !ar.annotate; $("ar-annotate").setAttribute("aria-pressed", String(ar.annotate)); say(ar.annotate ? "Tap where the note goes" : ""); },
   };
   for (const [id, action] of Object.entries(controls)) $(id).onclick = action;
   session.addEventListener("select", (event) => select(ar, event, panel));
   session.addEventListener("end", () => {
+    ar.ended = true;
     window.removeEventListener("arvis-version", onVersion);
     window.removeEventListener("arvis-live", onLive);
     if (ar.share) ar.share.close();
@@ -285,6 +304,7 @@ async function select(ar, event, panel) {
   const quad = ar.view.state.quads.get(hit.id);
   const corners = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]].map(([x, y]) => toScreen(ar, transformPoint(quad.matrix, [x * quad.size[0], y * quad.size[1], 0])));
   const answer = await panel.tap(hit.id, ar.view.state.version, hit.u, hit.v, panelRect(corners, innerWidth, innerHeight)).catch(() => ({ kind: "none" }));
+  if (ar.ended) return;
   log.panel = panel.open;
   if (answer.kind === "link") {
     const shown = await ar.view.open(answer.child).catch(() => false);
@@ -332,7 +352,12 @@ function place(ar, hit, h) {
   }
   const placed = key === "world" ? ar.world : ar.images[key];
   if (ar.features.includes("anchors") && hit.createAnchor) {
-    hit.createAnchor().then((anchor) => { ar.anchors[key] = { anchor, offset: Array.from(multiply(invert(h), placed)) }; }, () => { /* no anchor: the pose stays where it was put */ });
+    // An anchor that arrives after Place again (or the session's end) belongs to nothing: dropped.
+    const placing = ar.placing;
+    hit.createAnchor().then((anchor) => {
+      if (ar.ended || ar.placing !== placing) { if (anchor.delete) anchor.delete(); return; }
+      ar.anchors[key] = { anchor, offset: Array.from(multiply(invert(h), placed)) };
+    }, () => { /* no anchor: the pose stays where it was put */ });
   }
   updatePlacement(ar);
   setPlacing(ar);
@@ -345,10 +370,12 @@ function place(ar, hit, h) {
 async function applyVersion(ar, message) {
   try {
     await ar.view.update(message);
+    if (ar.ended) return;
     log.version = message.version;
     banner("");
     setPlacing(ar);
   } catch (error) {
+    if (ar.ended) return;
     banner(`Version ${message.version} cannot be shown in AR (${error.message}); showing version ${ar.view.state.version}.`);
   }
 }
@@ -364,6 +391,7 @@ async function loadModels(ar) {
       if (!response.ok) throw new Error("HTTP " + response.status);
       const renderer = createRenderer(ar.gl);
       await renderer.upload(parseGLB(await response.arrayBuffer()));
+      if (ar.ended) return;
       ar.models.push({ renderer, matrix: () => ar.view.state.world ? nodeWorld(ar, node) : null });
     } catch (error) { say(`${node.id}: its model did not load (${error.message})`); }
   }
@@ -388,16 +416,21 @@ function publish(ar, pose) {
 async function toggleShare(ar) {
   const button = $("ar-share");
   if (ar.share) { ar.share.close(); ar.share = null; button.setAttribute("aria-pressed", "false"); $("ar-annotate").hidden = true; return; }
+  if (ar.shareStarting) return;
   const params = new URLSearchParams(location.search), hash = new URLSearchParams(location.hash.slice(1));
   const link = hash.get("link"), token = localStorage.getItem("arvis.token");
   const room = params.get("room") || "main";
   Object.assign(log.share, { room, error: null });
   if (link) {
+    ar.shareStarting = true;
     try { await lookUpRoomLink(link); } catch (error) {
       Object.assign(log.share, { state: "refused", error: error.code });
       say("Sharing refused: " + error.message);
       return;
+    } finally {
+      ar.shareStarting = false;
     }
+    if (ar.ended || ar.share) return;
   } else if (!token) { say("Sign in to ARVis Studio on this phone, or open a room link from the project's owner, to share your view."); return; }
   button.setAttribute("aria-pressed", "true");
   $("ar-annotate").hidden = false;
@@ -420,5 +453,13 @@ async function toggleShare(ar) {
 // A touch on the overlay's controls or panel is theirs, not a tap in the room.
 $("ar-overlay").addEventListener("beforexrselect", (event) => { if (event.target !== $("ar-overlay")) event.preventDefault(); });
 
-// The scene and target pictures are read as soon as the page knows it can enter AR.
-window.addEventListener("arvis-ar-available", () => { prepareAR().catch(() => { /* read again on Enter AR */ }); });
+// The scene and target pictures are read as soon as the page knows it can enter AR, and again
+// after every save (outside AR), so Enter AR starts from the latest version.
+const prepare = () => { prepared = null; prepareAR().catch(() => { /* read again on Enter AR */ }); };
+window.addEventListener("arvis-ar-available", prepare);
+window.addEventListener("arvis-version", (event) => {
+  if (["starting", "placing", "placed"].includes(log.state)) return;  // the session applies it
+  log.version = Number(event.detail.version);
+  prepare();
+});
+window.addEventListener("arvis-ar-ended", prepare);

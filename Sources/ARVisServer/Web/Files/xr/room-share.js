@@ -22,10 +22,12 @@ export async function lookUpRoomLink(token) {
 /// member's bearer token). `on`: {state(state, detail), annotations(list, replace), removed(id)}.
 /// Returns {publish(packet), planes(list), annotate(tap, frame, text), close(), sent}.
 export function shareRoom({ project, room, link, token }, on) {
-  let socket = null, since = null, retry = 0, closed = false;
+  let socket = null, since = null, retry = 0, closed = false, pending = null;
   const share = { sent: 0 };
 
   function connect() {
+    pending = null;
+    if (closed) return;
     on.state(retry ? "reconnecting" : "joining");
     const url = roomURL(location.protocol, location.host, project, room, since) + (since === null ? "?" : "&") + "role=publisher";
     socket = new WebSocket(url, link ? ["arvis", "arvis.link." + link] : roomProtocols(token));
@@ -36,7 +38,7 @@ export function shareRoom({ project, room, link, token }, on) {
       socket = null;
       if (closed) return;
       if (refusedClose(event.code)) { on.state("refused", event.reason || "the room refused this device"); return; }
-      setTimeout(connect, reconnectDelay(retry++));
+      pending = setTimeout(connect, reconnectDelay(retry++));
       on.state("reconnecting", "the room connection dropped: joining again…");
     };
   }
@@ -59,7 +61,12 @@ export function shareRoom({ project, room, link, token }, on) {
   share.publish = (packet) => { if (send(packet)) share.sent++; };
   share.planes = (planes) => send(JSON.stringify({ type: "planes", planes }));
   share.annotate = (tap, frame, text) => send(JSON.stringify({ type: "annotate", tap, frame, text, clientId: crypto.randomUUID() }));
-  share.close = () => { closed = true; if (socket) socket.close(1000, "stopped sharing"); on.state("off"); };
+  share.close = () => {
+    closed = true;
+    clearTimeout(pending);
+    if (socket) socket.close(1000, "stopped sharing");
+    on.state("off");
+  };
   connect();
   return share;
 }
