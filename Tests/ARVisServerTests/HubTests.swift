@@ -127,6 +127,43 @@ struct HubTests: ServerTesting {
         }
     }
 
+    /// A chart that follows a dataset is drawn with its live rows when asked (`?rows=live`), as a
+    /// device appends them; a new row is a new picture.
+    @Test func widgetsDrawnWithTheirDatasetsLiveRows() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Hall", visibility: "unlisted")
+            let spec = """
+                {"worldAnchors": [{"id": "hall", "position": [0, 0, -2], "relationships": [{"widgetConfiguration": {\
+                "relativeAnchorPoint": "center", "relativePosition": [0, 0, 0], "component": {"chart": {\
+                "dataSources": [{"label": "default", "data": {"time": [], "celsius": []}, "dataset": {"name": "hall-sensor", "rows": 3}}],\
+                "components": [{"type": "LineMark", "config": {"x": {"field": "time"}, "y": {"field": "celsius"}}}]}}}}]}]}
+                """
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/specs/hall", method: .put, headers: owner,
+                    body: ByteBuffer(string: spec)
+                ).status == .created)
+            var csv = owner
+            csv[.contentType] = "text/csv"
+            let append = { (rows: String) in
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: csv,
+                    body: ByteBuffer(string: "time,celsius\n" + rows))
+            }
+            #expect(try await append("10:00,20.5\n10:01,20.75\n").status == .created)
+            let uri = "/s/\(slug)/hall/widgets/world-hall-widget1.svg"
+            let asSaved = try await client.execute(uri: uri, method: .get)
+            let live = try await client.execute(uri: uri + "?rows=live", method: .get)
+            #expect(asSaved.status == .ok && live.status == .ok)
+            #expect(String(buffer: live.body).contains("10:01") && !String(buffer: asSaved.body).contains("10:01"))
+            #expect(try await append("10:02,21\n").status == .created)
+            let later = try await client.execute(uri: uri + "?rows=live", method: .get)
+            #expect(String(buffer: later.body).contains("10:02") && later.headers[.eTag] != live.headers[.eTag])
+            #expect(try await client.execute(uri: uri + "?rows=maybe", method: .get).status == .badRequest)
+        }
+    }
+
     private func sceneIDs(_ response: TestResponse) throws -> [String] {
         struct Scene: Decodable {
             struct Node: Decodable { var id: String }

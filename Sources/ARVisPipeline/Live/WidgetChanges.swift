@@ -74,24 +74,17 @@ public struct WidgetDigest: Sendable, Hashable {
     /// The datasets followed by the charts of `widgets` (in their components, children and chart annotations).
     private static func datasets(_ widgets: [(name: String, component: Component)]) -> [String: DatasetUse] {
         var uses: [String: DatasetUse] = [:]
-        func visit(_ component: Component, widget: String) {
-            if case .chart(let chart) = component {
-                for link in chart.dataSources.compactMap(\.dataset) { add(link, widget: widget) }
-                for annotation in chart.annotations ?? [] { visit(annotation.content, widget: widget) }
+        for (widget, component) in widgets {
+            for link in component.datasetLinks.values {
+                guard var use = uses[link.name] else {
+                    uses[link.name] = DatasetUse(link: link, widgets: [widget])
+                    continue
+                }
+                use.link = use.link.widened(by: link)
+                use.widgets.append(widget)
+                uses[link.name] = use
             }
-            for child in component.children { visit(child, widget: widget) }
         }
-        func add(_ link: DatasetLink, widget: String) {
-            guard var use = uses[link.name] else {
-                uses[link.name] = DatasetUse(link: link, widgets: [widget])
-                return
-            }
-            use.link.rows = max(use.link.rowLimit, link.rowLimit)
-            use.link.seconds = use.link.seconds.flatMap { kept in link.seconds.map { max(kept, $0) } }
-            if use.widgets.last != widget { use.widgets.append(widget) }
-            uses[link.name] = use
-        }
-        for (name, component) in widgets { visit(component, widget: name) }
         return uses
     }
 

@@ -59,26 +59,65 @@ struct HubRenderer: Sendable {
         try await (preview ? previewPool : pool).run(client: RequestAddress.current, work)
     }
 
-    /// A widget of a version, in `format` (`scale` pixels per point for PNG).
+    /// A widget of a version, in `format` (`scale` pixels per point for PNG), with `live` rows
+    /// appended to the charts that follow datasets.
     /// - Throws: ``APIError`` `404` when there is no such widget, `422` when it cannot be drawn.
-    func widget(_ widget: WidgetReference, format: WidgetFormat, scale: Double, of version: SpecVersion) async throws
-        -> Output
-    {
-        try await cached(Self.widgetKey(widget.key, format: format, scale: scale, of: version), kind: "widget") {
-            try await drawing { try encode(try draw(widget, of: version).drawing, format: format, scale: scale) }
+    func widget(
+        _ widget: WidgetReference, format: WidgetFormat, scale: Double, of version: SpecVersion, live: LiveRows = .none
+    ) async throws -> Output {
+        let key = Self.widgetKey(widget.key, format: format, scale: scale, of: version) + live.key
+        return try await cached(key, kind: "widget") {
+            try await drawing {
+                try encode(try draw(widget, of: version, rows: live.rows).drawing, format: format, scale: scale)
+            }
         }
     }
 
-    /// One widget of `version`, drawn alone (a phone fetching each widget draws each once).
-    private func draw(_ widget: WidgetReference, of version: SpecVersion) throws -> RenderedWidget {
-        let document = try version.document()
+    /// The datasets the charts of a widget follow, by name.
+    func datasetLinks(of widget: WidgetReference, in version: SpecVersion) throws -> [String: DatasetLink] {
+        switch try version.document() {
+        case .environment(let environment):
+            try configuration(widget, in: environment, of: version).widget.component.datasetLinks
+        case .component(let component): component.datasetLinks
+        case .chart(let chart): Component.chart(chart).datasetLinks
+        }
+    }
+
+    /// One widget of `version`, drawn alone (a phone fetching each widget draws each once), with
+    /// `rows` appended to its charts' live sources.
+    private func draw(_ widget: WidgetReference, of version: SpecVersion, rows: [String: [LiveRow]]) throws
+        -> RenderedWidget
+    {
         let renderer = try Renderer(options: RenderOptions(), fonts: fonts)
-        guard case .environment(let environment) = document else {
+        switch try version.document() {
+        case .environment(let environment):
+            var (name, found) = try configuration(widget, in: environment, of: version)
+            found.component = found.component.appendingLiveRows(rows)
+            return try renderer.render(found, name: name)
+        case let document:
             guard widget == .number(1) || widget == .id(document.kind.rawValue) else {
                 throw APIError.notFound("the spec '\(version.name)' is one widget: 1 or \(document.kind.rawValue)")
             }
-            return try renderer.render(document)[0]
+            let live: SpecDocument =
+                switch document {
+                case .component(let component): .component(component.appendingLiveRows(rows))
+                case .chart(let chart):
+                    if case .chart(let drawn) = Component.chart(chart).appendingLiveRows(rows) {
+                        .chart(drawn)
+                    } else {
+                        document
+                    }
+                case .environment: document
+                }
+            return try renderer.render(live)[0]
         }
+    }
+
+    /// The widget `widget` names in `environment`: by number, one of its widgets; by id, also a
+    /// child widget its `openComponent?json=` links open.
+    private func configuration(_ widget: WidgetReference, in environment: Environment, of version: SpecVersion) throws
+        -> (name: String, widget: WidgetConfiguration)
+    {
         switch widget {
         case .number(let number):
             let widgets = WidgetCatalog.widgets(in: environment)
@@ -87,13 +126,13 @@ struct HubRenderer: Sendable {
                     "the spec '\(version.name)' has \(widgets.count) widget\(widgets.count == 1 ? "" : "s"), not \(number)"
                 )
             }
-            return try renderer.render(widgets[number - 1].widget, name: widgets[number - 1].name)
+            return widgets[number - 1]
         case .id(let id):
             let opened = environment.openingLinks { _ in nil }
             guard let found = WidgetCatalog.widgets(in: opened).first(where: { $0.name == id }) else {
                 throw APIError.notFound("the spec '\(version.name)' has no widget '\(id)'")
             }
-            return try renderer.render(found.widget, name: id)
+            return found
         }
     }
 
@@ -242,6 +281,16 @@ struct HubRenderer: Sendable {
         }
         return fonts
     }
+}
+
+/// The live rows a widget is drawn with: by dataset name, oldest first, and what names them in the
+/// cache (each dataset's newest row).
+struct LiveRows: Sendable {
+    var rows: [String: [LiveRow]]
+    var key: String
+
+    /// None: the widget as the spec has it.
+    static let none = LiveRows(rows: [:], key: "")
 }
 
 /// A widget of a spec as the hub's URLs name it: by its number on the phone page (from 1), or by

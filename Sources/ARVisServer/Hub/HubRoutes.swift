@@ -3,6 +3,7 @@ import ARVisModel
 import ARVisPipeline
 import ARVisSpec
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -95,16 +96,57 @@ struct HubRoutes: Sendable {
     }
 
     private func widget(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let (_, version) = try await latest(request, context)
-        return try await Self.widget(
-            try context.parameters.require("widget"), of: version, request: request, renderer: renderer)
+        let (access, version) = try await latest(request, context)
+        let file = try context.parameters.require("widget")
+        var live = LiveRows.none
+        switch request.uri.queryParameters.get("rows") {
+        case nil, "spec": break
+        case "live":
+            if let widget = file.split(separator: ".").first.flatMap(WidgetReference.init) {
+                live = try await liveRows(of: widget, in: version, projectID: access.project.id)
+            }
+        default: throw APIError.badRequest("rows is spec (the spec's data) or live (with the datasets' rows)")
+        }
+        return try await Self.widget(file, of: version, request: request, renderer: renderer, live: live)
+    }
+
+    /// The rows of the datasets a widget's charts follow, each within its window, as a device
+    /// appends them (nothing for a widget that follows none).
+    private func liveRows(of widget: WidgetReference, in version: SpecVersion, projectID: String) async throws
+        -> LiveRows
+    {
+        var live = LiveRows.none
+        for (name, link) in try renderer.datasetLinks(of: widget, in: version).sorted(by: { $0.key < $1.key }) {
+            let stored = try await api.store.rows(
+                projectID: projectID, dataset: name, last: link.rowLimit,
+                since: link.seconds.map { Date(timeIntervalSinceNow: -$0) })
+            live.rows[name] = stored.map { Self.values(of: $0.json) }
+            live.key += "/rows:\(name)@\(stored.last?.sequence ?? 0)x\(stored.count)"
+        }
+        return live
+    }
+
+    /// A stored row's values as a chart's cells (whole numbers as integers).
+    private static func values(of json: String) -> LiveRow {
+        guard case .object(let values)? = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else {
+            return [:]
+        }
+        return values.mapValues { value in
+            switch value {
+            case .string(let text): .string(text)
+            case .bool(let flag): .bool(flag)
+            case .number(let number):
+                number.rounded() == number && abs(number) < 1e15 ? .int(Int(number)) : .double(number)
+            default: .null
+            }
+        }
     }
 
     /// A widget of `version` named by `file` — its number or scene id and a format: `1.svg`,
     /// `image1-widget2.html`, `3.png` (`?scale=` for PNG) — with its `ETag`.
-    static func widget(_ file: String, of version: SpecVersion, request: Request, renderer: HubRenderer) async throws
-        -> Response
-    {
+    static func widget(
+        _ file: String, of version: SpecVersion, request: Request, renderer: HubRenderer, live: LiveRows = .none
+    ) async throws -> Response {
         let parts = file.split(separator: ".")
         guard parts.count == 2, let widget = WidgetReference(parts[0]),
             let format = WidgetFormat(rawValue: String(parts[1]))
@@ -120,8 +162,9 @@ struct HubRoutes: Sendable {
             }
             scale = value
         }
-        let output = try await renderer.widget(widget, format: format, scale: scale, of: version)
-        let tag = "\"\(version.contentHash.prefix(16))-\(widget.key)-\(format.rawValue)-\(scale)\""
+        let output = try await renderer.widget(widget, format: format, scale: scale, of: version, live: live)
+        let rows = live.key.isEmpty ? "" : "-" + HubRenderer.hexPrefix(of: Array(live.key.utf8))
+        let tag = "\"\(version.contentHash.prefix(16))-\(widget.key)-\(format.rawValue)-\(scale)\(rows)\""
         return response(output, etag: tag, request: request, policy: format == .png ? nil : HubPage.widgetPolicy)
     }
 

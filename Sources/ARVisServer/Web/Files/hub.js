@@ -55,6 +55,7 @@ if (body.dataset.live && body.dataset.version && window.EventSource) {
       if (arActive()) { pending = message.version; return; }
       refresh(message.version);
     },
+    rows: (message) => window.dispatchEvent(new CustomEvent("arvis-rows", { detail: message })),
     deleted: () => say("this spec was deleted"),
   });
 }

@@ -122,8 +122,10 @@ async function run(session, ready, overlay) {
   loadModels(ar);
 
   const onVersion = (event) => applyVersion(ar, event.detail);
+  const onRows = (event) => view.redrawRows(event.detail.widgets || []);
   const onLive = (event) => { if (event.detail !== "live") say("Spec stream: " + event.detail); else if (ar.streamLost) say(""); ar.streamLost = event.detail !== "live"; };
   window.addEventListener("arvis-version", onVersion);
+  window.addEventListener("arvis-rows", onRows);
   window.addEventListener("arvis-live", onLive);
   const controls = {
     "ar-exit": () => session.end(),
@@ -141,6 +143,7 @@ async function run(session, ready, overlay) {
   session.addEventListener("end", () => {
     ar.ended = true;
     window.removeEventListener("arvis-version", onVersion);
+    window.removeEventListener("arvis-rows", onRows);
     window.removeEventListener("arvis-live", onLive);
     if (ar.share) ar.share.close();
     hitSource.cancel();

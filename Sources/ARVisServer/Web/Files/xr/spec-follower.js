@@ -2,7 +2,8 @@
 // the widgets it changed, resumed from the version shown. Shared by the phone page and its AR view.
 
 /// Follows `stream` from version `shown`, calling `on.status(text)`, `on.version(message)` for a
-/// saved version other than the one held, and `on.deleted()`; returns {close(), hold(version)}.
+/// saved version other than the one held, `on.rows(message)` for rows appended to a dataset the
+/// charts follow, and `on.deleted()`; returns {close(), hold(version)}.
 /// The browser reconnects by itself (resuming with the last event id); an end the server means
 /// (access revoked) stops it.
 export function followSpec(stream, shown, on) {
@@ -23,6 +24,8 @@ export function followSpec(stream, shown, on) {
     if (message.type === "spec" && String(message.version) !== held) {
       held = String(message.version);
       on.version(message);
+    } else if (message.type === "rows") {
+      on.rows(message);
     } else if (message.type === "deleted") {
       source.close();
       on.deleted();

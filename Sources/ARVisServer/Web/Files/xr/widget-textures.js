@@ -38,7 +38,8 @@ export function widgetTextures(base) {
   /// The picture, asked again (up to 3 times, after the server's Retry-After) while the server is busy.
   async function fetchPicture(id, version) {
     const scale = textureScale(window.devicePixelRatio, loader.used - (held.get(id) || 0));
-    const url = `${base}/widgets/${encodeURIComponent(id)}.png?scale=${scale}&v=${encodeURIComponent(version)}`;
+    // With the live rows of the datasets its charts follow (none for most widgets).
+    const url = `${base}/widgets/${encodeURIComponent(id)}.png?scale=${scale}&v=${encodeURIComponent(version)}&rows=live`;
     for (let attempt = 1; ; attempt++) {
       loader.requests.push({ id, url, at: performance.timeOrigin + performance.now() });
       const response = await fetch(url);
