@@ -42,6 +42,7 @@ async function trackableImages(scene) {
       const picture = new Image();
       picture.src = url.href;
       await picture.decode();
+      if (!(node.size[0] > 0 && Number.isFinite(node.size[0]))) continue;  // a session refuses it
       images.push({ id, image: await createImageBitmap(picture), widthInMeters: node.size[0] });
     } catch (error) { /* a picture that does not decode: placed by a tap */ }
   }
@@ -109,7 +110,7 @@ async function run(session, ready, overlay) {
   const view = createARScene({ base, scene: ready.scene, version: ready.version, painter, log });
   const tracked = await trackedTargets(session, features, ready.images);
   log.imageTracking = tracked.size > 0;
-  const ar = { session, gl, layer, space, view, painter, features, tracked, world: null, images: {}, anchors: {}, planes: [], placeRequested: false, placing: 0, ended: false, viewer: null, light: 1, frame: 0, share: null, annotate: false, markers: new Map(), models: [], lost: false };
+  const ar = { session, gl, layer, space, view, painter, features, tracked, world: null, images: {}, anchors: {}, planes: [], placeRequested: false, placing: 0, ended: false, viewer: null, light: 1, frame: firstFrame(), share: null, annotate: false, markers: new Map(), models: [], lost: false };
   // Every quad the scene holds is drawn: widgets of the scene, and link children once opened.
   log.quads = () => [...view.state.quads.values()].filter((quad) => quad.matrix).map((quad) => ({ id: quad.id, kind: quad.kind, parent: quad.parent, matrix: Array.from(quad.matrix), size: quad.size, texture: quad.status, visible: true }));
   const panel = widgetPanel($("ar-panel"), base, () => { log.panel = null; });
@@ -149,6 +150,9 @@ async function run(session, ready, overlay) {
     hitSource.cancel();
     panel.close();
     view.dispose();
+    // The context goes with the session (a browser keeps only a few): the next one makes its own.
+    const lose = gl.getExtension("WEBGL_lose_context");
+    if (lose) lose.loseContext();
     overlay.hidden = true;
     log.state = "ended";
     log.quads = () => [];
@@ -247,7 +251,8 @@ function followTracking(ar, frame) {
     if (!anchored) continue;
     const placed = Array.from(multiply(anchored.transform.matrix, held.offset));
     const previous = key === "world" ? ar.world : ar.images[key];
-    if (previous && placed.every((value, index) => Math.abs(value - previous[index]) < 1e-6)) continue;
+    // An anchor's pose trembles a little every frame: under half a millimetre it stays put.
+    if (previous && placed.every((value, index) => Math.abs(value - previous[index]) < 5e-4)) continue;
     if (key === "world") ar.world = placed; else ar.images[key] = placed;
     moved = true;
   }
@@ -421,7 +426,7 @@ async function toggleShare(ar) {
   if (ar.share) { ar.share.close(); ar.share = null; button.setAttribute("aria-pressed", "false"); $("ar-annotate").hidden = true; return; }
   if (ar.shareStarting) return;
   const params = new URLSearchParams(location.search), hash = new URLSearchParams(location.hash.slice(1));
-  const link = hash.get("link"), token = localStorage.getItem("arvis.token");
+  const link = sessionStorage.getItem(roomLinkKey) || hash.get("link"), token = localStorage.getItem("arvis.token");
   const room = params.get("room") || "main";
   Object.assign(log.share, { room, error: null });
   if (link) {
@@ -451,6 +456,21 @@ async function toggleShare(ar) {
     },
     removed: (id) => { ar.markers.delete(id); log.annotations = log.annotations.filter((a) => a.id !== id); },
   });
+}
+
+/// A frame id to start a session's pose packets at: random, so two sessions in one room (or one
+/// after another) never name the same frame.
+const firstFrame = () => crypto.getRandomValues(new Uint32Array(1))[0] >>> 1;
+
+/// Where a room link from the page's address is kept once read: the address loses it, so it is
+/// neither in the history nor shown on screen.
+const roomLinkKey = "arvis.roomLink";
+{
+  const link = new URLSearchParams(location.hash.slice(1)).get("link");
+  if (link) {
+    sessionStorage.setItem(roomLinkKey, link);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
 }
 
 // A touch on the overlay's controls or panel is theirs, not a tap in the room.

@@ -18,7 +18,11 @@ export function widgetPanel(root, base, onClose) {
     Object.assign(root.style, { visibility: "hidden", left: "0px", top: "0px", width: "1024px", height: "1024px" });
     root.hidden = false;
     return new Promise((resolve, reject) => {
-      frame.onload = () => resolve(frame.contentDocument);
+      frame.onload = () => {
+        // A touch on the panel's page is the panel's, not a tap in the room.
+        frame.contentDocument.addEventListener("beforexrselect", (event) => event.preventDefault());
+        resolve(frame.contentDocument);
+      };
       frame.onerror = () => reject(new Error("the widget's page did not load"));
       frame.src = `${base}/widgets/${encodeURIComponent(id)}.html?v=${encodeURIComponent(version)}`;
     });
