@@ -202,6 +202,13 @@ function setPlacing(ar) {
   log.state = waitingWorld || nextImage || unseen.length ? "placing" : "placed";
 }
 
+/// Whether a tap places something: the environment, or an image target no picture places. (A
+/// tracked target not seen yet waits for its picture; meanwhile taps reach the widgets.)
+function tapPlaces(ar) {
+  const scene = ar.view.state.scene, trackedIds = new Set(ar.tracked.values());
+  return (scene.needsWorld && !ar.world) || scene.images.some((id) => !ar.images[id] && !trackedIds.has(id));
+}
+
 /// Publishes the placements to the scene and the log.
 function updatePlacement(ar) {
   ar.view.setPlacement(ar.world, ar.images);
@@ -220,7 +227,7 @@ function onFrame(ar, frame, hitSource, reticleTexture, probe) {
   ar.viewer = pose.transform.matrix;
   followTracking(ar, frame);
   let reticle = null;
-  if (log.state === "placing") {
+  if (log.state === "placing" && tapPlaces(ar)) {
     const hits = frame.getHitTestResults(hitSource), pose = hits.length ? hits[0].getPose(ar.space) : null;
     reticle = pose ? pose.transform.matrix : null;
     // A tap asks for a placement; it is made here, in a frame, where the hit can take an anchor.
@@ -298,7 +305,7 @@ function draw(ar, pose, reticle, reticleTexture) {
 /// A tap: places the next target while placing; afterwards a tap on a widget opens its controls
 /// or links (or, annotating, places a note in the shared room).
 async function select(ar, event, panel) {
-  if (log.state === "placing") { ar.placeRequested = true; return; }
+  if (log.state === "placing" && tapPlaces(ar)) { ar.placeRequested = true; return; }
   const ray = event.frame.getPose(event.inputSource.targetRaySpace, ar.space);
   if (!ray) return;
   const m = ray.transform.matrix, origin = [m[12], m[13], m[14]], direction = [-m[8], -m[9], -m[10]];
