@@ -50,7 +50,6 @@ public struct HTMLWriter: Sendable {
         <meta charset="utf-8">
         <meta http-equiv="Content-Security-Policy" content="\(Self.contentSecurityPolicy)">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <link rel="icon" href="data:,">
         <title>\(escape(title))</title>
         <style>\(Self.style)</style>
         </head>
