@@ -57,7 +57,7 @@ struct AbuseTests: ServerTesting {
         // Two starts that never ended: the process died while working on it, twice.
         try await store.countAssetAttempt(id: asset.id)
         #expect(try await store.countAssetAttempt(id: asset.id) == 2)
-        let library = AssetLibrary(directory: try scratch.folder().path, store: store, logger: Logger(label: "test"))
+        let library = AssetLibrary(directory: try scratch.folder().path, store: store, logger: .quiet)
         let running = Task { try await library.run() }
         var status = Asset.Status.processing
         for _ in 0..<100 where status == .processing {
@@ -129,7 +129,9 @@ struct AbuseTests: ServerTesting {
                 let frame = try await closeFrame(of: socket)
                 #expect(frame?.closeCode == .unknown(4003) && frame?.reason?.contains("access revoked") == true)
             }
-            #expect(ContinuousClock.now - removedAt < .seconds(1))
+            // Pushed, not found by the next session check (a minute later): a bound with room for a
+            // loaded CI machine that still tells the two apart.
+            #expect(ContinuousClock.now - removedAt < .seconds(10))
 
             // Anyone may follow an unlisted project's spec, until it is made private.
             _ = try await client.execute(
@@ -175,7 +177,7 @@ struct AbuseTests: ServerTesting {
 
     @Test func streamsOfASessionThatExpiredEndAtTheNextCheck() async throws {
         let store = try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("arvis.sqlite").path)
-        let hub = LiveHub(store: store, logger: Logger(label: "test"), sessionCheckInterval: .milliseconds(50)) {
+        let hub = LiveHub(store: store, logger: .quiet, sessionCheckInterval: .milliseconds(50)) {
             grant in
             if grant.token == "expired" { throw APIError.tokenNotValid }
         }
@@ -290,7 +292,7 @@ struct AbuseTests: ServerTesting {
             store: store, configuration: configuration,
             library: AssetLibrary(
                 directory: configuration.assetDirectory, store: store,
-                logger: Logger(label: "test")))
+                logger: .quiet))
         _ = try await api.signUp(.init(body: .json(.init(username: "vera", password: "correct horse battery"))))
         func signIn(_ password: String, from address: String) async throws -> Operations.SignIn.Output {
             try await RequestAddress.$current.withValue(address) {
@@ -374,7 +376,7 @@ struct AbuseTests: ServerTesting {
             #expect(line.hasPrefix("HTTP/1.1 414"))
             let started = ContinuousClock.now
             let silent = try await RawConnection(port: port).exchange("GET / HTTP/1.1\r\nHost: x\r\n", timeout: 10)
-            #expect(silent.isEmpty && ContinuousClock.now - started < .seconds(5), "a partial head was left open")
+            #expect(silent.isEmpty && ContinuousClock.now - started < .seconds(8), "a partial head was left open")
             let health = try await RawConnection(port: port).exchange(
                 "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout: 30)
             #expect(health.hasPrefix("HTTP/1.1 200"), "after the silent connection: \(health.prefix(200))")

@@ -31,7 +31,7 @@ extension ServerTesting {
         configure(&configuration)
         let store = try await Store.open(sqliteAt: configuration.databasePath)
         do {
-            let app = try ARVisServer.application(configuration, store: store, logger: Logger(label: "test"))
+            let app = try ARVisServer.application(configuration, store: store, logger: .quiet)
             try await app.test(live ? .live : .router, body)
         } catch {
             await store.close()
@@ -185,5 +185,15 @@ extension ServerTesting {
     /// The `error.code` of an error response.
     func errorCode(_ response: TestResponse) throws -> String? {
         try? decode(Components.Schemas._Error.self, response).error.code
+    }
+}
+
+extension Logger {
+    /// The servers' logger in tests: warnings and worse only, so the report of a failing test is not
+    /// buried under thousands of request lines at the end of CI's output.
+    static var quiet: Logger {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        return logger
     }
 }
