@@ -203,6 +203,17 @@ enum Migrations {
             """,
             "CREATE INDEX room_links_by_project ON room_links(project_id)",
         ],
+        [
+            // Issue 27: an id per room link, so an owner can list links and withdraw one (the links
+            // made before it are named by the start of their token's hash, in a UUID's shape, which
+            // tells nothing of the token).
+            "ALTER TABLE room_links ADD COLUMN id TEXT",
+            """
+            UPDATE room_links SET id = substr(token_hash, 1, 8) || '-' || substr(token_hash, 9, 4) || '-'
+                || substr(token_hash, 13, 4) || '-' || substr(token_hash, 17, 4) || '-' || substr(token_hash, 21, 12)
+            """,
+            "CREATE UNIQUE INDEX room_links_by_id ON room_links(project_id, id)",
+        ],
     ]
 
     /// Runs the steps the database has not run yet. On PostgreSQL a session lock keeps two server

@@ -126,7 +126,7 @@ struct AbuseTests: ServerTesting {
                 try await client.execute(uri: "/api/v1/projects/\(slug)/members/bruno", method: .delete, headers: owner)
                     .status == .noContent)
             for socket in [room, stream] {
-                let frame = try await closeFrame(of: socket)
+                let frame = try await socket.closeFrame(within: .seconds(3))
                 #expect(frame?.closeCode == .unknown(4003) && frame?.reason?.contains("access revoked") == true)
             }
             // Pushed, not found by the next session check (a minute later): a bound with room for a
@@ -144,12 +144,12 @@ struct AbuseTests: ServerTesting {
                 uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
                 body: try json(["visibility": "private"]))
             #expect(patched.status == .ok)
-            #expect(try await closeFrame(of: anonymous)?.closeCode == .unknown(4003))
+            #expect(try await anonymous.closeFrame(within: .seconds(3))?.closeCode == .unknown(4003))
 
             #expect(
                 try await client.execute(uri: "/api/v1/sessions/current", method: .delete, headers: owner).status
                     == .noContent)
-            #expect(try await closeFrame(of: owners)?.closeCode == .unknown(4003))
+            #expect(try await owners.closeFrame(within: .seconds(3))?.closeCode == .unknown(4003))
         }
     }
 
@@ -169,7 +169,7 @@ struct AbuseTests: ServerTesting {
                 body: try json(["role": "viewer"]))
             try? await room.send(
                 #"{"type": "plant", "species": "Quercus suber", "position": {"x": 0, "z": 0}, "clientId": "b-1"}"#)
-            #expect(try await closeFrame(of: room)?.closeCode == .unknown(4003))
+            #expect(try await room.closeFrame(within: .seconds(3))?.closeCode == .unknown(4003))
             let trees = try await client.execute(uri: "/api/v1/projects/\(slug)/trees", method: .get, headers: owner)
             #expect(try self.trees(trees).isEmpty, "a demoted editor planted")
         }
@@ -199,19 +199,6 @@ struct AbuseTests: ServerTesting {
         #expect(!anonymous.isClosing)
         running.cancel()
         await store.close()
-    }
-
-    /// The frame `socket` is closed with, failing after 3 s.
-    private func closeFrame(of socket: TestSocket) async throws -> WebSocketCloseFrame? {
-        try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
-            group.addTask { try await socket.closeFrame() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(3))
-                throw TestSocketError.timedOut
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
-        }
     }
 
     // MARK: 5. Expensive requests

@@ -124,6 +124,15 @@ struct AuthorizationMatrixTests: ServerTesting {
         Route(
             method: .get, path: "/live/garden/rooms/visit", visibility: "public",
             expected: [401, 426, 426, 426, 403, 401]),
+        // Room links are the owners'.
+        Route(
+            method: .get, path: "/api/v1/projects/garden/rooms/visit/links", expected: [401, 403, 403, 200, 404, 401]),
+        Route(
+            method: .post, path: "/api/v1/projects/garden/rooms/visit/links", body: "{}",
+            expected: [401, 403, 403, 201, 404, 401]),
+        Route(
+            method: .delete, path: "/api/v1/projects/garden/rooms/visit/links/00000000-0000-0000-0000-000000000000",
+            expected: [401, 403, 403, 404, 404, 401]),
         // The gallery: `{asset}` is the id of the cube the owner uploaded.
         Route(method: .get, path: "/api/v1/projects/garden/assets", expected: read),
         Route(

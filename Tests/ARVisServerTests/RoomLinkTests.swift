@@ -34,6 +34,7 @@ struct RoomLinkTests: ServerTesting {
     }
 
     private struct Link: Decodable {
+        var id: String
         var token: String
         var room: String
         var spec: String?
@@ -84,6 +85,46 @@ struct RoomLinkTests: ServerTesting {
             let revoked = try await lookUp(client, created.token)
             #expect(revoked.status == .gone)
             #expect(try errorCode(revoked) == "roomLinkRevoked")
+        }
+    }
+
+    @Test func ownersListARoomsLinksWithoutTheirTokensAndWithdrawOne() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Museum", visibility: "unlisted")
+            let later = try decode(Link.self, try await link(client, owner, slug, room: "visit", #"{"minutes": 90}"#))
+            let sooner = try decode(Link.self, try await link(client, owner, slug, room: "visit", #"{"minutes": 5}"#))
+            _ = try await link(client, owner, slug, room: "other", "{}")
+            let listing = "/api/v1/projects/\(slug)/rooms/visit/links"
+            let listed = try await client.execute(uri: listing, method: .get, headers: owner)
+            #expect(listed.status == .ok)
+            let links = try #require(try object(listed)["links"] as? [[String: Any]])
+            #expect(links.compactMap { $0["id"] as? String } == [sooner.id, later.id], "soonest to expire first")
+            #expect(links.allSatisfy { $0["token"] == nil && $0["createdBy"] as? String == "ana" })
+            #expect(!String(buffer: listed.body).contains(later.token))
+
+            let editor = try await signIn(client, "bea")
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/members/bea", method: .put, headers: owner,
+                body: try json(["role": "editor"]))
+            #expect(try await client.execute(uri: listing, method: .get, headers: editor).status == .forbidden)
+            #expect(
+                try await client.execute(uri: "\(listing)/\(later.id)", method: .delete, headers: editor).status
+                    == .forbidden)
+
+            #expect(
+                try await client.execute(uri: "\(listing)/\(later.id)", method: .delete, headers: owner).status
+                    == .noContent)
+            #expect(try await lookUp(client, later.token).status == .notFound, "a withdrawn link no longer works")
+            #expect(try await lookUp(client, sooner.token).status == .ok, "the other link still does")
+            let again = try await client.execute(uri: "\(listing)/\(later.id)", method: .delete, headers: owner)
+            #expect(again.status == .notFound)
+            #expect(try errorMessage(again).contains(later.id))
+            let elsewhere = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/rooms/other/links/\(sooner.id)", method: .delete, headers: owner)
+            #expect(elsewhere.status == .notFound, "a link is withdrawn from its own room only")
+            let left = try object(try await client.execute(uri: listing, method: .get, headers: owner))
+            #expect((left["links"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [sooner.id])
         }
     }
 
@@ -174,6 +215,17 @@ struct RoomLinkTests: ServerTesting {
                 #expect(refused.status == status, "\(path) with \(link)")
                 #expect(try errorMessage(refused).isEmpty == false)
             }
+
+            // Withdrawn: a device in the room with it is closed at once, as when access is revoked.
+            let again = TestSocket(
+                port: port, path: "/live/\(slug)/rooms/visit?role=publisher",
+                protocols: ["arvis", "arvis.link.\(created.token)"])
+            #expect(try await again.nextJSON()["role"] as? String == "publisher")
+            let withdrawn = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/rooms/visit/links/\(created.id)", method: .delete, headers: owner)
+            #expect(withdrawn.status == .noContent)
+            let frame = try await again.closeFrame(within: .seconds(10))
+            #expect(frame?.closeCode == .unknown(4003), "closed for the withdrawn link, not at the next session check")
         }
     }
 }

@@ -85,6 +85,19 @@ final class TestSocket: Sendable {
         try await connection.value
     }
 
+    /// The frame the server closes with, failing after `timeout`.
+    func closeFrame(within timeout: Duration) async throws -> WebSocketCloseFrame? {
+        try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
+            group.addTask { try await self.closeFrame() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw TestSocketError.timedOut
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+
     func close() async throws {
         try await writer().close(.normalClosure, reason: nil)
         _ = try? await connection.value

@@ -16,10 +16,8 @@ extension ARVisAPI {
 
     func listAnnotations(_ input: Operations.ListAnnotations.Input) async throws -> Operations.ListAnnotations.Output {
         let access = try await access(input.path.project)
-        if let room = input.query.room, !ItemName.isValid(room) {
-            throw APIError.badRequest("a room name is 1 to 100 letters, digits, '_' or '-'")
-        }
-        let annotations = try await store.annotations(projectID: access.project.id, room: input.query.room)
+        let annotations = try await store.annotations(
+            projectID: access.project.id, room: try input.query.room.map(Self.room))
         return .ok(.init(body: .json(.init(annotations: annotations.map(Self.schema)))))
     }
 

@@ -10,11 +10,7 @@ extension ARVisAPI {
     func createRoomLink(_ input: Operations.CreateRoomLink.Input) async throws -> Operations.CreateRoomLink.Output {
         let access = try await access(input.path.project, needs: .owner)
         guard case .json(let request) = input.body else { throw APIError.badRequest("send JSON {minutes?, spec?}") }
-        let room = input.path.room
-        guard ItemName.isValid(room) else {
-            throw APIError.badRequest(
-                "a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
-        }
+        let room = try Self.room(input.path.room)
         let minutes = request.minutes ?? 60
         guard (1...1440).contains(minutes) else {
             throw APIError.invalid("invalidLifetime", "a room link works 1 to 1440 minutes (a day)")
@@ -40,7 +36,40 @@ extension ARVisAPI {
         return .created(
             .init(
                 body: .json(
-                    .init(token: token, room: room, spec: request.spec, url: url, expiresAt: link.expiresAt))))
+                    .init(
+                        id: link.id, token: token, room: room, spec: request.spec, url: url, expiresAt: link.expiresAt))
+            ))
+    }
+
+    func listRoomLinks(_ input: Operations.ListRoomLinks.Input) async throws -> Operations.ListRoomLinks.Output {
+        let access = try await access(input.path.project, needs: .owner)
+        let links = try await store.roomLinks(projectID: access.project.id, room: try Self.room(input.path.room))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        links: links.map {
+                            .init(
+                                id: $0.link.id, room: $0.link.room, spec: $0.link.spec, expiresAt: $0.link.expiresAt,
+                                createdBy: $0.creator)
+                        }))))
+    }
+
+    func deleteRoomLink(_ input: Operations.DeleteRoomLink.Input) async throws -> Operations.DeleteRoomLink.Output {
+        let access = try await access(input.path.project, needs: .owner)
+        try await store.deleteRoomLink(
+            projectID: access.project.id, room: try Self.room(input.path.room), id: input.path.id)
+        return .noContent(.init())
+    }
+
+    /// `name` when it can name a room.
+    /// - Throws: ``APIError`` `400` otherwise.
+    static func room(_ name: String) throws -> String {
+        guard ItemName.isValid(name) else {
+            throw APIError.badRequest(
+                "a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
+        }
+        return name
     }
 
     func lookUpRoomLink(_ input: Operations.LookUpRoomLink.Input) async throws -> Operations.LookUpRoomLink.Output {

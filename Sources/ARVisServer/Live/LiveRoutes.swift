@@ -174,11 +174,7 @@ struct LiveRoutes: Sendable {
     private func roomAccess(_ request: Request, parameters: Parameters) async throws -> RoomAccess {
         let publishes = request.uri.queryParameters["role"].map(String.init) == "publisher"
         let slug = try parameters.require("project")
-        let room = try parameters.require("room")
-        guard ItemName.isValid(room) else {
-            throw APIError.badRequest(
-                "a room name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
-        }
+        let room = try ARVisAPI.room(try parameters.require("room"))
         if let link = Self.roomLink(request) {
             // A room link: the room's publisher (sending poses and planes, annotating) while the
             // link works; nothing else in the project.
