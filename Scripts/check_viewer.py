@@ -12,16 +12,14 @@ logged a console error. Screenshots go to SCREENSHOTS. Prints 'N passed, N faile
 """
 import io
 import os
-import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checking import Checks, call, free_port, wait_for_frame, wait_until_up  # noqa: E402
+from checking import Checks, call, served, wait_for_frame  # noqa: E402
 from playwright.sync_api import sync_playwright
 
 ARVIS, FIXTURES, SHOTS = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
@@ -47,12 +45,7 @@ def canvas_png(page):
 
 
 def main():
-    data = tempfile.mkdtemp()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([ARVIS, "serve", "--data", data, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_until_up(base)
+    with served(ARVIS) as base:
         call(base, "POST", "/api/v1/accounts", {"username": "viewer", "password": "a long enough password"})
         token = call(base, "POST", "/api/v1/sessions", {"username": "viewer", "password": "a long enough password"})["token"]
         call(base, "POST", "/api/v1/projects", {"slug": "models", "name": "Models", "visibility": "unlisted"}, token)
@@ -131,9 +124,6 @@ def main():
                 phone.close()
             browser.close()
         check("no console errors on any page", not errors, errors[:5])
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     check.finish()
 
 

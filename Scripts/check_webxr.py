@@ -40,7 +40,7 @@ import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checking import Checks, call, free_port, wait_for, wait_until_up  # noqa: E402
+from checking import Checks, call, served, wait_for  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
@@ -256,9 +256,11 @@ def png_bytes(rgba):
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
 
 
-def target_picture():
-    """A 96-pixel picture for the image target (quadrants and a diagonal), as a data: URL."""
+def target_picture(flipped=False):
+    """A 96-pixel picture for the image target (quadrants and a diagonal; `flipped`: mirrored), as a data: URL."""
     y, x = np.mgrid[0:96, 0:96]
+    if flipped:
+        x = 95 - x
     rgb = np.zeros((96, 96, 3), np.uint8)
     rgb[..., 0] = np.where(x < 48, 220, 30)
     rgb[..., 1] = np.where(y < 48, 200, 60)
@@ -908,6 +910,11 @@ def check_warm_entry(page, nodes):
     hit, _ = centre_hit(viewer)
     check_placement(page, "world, second entry", nodes, world_placements(nodes, world_placement(hit, viewer["position"])))
     print(f"RESULT webxr_enter_to_placed_ms {took:.0f} ms")
+    page.click("#ar-share")
+    apart = wait_for(page, "window.arvisXR.share.state === 'on' && window.arvisXR.annotationsElsewhere === 3 && window.arvisXR.annotations.length === 0 && 'ok'", 10)
+    check("sharing again in the new session, the first session's 3 notes are not drawn in its coordinates", apart == "ok",
+          page.evaluate("[window.arvisXR.annotations, window.arvisXR.annotationsElsewhere]"))
+    page.click("#ar-share")
 
 
 def without_webxr(browser, port, base):
@@ -956,7 +963,7 @@ def image_runs(browser, port, base, token):
     put_spec(base, token, "museum", "ensor", tracked)
     put_spec(base, token, "museum", "ensor-remote", original)
     nodes = scene_nodes(call(base, "GET", "/s/museum/ensor/scene.json"))
-    tracked_run(browser, port, base, nodes)
+    tracked_run(browser, port, base, nodes, token, tracked)
     fallback_run(browser, port, base, nodes)
     remote_run(browser, port, base)
 
@@ -965,8 +972,9 @@ def image_pose(matrix):
     return {"position": matrix[:3, 3].tolist(), "orientation": basis_quaternion(matrix[:3, :3])}
 
 
-def tracked_run(browser, port, base, nodes):
-    """Image tracking: the widgets follow the scripted image pose; the link opens its child in AR."""
+def tracked_run(browser, port, base, nodes, token, spec):
+    """Image tracking: the widgets follow the scripted image pose; the link opens its child in AR; a
+    save that changes the picture stops the session following the old one."""
     # Another field of view: the page draws with the view's projectionMatrix, not one of its own.
     page = phone(browser, port, base + "/s/museum/ensor", imageTracking=True, fovY=48.0)
     check("ensor (tracked): entering AR, the page waits for the picture", enter_ar(page, look([0.0, 1.5, 0.6], [0.1, 1.45, -2.0])), state(page))
@@ -988,6 +996,18 @@ def tracked_run(browser, port, base, nodes):
     check_placement(page, "ensor (tracked, moved to a table): the widgets follow", opened, {"image1": quad_frame(table)})
     set_viewer(page, look([0.3, 1.5, -0.2], [0.3, 0.8, -1.0]))
     screenshot(framebuffer(page), "ensor-on-a-table")
+    # Another picture is saved: the session still tracks the old one (index 0), which no longer
+    # places the target: it stays on the table.
+    changed = json.loads(json.dumps(spec))
+    changed["imageTrackingConfigurations"][0]["imageURL"] = target_picture(flipped=True)
+    saved = put_spec(base, token, "museum", "ensor", changed)["version"]
+    untracked = wait_for(page, f"(() => {{ __xr.frame(); return window.arvisXR.version === {saved} && window.arvisXR.trackedTargets.length === 0; }})() && 'ok'", 10)
+    page.evaluate("(pose) => __xr.setImage(0, pose)", image_pose(wall))
+    frames(page, 3)
+    check("ensor (tracked): saved with another picture, the old picture no longer moves the target", untracked == "ok",
+          page.evaluate("[window.arvisXR.version, window.arvisXR.trackedTargets]"))
+    check_placement(page, "ensor (picture changed): the widgets stay where last seen", opened, {"image1": quad_frame(table)})
+    put_spec(base, token, "museum", "ensor", spec)
     page.context.close()
 
 
@@ -1045,6 +1065,117 @@ def crowd_run(browser, port, base, token):
     page.context.close()
 
 
+def sensor_spec():
+    """A world anchor with a line chart that follows the dataset `hall` (its newest 20 rows)."""
+    chart = {"chart": {"dataSources": [{"label": "hall", "data": {"time": ["09:00"], "celsius": [19.0]}, "dataset": {"name": "hall", "rows": 20}}],
+                       "components": [{"type": "LineMark", "config": {"dataKey": "hall", "x": {"field": "time"}, "y": {"field": "celsius"}}}],
+                       "styleConfiguration": {"maxWidth": 600, "maxHeight": 300}}}
+    return {"worldAnchors": [{"id": "hall", "position": [0, 0, 0], "relationships": [widget([0, 0, -1.3], [700, 400], chart)]}]}
+
+
+def rows_run(browser, port, base, token):
+    """A chart that follows a dataset is drawn again in AR, with the rows, as a device appends them."""
+    check.require("the sensor environment validates", validate(sensor_spec(), "sensor"))
+    put_spec(base, token, "museum", "sensor", sensor_spec())
+    page = phone(browser, port, base + "/s/museum/sensor")
+    nodes = scene_nodes(call(base, "GET", "/s/museum/sensor/scene.json"))
+    first_entry(page, nodes, "rows")
+    check("rows: the chart's texture loads", textures_ready(page))
+    (chart,) = sorted(quads(page))
+    before = fetch_png(base, page, chart)
+    updates = page.evaluate(f"window.arvisXR.textureUpdates.filter((u) => u.id === {json.dumps(chart)}).length")
+    for minute, celsius in ((1, 21.5), (2, 24.0), (3, 22.5)):
+        call(base, "POST", "/api/v1/projects/museum/datasets/hall/rows", {"time": f"09:0{minute}", "celsius": celsius}, token)
+    redrawn = wait_for(page, f"(() => {{ __xr.frame(); return window.arvisXR.textureUpdates.filter((u) => u.id === {json.dumps(chart)}).length > {updates}; }})() && 'ok'", 10)
+    frames(page, 2)
+    after = fetch_png(base, page, chart)
+    url = page.evaluate(f"window.arvisXR.textureRequests.filter((r) => r.id === {json.dumps(chart)}).map((r) => r.url).pop()")
+    check("rows: appended rows redraw the chart in AR, in the same session, from the live rows", redrawn == "ok" and "rows=live" in url
+          and after != before and page.evaluate("__xr.sessionCount") == 1, (redrawn, url))
+    screenshot(framebuffer(page), "rows")
+    page.context.close()
+
+
+def cube_glb(size=0.3):
+    """A pure green cube, `size` metres a side, centred on its origin (trimesh)."""
+    import trimesh
+    box = trimesh.creation.box(extents=(size, size, size))
+    # A material's base colour (the viewer's renderer reads no vertex colours).
+    box.visual = trimesh.visual.TextureVisuals(material=trimesh.visual.material.PBRMaterial(baseColorFactor=[0, 255, 0, 255], metallicFactor=0.0))
+    return box.export(file_type="glb")
+
+
+def green_box(pixels):
+    """The bounding box [left, top, right, bottom] (top-down pixels) of the green cube's pixels, or None."""
+    r, g, b, a = (pixels[..., k].astype(int) for k in range(4))
+    mask = (g > 30) & (g > 2 * r + 10) & (g > 2 * b + 10) & (a > 200)
+    if mask.sum() < 20:
+        return None
+    ys, xs = np.nonzero(mask)
+    return np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], float)
+
+
+def projected_box(view, matrix, size=0.3):
+    """The bounding box of a cube's projected corners: `size` a side, centred on `matrix`'s origin."""
+    corners = [matrix @ [x, y, z, 1] for x in (-size / 2, size / 2) for y in (-size / 2, size / 2) for z in (-size / 2, size / 2)]
+    points = np.array([project(view, corner[:3]) for corner in corners])
+    return np.array([*points.min(axis=0), *points.max(axis=0)])
+
+
+def model_spec(model, position):
+    """A world anchor with one text widget, and the gallery cube placed at `position`."""
+    return {"worldAnchors": [{"id": "yard", "position": [0, 0, 0], "relationships": [widget([-0.6, 0, -1.4], [500, 250], text("The yard", 48))]}],
+            "placements": [{"model": model, "position": position}]}
+
+
+def model_run(browser, port, base, token):
+    """A gallery model placed by the spec is drawn in AR where scene.json puts it, and follows saves:
+    moved, it moves; removed, it goes (in the same session)."""
+    asset = call(base, "POST", "/api/v1/projects/museum/assets?name=Green%20cube", cube_glb(), token, "application/octet-stream")
+    for _ in range(600):
+        current = call(base, "GET", f"/api/v1/projects/museum/assets/{asset['id']}", token=token)
+        if current["status"] != "processing":
+            break
+        time.sleep(0.1)
+    if not check("the green cube is processed for the gallery", current["status"] == "ready", current.get("failure", current["status"])):
+        return
+    model = f"/api/v1/projects/museum/assets/{asset['id']}/model.glb"
+    etag = put_spec(base, token, "museum", "yard", model_spec(model, [0, 0.15, -1.2]))["etag"]
+    page = phone(browser, port, base + "/s/museum/yard")
+    nodes = scene_nodes(call(base, "GET", "/s/museum/yard/scene.json"))
+    placements = first_entry(page, nodes, "model")
+    (placement_id,) = [node_id for node_id, node in nodes.items() if node["kind"] == "placement"]
+    loaded = wait_for(page, f"window.arvisXR.models.includes({json.dumps(placement_id)}) && 'ok'", 20)
+    check(f"model: the spec's gallery model loads ({placement_id})", loaded == "ok", page.evaluate("window.arvisXR.models"))
+    world = placements["world-yard"] @ np.linalg.inv(column_major(nodes["world-yard"]["transform"]))
+
+    def box_error(scene):
+        """How far (pixels) the drawn cube's edges are from its projected corners', seen from above and in front."""
+        matrix = world @ column_major(scene[placement_id]["transform"])
+        centre = matrix[:3, 3]
+        set_viewer(page, look(centre + [0.0, 0.6, 1.4], centre), 3)
+        drawn = green_box(framebuffer(page))
+        return float(np.abs(drawn - projected_box(view_of(page), matrix)).max()) if drawn is not None else float("inf")
+
+    error = box_error(nodes)
+    screenshot(framebuffer(page), "model")
+    check(f"model: the cube is drawn where its placement puts it (edges within {error:.1f} px of its projected corners')", error <= 2)
+
+    etag = put_spec(base, token, "museum", "yard", model_spec(model, [0.5, 0.15, -1.2]), etag)["etag"]
+    moved = wait_for(page, "(() => { __xr.frame(); return window.arvisXR.version === 2; })() && 'ok'", 10)
+    frames(page, 2)
+    nodes = scene_nodes(call(base, "GET", "/s/museum/yard/scene.json"))
+    error = box_error(nodes)
+    check(f"model: saved moved, the cube moves in the same session (edges within {error:.1f} px of its new place)",
+          moved == "ok" and error <= 2 and page.evaluate("__xr.sessionCount") == 1, moved)
+
+    put_spec(base, token, "museum", "yard", {"worldAnchors": model_spec(model, [0, 0, 0])["worldAnchors"]}, etag)
+    gone = wait_for(page, "(() => { __xr.frame(); return window.arvisXR.version === 3 && window.arvisXR.models.length === 0; })() && 'ok'", 10)
+    frames(page, 2)
+    check("model: saved without it, the cube goes", gone == "ok" and green_box(framebuffer(page)) is None, page.evaluate("window.arvisXR.models"))
+    page.context.close()
+
+
 def expired_run(browser, port, base, link):
     """A room link past its expiry: refused by the API in its error shape, by the room, and on the page."""
     expires = datetime.fromisoformat(link["expiresAt"].replace("Z", "+00:00")).timestamp()
@@ -1086,12 +1217,8 @@ def setup(base):
 
 
 def main():
-    data = tempfile.mkdtemp()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([ARVIS, "serve", "--data", data, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_until_up(base)
+    with served(ARVIS) as base:
+        port = int(base.rsplit(":", 1)[1])
         owner, link, expiring = setup(base)
         with sync_playwright() as playwright:
             # The phone and the author's (or expert's) computer are two browsers, as they are two
@@ -1102,14 +1229,13 @@ def main():
             world_run(browser, desk, port, base, owner, link)
             image_runs(browser, port, base, owner)
             crowd_run(browser, port, base, owner)
+            model_run(browser, port, base, owner)
+            rows_run(browser, port, base, owner)
             expired_run(browser, port, base, expiring)
             desk.close()
             browser.close()
         check("no console errors on any page", not errors, errors[:5])
         check("nothing requested from outside the server", not outside, outside[:5])
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     check.finish()
 
 

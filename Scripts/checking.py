@@ -1,8 +1,14 @@
 """What the check scripts share: counting checks and printing the closing 'N passed, N failed' line,
-and talking to a live `arvis serve` (a free port, JSON calls, waiting for it to answer)."""
+and talking to a live `arvis serve` (one started for a `with` block, JSON calls, waiting for it to
+answer)."""
+import contextlib
 import json
+import os
+import shutil
 import socket
+import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -69,6 +75,35 @@ def wait_until_up(base, seconds=10):
         except OSError:
             time.sleep(0.1)
     raise SystemExit(f"the server at {base} did not answer within {seconds} s")
+
+
+@contextlib.contextmanager
+def served(binary, seconds=30):
+    """A fresh `arvis serve` for the `with` block, on a free port with its own data folder: its
+    base URL. Its output goes to serve.log in that folder and is printed when it does not come up;
+    it is stopped, and the folder removed, when the block ends."""
+    data = tempfile.mkdtemp(prefix="arvis-check-")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with open(os.path.join(data, "serve.log"), "wb") as log:
+        server = subprocess.Popen([binary, "serve", "--data", data, "--port", str(port)], stdout=log, stderr=log,
+                                  stdin=subprocess.DEVNULL)
+    try:
+        try:
+            wait_until_up(base, seconds)
+        except SystemExit:
+            with open(os.path.join(data, "serve.log"), errors="replace") as log:
+                print(log.read()[-4000:], file=sys.stderr)
+            raise
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def wait_for(page, script, timeout=20):

@@ -26,11 +26,13 @@ function uploadTextures(gl, glb) {
 }
 
 /// A renderer on `gl`: {bounds (of what is uploaded), upload(glb), draw(camera, width, height),
-/// render(view, projection, base, light)}.
+/// render(view, projection, base, light), dispose()}.
 export function createRenderer(gl) {
   const { program, u } = linkProgram(gl, vertexShader, fragmentShader, ["aPosition", "aNormal", "aUV"], uniforms);
   const draws = [];
   const bounds = emptyBounds();
+  const owned = { buffers: [], textures: [] };
+  const buffer = () => { const made = gl.createBuffer(); owned.buffers.push(made); return made; };
 
   /// One primitive as a vertex array (positions, normals, texture coordinates, indices) and what
   /// drawing it takes.
@@ -39,7 +41,7 @@ export function createRenderer(gl) {
     gl.bindVertexArray(vao);
     const attribute = (location, index, size) => {
       const values = accessor(glb, index, true);
-      gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffer());
       gl.bufferData(gl.ARRAY_BUFFER, values.data, gl.STATIC_DRAW);
       gl.enableVertexAttribArray(location);
       gl.vertexAttribPointer(location, size, gl.FLOAT, false, 0, 0);
@@ -53,7 +55,7 @@ export function createRenderer(gl) {
     let count = positions.data.length / 3, indexType = null;
     if (primitive.indices !== undefined) {
       const indices = accessor(glb, primitive.indices, false);
-      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, gl.createBuffer());
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, buffer());
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices.data, gl.STATIC_DRAW);
       count = indices.data.length;
       indexType = gl.UNSIGNED_INT;
@@ -65,6 +67,7 @@ export function createRenderer(gl) {
 
   async function upload(glb) {
     const textures = await uploadTextures(gl, glb);
+    owned.textures.push(...textures.filter(Boolean));
     for (const { primitive, world } of scenePrimitives(glb.json)) addPrimitive(glb, primitive, world, textures);
   }
 
@@ -107,5 +110,13 @@ export function createRenderer(gl) {
     gl.bindVertexArray(null);
   }
 
-  return { bounds, upload, draw, render };
+  /// Frees everything uploaded, and the program; the renderer draws nothing after.
+  function dispose() {
+    for (const d of draws.splice(0)) gl.deleteVertexArray(d.vao);
+    for (const made of owned.buffers.splice(0)) gl.deleteBuffer(made);
+    for (const texture of owned.textures.splice(0)) gl.deleteTexture(texture);
+    gl.deleteProgram(program);
+  }
+
+  return { bounds, upload, draw, render, dispose };
 }

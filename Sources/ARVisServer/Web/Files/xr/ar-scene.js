@@ -120,6 +120,8 @@ export function createARScene({ base, scene, version, painter, log }) {
     state,
     textures,
     place,
+    /// The room matrix of the current scene's node `id`, or null while its target is not placed.
+    matrixOf: (id) => nodeMatrix(state.scene, id, state.poses, state.world),
     /// Puts the scene's origin at `world`, and image targets at their quad frames `images`.
     setPlacement(world, images) { state.world = world; state.images = images; place(); },
 

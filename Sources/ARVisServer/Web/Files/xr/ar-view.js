@@ -23,7 +23,7 @@ const now = () => performance.timeOrigin + performance.now();
 /// What the AR view is doing, for its check and for anyone debugging a device (docs/webxr.md).
 const log = window.arvisXR = {
   state: "idle", mode: null, imageTracking: false, placements: {}, textureRequests: [], textureUpdates: [], timings: {},
-  frameTimes: [], panel: null, annotations: [], share: { state: "off", room: null, sent: 0, error: null },
+  frameTimes: [], panel: null, models: [], trackedTargets: [], annotations: [], annotationsElsewhere: 0, share: { state: "off", room: null, sent: 0, error: null },
   version: Number(body.dataset.version), quads: () => [],
 };
 
@@ -43,11 +43,14 @@ async function trackableImages(scene) {
       picture.src = url.href;
       await picture.decode();
       if (!(node.size[0] > 0 && Number.isFinite(node.size[0]))) continue;  // a session refuses it
-      images.push({ id, image: await createImageBitmap(picture), widthInMeters: node.size[0] });
+      images.push({ id, image: await createImageBitmap(picture), widthInMeters: node.size[0], picture: pictureOf(node) });
     } catch (error) { /* a picture that does not decode: placed by a tap */ }
   }
   return images;
 }
+
+/// What an image target's tracking was set up with: its picture and physical width.
+const pictureOf = (node) => `${node.asset} ${node.size[0]}`;
 
 /// Reads the scene and target pictures ahead of Enter AR.
 export async function prepareAR() {
@@ -109,8 +112,11 @@ async function run(session, ready, overlay) {
   const painter = createQuadRenderer(gl), reticleTexture = painter.texture(reticleCanvas());
   const view = createARScene({ base, scene: ready.scene, version: ready.version, painter, log });
   const tracked = await trackedTargets(session, features, ready.images);
+  const pictures = new Map(ready.images.map((image) => [image.id, image.picture]));
   log.imageTracking = tracked.size > 0;
-  const ar = { session, gl, layer, space, view, painter, features, tracked, world: null, images: {}, anchors: {}, planes: [], placeRequested: false, placing: 0, ended: false, viewer: null, light: 1, frame: firstFrame(), share: null, annotate: false, markers: new Map(), models: [], lost: false };
+  log.trackedTargets = [...tracked.values()];
+  const start = firstFrame();
+  const ar = { session, gl, layer, space, view, painter, features, tracked, pictures, world: null, images: {}, anchors: {}, planes: [], placeRequested: false, placing: 0, ended: false, viewer: null, light: 1, firstFrame: start, frame: start, share: null, annotate: false, markers: new Map(), elsewhere: new Set(), models: new Map(), lost: false };
   // Every quad the scene holds is drawn: widgets of the scene, and link children once opened.
   log.quads = () => [...view.state.quads.values()].filter((quad) => quad.matrix).map((quad) => ({ id: quad.id, kind: quad.kind, parent: quad.parent, matrix: Array.from(quad.matrix), size: quad.size, texture: quad.status, visible: true }));
   const panel = widgetPanel($("ar-panel"), base, () => { log.panel = null; });
@@ -120,7 +126,7 @@ async function run(session, ready, overlay) {
   $("ar-annotate").hidden = true;
   setPlacing(ar);
   explainTargets(ar);
-  loadModels(ar);
+  syncModels(ar);
 
   const onVersion = (event) => applyVersion(ar, event.detail);
   const onRows = (event) => view.redrawRows(event.detail.widgets || []);
@@ -278,7 +284,10 @@ function draw(ar, pose, reticle, reticleTexture) {
     const viewMatrix = xrView.transform.inverse.matrix, projection = xrView.projectionMatrix;
     ar.projection = projection;
     ar.viewport = [viewport.width, viewport.height];
-    for (const model of ar.models) if (model.matrix()) model.renderer.render(viewMatrix, projection, model.matrix(), ar.light);
+    for (const [id, model] of ar.models) {
+      const matrix = model.renderer && ar.view.matrixOf(id);
+      if (matrix) model.renderer.render(viewMatrix, projection, matrix, ar.light);
+    }
     gl.enable(gl.DEPTH_TEST);
     ar.painter.begin(viewMatrix, projection);
     for (const quad of view.state.quads.values()) {
@@ -387,6 +396,8 @@ async function applyVersion(ar, message) {
     await ar.view.update(message);
     if (ar.ended) return;
     log.version = message.version;
+    untrackChangedPictures(ar);
+    syncModels(ar);
     banner("");
     setPlacing(ar);
   } catch (error) {
@@ -395,24 +406,52 @@ async function applyVersion(ar, message) {
   }
 }
 
-/// Gallery models the spec places (on this server only) drawn with the orbit viewer's renderer.
-async function loadModels(ar) {
-  for (const node of ar.view.state.scene.nodes.values()) {
-    if (node.kind !== "placement" || !node.asset) continue;
-    const url = new URL(node.asset, location.href);
-    if (url.origin !== location.origin || !url.pathname.includes("/assets/")) { say(`${node.id}: its model is not in this server's gallery, so it is not drawn`); continue; }
-    try {
-      const response = await fetch(url.pathname);
-      if (!response.ok) throw new Error("HTTP " + response.status);
-      const renderer = createRenderer(ar.gl);
-      await renderer.upload(parseGLB(await response.arrayBuffer()));
-      if (ar.ended) return;
-      ar.models.push({ renderer, matrix: () => ar.view.state.world ? nodeWorld(ar, node) : null });
-    } catch (error) { say(`${node.id}: its model did not load (${error.message})`); }
+/// Stops following the tracked image targets whose picture or width a saved version changed (or
+/// that it removed): the session keeps tracking the pictures it started with, by index, so those
+/// results no longer belong to them. They stay where last seen; Place again taps them anew.
+function untrackChangedPictures(ar) {
+  const scene = ar.view.state.scene;
+  for (const [index, id] of ar.tracked) {
+    const node = scene.nodes.get(id);
+    if (node && Array.isArray(node.size) && pictureOf(node) === ar.pictures.get(id)) continue;
+    ar.tracked.delete(index);
+    say(`${id}: its picture changed, and this session tracks the one it started with: it stays where it was seen (enter AR again to track the new picture).`);
   }
+  log.trackedTargets = [...ar.tracked.values()];
 }
 
-const nodeWorld = (ar, node) => Array.from(multiply(ar.view.state.world, node.transform));
+/// Gallery models the spec places (on this server only), drawn with the orbit viewer's renderer
+/// and kept in step with each version: a moved placement moves (its pose is read from the
+/// current scene every frame), a new one loads, one removed or given another model goes.
+async function syncModels(ar) {
+  const wanted = new Map();
+  for (const node of ar.view.state.scene.nodes.values()) if (node.kind === "placement" && node.asset) wanted.set(node.id, node.asset);
+  for (const [id, model] of ar.models) {
+    if (wanted.get(id) !== model.asset) { if (model.renderer) model.renderer.dispose(); ar.models.delete(id); }
+  }
+  const loading = [];
+  for (const [id, asset] of wanted) if (!ar.models.has(id)) loading.push(loadModel(ar, id, asset));
+  await Promise.all(loading);
+  log.models = [...ar.models].filter(([, model]) => model.renderer).map(([id]) => id).sort();
+}
+
+/// Loads placement `id`'s model into `ar.models`, unless it is gone or changed when it arrives.
+async function loadModel(ar, id, asset) {
+  const model = { asset, renderer: null };
+  ar.models.set(id, model);
+  const url = new URL(asset, location.href);
+  if (url.origin !== location.origin || !url.pathname.includes("/assets/")) { say(`${id}: its model is not in this server's gallery, so it is not drawn`); return; }
+  try {
+    const response = await fetch(url.pathname);
+    if (!response.ok) throw new Error("HTTP " + response.status);
+    const glb = parseGLB(await response.arrayBuffer());
+    if (ar.ended || ar.models.get(id) !== model) return;
+    const renderer = createRenderer(ar.gl);
+    await renderer.upload(glb);
+    if (ar.ended || ar.models.get(id) !== model) { renderer.dispose(); return; }
+    model.renderer = renderer;
+  } catch (error) { say(`${id}: its model did not load (${error.message})`); }
+}
 
 /// Sends the viewer's pose to the room: an ARVis pose packet per frame.
 function publish(ar, pose) {
@@ -457,13 +496,27 @@ async function toggleShare(ar) {
       say(detail ? detail : state === "on" ? `Sharing your view in room ${room}` : "");
     },
     annotations: (list, replace) => {
-      if (replace) ar.markers.clear();
-      for (const a of list) ar.markers.set(a.id, { position: [a.position.x, a.position.y || 0, a.position.z], text: a.text });
-      log.annotations = [...ar.markers].map(([id, m]) => ({ id, position: m.position, text: m.text }));
+      if (replace) { ar.markers.clear(); ar.elsewhere.clear(); }
+      for (const a of list) {
+        if (madeInSession(a, ar)) ar.markers.set(a.id, { position: [a.position.x, a.position.y || 0, a.position.z], text: a.text });
+        else ar.elsewhere.add(a.id);
+      }
+      logAnnotations(ar);
+      if (replace && ar.elsewhere.size) say(`${ar.elsewhere.size} note${ar.elsewhere.size === 1 ? " was" : "s were"} placed in another AR session: not shown here, where that session's coordinates mean nothing`);
     },
-    removed: (id) => { ar.markers.delete(id); log.annotations = log.annotations.filter((a) => a.id !== id); },
+    removed: (id) => { ar.markers.delete(id); ar.elsewhere.delete(id); logAnnotations(ar); },
   });
 }
+
+/// Whether a room's annotation was placed on one of this session's frames: only those are in this
+/// session's coordinates (each session has its own origin; the frame ids it sends start at random).
+const madeInSession = (annotation, ar) =>
+  Number.isInteger(annotation.frame) && annotation.frame >= ar.firstFrame && annotation.frame <= ar.frame;
+
+const logAnnotations = (ar) => {
+  log.annotations = [...ar.markers].map(([id, m]) => ({ id, position: m.position, text: m.text }));
+  log.annotationsElsewhere = ar.elsewhere.size;
+};
 
 /// A frame id to start a session's pose packets at: random, so two sessions in one room (or one
 /// after another) never name the same frame.

@@ -1,13 +1,15 @@
 // A project's rooms, the remote expert's side: a device's session live — its camera moving in the
 // 3D scene, its view where a click places an annotation (the server casts the ray through that
-// frame), and the room's annotations listed and deletable.
+// frame), the room's annotations listed and deletable, and (owners) the links devices join with.
 
+import { api, projectPath } from "../core/api.js";
 import { field, h } from "../core/dom.js";
 import { onLeave, projectNav, show } from "../core/page.js";
 import { canEdit } from "../core/roles.js";
 import { say } from "../core/toast.js";
 import { CameraView } from "./camera-view.js";
 import { joinRoom } from "./connection.js";
+import { roomLinksCard } from "./room-links.js";
 import { SceneView } from "./scene-view.js";
 
 /// The form that opens a room by name.
@@ -74,6 +76,8 @@ export async function roomsPage(project, rest) {
     device.textContent = "Device: frame " + next.frame + " at " + next.position.map((v) => v.toFixed(2)).join(", ") + " m";
     if (!drawPending) { drawPending = true; requestAnimationFrame(() => { drawPending = false; scene.draw(); camera.draw(); }); }
   };
+  // Owners make the links devices share their view with; the page waits for the specs they may open.
+  const specs = project.role === "owner" ? (await api("GET", projectPath(slug, "specs"))).specs.map((spec) => spec.name) : null;
   const connection = joinRoom(slug, room, onMessage, (text) => { status.textContent = "Room " + room + ": " + text; }, onPose);
   onLeave(() => connection.close());
 
@@ -81,6 +85,7 @@ export async function roomsPage(project, rest) {
     h("div", { class: "room" },
       h("section", { "aria-label": "Camera view" }, h("h2", {}, "Camera view"), camera.canvas, label.label),
       h("section", { "aria-label": "Scene" }, h("h2", {}, "Scene"), scene.canvas)),
-    h("section", { class: "card" }, h("h2", {}, "Annotations"), list));
+    h("section", { class: "card" }, h("h2", {}, "Annotations"), list),
+    specs ? roomLinksCard(project, room, specs) : null);
   refresh();
 }
