@@ -20,6 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
             Examples:
               arvis serve
               arvis serve --data /var/lib/arvis --host 0.0.0.0 --public-url https://arvis.example
+              ARVIS_TURN_SECRET=… arvis serve --ice-server stun:turn.example:3478 --ice-server turn:turn.example:3478
               curl -s http://127.0.0.1:8080/health
             """
     )
@@ -66,6 +67,25 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "url"))
     var mapTiles = ServerConfiguration.openStreetMapTiles
 
+    @Option(
+        name: .customLong("ice-server"),
+        help: ArgumentHelp(
+            "A STUN or TURN server the browsers in rooms use for video; repeatable. TURN needs --turn-secret.",
+            valueName: "stun:host:3478|turn:host:3478?transport=udp"))
+    var iceServers: [String] = []
+
+    @Option(
+        name: .customLong("turn-secret"),
+        help: ArgumentHelp(
+            "The secret shared with the TURN servers (coturn's static-auth-secret): each room member gets TURN credentials signed with it, valid 12 hours. Or set ARVIS_TURN_SECRET, which keeps it out of the process list.",
+            valueName: "secret"))
+    var turnSecret: String?
+
+    /// The TURN secret from the option, else the environment.
+    private var resolvedTurnSecret: String? {
+        turnSecret ?? ProcessInfo.processInfo.environment["ARVIS_TURN_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     @OptionGroup(title: "Abuse limits")
     var limits: ServeLimitOptions
 
@@ -85,6 +105,20 @@ struct ServeCommand: AsyncParsableCommand {
         guard mapTiles == "none" || ServerConfiguration.mapTileOrigin(mapTiles) != nil else {
             throw ValidationError("--map-tiles must be an http(s) URL template with {z}, {x} and {y}, or none")
         }
+        for url in iceServers {
+            if let problem = ServerConfiguration.iceServerProblem(url) {
+                throw ValidationError("--ice-server \(url): \(problem)")
+            }
+        }
+        let hasTURN = iceServers.contains { $0.lowercased().hasPrefix("turn") }
+        if hasTURN, resolvedTurnSecret == nil {
+            throw ValidationError(
+                "a TURN --ice-server needs --turn-secret (or ARVIS_TURN_SECRET): the secret coturn checks credentials with"
+            )
+        }
+        if !hasTURN, turnSecret != nil {
+            throw ValidationError("--turn-secret signs TURN credentials: give a turn: or turns: --ice-server too")
+        }
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host != nil,
@@ -102,6 +136,8 @@ struct ServeCommand: AsyncParsableCommand {
             maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins),
             maximumAssetBytes: maximumAssetMegabytes * 1_000_000, mapTiles: mapTiles == "none" ? nil : mapTiles)
         limits.apply(to: &configuration)
+        configuration.iceServers = iceServers
+        configuration.turnSecret = resolvedTurnSecret
         let place = database == nil ? configuration.databasePath : "PostgreSQL"
         Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(place))")
         try await ARVisServer.run(configuration)

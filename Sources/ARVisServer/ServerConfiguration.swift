@@ -48,6 +48,29 @@ public struct ServerConfiguration: Sendable {
     /// template with `{z}`, `{x}` and `{y}` (OpenStreetMap's by default); `nil`: only the metric grid.
     public var mapTiles: String?
 
+    /// The STUN and TURN servers room members' browsers use for video (`stun:`, `stuns:`, `turn:`
+    /// or `turns:` URLs); none by default (peers on one network need none).
+    public var iceServers: [String] = []
+    /// The secret shared with the TURN servers (coturn's `static-auth-secret`): each member gets
+    /// credentials it signs, valid for ``turnCredentialLifetime``.
+    public var turnSecret: String?
+    /// How long a member's TURN credentials work: 12 hours.
+    public var turnCredentialLifetime: TimeInterval = 12 * 3_600
+
+    /// Why `url` cannot name a STUN or TURN server, or `nil`.
+    public static func iceServerProblem(_ url: String) -> String? {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard ["stun", "stuns", "turn", "turns"].contains(scheme), url.count > scheme.count + 1 else {
+            return
+                "an ICE server is a stun:, stuns:, turn: or turns: URL (RFC 7064, 7065), such as turn:turn.example:3478"
+        }
+        let rest = url.dropFirst(scheme.count + 1).prefix { $0 != "?" }
+        guard !rest.isEmpty, rest.allSatisfy({ $0.isLetter || $0.isNumber || ".-:[]".contains($0) }) else {
+            return "an ICE server URL is scheme:host[:port][?transport=udp|tcp]"
+        }
+        return nil
+    }
+
     /// OpenStreetMap's standard tiles.
     public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
 

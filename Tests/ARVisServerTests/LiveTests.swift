@@ -434,13 +434,3 @@ struct LiveTests: ServerTesting {
         }
     }
 }
-
-private extension TestSocket {
-    /// The next JSON message of `type`, skipping others.
-    func next(ofType type: String) async throws -> [String: Any] {
-        while true {
-            let message = try await nextJSON()
-            if message["type"] as? String == type { return message }
-        }
-    }
-}

@@ -24,8 +24,9 @@ final class TestSocket: Sendable {
     private let connection: Task<WebSocketCloseFrame?, any Error>
 
     /// Connects to `path` on the test server's `port`, with a bearer `token` and the WebSocket
-    /// subprotocols `protocols` if given.
-    init(port: Int, path: String, token: String? = nil, protocols: [String] = []) {
+    /// subprotocols `protocols` if given. A room's `memberJoined` and `memberLeft` arrive whenever
+    /// someone comes or goes: they are kept only with `presence`, so other tests read what they wait for.
+    init(port: Int, path: String, token: String? = nil, protocols: [String] = [], presence: Bool = false) {
         var configuration = WebSocketClientConfiguration(maxFrameSize: 64 << 20)
         if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
         if !protocols.isEmpty {
@@ -40,6 +41,11 @@ final class TestSocket: Sendable {
             ) { inbound, outbound, _ in
                 state.state.withLock { $0.outbound = outbound }
                 for try await message in inbound.messages(maxSize: 16 << 20) {
+                    if !presence, case .text(let text) = message,
+                        text.contains(#""type":"memberJoined""#) || text.contains(#""type":"memberLeft""#)
+                    {
+                        continue
+                    }
                     state.state.withLock { $0.received.append(message) }
                 }
             }
@@ -47,7 +53,7 @@ final class TestSocket: Sendable {
     }
 
     /// The next message, waiting up to `timeout`.
-    func next(timeout: Duration = .seconds(5)) async throws -> WebSocketMessage {
+    func next(timeout: Duration = .seconds(20)) async throws -> WebSocketMessage {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let message: WebSocketMessage? = shared.state.withLock { state in
@@ -61,9 +67,17 @@ final class TestSocket: Sendable {
     }
 
     /// The next message as a JSON object.
-    func nextJSON(timeout: Duration = .seconds(5)) async throws -> [String: Any] {
+    func nextJSON(timeout: Duration = .seconds(20)) async throws -> [String: Any] {
         guard case .text(let text) = try await next(timeout: timeout) else { throw TestSocketError.notText }
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// The next JSON message of `type`, skipping others.
+    func next(ofType type: String) async throws -> [String: Any] {
+        while true {
+            let message = try await nextJSON()
+            if message["type"] as? String == type { return message }
+        }
     }
 
     /// Whether nothing arrives within `duration`.

@@ -280,10 +280,11 @@ final class LiveHub: Service, Sendable {
     /// The most events a room member resuming is replayed; one further behind gets the room afresh.
     static let replayLimit = 5_000
 
-    /// What a member joining a room is sent first: `welcome` (with the room's annotations, or — for
-    /// a member resuming after event `since` — the events it missed, when there are not too many).
-    func roomCatchUp(_ key: RoomKey, publishes: Bool, after since: Int64?) async throws -> [Outbox.Message] {
-        let role = publishes ? "publisher" : "member"
+    /// What a member joining a room is sent first: `welcome` (the `introduction`, with the room's annotations, or — for a member resuming after event `since` — the events it
+    /// missed, when there are not too many).
+    func roomCatchUp(_ key: RoomKey, introducing introduction: Room.Introduction, after since: Int64?)
+        async throws -> [Outbox.Message]
+    {
         let sequence = try await store.lastEventSequence()
         // A member holding an event older than the log keeps may have missed purged ones: afresh.
         if let since, since <= sequence, since >= (try await store.firstEventSequence()) - 1 {
@@ -293,7 +294,8 @@ final class LiveHub: Service, Sendable {
                     .ordered(
                         stream: "events", cursor: since,
                         text: ByteBuffer(
-                            string: LiveMessages.welcome(room: key.room, role: role, sequence: since, annotations: nil))
+                            string: LiveMessages.welcome(
+                                room: key.room, sequence: since, annotations: nil, introduction: introduction))
                     )
                 ]
                 for event in missed where Self.room(of: event) == nil || Self.room(of: event) == key.room {
@@ -303,7 +305,8 @@ final class LiveHub: Service, Sendable {
             }
         }
         let annotations = try await store.annotations(projectID: key.projectID, room: key.room)
-        let text = LiveMessages.welcome(room: key.room, role: role, sequence: sequence, annotations: annotations)
+        let text = LiveMessages.welcome(
+            room: key.room, sequence: sequence, annotations: annotations, introduction: introduction)
         return [.ordered(stream: "events", cursor: sequence, text: ByteBuffer(string: text))]
     }
 

@@ -83,15 +83,21 @@ enum LiveMessages {
     }
 
     /// `annotations`: the room's, for a member joining afresh; `nil` for one resuming (the events it
-    /// missed follow, and it keeps what it holds).
-    static func welcome(room: String, role: String, sequence: Int64, annotations: [Annotation]?) -> String {
+    /// missed follow, and it keeps what it holds). `introduction`: the member's role and id, who
+    /// else is in the room (whom WebRTC signals go to) and the ICE servers for video.
+    static func welcome(
+        room: String, sequence: Int64, annotations: [Annotation]?, introduction: Room.Introduction
+    ) -> String {
         struct Welcome: Encodable {
             var room: String
             var role: String
             var seq: Int64
             var annotations: [Components.Schemas.Annotation]?
+            var you: String
+            var members: [Room.Profile]
+            var iceServers: [ICEServer]
 
-            enum CodingKeys: CodingKey { case type, room, role, seq, annotations }
+            enum CodingKeys: CodingKey { case type, room, role, seq, annotations, you, members, iceServers }
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
@@ -100,10 +106,16 @@ enum LiveMessages {
                 try container.encode(role, forKey: .role)
                 try container.encode(seq, forKey: .seq)
                 try container.encode(annotations, forKey: .annotations)  // null, not absent, when resuming
+                try container.encode(you, forKey: .you)
+                try container.encode(members, forKey: .members)
+                try container.encode(iceServers, forKey: .iceServers)
             }
         }
         return text(
-            Welcome(room: room, role: role, seq: sequence, annotations: annotations?.map { ARVisAPI.schema($0) }))
+            Welcome(
+                room: room, role: introduction.member.role, seq: sequence,
+                annotations: annotations?.map { ARVisAPI.schema($0) }, you: introduction.member.id,
+                members: introduction.others, iceServers: introduction.iceServers))
     }
 
     /// A room event carrying one item: `{"type", "seq", NAME: item}`.
@@ -147,6 +159,37 @@ enum LiveMessages {
             var id: String
         }
         return text(Removal(type: type, seq: sequence, id: id))
+    }
+
+    /// `{"type": "memberJoined", "member": {"id", "role", "name"}}`.
+    static func memberJoined(_ profile: Room.Profile) -> String {
+        struct Joined: Encodable {
+            var type = "memberJoined"
+            var member: Room.Profile
+        }
+        return text(Joined(member: profile))
+    }
+
+    /// `{"type": "memberLeft", "id"}`.
+    static func memberLeft(id: String) -> String {
+        struct Left: Encodable {
+            var type = "memberLeft"
+            var id: String
+        }
+        return text(Left(id: id))
+    }
+
+    /// A WebRTC signal relayed to the member it was addressed to: `{"type": "signal", "from",
+    /// "kind", "sdp"?, "candidate"?}`.
+    static func signal(from: String, _ message: SignalMessage) -> String {
+        struct Relayed: Encodable {
+            var type = "signal"
+            var from: String
+            var kind: String
+            var sdp: String?
+            var candidate: JSONValue?
+        }
+        return text(Relayed(from: from, kind: message.kind, sdp: message.sdp, candidate: message.candidate))
     }
 
     static func refused(clientID: String?, code: String, message: String) -> String {

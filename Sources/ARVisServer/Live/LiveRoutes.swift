@@ -211,14 +211,19 @@ struct LiveRoutes: Sendable {
             // A link's device is checked again when its maker's access changes.
             grant.roomLink = joining.link?.token
             if let link = joining.link { grant.accountID = link.creator }
+            let profile = Room.Profile(
+                role: joining.publishes ? "publisher" : "member", name: joining.access.account?.username)
             let (room, token) = hub.join(
-                joining.key, member: Room.Member(outbox: outbox, channel: channel), grant: grant)
+                joining.key, member: Room.Member(outbox: outbox, channel: channel, profile: profile), grant: grant)
             defer { hub.leave(token) }
             let since = request.uri.queryParameters["since"].flatMap { Int64(String($0)) }
-            outbox.sendFirst(try await hub.roomCatchUp(joining.key, publishes: joining.publishes, after: since))
+            let introduction = Room.Introduction(
+                member: profile, others: room.profiles(except: token),
+                iceServers: ICEServer.servers(for: profile.id, in: api.configuration))
+            outbox.sendFirst(try await hub.roomCatchUp(joining.key, introducing: introduction, after: since))
             outbox.allowDirect()
             let session = RoomSession(
-                api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox)
+                api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox, profile: profile)
             await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound, receive: session.receive)
         } catch {
             await LiveConnection.refuse(outbound, error)

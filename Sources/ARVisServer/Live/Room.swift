@@ -25,6 +25,25 @@ final class Room: Sendable {
         var outbox: Outbox
         /// Its WebSocket channel, for poses; `nil` sends poses through the outbox.
         var channel: (any Channel)?
+        /// Who it is to the other members: what WebRTC signalling is addressed to.
+        var profile = Profile()
+    }
+
+    /// A member as the others see it: `{"id", "role", "name"}` in the room's messages.
+    struct Profile: Sendable, Encodable, Equatable {
+        /// Random, for this connection only: a member that reconnects is a new one.
+        var id = Self.makeID()
+        /// `publisher` (the device) or `member`.
+        var role = "member"
+        /// The account's username; `nil` for a device on a room link.
+        var name: String?
+
+        /// 16 hex digits from the system's random source.
+        static func makeID() -> String {
+            var generator = SystemRandomNumberGenerator()
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }
     }
 
     private struct State: Sendable {
@@ -41,18 +60,51 @@ final class Room: Sendable {
     /// Whether nobody is in the room.
     var isEmpty: Bool { state.withLock { $0.members.isEmpty } }
 
-    /// Adds a member; a newcomer gets the latest pose at once.
+    /// Adds a member; a newcomer gets the latest pose at once, and the others hear it joined.
     func add(_ member: Member, token: Int) {
-        let latest = state.withLock { state in
+        let (latest, others) = state.withLock { state in
+            let others = Array(state.members.values)
             state.members[token] = member
-            return state.latestBytes
+            return (state.latestBytes, others)
         }
         if let latest { member.outbox.sendPose(latest) }
+        let joined = Outbox.Message.text(ByteBuffer(string: LiveMessages.memberJoined(member.profile)))
+        for other in others { other.outbox.send(joined) }
     }
 
-    /// Removes a member; returns whether it was one.
+    /// Removes a member, and tells the others it left; returns whether it was one.
     func remove(_ token: Int) -> Bool {
-        state.withLock { $0.members.removeValue(forKey: token) != nil }
+        let (removed, others) = state.withLock { state in
+            (state.members.removeValue(forKey: token), Array(state.members.values))
+        }
+        guard let removed else { return false }
+        let left = Outbox.Message.text(ByteBuffer(string: LiveMessages.memberLeft(id: removed.profile.id)))
+        for other in others { other.outbox.send(left) }
+        return true
+    }
+
+    /// What a member joining is told of itself and the room.
+    struct Introduction: Sendable {
+        /// The member itself.
+        var member: Profile
+        /// Everyone else in the room.
+        var others: [Profile]
+        /// The STUN and TURN servers its browser uses for video.
+        var iceServers: [ICEServer]
+    }
+
+    /// Everyone in the room but the member with `token`, as they are introduced.
+    func profiles(except token: Int) -> [Profile] {
+        state.withLock { state in
+            state.members.filter { $0.key != token }.map(\.value.profile).sorted { $0.id < $1.id }
+        }
+    }
+
+    /// The outbox of the member with profile id `id`, unless it is the member with `token`.
+    func outbox(ofMember id: String, except token: Int) -> Outbox? {
+        state.withLock { state in
+            state.members.first { $0.key != token && $0.value.profile.id == id }?.value.outbox
+        }
     }
 
     /// Sends `message` to every member: straight to its channel when nothing of its is waiting,

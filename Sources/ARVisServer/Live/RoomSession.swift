@@ -11,7 +11,8 @@ import WSCore
 ///
 /// - Binary frames are ARVis pose packets, from the publisher only.
 /// - Text frames are JSON messages — `annotate`, `deleteAnnotation`, `plant`, `removeTree` (editors),
-///   `planes` (the publisher) — or the OpenTok sample's legacy `x:y:z:tapX:tapY` signal.
+///   `planes` (the publisher), `signal` (WebRTC signalling to one member) — or the OpenTok sample's
+///   legacy `x:y:z:tapX:tapY` signal.
 ///
 /// A frame that breaks the protocol closes the connection with a code and a reason; a change the
 /// server refuses (a tree too close to another, a tap on a frame it no longer holds) is answered
@@ -26,6 +27,8 @@ struct RoomSession: Sendable {
     let room: Room
     let token: Int
     let outbox: Outbox
+    /// Who this member is to the others.
+    let profile: Room.Profile
 
     /// The longest annotation text, in characters.
     static let maximumTextLength = 2_000
@@ -80,9 +83,10 @@ struct RoomSession: Sendable {
         case "plant": try await plant(try decode(PlantMessage.self, data))
         case "removeTree": try await removeTree(try decode(IdentifierMessage.self, data))
         case "planes": try setPlanes(try decode(PlanesMessage.self, data))
+        case "signal": relay(try decode(SignalMessage.self, data))
         default:
             throw LiveClose.unsupported(
-                "unknown message type \"\(type.prefix(40))\": a room takes annotate, deleteAnnotation, plant, removeTree and planes"
+                "unknown message type \"\(type.prefix(40))\": a room takes annotate, deleteAnnotation, plant, removeTree, planes and signal"
             )
         }
     }
@@ -116,6 +120,21 @@ struct RoomSession: Sendable {
         do { try await work() } catch let error as APIError where error.status.code < 500 {
             refuse(clientID, error.code, error.message)
         }
+    }
+
+    // MARK: WebRTC signalling
+
+    /// Relays a signal to the member it names, in this room; refuses one for nobody here or one
+    /// whose offer, answer or candidate does not read.
+    private func relay(_ signal: SignalMessage) {
+        if let problem = signal.contentProblem { return refuse(signal.clientId, "invalidSignal", problem) }
+        guard let recipient = room.outbox(ofMember: signal.to, except: token) else {
+            return refuse(
+                signal.clientId, "unknownMember",
+                "no member \(signal.to.prefix(64)) is in this room (it may have left): signals go to a member of the members message"
+            )
+        }
+        recipient.send(.text(ByteBuffer(string: LiveMessages.signal(from: profile.id, signal))))
     }
 
     // MARK: Annotations
@@ -225,7 +244,8 @@ protocol Checked {
     var problem: String? { get }
 }
 
-private func checkClientID(_ clientID: String?) -> String? {
+/// Why a message's `clientId` is refused, or `nil`.
+func checkClientID(_ clientID: String?) -> String? {
     guard let clientID else { return nil }
     return (1...100).contains(clientID.count) ? nil : "a clientId is 1 to 100 characters"
 }

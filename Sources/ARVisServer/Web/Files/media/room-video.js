@@ -1,0 +1,109 @@
+// Video in a room, peer to peer: the publisher offers its camera track to each member (up to
+// `maxPeers`), and each member answers; offers, answers and ICE candidates travel as the room's
+// `signal` messages (docs/video.md). The browser's WebRTC objects are handed in (`createPeer`), so
+// the negotiation is the same in a page and in a test.
+
+/// The most members a publisher sends video to directly.
+export const maxPeers = 3;
+
+/// One peer connection and the ICE candidates that came before its remote description.
+function peerOf(createPeer, to, send) {
+  const connection = createPeer();
+  const peer = { connection, pending: [], described: false };
+  connection.onicecandidate = (event) => send({ type: "signal", to, kind: "candidate", candidate: event.candidate ? event.candidate.toJSON() : null });
+  return peer;
+}
+
+/// Applies a candidate now, or once the remote description is set.
+async function addCandidate(peer, candidate) {
+  if (!peer.described) { peer.pending.push(candidate); return; }
+  await peer.connection.addIceCandidate(candidate === null ? null : candidate);
+}
+
+async function describe(peer, description) {
+  await peer.connection.setRemoteDescription(description);
+  peer.described = true;
+  for (const candidate of peer.pending.splice(0)) await peer.connection.addIceCandidate(candidate);
+}
+
+/// The publisher's side. `track`, `stream`: the camera's; `send(message)`: to the room's socket;
+/// `createPeer()`: a new RTCPeerConnection; `onSender(sender)`: attaches the frame metadata.
+/// Returns {welcome(message), joined(member), left(id), signal(message), close(), peers (Map id →
+/// RTCPeerConnection), waiting (ids beyond maxPeers)}.
+export function videoPublisher({ track, stream, send, createPeer, onSender = () => {} }) {
+  const peers = new Map(), waiting = [];
+
+  async function offer(id) {
+    if (peers.has(id)) return;
+    if (peers.size >= maxPeers) { if (!waiting.includes(id)) waiting.push(id); return; }
+    const peer = peerOf(createPeer, id, send);
+    peers.set(id, peer);
+    onSender(peer.connection.addTrack(track, stream));
+    await peer.connection.setLocalDescription(await peer.connection.createOffer());
+    send({ type: "signal", to: id, kind: "offer", sdp: peer.connection.localDescription.sdp });
+  }
+
+  function drop(id) {
+    const peer = peers.get(id);
+    const index = waiting.indexOf(id);
+    if (index >= 0) waiting.splice(index, 1);
+    if (!peer) return;
+    peer.connection.close();
+    peers.delete(id);
+    if (waiting.length) offer(waiting.shift());
+  }
+
+  return {
+    get peers() { return new Map([...peers].map(([id, peer]) => [id, peer.connection])); },
+    waiting,
+    /// Offers video to everyone already in the room.
+    welcome(message) { for (const member of message.members || []) if (member.role !== "publisher") offer(member.id); },
+    joined(member) { if (member.role !== "publisher") offer(member.id); },
+    left: drop,
+    async signal(message) {
+      const peer = peers.get(message.from);
+      if (!peer) return;
+      if (message.kind === "answer") await describe(peer, { type: "answer", sdp: message.sdp });
+      else if (message.kind === "candidate") await addCandidate(peer, message.candidate);
+      else if (message.kind === "bye") drop(message.from);
+    },
+    close() {
+      for (const [id, peer] of peers) { send({ type: "signal", to: id, kind: "bye" }); peer.connection.close(); }
+      peers.clear();
+      waiting.length = 0;
+    },
+  };
+}
+
+/// A member's side: answers the publisher's offer and hands its track to `onTrack(track, from)`.
+/// `onReceiver(receiver)` strips the frame metadata. Returns {signal(message), left(id), close()}.
+export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {} }) {
+  let peer = null, from = null;
+
+  function close() {
+    if (peer) peer.connection.close();
+    peer = null;
+    from = null;
+  }
+
+  return {
+    get connection() { return peer ? peer.connection : null; },
+    async signal(message) {
+      if (message.kind === "offer") {
+        // A new offer (the publisher came back, or renegotiates from scratch) replaces the peer.
+        close();
+        from = message.from;
+        peer = peerOf(createPeer, from, send);
+        peer.connection.ontrack = (event) => { onReceiver(event.receiver); onTrack(event.track, from); };
+        await describe(peer, { type: "offer", sdp: message.sdp });
+        await peer.connection.setLocalDescription(await peer.connection.createAnswer());
+        send({ type: "signal", to: from, kind: "answer", sdp: peer.connection.localDescription.sdp });
+      } else if (peer && message.from === from) {
+        if (message.kind === "candidate") await addCandidate(peer, message.candidate);
+        else if (message.kind === "bye") close();
+      }
+    },
+    left(id) { if (id === from) close(); },
+    close,
+  };
+}

@@ -1,0 +1,182 @@
+import ARVisTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import ARVisServer
+
+/// WebRTC signalling through a room: who is in it, and offers, answers and candidates relayed to
+/// the one member they are addressed to.
+struct SignallingTests: ServerTesting {
+    let scratch = ScratchFolder("server-signalling")
+
+    /// A session description as a browser writes one (shortened): it starts with v=0 and has a media line.
+    private static let offer =
+        "v=0\r\no=- 4611731400430051336 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\na=mid:0\r\na=sendonly\r\na=rtpmap:96 VP8/90000\r\n"
+
+    private func signal(_ to: String, _ kind: String, _ fields: [String: Any] = [:]) throws -> String {
+        var message: [String: Any] = ["type": "signal", "to": to, "kind": kind]
+        message.merge(fields) { $1 }
+        return String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self)
+    }
+
+    /// A public project, its owner's token, an editor's and a viewer's.
+    private func room(_ client: any TestClientProtocol) async throws -> (slug: String, owner: String, viewer: String) {
+        let owner = try await signIn(client, "ana")
+        let slug = try await createProject(client, owner, name: "Garage", visibility: "public")
+        let viewer = try await signIn(client, "vic")
+        _ = try await client.execute(
+            uri: "/api/v1/projects/\(slug)/members/vic", method: .put, headers: owner,
+            body: try json(["role": "viewer"]))
+        return (slug, token(in: owner), token(in: viewer))
+    }
+
+    @Test func membersKnowWhoIsInTheRoomAndWhoComesAndGoes() async throws {
+        try await withServer(live: true) { client in
+            let (slug, owner, viewer) = try await room(client)
+            let port = try #require(client.port)
+            let device = TestSocket(
+                port: port, path: "/live/\(slug)/rooms/car?role=publisher", token: owner, presence: true)
+            let deviceWelcome = try await device.next(ofType: "welcome")
+            let deviceID = try #require(deviceWelcome["you"] as? String)
+            #expect((deviceWelcome["members"] as? [Any])?.isEmpty == true)
+
+            let expert = TestSocket(port: port, path: "/live/\(slug)/rooms/car", token: viewer, presence: true)
+            let welcome = try await expert.next(ofType: "welcome")
+            let expertID = try #require(welcome["you"] as? String)
+            let members = try #require(welcome["members"] as? [[String: Any]])
+            #expect(members.count == 1)
+            #expect(members.first?["id"] as? String == deviceID && members.first?["role"] as? String == "publisher")
+            #expect(members.first?["name"] as? String == "ana")
+            let joined = try #require(try await device.next(ofType: "memberJoined")["member"] as? [String: Any])
+            #expect(joined["id"] as? String == expertID && joined["role"] as? String == "member")
+            #expect(expertID != deviceID && expertID.count == 16)
+
+            try await expert.close()
+            #expect(try await device.next(ofType: "memberLeft")["id"] as? String == expertID)
+        }
+    }
+
+    @Test func signalsReachTheMemberTheyAreForAndNoOther() async throws {
+        try await withServer(live: true) { client in
+            let (slug, owner, viewer) = try await room(client)
+            let port = try #require(client.port)
+            let device = TestSocket(port: port, path: "/live/\(slug)/rooms/car?role=publisher", token: owner)
+            let deviceID = try #require(try await device.next(ofType: "welcome")["you"] as? String)
+            let expert = TestSocket(port: port, path: "/live/\(slug)/rooms/car", token: viewer)
+            let expertID = try #require(try await expert.next(ofType: "welcome")["you"] as? String)
+            let bystander = TestSocket(port: port, path: "/live/\(slug)/rooms/car", token: viewer)
+            _ = try await bystander.next(ofType: "welcome")
+
+            try await device.send(try signal(expertID, "offer", ["sdp": Self.offer]))
+            let offer = try await expert.next(ofType: "signal")
+            #expect(offer["from"] as? String == deviceID && offer["kind"] as? String == "offer")
+            #expect(offer["sdp"] as? String == Self.offer && offer["to"] == nil)
+
+            // A viewer answers and sends its candidates: signalling is not a change to the project.
+            let answer = Self.offer.replacingOccurrences(of: "a=sendonly", with: "a=recvonly")
+            try await expert.send(try signal(deviceID, "answer", ["sdp": answer]))
+            let candidate: [String: Any] = [
+                "candidate": "candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host", "sdpMid": "0", "sdpMLineIndex": 0,
+            ]
+            try await expert.send(try signal(deviceID, "candidate", ["candidate": candidate]))
+            try await expert.send(try signal(deviceID, "candidate", ["candidate": NSNull()]))
+            #expect(try await device.next(ofType: "signal")["sdp"] as? String == answer)
+            let relayed = try #require(try await device.next(ofType: "signal")["candidate"] as? [String: Any])
+            #expect(relayed["candidate"] as? String == candidate["candidate"] as? String)
+            let end = try await device.next(ofType: "signal")
+            #expect(end["kind"] as? String == "candidate" && end["candidate"] is NSNull)
+            #expect(try await bystander.staysQuiet(), "nobody else hears a signal")
+        }
+    }
+
+    @Test func badSignalsAreRefusedAndTheConnectionStays() async throws {
+        try await withServer(live: true) { client in
+            let (slug, owner, viewer) = try await room(client)
+            let port = try #require(client.port)
+            let device = TestSocket(port: port, path: "/live/\(slug)/rooms/car?role=publisher", token: owner)
+            _ = try await device.next(ofType: "welcome")
+            let expert = TestSocket(port: port, path: "/live/\(slug)/rooms/car", token: viewer)
+            let expertID = try #require(try await expert.next(ofType: "welcome")["you"] as? String)
+
+            let oversized = Self.offer + String(repeating: "a=x-padding\r\n", count: 3_000)
+            for (message, code) in [
+                (try signal("0123456789abcdef", "offer", ["sdp": Self.offer, "clientId": "c1"]), "unknownMember"),
+                (try signal(expertID, "offer", ["sdp": oversized, "clientId": "c2"]), "invalidSignal"),
+                (try signal(expertID, "offer", ["sdp": "hello", "clientId": "c3"]), "invalidSignal"),
+                (try signal(expertID, "answer", ["clientId": "c4"]), "invalidSignal"),
+                (try signal(expertID, "candidate", ["candidate": ["sdpMid": "0"], "clientId": "c5"]), "invalidSignal"),
+                (try signal(expertID, "dance", ["clientId": "c6"]), "invalidSignal"),
+            ] {
+                try await device.send(message)
+                let refused = try await device.next(ofType: "refused")
+                #expect(refused["code"] as? String == code, "\(refused)")
+                #expect((refused["message"] as? String)?.isEmpty == false)
+            }
+            #expect(try await expert.staysQuiet(), "the expert heard none of the refused signals")
+            // The connection stays, and still relays what is right.
+            try await device.send(try signal(expertID, "bye"))
+            #expect(try await expert.next(ofType: "signal")["kind"] as? String == "bye")
+        }
+    }
+
+    @Test func turnCredentialsAreCoturnsRESTScheme() {
+        var configuration = ServerConfiguration()
+        configuration.iceServers = [
+            "stun:turn.example:3478", "turn:turn.example:3478?transport=udp", "turns:turn.example:5349",
+        ]
+        configuration.turnSecret = "north-wind"
+        let servers = ICEServer.servers(
+            for: "0123456789abcdef", in: configuration, now: Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(servers.first == ICEServer(urls: ["stun:turn.example:3478"]))
+        // Python: base64(hmac.new(b"north-wind", b"1700043200:0123456789abcdef", sha1).digest()).
+        #expect(
+            servers.last
+                == ICEServer(
+                    urls: ["turn:turn.example:3478?transport=udp", "turns:turn.example:5349"],
+                    username: "1700043200:0123456789abcdef", credential: "Tywgu/C6tMeKnCsQvosgRBJgqdk="))
+        configuration.turnSecret = nil
+        #expect(ICEServer.servers(for: "x", in: configuration).count == 1, "no TURN without a secret to sign with")
+        for url in ["http://turn.example", "turn:", "stun:a b", "turn:host/path"] {
+            #expect(ServerConfiguration.iceServerProblem(url) != nil, "\(url)")
+        }
+        #expect(ServerConfiguration.iceServerProblem("turn:[::1]:3478?transport=tcp") == nil)
+    }
+
+    @Test func theWelcomeHandsEachMemberItsOwnTURNCredentials() async throws {
+        try await withServer(
+            live: true,
+            configure: {
+                $0.iceServers = ["stun:127.0.0.1:3478", "turn:127.0.0.1:3478"]
+                $0.turnSecret = "north-wind"
+            }
+        ) { client in
+            let (slug, owner, _) = try await room(client)
+            let port = try #require(client.port)
+            let device = TestSocket(port: port, path: "/live/\(slug)/rooms/car?role=publisher", token: owner)
+            let welcome = try await device.next(ofType: "welcome")
+            let you = try #require(welcome["you"] as? String)
+            let servers = try #require(welcome["iceServers"] as? [[String: Any]])
+            #expect(servers.first?["urls"] as? [String] == ["stun:127.0.0.1:3478"])
+            let turn = try #require(servers.last)
+            let username = try #require(turn["username"] as? String)
+            #expect(username.hasSuffix(":" + you))
+            let expiry = try #require(Double(username.split(separator: ":")[0]))
+            #expect(abs(expiry - Date().timeIntervalSince1970 - 12 * 3_600) < 60)
+            #expect(turn["credential"] as? String == ICEServer.credential(username, secret: "north-wind"))
+        }
+    }
+
+    @Test func aMemberCannotSignalItself() async throws {
+        try await withServer(live: true) { client in
+            let (slug, owner, _) = try await room(client)
+            let port = try #require(client.port)
+            let device = TestSocket(port: port, path: "/live/\(slug)/rooms/car?role=publisher", token: owner)
+            let deviceID = try #require(try await device.next(ofType: "welcome")["you"] as? String)
+            try await device.send(try signal(deviceID, "offer", ["sdp": Self.offer]))
+            #expect(try await device.next(ofType: "refused")["code"] as? String == "unknownMember")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+// Peer-to-peer video negotiation in a room (media/room-video.js), with a stand-in for the
+// browser's RTCPeerConnection that records what it is asked to do.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { maxPeers, videoPublisher, videoViewer } from "../../Sources/ARVisServer/Web/Files/media/room-video.js";
+
+/// A stand-in RTCPeerConnection: descriptions are strings naming their maker, calls are logged.
+class FakePeer {
+  static made = [];
+  constructor() { this.calls = []; this.closed = false; this.localDescription = null; FakePeer.made.push(this); }
+  addTrack(track, stream) { this.calls.push(["addTrack", track, stream]); return { track }; }
+  async createOffer() { return { type: "offer", sdp: "v=0 offer " + FakePeer.made.indexOf(this) }; }
+  async createAnswer() { return { type: "answer", sdp: "v=0 answer " + FakePeer.made.indexOf(this) }; }
+  async setLocalDescription(description) { this.localDescription = description; this.calls.push(["local", description.type]); }
+  async setRemoteDescription(description) { this.calls.push(["remote", description.type, description.sdp]); }
+  async addIceCandidate(candidate) { this.calls.push(["candidate", candidate]); }
+  close() { this.closed = true; }
+  /// The browser found a local candidate.
+  found(candidate) { this.onicecandidate({ candidate: candidate && { toJSON: () => candidate } }); }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function publisher() {
+  FakePeer.made = [];
+  const sent = [], senders = [];
+  const side = videoPublisher({ track: "camera", stream: "stream", send: (message) => sent.push(message), createPeer: () => new FakePeer(), onSender: (sender) => senders.push(sender) });
+  return { side, sent, senders };
+}
+
+test("the publisher offers its track to each member already in the room, not to another publisher", async () => {
+  const { side, sent, senders } = publisher();
+  side.welcome({ members: [{ id: "a", role: "member" }, { id: "p", role: "publisher" }, { id: "b", role: "member" }] });
+  await settle();
+  assert.deepEqual(sent.map((m) => [m.to, m.kind]), [["a", "offer"], ["b", "offer"]]);
+  assert.deepEqual(sent[0].sdp, "v=0 offer 0");
+  assert.deepEqual(FakePeer.made[0].calls[0], ["addTrack", "camera", "stream"]);
+  assert.equal(senders.length, 2, "each sender gets the metadata transform");
+});
+
+test("candidates before the answer wait for it; after it they are added at once", async () => {
+  const { side, sent } = publisher();
+  side.joined({ id: "a", role: "member" });
+  await settle();
+  const peer = FakePeer.made[0];
+  peer.found({ candidate: "candidate:1 1 udp 1 127.0.0.1 5000 typ host", sdpMid: "0" });
+  assert.deepEqual(sent.at(-1), { type: "signal", to: "a", kind: "candidate", candidate: { candidate: "candidate:1 1 udp 1 127.0.0.1 5000 typ host", sdpMid: "0" } });
+  peer.found(null);
+  assert.equal(sent.at(-1).candidate, null, "the end of candidates is null");
+
+  await side.signal({ from: "a", kind: "candidate", candidate: { candidate: "early" } });
+  assert.ok(!peer.calls.some((call) => call[0] === "candidate"), "held until the answer");
+  await side.signal({ from: "a", kind: "answer", sdp: "v=0 answer" });
+  await side.signal({ from: "a", kind: "candidate", candidate: { candidate: "late" } });
+  assert.deepEqual(peer.calls.filter((call) => call[0] !== "addTrack" && call[0] !== "local"),
+    [["remote", "answer", "v=0 answer"], ["candidate", { candidate: "early" }], ["candidate", { candidate: "late" }]]);
+  await side.signal({ from: "stranger", kind: "answer", sdp: "v=0" });
+  assert.equal(FakePeer.made.length, 1, "a signal from nobody it offered to changes nothing");
+});
+
+test(`past ${maxPeers} members, the next waits for a place`, async () => {
+  const { side, sent } = publisher();
+  for (const id of ["a", "b", "c", "d"]) side.joined({ id, role: "member" });
+  await settle();
+  assert.deepEqual([...side.peers.keys()], ["a", "b", "c"]);
+  assert.deepEqual(side.waiting, ["d"]);
+  side.left("b");
+  await settle();
+  assert.ok(FakePeer.made[1].closed);
+  assert.deepEqual([...side.peers.keys()], ["a", "c", "d"]);
+  assert.equal(sent.at(-1).to, "d");
+  await side.signal({ from: "a", kind: "bye" });
+  assert.deepEqual([...side.peers.keys()], ["c", "d"]);
+  side.close();
+  assert.deepEqual(sent.slice(-2).map((m) => [m.to, m.kind]), [["c", "bye"], ["d", "bye"]]);
+});
+
+test("a member answers the publisher's offer and hands on its track; a new offer replaces the peer", async () => {
+  FakePeer.made = [];
+  const sent = [], tracks = [], receivers = [];
+  const side = videoViewer({ send: (message) => sent.push(message), createPeer: () => new FakePeer(), onTrack: (track, from) => tracks.push([track, from]), onReceiver: (receiver) => receivers.push(receiver) });
+  await side.signal({ from: "p", kind: "candidate", candidate: { candidate: "ignored" } });
+  assert.equal(FakePeer.made.length, 0, "a candidate before any offer is ignored");
+  await side.signal({ from: "p", kind: "offer", sdp: "v=0 offer" });
+  const peer = FakePeer.made[0];
+  assert.deepEqual(sent.at(-1), { type: "signal", to: "p", kind: "answer", sdp: "v=0 answer 0" });
+  peer.ontrack({ track: "video", receiver: "receiver" });
+  assert.deepEqual(tracks, [["video", "p"]]);
+  assert.deepEqual(receivers, ["receiver"]);
+  await side.signal({ from: "p", kind: "offer", sdp: "v=0 again" });
+  assert.ok(peer.closed && FakePeer.made.length === 2);
+  side.left("someone else");
+  assert.ok(!FakePeer.made[1].closed);
+  side.left("p");
+  assert.ok(FakePeer.made[1].closed && side.connection === null);
+});
