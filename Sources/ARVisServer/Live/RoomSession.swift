@@ -131,7 +131,7 @@ struct RoomSession: Sendable {
         guard let recipient = room.outbox(ofMember: signal.to, except: token) else {
             return refuse(
                 signal.clientId, "unknownMember",
-                "no member \(signal.to.prefix(64)) is in this room (it may have left): signals go to a member of the members message"
+                "no member \(signal.to.prefix(64)) is in this room (it may have left): address a signal to an id from welcome's members or a memberJoined"
             )
         }
         recipient.send(.text(ByteBuffer(string: LiveMessages.signal(from: profile.id, signal))))
