@@ -23,8 +23,10 @@ struct ICEServer: Encodable, Equatable, Sendable {
         let stun = configuration.iceServers.filter { !isTURN($0) }
         if !stun.isEmpty { servers.append(ICEServer(urls: stun)) }
         let turn = configuration.iceServers.filter(isTURN)
-        if !turn.isEmpty, let secret = configuration.turnSecret {
-            let expiry = Int((now.timeIntervalSince1970 + configuration.turnCredentialLifetime).rounded(.down))
+        // A clock or lifetime no Int holds (never in practice) gives no TURN rather than a trap.
+        if !turn.isEmpty, let secret = configuration.turnSecret,
+            let expiry = Int(exactly: (now.timeIntervalSince1970 + configuration.turnCredentialLifetime).rounded(.down))
+        {
             let username = "\(expiry):\(memberID)"
             servers.append(ICEServer(urls: turn, username: username, credential: credential(username, secret: secret)))
         }
