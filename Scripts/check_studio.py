@@ -392,6 +392,17 @@ def main():
                 check("deleting it removes it everywhere", gone == "ok")
                 check("a viewer sees no links for devices", expert.locator("#room-links").count() == 0)
 
+                # --- Rooms: the device leaves and comes back ---
+                publisher.stopping.set()
+                publisher.join(timeout=5)
+                left = wait_for(page, "window.studioRoom.device === 'disconnected' && document.getElementById('device-status').textContent.includes('disconnected') && 'ok'", timeout=5)
+                check("a device that leaves is shown disconnected, its last frame kept", left == "ok", page.locator("#device-status").inner_text())
+                frames_before = page.evaluate("window.studioRoom.frames")
+                publisher = Publisher(f"ws://127.0.0.1:{port}/live/museum/rooms/main?role=publisher", token)
+                publisher.start()
+                back = wait_for(page, f"window.studioRoom.device === 'connected' && window.studioRoom.frames > {frames_before} + 3 && document.getElementById('device-status').textContent.startsWith('Device: frame') && 'ok'", timeout=10)
+                check("a device that comes back resumes in the same page, without a reload", back == "ok", page.locator("#device-status").inner_text())
+
                 # --- Rooms: the owner's links for devices ---
                 page.fill("input[name=link-minutes]", "30")
                 page.select_option("select[name=link-spec]", "tour")

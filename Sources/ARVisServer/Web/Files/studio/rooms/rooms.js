@@ -42,7 +42,7 @@ export async function roomsPage(project, rest) {
   const label = field("Label of the next annotation", { maxlength: 2000, name: "annotation-text", value: "" });
   const list = h("ul", { class: "list", id: "annotations", "aria-label": "Annotations" });
   let frames = 0, pending = 0, drawPending = false;
-  window.studioRoom = { frames: 0, annotations: 0 };
+  window.studioRoom = { frames: 0, annotations: 0, device: "none" };
 
   const remove = editable ? (annotation) => connection.send({ type: "deleteAnnotation", id: annotation.id, clientId: "delete-" + annotation.id }) : null;
   const refresh = () => {
@@ -62,7 +62,26 @@ export async function roomsPage(project, rest) {
     if (connection.send(message)) say("Annotation sent.");
   }
 
+  // Who publishes in the room: its pose stays on screen when it leaves, marked disconnected.
+  const publishers = new Set();
+  let lastFrame = null;
+  const showDevice = () => {
+    const connected = publishers.size > 0;
+    window.studioRoom.device = connected ? "connected" : lastFrame === null ? "none" : "disconnected";
+    device.classList.toggle("error", !connected && lastFrame !== null);
+    if (!connected) device.textContent = lastFrame === null ? "Waiting for a device to publish its pose…" : "Device disconnected: showing its last frame (" + lastFrame + "). It resumes here when it comes back.";
+    else if (lastFrame === null) device.textContent = "Device connected: waiting for its pose…";
+  };
+  const onPresence = (message) => {
+    if (message.type === "welcome") { publishers.clear(); (message.members || []).forEach((member) => { if (member.role === "publisher") publishers.add(member.id); }); }
+    else if (message.type === "memberJoined" && message.member.role === "publisher") publishers.add(message.member.id);
+    else if (message.type === "memberLeft") publishers.delete(message.id);
+    else return;
+    showDevice();
+  };
+
   const onMessage = (message) => {
+    onPresence(message);
     if (message.type === "welcome" && message.annotations) { annotations.clear(); message.annotations.forEach((annotation) => annotations.set(annotation.id, annotation)); refresh(); }
     else if (message.type === "annotation") { annotations.set(message.annotation.id, message.annotation); refresh(); }
     else if (message.type === "annotationDeleted") { annotations.delete(message.id); refresh(); }
@@ -73,7 +92,8 @@ export async function roomsPage(project, rest) {
     window.studioRoom.frames = frames;
     scene.pose = next;
     scene.path.push(next.position.slice()); if (scene.path.length > 600) scene.path.shift();
-    device.textContent = "Device: frame " + next.frame + " at " + next.position.map((v) => v.toFixed(2)).join(", ") + " m";
+    lastFrame = next.frame;
+    if (publishers.size) device.textContent = "Device: frame " + next.frame + " at " + next.position.map((v) => v.toFixed(2)).join(", ") + " m";
     if (!drawPending) { drawPending = true; requestAnimationFrame(() => { drawPending = false; scene.draw(); camera.draw(); }); }
   };
   // Owners make the links devices share their view with; the page waits for the specs they may open.
