@@ -33,6 +33,15 @@ struct SignallingTests: ServerTesting {
         return (slug, token(in: owner), token(in: viewer))
     }
 
+    /// A member joining room `car` (its publisher with `publisher`), and the id its welcome gives it.
+    private func join(_ port: Int, _ slug: String, token: String, publisher: Bool = false) async throws -> (
+        socket: TestSocket, id: String
+    ) {
+        let socket = TestSocket(
+            port: port, path: "/live/\(slug)/rooms/car" + (publisher ? "?role=publisher" : ""), token: token)
+        return (socket, try #require(try await socket.next(ofType: "welcome")["you"] as? String))
+    }
+
     @Test func membersKnowWhoIsInTheRoomAndWhoComesAndGoes() async throws {
         try await withServer(live: true) { client in
             let (slug, owner, viewer) = try await room(client)
@@ -63,12 +72,9 @@ struct SignallingTests: ServerTesting {
         try await withServer(live: true) { client in
             let (slug, owner, viewer) = try await room(client)
             let port = try #require(client.port)
-            let device = TestSocket(port: port, path: "/live/\(slug)/rooms/car?role=publisher", token: owner)
-            let deviceID = try #require(try await device.next(ofType: "welcome")["you"] as? String)
-            let expert = TestSocket(port: port, path: "/live/\(slug)/rooms/car", token: viewer)
-            let expertID = try #require(try await expert.next(ofType: "welcome")["you"] as? String)
-            let bystander = TestSocket(port: port, path: "/live/\(slug)/rooms/car", token: viewer)
-            _ = try await bystander.next(ofType: "welcome")
+            let (device, deviceID) = try await join(port, slug, token: owner, publisher: true)
+            let (expert, expertID) = try await join(port, slug, token: viewer)
+            let (bystander, _) = try await join(port, slug, token: viewer)
 
             try await device.send(try signal(expertID, "offer", ["sdp": Self.offer]))
             let offer = try await expert.next(ofType: "signal")
@@ -96,10 +102,8 @@ struct SignallingTests: ServerTesting {
         try await withServer(live: true) { client in
             let (slug, owner, viewer) = try await room(client)
             let port = try #require(client.port)
-            let device = TestSocket(port: port, path: "/live/\(slug)/rooms/car?role=publisher", token: owner)
-            _ = try await device.next(ofType: "welcome")
-            let expert = TestSocket(port: port, path: "/live/\(slug)/rooms/car", token: viewer)
-            let expertID = try #require(try await expert.next(ofType: "welcome")["you"] as? String)
+            let (device, _) = try await join(port, slug, token: owner, publisher: true)
+            let (expert, expertID) = try await join(port, slug, token: viewer)
 
             let oversized = Self.offer + String(repeating: "a=x-padding\r\n", count: 3_000)
             for (message, code) in [
@@ -173,8 +177,7 @@ struct SignallingTests: ServerTesting {
         try await withServer(live: true) { client in
             let (slug, owner, _) = try await room(client)
             let port = try #require(client.port)
-            let device = TestSocket(port: port, path: "/live/\(slug)/rooms/car?role=publisher", token: owner)
-            let deviceID = try #require(try await device.next(ofType: "welcome")["you"] as? String)
+            let (device, deviceID) = try await join(port, slug, token: owner, publisher: true)
             try await device.send(try signal(deviceID, "offer", ["sdp": Self.offer]))
             #expect(try await device.next(ofType: "refused")["code"] as? String == "unknownMember")
         }
