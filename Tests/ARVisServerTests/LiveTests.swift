@@ -1,3 +1,4 @@
+import ARVisClient
 import ARVisServer
 import ARVisSpatial
 import ARVisTestSupport
@@ -224,11 +225,11 @@ struct LiveTests: ServerTesting {
                     && refused["clientId"] as? String == "late")
 
             // Persisted: listed over HTTP, and deleting one reaches the room.
-            let listed = try await client.execute(
-                uri: "/api/v1/projects/\(slug)/annotations?room=visit1", method: .get, headers: headers)
-            let annotations = try #require(try object(listed)["annotations"] as? [[String: Any]])
-            #expect(annotations.count == 3)
-            let id = try #require(annotations.first?["id"] as? String)
+            let annotations = try await apiClient(client, token: self.token(in: headers)).listAnnotations(
+                path: .init(project: slug), query: .init(room: "visit1")
+            ).ok.body.json.annotations
+            #expect(annotations.map(\.frame) == [7, 8, 8])
+            let id = try #require(annotations.first?.id)
             #expect(
                 try await client.execute(
                     uri: "/api/v1/projects/\(slug)/annotations/\(id)", method: .delete, headers: headers
@@ -325,12 +326,14 @@ struct LiveTests: ServerTesting {
             try await ana.send(
                 #"{"type": "plant", "species": "Quercus suber", "position": {"x": 0, "z": 0}, "clientId": "a-1"}"#)
             #expect(try await bruno.staysQuiet())
-            let trees = try await client.execute(uri: "/api/v1/projects/\(slug)/trees", method: .get, headers: headers)
-            let listed = try #require(try object(trees)["trees"] as? [[String: Any]])
-            #expect(listed.count == 1)
+            let listed = try await apiClient(client, token: self.token(in: headers)).listTrees(
+                path: .init(project: slug)
+            ).ok
+                .body.json.trees
+            #expect(listed.map(\.plantedBy) == ["ana"])
             // Removing it over HTTP reaches both; a member resuming after the plant sees the removal.
             let since = planted["seq"] as? Int ?? 0
-            let id = try #require(listed.first?["id"] as? String)
+            let id = try #require(listed.first?.id)
             #expect(
                 try await client.execute(uri: "/api/v1/projects/\(slug)/trees/\(id)", method: .delete, headers: headers)
                     .status == .noContent)
@@ -387,7 +390,7 @@ struct LiveTests: ServerTesting {
                 uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: csv,
                 body: ByteBuffer(string: "time,celsius\n10:00,20.5\n10:01,20.75\n10:02,\"21\"\n10:03,21.25\n"))
             #expect(first.status == .created)
-            #expect(try object(first)["appended"] as? Int == 4)
+            #expect(try decode(ClientOperations.AppendRows.Output.Created.Body.JsonPayload.self, first).appended == 4)
 
             let socket = TestSocket(port: try #require(client.port), path: "/live/\(slug)/hall")
             #expect(try await socket.nextJSON()["type"] as? String == "spec")
@@ -413,8 +416,7 @@ struct LiveTests: ServerTesting {
                 uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows", method: .post, headers: lines,
                 body: ByteBuffer(string: "{\"time\": \"10:05\"}\n[1, 2]\n"))
             #expect(bad.status == .unprocessableContent)
-            let badMessage = try #require(try object(bad)["error"] as? [String: Any])["message"] as? String
-            #expect(badMessage?.contains("line 2") == true)
+            #expect(try errorMessage(bad).contains("line 2"))
             var text = headers
             text[.contentType] = "text/plain"
             #expect(
@@ -427,9 +429,10 @@ struct LiveTests: ServerTesting {
                 port: try #require(client.port), path: "/live/\(slug)/hall?version=1&rows=hall-sensor:\(lastSeq)")
             let none = try await resumed.nextJSON()
             #expect(none["reset"] as? Bool == false && (none["rows"] as? [Any])?.isEmpty == true)
-            let listed = try await client.execute(
-                uri: "/api/v1/projects/\(slug)/datasets/hall-sensor/rows?last=2", method: .get)
-            #expect((try object(listed)["rows"] as? [Any])?.count == 2)
+            let listed = try await apiClient(client).listRows(
+                path: .init(project: slug, dataset: "hall-sensor"), query: .init(last: 2)
+            ).ok.body.json.rows
+            #expect(listed.map(\.seq) == [lastSeq - 1, lastSeq])
             for socket in [socket, resumed] { try await socket.close() }
         }
     }

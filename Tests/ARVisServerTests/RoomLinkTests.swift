@@ -1,3 +1,4 @@
+import ARVisClient
 import ARVisSpatial
 import ARVisStore
 import ARVisTestSupport
@@ -33,15 +34,6 @@ struct RoomLinkTests: ServerTesting {
             body: ByteBuffer(string: #"{"token": "\#(token)"}"#))
     }
 
-    private struct Link: Decodable {
-        var id: String
-        var token: String
-        var room: String
-        var spec: String?
-        var url: String
-        var expiresAt: String
-    }
-
     @Test func ownersMakeLinksThatNameTheirRoomUntilTheyExpire() async throws {
         try await withServer { client in
             let owner = try await signIn(client, "ana")
@@ -52,11 +44,12 @@ struct RoomLinkTests: ServerTesting {
             #expect(put.status == .created)
             let made = try await link(client, owner, slug, room: "visit", #"{"minutes": 5, "spec": "tour"}"#)
             #expect(made.status == .created)
-            let created = try decode(Link.self, made)
+            let created = try decode(ClientSchemas.RoomLink.self, made)
             #expect(created.url == "/s/\(slug)/tour?room=visit#link=\(created.token)" && created.room == "visit")
             let found = try await lookUp(client, created.token)
             #expect(found.status == .ok)
-            #expect(try object(found)["room"] as? String == "visit" && object(found)["project"] as? String == slug)
+            let target = try decode(ClientSchemas.RoomLinkTarget.self, found)
+            #expect(target.room == "visit" && target.project == slug)
 
             #expect(try await lookUp(client, "not-a-link").status == .notFound)
             #expect(
@@ -92,16 +85,18 @@ struct RoomLinkTests: ServerTesting {
         try await withServer { client in
             let owner = try await signIn(client, "ana")
             let slug = try await createProject(client, owner, name: "Museum", visibility: "unlisted")
-            let later = try decode(Link.self, try await link(client, owner, slug, room: "visit", #"{"minutes": 90}"#))
-            let sooner = try decode(Link.self, try await link(client, owner, slug, room: "visit", #"{"minutes": 5}"#))
+            let later = try decode(
+                ClientSchemas.RoomLink.self, try await link(client, owner, slug, room: "visit", #"{"minutes": 90}"#))
+            let sooner = try decode(
+                ClientSchemas.RoomLink.self, try await link(client, owner, slug, room: "visit", #"{"minutes": 5}"#))
             _ = try await link(client, owner, slug, room: "other", "{}")
             let listing = "/api/v1/projects/\(slug)/rooms/visit/links"
+            let api = apiClient(client, token: token(in: owner))
+            let links = try await api.listRoomLinks(path: .init(project: slug, room: "visit")).ok.body.json.links
+            #expect(links.map(\.id) == [sooner.id, later.id], "soonest to expire first")
+            #expect(links.allSatisfy { $0.createdBy == "ana" && $0.room == "visit" })
             let listed = try await client.execute(uri: listing, method: .get, headers: owner)
-            #expect(listed.status == .ok)
-            let links = try #require(try object(listed)["links"] as? [[String: Any]])
-            #expect(links.compactMap { $0["id"] as? String } == [sooner.id, later.id], "soonest to expire first")
-            #expect(links.allSatisfy { $0["token"] == nil && $0["createdBy"] as? String == "ana" })
-            #expect(!String(buffer: listed.body).contains(later.token))
+            #expect(!String(buffer: listed.body).contains(later.token), "a listing never shows a token")
 
             let editor = try await signIn(client, "bea")
             _ = try await client.execute(
@@ -123,8 +118,8 @@ struct RoomLinkTests: ServerTesting {
             let elsewhere = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/rooms/other/links/\(sooner.id)", method: .delete, headers: owner)
             #expect(elsewhere.status == .notFound, "a link is withdrawn from its own room only")
-            let left = try object(try await client.execute(uri: listing, method: .get, headers: owner))
-            #expect((left["links"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [sooner.id])
+            let left = try await api.listRoomLinks(path: .init(project: slug, room: "visit")).ok.body.json.links
+            #expect(left.map(\.id) == [sooner.id])
         }
     }
 
@@ -180,7 +175,8 @@ struct RoomLinkTests: ServerTesting {
         try await withServer(live: true) { client in
             let owner = try await signIn(client, "ana")
             let slug = try await createProject(client, owner, name: "Museum", visibility: "private")
-            let created = try decode(Link.self, try await link(client, owner, slug, room: "visit", "{}"))
+            let created = try decode(
+                ClientSchemas.RoomLink.self, try await link(client, owner, slug, room: "visit", "{}"))
             let port = try #require(client.port)
             let device = TestSocket(
                 port: port, path: "/live/\(slug)/rooms/visit?role=publisher",

@@ -10,6 +10,13 @@ import HummingbirdTesting
 import Logging
 import Testing
 
+/// The contract's schemas as the generated client has them, named apart from the server's own
+/// generated types, which suites that `@testable import ARVisServer` also see.
+typealias ClientSchemas = Components.Schemas
+
+/// The contract's operations as the generated client has them (see ``ClientSchemas``).
+typealias ClientOperations = Operations
+
 /// What the server suites share: a server in process (HummingbirdTesting's router client) on a
 /// fresh SQLite file per test, and JSON helpers.
 protocol ServerTesting {
