@@ -167,6 +167,51 @@ struct LiveTests: ServerTesting {
             intrinsics: SIMD4(500, 500, 320, 240), viewport: SIMD2(640, 480))
     }
 
+    /// The pose a video frame carried: a camera at (0, 1.5, 0) looking 45° down, 640 × 480.
+    private func downwardPose(frame: UInt32) -> String {
+        let half = Double.pi / 8
+        let packet = PosePacket(
+            frameID: frame, timestamp: 1, position: SIMD3(0, 1.5, 0),
+            orientation: Rotation(x: -sin(half), y: 0, z: 0, w: cos(half)), intrinsics: SIMD4(500, 500, 320, 240),
+            viewport: SIMD2(640, 480))
+        return Data(packet.encoded()).base64EncodedString()
+    }
+
+    @Test func aTapOnAVideoFrameUsesThatFramesPoseOnTheFloorOrAtAPickedDepth() async throws {
+        try await withServer(live: true) { client in
+            let (_, token, slug) = try await project(client)
+            let expert = TestSocket(port: try #require(client.port), path: "/live/\(slug)/rooms/video", token: token)
+            _ = try await expert.nextJSON()
+            // No device has sent a pose over the socket: the frame's own pose is enough.
+            let pose = downwardPose(frame: 41)
+            try await expert.send(
+                #"{"type": "annotate", "tap": [0.5, 0.5], "pose": "\#(pose)", "onFloor": true, "clientId": "f"}"#)
+            let onFloor = try #require(try await expert.nextJSON()["annotation"] as? [String: Any])
+            let floor = try #require(onFloor["position"] as? [String: Double])
+            #expect(abs(floor["x", default: .nan]) < 1e-4 && abs(floor["y", default: .nan]) < 1e-4)
+            #expect(abs(floor["z", default: .nan] + 1.5) < 1e-4, "the centre ray meets the floor 1.5 m ahead")
+            #expect(onFloor["frame"] as? Int == 41)
+
+            try await expert.send(#"{"type": "annotate", "tap": [0.5, 0.5], "pose": "\#(pose)", "depth": 1}"#)
+            let atDepth = try #require(try await expert.nextJSON()["annotation"] as? [String: Any])
+            let point = try #require(atDepth["position"] as? [String: Double])
+            #expect(abs(point["y", default: .nan] - (1.5 - 0.5.squareRoot())) < 1e-4)
+            #expect(abs(point["z", default: .nan] + 0.5.squareRoot()) < 1e-4)
+
+            for (message, code) in [
+                (#"{"type": "annotate", "tap": [0.5, 0.5], "pose": "AAAA", "clientId": "bad"}"#, "invalidPose"),
+                (#"{"type": "annotate", "tap": [0.5, 0.5], "clientId": "none"}"#, "unknownFrame"),
+            ] {
+                try await expert.send(message)
+                #expect(try await expert.nextJSON()["code"] as? String == code)
+            }
+            try await expert.send(#"{"type": "annotate", "tap": [0.5, 0.5], "pose": "\#(pose)", "depth": -1}"#)
+            #expect(
+                try await expert.closeFrame(within: .seconds(10))?.closeCode == .dataInconsistentWithMessage,
+                "a malformed message closes as others do")
+        }
+    }
+
     @Test func posesFanOutAndTapsBecomePersistedWorldAnnotations() async throws {
         try await withServer(live: true) { client in
             let (headers, token, slug) = try await project(client)

@@ -141,7 +141,18 @@ struct RoomSession: Sendable {
 
     private func annotate(_ message: AnnotateMessage) async throws {
         try requireEditor("annotating", linkMay: true)
-        guard let scene = room.scene(at: message.frame) else {
+        let scene: (pose: PosePacket, planes: [Plane])
+        if let packet = message.pose {
+            // The pose a video frame carried: the frame the expert saw, however old or cropped.
+            guard let bytes = Data(base64Encoded: packet), let pose = try? PosePacket(decoding: [UInt8](bytes)) else {
+                return refuse(
+                    message.clientId, "invalidPose", "pose is the Base64 of a 62-byte ARVis pose packet with its CRC-32"
+                )
+            }
+            scene = (pose, room.scene(at: nil)?.planes ?? [])
+        } else if let known = room.scene(at: message.frame) {
+            scene = known
+        } else {
             let reason =
                 message.frame.map {
                     "the room no longer holds the pose of frame \($0) (it keeps the last \(Room.framesKept))"
@@ -149,8 +160,10 @@ struct RoomSession: Sendable {
                 ?? "the room has no pose yet: the device has not published one"
             return refuse(message.clientId, "unknownFrame", reason)
         }
+        let planes = message.onFloor == true ? scene.planes + [.horizontal(y: 0)] : scene.planes
         try await place(
-            tap: SIMD2(message.tap[0], message.tap[1]), on: scene, text: message.text, clientID: message.clientId)
+            tap: SIMD2(message.tap[0], message.tap[1]), on: (scene.pose, planes), depth: message.depth,
+            text: message.text, clientID: message.clientId)
     }
 
     /// The OpenTok sample's signal: the tap is in view points, read against the latest frame's size.
@@ -172,13 +185,18 @@ struct RoomSession: Sendable {
                 "the tap (\(signal.tap.x), \(signal.tap.y)) is outside the \(scene.pose.viewport.x)×\(scene.pose.viewport.y) frame"
             )
         }
-        try await place(tap: tap, on: scene, text: nil, clientID: nil)
+        try await place(tap: tap, on: scene, depth: nil, text: nil, clientID: nil)
     }
 
+    /// Places the annotation where the tap's ray through `scene`'s camera meets its nearest plane,
+    /// else `depth` metres along it (the fixed depth without one); with a `depth`, there always.
     private func place(
-        tap: SIMD2<Double>, on scene: (pose: PosePacket, planes: [Plane]), text: String?, clientID: String?
+        tap: SIMD2<Double>, on scene: (pose: PosePacket, planes: [Plane]), depth: Double?, text: String?,
+        clientID: String?
     ) async throws {
-        let point = RemoteAnnotation.worldPoint(tap: tap, camera: scene.pose.camera, planes: scene.planes)
+        let point = RemoteAnnotation.worldPoint(
+            tap: tap, camera: scene.pose.camera, planes: depth == nil ? scene.planes : [],
+            depth: depth ?? RemoteAnnotation.fixedDepth)
         guard point.x.isFinite, point.y.isFinite, point.z.isFinite else {
             return refuse(clientID, "notFinite", "the tap does not meet the world through that frame's camera")
         }
@@ -254,19 +272,35 @@ private func finite(_ numbers: [Double], count: Int) -> Bool {
     numbers.count == count && numbers.allSatisfy { $0.isFinite && abs($0) <= 1e6 }
 }
 
-/// `{"type": "annotate", "tap": [x, y], "frame"?, "text"?, "clientId"?}`: the tap normalised to the frame (0…1 from its top-left).
+/// `{"type": "annotate", "tap": [x, y], "frame"?, "pose"?, "onFloor"?, "depth"?, "text"?, "clientId"?}`:
+/// the tap normalised to the frame (0…1 from its top-left). The ray goes through the camera of
+/// `pose` (the Base64 pose packet a video frame carried) when given, else of the room's frame
+/// `frame`, else of its latest; it lands on the nearest plane the device reported (and the floor,
+/// y = 0, with `onFloor`), else 2 m along; with `depth`, that many metres along, always.
 struct AnnotateMessage: Decodable, Checked {
     static let name = "annotate"
     static let shape =
-        "{\"type\": \"annotate\", \"tap\": [x, y] each 0…1, \"frame\"?: frame id, \"text\"?, \"clientId\"?}"
+        "{\"type\": \"annotate\", \"tap\": [x, y] each 0…1, \"frame\"?: frame id, \"pose\"?: Base64 pose packet, \"onFloor\"?: bool, \"depth\"?: metres, \"text\"?, \"clientId\"?}"
     var tap: [Double]
     var frame: UInt32?
+    var pose: String?
+    var onFloor: Bool?
+    var depth: Double?
     var text: String?
     var clientId: String?
+
+    /// The longest Base64 text a 62-byte pose packet can take.
+    static let maximumPoseText = 88
 
     var problem: String? {
         if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
             return "tap is [x, y], each a number from 0 to 1"
+        }
+        if let depth, !(depth.isFinite && depth > 0 && depth <= 1000) {
+            return "depth is a number of metres above 0, at most 1000"
+        }
+        if let pose, pose.utf8.count > Self.maximumPoseText {
+            return "pose is the Base64 of a 62-byte pose packet (at most \(Self.maximumPoseText) characters)"
         }
         if let text, text.count > RoomSession.maximumTextLength {
             return "an annotation's text is at most \(RoomSession.maximumTextLength) characters"
