@@ -285,10 +285,10 @@ def put_spec(base, token, project, name, spec, etag=None):
     return call(base, "PUT", f"/api/v1/projects/{project}/specs/{name}", json.dumps(spec, indent=2).encode(), token, headers={"If-Match": etag} if etag else None)
 
 
-def api_error(base, method, path, body=None):
+def api_error(base, method, path, body=None, token=None):
     """(status, JSON body) of a call expected to fail."""
     try:
-        call(base, method, path, body)
+        call(base, method, path, body, token)
         return 200, None
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"null")

@@ -28,6 +28,7 @@ test("a frame's trailer comes off whole: the codec's bytes, the counter, the tim
   assert.equal(metadata.counter, 4294967295);
   assert.equal(metadata.captureTime, 12.25);
   assert.equal(metadata.pose.frame, 7);
+  assert.equal(hex(metadata.packet), hex(pose), "the packet as it was sent, for an annotation made on this frame");
   assert.deepEqual(metadata.pose.viewport, [390, 844]);
   assert.ok(Math.abs(metadata.pose.orientation[1] - Math.SQRT1_2) < 1e-6);
 });
@@ -35,7 +36,7 @@ test("a frame's trailer comes off whole: the codec's bytes, the counter, the tim
 test("without a pose, the metadata says so", () => {
   const { frame, metadata } = stripTrailer(appendTrailer(frameOf(1, 2, 3), { counter: 1, captureTime: 5, pose: null }));
   assert.equal(hex(frame), "010203");
-  assert.deepEqual(metadata, { counter: 1, captureTime: 5, pose: null });
+  assert.deepEqual(metadata, { counter: 1, captureTime: 5, pose: null, packet: null });
 });
 
 test("an empty frame keeps its trailer readable", () => {

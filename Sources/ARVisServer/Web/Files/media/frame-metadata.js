@@ -46,7 +46,8 @@ export function appendTrailer(frame, metadata) {
 }
 
 /// Splits an encoded frame (an ArrayBuffer) into the codec's bytes and its metadata:
-/// {frame (ArrayBuffer), metadata: {counter, captureTime, pose (decoded, or null)} or null}.
+/// {frame (ArrayBuffer), metadata: {counter, captureTime, pose (decoded, or null), packet (the
+/// pose packet's 62 bytes, or null)} or null}.
 /// A frame without a well-formed trailer comes back whole with null metadata; one of a later
 /// version is stripped (its length says how much) but not read.
 export function stripTrailer(encoded) {
@@ -61,6 +62,7 @@ export function stripTrailer(encoded) {
   if (view.getUint8(start) !== version) return { frame, metadata: null };
   const hasPose = (view.getUint8(start + 1) & 1) === 1;
   if (length !== (hasPose ? trailerBytes.withPose : trailerBytes.bare)) return { frame: encoded, metadata: null };
-  const pose = hasPose ? decodePose(encoded.slice(start + 14, start + 14 + posePacketBytes)) : null;
-  return { frame, metadata: { counter: view.getUint32(start + 2, true), captureTime: view.getFloat64(start + 6, true), pose } };
+  const packet = hasPose ? encoded.slice(start + 14, start + 14 + posePacketBytes) : null;
+  const pose = packet ? decodePose(packet) : null;
+  return { frame, metadata: { counter: view.getUint32(start + 2, true), captureTime: view.getFloat64(start + 6, true), pose, packet: pose ? packet : null } };
 }

@@ -20,6 +20,13 @@ async function addCandidate(peer, candidate) {
   await peer.connection.addIceCandidate(candidate === null ? null : candidate);
 }
 
+/// Closes a peer's connection and releases what was attached to it.
+function release(peer) {
+  peer.connection.close();
+  if (typeof peer.release === "function") peer.release();
+  peer.release = null;
+}
+
 async function describe(peer, description) {
   await peer.connection.setRemoteDescription(description);
   peer.described = true;
@@ -27,7 +34,8 @@ async function describe(peer, description) {
 }
 
 /// The publisher's side. `track`, `stream`: the camera's; `send(message)`: to the room's socket;
-/// `createPeer()`: a new RTCPeerConnection; `onSender(sender)`: attaches the frame metadata.
+/// `createPeer()`: a new RTCPeerConnection; `onSender(sender, connection)`: attaches the frame
+/// metadata, and may return a function that releases it when the peer goes.
 /// Returns {welcome(message), joined(member), left(id), signal(message), close(), peers (Map id →
 /// RTCPeerConnection), waiting (ids beyond maxPeers)}.
 export function videoPublisher({ track, stream, send, createPeer, onSender = () => {} }) {
@@ -38,7 +46,7 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
     if (peers.size >= maxPeers) { if (!waiting.includes(id)) waiting.push(id); return; }
     const peer = peerOf(createPeer, id, send);
     peers.set(id, peer);
-    onSender(peer.connection.addTrack(track, stream));
+    peer.release = onSender(peer.connection.addTrack(track, stream), peer.connection) || null;
     await peer.connection.setLocalDescription(await peer.connection.createOffer());
     send({ type: "signal", to: id, kind: "offer", sdp: peer.connection.localDescription.sdp });
   }
@@ -48,7 +56,7 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
     const index = waiting.indexOf(id);
     if (index >= 0) waiting.splice(index, 1);
     if (!peer) return;
-    peer.connection.close();
+    release(peer);
     peers.delete(id);
     if (waiting.length) offer(waiting.shift());
   }
@@ -68,7 +76,7 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
       else if (message.kind === "bye") drop(message.from);
     },
     close() {
-      for (const [id, peer] of peers) { send({ type: "signal", to: id, kind: "bye" }); peer.connection.close(); }
+      for (const [id, peer] of peers) { send({ type: "signal", to: id, kind: "bye" }); release(peer); }
       peers.clear();
       waiting.length = 0;
     },
@@ -76,12 +84,13 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
 }
 
 /// A member's side: answers the publisher's offer and hands its track to `onTrack(track, from)`.
-/// `onReceiver(receiver)` strips the frame metadata. Returns {signal(message), left(id), close()}.
+/// `onReceiver(receiver)` strips the frame metadata, and may return a function that releases it
+/// when the peer goes. Returns {signal(message), left(id), close()}.
 export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {} }) {
   let peer = null, from = null;
 
   function close() {
-    if (peer) peer.connection.close();
+    if (peer) release(peer);
     peer = null;
     from = null;
   }
@@ -94,7 +103,8 @@ export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {} }
         close();
         from = message.from;
         peer = peerOf(createPeer, from, send);
-        peer.connection.ontrack = (event) => { onReceiver(event.receiver); onTrack(event.track, from); };
+        const current = peer;
+        current.connection.ontrack = (event) => { current.release = onReceiver(event.receiver) || null; onTrack(event.track, from); };
         await describe(peer, { type: "offer", sdp: message.sdp });
         await peer.connection.setLocalDescription(await peer.connection.createAnswer());
         send({ type: "signal", to: from, kind: "answer", sdp: peer.connection.localDescription.sdp });

@@ -13,6 +13,7 @@ import { imageFrameOnHit, invert, positionOf, quadOfImage, rotationX, worldPlace
 import { encodePose, intrinsicsOf, tapOnView } from "./pose-packet.js";
 import { createQuadRenderer, reticleCanvas } from "./quad-renderer.js";
 import { lookUpRoomLink, shareRoom } from "./room-share.js";
+import { shareViewVideo } from "./view-video.js";
 import { panelRect, widgetPanel } from "./widget-panel.js";
 
 const body = document.body;
@@ -23,7 +24,7 @@ const now = () => performance.timeOrigin + performance.now();
 /// What the AR view is doing, for its check and for anyone debugging a device (docs/webxr.md).
 const log = window.arvisXR = {
   state: "idle", mode: null, imageTracking: false, placements: {}, textureRequests: [], textureUpdates: [], timings: {},
-  frameTimes: [], panel: null, models: [], trackedTargets: [], annotations: [], annotationsElsewhere: 0, share: { state: "off", room: null, sent: 0, error: null },
+  frameTimes: [], panel: null, models: [], trackedTargets: [], annotations: [], annotationsElsewhere: 0, share: { state: "off", room: null, sent: 0, error: null, arrivals: [] },
   version: Number(body.dataset.version), quads: () => [],
 };
 
@@ -152,7 +153,7 @@ async function run(session, ready, overlay) {
     window.removeEventListener("arvis-version", onVersion);
     window.removeEventListener("arvis-rows", onRows);
     window.removeEventListener("arvis-live", onLive);
-    if (ar.share) ar.share.close();
+    if (ar.share) { ar.share.close(); ar.video.stop(); }
     hitSource.cancel();
     panel.close();
     view.dispose();
@@ -458,10 +459,11 @@ function publish(ar, pose) {
   const view = pose.views[0], [width, height] = [innerWidth, innerHeight];
   const t = pose.transform, o = t.orientation, p = t.position;
   ar.frame += 1;
-  ar.share.publish(encodePose({
+  ar.published = {
     viewport: [width, height], frame: ar.frame, time: now() / 1000, position: [p.x, p.y, p.z], orientation: [o.x, o.y, o.z, o.w],
     intrinsics: intrinsicsOf(view.projectionMatrix, width, height),
-  }));
+  };
+  ar.share.publish(encodePose(ar.published));
   log.share.sent = ar.share.sent;
 }
 
@@ -469,12 +471,12 @@ function publish(ar, pose) {
 /// member the room `?room=` names (else "main"); pressed again, stops.
 async function toggleShare(ar) {
   const button = $("ar-share");
-  if (ar.share) { ar.share.close(); ar.share = null; button.setAttribute("aria-pressed", "false"); $("ar-annotate").hidden = true; return; }
+  if (ar.share) { ar.share.close(); ar.video.stop(); ar.share = null; button.setAttribute("aria-pressed", "false"); $("ar-annotate").hidden = true; return; }
   if (ar.shareStarting) return;
   const params = new URLSearchParams(location.search), hash = new URLSearchParams(location.hash.slice(1));
   const link = sessionStorage.getItem(roomLinkKey) || hash.get("link"), token = localStorage.getItem("arvis.token");
   const room = params.get("room") || "main";
-  Object.assign(log.share, { room, error: null });
+  Object.assign(log.share, { room, error: null, arrivals: [] });
   if (link) {
     ar.shareStarting = true;
     try { await lookUpRoomLink(link); } catch (error) {
@@ -497,6 +499,7 @@ async function toggleShare(ar) {
     },
     annotations: (list, replace) => {
       if (replace) { ar.markers.clear(); ar.elsewhere.clear(); }
+      else for (const a of list) if (a.clientId) log.share.arrivals.push([a.clientId, Date.now()]);
       for (const a of list) {
         if (madeInSession(a, ar)) ar.markers.set(a.id, { position: [a.position.x, a.position.y || 0, a.position.z], text: a.text });
         else ar.elsewhere.add(a.id);
@@ -505,7 +508,9 @@ async function toggleShare(ar) {
       if (replace && ar.elsewhere.size) say(`${ar.elsewhere.size} note${ar.elsewhere.size === 1 ? " was" : "s were"} placed in another AR session: not shown here, where that session's coordinates mean nothing`);
     },
     removed: (id) => { ar.markers.delete(id); ar.elsewhere.delete(id); logAnnotations(ar); },
+    message: (message) => ar.video.message(message),
   });
+  ar.video = shareViewVideo(ar.share, () => (ar.lost ? null : ar.published), log.share, say);
 }
 
 /// Whether a room's annotation was placed on one of this session's frames: only those are in this

@@ -54,3 +54,12 @@ export function tapOnView(direction, viewerMatrix, projection) {
   const x = projection[0] * local[0] / -local[2] - projection[8], y = projection[5] * local[1] / -local[2] - projection[9];
   return [(x + 1) / 2, (1 - y) / 2];
 }
+
+/// The intrinsics [fx, fy, cx, cy] of a view (`view`: [w, h] points) re-expressed in the pixels
+/// of a camera picture (`picture`: [w, h]) the view shows filled (scaled to cover it and cropped
+/// at the centre), as a phone's AR view shows its camera.
+export function pictureIntrinsics([fx, fy, cx, cy], view, picture) {
+  const k = Math.max(view[0] / picture[0], view[1] / picture[1]);
+  const ox = (view[0] - picture[0] * k) / 2, oy = (view[1] - picture[1] * k) / 2;
+  return [fx / k, fy / k, (cx - ox) / k, (cy - oy) / k];
+}

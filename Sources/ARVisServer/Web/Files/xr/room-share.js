@@ -19,8 +19,9 @@ export async function lookUpRoomLink(token) {
 }
 
 /// A room share for `project`'s `room`, joining with `link` (a room link's token) or `token` (a
-/// member's bearer token). `on`: {state(state, detail), annotations(list, replace), removed(id)}.
-/// Returns {publish(packet), planes(list), annotate(tap, frame, text), close(), sent}.
+/// member's bearer token). `on`: {state(state, detail), annotations(list, replace), removed(id),
+/// message(message)? (every message, for a camera's signalling)}.
+/// Returns {publish(packet), planes(list), annotate(tap, frame, text), send(message), close(), sent}.
 export function shareRoom({ project, room, link, token }, on) {
   let socket = null, since = null, retry = 0, closed = false, pending = null;
   const share = { sent: 0 };
@@ -47,6 +48,7 @@ export function shareRoom({ project, room, link, token }, on) {
     if (!frame || !frame.message) return;
     const message = frame.message;
     since = lastSeen(since, message);
+    if (on.message) on.message(message);
     if (message.type === "welcome" && Array.isArray(message.annotations)) on.annotations(message.annotations, true);
     else if (message.type === "annotation" && message.annotation) on.annotations([message.annotation], false);
     else if (message.type === "annotationDeleted") on.removed(message.id);
@@ -59,6 +61,12 @@ export function shareRoom({ project, room, link, token }, on) {
     return true;
   };
   share.publish = (packet) => { if (send(packet)) share.sent++; };
+  // Signalling is never dropped for a full buffer, as a pose may be (the next one replaces it).
+  share.send = (message) => {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  };
   share.planes = (planes) => send(JSON.stringify({ type: "planes", planes }));
   share.annotate = (tap, frame, text) => send(JSON.stringify({ type: "annotate", tap, frame, text, clientId: crypto.randomUUID() }));
   share.close = () => {

@@ -1,40 +1,107 @@
-// The device's camera view on a canvas: the floor and the annotations as the camera sees them,
-// letterboxed to its viewport. A click, or Enter for the centre, is a tap in that view.
+// The device's camera view on a canvas: its live video when it shares one, else a dark picture of
+// its viewport; over it the floor and the annotations as that camera sees them — with the pose of
+// the very frame shown (each video frame carries its own), or the latest pose over the socket when
+// there is no video. A click, or Enter for the centre, is a tap in that view.
 
+import { bandRows, likelyBands, readTagFromBytes } from "../../media/frame-tag.js";
 import { canvas2D, h } from "../core/dom.js";
 import { letterbox, segmentToCamera, tapAt, toCamera } from "./camera-math.js";
 
 const position = (annotation) => [annotation.position.x, annotation.position.y || 0, annotation.position.z];
+/// How many shown frames the view remembers for its statistics.
+const remembered = 1200;
+
+/// The frame tag under a picture drawn on `g` (`width` × `height`): {tag, rows} — the counter and
+/// the band's height, or {tag: null, rows: 0} without one. With a pose, the band's height follows
+/// from the picture size the pose names; without, the likely scales are tried.
+function readBand(g, width, height, pose) {
+  const candidates = pose ? [bandRows(height, pose.viewport[1])] : likelyBands(height);
+  const deepest = Math.max(0, ...candidates);
+  if (!deepest || deepest >= height) return { tag: null, rows: 0 };
+  const pixels = g.getImageData(0, height - deepest, width, deepest).data;
+  for (const rows of candidates) {
+    const tag = readTagFromBytes(pixels, { width, stride: width * 4, top: deepest - rows, rows, channels: 4 });
+    if (tag !== null) return { tag, rows };
+  }
+  return { tag: null, rows: 0 };
+}
 
 export class CameraView {
   /// `onTap([u, v])` for a click in the picture or Enter (its centre); `onTap(null)` for a click
-  /// while there is no pose yet.
+  /// while there is no pose to place it with.
   constructor(onTap) {
     this.pose = null;
     this.annotations = [];
+    this.video = null;
+    this.frozen = false;
+    this.picture = document.createElement("canvas");
+    this.stats = { shown: 0, withPose: 0, tagged: 0, mismatches: 0, recent: [] };
     this.canvas = h("canvas", { class: "room-camera", tabindex: 0, role: "application",
       "aria-label": "The device's camera view. Click, or press Enter for its centre, to place an annotation where that ray meets the world." });
     this.canvas.addEventListener("click", (event) => {
-      if (!this.pose) { onTap(null); return; }
+      const pose = this.viewPose;
+      if (!pose) { onTap(null); return; }
       const rect = this.canvas.getBoundingClientRect();
-      const tap = tapAt(event.clientX - rect.left, event.clientY - rect.top, rect.width, rect.height, this.pose.viewport);
+      const tap = tapAt(event.clientX - rect.left, event.clientY - rect.top, rect.width, rect.height, pose.viewport);
       if (tap) onTap(tap);
     });
-    this.canvas.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onTap([0.5, 0.5]); } });
+    this.canvas.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onTap(this.viewPose ? [0.5, 0.5] : null); } });
     new ResizeObserver(() => this.draw()).observe(this.canvas);
+  }
+
+  /// The pose the view is drawn with and a click is placed with: the shown video frame's own while
+  /// there is video, else the latest over the socket.
+  get viewPose() { return this.video ? this.video.pose : this.pose; }
+
+  /// Shows a video frame (`picture`, anything drawImage takes) with its metadata ({counter, pose,
+  /// packet} or null); nothing while frozen. The frame tag under the picture is read, checked
+  /// against the metadata's counter, and left out of the view.
+  show(picture, metadata) {
+    if (this.frozen) return;
+    const width = picture.displayWidth || picture.videoWidth, height = picture.displayHeight || picture.videoHeight;
+    if (!width || !height) return;
+    if (this.picture.width !== width || this.picture.height !== height) Object.assign(this.picture, { width, height });
+    const g = this.picture.getContext("2d", { willReadFrequently: true });
+    g.drawImage(picture, 0, 0, width, height);
+    const pose = (metadata && metadata.pose) || null, band = readBand(g, width, height, pose);
+    const counter = metadata ? metadata.counter : null;
+    this.video = { pose, packet: (metadata && metadata.packet) || null, tag: band.tag, counter, size: [width, height - band.rows] };
+    this.stats.size = this.video.size;
+    this.count(band.tag, counter, metadata ? metadata.receivedAt : null);
+    this.draw();
+  }
+
+  /// Counts a shown frame: with a pose, with a tag, and whether its tag and metadata disagree;
+  /// remembers [tag, metadata's counter, shown at, received at] (ms since the epoch).
+  count(tag, counter, receivedAt) {
+    const stats = this.stats;
+    stats.shown++;
+    if (this.video.pose) stats.withPose++;
+    if (tag !== null) stats.tagged++;
+    if (tag !== null && counter !== null && tag !== counter) stats.mismatches++;
+    stats.recent.push([tag, counter, Date.now(), receivedAt]);
+    if (stats.recent.length > remembered) stats.recent.splice(0, stats.recent.length - remembered);
   }
 
   draw() {
     const surface = canvas2D(this.canvas);
     if (!surface) return;
-    const { g, width, height } = surface, pose = this.pose;
+    const { g, width, height } = surface, pose = this.viewPose, video = this.video;
     g.fillStyle = "#1c1c1e"; g.fillRect(0, 0, width, height);
-    if (!pose) { g.fillStyle = "#aeaeb2"; g.font = "14px system-ui"; g.fillText("No camera yet", 12, 24); return; }
-    const box = letterbox(width, height, pose.viewport);
-    g.fillStyle = "#2c2c2e"; g.fillRect(box.ox, box.oy, pose.viewport[0] * box.scale, pose.viewport[1] * box.scale);
-    this.drawFloor(g, pose, box);
-    this.drawAnnotations(g, pose, box);
+    if (!pose && !video) { this.caption(g, "No camera yet"); return; }
+    const size = pose ? pose.viewport : video.size, box = letterbox(width, height, size);
+    if (video) g.drawImage(this.picture, 0, 0, video.size[0], video.size[1], box.ox, box.oy, size[0] * box.scale, size[1] * box.scale);
+    else { g.fillStyle = "#2c2c2e"; g.fillRect(box.ox, box.oy, size[0] * box.scale, size[1] * box.scale); }
+    if (pose) { this.drawFloor(g, pose, box); this.drawAnnotations(g, pose, box); }
+    else this.caption(g, "This video carries no pose: annotations cannot be placed in the device's world.");
+    if (this.frozen) this.caption(g, "Frozen frame — annotate on it, then resume", height - 12);
     g.strokeStyle = "rgba(255,255,255,.5)"; g.beginPath(); g.moveTo(width / 2 - 8, height / 2); g.lineTo(width / 2 + 8, height / 2); g.moveTo(width / 2, height / 2 - 8); g.lineTo(width / 2, height / 2 + 8); g.stroke();
+  }
+
+  caption(g, text, y = 24) {
+    g.font = "14px system-ui";
+    g.fillStyle = "rgba(0,0,0,.6)"; g.fillRect(6, y - 17, g.measureText(text).width + 12, 24);
+    g.fillStyle = "#f2f2f7"; g.fillText(text, 12, y);
   }
 
   /// The floor as the camera sees it, so the view reads as a place.

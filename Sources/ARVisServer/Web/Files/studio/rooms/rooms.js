@@ -1,6 +1,8 @@
-// A project's rooms, the remote expert's side: a device's session live — its camera moving in the
-// 3D scene, its view where a click places an annotation (the server casts the ray through that
-// frame), the room's annotations listed and deletable, and (owners) the links devices join with.
+// A project's rooms, the remote expert's side: a device's session live — its video with the pose
+// of every frame, its camera moving in the 3D scene, its view where a click places an annotation
+// (the ray through the pixel of the frame shown, from that frame's pose), a frame frozen to
+// annotate on, the room's annotations listed and deletable, and (owners) the links devices join
+// with. A browser with a camera can publish in the room too (without a pose).
 
 import { api, projectPath } from "../core/api.js";
 import { field, h } from "../core/dom.js";
@@ -9,8 +11,13 @@ import { canEdit } from "../core/roles.js";
 import { say } from "../core/toast.js";
 import { CameraView } from "./camera-view.js";
 import { joinRoom } from "./connection.js";
+import { cameraButton } from "./camera-button.js";
+import { watchVideo } from "./expert-video.js";
 import { roomLinksCard } from "./room-links.js";
 import { SceneView } from "./scene-view.js";
+
+/// The Base64 text of an ArrayBuffer.
+const base64 = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer)));
 
 /// The form that opens a room by name.
 function chooseRoom(project) {
@@ -40,9 +47,16 @@ export async function roomsPage(project, rest) {
   const status = h("p", { id: "room-status", class: "muted", role: "status", "aria-live": "polite" }, "Connecting…");
   const device = h("p", { id: "device-status", class: "muted" }, "Waiting for a device to publish its pose…");
   const label = field("Label of the next annotation", { maxlength: 2000, name: "annotation-text", value: "" });
+  const target = h("select", { name: "annotation-target" },
+    h("option", { value: "floor" }, "On the surfaces found, else the floor"),
+    h("option", { value: "planes" }, "On the surfaces found, else 2 m away"),
+    h("option", { value: "depth" }, "At the depth below"));
+  const depth = field("Depth in metres", { type: "number", min: 0.1, max: 1000, step: 0.1, value: 2, name: "annotation-depth" });
+  const freeze = h("button", { type: "button", "aria-pressed": "false", onclick: () => toggleFreeze() }, "Freeze frame");
+  const videoStatus = h("p", { id: "video-status", class: "muted", role: "status" }, "No video in this room yet.");
   const list = h("ul", { class: "list", id: "annotations", "aria-label": "Annotations" });
   let frames = 0, pending = 0, drawPending = false;
-  window.studioRoom = { frames: 0, annotations: 0, device: "none" };
+  window.studioRoom = { frames: 0, annotations: 0, device: "none", video: camera.stats, videoState: "none", sent: [], placed: {} };
 
   const remove = editable ? (annotation) => connection.send({ type: "deleteAnnotation", id: annotation.id, clientId: "delete-" + annotation.id }) : null;
   const refresh = () => {
@@ -53,14 +67,38 @@ export async function roomsPage(project, rest) {
   };
 
   function annotate(tap) {
-    const pose = camera.pose;
-    if (!pose) { say("No device has published a pose in this room yet.", "error"); return; }
+    const pose = camera.viewPose;
+    if (!pose) { say(camera.video ? "This video carries no pose, so a click cannot be placed in the device's world." : "No device has published a pose in this room yet.", "error"); return; }
     if (!editable) { say("Annotating needs the editor role.", "error"); return; }
     const message = { type: "annotate", tap, frame: pose.frame, clientId: "studio-" + Date.now() + "-" + (++pending) };
+    // On video, the ray goes through the camera of the frame shown: its own pose travels along.
+    if (camera.video && camera.video.packet) message.pose = base64(camera.video.packet);
+    if (target.value === "floor") message.onFloor = true;
+    if (target.value === "depth") message.depth = Number(depth.input.value) || 2;
     const text = label.input.value.trim();
     if (text) message.text = text;
-    if (connection.send(message)) say("Annotation sent.");
+    if (connection.send(message)) {
+      const latest = camera.pose && { position: camera.pose.position, orientation: camera.pose.orientation, frame: camera.pose.frame };
+      window.studioRoom.sent.push({ clientId: message.clientId, tap, frame: pose.frame, tag: camera.video ? camera.video.tag : null, latest, at: Date.now() });
+      say("Annotation sent.");
+    }
   }
+
+  function toggleFreeze() {
+    camera.frozen = !camera.frozen;
+    freeze.setAttribute("aria-pressed", String(camera.frozen));
+    freeze.textContent = camera.frozen ? "Resume video" : "Freeze frame";
+    camera.draw();
+  }
+
+  const video = watchVideo({
+    send: (message) => connection.send(message),
+    onFrame: (picture, metadata) => camera.show(picture, metadata),
+    onState: (state) => {
+      window.studioRoom.videoState = state;
+      videoStatus.textContent = { connecting: "Video: connecting…", live: "Video: live, each frame with its own pose.", ended: "Video: the device stopped sending; its last frame stays.", none: "No video in this room yet." }[state];
+    },
+  });
 
   // Who publishes in the room: its pose stays on screen when it leaves, marked disconnected.
   const publishers = new Set();
@@ -82,8 +120,13 @@ export async function roomsPage(project, rest) {
 
   const onMessage = (message) => {
     onPresence(message);
+    video.receive(message);
     if (message.type === "welcome" && message.annotations) { annotations.clear(); message.annotations.forEach((annotation) => annotations.set(annotation.id, annotation)); refresh(); }
-    else if (message.type === "annotation") { annotations.set(message.annotation.id, message.annotation); refresh(); }
+    else if (message.type === "annotation") {
+      annotations.set(message.annotation.id, message.annotation);
+      if (message.annotation.clientId) window.studioRoom.placed[message.annotation.clientId] = message.annotation;
+      refresh();
+    }
     else if (message.type === "annotationDeleted") { annotations.delete(message.id); refresh(); }
     else if (message.type === "refused") say("Refused: " + message.message, "error");
   };
@@ -98,12 +141,14 @@ export async function roomsPage(project, rest) {
   };
   // Owners make the links devices share their view with; the page waits for the specs they may open.
   const specs = project.role === "owner" ? (await api("GET", projectPath(slug, "specs"))).specs.map((spec) => spec.name) : null;
+  const ownCamera = cameraButton(slug, room);
   const connection = joinRoom(slug, room, onMessage, (text) => { status.textContent = "Room " + room + ": " + text; }, onPose);
-  onLeave(() => connection.close());
+  onLeave(() => { video.close(); ownCamera.close(); connection.close(); });
 
   show("Room " + room, projectNav(project, "rooms"), h("h1", {}, "Room " + room), status, device,
     h("div", { class: "room" },
-      h("section", { "aria-label": "Camera view" }, h("h2", {}, "Camera view"), camera.canvas, label.label),
+      h("section", { "aria-label": "Camera view" }, h("h2", {}, "Camera view"), videoStatus, camera.canvas,
+        h("div", { class: "row" }, freeze, h("label", {}, "Place a click ", target), depth.label), label.label, ownCamera.button),
       h("section", { "aria-label": "Scene" }, h("h2", {}, "Scene"), scene.canvas)),
     h("section", { class: "card" }, h("h2", {}, "Annotations"), list),
     specs ? roomLinksCard(project, room, specs) : null);

@@ -1,0 +1,66 @@
+// A publisher's camera in a room: the camera's pictures tagged and sent with each one's metadata
+// (media/tagged-video.js) to the room's members, peer to peer (media/room-video.js), through the
+// room's own socket for signalling. The phone's "Share my view" sends its XR pose with each
+// picture; a laptop's camera sends none.
+
+import { videoPublisher } from "./room-video.js";
+import { taggedVideo } from "./tagged-video.js";
+import { attachTransform, peerConfiguration, preferVP8 } from "./video-transforms.js";
+
+/// Asks for a camera: the one facing away on a phone, 640 × 480 where it can.
+export async function openCamera() {
+  const stream = await navigator.mediaDevices.getUserMedia({
+    audio: false, video: { facingMode: { ideal: "environment" }, width: { ideal: 640 }, height: { ideal: 480 }, frameRate: { ideal: 30 } },
+  });
+  return stream.getVideoTracks()[0];
+}
+
+/// Who is in the room, as a publisher needs it: kept from `welcome`, `memberJoined` and `memberLeft`.
+export class RoomMembers {
+  constructor() { this.members = new Map(); this.iceServers = []; this.iceTransportPolicy = "all"; }
+
+  /// Reads a room message; true when it was about members.
+  read(message) {
+    if (message.type === "welcome") {
+      this.members = new Map((message.members || []).map((member) => [member.id, member]));
+      this.iceServers = message.iceServers || [];
+      this.iceTransportPolicy = message.iceTransportPolicy || "all";
+    } else if (message.type === "memberJoined" && message.member) this.members.set(message.member.id, message.member);
+    else if (message.type === "memberLeft") this.members.delete(message.id);
+    else return false;
+    return true;
+  }
+}
+
+/// Shares `camera` (a video track) in the room whose members `room` (a RoomMembers) follows,
+/// signalling with `send(message)`. `poseOf(size, time)`: the pose packet of a picture, or null.
+/// Returns {receive(message) (every room message), stop(), log, peers}.
+export function shareCamera({ camera, room, send, poseOf }) {
+  const video = taggedVideo(camera, poseOf);
+  const stream = new MediaStream([video.track]);
+  const publisher = videoPublisher({
+    track: video.track, stream, send,
+    createPeer: () => new RTCPeerConnection(peerConfiguration(room.iceServers, room.iceTransportPolicy)),
+    onSender: (sender, connection) => {
+      const transceiver = connection.getTransceivers().find((candidate) => candidate.sender === sender);
+      if (transceiver) preferVP8(transceiver);
+      const transform = attachTransform(sender, "send");
+      video.addPort(transform.port);
+      transform.port.onmessage = ({ data }) => { if (data.stats) video.log.transform = data.stats; };
+      return () => { video.removePort(transform.port); transform.close(); };
+    },
+  });
+  publisher.welcome({ members: [...room.members.values()] });
+  return {
+    log: video.log,
+    get peers() { return publisher.peers; },
+    receive(message) {
+      // A new welcome is a new connection, with a new member id: every peer starts again.
+      if (message.type === "welcome") { publisher.close(); publisher.welcome(message); }
+      else if (message.type === "memberJoined" && message.member) publisher.joined(message.member);
+      else if (message.type === "memberLeft") publisher.left(message.id);
+      else if (message.type === "signal") publisher.signal(message).catch(() => {});
+    },
+    stop() { publisher.close(); video.stop(); },
+  };
+}

@@ -1,0 +1,89 @@
+// A publisher's video as a room sends it: each camera picture redrawn with the frame tag under it
+// (media/frame-tag.js), written to a track of its own, and its metadata — counter, capture time and
+// the pose of that moment — handed to every sender transform before the picture reaches the
+// encoder. Needs MediaStreamTrackProcessor and MediaStreamTrackGenerator (Chromium).
+
+import { drawTag, tagRows, writeTag } from "./frame-tag.js";
+
+/// Whether this browser can publish tagged video.
+export const canPublishVideo = () => typeof MediaStreamTrackProcessor === "function" && typeof MediaStreamTrackGenerator === "function"
+  && typeof OffscreenCanvas === "function" && typeof VideoFrame === "function";
+
+/// The size a picture is sent at: at most 640 points on its long side, even, and its short side a
+/// multiple of 16 so the tag starts on a macroblock.
+export function sentSize(width, height) {
+  const scale = Math.min(1, 640 / Math.max(width, height));
+  const even = (value) => Math.max(2, 2 * Math.round(value * scale / 2));
+  return [even(width), Math.max(16, 16 * Math.round(height * scale / 16))];
+}
+
+/// The picture with the band of `counter` under it, made in memory — the picture's planes copied
+/// with room below and the band written into them — when it is already I420 or NV12 at the size
+/// it is sent at (a camera's usual case); else null, and it is drawn on a canvas instead.
+async function inMemory(picture, width, height, counter, timestamp) {
+  const format = picture.format;
+  if ((format !== "I420" && format !== "NV12") || picture.visibleRect.width !== width || picture.visibleRect.height !== height) return null;
+  const rows = height + tagRows, luma = width * rows, chroma = (width / 2) * (rows / 2);
+  const bytes = new Uint8Array(luma + 2 * chroma).fill(128);
+  const layout = format === "I420"
+    ? [{ offset: 0, stride: width }, { offset: luma, stride: width / 2 }, { offset: luma + chroma, stride: width / 2 }]
+    : [{ offset: 0, stride: width }, { offset: luma, stride: width }];
+  try { await picture.copyTo(bytes, { layout }); } catch (error) { return null; }
+  writeTag(bytes, counter, { width, stride: width, top: height });
+  return new VideoFrame(bytes, { format, codedWidth: width, codedHeight: rows, timestamp, layout });
+}
+
+/// Publishes `camera` (a video MediaStreamTrack) tagged. `poseOf(size, time)` gives the pose packet
+/// (an ArrayBuffer, or null) for a picture of `size` ([w, h], the picture without the tag) captured
+/// at `time` (ms since the epoch). Returns {track, addPort(port), removePort(port), stop(), log}:
+/// `log.sent` holds the last pictures sent as [counter, capture time, Base64 pose packet or null].
+export function taggedVideo(camera, poseOf) {
+  const generator = new MediaStreamTrackGenerator({ kind: "video" });
+  const writer = generator.writable.getWriter();
+  const reader = new MediaStreamTrackProcessor({ track: camera }).readable.getReader();
+  const ports = new Set();
+  const log = { counter: 0, sent: [], size: null };
+  let canvas = null, g = null, stopped = false;
+
+  async function pump() {
+    for (;;) {
+      const { value: picture, done } = await reader.read();
+      if (done || stopped) { if (picture) picture.close(); break; }
+      const captureTime = performance.timeOrigin + performance.now();
+      if (!canvas) {
+        log.size = sentSize(picture.displayWidth, picture.displayHeight);
+        canvas = new OffscreenCanvas(log.size[0], log.size[1] + tagRows);
+        g = canvas.getContext("2d", { alpha: false });
+      }
+      const [width, height] = log.size, counter = (log.counter = (log.counter + 1) & 0xffffff);
+      const timestamp = picture.timestamp;
+      let tagged = await inMemory(picture, width, height, counter, timestamp);
+      if (!tagged) {
+        g.drawImage(picture, 0, 0, width, height);
+        drawTag(g, counter, width, height);
+        tagged = new VideoFrame(canvas, { timestamp });
+      }
+      picture.close();
+      const pose = poseOf(log.size, captureTime);
+      for (const port of ports) port.postMessage({ counter, captureTime, pose, size: log.size });
+      log.sent.push([counter, captureTime, pose ? btoa(String.fromCharCode(...new Uint8Array(pose))) : null]);
+      if (log.sent.length > 3000) log.sent.splice(0, 1000);
+      await writer.write(tagged);
+    }
+  }
+  pump().catch(() => {});
+
+  return {
+    track: generator,
+    log,
+    addPort: (port) => ports.add(port),
+    removePort: (port) => ports.delete(port),
+    stop() {
+      stopped = true;
+      reader.cancel().catch(() => {});
+      writer.close().catch(() => {});
+      generator.stop();
+      camera.stop();
+    },
+  };
+}

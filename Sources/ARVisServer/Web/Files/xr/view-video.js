@@ -1,0 +1,44 @@
+// "Share my view" with video: the phone's camera goes to the room with each picture's pose — the
+// XR viewer's pose of that moment, its intrinsics re-expressed in the picture's pixels — so an
+// expert's tap on a picture lands where it should however the phone has moved since. Where the
+// camera is refused or the browser cannot send tagged video, the view is shared without video;
+// while tracking is lost, pictures go without a pose, and the expert's screen says so.
+
+import { RoomMembers, openCamera, shareCamera } from "../media/camera-share.js";
+import { canPublishVideo } from "../media/tagged-video.js";
+import { encodePose, pictureIntrinsics } from "./pose-packet.js";
+
+/// Starts sharing the camera in `share` (a room share) once the room welcomes it. `latestPose()`:
+/// the pose last published ({viewport, frame, time, position, orientation, intrinsics}) or null;
+/// `log`: where its state goes (`video`: starting, on, denied, unsupported or off). Returns
+/// {message(message) (every room message), stop()}.
+export function shareViewVideo(share, latestPose, log, say) {
+  const members = new RoomMembers();
+  let camera = null, starting = false, stopped = false;
+
+  const poseOf = (size) => {
+    const pose = latestPose();
+    return pose ? encodePose({ ...pose, viewport: size, intrinsics: pictureIntrinsics(pose.intrinsics, pose.viewport, size) }) : null;
+  };
+
+  async function start() {
+    starting = true;
+    if (!canPublishVideo() || !navigator.mediaDevices) { log.video = "unsupported"; say("This browser cannot send video to the room: sharing your pose only."); return; }
+    let track;
+    try { track = await openCamera(); } catch (error) { log.video = "denied"; say("No camera for the room (" + error.message + "): sharing your pose only."); return; }
+    if (stopped) { track.stop(); return; }
+    camera = shareCamera({ camera: track, room: members, send: (message) => share.send(message), poseOf });
+    log.video = "on";
+    log.videoLog = camera.log;
+  }
+
+  log.video = "starting";
+  return {
+    message(message) {
+      members.read(message);
+      if (camera) camera.receive(message);
+      else if (message.type === "welcome" && !starting) start();
+    },
+    stop() { stopped = true; if (camera) camera.stop(); camera = null; log.video = "off"; },
+  };
+}
