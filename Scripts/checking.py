@@ -78,16 +78,17 @@ def wait_until_up(base, seconds=10):
 
 
 @contextlib.contextmanager
-def served(binary, seconds=30):
+def served(binary, seconds=30, args=(), env=None):
     """A fresh `arvis serve` for the `with` block, on a free port with its own data folder: its
-    base URL. Its output goes to serve.log in that folder and is printed when it does not come up;
-    it is stopped, and the folder removed, when the block ends."""
+    base URL. `args`: more options for it; `env`: more environment. Its output goes to serve.log
+    in that folder and is printed when it does not come up; it is stopped, and the folder
+    removed, when the block ends."""
     data = tempfile.mkdtemp(prefix="arvis-check-")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with open(os.path.join(data, "serve.log"), "wb") as log:
-        server = subprocess.Popen([binary, "serve", "--data", data, "--port", str(port)], stdout=log, stderr=log,
-                                  stdin=subprocess.DEVNULL)
+        server = subprocess.Popen([binary, "serve", "--data", data, "--port", str(port), *args], stdout=log, stderr=log,
+                                  stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
     try:
         try:
             wait_until_up(base, seconds)

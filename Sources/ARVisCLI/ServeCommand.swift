@@ -81,6 +81,13 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "secret"))
     var turnSecret: String?
 
+    @Flag(
+        name: .customLong("relay-only"),
+        help:
+            "Browsers in rooms send video only through the TURN servers (iceTransportPolicy relay), so no member learns another's address. Needs a turn: --ice-server."
+    )
+    var relayOnly = false
+
     /// The TURN secret from the option, else the environment.
     private var resolvedTurnSecret: String? {
         turnSecret ?? ProcessInfo.processInfo.environment["ARVIS_TURN_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
@@ -116,6 +123,9 @@ struct ServeCommand: AsyncParsableCommand {
                 "a TURN --ice-server needs --turn-secret (or ARVIS_TURN_SECRET): the secret coturn checks credentials with"
             )
         }
+        if !hasTURN, relayOnly {
+            throw ValidationError("--relay-only sends video through TURN: give a turn: or turns: --ice-server too")
+        }
         if !hasTURN, turnSecret != nil {
             throw ValidationError("--turn-secret signs TURN credentials: give a turn: or turns: --ice-server too")
         }
@@ -138,6 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
         limits.apply(to: &configuration)
         configuration.iceServers = iceServers
         configuration.turnSecret = resolvedTurnSecret
+        configuration.relayOnly = relayOnly
         let place = database == nil ? configuration.databasePath : "PostgreSQL"
         Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(place))")
         try await ARVisServer.run(configuration)

@@ -54,6 +54,9 @@ public struct ServerConfiguration: Sendable {
     /// The secret shared with the TURN servers (coturn's `static-auth-secret`): each member gets
     /// credentials it signs, valid for ``turnCredentialLifetime``.
     public var turnSecret: String?
+    /// Whether members' browsers send video only through the TURN servers (`iceTransportPolicy:
+    /// "relay"`), so no member learns another's network address.
+    public var relayOnly = false
     /// How long a member's TURN credentials work: 12 hours.
     public var turnCredentialLifetime: TimeInterval = 12 * 3_600
 

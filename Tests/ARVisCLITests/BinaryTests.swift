@@ -161,4 +161,11 @@ struct ServeBinaryTests {
         #expect(await arvis(["serve", "--port", "0"]) == 2)
         #expect(await arvis(["serve", "--port", "70000"]) == 2)
     }
+
+    @Test func refusesVideoOptionsThatCannotWork() async {
+        #expect(await arvis(["serve", "--relay-only"]) == 2, "relaying needs a TURN server")
+        #expect(await arvis(["serve", "--relay-only", "--ice-server", "stun:127.0.0.1:3478"]) == 2)
+        #expect(await arvis(["serve", "--ice-server", "turn:127.0.0.1:3478"]) == 2, "TURN needs its secret")
+        #expect(await arvis(["serve", "--ice-server", "http://turn.example"]) == 2)
+    }
 }

@@ -59,6 +59,7 @@ struct SignallingTests: ServerTesting {
             #expect(members.count == 1)
             #expect(members.first?["id"] as? String == deviceID && members.first?["role"] as? String == "publisher")
             #expect(members.first?["name"] as? String == "ana")
+            #expect(welcome["iceTransportPolicy"] as? String == "all", "any path by default")
             let joined = try #require(try await device.next(ofType: "memberJoined")["member"] as? [String: Any])
             #expect(joined["id"] as? String == expertID && joined["role"] as? String == "member")
             #expect(expertID != deviceID && expertID.count == 16)
@@ -155,6 +156,7 @@ struct SignallingTests: ServerTesting {
             configure: {
                 $0.iceServers = ["stun:127.0.0.1:3478", "turn:127.0.0.1:3478"]
                 $0.turnSecret = "north-wind"
+                $0.relayOnly = true
             }
         ) { client in
             let (slug, owner, _) = try await room(client)
@@ -170,6 +172,7 @@ struct SignallingTests: ServerTesting {
             let expiry = try #require(Double(username.split(separator: ":")[0]))
             #expect(abs(expiry - Date().timeIntervalSince1970 - 12 * 3_600) < 60)
             #expect(turn["credential"] as? String == ICEServer.credential(username, secret: "north-wind"))
+            #expect(welcome["iceTransportPolicy"] as? String == "relay", "--relay-only: video through TURN only")
         }
     }
 

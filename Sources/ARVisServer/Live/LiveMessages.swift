@@ -84,7 +84,8 @@ enum LiveMessages {
 
     /// `annotations`: the room's, for a member joining afresh; `nil` for one resuming (the events it
     /// missed follow, and it keeps what it holds). `introduction`: the member's role and id, who
-    /// else is in the room (whom WebRTC signals go to) and the ICE servers for video.
+    /// else is in the room (whom WebRTC signals go to), the ICE servers for video and whether to
+    /// send it only through TURN.
     static func welcome(
         room: String, sequence: Int64, annotations: [Annotation]?, introduction: Room.Introduction
     ) -> String {
@@ -96,8 +97,11 @@ enum LiveMessages {
             var you: String
             var members: [Room.Profile]
             var iceServers: [ICEServer]
+            var iceTransportPolicy: String
 
-            enum CodingKeys: CodingKey { case type, room, role, seq, annotations, you, members, iceServers }
+            enum CodingKeys: CodingKey {
+                case type, room, role, seq, annotations, you, members, iceServers, iceTransportPolicy
+            }
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
@@ -109,13 +113,15 @@ enum LiveMessages {
                 try container.encode(you, forKey: .you)
                 try container.encode(members, forKey: .members)
                 try container.encode(iceServers, forKey: .iceServers)
+                try container.encode(iceTransportPolicy, forKey: .iceTransportPolicy)
             }
         }
         return text(
             Welcome(
                 room: room, role: introduction.member.role, seq: sequence,
                 annotations: annotations?.map { ARVisAPI.schema($0) }, you: introduction.member.id,
-                members: introduction.others, iceServers: introduction.iceServers))
+                members: introduction.others, iceServers: introduction.iceServers,
+                iceTransportPolicy: introduction.iceTransportPolicy))
     }
 
     /// A room event carrying one item: `{"type", "seq", NAME: item}`.

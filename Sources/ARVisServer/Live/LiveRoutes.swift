@@ -219,7 +219,8 @@ struct LiveRoutes: Sendable {
             let since = request.uri.queryParameters["since"].flatMap { Int64(String($0)) }
             let introduction = Room.Introduction(
                 member: profile, others: room.profiles(except: token),
-                iceServers: ICEServer.servers(for: profile.id, in: api.configuration))
+                iceServers: ICEServer.servers(for: profile.id, in: api.configuration),
+                iceTransportPolicy: api.configuration.relayOnly ? "relay" : "all")
             outbox.sendFirst(try await hub.roomCatchUp(joining.key, introducing: introduction, after: since))
             outbox.allowDirect()
             let session = RoomSession(

@@ -91,6 +91,8 @@ final class Room: Sendable {
         var others: [Profile]
         /// The STUN and TURN servers its browser uses for video.
         var iceServers: [ICEServer]
+        /// `RTCConfiguration.iceTransportPolicy`: "relay" to send only through TURN, else "all".
+        var iceTransportPolicy: String
     }
 
     /// Everyone in the room but the member with `token`, as they are introduced.

@@ -6,11 +6,33 @@ import { videoViewer } from "../../media/room-video.js";
 import { FrameMetadata, showFrames } from "../../media/video-display.js";
 import { attachTransform, peerConfiguration } from "../../media/video-transforms.js";
 
+/// How the video reaches this page, from a peer connection's statistics: "relay" (through a TURN
+/// server), "direct", or null before a path is chosen.
+export async function videoPath(connection) {
+  const report = await connection.getStats();
+  let pair = null;
+  report.forEach((entry) => { if (entry.type === "transport" && entry.selectedCandidatePairId) pair = report.get(entry.selectedCandidatePairId); });
+  if (!pair) report.forEach((entry) => { if (entry.type === "candidate-pair" && entry.nominated && entry.state === "succeeded") pair = entry; });
+  const local = pair && report.get(pair.localCandidateId), remote = pair && report.get(pair.remoteCandidateId);
+  if (!local || !remote) return null;
+  return local.candidateType === "relay" || remote.candidateType === "relay" ? "relay" : "direct";
+}
+
 /// Watches the room's video. `send(message)`: to the room's socket; `onFrame(picture, metadata)`;
-/// `onState(state)`: "none", "connecting", "live" or "ended". Returns {receive(message), close()}.
+/// `onState(state, path)`: "none", "connecting", "live" (with its path: "direct" or "relay") or
+/// "ended". Returns {receive(message), close()}.
 export function watchVideo({ send, onFrame, onState }) {
   const metadata = new FrameMetadata();
-  let iceServers = [], iceTransportPolicy = "all", display = null;
+  let iceServers = [], iceTransportPolicy = "all", display = null, pathTimer = 0;
+  // Once the video is live, which way it comes, for the status line.
+  const followPath = (connection) => {
+    clearInterval(pathTimer);
+    pathTimer = setInterval(async () => {
+      if (connection.connectionState !== "connected") return;
+      const path = await videoPath(connection).catch(() => null);
+      if (path) { onState("live", path); clearInterval(pathTimer); }
+    }, 500);
+  };
   const viewer = videoViewer({
     send,
     createPeer: () => {
@@ -25,6 +47,7 @@ export function watchVideo({ send, onFrame, onState }) {
       if (display) display.stop();
       display = showFrames(track, metadata, onFrame);
       onState("live");
+      if (viewer.connection) followPath(viewer.connection);
       track.onended = () => onState("ended");
     },
     onReceiver: (receiver) => {
@@ -41,6 +64,6 @@ export function watchVideo({ send, onFrame, onState }) {
       else if (message.type === "signal") viewer.signal(message).catch(() => onState("ended"));
       else if (message.type === "memberLeft" && viewer.connection) { viewer.left(message.id); if (!viewer.connection) onState("ended"); }
     },
-    close() { if (display) display.stop(); viewer.close(); },
+    close() { clearInterval(pathTimer); if (display) display.stop(); viewer.close(); },
   };
 }

@@ -94,9 +94,11 @@ export async function roomsPage(project, rest) {
   const video = watchVideo({
     send: (message) => connection.send(message),
     onFrame: (picture, metadata) => camera.show(picture, metadata),
-    onState: (state) => {
+    onState: (state, path) => {
       window.studioRoom.videoState = state;
-      videoStatus.textContent = { connecting: "Video: connecting…", live: "Video: live, each frame with its own pose.", ended: "Video: the device stopped sending; its last frame stays.", none: "No video in this room yet." }[state];
+      window.studioRoom.videoPath = path || null;
+      const via = path === "relay" ? " Relayed through the TURN server." : path === "direct" ? " Peer to peer." : "";
+      videoStatus.textContent = { connecting: "Video: connecting…", live: "Video: live, each frame with its own pose." + via, ended: "Video: the device stopped sending; its last frame stays.", none: "No video in this room yet." }[state];
     },
   });
 
