@@ -124,6 +124,8 @@ struct SignallingTests: ServerTesting {
             // The connection stays, and still relays what is right.
             try await device.send(try signal(expertID, "bye"))
             #expect(try await expert.next(ofType: "signal")["kind"] as? String == "bye")
+            try await device.send(try signal(expertID, "wait"))
+            #expect(try await expert.next(ofType: "signal")["kind"] as? String == "wait", "no place for it yet")
         }
     }
 

@@ -64,6 +64,9 @@ test(`past ${maxPeers} members, the next waits for a place`, async () => {
   await settle();
   assert.deepEqual([...side.peers.keys()], ["a", "b", "c"]);
   assert.deepEqual(side.waiting, ["d"]);
+  assert.deepEqual(sent.filter((m) => m.kind === "wait").map((m) => m.to), ["d"], "the one waiting is told, once");
+  side.joined({ id: "d", role: "member" });
+  assert.equal(sent.filter((m) => m.kind === "wait").length, 1);
   side.left("b");
   await settle();
   assert.ok(FakePeer.made[1].closed);
@@ -78,7 +81,11 @@ test(`past ${maxPeers} members, the next waits for a place`, async () => {
 test("a member answers the publisher's offer and hands on its track; a new offer replaces the peer", async () => {
   FakePeer.made = [];
   const sent = [], tracks = [], receivers = [];
-  const side = videoViewer({ send: (message) => sent.push(message), createPeer: () => new FakePeer(), onTrack: (track, from) => tracks.push([track, from]), onReceiver: (receiver) => receivers.push(receiver) });
+  const waits = [];
+  const side = videoViewer({ send: (message) => sent.push(message), createPeer: () => new FakePeer(), onTrack: (track, from) => tracks.push([track, from]), onReceiver: (receiver) => receivers.push(receiver), onWait: (from) => waits.push(from) });
+  await side.signal({ from: "p", kind: "wait" });
+  assert.deepEqual(waits, ["p"], "told to wait for a place");
+  assert.equal(FakePeer.made.length, 0);
   await side.signal({ from: "p", kind: "candidate", candidate: { candidate: "ignored" } });
   assert.equal(FakePeer.made.length, 0, "a candidate before any offer is ignored");
   await side.signal({ from: "p", kind: "offer", sdp: "v=0 offer" });

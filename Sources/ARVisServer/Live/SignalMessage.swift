@@ -3,12 +3,13 @@ import Foundation
 
 /// `{"type": "signal", "to", "kind", "sdp"?, "candidate"?, "clientId"?}`: WebRTC signalling for one
 /// member of the room — `offer` and `answer` (with `sdp`), `candidate` (an ICE candidate as
-/// `RTCIceCandidate.toJSON()` gives it; `null` for the end of candidates) or `bye`. The server
+/// `RTCIceCandidate.toJSON()` gives it; `null` for the end of candidates), `bye`, or `wait` (a
+/// publisher telling a member it has no place for it yet: an offer follows when one frees). The server
 /// relays it to that member only, as `{"type": "signal", "from", …}`.
 struct SignalMessage: Decodable, Checked {
     static let name = "signal"
     static let shape =
-        "{\"type\": \"signal\", \"to\": member id, \"kind\": \"offer\" | \"answer\" | \"candidate\" | \"bye\", \"sdp\"?, \"candidate\"?, \"clientId\"?}"
+        "{\"type\": \"signal\", \"to\": member id, \"kind\": \"offer\" | \"answer\" | \"candidate\" | \"bye\" | \"wait\", \"sdp\"?, \"candidate\"?, \"clientId\"?}"
     /// The longest session description, in UTF-8 bytes (a camera track's offer is about 5 KB).
     static let maximumSDPBytes = 32_768
     /// The longest candidate, in UTF-8 bytes of its JSON.
@@ -61,8 +62,8 @@ struct SignalMessage: Decodable, Checked {
                 return "a candidate is at most \(Self.maximumCandidateBytes) bytes"
             }
             return nil
-        case "bye": return nil
-        default: return "a signal's kind is offer, answer, candidate or bye"
+        case "bye", "wait": return nil
+        default: return "a signal's kind is offer, answer, candidate, bye or wait"
         }
     }
 }

@@ -43,7 +43,10 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
 
   async function offer(id) {
     if (peers.has(id)) return;
-    if (peers.size >= maxPeers) { if (!waiting.includes(id)) waiting.push(id); return; }
+    if (peers.size >= maxPeers) {
+      if (!waiting.includes(id)) { waiting.push(id); send({ type: "signal", to: id, kind: "wait" }); }
+      return;
+    }
     const peer = peerOf(createPeer, id, send);
     peers.set(id, peer);
     peer.release = onSender(peer.connection.addTrack(track, stream), peer.connection) || null;
@@ -83,10 +86,11 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
   };
 }
 
-/// A member's side: answers the publisher's offer and hands its track to `onTrack(track, from)`.
+/// A member's side: answers the publisher's offer and hands its track to `onTrack(track, from)`;
+/// `onWait(from)` when the publisher has no place for it yet (an offer follows when one frees).
 /// `onReceiver(receiver)` strips the frame metadata, and may return a function that releases it
 /// when the peer goes. Returns {signal(message), left(id), close()}.
-export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {} }) {
+export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {}, onWait = () => {} }) {
   let peer = null, from = null;
 
   function close() {
@@ -108,6 +112,8 @@ export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {} }
         await describe(peer, { type: "offer", sdp: message.sdp });
         await peer.connection.setLocalDescription(await peer.connection.createAnswer());
         send({ type: "signal", to: from, kind: "answer", sdp: peer.connection.localDescription.sdp });
+      } else if (message.kind === "wait") {
+        onWait(message.from);
       } else if (peer && message.from === from) {
         if (message.kind === "candidate") await addCandidate(peer, message.candidate);
         else if (message.kind === "bye") close();

@@ -19,8 +19,9 @@ export async function videoPath(connection) {
 }
 
 /// Watches the room's video. `send(message)`: to the room's socket; `onFrame(picture, metadata)`;
-/// `onState(state, path)`: "none", "connecting", "live" (with its path: "direct" or "relay") or
-/// "ended". Returns {receive(message), close()}.
+/// `onState(state, path)`: "none", "connecting", "waiting" (the device sends to as many experts as
+/// it can; this one is next), "live" (with its path: "direct" or "relay") or "ended". Returns
+/// {receive(message), close()}.
 export function watchVideo({ send, onFrame, onState }) {
   const metadata = new FrameMetadata();
   let iceServers = [], iceTransportPolicy = "all", display = null, pathTimer = 0;
@@ -50,6 +51,7 @@ export function watchVideo({ send, onFrame, onState }) {
       if (viewer.connection) followPath(viewer.connection);
       track.onended = () => onState("ended");
     },
+    onWait: () => onState("waiting"),
     onReceiver: (receiver) => {
       // A live view, not a film: play each frame as soon as it can be decoded.
       if ("jitterBufferTarget" in receiver) receiver.jitterBufferTarget = 0;

@@ -13,6 +13,7 @@ import { CameraView } from "./camera-view.js";
 import { joinRoom } from "./connection.js";
 import { cameraButton } from "./camera-button.js";
 import { watchVideo } from "./expert-video.js";
+import { maxPeers } from "../../media/room-video.js";
 import { roomLinksCard } from "./room-links.js";
 import { SceneView } from "./scene-view.js";
 
@@ -98,7 +99,7 @@ export async function roomsPage(project, rest) {
       window.studioRoom.videoState = state;
       window.studioRoom.videoPath = path || null;
       const via = path === "relay" ? " Relayed through the TURN server." : path === "direct" ? " Peer to peer." : "";
-      videoStatus.textContent = { connecting: "Video: connecting…", live: "Video: live, each frame with its own pose." + via, ended: "Video: the device stopped sending; its last frame stays.", none: "No video in this room yet." }[state];
+      videoStatus.textContent = { connecting: "Video: connecting…", waiting: "Video: waiting for a place — the device sends its video to " + maxPeers + " experts at most; it comes here when one leaves.", live: "Video: live, each frame with its own pose." + via, ended: "Video: the device stopped sending; its last frame stays.", none: "No video in this room yet." }[state];
     },
   });
 
