@@ -168,11 +168,11 @@ struct LiveTests: ServerTesting {
     }
 
     /// The pose a video frame carried: a camera at (0, 1.5, 0) looking 45° down, 640 × 480.
-    private func downwardPose(frame: UInt32) -> String {
+    private func downwardPose(frame: UInt32, focal: Float = 500, y: Float = 1.5) -> String {
         let half = Double.pi / 8
         let packet = PosePacket(
-            frameID: frame, timestamp: 1, position: SIMD3(0, 1.5, 0),
-            orientation: Rotation(x: -sin(half), y: 0, z: 0, w: cos(half)), intrinsics: SIMD4(500, 500, 320, 240),
+            frameID: frame, timestamp: 1, position: SIMD3(0, y, 0),
+            orientation: Rotation(x: -sin(half), y: 0, z: 0, w: cos(half)), intrinsics: SIMD4(focal, focal, 320, 240),
             viewport: SIMD2(640, 480))
         return Data(packet.encoded()).base64EncodedString()
     }
@@ -198,8 +198,14 @@ struct LiveTests: ServerTesting {
             #expect(abs(point["y", default: .nan] - (1.5 - 0.5.squareRoot())) < 1e-4)
             #expect(abs(point["z", default: .nan] + 0.5.squareRoot()) < 1e-4)
 
+            let unfocused = downwardPose(frame: 1, focal: 0)
+            let faraway = downwardPose(frame: 1, y: 1e6)
+            let skyward = downwardPose(frame: 1, y: 9e4)
             for (message, code) in [
                 (#"{"type": "annotate", "tap": [0.5, 0.5], "pose": "AAAA", "clientId": "bad"}"#, "invalidPose"),
+                (#"{"type": "annotate", "tap": [0.5, 0.5], "pose": "\#(unfocused)", "clientId": "f0"}"#, "invalidPose"),
+                (#"{"type": "annotate", "tap": [0.5, 0.5], "pose": "\#(faraway)", "clientId": "far"}"#, "invalidPose"),
+                (#"{"type": "annotate", "tap": [0.5, 0.2], "pose": "\#(skyward)", "onFloor": true}"#, "outOfRange"),
                 (#"{"type": "annotate", "tap": [0.5, 0.5], "clientId": "none"}"#, "unknownFrame"),
             ] {
                 try await expert.send(message)

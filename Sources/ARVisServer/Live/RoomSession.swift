@@ -32,6 +32,8 @@ struct RoomSession: Sendable {
 
     /// The longest annotation text, in characters.
     static let maximumTextLength = 2_000
+    /// How far from a room's origin an annotation may be, in metres (as far as trees and anchors).
+    static let worldRadius = 100_000.0
 
     func receive(_ message: WebSocketMessage) async throws {
         switch message {
@@ -149,6 +151,14 @@ struct RoomSession: Sendable {
                     message.clientId, "invalidPose", "pose is the Base64 of a 62-byte ARVis pose packet with its CRC-32"
                 )
             }
+            guard pose.intrinsics.x > 0, pose.intrinsics.y > 0, pose.viewport.x > 0, pose.viewport.y > 0,
+                [pose.position.x, pose.position.y, pose.position.z].allSatisfy({ Double(abs($0)) <= Self.worldRadius })
+            else {
+                return refuse(
+                    message.clientId, "invalidPose",
+                    "a pose needs focal lengths and a viewport above 0, and a position within \(Int(Self.worldRadius)) m"
+                )
+            }
             scene = (pose, room.scene(at: nil)?.planes ?? [])
         } else if let known = room.scene(at: message.frame) {
             scene = known
@@ -199,6 +209,10 @@ struct RoomSession: Sendable {
             depth: depth ?? RemoteAnnotation.fixedDepth)
         guard point.x.isFinite, point.y.isFinite, point.z.isFinite else {
             return refuse(clientID, "notFinite", "the tap does not meet the world through that frame's camera")
+        }
+        guard max(abs(point.x), abs(point.y), abs(point.z)) <= Self.worldRadius else {
+            return refuse(
+                clientID, "outOfRange", "the tap lands over \(Int(Self.worldRadius)) m away, beyond any room's world")
         }
         let annotation = Annotation(
             room: joining.key.room, x: point.x, y: point.y, z: point.z, text: text, frame: Int64(scene.pose.frameID),

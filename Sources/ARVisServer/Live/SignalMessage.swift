@@ -32,6 +32,8 @@ struct SignalMessage: Decodable, Checked {
         // Present and null is the end of candidates, not "no candidate".
         candidate = container.contains(.candidate) ? try container.decode(JSONValue.self, forKey: .candidate) : nil
         clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
+        // A bye or a wait carries nothing: whatever came with it is not relayed.
+        if kind == "bye" || kind == "wait" { (sdp, candidate) = (nil, nil) }
     }
 
     /// Only the envelope is checked here (a broken one closes the connection); what it carries is

@@ -59,7 +59,7 @@ export function shareCamera({ camera, room, send, poseOf }) {
       if (message.type === "welcome") { publisher.close(); publisher.welcome(message); }
       else if (message.type === "memberJoined" && message.member) publisher.joined(message.member);
       else if (message.type === "memberLeft") publisher.left(message.id);
-      else if (message.type === "signal") publisher.signal(message).catch(() => {});
+      else if (message.type === "signal") publisher.signal(message).catch((error) => console.warn("A signal from " + message.from + " was not taken:", error));
     },
     stop() { publisher.close(); video.stop(); },
   };

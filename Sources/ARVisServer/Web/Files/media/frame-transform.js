@@ -31,54 +31,79 @@ async function tagOf(picture, sentHeight) {
   return readTagFromBytes(bytes, { width: rect.width, stride: layout[0].stride, offset: layout[0].offset, top: 0, rows, channels: rgba ? 4 : 1 });
 }
 
-/// Decodes a sender's own encoded frames, one at a time, to read their tags.
+/// Decodes a sender's own encoded frames to read their tags. Outputs are matched to their frames
+/// by the chunk's timestamp (a number of its own), so a late output is dropped, never taken for
+/// another frame's. A decoder that fails is closed and opened again at the next key frame, which
+/// `requestKeyFrame()` asks the encoder for.
 class TagReader {
-  constructor() { this.decoder = null; this.codec = null; this.waiting = []; this.sentHeight = 480; }
+  constructor(requestKeyFrame) {
+    this.decoder = null; this.codec = null; this.waiting = new Map(); this.sequence = 0; this.sentHeight = 480;
+    this.requestKeyFrame = requestKeyFrame; this.missed = 0;
+  }
 
   reset() {
     if (this.decoder && this.decoder.state !== "closed") this.decoder.close();
     this.decoder = null;
     this.codec = null;
-    for (const resolve of this.waiting.splice(0)) resolve(null);
+    for (const settle of this.waiting.values()) settle(null);
+    this.waiting.clear();
+    this.requestKeyFrame();
   }
 
   open(codec) {
-    this.reset();
-    this.codec = codec;
-    this.decoder = new VideoDecoder({
-      output: (picture) => {
-        this.lastDecoded = true;
-        const resolve = this.waiting.shift();
-        tagOf(picture, this.sentHeight).catch(() => null).then((counter) => { picture.close(); if (resolve) resolve(counter); });
-      },
-      error: () => this.reset(),
-    });
-    this.decoder.configure({ codec, optimizeForLatency: true });
+    if (this.decoder && this.decoder.state !== "closed") this.decoder.close();
+    this.decoder = null;
+    try {
+      const decoder = new VideoDecoder({
+        output: (picture) => {
+          const settle = this.waiting.get(picture.timestamp);
+          this.waiting.delete(picture.timestamp);
+          if (!settle) { picture.close(); return; }
+          tagOf(picture, this.sentHeight).catch(() => null).then((counter) => { picture.close(); settle(counter); });
+        },
+        error: () => { if (this.decoder === decoder) this.reset(); },
+      });
+      // In software: a hardware decoder's frames may not be readable (format null).
+      decoder.configure({ codec, optimizeForLatency: true, hardwareAcceleration: "prefer-software" });
+      this.decoder = decoder;
+      this.codec = codec;
+    } catch (error) {
+      console.error("The sender's tag reader could not decode " + codec + ":", error);
+      this.codec = null;
+    }
   }
 
-  /// The counter of the picture `frame` (an RTCEncodedVideoFrame) holds, or null.
+  /// The counter of the picture `frame` (an RTCEncodedVideoFrame) holds, or null; `decoded` says
+  /// whether the decoder showed it.
   read(frame) {
     const codec = codecs[String(frame.getMetadata().mimeType || "video/VP8").toLowerCase()];
-    if (!codec || frame.type === "empty") return Promise.resolve(null);
+    if (!codec || frame.type === "empty") return Promise.resolve({ counter: null, decoded: false });
     if (frame.type === "key" && codec !== this.codec) this.open(codec);
-    this.lastDecoded = false;
-    if (!this.decoder || this.decoder.state !== "configured") return Promise.resolve(null);
+    if (!this.decoder || this.decoder.state !== "configured") return Promise.resolve({ counter: null, decoded: false });
+    const timestamp = ++this.sequence;
     return new Promise((resolve) => {
       let settled = false;
-      const settle = (counter) => { if (!settled) { settled = true; resolve(counter); } };
-      this.waiting.push(settle);
-      setTimeout(() => { if (!settled) this.reset(); settle(null); }, decodeTimeout);
+      const settle = (counter, decoded = true) => { if (!settled) { settled = true; resolve({ counter, decoded }); } };
+      this.waiting.set(timestamp, settle);
+      setTimeout(() => {
+        if (settled) return;
+        this.waiting.delete(timestamp);
+        settle(null, false);
+        // A decoder that shows nothing for a second is stuck: start again at a key frame.
+        if (++this.missed >= 4) { this.missed = 0; this.reset(); }
+      }, decodeTimeout);
       try {
-        this.decoder.decode(new EncodedVideoChunk({ type: frame.type === "key" ? "key" : "delta", timestamp: frame.timestamp, data: frame.data }));
+        this.decoder.decode(new EncodedVideoChunk({ type: frame.type === "key" ? "key" : "delta", timestamp, data: frame.data }));
       } catch (error) { this.reset(); }
-    });
+    }).then((result) => { if (result.decoded) this.missed = 0; return result; });
   }
 }
 
 /// The sending side: `port` brings {counter, captureTime, pose, size} for each picture before it
-/// is encoded (`size`: the picture's [w, h], without the tag).
-function send(readable, writable, port) {
-  const metadata = new Map(), reader = new TagReader();
+/// is encoded (`size`: the picture's [w, h], without the tag). `requestKeyFrame()` asks the
+/// encoder for a key frame (where the browser can).
+function send(readable, writable, port, requestKeyFrame) {
+  const metadata = new Map(), reader = new TagReader(requestKeyFrame);
   port.onmessage = ({ data }) => {
     if (typeof data.counter !== "number") return;
     reader.sentHeight = data.size[1];
@@ -89,14 +114,19 @@ function send(readable, writable, port) {
   const stats = { sent: 0, tagged: 0, undecoded: 0, untagged: 0, unknown: 0 };
   return readable.pipeThrough(new TransformStream({
     async transform(frame, controller) {
-      const counter = await reader.read(frame);
-      const found = counter === null ? null : metadata.get(counter);
-      if (found) { frame.data = appendTrailer(frame.data, found); stats.tagged++; }
-      else if (counter !== null) stats.unknown++;
-      else if (reader.lastDecoded) stats.untagged++;
-      else stats.undecoded++;
-      stats.sent++;
-      if (stats.sent % 30 === 0) port.postMessage({ stats });
+      // Whatever happens in here, the frame goes on: never a stalled video for a missing pose.
+      try {
+        const { counter, decoded } = await reader.read(frame);
+        const found = counter === null ? null : metadata.get(counter);
+        if (found) { frame.data = appendTrailer(frame.data, found); stats.tagged++; }
+        else if (counter !== null) stats.unknown++;
+        else if (decoded) stats.untagged++;
+        else stats.undecoded++;
+        stats.sent++;
+        if (stats.sent % 30 === 0) port.postMessage({ stats });
+      } catch (error) {
+        console.error("A frame went out without its metadata:", error);
+      }
       controller.enqueue(frame);
     },
   })).pipeTo(writable);
@@ -107,21 +137,26 @@ function send(readable, writable, port) {
 function receive(readable, writable, port) {
   return readable.pipeThrough(new TransformStream({
     transform(frame, controller) {
-      const { frame: data, metadata } = stripTrailer(frame.data);
-      if (metadata) {
-        frame.data = data;
-        const rtpTimestamp = frame.getMetadata().rtpTimestamp ?? frame.timestamp;
-        port.postMessage({ rtpTimestamp, receivedAt: performance.timeOrigin + performance.now(), ...metadata });
+      try {
+        const { frame: data, metadata } = stripTrailer(frame.data);
+        if (metadata) {
+          frame.data = data;
+          const rtpTimestamp = frame.getMetadata().rtpTimestamp ?? frame.timestamp;
+          port.postMessage({ rtpTimestamp, receivedAt: performance.timeOrigin + performance.now(), ...metadata });
+        }
+      } catch (error) {
+        console.error("A frame's metadata could not be read:", error);
       }
       controller.enqueue(frame);
     },
   })).pipeTo(writable);
 }
 
-function run({ side, port }, readable, writable) {
-  const work = side === "send" ? send(readable, writable, port) : receive(readable, writable, port);
-  work.catch(() => {});
+function run({ side, port }, readable, writable, transformer = null) {
+  const requestKeyFrame = () => { if (transformer && transformer.generateKeyFrame) transformer.generateKeyFrame().catch(() => {}); };
+  const work = side === "send" ? send(readable, writable, port, requestKeyFrame) : receive(readable, writable, port);
+  work.catch(() => {});  // the streams end with their peer connection
 }
 
-self.onrtctransform = (event) => run(event.transformer.options, event.transformer.readable, event.transformer.writable);
+self.onrtctransform = (event) => run(event.transformer.options, event.transformer.readable, event.transformer.writable, event.transformer);
 self.onmessage = ({ data }) => { if (data && data.readable) run(data, data.readable, data.writable); };

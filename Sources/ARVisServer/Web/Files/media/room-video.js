@@ -49,6 +49,10 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
     }
     const peer = peerOf(createPeer, id, send);
     peers.set(id, peer);
+    // A peer that can no longer connect gives its place to the next one waiting.
+    peer.connection.onconnectionstatechange = () => {
+      if (peers.get(id) === peer && peer.connection.connectionState === "failed") { send({ type: "signal", to: id, kind: "bye" }); drop(id); }
+    };
     peer.release = onSender(peer.connection.addTrack(track, stream), peer.connection) || null;
     await peer.connection.setLocalDescription(await peer.connection.createOffer());
     send({ type: "signal", to: id, kind: "offer", sdp: peer.connection.localDescription.sdp });
@@ -88,9 +92,10 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
 
 /// A member's side: answers the publisher's offer and hands its track to `onTrack(track, from)`;
 /// `onWait(from)` when the publisher has no place for it yet (an offer follows when one frees).
+/// `accepts(from)`: whether an offer from that member is taken (only publishers' are).
 /// `onReceiver(receiver)` strips the frame metadata, and may return a function that releases it
 /// when the peer goes. Returns {signal(message), left(id), close()}.
-export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {}, onWait = () => {} }) {
+export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {}, onWait = () => {}, accepts = () => true }) {
   let peer = null, from = null;
 
   function close() {
@@ -103,15 +108,20 @@ export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {}, 
     get connection() { return peer ? peer.connection : null; },
     async signal(message) {
       if (message.kind === "offer") {
-        // A new offer (the publisher came back, or renegotiates from scratch) replaces the peer.
+        if (!accepts(message.from)) return;
+        // A new offer (the publisher came back, or renegotiates from scratch) replaces the peer;
+        // another publisher's is told it was left.
+        if (from !== null && from !== message.from) send({ type: "signal", to: from, kind: "bye" });
         close();
-        from = message.from;
-        peer = peerOf(createPeer, from, send);
-        const current = peer;
-        current.connection.ontrack = (event) => { current.release = onReceiver(event.receiver) || null; onTrack(event.track, from); };
-        await describe(peer, { type: "offer", sdp: message.sdp });
-        await peer.connection.setLocalDescription(await peer.connection.createAnswer());
-        send({ type: "signal", to: from, kind: "answer", sdp: peer.connection.localDescription.sdp });
+        const sender = (from = message.from);
+        const current = (peer = peerOf(createPeer, sender, send));
+        current.connection.ontrack = (event) => { current.release = onReceiver(event.receiver) || null; onTrack(event.track, sender); };
+        await describe(current, { type: "offer", sdp: message.sdp });
+        const answer = await current.connection.createAnswer();
+        if (peer !== current) return;  // replaced by a newer offer meanwhile
+        await current.connection.setLocalDescription(answer);
+        if (peer !== current) return;
+        send({ type: "signal", to: sender, kind: "answer", sdp: current.connection.localDescription.sdp });
       } else if (message.kind === "wait") {
         onWait(message.from);
       } else if (peer && message.from === from) {

@@ -9,12 +9,12 @@ import { drawTag, tagRows, writeTag } from "./frame-tag.js";
 export const canPublishVideo = () => typeof MediaStreamTrackProcessor === "function" && typeof MediaStreamTrackGenerator === "function"
   && typeof OffscreenCanvas === "function" && typeof VideoFrame === "function";
 
-/// The size a picture is sent at: at most 640 points on its long side, even, and its short side a
-/// multiple of 16 so the tag starts on a macroblock.
+/// The size a picture is sent at: at most 640 points on its long side, each side even (as I420
+/// needs), its shape kept.
 export function sentSize(width, height) {
   const scale = Math.min(1, 640 / Math.max(width, height));
   const even = (value) => Math.max(2, 2 * Math.round(value * scale / 2));
-  return [even(width), Math.max(16, 16 * Math.round(height * scale / 16))];
+  return [even(width), even(height)];
 }
 
 /// The picture with the band of `counter` under it, made in memory — the picture's planes copied
@@ -22,7 +22,8 @@ export function sentSize(width, height) {
 /// it is sent at (a camera's usual case); else null, and it is drawn on a canvas instead.
 async function inMemory(picture, width, height, counter, timestamp) {
   const format = picture.format;
-  if ((format !== "I420" && format !== "NV12") || picture.visibleRect.width !== width || picture.visibleRect.height !== height) return null;
+  if ((format !== "I420" && format !== "NV12") || picture.visibleRect.width !== width || picture.visibleRect.height !== height
+    || picture.rotation || picture.flip) return null;
   const rows = height + tagRows, luma = width * rows, chroma = (width / 2) * (rows / 2);
   const bytes = new Uint8Array(luma + 2 * chroma).fill(128);
   const layout = format === "I420"
@@ -45,31 +46,42 @@ export function taggedVideo(camera, poseOf) {
   const log = { counter: 0, sent: [], size: null };
   let canvas = null, g = null, stopped = false;
 
+  /// Tags one camera picture and writes it to the track.
+  async function send(picture) {
+    const captureTime = performance.timeOrigin + performance.now();
+    if (!canvas) {
+      log.size = sentSize(picture.displayWidth, picture.displayHeight);
+      canvas = new OffscreenCanvas(log.size[0], log.size[1] + tagRows);
+      g = canvas.getContext("2d", { alpha: false });
+    }
+    const [width, height] = log.size, counter = (log.counter = (log.counter + 1) & 0xffffff);
+    const timestamp = picture.timestamp;
+    let tagged = await inMemory(picture, width, height, counter, timestamp);
+    if (!tagged) {
+      g.drawImage(picture, 0, 0, width, height);
+      drawTag(g, counter, width, height);
+      tagged = new VideoFrame(canvas, { timestamp });
+    }
+    picture.close();
+    const pose = poseOf(log.size, captureTime);
+    for (const port of ports) port.postMessage({ counter, captureTime, pose, size: log.size });
+    log.sent.push([counter, captureTime, pose ? btoa(String.fromCharCode(...new Uint8Array(pose))) : null]);
+    if (log.sent.length > 3000) log.sent.splice(0, 1000);
+    await writer.write(tagged);
+  }
+
   async function pump() {
     for (;;) {
       const { value: picture, done } = await reader.read();
       if (done || stopped) { if (picture) picture.close(); break; }
-      const captureTime = performance.timeOrigin + performance.now();
-      if (!canvas) {
-        log.size = sentSize(picture.displayWidth, picture.displayHeight);
-        canvas = new OffscreenCanvas(log.size[0], log.size[1] + tagRows);
-        g = canvas.getContext("2d", { alpha: false });
+      // One picture that fails is skipped (and said); the video goes on.
+      try { await send(picture); } catch (error) {
+        try { picture.close(); } catch (closed) { /* already closed */ }
+        console.error("A camera picture could not be sent:", error);
       }
-      const [width, height] = log.size, counter = (log.counter = (log.counter + 1) & 0xffffff);
-      const timestamp = picture.timestamp;
-      let tagged = await inMemory(picture, width, height, counter, timestamp);
-      if (!tagged) {
-        g.drawImage(picture, 0, 0, width, height);
-        drawTag(g, counter, width, height);
-        tagged = new VideoFrame(canvas, { timestamp });
-      }
-      picture.close();
-      const pose = poseOf(log.size, captureTime);
-      for (const port of ports) port.postMessage({ counter, captureTime, pose, size: log.size });
-      log.sent.push([counter, captureTime, pose ? btoa(String.fromCharCode(...new Uint8Array(pose))) : null]);
-      if (log.sent.length > 3000) log.sent.splice(0, 1000);
-      await writer.write(tagged);
     }
+    // The camera ended (unplugged, or taken by another app): the track ends with it.
+    if (!stopped) { log.ended = true; generator.stop(); }
   }
   pump().catch(() => {});
 

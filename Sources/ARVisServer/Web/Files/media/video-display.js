@@ -3,20 +3,27 @@
 // MediaStreamTrackProcessor where the browser has it (every decoded frame, exactly), else
 // through a video element's requestVideoFrameCallback.
 
-/// The metadata of the last `limit` received frames, by RTP timestamp.
+/// The metadata of the last `limit` received frames, by RTP timestamp and by counter (for
+/// browsers whose shown frames carry no RTP timestamp: the viewer reads the counter from the
+/// picture's tag instead).
 export class FrameMetadata {
-  constructor(limit = 600) { this.limit = limit; this.byTimestamp = new Map(); }
+  constructor(limit = 600) { this.limit = limit; this.byTimestamp = new Map(); this.byCounter = new Map(); }
 
   /// Keeps what the receiver transform posted: {rtpTimestamp, counter, captureTime, pose, packet}.
   keep(metadata) {
     if (typeof metadata.rtpTimestamp !== "number") return;
-    this.byTimestamp.delete(metadata.rtpTimestamp);
-    this.byTimestamp.set(metadata.rtpTimestamp, metadata);
-    if (this.byTimestamp.size > this.limit) this.byTimestamp.delete(this.byTimestamp.keys().next().value);
+    for (const [map, key] of [[this.byTimestamp, metadata.rtpTimestamp], [this.byCounter, metadata.counter]]) {
+      map.delete(key);
+      map.set(key, metadata);
+      if (map.size > this.limit) map.delete(map.keys().next().value);
+    }
   }
 
   /// The metadata of the frame with `rtpTimestamp`, or null.
   of(rtpTimestamp) { return this.byTimestamp.get(rtpTimestamp) || null; }
+
+  /// The metadata of the picture whose tag shows `counter`, or null.
+  ofCounter(counter) { return this.byCounter.get(counter) || null; }
 
   /// The metadata of the frame with `rtpTimestamp`, waiting up to `patience` ms for it: the
   /// receiver transform posts it before the frame is decoded, but a busy page may take the decoded
@@ -35,7 +42,8 @@ export class FrameMetadata {
 
 /// Shows `track` (the remote video): `onFrame(picture, metadata)` for each frame shown, where
 /// `picture` is something drawImage takes and is only valid during the call; metadata is null
-/// for a frame that carried none. Returns {stop()}.
+/// for a frame that carried none, or whose RTP timestamp the browser does not give (the picture's
+/// tag then finds it: `FrameMetadata.ofCounter`). Returns {stop()}.
 export function showFrames(track, metadata, onFrame) {
   if (typeof MediaStreamTrackProcessor === "function") {
     // One frame held at most: a slow page skips to the newest frame instead of falling behind.
@@ -50,17 +58,24 @@ export function showFrames(track, metadata, onFrame) {
             const rtp = typeof frame.metadata === "function" ? frame.metadata().rtpTimestamp : undefined;
             onFrame(frame, rtp === undefined ? null : await metadata.arriving(rtp));
           }
+        } catch (error) {
+          console.error("A video frame could not be shown:", error);
         } finally { frame.close(); }
       }
-    })().catch((error) => { if (!stopped) console.error("The room's video stopped showing:", error); });
+    })().catch(() => {});  // the track ended
     return { stop() { stopped = true; reader.cancel().catch(() => {}); } };
   }
+  // In the page, hidden: some browsers call back only for a video element that is in the document.
   const video = document.createElement("video");
-  Object.assign(video, { muted: true, playsInline: true, autoplay: true, srcObject: new MediaStream([track]) });
+  Object.assign(video, { muted: true, playsInline: true, autoplay: true, hidden: true, srcObject: new MediaStream([track]) });
+  document.body.append(video);
   let handle = 0;
   const next = () => { handle = video.requestVideoFrameCallback(shown); };
-  const shown = (now, frame) => { onFrame(video, frame.rtpTimestamp === undefined ? null : metadata.of(frame.rtpTimestamp)); next(); };
+  const shown = (now, frame) => {
+    next();
+    try { onFrame(video, frame.rtpTimestamp === undefined ? null : metadata.of(frame.rtpTimestamp)); } catch (error) { console.error("A video frame could not be shown:", error); }
+  };
   next();
   video.play().catch(() => {});
-  return { stop() { video.cancelVideoFrameCallback(handle); video.srcObject = null; } };
+  return { stop() { video.cancelVideoFrameCallback(handle); video.srcObject = null; video.remove(); } };
 }

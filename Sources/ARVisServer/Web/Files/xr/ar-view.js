@@ -153,7 +153,7 @@ async function run(session, ready, overlay) {
     window.removeEventListener("arvis-version", onVersion);
     window.removeEventListener("arvis-rows", onRows);
     window.removeEventListener("arvis-live", onLive);
-    if (ar.share) { ar.share.close(); ar.video.stop(); }
+    if (ar.share) { ar.video.stop(); ar.share.close(); }
     hitSource.cancel();
     panel.close();
     view.dispose();
@@ -471,7 +471,7 @@ function publish(ar, pose) {
 /// member the room `?room=` names (else "main"); pressed again, stops.
 async function toggleShare(ar) {
   const button = $("ar-share");
-  if (ar.share) { ar.share.close(); ar.video.stop(); ar.share = null; button.setAttribute("aria-pressed", "false"); $("ar-annotate").hidden = true; return; }
+  if (ar.share) { ar.video.stop(); ar.share.close(); ar.share = null; button.setAttribute("aria-pressed", "false"); $("ar-annotate").hidden = true; return; }
   if (ar.shareStarting) return;
   const params = new URLSearchParams(location.search), hash = new URLSearchParams(location.hash.slice(1));
   const link = sessionStorage.getItem(roomLinkKey) || hash.get("link"), token = localStorage.getItem("arvis.token");

@@ -27,7 +27,12 @@ export function shareViewVideo(share, latestPose, log, say) {
     let track;
     try { track = await openCamera(); } catch (error) { log.video = "denied"; say("No camera for the room (" + error.message + "): sharing your pose only."); return; }
     if (stopped) { track.stop(); return; }
-    camera = shareCamera({ camera: track, room: members, send: (message) => share.send(message), poseOf });
+    try { camera = shareCamera({ camera: track, room: members, send: (message) => share.send(message), poseOf }); } catch (error) {
+      track.stop();
+      log.video = "unsupported";
+      say("The camera could not be shared (" + error.message + "): sharing your pose only.");
+      return;
+    }
     log.video = "on";
     log.videoLog = camera.log;
   }

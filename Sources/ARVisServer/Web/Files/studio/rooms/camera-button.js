@@ -11,12 +11,13 @@ import { say } from "../core/toast.js";
 
 /// The button, for project `slug`'s room `room`. Returns {button, close()}.
 export function cameraButton(slug, room) {
-  let share = null, camera = null, track = null;
+  let share = null, camera = null, track = null, starting = false;
   const members = new RoomMembers();
   window.studioCamera = { state: "off", log: null };
-  const button = h("button", { type: "button", "aria-pressed": "false", onclick: () => (share ? stop() : start()) }, "Share this browser's camera");
+  const button = h("button", { type: "button", "aria-pressed": "false", onclick: () => (share || starting ? stop() : start()) }, "Share this browser's camera");
 
   function stop() {
+    starting = false;
     if (camera) camera.stop(); else if (track) track.stop();
     if (share) share.close();
     camera = share = track = null;
@@ -27,7 +28,15 @@ export function cameraButton(slug, room) {
 
   async function start() {
     if (!canPublishVideo()) { say("This browser cannot send tagged video (it needs MediaStreamTrackProcessor): use Chromium or Chrome.", "error"); return; }
-    try { track = await openCamera(); } catch (error) { say("The camera was not granted: " + error.message, "error"); return; }
+    starting = true;
+    button.setAttribute("aria-pressed", "true");
+    button.textContent = "Stop sharing the camera";
+    let opened;
+    try { opened = await openCamera(); } catch (error) { stop(); say("The camera was not granted: " + error.message, "error"); return; }
+    // Stopped (or the page left) while the browser asked for the camera: let it go at once.
+    if (!starting) { opened.stop(); return; }
+    starting = false;
+    track = opened;
     share = shareRoom({ project: slug, room, token: session.token }, {
       state: (state, detail) => { window.studioCamera.state = state; if (state === "refused") { say("The room refused the camera: " + detail, "error"); stop(); } },
       annotations: () => {},
@@ -41,8 +50,6 @@ export function cameraButton(slug, room) {
         else if (camera) camera.receive(message);
       },
     });
-    button.setAttribute("aria-pressed", "true");
-    button.textContent = "Stop sharing the camera";
   }
 
   return { button, close: stop };

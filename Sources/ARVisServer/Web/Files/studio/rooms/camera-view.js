@@ -3,7 +3,7 @@
 // the very frame shown (each video frame carries its own), or the latest pose over the socket when
 // there is no video. A click, or Enter for the centre, is a tap in that view.
 
-import { bandRows, likelyBands, readTagFromBytes } from "../../media/frame-tag.js";
+import { likelyBands, readTagFromBytes } from "../../media/frame-tag.js";
 import { canvas2D, h } from "../core/dom.js";
 import { letterbox, segmentToCamera, tapAt, toCamera } from "./camera-math.js";
 
@@ -11,15 +11,19 @@ const position = (annotation) => [annotation.position.x, annotation.position.y |
 /// How many shown frames the view remembers for its statistics.
 const remembered = 1200;
 
+/// The rows under the picture a frame `width` × `height` has when its pose names the picture's
+/// size (`viewport`): the frame's height beyond the picture's at the frame's scale (0 for a
+/// publisher that draws no tag).
+export const rowsBelow = (width, height, viewport) => Math.max(0, Math.round(height - width * viewport[1] / viewport[0]));
+
 /// The frame tag under a picture drawn on `g` (`width` × `height`): {tag, rows} — the counter and
-/// the band's height, or {tag: null, rows: 0} without one. With a pose, the band's height follows
-/// from the picture size the pose names; without, the likely scales are tried.
-function readBand(g, width, height, pose) {
-  const candidates = pose ? [bandRows(height, pose.viewport[1])] : likelyBands(height);
-  const deepest = Math.max(0, ...candidates);
-  if (!deepest || deepest >= height) return { tag: null, rows: 0 };
+/// the band's height, or {tag: null, rows: 0} without one. `candidates`: the band heights to try.
+function readBand(g, width, height, candidates) {
+  const deepest = Math.max(0, ...candidates.filter((rows) => rows > 1 && rows < height));
+  if (!deepest) return { tag: null, rows: 0 };
   const pixels = g.getImageData(0, height - deepest, width, deepest).data;
   for (const rows of candidates) {
+    if (rows < 2 || rows > deepest) continue;
     const tag = readTagFromBytes(pixels, { width, stride: width * 4, top: deepest - rows, rows, channels: 4 });
     if (tag !== null) return { tag, rows };
   }
@@ -54,18 +58,27 @@ export class CameraView {
   get viewPose() { return this.video ? this.video.pose : this.pose; }
 
   /// Shows a video frame (`picture`, anything drawImage takes) with its metadata ({counter, pose,
-  /// packet} or null); nothing while frozen. The frame tag under the picture is read, checked
-  /// against the metadata's counter, and left out of the view.
-  show(picture, metadata) {
+  /// packet} or null; `store`, a FrameMetadata, finds it by the picture's tag when the browser
+  /// gave no RTP timestamp); nothing while frozen. The frame tag under the picture is read,
+  /// checked against the metadata's counter, and left out of the view.
+  show(picture, metadata, store = null) {
     if (this.frozen) return;
     const width = picture.displayWidth || picture.videoWidth, height = picture.displayHeight || picture.videoHeight;
     if (!width || !height) return;
     if (this.picture.width !== width || this.picture.height !== height) Object.assign(this.picture, { width, height });
     const g = this.picture.getContext("2d", { willReadFrequently: true });
     g.drawImage(picture, 0, 0, width, height);
-    const pose = (metadata && metadata.pose) || null, band = readBand(g, width, height, pose);
+    let pose = (metadata && metadata.pose) || null;
+    const below = pose ? rowsBelow(width, height, pose.viewport) : 0;
+    const band = readBand(g, width, height, pose ? [below] : likelyBands(height));
+    if (!metadata && store && band.tag !== null) {
+      metadata = store.ofCounter(band.tag);
+      pose = (metadata && metadata.pose) || null;
+    }
+    // With a pose, the rows under the picture are known even when the tag does not read.
+    const rows = pose ? rowsBelow(width, height, pose.viewport) : band.rows;
     const counter = metadata ? metadata.counter : null;
-    this.video = { pose, packet: (metadata && metadata.packet) || null, tag: band.tag, counter, size: [width, height - band.rows] };
+    this.video = { pose, packet: (metadata && metadata.packet) || null, tag: band.tag, counter, size: [width, height - rows] };
     this.stats.size = this.video.size;
     this.count(band.tag, counter, metadata ? metadata.receivedAt : null);
     this.draw();

@@ -18,13 +18,16 @@ export async function videoPath(connection) {
   return local.candidateType === "relay" || remote.candidateType === "relay" ? "relay" : "direct";
 }
 
-/// Watches the room's video. `send(message)`: to the room's socket; `onFrame(picture, metadata)`;
+/// Watches the room's video. `send(message)`: to the room's socket; `onFrame(picture, metadata,
+/// store)` (`store`: the FrameMetadata, for a frame the browser gave no RTP timestamp);
 /// `onState(state, path)`: "none", "connecting", "waiting" (the device sends to as many experts as
 /// it can; this one is next), "live" (with its path: "direct" or "relay") or "ended". Returns
 /// {receive(message), close()}.
 export function watchVideo({ send, onFrame, onState }) {
   const metadata = new FrameMetadata();
   let iceServers = [], iceTransportPolicy = "all", display = null, pathTimer = 0;
+  // Offers are taken from the room's publishers only (never from another member).
+  const publishers = new Set();
   // Once the video is live, which way it comes, for the status line.
   const followPath = (connection) => {
     clearInterval(pathTimer);
@@ -46,12 +49,13 @@ export function watchVideo({ send, onFrame, onState }) {
     },
     onTrack: (track) => {
       if (display) display.stop();
-      display = showFrames(track, metadata, onFrame);
+      display = showFrames(track, metadata, (picture, found) => onFrame(picture, found, metadata));
       onState("live");
       if (viewer.connection) followPath(viewer.connection);
       track.onended = () => onState("ended");
     },
     onWait: () => onState("waiting"),
+    accepts: (from) => publishers.has(from),
     onReceiver: (receiver) => {
       // A live view, not a film: play each frame as soon as it can be decoded.
       if ("jitterBufferTarget" in receiver) receiver.jitterBufferTarget = 0;
@@ -62,9 +66,18 @@ export function watchVideo({ send, onFrame, onState }) {
   });
   return {
     receive(message) {
-      if (message.type === "welcome") { iceServers = message.iceServers || []; iceTransportPolicy = message.iceTransportPolicy || "all"; }
-      else if (message.type === "signal") viewer.signal(message).catch(() => onState("ended"));
-      else if (message.type === "memberLeft" && viewer.connection) { viewer.left(message.id); if (!viewer.connection) onState("ended"); }
+      if (message.type === "welcome") {
+        iceServers = message.iceServers || [];
+        iceTransportPolicy = message.iceTransportPolicy || "all";
+        publishers.clear();
+        for (const member of message.members || []) if (member.role === "publisher") publishers.add(member.id);
+      }
+      else if (message.type === "memberJoined" && message.member && message.member.role === "publisher") publishers.add(message.member.id);
+      else if (message.type === "signal") viewer.signal(message).catch((error) => { console.warn("A signal from " + message.from + " was not taken:", error); onState("ended"); });
+      else if (message.type === "memberLeft") {
+        publishers.delete(message.id);
+        if (viewer.connection) { viewer.left(message.id); if (!viewer.connection) onState("ended"); }
+      }
     },
     close() { clearInterval(pathTimer); if (display) display.stop(); viewer.close(); },
   };

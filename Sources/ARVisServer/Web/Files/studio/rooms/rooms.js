@@ -94,7 +94,7 @@ export async function roomsPage(project, rest) {
 
   const video = watchVideo({
     send: (message) => connection.send(message),
-    onFrame: (picture, metadata) => camera.show(picture, metadata),
+    onFrame: (picture, metadata, store) => camera.show(picture, metadata, store),
     onState: (state, path) => {
       window.studioRoom.videoState = state;
       window.studioRoom.videoPath = path || null;
