@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { RoomMembers } from "../../Sources/ARVisServer/Web/Files/media/camera-share.js";
 import { FrameMetadata } from "../../Sources/ARVisServer/Web/Files/media/video-display.js";
+import { base64Of } from "../../Sources/ARVisServer/Web/Files/media/frame-metadata.js";
 import { videoPath } from "../../Sources/ARVisServer/Web/Files/studio/rooms/expert-video.js";
 import { pictureIntrinsics } from "../../Sources/ARVisServer/Web/Files/xr/pose-packet.js";
 
@@ -63,4 +64,17 @@ test("a phone's view intrinsics in the pixels of the camera picture it shows fil
   // The same point seen in both: a view point's ray meets the picture where the picture says.
   const viewPoint = [90, 200], pictureX = (viewPoint[0] - (360 - 480 * k) / 2) / k;
   assert.ok(Math.abs((viewPoint[0] - 180) / 600 - (pictureX - cx) / fx) < 1e-12);
+});
+
+test("a room's members say who publishes", () => {
+  const room = new RoomMembers();
+  room.read({ type: "welcome", members: [{ id: "p", role: "publisher" }, { id: "m", role: "member" }] });
+  assert.ok(room.isPublisher("p") && !room.isPublisher("m") && !room.isPublisher("nobody"));
+  assert.equal(room.hasPublisher, true);
+  room.read({ type: "memberLeft", id: "p" });
+  assert.equal(room.hasPublisher, false, "a device that left is no longer there");
+});
+
+test("a pose packet travels as Base64", () => {
+  assert.equal(base64Of(new Uint8Array([0, 1, 254, 255]).buffer), "AAH+/w==");
 });

@@ -21,7 +21,7 @@ extension ARVisAPI {
     static func pose(_ pose: Components.Schemas.Pose) throws -> [Double] {
         let position = pose.position
         let q = pose.orientation
-        guard position.count == 3, q.count == 4, position.allSatisfy({ $0.isFinite && abs($0) <= 100_000 }),
+        guard position.count == 3, q.count == 4, position.allSatisfy({ $0.isFinite && abs($0) <= Self.worldRadius }),
             q.allSatisfy(\.isFinite)
         else {
             throw APIError.invalid(
@@ -99,7 +99,7 @@ extension ARVisAPI {
                     "unknownAnchor", "no live anchor \(observation.anchor) in '\(access.project.slug)'")
             }
             let seen = observation.position
-            guard seen.count == 3, seen.allSatisfy({ $0.isFinite && abs($0) <= 100_000 }) else {
+            guard seen.count == 3, seen.allSatisfy({ $0.isFinite && abs($0) <= Self.worldRadius }) else {
                 throw APIError.invalid("invalidPosition", "an observed position is [x, y, z] in metres within ±100 000")
             }
             return Correspondence(

@@ -226,7 +226,7 @@ extension ARVisAPI {
     ) {
         let position = request.position
         let y = position.y ?? 0
-        guard [position.x, y, position.z].allSatisfy({ $0.isFinite && abs($0) <= 100_000 }) else {
+        guard [position.x, y, position.z].allSatisfy({ $0.isFinite && abs($0) <= Self.worldRadius }) else {
             throw APIError.invalid("invalidPosition", "a position is metres within ±100 000 of the project's origin")
         }
         if let clientID = request.clientId, !(1...100).contains(clientID.count) {

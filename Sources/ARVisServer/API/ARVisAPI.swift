@@ -8,6 +8,10 @@ import OpenAPIRuntime
 /// The handlers of the operations in `openapi.yaml` this server implements (the generator's filter
 /// in `openapi-generator-config.yaml` lists them).
 struct ARVisAPI: APIProtocol {
+    /// How far from a project's origin a position may be, in metres, on each axis: trees,
+    /// anchors, observations and annotations.
+    static let worldRadius = 100_000.0
+
     let store: Store
     let configuration: ServerConfiguration
     /// Failed password checks per account and client address: guessing is slow, and a stranger's

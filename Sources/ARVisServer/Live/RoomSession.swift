@@ -32,8 +32,6 @@ struct RoomSession: Sendable {
 
     /// The longest annotation text, in characters.
     static let maximumTextLength = 2_000
-    /// How far from a room's origin an annotation may be, in metres (as far as trees and anchors).
-    static let worldRadius = 100_000.0
 
     func receive(_ message: WebSocketMessage) async throws {
         switch message {
@@ -152,11 +150,13 @@ struct RoomSession: Sendable {
                 )
             }
             guard pose.intrinsics.x > 0, pose.intrinsics.y > 0, pose.viewport.x > 0, pose.viewport.y > 0,
-                [pose.position.x, pose.position.y, pose.position.z].allSatisfy({ Double(abs($0)) <= Self.worldRadius })
+                [pose.position.x, pose.position.y, pose.position.z].allSatisfy({
+                    Double(abs($0)) <= ARVisAPI.worldRadius
+                })
             else {
                 return refuse(
                     message.clientId, "invalidPose",
-                    "a pose needs focal lengths and a viewport above 0, and a position within \(Int(Self.worldRadius)) m"
+                    "a pose needs focal lengths and a viewport above 0, and a position within 100 km on each axis"
                 )
             }
             scene = (pose, room.scene(at: nil)?.planes ?? [])
@@ -210,9 +210,9 @@ struct RoomSession: Sendable {
         guard point.x.isFinite, point.y.isFinite, point.z.isFinite else {
             return refuse(clientID, "notFinite", "the tap does not meet the world through that frame's camera")
         }
-        guard max(abs(point.x), abs(point.y), abs(point.z)) <= Self.worldRadius else {
+        guard max(abs(point.x), abs(point.y), abs(point.z)) <= ARVisAPI.worldRadius else {
             return refuse(
-                clientID, "outOfRange", "the tap lands over \(Int(Self.worldRadius)) m away, beyond any room's world")
+                clientID, "outOfRange", "the tap lands over 100 km away, beyond any room's world")
         }
         let annotation = Annotation(
             room: joining.key.room, x: point.x, y: point.y, z: point.z, text: text, frame: Int64(scene.pose.frameID),

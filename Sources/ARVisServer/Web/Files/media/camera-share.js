@@ -30,6 +30,12 @@ export class RoomMembers {
     else return false;
     return true;
   }
+
+  /// Whether `id` is a publisher in the room (a device sharing its view).
+  isPublisher(id) { const member = this.members.get(id); return Boolean(member && member.role === "publisher"); }
+
+  /// Whether any publisher is in the room.
+  get hasPublisher() { return [...this.members.values()].some((member) => member.role === "publisher"); }
 }
 
 /// Shares `camera` (a video track) in the room whose members `room` (a RoomMembers) follows,

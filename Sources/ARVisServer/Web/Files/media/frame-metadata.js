@@ -14,6 +14,9 @@
 
 import { decodePose, posePacketBytes } from "../studio/rooms/room-protocol.js";
 
+/// The Base64 text of an ArrayBuffer (a pose packet, as a room's annotate message carries it).
+export const base64Of = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer)));
+
 /// The trailer's last four bytes: "ARVF".
 export const trailerMagic = [0x41, 0x52, 0x56, 0x46];
 /// The trailer's length without a pose, and with one.

@@ -3,6 +3,7 @@
 // the pose of that moment — handed to every sender transform before the picture reaches the
 // encoder. Needs MediaStreamTrackProcessor and MediaStreamTrackGenerator (Chromium).
 
+import { base64Of } from "./frame-metadata.js";
 import { drawTag, tagRows, writeTag } from "./frame-tag.js";
 
 /// Whether this browser can publish tagged video.
@@ -65,7 +66,7 @@ export function taggedVideo(camera, poseOf) {
     picture.close();
     const pose = poseOf(log.size, captureTime);
     for (const port of ports) port.postMessage({ counter, captureTime, pose, size: log.size });
-    log.sent.push([counter, captureTime, pose ? btoa(String.fromCharCode(...new Uint8Array(pose))) : null]);
+    log.sent.push([counter, captureTime, pose ? base64Of(pose) : null]);
     if (log.sent.length > 3000) log.sent.splice(0, 1000);
     await writer.write(tagged);
   }

@@ -18,16 +18,15 @@ export async function videoPath(connection) {
   return local.candidateType === "relay" || remote.candidateType === "relay" ? "relay" : "direct";
 }
 
-/// Watches the room's video. `send(message)`: to the room's socket; `onFrame(picture, metadata,
+/// Watches the room's video. `room`: the RoomMembers the page follows (who publishes, and the ICE
+/// servers); `send(message)`: to the room's socket; `onFrame(picture, metadata,
 /// store)` (`store`: the FrameMetadata, for a frame the browser gave no RTP timestamp);
 /// `onState(state, path)`: "none", "connecting", "waiting" (the device sends to as many experts as
 /// it can; this one is next), "live" (with its path: "direct" or "relay") or "ended". Returns
 /// {receive(message), close()}.
-export function watchVideo({ send, onFrame, onState }) {
+export function watchVideo({ room, send, onFrame, onState }) {
   const metadata = new FrameMetadata();
-  let iceServers = [], iceTransportPolicy = "all", display = null, pathTimer = 0;
-  // Offers are taken from the room's publishers only (never from another member).
-  const publishers = new Set();
+  let display = null, pathTimer = 0;
   // Once the video is live, which way it comes, for the status line.
   const followPath = (connection) => {
     clearInterval(pathTimer);
@@ -41,7 +40,7 @@ export function watchVideo({ send, onFrame, onState }) {
     send,
     createPeer: () => {
       onState("connecting");
-      const connection = new RTCPeerConnection(peerConfiguration(iceServers, iceTransportPolicy));
+      const connection = new RTCPeerConnection(peerConfiguration(room.iceServers, room.iceTransportPolicy));
       connection.onconnectionstatechange = () => {
         if (["failed", "closed"].includes(connection.connectionState)) onState("ended");
       };
@@ -55,7 +54,8 @@ export function watchVideo({ send, onFrame, onState }) {
       track.onended = () => onState("ended");
     },
     onWait: () => onState("waiting"),
-    accepts: (from) => publishers.has(from),
+    // Offers are taken from the room's publishers only (never from another member).
+    accepts: (from) => room.isPublisher(from),
     onReceiver: (receiver) => {
       // A live view, not a film: play each frame as soon as it can be decoded.
       if ("jitterBufferTarget" in receiver) receiver.jitterBufferTarget = 0;
@@ -65,18 +65,12 @@ export function watchVideo({ send, onFrame, onState }) {
     },
   });
   return {
+    /// Every room message, after `room` has read it.
     receive(message) {
-      if (message.type === "welcome") {
-        iceServers = message.iceServers || [];
-        iceTransportPolicy = message.iceTransportPolicy || "all";
-        publishers.clear();
-        for (const member of message.members || []) if (member.role === "publisher") publishers.add(member.id);
-      }
-      else if (message.type === "memberJoined" && message.member && message.member.role === "publisher") publishers.add(message.member.id);
-      else if (message.type === "signal") viewer.signal(message).catch((error) => { console.warn("A signal from " + message.from + " was not taken:", error); onState("ended"); });
-      else if (message.type === "memberLeft") {
-        publishers.delete(message.id);
-        if (viewer.connection) { viewer.left(message.id); if (!viewer.connection) onState("ended"); }
+      if (message.type === "signal") viewer.signal(message).catch((error) => { console.warn("A signal from " + message.from + " was not taken:", error); onState("ended"); });
+      else if (message.type === "memberLeft" && viewer.connection) {
+        viewer.left(message.id);
+        if (!viewer.connection) onState("ended");
       }
     },
     close() { clearInterval(pathTimer); if (display) display.stop(); viewer.close(); },

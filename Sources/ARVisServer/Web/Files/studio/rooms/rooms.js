@@ -13,12 +13,11 @@ import { CameraView } from "./camera-view.js";
 import { joinRoom } from "./connection.js";
 import { cameraButton } from "./camera-button.js";
 import { watchVideo } from "./expert-video.js";
+import { RoomMembers } from "../../media/camera-share.js";
+import { base64Of } from "../../media/frame-metadata.js";
 import { maxPeers } from "../../media/room-video.js";
 import { roomLinksCard } from "./room-links.js";
 import { SceneView } from "./scene-view.js";
-
-/// The Base64 text of an ArrayBuffer.
-const base64 = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer)));
 
 /// The form that opens a room by name.
 function chooseRoom(project) {
@@ -73,7 +72,7 @@ export async function roomsPage(project, rest) {
     if (!editable) { say("Annotating needs the editor role.", "error"); return; }
     const message = { type: "annotate", tap, frame: pose.frame, clientId: "studio-" + Date.now() + "-" + (++pending) };
     // On video, the ray goes through the camera of the frame shown: its own pose travels along.
-    if (camera.video && camera.video.packet) message.pose = base64(camera.video.packet);
+    if (camera.video && camera.video.packet) message.pose = base64Of(camera.video.packet);
     if (target.value === "floor") message.onFloor = true;
     if (target.value === "depth") message.depth = Number(depth.input.value) || 2;
     const text = label.input.value.trim();
@@ -92,7 +91,9 @@ export async function roomsPage(project, rest) {
     camera.draw();
   }
 
+  const members = new RoomMembers();
   const video = watchVideo({
+    room: members,
     send: (message) => connection.send(message),
     onFrame: (picture, metadata, store) => camera.show(picture, metadata, store),
     onState: (state, path) => {
@@ -104,25 +105,16 @@ export async function roomsPage(project, rest) {
   });
 
   // Who publishes in the room: its pose stays on screen when it leaves, marked disconnected.
-  const publishers = new Set();
   let lastFrame = null;
   const showDevice = () => {
-    const connected = publishers.size > 0;
+    const connected = members.hasPublisher;
     window.studioRoom.device = connected ? "connected" : lastFrame === null ? "none" : "disconnected";
     device.classList.toggle("error", !connected && lastFrame !== null);
     if (!connected) device.textContent = lastFrame === null ? "Waiting for a device to publish its pose…" : "Device disconnected: showing its last frame (" + lastFrame + "). It resumes here when it comes back.";
     else if (lastFrame === null) device.textContent = "Device connected: waiting for its pose…";
   };
-  const onPresence = (message) => {
-    if (message.type === "welcome") { publishers.clear(); (message.members || []).forEach((member) => { if (member.role === "publisher") publishers.add(member.id); }); }
-    else if (message.type === "memberJoined" && message.member.role === "publisher") publishers.add(message.member.id);
-    else if (message.type === "memberLeft") publishers.delete(message.id);
-    else return;
-    showDevice();
-  };
-
   const onMessage = (message) => {
-    onPresence(message);
+    if (members.read(message)) showDevice();
     video.receive(message);
     if (message.type === "welcome" && message.annotations) { annotations.clear(); message.annotations.forEach((annotation) => annotations.set(annotation.id, annotation)); refresh(); }
     else if (message.type === "annotation") {
@@ -139,7 +131,7 @@ export async function roomsPage(project, rest) {
     scene.pose = next;
     scene.path.push(next.position.slice()); if (scene.path.length > 600) scene.path.shift();
     lastFrame = next.frame;
-    if (publishers.size) device.textContent = "Device: frame " + next.frame + " at " + next.position.map((v) => v.toFixed(2)).join(", ") + " m";
+    if (members.hasPublisher) device.textContent = "Device: frame " + next.frame + " at " + next.position.map((v) => v.toFixed(2)).join(", ") + " m";
     if (!drawPending) { drawPending = true; requestAnimationFrame(() => { drawPending = false; scene.draw(); camera.draw(); }); }
   };
   // Owners make the links devices share their view with; the page waits for the specs they may open.
