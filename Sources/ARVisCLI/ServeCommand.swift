@@ -117,7 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("--ice-server \(url): \(problem)")
             }
         }
-        let hasTURN = iceServers.contains { $0.lowercased().hasPrefix("turn") }
+        let hasTURN = iceServers.contains(where: ServerConfiguration.isTURN)
         if hasTURN, resolvedTurnSecret == nil {
             throw ValidationError(
                 "a TURN --ice-server needs --turn-secret (or ARVIS_TURN_SECRET): the secret coturn checks credentials with"

@@ -60,6 +60,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a member's TURN credentials work: 12 hours.
     public var turnCredentialLifetime: TimeInterval = 12 * 3_600
 
+    /// Whether `url` names a TURN server (`turn:` or `turns:`), whose credentials need ``turnSecret``.
+    public static func isTURN(_ url: String) -> Bool { url.lowercased().hasPrefix("turn") }
+
     /// Why `url` cannot name a STUN or TURN server, or `nil`.
     public static func iceServerProblem(_ url: String) -> String? {
         let scheme = url.prefix { $0 != ":" }.lowercased()

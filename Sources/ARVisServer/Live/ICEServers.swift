@@ -18,11 +18,10 @@ struct ICEServer: Encodable, Equatable, Sendable {
     /// credentials for the TURN URLs (when there is a secret to sign them with).
     static func servers(for memberID: String, in configuration: ServerConfiguration, now: Date = Date()) -> [ICEServer]
     {
-        let isTURN = { (url: String) in url.lowercased().hasPrefix("turn") }
         var servers: [ICEServer] = []
-        let stun = configuration.iceServers.filter { !isTURN($0) }
+        let stun = configuration.iceServers.filter { !ServerConfiguration.isTURN($0) }
         if !stun.isEmpty { servers.append(ICEServer(urls: stun)) }
-        let turn = configuration.iceServers.filter(isTURN)
+        let turn = configuration.iceServers.filter(ServerConfiguration.isTURN)
         // A clock or lifetime no Int holds (never in practice) gives no TURN rather than a trap.
         if !turn.isEmpty, let secret = configuration.turnSecret,
             let expiry = Int(exactly: (now.timeIntervalSince1970 + configuration.turnCredentialLifetime).rounded(.down))
