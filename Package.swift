@@ -50,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         // The server's hashes and HMAC (already in the graph through hummingbird-auth and postgres-nio).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        // The server's HTTP client, for Janus's API (already in the graph through HummingbirdTesting).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
     ],
     targets: [
         // Core support every module shares: the one error contract, conversions that cannot trap. No imports.
@@ -120,6 +122,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             exclude: ["Web/Files"],
             swiftSettings: swiftSettings,

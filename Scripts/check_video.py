@@ -1,6 +1,7 @@
 """Live video in rooms, end to end (issue 28): a phone shares its view — the scripted WebXR runtime
 moving its viewer continuously, Chromium's fake camera as its camera — and experts watch it in
-ARVis Studio in other browsers, peer to peer.
+ARVis Studio in other browsers: peer to peer, through coturn (--relay-only), and through Janus
+(--sfu) to five experts at once.
 
 Usage: python3 Scripts/check_video.py ARVIS
 
@@ -13,9 +14,12 @@ Checked:
   the room's socket at the moment of the click ("annotate now") is measurably worse;
 - the annotation reaches the phone and a second expert; a frozen frame is annotated with its pose;
 - the phone stopping and sharing again, a late expert (video within 2 s), a non-member refused,
-  a malformed offer refused while the video goes on; no console error; nothing leaves the machine.
+  a malformed offer refused while the video goes on; no console error; nothing leaves the machine;
+- through Janus: the phone sends its camera once, and each of five experts shows exact frames,
+  glass to glass p95 within 200 ms.
 
-Prints `N passed, N failed` and RESULT lines: video_metadata_mismatches, video_glass_to_glass_p95_ms,
+Prints `N passed, N failed` and RESULT lines: video_metadata_mismatches, video_glass_to_glass_p95_ms
+(and the same as video_relay_… and video_sfu_…),
 video_annotation_error_mm, video_annotate_now_error_mm, video_tap_to_device_p99_ms,
 video_late_join_ms.
 """
@@ -100,8 +104,9 @@ def video_stats(page):
                          " tagged: window.studioRoom.video.tagged, mismatches: window.studioRoom.video.mismatches, state: window.studioRoom.videoState}")
 
 
-def check_exactness(phone, expert, path="peer to peer", name="video", target=150):
-    """≥ 300 consecutive shown frames whose pixel counter equals their metadata's; glass to glass."""
+def exactness(phone, expert, path):
+    """Checks ≥ 300 consecutive shown frames whose pixel counter equals their metadata's; returns
+    the mismatches and each matched frame's glass-to-glass milliseconds."""
     shown = wait_for(expert, "window.studioRoom.video.recent.filter((r) => r[0] !== null && r[1] !== null).length >= 330 && window.studioRoom.video.recent.length", 60)
     recent = expert.evaluate("window.studioRoom.video.recent")
     sent = {entry[0]: entry for entry in phone.evaluate("window.arvisXR.share.videoLog.sent")}
@@ -120,10 +125,20 @@ def check_exactness(phone, expert, path="peer to peer", name="video", target=150
     check(f"{path}: {best} consecutive frames shown with both a pixel counter and metadata (≥ 300)", best >= 300, best)
     check(f"{path}: each shown frame's pixel counter equals its metadata's ({mismatches} mismatches)", mismatches == 0 and stats["mismatches"] == 0, stats)
     check(f"{path}: shown frames carry the phone's pose ({stats['withPose']} of {stats['shown']})", stats["withPose"] >= 0.9 * stats["shown"], stats)
-    print(f"RESULT {name}_metadata_mismatches {mismatches + stats['mismatches']} frames")
+    return mismatches + stats["mismatches"], latencies
+
+
+def report_exactness(path, name, target, mismatches, latencies):
+    """The RESULT lines of one path: mismatched frames, and glass to glass at the 95th percentile."""
+    print(f"RESULT {name}_metadata_mismatches {mismatches} frames")
     p95 = percentile(latencies, 95)
     check(f"{path}: glass to glass p95 {p95:.1f} ms over {len(latencies)} frames (≤ {target} ms)", p95 <= target, latencies[-10:])
     print(f"RESULT {name}_glass_to_glass_p95_ms {p95:.1f} ms")
+
+
+def check_exactness(phone, expert, path="peer to peer", name="video", target=150):
+    """One expert's frames exact, and its glass to glass within `target`."""
+    report_exactness(path, name, target, *exactness(phone, expert, path))
 
 
 def click_picture(expert, uv, label):
@@ -336,6 +351,51 @@ def coturn(secret):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def janus():
+    """Debian's Janus for the block, its VideoRoom plugin and HTTP API on loopback only: the API's URL."""
+    import subprocess
+    import tempfile
+    folder, port = tempfile.mkdtemp(prefix="arvis-janus-"), free_port()
+    for kind, library in (("plugins", "libjanus_videoroom.so"), ("transports", "libjanus_http.so")):
+        os.makedirs(os.path.join(folder, kind))
+        os.symlink(os.path.join("/usr/lib/x86_64-linux-gnu/janus", kind, library), os.path.join(folder, kind, library))
+    interface = "eth0" if host_address() != "127.0.0.1" else "lo"
+    files = {
+        "janus.jcfg": f"""general: {{ configs_folder = "{folder}" plugins_folder = "{folder}/plugins"
+                  transports_folder = "{folder}/transports" events_folder = "{folder}/none"
+                  loggers_folder = "{folder}/none" debug_level = 4 session_timeout = 60 }}
+                  media: {{ rtp_port_range = "20000-40000" }}
+                  nat: {{ ice_enforce_list = "{interface}" ignore_mdns = true }}""",
+        "janus.transport.http.jcfg": f"""general: {{ json = "compact" base_path = "/janus" http = true port = {port}
+                  ip = "127.0.0.1" https = false }} admin: {{ admin_http = false }}""",
+        "janus.plugin.videoroom.jcfg": "general: { }",
+    }
+    for name, text in files.items():
+        with open(os.path.join(folder, name), "w") as out:
+            out.write(text)
+    with open(os.path.join(folder, "janus.log"), "wb") as log:
+        server = subprocess.Popen(["janus", "-F", folder, "-o"], stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+    api = f"http://127.0.0.1:{port}/janus"
+    try:
+        deadline = time.time() + 15
+        while time.time() < deadline and server.poll() is None:
+            with contextlib.suppress(Exception):
+                if call(api, "POST", "", {"janus": "info", "transaction": "up"}).get("janus") == "server_info":
+                    break
+            time.sleep(0.2)
+        check.require("Janus starts and answers on its HTTP API", server.poll() is None,
+                      open(os.path.join(folder, "janus.log"), errors="replace").read()[-2000:])
+        yield api
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def share_view(browser, desk, port, base, link):
     """The phone in AR, walking and sharing its view; an expert (bea) in the room. Both pages."""
     phone = xr.phone(browser, port, base + link["url"])
@@ -367,6 +427,31 @@ def relay_run(launch):
             check(f"coturn allocated relays for the members ({allocations})", allocations >= 2, allocations)
             desk.close()
             browser.close()
+
+
+def sfu_run(launch, viewers=5):
+    """The video through Janus (--sfu) to `viewers` experts at once: every one's frames exact, glass
+    to glass within 200 ms; the phone sends its camera once."""
+    with janus() as api, served(ARVIS, args=["--sfu", api]) as base:
+        port = int(base.rsplit(":", 1)[1])
+        _, _, _, link = setup(base)
+        browser, desk = launch(), launch("--disable-gpu")
+        phone, first = share_view(browser, desk, port, base, link)
+        experts = [first] + [studio(desk, port, base, "bea") for _ in range(viewers - 1)]
+        paths = [wait_for(page, "window.studioRoom.videoPath", 30) for page in experts]
+        check(f"through Janus: each of {viewers} experts gets the video from the SFU ({paths})", paths == ["sfu"] * viewers, paths)
+        peers = phone.evaluate("window.arvisXR.share.videoPeers()")
+        check(f"through Janus: the phone sends its camera once, to the SFU ({peers})", peers == ["sfu"], peers)
+        mismatches, latencies = 0, []
+        for number, page in enumerate(experts, 1):
+            missed, seen = exactness(phone, page, f"through Janus, expert {number} of {viewers}")
+            mismatches += missed
+            latencies += seen
+        report_exactness(f"through Janus, {viewers} experts", "video_sfu", 200, mismatches, latencies)
+        for page in experts + [phone]:
+            page.context.close()
+        desk.close()
+        browser.close()
 
 
 def setup(base):
@@ -405,6 +490,7 @@ def main():
             desk.close()
             browser.close()
             relay_run(launch)
+            sfu_run(launch)
     check("no console errors on any page", not xr.errors, xr.errors[:5])
     check("nothing requested from outside the server", not xr.outside, xr.outside[:5])
     check.finish()

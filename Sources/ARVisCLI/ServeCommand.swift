@@ -21,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
               arvis serve
               arvis serve --data /var/lib/arvis --host 0.0.0.0 --public-url https://arvis.example
               ARVIS_TURN_SECRET=… arvis serve --ice-server stun:turn.example:3478 --ice-server turn:turn.example:3478
+              arvis serve --sfu http://127.0.0.1:8088/janus
               curl -s http://127.0.0.1:8080/health
             """
     )
@@ -67,31 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "url"))
     var mapTiles = ServerConfiguration.openStreetMapTiles
 
-    @Option(
-        name: .customLong("ice-server"),
-        help: ArgumentHelp(
-            "A STUN or TURN server the browsers in rooms use for video; repeatable. TURN needs --turn-secret.",
-            valueName: "stun:host:3478|turn:host:3478?transport=udp"))
-    var iceServers: [String] = []
-
-    @Option(
-        name: .customLong("turn-secret"),
-        help: ArgumentHelp(
-            "The secret shared with the TURN servers (coturn's static-auth-secret): each room member gets TURN credentials signed with it, valid 12 hours. Or set ARVIS_TURN_SECRET, which keeps it out of the process list.",
-            valueName: "secret"))
-    var turnSecret: String?
-
-    @Flag(
-        name: .customLong("relay-only"),
-        help:
-            "Browsers in rooms send video only through the TURN servers (iceTransportPolicy relay), so no member learns another's address. Needs a turn: --ice-server."
-    )
-    var relayOnly = false
-
-    /// The TURN secret from the option, else the environment.
-    private var resolvedTurnSecret: String? {
-        turnSecret ?? ProcessInfo.processInfo.environment["ARVIS_TURN_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-    }
+    @OptionGroup(title: "Video in rooms")
+    var video: ServeVideoOptions
 
     @OptionGroup(title: "Abuse limits")
     var limits: ServeLimitOptions
@@ -112,23 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard mapTiles == "none" || ServerConfiguration.mapTileOrigin(mapTiles) != nil else {
             throw ValidationError("--map-tiles must be an http(s) URL template with {z}, {x} and {y}, or none")
         }
-        for url in iceServers {
-            if let problem = ServerConfiguration.iceServerProblem(url) {
-                throw ValidationError("--ice-server \(url): \(problem)")
-            }
-        }
-        let hasTURN = iceServers.contains(where: ServerConfiguration.isTURN)
-        if hasTURN, resolvedTurnSecret == nil {
-            throw ValidationError(
-                "a TURN --ice-server needs --turn-secret (or ARVIS_TURN_SECRET): the secret coturn checks credentials with"
-            )
-        }
-        if !hasTURN, relayOnly {
-            throw ValidationError("--relay-only sends video through TURN: give a turn: or turns: --ice-server too")
-        }
-        if !hasTURN, turnSecret != nil {
-            throw ValidationError("--turn-secret signs TURN credentials: give a turn: or turns: --ice-server too")
-        }
+        try video.validate()
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host != nil,
@@ -146,9 +108,8 @@ struct ServeCommand: AsyncParsableCommand {
             maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins),
             maximumAssetBytes: maximumAssetMegabytes * 1_000_000, mapTiles: mapTiles == "none" ? nil : mapTiles)
         limits.apply(to: &configuration)
-        configuration.iceServers = iceServers
-        configuration.turnSecret = resolvedTurnSecret
-        configuration.relayOnly = relayOnly
+        video.apply(to: &configuration)
+        try await video.checkSFU()
         let place = database == nil ? configuration.databasePath : "PostgreSQL"
         Console.error("ARVis \(ARVisVersion.current) serving http://\(host):\(port) (data in \(place))")
         try await ARVisServer.run(configuration)

@@ -8,6 +8,7 @@ public import Logging
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
+import ServiceLifecycle
 public import Prometheus
 
 /// `arvis serve`: the HTTP server over Hummingbird 2, its API handlers generated from `openapi.yaml`.
@@ -54,12 +55,20 @@ public enum ARVisServer {
         WebFile.register(on: router)
         let hub = LiveHub(store: store, logger: logger) { grant in try await api.recheck(grant) }
         let webSocketRouter = Router(context: ServerContext.self)
-        LiveRoutes(api: api, hub: hub).register(on: router, webSocketRouter: webSocketRouter)
+        let sfu = configuration.sfu.map { VideoRelay(endpoint: $0, secret: configuration.sfuSecret, logger: logger) }
+        LiveRoutes(api: api, hub: hub, sfu: sfu).register(on: router, webSocketRouter: webSocketRouter)
+        var services: [any Service] = [Housekeeper(store: store, logger: logger, library: library), hub, library, MemoryReturn()]
+        if let sfu { services.append(sfu) }
         return Application(
             router: router, server: server(configuration, webSocketRouter: webSocketRouter),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
-            services: [Housekeeper(store: store, logger: logger, library: library), hub, library, MemoryReturn()],
-            logger: logger)
+            services: services, logger: logger)
+    }
+
+    /// Fails with the reason when no Janus answers at `url` (its HTTP API), or it has no VideoRoom
+    /// plugin; `secret`: its `api_secret`.
+    public static func checkSFU(_ url: String, secret: String?) async throws {
+        try await VideoRelay.check(endpoint: url, secret: secret)
     }
 
     /// HTTP/1.1 with WebSocket upgrades, behind a ``ConnectionGuard``: a connection gets

@@ -57,6 +57,24 @@ public struct ServerConfiguration: Sendable {
     /// Whether members' browsers send video only through the TURN servers (`iceTransportPolicy:
     /// "relay"`), so no member learns another's network address.
     public var relayOnly = false
+    /// The HTTP API of the Janus gateway (its VideoRoom plugin) that forwards rooms' video, such as
+    /// `http://127.0.0.1:8088/janus`; `nil`, the default: video goes peer to peer only, to at most
+    /// 3 members of a room.
+    public var sfu: String?
+    /// Janus's `api_secret`, when it has one.
+    public var sfuSecret: String?
+    /// With an SFU, how many members of a room get the video directly from the publisher before
+    /// Janus forwards it to the rest: 0, the default, sends it all through Janus.
+    public var directViewers = 0
+
+    /// Why `url` cannot name Janus's HTTP API, or `nil`.
+    public static func sfuProblem(_ url: String) -> String? {
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
+            parsed.host?.isEmpty == false, parsed.query == nil
+        else { return "--sfu is the URL of Janus's HTTP API, such as http://127.0.0.1:8088/janus" }
+        return nil
+    }
+
     /// How long a member's TURN credentials work: 12 hours.
     public var turnCredentialLifetime: TimeInterval = 12 * 3_600
 

@@ -98,9 +98,10 @@ enum LiveMessages {
             var members: [Room.Profile]
             var iceServers: [ICEServer]
             var iceTransportPolicy: String
+            var sfu: Room.Introduction.SFU?
 
             enum CodingKeys: CodingKey {
-                case type, room, role, seq, annotations, you, members, iceServers, iceTransportPolicy
+                case type, room, role, seq, annotations, you, members, iceServers, iceTransportPolicy, sfu
             }
 
             func encode(to encoder: any Encoder) throws {
@@ -114,6 +115,7 @@ enum LiveMessages {
                 try container.encode(members, forKey: .members)
                 try container.encode(iceServers, forKey: .iceServers)
                 try container.encode(iceTransportPolicy, forKey: .iceTransportPolicy)
+                try container.encodeIfPresent(sfu, forKey: .sfu)
             }
         }
         return text(
@@ -121,7 +123,7 @@ enum LiveMessages {
                 room: room, role: introduction.member.role, seq: sequence,
                 annotations: annotations?.map { ARVisAPI.schema($0) }, you: introduction.member.id,
                 members: introduction.others, iceServers: introduction.iceServers,
-                iceTransportPolicy: introduction.iceTransportPolicy))
+                iceTransportPolicy: introduction.iceTransportPolicy, sfu: introduction.sfu))
     }
 
     /// A room event carrying one item: `{"type", "seq", NAME: item}`.
@@ -188,6 +190,11 @@ enum LiveMessages {
     /// A WebRTC signal relayed to the member it was addressed to: `{"type": "signal", "from",
     /// "kind", "sdp"?, "candidate"?}`.
     static func signal(from: String, _ message: SignalMessage) -> String {
+        signal(from: from, kind: message.kind, sdp: message.sdp, candidate: message.candidate)
+    }
+
+    /// `{"type": "signal", "from", "kind", "sdp"?, "candidate"?}`.
+    static func signal(from: String, kind: String, sdp: String? = nil, candidate: JSONValue? = nil) -> String {
         struct Relayed: Encodable {
             var type = "signal"
             var from: String
@@ -195,7 +202,7 @@ enum LiveMessages {
             var sdp: String?
             var candidate: JSONValue?
         }
-        return text(Relayed(from: from, kind: message.kind, sdp: message.sdp, candidate: message.candidate))
+        return text(Relayed(from: from, kind: kind, sdp: sdp, candidate: candidate))
     }
 
     static func refused(clientID: String?, code: String, message: String) -> String {

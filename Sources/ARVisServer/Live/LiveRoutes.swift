@@ -22,6 +22,8 @@ import ServiceLifecycle
 struct LiveRoutes: Sendable {
     let api: ARVisAPI
     let hub: LiveHub
+    /// Forwards rooms' video through Janus, when the server has an SFU.
+    var sfu: VideoRelay? = nil
 
     /// The largest message a client may send: 64 KB (a pose packet is 62 bytes).
     static let maximumMessageBytes = 65_536
@@ -220,12 +222,15 @@ struct LiveRoutes: Sendable {
             let introduction = Room.Introduction(
                 member: profile, others: room.profiles(except: token),
                 iceServers: ICEServer.servers(for: profile.id, in: api.configuration),
-                iceTransportPolicy: api.configuration.relayOnly ? "relay" : "all")
+                iceTransportPolicy: api.configuration.relayOnly ? "relay" : "all",
+                sfu: sfu.map { _ in Room.Introduction.SFU(directViewers: api.configuration.directViewers) })
             outbox.sendFirst(try await hub.roomCatchUp(joining.key, introducing: introduction, after: since))
             outbox.allowDirect()
             let session = RoomSession(
-                api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox, profile: profile)
+                api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox, profile: profile,
+                sfu: sfu)
             await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound, receive: session.receive)
+            await sfu?.left(profile.id)
         } catch {
             await LiveConnection.refuse(outbound, error)
         }

@@ -93,6 +93,15 @@ final class Room: Sendable {
         var iceServers: [ICEServer]
         /// `RTCConfiguration.iceTransportPolicy`: "relay" to send only through TURN, else "all".
         var iceTransportPolicy: String
+        /// The server's SFU, when it has one.
+        var sfu: SFU?
+
+        /// `{"id": "sfu", "directViewers"}`: the member id a publisher offers its camera to for
+        /// Janus to forward, and how many members it still sends to directly before that.
+        struct SFU: Sendable, Encodable {
+            var id = VideoRelay.memberID
+            var directViewers: Int
+        }
     }
 
     /// Everyone in the room but the member with `token`, as they are introduced.

@@ -17,7 +17,7 @@ export async function openCamera() {
 
 /// Who is in the room, as a publisher needs it: kept from `welcome`, `memberJoined` and `memberLeft`.
 export class RoomMembers {
-  constructor() { this.members = new Map(); this.iceServers = []; this.iceTransportPolicy = "all"; }
+  constructor() { this.members = new Map(); this.iceServers = []; this.iceTransportPolicy = "all"; this.sfu = null; }
 
   /// Reads a room message; true when it was about members.
   read(message) {
@@ -25,6 +25,8 @@ export class RoomMembers {
       this.members = new Map((message.members || []).map((member) => [member.id, member]));
       this.iceServers = message.iceServers || [];
       this.iceTransportPolicy = message.iceTransportPolicy || "all";
+      // {id, directViewers} when the server forwards video through an SFU.
+      this.sfu = message.sfu || null;
     } else if (message.type === "memberJoined" && message.member) this.members.set(message.member.id, message.member);
     else if (message.type === "memberLeft") this.members.delete(message.id);
     else return false;
@@ -46,6 +48,7 @@ export function shareCamera({ camera, room, send, poseOf }) {
   const stream = new MediaStream([video.track]);
   const publisher = videoPublisher({
     track: video.track, stream, send,
+    ...(room.sfu ? { sfu: room.sfu.id, maxPeers: room.sfu.directViewers } : {}),
     createPeer: () => new RTCPeerConnection(peerConfiguration(room.iceServers, room.iceTransportPolicy)),
     onSender: (sender, connection) => {
       const transceiver = connection.getTransceivers().find((candidate) => candidate.sender === sender);

@@ -1,5 +1,5 @@
 // Video in a room, peer to peer: the publisher offers its camera track to each member (up to
-// `maxPeers`), and each member answers; offers, answers and ICE candidates travel as the room's
+// `maxPeers`; beyond, through the room's SFU when the server has one), and each member answers; offers, answers and ICE candidates travel as the room's
 // `signal` messages (docs/video.md). The browser's WebRTC objects are handed in (`createPeer`), so
 // the negotiation is the same in a page and in a test.
 
@@ -35,18 +35,29 @@ async function describe(peer, description) {
 
 /// The publisher's side. `track`, `stream`: the camera's; `send(message)`: to the room's socket;
 /// `createPeer()`: a new RTCPeerConnection; `onSender(sender, connection)`: attaches the frame
-/// metadata, and may return a function that releases it when the peer goes.
+/// metadata, and may return a function that releases it when the peer goes. `maxPeers`: the most
+/// members sent to directly; `sfu`: the id of the room's SFU, if it has one — the camera is then
+/// sent to it once for every member beyond `maxPeers`, which the server has forward it (those members
+/// are told `wait`, as without an SFU).
 /// Returns {welcome(message), joined(member), left(id), signal(message), close(), peers (Map id →
 /// RTCPeerConnection), waiting (ids beyond maxPeers)}.
-export function videoPublisher({ track, stream, send, createPeer, onSender = () => {} }) {
+export function videoPublisher({ track, stream, send, createPeer, onSender = () => {}, maxPeers: most = maxPeers, sfu = null }) {
   const peers = new Map(), waiting = [];
+  let retry = 0;
+  const direct = () => peers.size - (sfu !== null && peers.has(sfu) ? 1 : 0);
 
   async function offer(id) {
     if (peers.has(id)) return;
-    if (peers.size >= maxPeers) {
+    if (direct() >= most) {
       if (!waiting.includes(id)) { waiting.push(id); send({ type: "signal", to: id, kind: "wait" }); }
+      if (sfu !== null) await connect(sfu);
       return;
     }
+    await connect(id);
+  }
+
+  async function connect(id) {
+    if (peers.has(id)) return;
     const peer = peerOf(createPeer, id, send);
     peers.set(id, peer);
     // A peer that can no longer connect gives its place to the next one waiting.
@@ -65,7 +76,12 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
     if (!peer) return;
     release(peer);
     peers.delete(id);
-    if (waiting.length) offer(waiting.shift());
+    if (id === sfu) {
+      // The SFU lost the camera (it restarted, or the path failed): send it again while members
+      // wait for it.
+      clearTimeout(retry);
+      retry = setTimeout(() => { if (waiting.length) connect(sfu); }, 1000);
+    } else if (waiting.length) offer(waiting.shift());
   }
 
   return {
@@ -83,6 +99,7 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
       else if (message.kind === "bye") drop(message.from);
     },
     close() {
+      clearTimeout(retry);
       for (const [id, peer] of peers) { send({ type: "signal", to: id, kind: "bye" }); release(peer); }
       peers.clear();
       waiting.length = 0;

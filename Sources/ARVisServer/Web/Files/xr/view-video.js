@@ -10,7 +10,8 @@ import { encodePose, pictureIntrinsics } from "./pose-packet.js";
 
 /// Starts sharing the camera in `share` (a room share) once the room welcomes it. `latestPose()`:
 /// the pose last published ({viewport, frame, time, position, orientation, intrinsics}) or null;
-/// `log`: where its state goes (`video`: starting, on, denied, unsupported or off). Returns
+/// `log`: where its state goes (`video`: starting, on, denied, unsupported or off; `videoLog`;
+/// `videoPeers()`). Returns
 /// {message(message) (every room message), stop()}.
 export function shareViewVideo(share, latestPose, log, say) {
   const members = new RoomMembers();
@@ -35,6 +36,8 @@ export function shareViewVideo(share, latestPose, log, say) {
     }
     log.video = "on";
     log.videoLog = camera.log;
+    // Whom the camera goes to: member ids, and the SFU's.
+    log.videoPeers = () => (camera ? [...camera.peers.keys()] : []);
   }
 
   log.video = "starting";

@@ -7,7 +7,8 @@ import { FrameMetadata, showFrames } from "../../media/video-display.js";
 import { attachTransform, peerConfiguration } from "../../media/video-transforms.js";
 
 /// How the video reaches this page, from a peer connection's statistics: "relay" (through a TURN
-/// server), "direct", or null before a path is chosen.
+/// server), "direct", or null before a path is chosen. (Through the room's SFU, `watchVideo` says
+/// "sfu".)
 export async function videoPath(connection) {
   const report = await connection.getStats();
   let pair = null;
@@ -22,18 +23,18 @@ export async function videoPath(connection) {
 /// servers); `send(message)`: to the room's socket; `onFrame(picture, metadata,
 /// store)` (`store`: the FrameMetadata, for a frame the browser gave no RTP timestamp);
 /// `onState(state, path)`: "none", "connecting", "waiting" (the device sends to as many experts as
-/// it can; this one is next), "live" (with its path: "direct" or "relay") or "ended". Returns
+/// it can; this one is next), "live" (with its path: "direct", "relay" or "sfu") or "ended". Returns
 /// {receive(message), close()}.
 export function watchVideo({ room, send, onFrame, onState }) {
   const metadata = new FrameMetadata();
   let display = null, pathTimer = 0;
   // Once the video is live, which way it comes, for the status line.
-  const followPath = (connection) => {
+  const followPath = (connection, from) => {
     clearInterval(pathTimer);
     pathTimer = setInterval(async () => {
       if (connection.connectionState !== "connected") return;
       const path = await videoPath(connection).catch(() => null);
-      if (path) { onState("live", path); clearInterval(pathTimer); }
+      if (path) { onState("live", from === (room.sfu && room.sfu.id) ? "sfu" : path); clearInterval(pathTimer); }
     }, 500);
   };
   const viewer = videoViewer({
@@ -46,16 +47,16 @@ export function watchVideo({ room, send, onFrame, onState }) {
       };
       return connection;
     },
-    onTrack: (track) => {
+    onTrack: (track, from) => {
       if (display) display.stop();
       display = showFrames(track, metadata, (picture, found) => onFrame(picture, found, metadata));
       onState("live");
-      if (viewer.connection) followPath(viewer.connection);
+      if (viewer.connection) followPath(viewer.connection, from);
       track.onended = () => onState("ended");
     },
     onWait: () => onState("waiting"),
-    // Offers are taken from the room's publishers only (never from another member).
-    accepts: (from) => room.isPublisher(from),
+    // Offers are taken from the room's publishers and its SFU only (never from another member).
+    accepts: (from) => room.isPublisher(from) || (room.sfu !== null && from === room.sfu.id),
     onReceiver: (receiver) => {
       // A live view, not a film: play each frame as soon as it can be decoded.
       if ("jitterBufferTarget" in receiver) receiver.jitterBufferTarget = 0;

@@ -99,7 +99,7 @@ export async function roomsPage(project, rest) {
     onState: (state, path) => {
       window.studioRoom.videoState = state;
       window.studioRoom.videoPath = path || null;
-      const via = path === "relay" ? " Relayed through the TURN server." : path === "direct" ? " Peer to peer." : "";
+      const via = { relay: " Relayed through the TURN server.", direct: " Peer to peer.", sfu: " Forwarded by the SFU (Janus)." }[path] || "";
       videoStatus.textContent = { connecting: "Video: connecting…", waiting: "Video: waiting for a place — the device sends its video to " + maxPeers + " experts at most; it comes here when one leaves.", live: "Video: live, each frame with its own pose." + via, ended: "Video: the device stopped sending; its last frame stays.", none: "No video in this room yet." }[state];
     },
   });
