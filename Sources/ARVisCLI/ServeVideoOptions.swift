@@ -42,7 +42,8 @@ struct ServeVideoOptions: ParsableArguments {
     @Option(
         name: .customLong("direct-viewers"),
         help:
-            "With --sfu, how many members of a room still get the video peer to peer before Janus forwards it to the rest, 0 to 3.")
+            "With --sfu, how many members of a room still get the video peer to peer before Janus forwards it to the rest, 0 to 3."
+    )
     var directViewers = 0
 
     /// A secret from its option, else from the environment.

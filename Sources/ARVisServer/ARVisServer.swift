@@ -8,8 +8,8 @@ public import Logging
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
-import ServiceLifecycle
 public import Prometheus
+import ServiceLifecycle
 
 /// `arvis serve`: the HTTP server over Hummingbird 2, its API handlers generated from `openapi.yaml`.
 ///
@@ -57,7 +57,9 @@ public enum ARVisServer {
         let webSocketRouter = Router(context: ServerContext.self)
         let sfu = configuration.sfu.map { VideoRelay(endpoint: $0, secret: configuration.sfuSecret, logger: logger) }
         LiveRoutes(api: api, hub: hub, sfu: sfu).register(on: router, webSocketRouter: webSocketRouter)
-        var services: [any Service] = [Housekeeper(store: store, logger: logger, library: library), hub, library, MemoryReturn()]
+        var services: [any Service] = [
+            Housekeeper(store: store, logger: logger, library: library), hub, library, MemoryReturn(),
+        ]
         if let sfu { services.append(sfu) }
         return Application(
             router: router, server: server(configuration, webSocketRouter: webSocketRouter),

@@ -167,5 +167,9 @@ struct ServeBinaryTests {
         #expect(await arvis(["serve", "--relay-only", "--ice-server", "stun:127.0.0.1:3478"]) == 2)
         #expect(await arvis(["serve", "--ice-server", "turn:127.0.0.1:3478"]) == 2, "TURN needs its secret")
         #expect(await arvis(["serve", "--ice-server", "http://turn.example"]) == 2)
+        #expect(await arvis(["serve", "--direct-viewers", "2"]) == 2, "direct viewers are about the SFU")
+        #expect(await arvis(["serve", "--sfu", "ws://127.0.0.1:8188"]) == 2, "Janus's HTTP API")
+        #expect(await arvis(["serve", "--sfu", "http://127.0.0.1:8088/janus", "--direct-viewers", "4"]) == 2)
+        #expect(await arvis(["serve", "--sfu", "http://127.0.0.1:1/janus"]) == 2, "no Janus answers there")
     }
 }

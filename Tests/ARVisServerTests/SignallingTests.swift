@@ -188,3 +188,119 @@ struct SignallingTests: ServerTesting {
         }
     }
 }
+
+/// Video through an SFU: the server drives Janus (here a fake of its HTTP API) for the room.
+struct SFUSignallingTests: ServerTesting {
+    let scratch = ScratchFolder("server-sfu")
+
+    private static let offer =
+        "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=sendonly\r\n"
+
+    private func signal(_ to: String, _ kind: String, _ fields: [String: Any] = [:]) throws -> String {
+        var message: [String: Any] = ["type": "signal", "to": to, "kind": kind]
+        message.merge(fields) { $1 }
+        return String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self)
+    }
+
+    /// A device publishing in room `car` of a new project and an expert in it, on a server whose
+    /// SFU is `janus`; the device's welcome first.
+    private func withRoom(
+        _ janus: String,
+        _ body:
+            @Sendable @escaping (
+                _ device: TestSocket, _ expert: TestSocket, _ expertID: String, _ welcome: [String: Any]
+            )
+            async throws -> Void
+    ) async throws {
+        try await withServer(live: true, configure: { $0.sfu = janus }) { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Garage", visibility: "public")
+            let port = try #require(client.port)
+            let device = TestSocket(port: port, path: "/live/\(slug)/rooms/car?role=publisher", token: token(in: owner))
+            let welcome = try await device.next(ofType: "welcome")
+            let expert = TestSocket(port: port, path: "/live/\(slug)/rooms/car", token: token(in: owner))
+            let expertID = try #require(try await expert.next(ofType: "welcome")["you"] as? String)
+            try await body(device, expert, expertID, welcome)
+        }
+    }
+
+    @Test func thePublishersCameraGoesThroughJanusToTheMembersItToldToWait() async throws {
+        let janus = FakeJanus()
+        try await janus.serve { api in
+            try await withRoom(api) { device, expert, expertID, welcome in
+                let sfu = try #require(welcome["sfu"] as? [String: Any])
+                #expect(sfu["id"] as? String == "sfu" && sfu["directViewers"] as? Int == 0)
+
+                // The device has no place for the expert: the SFU sends it the video instead.
+                try await device.send(try signal(expertID, "wait"))
+                try await device.send(try signal("sfu", "offer", ["sdp": Self.offer]))
+                try await device.send(
+                    try signal(
+                        "sfu", "candidate",
+                        ["candidate": ["candidate": "candidate:1 1 udp 1 127.0.0.1 9 typ host", "sdpMid": "0"]]))
+                let answer = try await device.next(ofType: "signal")
+                #expect(answer["from"] as? String == "sfu" && answer["kind"] as? String == "answer")
+                #expect(answer["sdp"] as? String == FakeJanus.answer)
+
+                let offer = try await expert.next(ofType: "signal")
+                #expect(
+                    offer["from"] as? String == "sfu" && offer["kind"] as? String == "offer", "not a wait: \(offer)")
+                #expect(offer["sdp"] as? String == FakeJanus.offer)
+                try await expert.send(try signal("sfu", "answer", ["sdp": Self.offer]))
+                try await expert.send(try signal("sfu", "candidate", ["candidate": NSNull()]))
+
+                try await waitUntil { await janus.requests.contains { $0.request == "start" } }
+                let requests = await janus.requests
+                let publish = try #require(requests.first { $0.request == "joinandconfigure" })
+                #expect(publish.sdp == Self.offer && publish.e2ee, "payloads untouched: end-to-end encrypted")
+                #expect(requests.first { $0.request == "start" }?.sdp == Self.offer)
+                try await waitUntil { await janus.requests.filter { $0.kind == "trickle" }.count == 2 }
+                #expect(await janus.pluginRequests.prefix(3) == ["create", "joinandconfigure", "join"])
+
+                // A member offers nothing to the SFU; the device leaving ends the expert's video.
+                try await expert.send(try signal("sfu", "offer", ["sdp": Self.offer, "clientId": "x"]))
+                #expect(try await expert.next(ofType: "refused")["code"] as? String == "invalidSignal")
+                try await device.close()
+                let bye = try await expert.next(ofType: "signal")
+                #expect(bye["from"] as? String == "sfu" && bye["kind"] as? String == "bye")
+            }
+        }
+    }
+
+    @Test func aJanusThatForgotItsSessionEndsTheVideoWithBye() async throws {
+        let janus = FakeJanus()
+        try await janus.serve { api in
+            try await withRoom(api) { device, _, _, _ in
+                try await device.send(try signal("sfu", "offer", ["sdp": Self.offer]))
+                #expect(try await device.next(ofType: "signal")["kind"] as? String == "answer")
+                await janus.lose()
+                let bye = try await device.next(ofType: "signal")
+                #expect(bye["from"] as? String == "sfu" && bye["kind"] as? String == "bye", "the device sends again")
+            }
+        }
+    }
+
+    @Test func withoutAnSFUSignalsToItAreRefused() async throws {
+        try await withServer(live: true) { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Garage", visibility: "public")
+            let device = TestSocket(
+                port: try #require(client.port), path: "/live/\(slug)/rooms/car?role=publisher", token: token(in: owner)
+            )
+            #expect(try await device.next(ofType: "welcome")["sfu"] == nil)
+            try await device.send(try signal("sfu", "offer", ["sdp": Self.offer]))
+            let refused = try await device.next(ofType: "refused")
+            #expect(refused["code"] as? String == "unknownMember")
+            #expect((refused["message"] as? String)?.contains("--sfu") == true)
+        }
+    }
+
+    /// Polls `condition` for up to 5 s.
+    private func waitUntil(_ condition: @Sendable () async -> Bool) async throws {
+        for _ in 0..<250 {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("the condition did not hold within 5 s")
+    }
+}

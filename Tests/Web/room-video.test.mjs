@@ -21,10 +21,10 @@ class FakePeer {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function publisher() {
+function publisher(options = {}) {
   FakePeer.made = [];
   const sent = [], senders = [];
-  const side = videoPublisher({ track: "camera", stream: "stream", send: (message) => sent.push(message), createPeer: () => new FakePeer(), onSender: (sender) => senders.push(sender) });
+  const side = videoPublisher({ track: "camera", stream: "stream", send: (message) => sent.push(message), createPeer: () => new FakePeer(), onSender: (sender) => senders.push(sender), ...options });
   return { side, sent, senders };
 }
 
@@ -76,6 +76,43 @@ test(`past ${maxPeers} members, the next waits for a place`, async () => {
   assert.deepEqual([...side.peers.keys()], ["c", "d"]);
   side.close();
   assert.deepEqual(sent.slice(-2).map((m) => [m.to, m.kind]), [["c", "bye"], ["d", "bye"]]);
+});
+
+test("with an SFU and no direct places, every member waits and the camera goes once, to the SFU", async () => {
+  const { side, sent, senders } = publisher({ sfu: "sfu", maxPeers: 0 });
+  side.welcome({ members: [{ id: "a", role: "member" }, { id: "b", role: "member" }] });
+  await settle();
+  side.joined({ id: "c", role: "member" });
+  await settle();
+  const said = (messages) => messages.map((m) => m.to + " " + m.kind).sort();
+  assert.deepEqual(said(sent), ["a wait", "b wait", "c wait", "sfu offer"]);
+  assert.deepEqual([...side.peers.keys()], ["sfu"]);
+  assert.equal(senders.length, 1, "one sender, with the metadata transform");
+  assert.deepEqual(side.waiting, ["a", "b", "c"]);
+});
+
+test("with an SFU past the direct places, the first members get the camera directly and the rest through the SFU", async () => {
+  const { side, sent } = publisher({ sfu: "sfu", maxPeers: 2 });
+  side.welcome({ members: ["a", "b", "c", "d"].map((id) => ({ id, role: "member" })) });
+  await settle();
+  assert.deepEqual(sent.map((m) => m.to + " " + m.kind).sort(), ["a offer", "b offer", "c wait", "d wait", "sfu offer"]);
+  // A direct place frees: the first waiting member moves to it (and leaves the SFU itself).
+  side.left("a");
+  await settle();
+  assert.deepEqual(sent.at(-1), { type: "signal", to: "c", kind: "offer", sdp: "v=0 offer " + (FakePeer.made.length - 1) });
+  assert.deepEqual([...side.peers.keys()].sort(), ["b", "c", "sfu"]);
+});
+
+test("when the SFU ends the camera's path, it is sent again while members wait for it", async () => {
+  const { side, sent } = publisher({ sfu: "sfu", maxPeers: 0 });
+  side.joined({ id: "a", role: "member" });
+  await settle();
+  await side.signal({ from: "sfu", kind: "bye" });
+  assert.deepEqual([...side.peers.keys()], [], "the lost peer is closed");
+  assert.ok(FakePeer.made[0].closed);
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  assert.deepEqual(sent.filter((m) => m.to === "sfu").map((m) => m.kind), ["offer", "offer"]);
+  side.close();
 });
 
 test("a member answers the publisher's offer and hands on its track; a new offer replaces the peer", async () => {

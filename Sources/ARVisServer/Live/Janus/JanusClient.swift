@@ -50,7 +50,12 @@ final class JanusClient: Sendable {
 
     /// Janus's `info`: whether it answers at all, and runs the VideoRoom plugin.
     func checkVideoRoom() async throws {
-        let reply = try await send(["janus": "info"], to: "")
+        let reply: JSONValue
+        do { reply = try await send(["janus": "info"], to: "", timeout: .seconds(3)) } catch let error as JanusError {
+            throw error
+        } catch {
+            throw JanusError(reason: "nothing answers at \(endpoint) (\(error))")
+        }
         guard reply["plugins"]?["janus.plugin.videoroom"] != nil else {
             throw JanusError(reason: "this Janus has no VideoRoom plugin (janus.plugin.videoroom)")
         }
@@ -107,7 +112,9 @@ final class JanusClient: Sendable {
     /// ``message(_:handle:body:jsep:)`` goes to it instead.
     func poll(_ session: Int64) async throws -> [JSONValue] {
         var path = "\(endpoint)/\(session)?maxev=16"
-        if let secret { path += "&apisecret=" + (secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
+        if let secret {
+            path += "&apisecret=" + (secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        }
         var request = HTTPClientRequest(url: path)
         request.method = .GET
         let reply = try await read(try await http.execute(request, timeout: .init(Self.pollTimeout)))
@@ -127,7 +134,8 @@ final class JanusClient: Sendable {
     /// Posts `request` (with a fresh transaction) to `path`. `waitForEvent`: an `ack` is followed
     /// by the event that answers it, which is returned instead.
     private func send(
-        _ request: [String: JSONValue], to path: String, waitForEvent: Bool = false
+        _ request: [String: JSONValue], to path: String, waitForEvent: Bool = false,
+        timeout: Duration = replyTimeout
     ) async throws -> JSONValue {
         var request = request
         let transaction = Self.makeTransaction()
@@ -138,7 +146,7 @@ final class JanusClient: Sendable {
         post.headers.add(name: "Content-Type", value: "application/json")
         post.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(JSONValue.object(request))))
         let http = post
-        guard waitForEvent else { return try await exchange(http) }
+        guard waitForEvent else { return try await exchange(http, timeout: timeout) }
         return try await withCheckedThrowingContinuation { continuation in
             // Registered before the request goes: the event may come through the poll before the ack.
             waiting.withLock { $0[transaction] = continuation }
@@ -157,8 +165,8 @@ final class JanusClient: Sendable {
         }
     }
 
-    private func exchange(_ request: HTTPClientRequest) async throws -> JSONValue {
-        let reply = try await read(try await http.execute(request, timeout: .init(Self.replyTimeout)))
+    private func exchange(_ request: HTTPClientRequest, timeout: Duration = replyTimeout) async throws -> JSONValue {
+        let reply = try await read(try await http.execute(request, timeout: .init(timeout)))
         try Self.requireSuccess(reply)
         return reply
     }

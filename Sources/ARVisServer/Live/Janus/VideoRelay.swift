@@ -227,9 +227,13 @@ actor VideoRelay: Service {
         if let handle, let session {
             flushCandidates([candidate], handle: handle, in: session)
         } else if publications[member] != nil {
-            if publications[member]!.candidates.count < Self.candidatesKept { publications[member]!.candidates.append(candidate) }
+            if publications[member]!.candidates.count < Self.candidatesKept {
+                publications[member]!.candidates.append(candidate)
+            }
         } else if subscriptions[member] != nil {
-            if subscriptions[member]!.candidates.count < Self.candidatesKept { subscriptions[member]!.candidates.append(candidate) }
+            if subscriptions[member]!.candidates.count < Self.candidatesKept {
+                subscriptions[member]!.candidates.append(candidate)
+            }
         }
     }
 
