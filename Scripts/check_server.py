@@ -19,7 +19,8 @@
       Server-Sent Events reader and a room member must each see every spec version, tree and
       annotation deletion, within a second. Then the second instance is killed and restarted:
       the watcher reconnects and resumes with the version it missed. An open event stream does not
-      hold SIGTERM: the server closes it and stops.
+      hold SIGTERM: the server closes it and stops. Across two instances, a room: presence, WebRTC
+      signals (a 20 KB offer), poses and planes, and a tap through a frame's pose.
 
 Usage: python3 Scripts/check_server.py durability .build/release/arvis
 Prints one line per check and ends with `N passed, N failed`.
@@ -337,6 +338,9 @@ def live(args):
     sse_delay = max(arrivals[("sse", version)] - sent[version] for version in (2, 3))
     check(f"the event stream sees each update within 1 s of sending it ({sse_delay * 1000:.0f} ms)", sse_delay < 1)
 
+    if second is not first:
+        room_across_instances(first, second, slug, token)
+
     # The second instance restarts: the watcher reconnects and resumes with what it missed.
     if second is first:
         second.kill()
@@ -362,6 +366,78 @@ def live(args):
         server.stop()
     closing = held.read().decode()
     check("SIGTERM closes an open event stream with `event: close` (1001)", "event: close" in closing and '"code":1001' in closing, closing)
+
+
+def pose_packet(frame, position, viewport=(400, 300)):
+    """An ARVis pose packet (62 bytes): looking straight down from `position`, pinhole intrinsics."""
+    import struct
+    import zlib
+    body = struct.pack("<BBHHIdffffffffff", 1, 0, viewport[0], viewport[1], frame, time.time(), *position,
+                       -0.7071068, 0, 0, 300, 300, viewport[0] / 2, viewport[1] / 2)
+    return body + struct.pack("<I", zlib.crc32(body) & 0xFFFFFFFF)
+
+
+def room_across_instances(first, second, slug, token):
+    """A device in a room through the first instance and an expert through the second: each knows
+    the other is there, signals cross (a long offer in parts), the device's poses and planes reach the
+    expert, the expert's tap on a frame lands through that frame's pose, and the device leaving is
+    seen."""
+    import websockets.sync.client
+    headers = {"Authorization": f"Bearer {token}"}
+    device = websockets.sync.client.connect(f"ws://127.0.0.1:{first.port}/live/{slug}/rooms/across?role=publisher",
+                                            additional_headers=headers, legacy=True)
+    device_id = json.loads(device.recv(timeout=10))["you"]
+    expert = websockets.sync.client.connect(f"ws://127.0.0.1:{second.port}/live/{slug}/rooms/across",
+                                            additional_headers=headers, legacy=True)
+    welcome = json.loads(expert.recv(timeout=10))
+    expert_id = welcome["you"]
+
+    def next_of(socket, kind, seconds=3):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                message = socket.recv(timeout=max(0.05, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            if isinstance(message, bytes):
+                if kind == "pose":
+                    return message
+                continue
+            message = json.loads(message)
+            if message.get("type") == kind:
+                return message
+        return None
+
+    seen = [m["id"] for m in welcome["members"]] or [(next_of(expert, "memberJoined") or {}).get("member", {}).get("id")]
+    check("across instances: the expert's instance knows the device is in the room", device_id in seen, (device_id, seen))
+    joined = next_of(device, "memberJoined")
+    check("across instances: the device hears the expert joined", joined and joined["member"]["id"] == expert_id, joined)
+
+    sdp = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n" + "a=x-padding:" + "z" * 20_000 + "\r\n"
+    device.send(json.dumps({"type": "signal", "to": expert_id, "kind": "offer", "sdp": sdp}))
+    offer = next_of(expert, "signal")
+    check("across instances: a 20 KB offer reaches the expert whole, from the device",
+          offer and offer["from"] == device_id and offer["sdp"] == sdp, offer and {k: v for k, v in offer.items() if k != "sdp"})
+    expert.send(json.dumps({"type": "signal", "to": device_id, "kind": "answer", "sdp": sdp[:200]}))
+    answer = next_of(device, "signal")
+    check("across instances: the expert's answer reaches the device", answer and answer["kind"] == "answer" and answer["from"] == expert_id, answer)
+
+    device.send(json.dumps({"type": "planes", "planes": [{"point": [0, 0.5, 0], "normal": [0, 1, 0]}]}))
+    packet = pose_packet(41, (0.0, 2.0, 0.0))
+    time.sleep(0.3)
+    device.send(packet)
+    pose = next_of(expert, "pose")
+    check("across instances: the device's pose reaches the expert byte for byte", pose == packet, pose)
+    expert.send(json.dumps({"type": "annotate", "tap": [0.5, 0.5], "frame": 41, "clientId": "across-1"}))
+    placed = next_of(device, "annotation")
+    point = placed and placed["annotation"]["position"]
+    check("across instances: the expert's tap on frame 41 lands through that frame's pose on the device's plane (y = 0.5)",
+          point and abs(point["x"]) < 1e-3 and abs(point["y"] - 0.5) < 1e-3 and abs(point["z"]) < 1e-3
+          and placed["annotation"]["clientId"] == "across-1", placed)
+    device.close()
+    left = next_of(expert, "memberLeft")
+    check("across instances: the expert sees the device leave", left and left["id"] == device_id, left)
+    expert.close()
 
 
 def main():

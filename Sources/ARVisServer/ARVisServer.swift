@@ -53,9 +53,10 @@ public enum ARVisServer {
         StudioPage.register(on: router, configuration: configuration)
         AssetRoutes(api: api).register(on: router)
         WebFile.register(on: router)
-        let hub = LiveHub(store: store, logger: logger) { grant in try await api.recheck(grant) }
-        let webSocketRouter = Router(context: ServerContext.self)
         let sfu = configuration.sfu.map { VideoRelay(endpoint: $0, secret: configuration.sfuSecret, logger: logger) }
+        let exchange = store.isShared ? RoomExchange(store: store, logger: logger, sfu: sfu) : nil
+        let hub = LiveHub(store: store, logger: logger, exchange: exchange) { grant in try await api.recheck(grant) }
+        let webSocketRouter = Router(context: ServerContext.self)
         LiveRoutes(api: api, hub: hub, sfu: sfu).register(on: router, webSocketRouter: webSocketRouter)
         var services: [any Service] = [
             Housekeeper(store: store, logger: logger, library: library), hub, library, MemoryReturn(),

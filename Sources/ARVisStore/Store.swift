@@ -35,6 +35,8 @@ public final class Store: Sendable {
     private let backend: Backend
     /// Committed events, handed to ``eventFeed()`` subscribers.
     let feed = EventFeed()
+    /// Broadcasts from every instance, handed to ``broadcasts()`` subscribers.
+    let broadcastFeed = BroadcastFeed()
     /// Annotations waiting to be written together.
     let annotationWrites = AnnotationWrites()
     /// PostgreSQL: the task following other instances' events.
@@ -93,7 +95,14 @@ public final class Store: Sendable {
         let store = try await prepared(Store(backend: .postgres(client, running)), location: PostgresURL.redacted(url))
         { _ in }
         try await store.startEventFeed()
-        store.listener.withLock { $0 = Task { await EventListener.run(store, client: client) } }
+        store.listener.withLock {
+            $0 = Task {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await EventListener.run(store, client: client) }
+                    group.addTask { await BroadcastListener.run(store, client: client) }
+                }
+            }
+        }
         return store
     }
 
@@ -118,6 +127,7 @@ public final class Store: Sendable {
     /// Closes the database.
     public func close() async {
         feed.close()
+        broadcastFeed.close()
         switch backend {
         case .sqlite(let connection, _): try? await connection.close()
         case .postgres(_, let running):

@@ -55,6 +55,8 @@ final class LiveHub: Service, Sendable {
 
     let store: Store
     let specs: SpecSnapshots
+    /// Rooms' members, signals and poses across instances, on a shared store.
+    let exchange: RoomExchange?
     private let events: AsyncStream<StoreEvent>
     private let subscribers = Mutex(Subscribers())
     private let logger: Logger
@@ -66,11 +68,13 @@ final class LiveHub: Service, Sendable {
     /// - Parameters:
     ///   - sessionCheckInterval: how often clients that connected with a token are checked again.
     ///   - authorize: checks a client's grant again (throws the refusal a new connection would get).
+    ///   - exchange: reaches the rooms' members on other instances (on a shared store).
     init(
-        store: Store, logger: Logger, sessionCheckInterval: Duration = .seconds(60),
+        store: Store, logger: Logger, sessionCheckInterval: Duration = .seconds(60), exchange: RoomExchange? = nil,
         authorize: @escaping Authorizer = { _ in }
     ) {
         self.store = store
+        self.exchange = exchange
         self.logger = logger
         self.sessionCheckInterval = sessionCheckInterval
         self.authorize = authorize
@@ -83,6 +87,13 @@ final class LiveHub: Service, Sendable {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.checkSessionsPeriodically() }
+                if let exchange = self.exchange {
+                    group.addTask {
+                        await exchange.run(
+                            rooms: { key in self.subscribers.withLock { $0.rooms[key] } },
+                            allRooms: { self.subscribers.withLock { Array($0.rooms.values) } })
+                    }
+                }
                 for await event in self.events {
                     do { try await self.dispatch(event) } catch {
                         self.logger.warning(
@@ -121,7 +132,8 @@ final class LiveHub: Service, Sendable {
         subscribers.withLock { state in
             state.next += 1
             state.grants[state.next] = (grant, member.outbox)
-            let room = state.rooms[key] ?? Room()
+            let room = state.rooms[key] ?? Room(key: key, exchange: exchange)
+            if state.rooms[key] == nil { exchange?.ask(key) }
             state.rooms[key] = room
             room.add(member, token: state.next)
             state.clients += 1

@@ -13,6 +13,10 @@ import Synchronization
 /// channels, one task on each event loop for all the members it serves, and only to a channel that
 /// can take it at once — a member whose socket is backed up skips that pose and gets the next, so a
 /// slow viewer never builds a backlog. Everything else goes through the member's ``Outbox``.
+///
+/// On a shared store the room also holds the members connected to other instances, which
+/// ``RoomExchange`` tells it of: they are introduced like the others, signals reach them through the
+/// exchange, and the poses go to them (and come from them) the same way.
 final class Room: Sendable {
     /// Frames whose poses are kept (five seconds at 60 Hz).
     static let framesKept = 300
@@ -30,7 +34,7 @@ final class Room: Sendable {
     }
 
     /// A member as the others see it: `{"id", "role", "name"}` in the room's messages.
-    struct Profile: Sendable, Encodable, Equatable {
+    struct Profile: Sendable, Codable, Equatable {
         /// Random, for this connection only: a member that reconnects is a new one.
         var id = Self.makeID()
         /// `publisher` (the device) or `member`.
@@ -48,6 +52,8 @@ final class Room: Sendable {
 
     private struct State: Sendable {
         var members: [Int: Member] = [:]
+        /// Members connected to other instances, by id: their profile and instance.
+        var remote: [String: (profile: Profile, instance: String)] = [:]
         var poses: [UInt32: PosePacket] = [:]
         var order: [UInt32] = []
         var latest: PosePacket?
@@ -56,11 +62,21 @@ final class Room: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Which room this is.
+    let key: LiveHub.RoomKey
+    /// How members on other instances are reached, on a shared store.
+    let exchange: RoomExchange?
 
-    /// Whether nobody is in the room.
+    init(key: LiveHub.RoomKey, exchange: RoomExchange? = nil) {
+        self.key = key
+        self.exchange = exchange
+    }
+
+    /// Whether nobody on this instance is in the room.
     var isEmpty: Bool { state.withLock { $0.members.isEmpty } }
 
-    /// Adds a member; a newcomer gets the latest pose at once, and the others hear it joined.
+    /// Adds a member; a newcomer gets the latest pose at once, and the others (on every instance)
+    /// hear it joined.
     func add(_ member: Member, token: Int) {
         let (latest, others) = state.withLock { state in
             let others = Array(state.members.values)
@@ -70,17 +86,57 @@ final class Room: Sendable {
         if let latest { member.outbox.sendPose(latest) }
         let joined = Outbox.Message.text(ByteBuffer(string: LiveMessages.memberJoined(member.profile)))
         for other in others { other.outbox.send(joined) }
+        exchange?.joined(member.profile, in: key)
     }
 
-    /// Removes a member, and tells the others it left; returns whether it was one.
+    /// Removes a member, and tells the others (on every instance) it left; returns whether it was one.
     func remove(_ token: Int) -> Bool {
         let (removed, others) = state.withLock { state in
             (state.members.removeValue(forKey: token), Array(state.members.values))
         }
         guard let removed else { return false }
-        let left = Outbox.Message.text(ByteBuffer(string: LiveMessages.memberLeft(id: removed.profile.id)))
-        for other in others { other.outbox.send(left) }
+        tellLeft(removed.profile.id, others)
+        exchange?.left(removed.profile.id, in: key)
         return true
+    }
+
+    private func tellLeft(_ id: String, _ members: [Member]) {
+        let left = Outbox.Message.text(ByteBuffer(string: LiveMessages.memberLeft(id: id)))
+        for member in members { member.outbox.send(left) }
+    }
+
+    // MARK: Members on other instances
+
+    /// A member connected to `instance` is in the room; the members here hear it joined (once).
+    func addRemote(_ profile: Profile, instance: String) {
+        let others = state.withLock { state -> [Member]? in
+            guard state.remote[profile.id] == nil, !state.members.values.contains(where: { $0.profile.id == profile.id })
+            else { return nil }
+            state.remote[profile.id] = (profile, instance)
+            return Array(state.members.values)
+        }
+        let joined = Outbox.Message.text(ByteBuffer(string: LiveMessages.memberJoined(profile)))
+        for member in others ?? [] { member.outbox.send(joined) }
+    }
+
+    /// Members on other instances left: by id, or all of `instance`'s. Returns the ids that left.
+    @discardableResult
+    func removeRemote(id: String? = nil, instance: String? = nil) -> [String] {
+        let (gone, members) = state.withLock { state in
+            let gone = state.remote.filter { $0.key == id || $0.value.instance == instance }.map(\.key)
+            for id in gone { state.remote[id] = nil }
+            return (gone, Array(state.members.values))
+        }
+        for id in gone { tellLeft(id, members) }
+        return gone
+    }
+
+    /// The members on this instance, as they are introduced.
+    var localProfiles: [Profile] { state.withLock { $0.members.values.map(\.profile) } }
+
+    /// Hands `text` to the member here whose id is `id`, if there is one.
+    func deliver(_ text: String, to id: String) {
+        state.withLock { $0.members.values.first { $0.profile.id == id }?.outbox }?.send(.text(ByteBuffer(string: text)))
     }
 
     /// What a member joining is told of itself and the room.
@@ -104,18 +160,24 @@ final class Room: Sendable {
         }
     }
 
-    /// Everyone in the room but the member with `token`, as they are introduced.
+    /// Everyone in the room (on every instance) but the member with `token`, as they are introduced.
     func profiles(except token: Int) -> [Profile] {
         state.withLock { state in
-            state.members.filter { $0.key != token }.map(\.value.profile).sorted { $0.id < $1.id }
+            (state.members.filter { $0.key != token }.map(\.value.profile) + state.remote.values.map(\.profile))
+                .sorted { $0.id < $1.id }
         }
     }
 
-    /// The outbox of the member with profile id `id`, unless it is the member with `token`.
-    func outbox(ofMember id: String, except token: Int) -> Outbox? {
-        state.withLock { state in
-            state.members.first { $0.key != token && $0.value.profile.id == id }?.value.outbox
+    /// Where messages for the member with profile id `id` go, unless it is the member with `token`:
+    /// its outbox here, or through the exchange to its instance.
+    func recipient(ofMember id: String, except token: Int) -> Recipient? {
+        let (local, remote) = state.withLock { state in
+            (state.members.first { $0.key != token && $0.value.profile.id == id }?.value.outbox, state.remote[id]?.instance)
         }
+        if let local { return .local(local) }
+        guard let remote, let exchange else { return nil }
+        let key = key
+        return Recipient { text in exchange.deliver(text, to: id, at: remote, in: key) }
     }
 
     /// Sends `message` to every member: straight to its channel when nothing of its is waiting,
@@ -132,9 +194,10 @@ final class Room: Sendable {
         }
     }
 
-    /// Keeps a publisher's pose and offers it to every other member (each gets the newest only).
-    func publish(_ packet: PosePacket, bytes: ByteBuffer, from token: Int) {
-        let viewers = state.withLock { state -> [Member] in
+    /// Keeps a publisher's pose and offers it to every other member (each gets the newest only),
+    /// on every instance; `token` is `nil` for a publisher on another instance.
+    func publish(_ packet: PosePacket, bytes: ByteBuffer, from token: Int?) {
+        let (viewers, elsewhere) = state.withLock { state -> ([Member], Bool) in
             if state.poses.updateValue(packet, forKey: packet.frameID) == nil { state.order.append(packet.frameID) }
             if state.order.count > Self.framesKept * 2 {
                 for frame in state.order.prefix(state.order.count - Self.framesKept) { state.poses[frame] = nil }
@@ -142,8 +205,9 @@ final class Room: Sendable {
             }
             state.latest = packet
             state.latestBytes = bytes
-            return state.members.filter { $0.key != token }.map(\.value)
+            return (state.members.filter { $0.key != token }.map(\.value), !state.remote.isEmpty)
         }
+        if token != nil, elsewhere { exchange?.pose(bytes, in: key) }
         var byLoop: [ObjectIdentifier: (loop: any EventLoop, channels: [any Channel])] = [:]
         for viewer in viewers {
             guard let channel = viewer.channel else {
@@ -163,9 +227,15 @@ final class Room: Sendable {
         }
     }
 
-    /// Replaces the planes the device has found (at most ``planesKept``).
-    func setPlanes(_ planes: [Plane]) {
-        state.withLock { $0.planes = Array(planes.prefix(Self.planesKept)) }
+    /// Replaces the planes the device has found (at most ``planesKept``); `fromHere`: reported by a
+    /// publisher on this instance, so the room's members elsewhere get them too.
+    func setPlanes(_ planes: [Plane], fromHere: Bool = true) {
+        let kept = Array(planes.prefix(Self.planesKept))
+        let elsewhere = state.withLock { state in
+            state.planes = kept
+            return !state.remote.isEmpty
+        }
+        if fromHere, elsewhere { exchange?.planes(kept, in: key) }
     }
 
     /// The pose of `frame` (the latest without one) and the room's planes; `nil` when the room holds
@@ -175,5 +245,16 @@ final class Room: Sendable {
             let pose = if let frame { state.poses[frame] } else { state.latest }
             return pose.map { ($0, state.planes) }
         }
+    }
+}
+
+/// Where messages for one member go: its outbox on this instance, or the instance it is connected to.
+struct Recipient: Sendable {
+    /// Sends a JSON text message to the member.
+    let send: @Sendable (String) -> Void
+
+    /// A member on this instance.
+    static func local(_ outbox: Outbox) -> Recipient {
+        Recipient { text in outbox.send(.text(ByteBuffer(string: text))) }
     }
 }

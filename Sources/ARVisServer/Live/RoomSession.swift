@@ -85,7 +85,7 @@ struct RoomSession: Sendable {
         case "plant": try await plant(try decode(PlantMessage.self, data))
         case "removeTree": try await removeTree(try decode(IdentifierMessage.self, data))
         case "planes": try setPlanes(try decode(PlanesMessage.self, data))
-        case "signal": await relay(try decode(SignalMessage.self, data))
+        case "signal": await relay(try decode(SignalMessage.self, data), text: text)
         default:
             throw LiveClose.unsupported(
                 "unknown message type \"\(type.prefix(40))\": a room takes annotate, deleteAnnotation, plant, removeTree, planes and signal"
@@ -129,7 +129,9 @@ struct RoomSession: Sendable {
     /// Relays a signal to the member it names, in this room, or to the SFU; refuses one for nobody
     /// here or one whose offer, answer or candidate does not read. With an SFU, a publisher's
     /// `wait` to a member has the SFU send that member the video instead.
-    private func relay(_ signal: SignalMessage) async {
+    /// On a shared store, a member's signal to the SFU that this instance's relay does not serve
+    /// goes to the instance whose relay does (the one its publisher is on).
+    private func relay(_ signal: SignalMessage, text: String) async {
         if let problem = signal.contentProblem { return refuse(signal.clientId, "invalidSignal", problem) }
         if signal.to == VideoRelay.memberID {
             guard let sfu else {
@@ -137,21 +139,24 @@ struct RoomSession: Sendable {
                     signal.clientId, "unknownMember",
                     "this server forwards no video (arvis serve --sfu): address signals to the room's members")
             }
-            if let problem = await sfu.receive(signal, from: profile, outbox: outbox, in: joining.key) {
+            if !joining.publishes, await !sfu.knows(profile.id), let exchange = room.exchange {
+                return exchange.toSFU(text, from: profile, in: joining.key)
+            }
+            if let problem = await sfu.receive(signal, from: profile, recipient: .local(outbox), in: joining.key) {
                 refuse(signal.clientId, "invalidSignal", problem)
             }
             return
         }
-        guard let recipient = room.outbox(ofMember: signal.to, except: token) else {
+        guard let recipient = room.recipient(ofMember: signal.to, except: token) else {
             return refuse(
                 signal.clientId, "unknownMember",
                 "no member \(signal.to.prefix(64)) is in this room (it may have left): address a signal to an id from welcome's members or a memberJoined"
             )
         }
         if signal.kind == "wait", joining.publishes, let sfu {
-            return await sfu.forward(to: signal.to, outbox: recipient, from: profile.id, in: joining.key)
+            return await sfu.forward(to: signal.to, recipient: recipient, from: profile.id, in: joining.key)
         }
-        recipient.send(.text(ByteBuffer(string: LiveMessages.signal(from: profile.id, signal))))
+        recipient.send(LiveMessages.signal(from: profile.id, signal))
     }
 
     // MARK: Annotations

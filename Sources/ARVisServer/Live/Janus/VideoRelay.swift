@@ -27,7 +27,7 @@ actor VideoRelay: Service {
     /// A publisher's camera, sent to Janus.
     private struct Publication {
         var key: LiveHub.RoomKey
-        var outbox: Outbox
+        var recipient: Recipient
         /// Which offer this is: a newer offer from the same publisher replaces it.
         var generation: Int
         var handle: Int64?
@@ -41,7 +41,7 @@ actor VideoRelay: Service {
     private struct Subscription {
         var key: LiveHub.RoomKey
         var publisher: String
-        var outbox: Outbox
+        var recipient: Recipient
         var handle: Int64?
         /// Whether its handle is being made.
         var joining = false
@@ -75,14 +75,14 @@ actor VideoRelay: Service {
     // MARK: Signals from members
 
     /// A signal `member` addressed to the relay; returns why it is refused, or `nil`.
-    func receive(_ signal: SignalMessage, from member: Room.Profile, outbox: Outbox, in key: LiveHub.RoomKey)
+    func receive(_ signal: SignalMessage, from member: Room.Profile, recipient: Recipient, in key: LiveHub.RoomKey)
         -> String?
     {
         switch signal.kind {
         case "offer" where member.role == "publisher":
             stopPublishing(member.id)
             generations += 1
-            publications[member.id] = Publication(key: key, outbox: outbox, generation: generations)
+            publications[member.id] = Publication(key: key, recipient: recipient, generation: generations)
             let (generation, sdp) = (generations, signal.sdp ?? "")
             Task { await publish(member.id, generation: generation, offer: sdp) }
         case "answer" where subscriptions[member.id]?.handle != nil:
@@ -101,11 +101,15 @@ actor VideoRelay: Service {
 
     /// A publisher told `viewer` it has no place for it: the relay sends it the publisher's camera
     /// instead, once the publisher sends it to Janus.
-    func forward(to viewer: String, outbox: Outbox, from publisher: String, in key: LiveHub.RoomKey) {
+    func forward(to viewer: String, recipient: Recipient, from publisher: String, in key: LiveHub.RoomKey) {
         stopReceiving(viewer, tell: false)
-        subscriptions[viewer] = Subscription(key: key, publisher: publisher, outbox: outbox)
+        subscriptions[viewer] = Subscription(key: key, publisher: publisher, recipient: recipient)
         Task { await subscribe(viewer) }
     }
+
+    /// Whether the relay sends or receives video for member `id` (its signals to the SFU are for
+    /// this instance).
+    func knows(_ id: String) -> Bool { publications[id] != nil || subscriptions[id] != nil }
 
     /// A member left its room: whatever it sent or received through Janus ends.
     func left(_ memberID: String) {
@@ -139,11 +143,11 @@ actor VideoRelay: Service {
             publications[publisher]?.feed = feed
             flushCandidates(publication.candidates, handle: handle, in: session)
             publications[publisher]?.candidates = []
-            send(publication.outbox, kind: "answer", sdp: answer)
+            send(publication.recipient, kind: "answer", sdp: answer)
         } catch {
             noteLost(error)
             guard let publication = current() else { return }
-            failed(error, telling: publication.outbox, what: "sending the camera to the SFU")
+            failed(error, telling: publication.recipient, what: "sending the camera to the SFU")
             stopPublishing(publisher)
         }
     }
@@ -155,7 +159,7 @@ actor VideoRelay: Service {
         if let handle = publication.handle, let session { detach(handle, in: session) }
         for (viewer, subscription) in subscriptions where subscription.publisher == publisher {
             if let handle = subscription.handle, let session { detach(handle, in: session) }
-            if subscription.handle != nil || subscription.joining { send(subscription.outbox, kind: "bye") }
+            if subscription.handle != nil || subscription.joining { send(subscription.recipient, kind: "bye") }
             subscriptions[viewer]?.handle = nil
             subscriptions[viewer]?.joining = false
         }
@@ -188,11 +192,11 @@ actor VideoRelay: Service {
                 throw JanusError(reason: "joining as a subscriber gave no offer")
             }
             guard subscriptions[viewer]?.handle == handle else { return }
-            send(subscription.outbox, kind: "offer", sdp: offer)
+            send(subscription.recipient, kind: "offer", sdp: offer)
         } catch {
             noteLost(error)
             guard subscriptions[viewer] != nil else { return }
-            failed(error, telling: subscription.outbox, what: "receiving the camera from the SFU")
+            failed(error, telling: subscription.recipient, what: "receiving the camera from the SFU")
             stopReceiving(viewer, tell: true)
         }
     }
@@ -208,7 +212,7 @@ actor VideoRelay: Service {
         } catch {
             noteLost(error)
             guard subscriptions[viewer]?.handle == handle else { return }
-            failed(error, telling: subscription.outbox, what: "starting the video from the SFU")
+            failed(error, telling: subscription.recipient, what: "starting the video from the SFU")
             stopReceiving(viewer, tell: true)
         }
     }
@@ -217,7 +221,7 @@ actor VideoRelay: Service {
     private func stopReceiving(_ viewer: String, tell: Bool) {
         guard let subscription = subscriptions.removeValue(forKey: viewer) else { return }
         if let handle = subscription.handle, let session { detach(handle, in: session) }
-        if tell { send(subscription.outbox, kind: "bye") }
+        if tell { send(subscription.recipient, kind: "bye") }
     }
 
     // MARK: Candidates
@@ -321,11 +325,11 @@ actor VideoRelay: Service {
         rooms = [:]
         owners = [:]
         for (viewer, subscription) in subscriptions where subscription.handle != nil || subscription.joining {
-            send(subscription.outbox, kind: "bye")
+            send(subscription.recipient, kind: "bye")
             subscriptions[viewer]?.handle = nil
             subscriptions[viewer]?.joining = false
         }
-        for publication in publications.values { send(publication.outbox, kind: "bye") }
+        for publication in publications.values { send(publication.recipient, kind: "bye") }
         publications = [:]
     }
 
@@ -388,7 +392,7 @@ actor VideoRelay: Service {
         logger.info(
             "Janus closed a peer", metadata: ["member": "\(member)", "reason": "\(event["reason"]?.string ?? "")"])
         if publications[member]?.handle == handle {
-            if let outbox = publications[member]?.outbox { send(outbox, kind: "bye") }
+            if let recipient = publications[member]?.recipient { send(recipient, kind: "bye") }
             stopPublishing(member)
         } else if subscriptions[member]?.handle == handle {
             stopReceiving(member, tell: true)
@@ -397,17 +401,13 @@ actor VideoRelay: Service {
 
     // MARK: Messages to members
 
-    private nonisolated func send(_ outbox: Outbox, kind: String, sdp: String? = nil) {
-        outbox.send(.text(ByteBuffer(string: LiveMessages.signal(from: Self.memberID, kind: kind, sdp: sdp))))
+    private nonisolated func send(_ recipient: Recipient, kind: String, sdp: String? = nil) {
+        recipient.send(LiveMessages.signal(from: Self.memberID, kind: kind, sdp: sdp))
     }
 
-    private func failed(_ error: any Error, telling outbox: Outbox, what: String) {
+    private func failed(_ error: any Error, telling recipient: Recipient, what: String) {
         logger.warning("Janus failed \(what)", metadata: ["error": "\(error)"])
-        outbox.send(
-            .text(
-                ByteBuffer(
-                    string: LiveMessages.refused(
-                        clientID: nil, code: "sfuUnavailable", message: "\(what) failed: \(error)"))))
-        send(outbox, kind: "bye")
+        recipient.send(LiveMessages.refused(clientID: nil, code: "sfuUnavailable", message: "\(what) failed: \(error)"))
+        send(recipient, kind: "bye")
     }
 }
