@@ -3,7 +3,7 @@ moving its viewer continuously, Chromium's fake camera as its camera — and exp
 ARVis Studio in other browsers: peer to peer, through coturn (--relay-only), and through Janus
 (--sfu) to five experts at once.
 
-Usage: python3 Scripts/check_video.py ARVIS
+Usage: python3 Scripts/check_video.py ARVIS [--database postgres://…]
 
 Checked:
 - frame exactness: for at least 300 consecutive frames the expert's page shows, the counter read
@@ -16,7 +16,9 @@ Checked:
 - the phone stopping and sharing again, a late expert (video within 2 s), a non-member refused,
   a malformed offer refused while the video goes on; no console error; nothing leaves the machine;
 - through Janus: the phone sends its camera once, and each of five experts shows exact frames,
-  glass to glass p95 within 200 ms.
+  glass to glass p95 within 200 ms;
+- with --database, across instances: the phone on one `arvis serve`, the expert on another on the
+  same PostgreSQL, the signalling crossing through it; exact frames, and a click reaching the phone.
 
 Prints `N passed, N failed` and RESULT lines: video_metadata_mismatches, video_glass_to_glass_p95_ms
 (and the same as video_relay_… and video_sfu_…),
@@ -35,6 +37,10 @@ import zlib
 
 import numpy as np
 
+# --database is this check's own option: check_webxr, imported below, reads the rest of argv.
+DATABASE = sys.argv.pop(sys.argv.index("--database") + 1) if "--database" in sys.argv[:-1] else None
+if "--database" in sys.argv:
+    sys.argv.remove("--database")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_webxr as xr  # noqa: E402  (its phone, accounts and Studio helpers; it reads the same argv)
 from checking import call, free_port, served, wait_for  # noqa: E402
@@ -396,11 +402,12 @@ def janus():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def share_view(browser, desk, port, base, link):
-    """The phone in AR, walking and sharing its view; an expert (bea) in the room. Both pages."""
+def share_view(browser, desk, port, base, link, expert_at=None):
+    """The phone in AR, walking and sharing its view; an expert (bea) in the room — through another
+    instance's (port, base) with `expert_at`. Both pages."""
     phone = xr.phone(browser, port, base + link["url"])
     phone.context.grant_permissions(["camera"], origin=base)
-    expert = studio(desk, port, base, "bea")
+    expert = studio(desk, *(expert_at or (port, base)), "bea")
     check.require("the phone enters AR", xr.enter_ar(phone, xr.look([0, 1.4, 1.5], [0, 0, 0])))
     phone.evaluate(MOTION)
     phone.click("#ar-share")
@@ -454,6 +461,37 @@ def sfu_run(launch, viewers=5):
         browser.close()
 
 
+def fresh_database(server):
+    """A new, empty database on the PostgreSQL server of the URL `server`: its URL."""
+    import subprocess
+    name = f"arvis_video_{os.getpid()}_{int(time.time())}"
+    subprocess.run(["psql", server, "-q", "-c", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    return server.rsplit("/", 1)[0] + "/" + name
+
+
+def instances_run(launch, database):
+    """The phone on one instance, the experts on another, both on one PostgreSQL: the signalling
+    crosses through the store, the video goes peer to peer, exact, and a click reaches the phone."""
+    url = fresh_database(database)
+    with served(ARVIS, args=["--database", url]) as first, served(ARVIS, args=["--database", url]) as second:
+        ports = [int(base.rsplit(":", 1)[1]) for base in (first, second)]
+        _, _, _, link = setup(first)
+        browser, desk = launch(), launch("--disable-gpu")
+        phone, expert = share_view(browser, desk, ports[0], first, link, expert_at=(ports[1], second))
+        path = wait_for(expert, "window.studioRoom.videoPath", 30)
+        check(f"across instances: the expert on the second gets the phone's video from the first, directly ({path})", path == "direct", path)
+        check_exactness(phone, expert, "across instances", "video_instances", 150)
+        before = len(expert.evaluate("window.studioRoom.sent"))
+        click_picture(expert, (0.5, 0.7), "Across")
+        click = wait_for(expert, f"window.studioRoom.sent.length > {before} && window.studioRoom.sent[{before}]", 5)
+        arrived = click and wait_for(phone, f"window.arvisXR.share.arrivals.some((a) => a[0] === {json.dumps(click['clientId'])}) && 'yes'", 10)
+        check("across instances: the expert's click reaches the phone", arrived == "yes", click)
+        for page in (expert, phone):
+            page.context.close()
+        desk.close()
+        browser.close()
+
+
 def setup(base):
     """The owner ada, the experts bea (editor), a stranger, the garage's spec and a room link."""
     owner = xr.account(base, "ada")
@@ -491,6 +529,10 @@ def main():
             browser.close()
             relay_run(launch)
             sfu_run(launch)
+            if DATABASE:
+                instances_run(launch, DATABASE)
+            else:
+                print("note: rooms across instances are checked with --database postgres://… (.ci/run gives it)")
     check("no console errors on any page", not xr.errors, xr.errors[:5])
     check("nothing requested from outside the server", not xr.outside, xr.outside[:5])
     check.finish()

@@ -304,3 +304,16 @@ struct SFUSignallingTests: ServerTesting {
         Issue.record("the condition did not hold within 5 s")
     }
 }
+
+/// Rooms across instances: what does not need PostgreSQL (`check_server.py live --database` runs
+/// a room across two instances).
+struct RoomExchangeTests {
+    @Test func aLongMessageIsCutBetweenCharactersIntoPartsThatJoinAgain() {
+        let text = String(repeating: "v=0 é 🌳 ", count: 3_000)
+        let parts = RoomExchange.split(text, bytes: 6_000)
+        #expect(parts.count == (text.utf8.count + 5_999) / 6_000 || parts.count == (text.utf8.count + 5_999) / 6_000 + 1)
+        #expect(parts.allSatisfy { $0.utf8.count <= 6_000 && !$0.isEmpty })
+        #expect(parts.joined() == text)
+        #expect(RoomExchange.split("short", bytes: 6_000) == ["short"])
+    }
+}
