@@ -1,8 +1,11 @@
+import ARVisClient
 import ARVisTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOWebSocket
+import WSCore
 import Testing
 
 @testable import ARVisServer
@@ -126,6 +129,32 @@ struct SignallingTests: ServerTesting {
             #expect(try await expert.next(ofType: "signal")["kind"] as? String == "bye")
             try await device.send(try signal(expertID, "wait"))
             #expect(try await expert.next(ofType: "signal")["kind"] as? String == "wait", "no place for it yet")
+        }
+    }
+
+    @Test func aMarkInThePictureReachesEveryMemberAndIsNotStored() async throws {
+        try await withServer(live: true) { client in
+            let (slug, owner, viewer) = try await room(client)
+            let port = try #require(client.port)
+            let (device, _) = try await join(port, slug, token: owner, publisher: true)
+            let (expert, _) = try await join(port, slug, token: owner)
+            let (watcher, _) = try await join(port, slug, token: viewer)
+            try await expert.send(#"{"type": "mark", "tap": [0.25, 0.75], "text": "this bolt", "clientId": "m1"}"#)
+            for member in [device, expert, watcher] {
+                let mark = try await member.next(ofType: "mark")
+                #expect(mark["tap"] as? [Double] == [0.25, 0.75] && mark["text"] as? String == "this bolt")
+                #expect(mark["author"] as? String == "ana" && mark["clientId"] as? String == "m1")
+                #expect((mark["id"] as? String)?.isEmpty == false && mark["at"] is Int)
+            }
+            let stored = try await apiClient(client, token: owner).listAnnotations(
+                path: .init(project: slug), query: .init(room: "car")
+            ).ok.body.json.annotations
+            #expect(stored.isEmpty, "a mark is not stored")
+            // Marking needs an editor; a tap outside the picture breaks the protocol.
+            try await watcher.send(#"{"type": "mark", "tap": [0.5, 0.5]}"#)
+            #expect(try await watcher.closeFrame()?.closeCode == .policyViolation)
+            try await expert.send(#"{"type": "mark", "tap": [1.5, 0.5]}"#)
+            #expect(try await expert.closeFrame()?.closeCode == .dataInconsistentWithMessage)
         }
     }
 

@@ -22,6 +22,8 @@ import Foundation
 /// - `{"type":"annotation","seq","annotation":{…}}`, `{"type":"tree","seq","tree":{…}}`,
 ///   `{"type":"anchor","seq","anchor":{…}}`, and `annotationDeleted`, `treeRemoved`, `anchorDeleted`
 ///   with the `id`.
+/// - `{"type":"mark","id","tap","text","author","clientId","at"}` — a mark in the picture of a video
+///   without a pose, to every member; not stored.
 /// - `{"type":"refused","clientId","code","message"}` — a change the server would not make (a tree too
 ///   close to another, a tap on a frame it no longer holds), sent to its sender only.
 enum LiveMessages {
@@ -203,6 +205,21 @@ enum LiveMessages {
             var candidate: JSONValue?
         }
         return text(Relayed(from: from, kind: kind, sdp: sdp, candidate: candidate))
+    }
+
+    /// A mark in the picture of a video without a pose: `{"type": "mark", "id", "tap", "text",
+    /// "author", "clientId", "at"}` (`at`: milliseconds since 1970).
+    static func mark(tap: [Double], text: String?, author: String?, clientID: String?) -> String {
+        struct Mark: Encodable {
+            var type = "mark"
+            var id = UUID().uuidString.lowercased()
+            var tap: [Double]
+            var text: String?
+            var author: String?
+            var clientId: String?
+            var at = Int64(Date().timeIntervalSince1970 * 1_000)
+        }
+        return Self.text(Mark(tap: tap, text: text, author: author, clientId: clientID))
     }
 
     static func refused(clientID: String?, code: String, message: String) -> String {

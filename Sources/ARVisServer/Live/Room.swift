@@ -194,6 +194,12 @@ final class Room: Sendable {
         }
     }
 
+    /// Sends a JSON text message to every member, on every instance.
+    func broadcastEverywhere(_ text: String) {
+        broadcast(.text(ByteBuffer(string: text)))
+        if state.withLock({ !$0.remote.isEmpty }) { exchange?.toRoom(text, in: key) }
+    }
+
     /// Keeps a publisher's pose and offers it to every other member (each gets the newest only),
     /// on every instance; `token` is `nil` for a publisher on another instance.
     func publish(_ packet: PosePacket, bytes: ByteBuffer, from token: Int?) {

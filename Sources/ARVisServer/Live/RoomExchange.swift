@@ -26,7 +26,7 @@ final class RoomExchange: Sendable {
     private struct Message: Codable {
         /// The sending instance.
         var i: String
-        /// `join`, `leave`, `who`, `deliver`, `pose`, `planes`, `sfu`, `alive` or `part`.
+        /// `join`, `leave`, `who`, `deliver`, `room`, `pose`, `planes`, `sfu`, `alive` or `part`.
         var t: String
         /// The room: its project's id and its name.
         var p: String?
@@ -37,7 +37,7 @@ final class RoomExchange: Sendable {
         var id: String?
         /// `deliver`: the instance the recipient is on.
         var to: String?
-        /// `deliver`: the text for the member; `pose`: Base64 of the packet; `planes`: their JSON;
+        /// `deliver`: the text for the member; `room`: for every member; `pose`: Base64 of the packet; `planes`: their JSON;
         /// `sfu`: the signal's JSON; `part`: a piece of the whole message. Planes go as `[nx, ny, nz,
         /// offset]` each.
         var x: String?
@@ -98,6 +98,11 @@ final class RoomExchange: Sendable {
         let numbers = planes.map { [$0.normal.x, $0.normal.y, $0.normal.z, $0.offset] }
         guard let json = try? JSONEncoder().encode(numbers) else { return }
         send(Message(i: instance, t: "planes", p: key.projectID, r: key.room, x: String(decoding: json, as: UTF8.self)))
+    }
+
+    /// A message for every member of `key` (a mark in the picture).
+    func toRoom(_ text: String, in key: LiveHub.RoomKey) {
+        send(Message(i: instance, t: "room", p: key.projectID, r: key.room, x: text))
     }
 
     /// A signal `member` here addressed to the SFU, for the instance whose relay serves it.
@@ -182,6 +187,7 @@ final class RoomExchange: Sendable {
             if let id = message.id, !room.removeRemote(id: id).isEmpty { await sfu?.left(id) }
         case "who": for profile in room.localProfiles { joined(profile, in: room.key) }
         case "deliver": if message.to == instance, let id = message.id, let text = message.x { room.deliver(text, to: id) }
+        case "room": if let text = message.x { room.broadcast(.text(ByteBuffer(string: text))) }
         case "pose":
             guard let text = message.x, let data = Data(base64Encoded: text),
                 let packet = try? data.withUnsafeBytes({ try PosePacket(decoding: $0) })

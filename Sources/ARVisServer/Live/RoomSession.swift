@@ -86,9 +86,10 @@ struct RoomSession: Sendable {
         case "removeTree": try await removeTree(try decode(IdentifierMessage.self, data))
         case "planes": try setPlanes(try decode(PlanesMessage.self, data))
         case "signal": await relay(try decode(SignalMessage.self, data), text: text)
+        case "mark": try mark(try decode(MarkMessage.self, data))
         default:
             throw LiveClose.unsupported(
-                "unknown message type \"\(type.prefix(40))\": a room takes annotate, deleteAnnotation, plant, removeTree, planes and signal"
+                "unknown message type \"\(type.prefix(40))\": a room takes annotate, deleteAnnotation, mark, plant, removeTree, planes and signal"
             )
         }
     }
@@ -257,6 +258,18 @@ struct RoomSession: Sendable {
         }
     }
 
+    // MARK: Marks in the picture
+
+    /// A mark on a video without a pose: it stays in the picture, is sent to every member (on every
+    /// instance) and is not stored.
+    private func mark(_ message: MarkMessage) throws {
+        try requireEditor("marking the picture", linkMay: true)
+        room.broadcastEverywhere(
+            LiveMessages.mark(
+                tap: message.tap, text: message.text, author: joining.access.account?.username,
+                clientID: message.clientId))
+    }
+
     // MARK: Planting
 
     private func plant(_ message: PlantMessage) async throws {
@@ -340,6 +353,26 @@ struct AnnotateMessage: Decodable, Checked {
         }
         if let text, text.count > RoomSession.maximumTextLength {
             return "an annotation's text is at most \(RoomSession.maximumTextLength) characters"
+        }
+        return checkClientID(clientId)
+    }
+}
+
+/// `{"type": "mark", "tap": [x, y], "text"?, "clientId"?}`: a mark on a video that carries no pose,
+/// at the tap (normalised to the picture, 0…1 from its top-left).
+struct MarkMessage: Decodable, Checked {
+    static let name = "mark"
+    static let shape = "{\"type\": \"mark\", \"tap\": [x, y] each 0…1, \"text\"?, \"clientId\"?}"
+    var tap: [Double]
+    var text: String?
+    var clientId: String?
+
+    var problem: String? {
+        if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
+            return "tap is [x, y], each a number from 0 to 1"
+        }
+        if let text, text.count > RoomSession.maximumTextLength {
+            return "a mark's text is at most \(RoomSession.maximumTextLength) characters"
         }
         return checkClientID(clientId)
     }

@@ -144,11 +144,21 @@ actor VideoRelay: Service {
             flushCandidates(publication.candidates, handle: handle, in: session)
             publications[publisher]?.candidates = []
             send(publication.recipient, kind: "answer", sdp: answer)
+            forwardWaiting(publisher)
         } catch {
             noteLost(error)
             guard let publication = current() else { return }
             failed(error, telling: publication.recipient, what: "sending the camera to the SFU")
             stopPublishing(publisher)
+        }
+    }
+
+    /// Sends `publisher`'s camera to the members waiting for it, once Janus has both its feed id
+    /// and its peer connection up (the two may come in either order).
+    private func forwardWaiting(_ publisher: String) {
+        guard let publication = publications[publisher], publication.live, publication.feed != nil else { return }
+        for (viewer, subscription) in subscriptions where subscription.publisher == publisher {
+            Task { await subscribe(viewer) }
         }
     }
 
@@ -383,9 +393,7 @@ actor VideoRelay: Service {
         guard let handle = event["sender"]?.identifier, let member = owners[handle] else { return }
         if event["janus"]?.string == "webrtcup", publications[member]?.handle == handle {
             publications[member]?.live = true
-            for (viewer, subscription) in subscriptions where subscription.publisher == member {
-                Task { await subscribe(viewer) }
-            }
+            forwardWaiting(member)
         }
         guard ["hangup", "detached"].contains(event["janus"]?.string) else { return }
         owners[handle] = nil

@@ -1,6 +1,7 @@
 // "Share this browser's camera": the room page publishes the computer's camera in the room, for a
 // demonstration or a test — as a device of its own (its own connection, `role=publisher`), with
-// no pose, so experts see the picture but cannot place annotations in it.
+// no pose, so experts see the picture and mark it (the marks stay in the picture), but cannot
+// place annotations in a world.
 
 import { RoomMembers, openCamera, shareCamera } from "../../media/camera-share.js";
 import { canPublishVideo } from "../../media/tagged-video.js";

@@ -30,32 +30,51 @@ function readBand(g, width, height, candidates) {
   return { tag: null, rows: 0 };
 }
 
+/// How long a mark stays in a picture without a pose, in milliseconds.
+export const markLifetime = 30000;
+
 export class CameraView {
-  /// `onTap([u, v])` for a click in the picture or Enter (its centre); `onTap(null)` for a click
-  /// while there is no pose to place it with.
+  /// `onTap([u, v], where)` for a click in the picture or Enter (its centre): `where` is "world"
+  /// when there is a pose to place it with, "picture" on a video without one; `onTap(null)` for a
+  /// click with neither.
   constructor(onTap) {
     this.pose = null;
     this.annotations = [];
+    this.marks = [];
     this.video = null;
     this.frozen = false;
     this.picture = document.createElement("canvas");
     this.stats = { shown: 0, withPose: 0, tagged: 0, mismatches: 0, recent: [] };
     this.canvas = h("canvas", { class: "room-camera", tabindex: 0, role: "application",
-      "aria-label": "The device's camera view. Click, or press Enter for its centre, to place an annotation where that ray meets the world." });
+      "aria-label": "The device's camera view. Click, or press Enter for its centre, to place an annotation where that ray meets the world (on a video without a pose, to mark the picture)." });
     this.canvas.addEventListener("click", (event) => {
-      const pose = this.viewPose;
-      if (!pose) { onTap(null); return; }
+      const size = this.tapSize;
+      if (!size) { onTap(null); return; }
       const rect = this.canvas.getBoundingClientRect();
-      const tap = tapAt(event.clientX - rect.left, event.clientY - rect.top, rect.width, rect.height, pose.viewport);
-      if (tap) onTap(tap);
+      const tap = tapAt(event.clientX - rect.left, event.clientY - rect.top, rect.width, rect.height, size);
+      if (tap) onTap(tap, this.viewPose ? "world" : "picture");
     });
-    this.canvas.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onTap(this.viewPose ? [0.5, 0.5] : null); } });
+    this.canvas.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      onTap(this.tapSize ? [0.5, 0.5] : null, this.viewPose ? "world" : "picture");
+    });
     new ResizeObserver(() => this.draw()).observe(this.canvas);
   }
 
   /// The pose the view is drawn with and a click is placed with: the shown video frame's own while
   /// there is video, else the latest over the socket.
   get viewPose() { return this.video ? this.video.pose : this.pose; }
+
+  /// The size a tap is normalised to: the pose's viewport, else the video's picture; null with neither.
+  get tapSize() { const pose = this.viewPose; return pose ? pose.viewport : this.video ? this.video.size : null; }
+
+  /// Keeps a mark made in the picture ({tap, text, at}) for `markLifetime`.
+  addMark(mark) {
+    const now = Date.now();
+    this.marks = this.marks.filter((kept) => now - kept.shownAt < markLifetime).concat([{ ...mark, shownAt: now }]);
+    this.draw();
+  }
 
   /// Shows a video frame (`picture`, anything drawImage takes) with its metadata ({counter, pose,
   /// packet} or null; `store`, a FrameMetadata, finds it by the picture's tag when the browser
@@ -106,9 +125,20 @@ export class CameraView {
     if (video) g.drawImage(this.picture, 0, 0, video.size[0], video.size[1], box.ox, box.oy, size[0] * box.scale, size[1] * box.scale);
     else { g.fillStyle = "#2c2c2e"; g.fillRect(box.ox, box.oy, size[0] * box.scale, size[1] * box.scale); }
     if (pose) { this.drawFloor(g, pose, box); this.drawAnnotations(g, pose, box); }
-    else this.caption(g, "This video carries no pose: annotations cannot be placed in the device's world.");
+    else { this.drawMarks(g, size, box); this.caption(g, "This video carries no pose: a click marks the picture for 30 s, not the device's world."); }
     if (this.frozen) this.caption(g, "Frozen frame — annotate on it, then resume", height - 12);
     g.strokeStyle = "rgba(255,255,255,.5)"; g.beginPath(); g.moveTo(width / 2 - 8, height / 2); g.lineTo(width / 2 + 8, height / 2); g.moveTo(width / 2, height / 2 - 8); g.lineTo(width / 2, height / 2 + 8); g.stroke();
+  }
+
+  /// The marks made in the picture, where they were made (they do not follow the world).
+  drawMarks(g, size, { scale, ox, oy }) {
+    const now = Date.now();
+    this.marks = this.marks.filter((mark) => now - mark.shownAt < markLifetime);
+    for (const mark of this.marks) {
+      const x = ox + mark.tap[0] * size[0] * scale, y = oy + mark.tap[1] * size[1] * scale;
+      g.strokeStyle = "#ff9500"; g.lineWidth = 3; g.beginPath(); g.arc(x, y, 12, 0, 2 * Math.PI); g.stroke(); g.lineWidth = 1;
+      if (mark.text) { g.fillStyle = "#fff"; g.font = "13px system-ui"; g.fillText(mark.text, x + 16, y - 10); }
+    }
   }
 
   caption(g, text, y = 24) {

@@ -2,7 +2,8 @@
 // of every frame, its camera moving in the 3D scene, its view where a click places an annotation
 // (the ray through the pixel of the frame shown, from that frame's pose), a frame frozen to
 // annotate on, the room's annotations listed and deletable, and (owners) the links devices join
-// with. A browser with a camera can publish in the room too (without a pose).
+// with. A browser with a camera can publish in the room too (without a pose: a click on its video
+// marks the picture instead, for every member, for 30 s).
 
 import { api, projectPath } from "../core/api.js";
 import { field, h } from "../core/dom.js";
@@ -43,7 +44,7 @@ export async function roomsPage(project, rest) {
   const slug = project.slug, room = rest[0], editable = canEdit(project);
   const annotations = new Map();
   const scene = new SceneView();
-  const camera = new CameraView((tap) => annotate(tap));
+  const camera = new CameraView((tap, where) => (where === "picture" ? mark(tap) : annotate(tap)));
   const status = h("p", { id: "room-status", class: "muted", role: "status", "aria-live": "polite" }, "Connecting…");
   const device = h("p", { id: "device-status", class: "muted" }, "Waiting for a device to publish its pose…");
   const label = field("Label of the next annotation", { maxlength: 2000, name: "annotation-text", value: "" });
@@ -56,7 +57,7 @@ export async function roomsPage(project, rest) {
   const videoStatus = h("p", { id: "video-status", class: "muted", role: "status" }, "No video in this room yet.");
   const list = h("ul", { class: "list", id: "annotations", "aria-label": "Annotations" });
   let frames = 0, pending = 0, drawPending = false;
-  window.studioRoom = { frames: 0, annotations: 0, device: "none", video: camera.stats, videoState: "none", sent: [], placed: {} };
+  window.studioRoom = { frames: 0, annotations: 0, device: "none", video: camera.stats, videoState: "none", sent: [], placed: {}, marks: [] };
 
   const remove = editable ? (annotation) => connection.send({ type: "deleteAnnotation", id: annotation.id, clientId: "delete-" + annotation.id }) : null;
   const refresh = () => {
@@ -68,7 +69,7 @@ export async function roomsPage(project, rest) {
 
   function annotate(tap) {
     const pose = camera.viewPose;
-    if (!pose) { say(camera.video ? "This video carries no pose, so a click cannot be placed in the device's world." : "No device has published a pose in this room yet.", "error"); return; }
+    if (!pose) { say("No device has published a pose in this room yet.", "error"); return; }
     if (!editable) { say("Annotating needs the editor role.", "error"); return; }
     const message = { type: "annotate", tap, frame: pose.frame, clientId: "studio-" + Date.now() + "-" + (++pending) };
     // On video, the ray goes through the camera of the frame shown: its own pose travels along.
@@ -81,6 +82,18 @@ export async function roomsPage(project, rest) {
       const latest = camera.pose && { position: camera.pose.position, orientation: camera.pose.orientation, frame: camera.pose.frame };
       window.studioRoom.sent.push({ clientId: message.clientId, tap, frame: pose.frame, tag: camera.video ? camera.video.tag : null, latest, at: Date.now() });
       say("Annotation sent.");
+    }
+  }
+
+  /// A click on a video without a pose: a mark in the picture, for every member, for 30 s.
+  function mark(tap) {
+    if (!editable) { say("Marking the picture needs the editor role.", "error"); return; }
+    const message = { type: "mark", tap, clientId: "studio-mark-" + Date.now() + "-" + (++pending) };
+    const text = label.input.value.trim();
+    if (text) message.text = text;
+    if (connection.send(message)) {
+      window.studioRoom.sent.push({ clientId: message.clientId, tap, mark: true, at: Date.now() });
+      say("Marked in the picture: the video carries no pose, so the mark stays where it was made for 30 s.");
     }
   }
 
@@ -123,6 +136,7 @@ export async function roomsPage(project, rest) {
       refresh();
     }
     else if (message.type === "annotationDeleted") { annotations.delete(message.id); refresh(); }
+    else if (message.type === "mark") { camera.addMark(message); window.studioRoom.marks.push([message.clientId, message.tap, Date.now()]); }
     else if (message.type === "refused") say("Refused: " + message.message, "error");
   };
   const onPose = (next) => {
