@@ -15,6 +15,8 @@ Checked:
 - the annotation reaches the phone and a second expert; a frozen frame is annotated with its pose;
 - the phone stopping and sharing again, a late expert (video within 2 s), a non-member refused,
   a malformed offer refused while the video goes on; no console error; nothing leaves the machine;
+- a computer's camera shared from Studio, without a pose: its frames exact, and a click on it
+  marks the picture for every member;
 - through Janus: the phone sends its camera once, and each of five experts shows exact frames,
   glass to glass p95 within 200 ms;
 - with --database, across instances: the phone on one `arvis serve`, the expert on another on the
@@ -277,6 +279,26 @@ def check_late_join(desk, port, base):
     return late
 
 
+def check_pose_less(desk, port, base):
+    """A computer's camera shared from Studio (no pose): an expert sees it, and a click marks the
+    picture for every member."""
+    owner = studio(desk, port, base, "ada", room="bench")
+    owner.click("text=Share this browser's camera")
+    expert = studio(desk, port, base, "bea", room="bench")
+    live = wait_for(expert, "window.studioRoom.videoState === 'live' && window.studioRoom.video.shown > 30 && 'live'", 20)
+    stats = video_stats(expert)
+    check(f"a computer's camera (no pose) reaches an expert, its frames exact ({stats})",
+          live == "live" and stats["withPose"] == 0 and stats["tagged"] > 0 and stats["mismatches"] == 0, stats)
+    click_picture(expert, (0.3, 0.4), "Here")
+    click = wait_for(expert, "window.studioRoom.sent.find((sent) => sent.mark)", 5)
+    marks = click and [wait_for(page, f"window.studioRoom.marks.find((mark) => mark[0] === {json.dumps(click['clientId'])})", 5)
+                       for page in (expert, owner)]
+    check("a click on a video without a pose marks the picture where it was made, for every member",
+          bool(marks) and all(mark and abs(mark[1][0] - 0.3) < 0.01 and abs(mark[1][1] - 0.4) < 0.01 for mark in marks), marks)
+    for page in (expert, owner):
+        page.context.close()
+
+
 def room_socket(port, token):
     return connect(f"ws://127.0.0.1:{port}/live/garage/rooms/main", subprotocols=["arvis", "arvis.bearer." + token], open_timeout=10)
 
@@ -523,6 +545,7 @@ def main():
             check_drop_and_return(phone, expert)
             late = check_late_join(desk, port, base)
             check_refusals(port, base, expert_token, outsider, expert)
+            check_pose_less(desk, port, base)
             for page in (late, second, expert, phone):
                 page.context.close()
             desk.close()
