@@ -15,6 +15,8 @@ Checked:
 - the annotation reaches the phone and a second expert; a frozen frame is annotated with its pose;
 - the phone stopping and sharing again, a late expert (video within 2 s), a non-member refused,
   a malformed offer refused while the video goes on; no console error; nothing leaves the machine;
+- with camera-access granted, the phone sends the AR session's own camera images, each with its
+  XR frame's pose: exact frames, clicks within 1 cm;
 - a computer's camera shared from Studio, without a pose: its frames exact, and a click on it
   marks the picture for every member;
 - through Janus: the phone sends its camera once, and each of five experts shows exact frames,
@@ -172,12 +174,15 @@ def placed(expert, client_id, timeout=10):
     return wait_for(expert, f"window.studioRoom.placed && window.studioRoom.placed[{json.dumps(client_id)}]", timeout)
 
 
-def check_annotations(phone, expert, second):
-    """Clicks on the moving video: error against the shown frame's pose, and against 'annotate now'."""
+def click_errors(phone, expert, uvs):
+    """Clicks each (u, v) of the moving video: the millimetres each annotation lands from where the
+    ray from its shown frame's logged pose meets the floor, the same for 'annotate now' (the
+    socket's latest pose at the click), the clicks, and each tap's distance from the point clicked
+    in screen pixels."""
     sent = {entry[0]: entry for entry in phone.evaluate("window.arvisXR.share.videoLog.sent")}
     errors, naive, taps, tap_errors = [], [], [], []
     pixel = picture_pixel(expert)
-    for index, uv in enumerate([(0.5, 0.6), (0.3, 0.75), (0.7, 0.5), (0.45, 0.85), (0.6, 0.65), (0.4, 0.55)]):
+    for index, uv in enumerate(uvs):
         before = len(expert.evaluate("window.studioRoom.sent"))
         click_picture(expert, uv, f"Bolt {index + 1}")
         click = wait_for(expert, f"window.studioRoom.sent.length > {before} && window.studioRoom.sent[{before}]", 5)
@@ -200,6 +205,12 @@ def check_annotations(phone, expert, second):
         naive.append(np.linalg.norm(now - truth) * 1000)
         taps.append(click)
         expert.wait_for_timeout(150)
+    return errors, naive, taps, tap_errors
+
+
+def check_annotations(phone, expert, second):
+    """Clicks on the moving video: error against the shown frame's pose, and against 'annotate now'."""
+    errors, naive, taps, tap_errors = click_errors(phone, expert, [(0.5, 0.6), (0.3, 0.75), (0.7, 0.5), (0.45, 0.85), (0.6, 0.65), (0.4, 0.55)])
     check(f"each click's tap is the point clicked, to within a screen pixel (worst {max(tap_errors, default=float('inf')):.2f} px)",
           len(tap_errors) == 6 and max(tap_errors) <= 1, tap_errors)
     worst, naive_mean = max(errors) if len(errors) == 6 else float("inf"), float(np.mean(naive)) if naive else 0.0
@@ -424,10 +435,11 @@ def janus():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def share_view(browser, desk, port, base, link, expert_at=None):
+def share_view(browser, desk, port, base, link, expert_at=None, **runtime):
     """The phone in AR, walking and sharing its view; an expert (bea) in the room — through another
-    instance's (port, base) with `expert_at`. Both pages."""
-    phone = xr.phone(browser, port, base + link["url"])
+    instance's (port, base) with `expert_at`; `runtime`: the scripted XR runtime's settings. Both
+    pages."""
+    phone = xr.phone(browser, port, base + link["url"], **runtime)
     phone.context.grant_permissions(["camera"], origin=base)
     expert = studio(desk, *(expert_at or (port, base)), "bea")
     check.require("the phone enters AR", xr.enter_ar(phone, xr.look([0, 1.4, 1.5], [0, 0, 0])))
@@ -514,6 +526,27 @@ def instances_run(launch, database):
         browser.close()
 
 
+def camera_access_run(launch):
+    """The phone's AR session grants camera-access: its own camera images go, each with the pose of
+    the XR frame it came from; exact frames, and clicks landing through that pose."""
+    with served(ARVIS) as base:
+        port = int(base.rsplit(":", 1)[1])
+        _, _, _, link = setup(base)
+        browser, desk = launch(), launch("--disable-gpu")
+        phone, expert = share_view(browser, desk, port, base, link, cameraAccess=True)
+        source = phone.evaluate("window.arvisXR.share.videoSource")
+        check(f"with camera-access, the phone sends the AR session's own camera images ({source})", source == "xr-camera", source)
+        check_exactness(phone, expert, "the XR camera", "video_xr_camera", 150)
+        errors, naive, _, _ = click_errors(phone, expert, [(0.5, 0.6), (0.3, 0.75), (0.7, 0.5)])
+        worst = max(errors) if len(errors) == 3 else float("inf")
+        check(f"the XR camera: each click lands where the ray from its frame's pose meets the floor (worst {worst:.2f} mm, ≤ 10)", worst <= 10, errors)
+        print(f"RESULT video_xr_camera_annotation_error_mm {worst:.2f} mm")
+        for page in (expert, phone):
+            page.context.close()
+        desk.close()
+        browser.close()
+
+
 def setup(base):
     """The owner ada, the experts bea (editor), a stranger, the garage's spec and a room link."""
     owner = xr.account(base, "ada")
@@ -551,6 +584,7 @@ def main():
             desk.close()
             browser.close()
             relay_run(launch)
+            camera_access_run(launch)
             sfu_run(launch)
             if DATABASE:
                 instances_run(launch, DATABASE)

@@ -4,11 +4,13 @@
 // navigator.xr, XRSession, reference spaces, XRWebGLLayer with a real camera-sized framebuffer on
 // the page's own WebGL 2 context, XRFrame with viewer poses from a script, hit tests against a
 // scripted floor (y = 0) and wall (z = −2, facing +z), image tracking, anchors, `select` from
-// taps, light estimation and the DOM overlay. The check drives it through `window.__xr`:
+// taps, light estimation, the DOM overlay, and raw camera access (`camera-access`, when configured
+// with cameraAccess: true: each view has a `camera`, and XRWebGLBinding.getCameraImage gives a
+// texture of the frame's scripted camera image, its origin at the bottom as GL's). The check drives it through `window.__xr`:
 //
 //   __xr.configure({supported, features, imageTracking, trackable, viewport: [w, h], pixelRatio,
 //                   fovY (degrees), planes: [{point, normal}], localHeight, requireActivation,
-//                   overlayInput})   — in an init script after this one, so the page's first
+//                   overlayInput, cameraAccess})   — in an init script after this one, so the page's first
 //                   isSessionSupported sees it; viewport and pixelRatio are read at requestSession
 //   __xr.setViewer({position: [x, y, z], orientation: [x, y, z, w]} | null)   (null: tracking lost)
 //   __xr.setImage(index, {position, orientation, state?, measuredWidthInMeters?} | null)
@@ -273,9 +275,57 @@
       this.transform = fromPose(pose);
       this.recommendedViewportScale = null;
       this.isFirstPersonObserver = false;
+      if (session._enabled.includes("camera-access")) {
+        this.camera = new XRCamera(secret, Math.round(session._viewport[0] * session._pixelRatio), Math.round(session._viewport[1] * session._pixelRatio));
+      }
     }
 
     requestViewportScale() { /* one fixed viewport */ }
+  }
+
+  /// The camera behind a view (raw camera access): its image's size in pixels.
+  class XRCamera {
+    constructor(token, width, height) { illegal(token); this.width = width; this.height = height; }
+  }
+
+  /// A session's camera images as WebGL textures, for `camera-access`. The image of a frame is a
+  /// picture the runtime draws (a gradient with the frame's number), the view's size.
+  class XRWebGLBinding {
+    constructor(session, context) {
+      if (!(session instanceof XRSession)) throw new TypeError("XRWebGLBinding needs an XRSession");
+      if (!context || context.isContextLost()) throw domException("InvalidStateError", "the WebGL context is lost");
+      this._session = session;
+      this._gl = context;
+      this._texture = null;
+      this._frame = -1;
+    }
+
+    getCameraImage(camera) {
+      if (!(camera instanceof XRCamera)) throw new TypeError("getCameraImage needs an XRCamera");
+      if (!this._session._enabled.includes("camera-access")) throw domException("NotSupportedError", "camera-access is not enabled");
+      if (!this._session._inFrame) throw domException("InvalidStateError", "a camera image is given inside an XR frame only");
+      const gl = this._gl;
+      if (this._frame !== runtime.frameCount) {
+        this._frame = runtime.frameCount;
+        const canvas = this._canvas || (this._canvas = new OffscreenCanvas(camera.width, camera.height));
+        const g = canvas.getContext("2d");
+        const gradient = g.createLinearGradient(0, 0, camera.width, camera.height);
+        gradient.addColorStop(0, "#3a4a5a"); gradient.addColorStop(1, "#8a7a5a");
+        g.fillStyle = gradient; g.fillRect(0, 0, camera.width, camera.height);
+        g.fillStyle = "#fff"; g.font = "48px sans-serif"; g.fillText("camera " + runtime.frameCount, 24, 72);
+        const previous = gl.getParameter(gl.TEXTURE_BINDING_2D), flip = gl.getParameter(gl.UNPACK_FLIP_Y_WEBGL);
+        if (!this._texture) this._texture = gl.createTexture();
+        gl.bindTexture(gl.TEXTURE_2D, this._texture);
+        gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, true);
+        gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, canvas);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+        gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, flip);
+        gl.bindTexture(gl.TEXTURE_2D, previous);
+      }
+      return this._texture;
+    }
   }
 
   /// The viewer's pose with its one view.
@@ -671,6 +721,7 @@
     const config = runtime.config;
     const supported = new Set(["viewer", "local", "hit-test", ...config.features]);
     if (!config.imageTracking) supported.delete("image-tracking");
+    if (config.cameraAccess) supported.add("camera-access");
     if (!(init.domOverlay && init.domOverlay.root && init.domOverlay.root.nodeType === 1)) supported.delete("dom-overlay");
     if (!trackedImages.length) supported.delete("image-tracking");
     const required = ["viewer", "local", ...(init.requiredFeatures || [])], optional = init.optionalFeatures || [];
@@ -815,10 +866,12 @@
     session._callbacks = [];
     session._cancelled.clear();
     const started = global.performance.now();
+    session._inFrame = true;
     for (const { handle, callback } of callbacks) {
       if (session._cancelled.has(handle)) continue;
       try { callback(xrFrame._state.time, xrFrame); } catch (error) { report(error); }
     }
+    session._inFrame = false;
     const took = global.performance.now() - started;
     xrFrame._active = false;
     runtime.frameCount += 1;
@@ -952,7 +1005,7 @@
 
   const classes = { XRSystem, XRSession, XRSpace, XRReferenceSpace, XRFrame, XRPose, XRViewerPose, XRView, XRViewport, XRRenderState,
     XRRigidTransform, XRWebGLLayer, XRHitTestSource, XRHitTestResult, XRAnchor, XRInputSource, XRLightProbe, XRLightEstimate,
-    XRImageTrackingResult, XRSessionEvent, XRInputSourceEvent, XRInputSourcesChangeEvent };
+    XRImageTrackingResult, XRSessionEvent, XRInputSourceEvent, XRInputSourcesChangeEvent, XRCamera, XRWebGLBinding };
   for (const [name, value] of Object.entries(classes)) Object.defineProperty(global, name, { value, configurable: true, writable: true });
   if (global.navigator) Object.defineProperty(global.navigator, "xr", { value: new XRSystem(secret), configurable: true });
   for (const name of ["WebGLRenderingContext", "WebGL2RenderingContext"]) {

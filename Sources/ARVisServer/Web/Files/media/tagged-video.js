@@ -35,9 +35,9 @@ async function inMemory(picture, width, height, counter, timestamp) {
   return new VideoFrame(bytes, { format, codedWidth: width, codedHeight: rows, timestamp, layout });
 }
 
-/// Publishes `camera` (a video MediaStreamTrack) tagged. `poseOf(size, time)` gives the pose packet
-/// (an ArrayBuffer, or null) for a picture of `size` ([w, h], the picture without the tag) captured
-/// at `time` (ms since the epoch). Returns {track, addPort(port), removePort(port), stop(), log}:
+/// Publishes `camera` (a video MediaStreamTrack) tagged. `poseOf(size, time, timestamp)` gives the
+/// pose packet (an ArrayBuffer, or null) for a picture of `size` ([w, h], the picture without the
+/// tag) captured at `time` (ms since the epoch), whose VideoFrame timestamp is `timestamp` (µs). Returns {track, addPort(port), removePort(port), stop(), log}:
 /// `log.sent` holds the last pictures sent as [counter, capture time, Base64 pose packet or null].
 export function taggedVideo(camera, poseOf) {
   const generator = new MediaStreamTrackGenerator({ kind: "video" });
@@ -64,7 +64,7 @@ export function taggedVideo(camera, poseOf) {
       tagged = new VideoFrame(canvas, { timestamp });
     }
     picture.close();
-    const pose = poseOf(log.size, captureTime);
+    const pose = poseOf(log.size, captureTime, timestamp);
     for (const port of ports) port.postMessage({ counter, captureTime, pose, size: log.size });
     log.sent.push([counter, captureTime, pose ? base64Of(pose) : null]);
     if (log.sent.length > 3000) log.sent.splice(0, 1000);

@@ -13,7 +13,8 @@ import { imageFrameOnHit, invert, positionOf, quadOfImage, rotationX, worldPlace
 import { encodePose, intrinsicsOf, tapOnView } from "./pose-packet.js";
 import { createQuadRenderer, reticleCanvas } from "./quad-renderer.js";
 import { lookUpRoomLink, shareRoom } from "./room-share.js";
-import { shareViewVideo } from "./view-video.js";
+import { picturePacket, shareViewVideo } from "./view-video.js";
+import { hasCameraAccess, xrCameraSource } from "./xr-camera.js";
 import { panelRect, widgetPanel } from "./widget-panel.js";
 
 const body = document.body;
@@ -70,7 +71,8 @@ export async function startAR() {
   const ready = prepared || await prepareAR().catch((error) => { say(error.message); return null; });
   if (!ready) { log.state = "idle"; return; }
   const overlay = $("ar-overlay");
-  const options = { requiredFeatures: ["hit-test"], optionalFeatures: ["anchors", "dom-overlay", "light-estimation", "local-floor"], domOverlay: { root: overlay } };
+  // camera-access: the session's own camera images, for "Share my view" (each with its frame's pose).
+  const options = { requiredFeatures: ["hit-test"], optionalFeatures: ["anchors", "dom-overlay", "light-estimation", "local-floor", "camera-access"], domOverlay: { root: overlay } };
   if (ready.images.length) {
     options.optionalFeatures.push("image-tracking");
     options.trackedImages = ready.images.map(({ image, widthInMeters }) => ({ image, widthInMeters }));
@@ -153,7 +155,7 @@ async function run(session, ready, overlay) {
     window.removeEventListener("arvis-version", onVersion);
     window.removeEventListener("arvis-rows", onRows);
     window.removeEventListener("arvis-live", onLive);
-    if (ar.share) { ar.video.stop(); ar.share.close(); }
+    if (ar.share) stopSharing(ar);
     hitSource.cancel();
     panel.close();
     view.dispose();
@@ -245,7 +247,10 @@ function onFrame(ar, frame, hitSource, reticleTexture, probe) {
     if (estimate) ar.light = Math.min(1.5, Math.max(0.3, Math.max(estimate.primaryLightIntensity.x, estimate.primaryLightIntensity.y, estimate.primaryLightIntensity.z)));
   }
   draw(ar, pose, reticle, reticleTexture);
-  if (ar.share && log.share.state === "on") publish(ar, pose);
+  if (ar.share && log.share.state === "on") {
+    publish(ar, pose);
+    if (ar.xrCamera) ar.xrCamera.capture(pose.views[0], (size) => picturePacket(ar.published, size));
+  }
 }
 
 /// Moves tracked image targets and anchored placements to where the browser now sees them.
@@ -471,7 +476,7 @@ function publish(ar, pose) {
 /// member the room `?room=` names (else "main"); pressed again, stops.
 async function toggleShare(ar) {
   const button = $("ar-share");
-  if (ar.share) { ar.video.stop(); ar.share.close(); ar.share = null; button.setAttribute("aria-pressed", "false"); $("ar-annotate").hidden = true; return; }
+  if (ar.share) { stopSharing(ar); button.setAttribute("aria-pressed", "false"); $("ar-annotate").hidden = true; return; }
   if (ar.shareStarting) return;
   const params = new URLSearchParams(location.search), hash = new URLSearchParams(location.hash.slice(1));
   const link = sessionStorage.getItem(roomLinkKey) || hash.get("link"), token = localStorage.getItem("arvis.token");
@@ -510,7 +515,16 @@ async function toggleShare(ar) {
     removed: (id) => { ar.markers.delete(id); ar.elsewhere.delete(id); logAnnotations(ar); },
     message: (message) => ar.video.message(message),
   });
-  ar.video = shareViewVideo(ar.share, () => (ar.lost ? null : ar.published), log.share, say);
+  ar.xrCamera = hasCameraAccess(ar.session, ar.features) ? xrCameraSource(ar.gl, ar.session) : null;
+  ar.video = shareViewVideo(ar.share, () => (ar.lost ? null : ar.published), log.share, say, ar.xrCamera);
+}
+
+/// Stops sharing the view: the video, the session's camera copy, the room.
+function stopSharing(ar) {
+  ar.video.stop();
+  if (ar.xrCamera) ar.xrCamera.stop();
+  ar.share.close();
+  ar.share = ar.xrCamera = null;
 }
 
 /// Whether a room's annotation was placed on one of this session's frames: only those are in this
