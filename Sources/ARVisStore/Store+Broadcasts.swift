@@ -85,7 +85,9 @@ enum BroadcastListener {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: Store.broadcastChannel) { notifications in
-                        for try await notification in notifications { store.broadcastFeed.deliver(notification.payload) }
+                        for try await notification in notifications {
+                            store.broadcastFeed.deliver(notification.payload)
+                        }
                     }
                 }
             } catch {

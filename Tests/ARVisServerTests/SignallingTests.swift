@@ -5,8 +5,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOWebSocket
-import WSCore
 import Testing
+import WSCore
 
 @testable import ARVisServer
 
@@ -340,7 +340,8 @@ struct RoomExchangeTests {
     @Test func aLongMessageIsCutBetweenCharactersIntoPartsThatJoinAgain() {
         let text = String(repeating: "v=0 é 🌳 ", count: 3_000)
         let parts = RoomExchange.split(text, bytes: 6_000)
-        #expect(parts.count == (text.utf8.count + 5_999) / 6_000 || parts.count == (text.utf8.count + 5_999) / 6_000 + 1)
+        #expect(
+            parts.count == (text.utf8.count + 5_999) / 6_000 || parts.count == (text.utf8.count + 5_999) / 6_000 + 1)
         #expect(parts.allSatisfy { $0.utf8.count <= 6_000 && !$0.isEmpty })
         #expect(parts.joined() == text)
         #expect(RoomExchange.split("short", bytes: 6_000) == ["short"])

@@ -110,7 +110,8 @@ final class Room: Sendable {
     /// A member connected to `instance` is in the room; the members here hear it joined (once).
     func addRemote(_ profile: Profile, instance: String) {
         let others = state.withLock { state -> [Member]? in
-            guard state.remote[profile.id] == nil, !state.members.values.contains(where: { $0.profile.id == profile.id })
+            guard state.remote[profile.id] == nil,
+                !state.members.values.contains(where: { $0.profile.id == profile.id })
             else { return nil }
             state.remote[profile.id] = (profile, instance)
             return Array(state.members.values)
@@ -136,7 +137,8 @@ final class Room: Sendable {
 
     /// Hands `text` to the member here whose id is `id`, if there is one.
     func deliver(_ text: String, to id: String) {
-        state.withLock { $0.members.values.first { $0.profile.id == id }?.outbox }?.send(.text(ByteBuffer(string: text)))
+        state.withLock { $0.members.values.first { $0.profile.id == id }?.outbox }?.send(
+            .text(ByteBuffer(string: text)))
     }
 
     /// What a member joining is told of itself and the room.
@@ -172,7 +174,10 @@ final class Room: Sendable {
     /// its outbox here, or through the exchange to its instance.
     func recipient(ofMember id: String, except token: Int) -> Recipient? {
         let (local, remote) = state.withLock { state in
-            (state.members.first { $0.key != token && $0.value.profile.id == id }?.value.outbox, state.remote[id]?.instance)
+            (
+                state.members.first { $0.key != token && $0.value.profile.id == id }?.value.outbox,
+                state.remote[id]?.instance
+            )
         }
         if let local { return .local(local) }
         guard let remote, let exchange else { return nil }

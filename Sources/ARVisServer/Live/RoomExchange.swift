@@ -186,7 +186,8 @@ final class RoomExchange: Sendable {
         case "leave":
             if let id = message.id, !room.removeRemote(id: id).isEmpty { await sfu?.left(id) }
         case "who": for profile in room.localProfiles { joined(profile, in: room.key) }
-        case "deliver": if message.to == instance, let id = message.id, let text = message.x { room.deliver(text, to: id) }
+        case "deliver":
+            if message.to == instance, let id = message.id, let text = message.x { room.deliver(text, to: id) }
         case "room": if let text = message.x { room.broadcast(.text(ByteBuffer(string: text))) }
         case "pose":
             guard let text = message.x, let data = Data(base64Encoded: text),
