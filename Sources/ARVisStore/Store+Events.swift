@@ -218,9 +218,7 @@ final class EventRecorder: Sendable {
 
 /// Hands committed events to every subscriber of ``Store/eventFeed()``.
 final class EventFeed: Sendable {
-    private let subscribers = Mutex<
-        (next: Int, continuations: [Int: AsyncStream<StoreEvent>.Continuation], closed: Bool)
-    >((0, [:], false))
+    private let subscribers = Subscribers<StoreEvent>()
     private let delivered = Mutex<Int64>(0)
 
     /// The sequence number of the last event delivered.
@@ -229,9 +227,31 @@ final class EventFeed: Sendable {
     /// Starts delivery after `sequence` (what was committed before the feed started is history).
     func start(after sequence: Int64) { delivered.withLock { $0 = max($0, sequence) } }
 
-    func subscribe() -> AsyncStream<StoreEvent> {
-        let (stream, continuation) = AsyncStream<StoreEvent>.makeStream()
-        let id: Int? = subscribers.withLock { state in
+    func subscribe() -> AsyncStream<StoreEvent> { subscribers.subscribe() }
+
+    func deliver(_ event: StoreEvent) {
+        delivered.withLock { $0 = max($0, event.sequence) }
+        subscribers.yield(event)
+    }
+
+    func close() { subscribers.close() }
+}
+
+/// The streams handed out to a feed's subscribers: each gets every element yielded after it
+/// subscribed, until the feed closes.
+final class Subscribers<Element: Sendable>: Sendable {
+    private let state = Mutex<(next: Int, continuations: [Int: AsyncStream<Element>.Continuation], closed: Bool)>(
+        (0, [:], false))
+    private let policy: AsyncStream<Element>.Continuation.BufferingPolicy
+
+    /// `policy`: what a subscriber that falls behind keeps.
+    init(keeping policy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded) {
+        self.policy = policy
+    }
+
+    func subscribe() -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: policy)
+        let id: Int? = state.withLock { state in
             guard !state.closed else { return nil }
             state.next += 1
             state.continuations[state.next] = continuation
@@ -242,18 +262,17 @@ final class EventFeed: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            self?.subscribers.withLock { _ = $0.continuations.removeValue(forKey: id) }
+            self?.state.withLock { _ = $0.continuations.removeValue(forKey: id) }
         }
         return stream
     }
 
-    func deliver(_ event: StoreEvent) {
-        delivered.withLock { $0 = max($0, event.sequence) }
-        for continuation in subscribers.withLock({ Array($0.continuations.values) }) { continuation.yield(event) }
+    func yield(_ element: Element) {
+        for continuation in state.withLock({ Array($0.continuations.values) }) { continuation.yield(element) }
     }
 
     func close() {
-        let continuations = subscribers.withLock { state in
+        let continuations = state.withLock { state in
             state.closed = true
             defer { state.continuations = [:] }
             return Array(state.continuations.values)
@@ -262,18 +281,23 @@ final class EventFeed: Sendable {
     }
 }
 
-/// Follows PostgreSQL's event notifications on one connection of the pool, and reconnects with
-/// back-off when it drops (catching up on what was committed meanwhile: nothing is skipped).
-enum EventListener {
-    static func run(_ store: Store, client: PostgresClient) async {
+/// Follows a PostgreSQL notification channel on one connection of the pool, and reconnects with
+/// back-off when it drops.
+enum NotificationListener {
+    /// Listens on `channel` until cancelled: `connected()` runs each time the listening starts,
+    /// `received(payload)` for each notification.
+    static func run(
+        _ channel: String, client: PostgresClient, connected: @escaping @Sendable () async throws -> Void = {},
+        received: @escaping @Sendable (String) async throws -> Void
+    ) async {
         var delay = Duration.milliseconds(100)
         while !Task.isCancelled {
             let started = ContinuousClock.now
             do {
                 try await client.withConnection { connection in
-                    try await connection.listen(on: Store.eventChannel) { notifications in
-                        try await store.deliverCommittedEvents()
-                        for try await _ in notifications { try await store.deliverCommittedEvents() }
+                    try await connection.listen(on: channel) { notifications in
+                        try await connected()
+                        for try await notification in notifications { try await received(notification.payload) }
                     }
                 }
             } catch {

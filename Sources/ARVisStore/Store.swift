@@ -35,8 +35,9 @@ public final class Store: Sendable {
     private let backend: Backend
     /// Committed events, handed to ``eventFeed()`` subscribers.
     let feed = EventFeed()
-    /// Broadcasts from every instance, handed to ``broadcasts()`` subscribers.
-    let broadcastFeed = BroadcastFeed()
+    /// Broadcasts from every instance, handed to ``broadcasts()`` subscribers; one that falls far
+    /// behind loses the oldest (they are live messages, not a log).
+    let broadcastFeed = Subscribers<String>(keeping: .bufferingNewest(10_000))
     /// Annotations waiting to be written together.
     let annotationWrites = AnnotationWrites()
     /// PostgreSQL: the task following other instances' events.
@@ -98,8 +99,18 @@ public final class Store: Sendable {
         store.listener.withLock {
             $0 = Task {
                 await withDiscardingTaskGroup { group in
-                    group.addTask { await EventListener.run(store, client: client) }
-                    group.addTask { await BroadcastListener.run(store, client: client) }
+                    // Events: catching up on what was committed while not listening, so none is skipped.
+                    group.addTask {
+                        await NotificationListener.run(
+                            Store.eventChannel, client: client, connected: { try await store.deliverCommittedEvents() },
+                            received: { _ in try await store.deliverCommittedEvents() })
+                    }
+                    // Broadcasts are live only: what was said while not listening is gone.
+                    group.addTask {
+                        await NotificationListener.run(Store.broadcastChannel, client: client) {
+                            store.broadcastFeed.yield($0)
+                        }
+                    }
                 }
             }
         }

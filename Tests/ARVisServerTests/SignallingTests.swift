@@ -10,21 +10,23 @@ import WSCore
 
 @testable import ARVisServer
 
+/// A session description as a browser writes one (shortened): it starts with v=0 and has a media line.
+private let sessionDescription =
+    "v=0\r\no=- 4611731400430051336 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\na=mid:0\r\na=sendonly\r\na=rtpmap:96 VP8/90000\r\n"
+
+/// A room's `signal` message to `to`, with more `fields`.
+private func signal(_ to: String, _ kind: String, _ fields: [String: Any] = [:]) throws -> String {
+    var message: [String: Any] = ["type": "signal", "to": to, "kind": kind]
+    message.merge(fields) { $1 }
+    return String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self)
+}
+
 /// WebRTC signalling through a room: who is in it, and offers, answers and candidates relayed to
 /// the one member they are addressed to.
 struct SignallingTests: ServerTesting {
     let scratch = ScratchFolder("server-signalling")
 
-    /// A session description as a browser writes one (shortened): it starts with v=0 and has a media line.
-    private static let offer =
-        "v=0\r\no=- 4611731400430051336 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\na=mid:0\r\na=sendonly\r\na=rtpmap:96 VP8/90000\r\n"
-
-    private func signal(_ to: String, _ kind: String, _ fields: [String: Any] = [:]) throws -> String {
-        var message: [String: Any] = ["type": "signal", "to": to, "kind": kind]
-        message.merge(fields) { $1 }
-        return String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self)
-    }
-
+    private static let offer = sessionDescription
     /// A public project, its owner's token, an editor's and a viewer's.
     private func room(_ client: any TestClientProtocol) async throws -> (slug: String, owner: String, viewer: String) {
         let owner = try await signIn(client, "ana")
@@ -222,14 +224,7 @@ struct SignallingTests: ServerTesting {
 struct SFUSignallingTests: ServerTesting {
     let scratch = ScratchFolder("server-sfu")
 
-    private static let offer =
-        "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=sendonly\r\n"
-
-    private func signal(_ to: String, _ kind: String, _ fields: [String: Any] = [:]) throws -> String {
-        var message: [String: Any] = ["type": "signal", "to": to, "kind": kind]
-        message.merge(fields) { $1 }
-        return String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self)
-    }
+    private static let offer = sessionDescription
 
     /// A device publishing in room `car` of a new project and an expert in it, on a server whose
     /// SFU is `janus`; the device's welcome first.
