@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Testing
 
 /// Janus's HTTP API as far as ``VideoRelay`` uses it, in process: sessions, handles on the
 /// VideoRoom plugin, its `create`, `joinandconfigure` (answered with an answer, then `webrtcup`),
@@ -35,10 +36,10 @@ actor FakeJanus {
     /// The plugin requests made so far, in order.
     var pluginRequests: [String] { requests.compactMap(\.request) }
 
-    private func reply(_ object: [String: Any]) -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try! JSONSerialization.data(withJSONObject: object))))
+    private func reply(_ object: Any) -> Response {
+        // Everything answered is made here of dictionaries, arrays, strings and numbers: it encodes.
+        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     private func handle(_ body: [String: Any], session: Int?, handle: Int?) -> Response {
@@ -91,9 +92,7 @@ actor FakeJanus {
         for _ in 0..<50 where events.isEmpty && !lost { try? await Task.sleep(for: .milliseconds(20)) }
         if lost { return reply(["janus": "error", "error": ["code": 458, "reason": "No such session"]]) }
         defer { events = [] }
-        return Response(
-            status: .ok, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try! JSONSerialization.data(withJSONObject: events))))
+        return reply(events)
     }
 
     /// Runs `body` with this fake answering at `http://127.0.0.1:PORT/janus`.
@@ -115,7 +114,7 @@ actor FakeJanus {
         }
         router.get("/janus/{session}") { _, _ in await self.poll() }
         try await Application(router: router).test(.live) { client in
-            try await body("http://127.0.0.1:\(client.port!)/janus")
+            try await body("http://127.0.0.1:\(try #require(client.port))/janus")
         }
     }
 }

@@ -240,14 +240,10 @@ actor VideoRelay: Service {
         let handle = publications[member]?.feed != nil ? publications[member]?.handle : subscriptions[member]?.handle
         if let handle, let session {
             flushCandidates([candidate], handle: handle, in: session)
-        } else if publications[member] != nil {
-            if publications[member]!.candidates.count < Self.candidatesKept {
-                publications[member]!.candidates.append(candidate)
-            }
-        } else if subscriptions[member] != nil {
-            if subscriptions[member]!.candidates.count < Self.candidatesKept {
-                subscriptions[member]!.candidates.append(candidate)
-            }
+        } else if let publication = publications[member] {
+            if publication.candidates.count < Self.candidatesKept { publications[member]?.candidates.append(candidate) }
+        } else if let subscription = subscriptions[member], subscription.candidates.count < Self.candidatesKept {
+            subscriptions[member]?.candidates.append(candidate)
         }
     }
 

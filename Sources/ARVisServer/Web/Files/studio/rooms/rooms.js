@@ -146,7 +146,9 @@ export async function roomsPage(project, rest) {
     scene.path.push(next.position.slice()); if (scene.path.length > 600) scene.path.shift();
     lastFrame = next.frame;
     if (members.hasPublisher) device.textContent = "Device: frame " + next.frame + " at " + next.position.map((v) => v.toFixed(2)).join(", ") + " m";
-    if (!drawPending) { drawPending = true; requestAnimationFrame(() => { drawPending = false; scene.draw(); camera.draw(); }); }
+    // With video, the camera view is drawn with each shown frame's own pose, as frames come: a pose
+    // over the socket changes only the scene.
+    if (!drawPending) { drawPending = true; requestAnimationFrame(() => { drawPending = false; scene.draw(); if (!camera.video) camera.draw(); }); }
   };
   // Owners make the links devices share their view with; the page waits for the specs they may open.
   const specs = project.role === "owner" ? (await api("GET", projectPath(slug, "specs"))).specs.map((spec) => spec.name) : null;
