@@ -39,7 +39,8 @@ actor FakeJanus {
     private func reply(_ object: Any) -> Response {
         // Everything answered is made here of dictionaries, arrays, strings and numbers: it encodes.
         let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     private func handle(_ body: [String: Any], session: Int?, handle: Int?) -> Response {
