@@ -132,9 +132,15 @@ final class LiveHub: Service, Sendable {
         subscribers.withLock { state in
             state.next += 1
             state.grants[state.next] = (grant, member.outbox)
-            let room = state.rooms[key] ?? Room(key: key, exchange: exchange)
-            if state.rooms[key] == nil { exchange?.ask(key) }
-            state.rooms[key] = room
+            let room: Room
+            if let open = state.rooms[key] {
+                room = open
+            } else {
+                // A room opened here: the other instances say who is in it.
+                room = Room(key: key, exchange: exchange)
+                state.rooms[key] = room
+                exchange?.ask(key)
+            }
             room.add(member, token: state.next)
             state.clients += 1
             ServerMetrics.recordLiveClients(state.clients)

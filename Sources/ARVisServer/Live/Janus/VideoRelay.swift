@@ -167,12 +167,7 @@ actor VideoRelay: Service {
     private func stopPublishing(_ publisher: String) {
         guard let publication = publications.removeValue(forKey: publisher) else { return }
         if let handle = publication.handle, let session { detach(handle, in: session) }
-        for (viewer, subscription) in subscriptions where subscription.publisher == publisher {
-            if let handle = subscription.handle, let session { detach(handle, in: session) }
-            if subscription.handle != nil || subscription.joining { send(subscription.recipient, kind: "bye") }
-            subscriptions[viewer]?.handle = nil
-            subscriptions[viewer]?.joining = false
-        }
+        for (viewer, subscription) in subscriptions where subscription.publisher == publisher { pause(viewer) }
         if let room = rooms[publication.key], !publications.values.contains(where: { $0.key == publication.key }) {
             rooms[publication.key] = nil
             Task { await destroy(room) }
@@ -225,6 +220,17 @@ actor VideoRelay: Service {
             failed(error, telling: subscription.recipient, what: "starting the video from the SFU")
             stopReceiving(viewer, tell: true)
         }
+    }
+
+    /// Ends a member's connection to Janus but keeps it waiting for the publisher's camera (sent
+    /// again when the publisher sends it anew): its handle goes (with the session, when there is
+    /// one), and a member that was receiving or joining is told `bye`.
+    private func pause(_ viewer: String) {
+        guard let subscription = subscriptions[viewer] else { return }
+        if let handle = subscription.handle, let session { detach(handle, in: session) }
+        if subscription.handle != nil || subscription.joining { send(subscription.recipient, kind: "bye") }
+        subscriptions[viewer]?.handle = nil
+        subscriptions[viewer]?.joining = false
     }
 
     /// Ends what a member receives through Janus; `tell`: with a `bye` to it.
@@ -330,11 +336,7 @@ actor VideoRelay: Service {
         (session, control) = (nil, nil)
         rooms = [:]
         owners = [:]
-        for (viewer, subscription) in subscriptions where subscription.handle != nil || subscription.joining {
-            send(subscription.recipient, kind: "bye")
-            subscriptions[viewer]?.handle = nil
-            subscriptions[viewer]?.joining = false
-        }
+        for viewer in subscriptions.keys { pause(viewer) }
         for publication in publications.values { send(publication.recipient, kind: "bye") }
         publications = [:]
     }
