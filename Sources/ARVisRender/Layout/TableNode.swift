@@ -1,13 +1,21 @@
 import ARVisGraphics
 import ARVisSpec
 
-/// `table`: titles and values as a grid of Markdown cells, vertical (a header row on top) or
-/// horizontal (a header column on the left).
+/// `table`, as iARVis draws it (`TableView.swift`): `vertical`, one row per title — the title in
+/// bold, then its values; `horizontal`, the titles in bold as a header row over one row per record,
+/// everything trailing-aligned. Every column is as wide as the others (SwiftUI's `HStack` of
+/// `maxWidth: .infinity` cells, 8 points apart), its text wrapping; a thin rule runs above, between
+/// and below the rows, 16 points from the text; no fill and no border. A missing value shows "-".
 struct TableNode: LayoutNode {
     /// Cells by row, then column.
-    let cells: [[TextBlock]]
-    let headerRow: Bool
-    private let padding = (horizontal: 10.0, vertical: 6.0)
+    let rows: [[TextBlock]]
+    /// Between columns (SwiftUI's default `HStack` spacing).
+    static let spacing = 8.0
+    /// Between a rule and the text above and below it (SwiftUI's default padding).
+    static let rulePadding = 16.0
+    /// A rule's thickness, and its colour (`Color.primary.opacity(0.3)`).
+    static let ruleWidth = 1.0
+    static let ruleColor = Theme.primary.fading(0.3)
 
     init(_ configuration: TableConfiguration) {
         let data = configuration.tableData
@@ -15,117 +23,72 @@ struct TableNode: LayoutNode {
         let count = max(0, min(data.length ?? data.data.rowCount, data.data.rowCount))
         let columns = titles.map { title -> [String] in
             let values = data.data[title]?.values ?? []
-            return (0..<count).map { $0 < values.count ? (values[$0].text ?? "") : "" }
+            return (0..<count).map { $0 < values.count ? (values[$0].text ?? "-") : "-" }
         }
-        let header = TextStyle(size: 15, weight: .semibold)
-        let body = TextStyle(size: 15)
+        let alignment: TextAlignment = configuration.orientation == .horizontal ? .trailing : .leading
+        let title = TextStyle(weight: .bold, alignment: alignment)
+        let value = TextStyle(alignment: alignment)
         if configuration.orientation == .horizontal {
-            headerRow = false
-            cells = titles.indices.map { column in
-                [TextBlock(markdown: titles[column], style: header)]
-                    + columns[column].map { TextBlock(markdown: $0, style: body) }
-            }
+            rows =
+                [titles.map { TextBlock(markdown: $0, style: title) }]
+                + (0..<count).map { row in columns.map { TextBlock(markdown: $0[row], style: value) } }
         } else {
-            headerRow = true
-            cells =
-                [titles.map { TextBlock(markdown: $0, style: header) }]
-                + (0..<count).map { row in columns.map { TextBlock(markdown: $0[row], style: body) } }
-        }
-    }
-
-    private var columnCount: Int { cells.map(\.count).max() ?? 0 }
-
-    /// Column widths as an HTML table shares them: each column at least as wide as its longest word,
-    /// the space beyond that shared in proportion to how much more each column would like.
-    private func columnWidths(_ width: Double?, _ context: RenderContext) -> [Double] {
-        var ideals = [Double](repeating: 0, count: columnCount)
-        var minimums = ideals
-        for row in cells {
-            for (column, cell) in row.enumerated() {
-                ideals[column] = max(ideals[column], cell.size(for: .ideal, in: context).width + 2 * padding.horizontal)
-                minimums[column] = max(minimums[column], cell.longestWordWidth(context) + 2 * padding.horizontal)
+            rows = titles.indices.map { index in
+                [TextBlock(markdown: titles[index], style: title)]
+                    + columns[index].map { TextBlock(markdown: $0, style: value) }
             }
         }
-        let idealTotal = ideals.reduce(0, +)
-        let minimumTotal = minimums.reduce(0, +)
-        guard let width, idealTotal > width else { return ideals }
-        guard minimumTotal < width, idealTotal > minimumTotal else { return minimums }
-        let share = (width - minimumTotal) / (idealTotal - minimumTotal)
-        return ideals.indices.map { minimums[$0] + (ideals[$0] - minimums[$0]) * share }
     }
 
-    private func rowHeights(_ widths: [Double], _ context: RenderContext) -> [Double] {
-        cells.map { row in
-            row.enumerated().map { column, cell in
-                cell.size(
-                    for: Proposal(width: max(1, widths[column] - 2 * padding.horizontal), height: nil), in: context
-                ).height
-            }.max().map { $0 + 2 * padding.vertical } ?? 0
+    private var columnCount: Int { rows.map(\.count).max() ?? 0 }
+
+    /// Each column's width: an equal share of `width`, or (with no width) the widest cell's.
+    private func columnWidth(_ width: Double?, _ context: RenderContext) -> Double {
+        let columns = Double(max(1, columnCount))
+        if let width { return max(1, (width - Self.spacing * (columns - 1)) / columns) }
+        return rows.joined().map { $0.size(for: .ideal, in: context).width }.max() ?? 0
+    }
+
+    private func rowHeights(_ columnWidth: Double, _ context: RenderContext) -> [Double] {
+        rows.map { row in
+            row.map { $0.size(for: Proposal(width: columnWidth, height: nil), in: context).height }.max() ?? 0
         }
     }
 
-    /// A table wider than its space scrolls sideways, as on the device: it takes the space, clips,
-    /// and shows a horizontal scroll indicator.
+    /// The height a rule takes with its padding.
+    private static var ruleSpan: Double { 2 * rulePadding + ruleWidth }
+
     func size(for proposal: Proposal, in context: RenderContext) -> Size {
-        let widths = columnWidths(proposal.width, context)
-        let width = widths.reduce(0, +)
-        let overflows = proposal.width.map { width > $0 + 0.5 } ?? false
+        let width = columnWidth(proposal.width, context)
+        let columns = Double(columnCount)
         return Size(
-            width: min(width, proposal.width ?? width),
-            height: rowHeights(widths, context).reduce(0, +) + (overflows ? 8 : 0))
+            width: proposal.width ?? max(0, width * columns + Self.spacing * (columns - 1)),
+            height: rowHeights(width, context).reduce(0, +) + Double(rows.count + 1) * Self.ruleSpan)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
-        let widths = columnWidths(rect.width, context)
-        let heights = rowHeights(widths, context)
-        let total = Rect(x: rect.minX, y: rect.minY, width: widths.reduce(0, +), height: heights.reduce(0, +))
-        var elements: [Element] = [
-            .shape(Shape(path: .roundedRect(total, radius: 8), stroke: Stroke(color: Theme.separator, width: 1)))
-        ]
-        if headerRow, let first = heights.first {
-            elements.append(
-                .shape(
-                    Shape(
-                        path: .rect(Rect(x: total.minX, y: total.minY, width: total.width, height: first)),
-                        fill: Theme.tertiaryFill)))
-        } else if let first = widths.first {
-            elements.append(
-                .shape(
-                    Shape(
-                        path: .rect(Rect(x: total.minX, y: total.minY, width: first, height: total.height)),
-                        fill: Theme.tertiaryFill)))
-        }
+        let width = columnWidth(rect.width, context)
+        let heights = rowHeights(width, context)
+        var elements: [Element] = []
         var y = rect.minY
-        for (rowIndex, row) in cells.enumerated() {
-            var x = rect.minX
-            if rowIndex > 0 {
-                elements.append(
-                    .shape(
-                        Shape(
-                            path: .rect(Rect(x: total.minX, y: y - 0.25, width: total.width, height: 0.5)),
-                            fill: Theme.separator)))
-            }
-            for (column, cell) in row.enumerated() {
-                let inner = Rect(
-                    x: x + padding.horizontal, y: y + padding.vertical,
-                    width: max(1, widths[column] - 2 * padding.horizontal),
-                    height: heights[rowIndex] - 2 * padding.vertical)
-                elements += cell.draw(in: inner, context: context)
-                x += widths[column]
-            }
-            y += heights[rowIndex]
-        }
-        var result: [Element] = [.group(Group(elements, clip: .roundedRect(total.intersection(rect), radius: 8)))]
-        if total.width > rect.width + 0.5 {
-            let visible = rect.width / total.width
-            let bar = Rect(x: rect.minX + 8, y: total.maxY + 3, width: max(12, (rect.width - 16) * visible), height: 3)
-            result.append(
+        func rule() {
+            elements.append(
                 .shape(
                     Shape(
-                        path: .roundedRect(bar, radius: 1.5),
-                        fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.35))))
+                        path: .rect(Rect(x: rect.minX, y: y + Self.rulePadding, width: rect.width, height: Self.ruleWidth)),
+                        fill: Self.ruleColor)))
+            y += Self.ruleSpan
         }
-        return result
+        rule()
+        for (row, height) in zip(rows, heights) {
+            for (column, cell) in row.enumerated() {
+                let x = rect.minX + Double(column) * (width + Self.spacing)
+                elements += cell.draw(in: Rect(x: x, y: y, width: width, height: height), context: context)
+            }
+            y += height
+            rule()
+        }
+        return elements
     }
 }
 
