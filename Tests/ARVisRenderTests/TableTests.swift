@@ -13,9 +13,12 @@ struct TableTests {
             {"table": {"configuration": {"orientation": {"\(orientation)": {}}, "tableData": {"titles": ["City", "Rain"],
              "data": {"City": ["Oslo", "Lima", "Pune"], "Rain": ["763 mm", "16 mm"]}, "length": 3}}}}
             """
-        guard case .table(let table) = try SpecReader.decode(Data(json.utf8)) else {
-            throw SpecError(.invalidValue, "not a table")
-        }
+        return try #require(try Self.configuration(json))
+    }
+
+    /// The table configuration of a component document, or `nil`.
+    static func configuration(_ json: String) throws -> TableConfiguration? {
+        guard case .component(.table(let table)) = try SpecReader.decode(Data(json.utf8)) else { return nil }
         return table.configuration
     }
 
@@ -40,29 +43,39 @@ struct TableTests {
 
     @Test func aVerticalTableHasOneRowPerTitleWithItsValuesToItsRight() throws {
         let text = try runs(try table("vertical"))
-        let city = try #require(text["City"]), rain = try #require(text["Rain"])
+        let city = try #require(text["City"])
+        let rain = try #require(text["Rain"])
         #expect(city.origin.x == rain.origin.x, "the titles share one x")
         #expect(rain.origin.y > city.origin.y, "and step down")
         #expect(city.face.weight == .bold && text["Oslo"]?.face.weight == .regular)
         for (value, title) in [("Oslo", city), ("Lima", city), ("763 mm", rain)] {
             let run = try #require(text[value])
-            #expect(abs(run.origin.y - title.origin.y) < 0.5 && run.origin.x > title.origin.x, "\(value) is on its title's row")
+            #expect(
+                abs(run.origin.y - title.origin.y) < 0.5 && run.origin.x > title.origin.x,
+                "\(value) is on its title's row")
         }
-        #expect(try #require(text["Lima"]).origin.x > try #require(text["Oslo"]).origin.x)
+        let lima = try #require(text["Lima"])
+        let oslo = try #require(text["Oslo"])
+        #expect(lima.origin.x > oslo.origin.x)
         #expect(text["-"] != nil, "a missing value shows -")
     }
 
     @Test func aHorizontalTableHasATitleRowOverARowPerRecordTrailingAligned() throws {
         let text = try runs(try table("horizontal"))
-        let city = try #require(text["City"]), rain = try #require(text["Rain"])
+        let city = try #require(text["City"])
+        let rain = try #require(text["Rain"])
         #expect(city.origin.y == rain.origin.y && rain.origin.x > city.origin.x, "the titles are one row")
-        let oslo = try #require(text["Oslo"]), lima = try #require(text["Lima"])
+        let oslo = try #require(text["Oslo"])
+        let lima = try #require(text["Lima"])
         #expect(abs(oslo.origin.x - lima.origin.x) < 10 && lima.origin.y > oslo.origin.y, "a row per record")
         #expect(oslo.origin.y > city.origin.y)
         // Trailing: a value ends where its title ends (the column's trailing edge).
         let context = try #require(LayoutTests.context)
-        func end(_ run: TextRun) -> Double { run.origin.x + context.fonts.font(for: run.face).width(of: run.text, size: run.size) }
-        #expect(abs(end(oslo) - end(city)) < 1 && abs(end(try #require(text["763 mm"])) - end(rain)) < 1)
+        func end(_ run: TextRun) -> Double {
+            run.origin.x + context.fonts.font(for: run.face).width(of: run.text, size: run.size)
+        }
+        let rainfall = try #require(text["763 mm"])
+        #expect(abs(end(oslo) - end(city)) < 1 && abs(end(rainfall) - end(rain)) < 1)
     }
 
     @Test func columnsShareTheWidthEquallyAndRulesSeparateTheRows() throws {
@@ -78,7 +91,9 @@ struct TableTests {
         #expect(rules.allSatisfy { $0.fill == TableNode.ruleColor && $0.stroke == nil })
         let text = try runs(try table("vertical"))
         // Four columns (the title and three values), 8 points apart: each (600 − 24) / 4 = 144 wide.
-        #expect(abs(try #require(text["Oslo"]).origin.x - 152) < 0.5 && abs(try #require(text["Lima"]).origin.x - 304) < 0.5)
+        let oslo = try #require(text["Oslo"])
+        let lima = try #require(text["Lima"])
+        #expect(abs(oslo.origin.x - 152) < 0.5 && abs(lima.origin.x - 304) < 0.5)
     }
 
     @Test func twelveColumnsWrapInsteadOfBeingCut() throws {
@@ -88,18 +103,22 @@ struct TableTests {
             {"table": {"configuration": {"orientation": {"horizontal": {}}, "tableData": {"titles": [\(titles.map { "\"\($0)\"" }.joined(separator: ", "))],
              "data": {\(data)}, "length": 1}}}}
             """
-        guard case .table(let table) = try SpecReader.decode(Data(json.utf8)) else {
-            Issue.record("not a table")
-            return
-        }
+        let configuration = try #require(try Self.configuration(json))
         let context = try #require(LayoutTests.context)
-        let node = TableNode(table.configuration)
-        let size = node.size(for: Proposal(width: 500, height: nil), in: context)
-        #expect(size.width == 500, "the table takes its width, no wider")
-        let text = try runs(table.configuration, width: 500)
-        #expect(text.keys.contains { $0.contains("value") }, "values are drawn, wrapped")
+        let node = TableNode(configuration)
+        let size = node.size(for: Proposal(width: 1_000, height: nil), in: context)
+        #expect(size.width == 1_000, "the table takes its width, no wider")
+        #expect(size.height > 4 * 2 * TableNode.rulePadding, "a value wraps onto several lines")
+        let text = try runs(configuration, width: 1_000)
+        let words = Set(text.keys.flatMap { $0.split(separator: " ").map(String.init) })
+        #expect(
+            Set(["a", "value", "longer", "than", "its", "column"]).isSubset(of: words), "every word is drawn: \(words)")
+        // Each column is (1000 − 11 × 8) / 12 = 76 wide: no line crosses into the next.
+        let column = (1_000 - 11 * TableNode.spacing) / 12
         for run in text.values {
-            #expect(run.origin.x >= 0 && run.origin.x < 500)
+            let start = run.origin.x.truncatingRemainder(dividingBy: column + TableNode.spacing)
+            let width = context.fonts.font(for: run.face).width(of: run.text, size: run.size)
+            #expect(start + width <= column + 0.5, "\(run.text) stays in its column")
         }
     }
 }

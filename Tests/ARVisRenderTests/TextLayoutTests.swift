@@ -44,6 +44,17 @@ struct TextBlockTests {
         #expect(lines.lines.allSatisfy { $0.pieces.count <= 2 })
     }
 
+    /// A hyphen between letters is a place to break, as on iOS; a minus sign before a number is not.
+    @Test func aLongHyphenatedNameBreaksAfterAHyphen() throws {
+        #expect(TextBlock.tokens("Saint-Rémy-de-Provence") == ["Saint-", "Rémy-", "de-", "Provence"])
+        #expect(TextBlock.tokens("-5 and a - b, x-") == ["-5", " ", "and", " ", "a", " ", "-", " ", "b,", " ", "x-"])
+        let context = try #require(Self.context)
+        let block = TextBlock(plain: "Saint-Rémy-de-Provence", style: TextStyle())
+        let lines = block.layout(width: 130, context).lines.map { $0.pieces.map(\.text).joined() }
+        #expect(lines.count == 2 && lines.allSatisfy { $0.last == "-" || $0 == lines.last }, "\(lines)")
+        #expect(lines.joined() == "Saint-Rémy-de-Provence")
+    }
+
     @Test func skinToneModifiersAreDroppedNotBoxed() throws {
         let context = try #require(Self.context)
         let font = context.fonts.font(for: Theme.face(weight: .regular, design: .rounded))

@@ -75,7 +75,8 @@ struct TableNode: LayoutNode {
             elements.append(
                 .shape(
                     Shape(
-                        path: .rect(Rect(x: rect.minX, y: y + Self.rulePadding, width: rect.width, height: Self.ruleWidth)),
+                        path: .rect(
+                            Rect(x: rect.minX, y: y + Self.rulePadding, width: rect.width, height: Self.ruleWidth)),
                         fill: Self.ruleColor)))
             y += Self.ruleSpan
         }

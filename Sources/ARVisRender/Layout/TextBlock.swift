@@ -241,7 +241,9 @@ final class TextBlock: LayoutNode {
     }
 
     /// Words, runs of spaces (tabs become spaces) and newlines, split at ASCII white space in one
-    /// pass over the UTF-8 bytes.
+    /// pass over the UTF-8 bytes. A hyphen between two letters ends a word too (it stays with the
+    /// part before it), so "Saint-Rémy-de-Provence" may break after a hyphen, as iOS breaks it
+    /// (Unicode's line breaking, UAX #14); "-5" and "a - b" do not break there.
     static func tokens(_ text: String) -> [Substring] {
         var tokens: [Substring] = []
         let utf8 = text.utf8
@@ -272,10 +274,22 @@ final class TextBlock: LayoutNode {
                 }
                 if start == index { startIsSpace = isSpace }
                 if byte == UInt8(ascii: "\t") { hasTab = true }
+                if byte == UInt8(ascii: "-"), start < index, next < utf8.endIndex,
+                    Self.isLetter(utf8[utf8.index(before: index)]), Self.isLetter(utf8[next])
+                {
+                    flush(next)
+                    start = next
+                }
             }
             index = next
         }
         flush(utf8.endIndex)
         return tokens
+    }
+
+    /// Whether a UTF-8 byte belongs to a letter: an ASCII letter, or any byte of a character
+    /// beyond ASCII.
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 }
