@@ -96,7 +96,7 @@ struct LayoutTests {
 }
 
 struct WidgetFrameTests {
-    @Test func scrollingContentIsClippedWithAnIndicatorOrDrawnInFull() throws {
+    @Test func scrollingContentIsClippedWithoutAnIndicatorOrDrawnInFull() throws {
         var widget = WidgetConfiguration(
             component: .text(Component.Text(String(repeating: "A long line of text. ", count: 400))))
         widget.size = Size(width: 400, height: 300)
@@ -104,7 +104,7 @@ struct WidgetFrameTests {
         #expect(clipped.extent == Size(width: 400, height: 300))
         let full = try Renderer(options: RenderOptions(fullHeight: true)).render(widget, name: "w").drawing
         #expect(full.extent.width == 400 && full.extent.height > 1000)
-        #expect(clipped.elements.count > full.elements.count)  // the scroll indicator
+        #expect(clipped.elements.count == full.elements.count, "iOS hides scroll bars at rest")
     }
 
     @Test func transparentWidgetsHaveNoCard() throws {

@@ -87,20 +87,6 @@ struct RobustnessTests {
         #expect(abs((xs.max()! - xs.min()!) - (ys.max()! - ys.min()!)) < 1e-6)
     }
 
-    /// Long category names that share a beginning stay distinct when their rotated labels are cut.
-    @Test func rotatedLabelsLoseTheirMiddleNotTheirEnd() throws {
-        let names = (1...12).map { "\"Apple MacBook Pro 2021 14-inch with M1 Pro chip (\($0)/16)\"" }.joined(
-            separator: ",")
-        let svg = try svg(
-            #"{"dataSources": [{"label": "default", "data": {"x": [\#(names)], "y": [1,2,3,4,5,6,7,8,9,10,11,12]}}], "components": [{"type": "BarMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}], "styleConfiguration": {"maxWidth": 400, "maxHeight": 200}}"#
-        )
-        let labels = svg.components(separatedBy: "</text>").compactMap { $0.components(separatedBy: ">").last }.filter {
-            $0.contains("…")
-        }
-        #expect(labels.count == 12)
-        #expect(Set(labels).count == 12, "\(labels)")
-    }
-
     @Test func scatterPlotMatricesTitleRowsAndColumns() throws {
         let svg = try svg(#"{"splom": {"data": {"a": [1, 2, 3], "b": [10, 20, 30]}, "fields": ["a", "b"]}}"#)
         #expect(svg.components(separatedBy: ">a</text>").count - 1 == 2)

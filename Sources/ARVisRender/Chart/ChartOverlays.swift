@@ -11,14 +11,14 @@ extension ChartPlotter {
             let config = mark.mark.component.config
             if let first = mark.order.first, let anchor = mark.anchors[first] {
                 for annotation in config.annotations ?? [] {
-                    elements += place(annotation, beside: anchor, marks: drawn)
+                    elements += place(annotation, beside: anchor)
                 }
             }
             for conditional in config.conditionalAnnotations ?? [] {
                 guard let row = firstRow(in: mark, field: conditional.field, value: conditional.value),
                     let anchor = mark.anchors[row]
                 else { continue }
-                elements += place(conditional.annotation, beside: anchor, marks: drawn)
+                elements += place(conditional.annotation, beside: anchor)
             }
         }
         for annotation in chart.annotations ?? [] {
@@ -28,7 +28,7 @@ extension ChartPlotter {
             let rect = Rect(
                 x: plot.minX + (plot.width - size.width) * h, y: plot.minY + (plot.height - size.height) * v,
                 width: size.width, height: size.height)
-            elements += Self.outline(of: annotation.content, in: rect) + node.draw(in: rect, context: context)
+            elements += node.draw(in: rect, context: context)
         }
         return elements
     }
@@ -55,9 +55,9 @@ extension ChartPlotter {
     }
 
     /// An annotation beside its mark: outside the mark on the named side or corner, centred for `center`.
-    /// It stays on its mark, shifted only as far as keeps it inside the chart and its margins, and
-    /// gets a halo where it crosses another mark so it stays readable.
-    private func place(_ annotation: ChartAnnotation, beside anchor: Rect, marks: [DrawnMark]) -> [Element] {
+    /// It stays on its mark, shifted only as far as keeps it inside the chart and its margins, and is
+    /// drawn as the spec says and nothing more (no halo, outline or shadow), as iARVis draws it.
+    private func place(_ annotation: ChartAnnotation, beside anchor: Rect) -> [Element] {
         let node = ComponentLayout.node(for: annotation.content)
         let size = node.size(for: Proposal(width: min(frame.width, 320), height: nil), in: context)
         let gap = 4.0
@@ -73,41 +73,7 @@ extension ChartPlotter {
             y = anchor.midY - size.height / 2
         }
         if size.width < margins.width { x = min(max(x, margins.minX), margins.maxX - size.width) }
-        let rect = Rect(x: x, y: y, width: size.width, height: size.height)
-        let crosses = marks.contains { mark in
-            mark.anchors.values.contains {
-                $0 != anchor && $0.intersection(rect).width * $0.intersection(rect).height > 0
-            }
-        }
-        let halo: [Element] =
-            crosses
-            ? [
-                .shape(
-                    Shape(
-                        path: .roundedRect(rect.inset(top: -2, left: -4, bottom: -2, right: -4), radius: 4),
-                        fill: DrawingColor(red: 255, green: 255, blue: 255, opacity: 0.85)))
-            ] : []
-        return halo + Self.outline(of: annotation.content, in: rect) + node.draw(in: rect, context: context)
-    }
-
-    /// A soft shadow under an annotation drawn as a card of (nearly) the widget's own colour, such as
-    /// a white card on a white widget, which would otherwise vanish into it.
-    static func outline(of content: Component, in rect: Rect) -> [Element] {
-        var background: DrawingColor?
-        var radius = 0.0
-        for modifier in content.modifiers {
-            switch modifier {
-            case .background(let color): background = Theme.color(color)
-            case .roundedCorner(let corner): radius = corner
-            default: break
-            }
-        }
-        let widget = Theme.widgetBackground
-        guard let background, background.opacity > 0.9,
-            abs(Int(background.red) - Int(widget.red)) <= 10, abs(Int(background.green) - Int(widget.green)) <= 10,
-            abs(Int(background.blue) - Int(widget.blue)) <= 10
-        else { return [] }
-        return [cardShadow(rect, radius: radius)]
+        return node.draw(in: Rect(x: x, y: y, width: size.width, height: size.height), context: context)
     }
 
     /// The shadow of a floating card (tooltip bubbles, annotation cards): a faint dark edge, heavier below.

@@ -53,7 +53,7 @@ struct ChartPlotter {
             yLabelWidth = min(frame.width * 0.35, (ticks.map { labelWidth($0.label) }.max() ?? 0)) + 6
         }
         area = area.inset(top: 0, left: 0, bottom: 0, right: yLabelWidth)
-        var xAxis = XAxisLabels(ticks: [], rotated: false, every: 1, height: 0, maxWidth: 0)
+        var xAxis = XAxisLabels(ticks: [], every: 1, height: 0, maxWidth: 0, lineLimit: 1)
         if !xHidden {
             xScale.start = area.minX
             xScale.end = area.maxX
@@ -125,73 +125,89 @@ struct ChartPlotter {
         }.flatMap { $0 }
     }
 
-    /// The x labels' arrangement: straight, or rotated 45° (and thinned) when they would overlap.
+    /// The x labels' arrangement, never rotated (Swift Charts does not rotate them): each label
+    /// centred on its tick, category names wrapped to their band and ended with "…" past
+    /// ``maxCategoryLines`` lines, and only every n-th label where even that leaves no room.
     struct XAxisLabels {
         var ticks: [Tick]
-        var rotated: Bool
         var every: Int
         var height: Double
+        /// The width each label may take.
         var maxWidth: Double
+        var lineLimit: Int
     }
+
+    /// Lines a category name may wrap to below its bar before it ends in "…".
+    static let maxCategoryLines = 3
+    /// Narrower bands share their labels: each label then spans this much at least.
+    static let minCategoryWidth = 28.0
 
     private func xAxisLayout(_ ticks: [Tick]) -> XAxisLabels {
         let widths = ticks.map { labelWidth($0.label) }
         let widest = widths.max() ?? 0
         let spacing = ticks.count > 1 ? abs(ticks[1].position - ticks[0].position) : plot.width
-        if widest + 6 <= spacing || ticks.count <= 1 {
-            return XAxisLabels(ticks: ticks, rotated: false, every: 1, height: 18, maxWidth: max(widest, spacing))
+        if (widest + 6 <= spacing || ticks.count <= 1) && singleLinesFit(ticks, every: 1) {
+            return XAxisLabels(ticks: ticks, every: 1, height: 18, maxWidth: max(widest, spacing), lineLimit: 1)
         }
-        if xScale.kind != .band || widest <= 36 {
-            // Continuous ticks and short categories: keep them straight and show every n-th.
-            let every = Int(saturating: ((widest + 8) / max(spacing, 0.1)).rounded(.up))
-            return XAxisLabels(ticks: ticks, rotated: false, every: every, height: 18, maxWidth: widest)
+        if xScale.kind != .band || widest + 6 <= spacing {
+            // Continuous ticks: keep them on one line and show every n-th.
+            var every = max(1, Int(saturating: ((widest + 8) / max(spacing, 0.1)).rounded(.up)))
+            while every < ticks.count && !singleLinesFit(ticks, every: every) { every += 1 }
+            return XAxisLabels(ticks: ticks, every: every, height: 18, maxWidth: widest, lineLimit: 1)
         }
-        let maxWidth = min(widest, 170, frame.height * 0.45)
-        let every = max(1, Int(saturating: (14 / max(spacing, 0.1)).rounded(.up)))
+        let every = max(1, Int(saturating: (Self.minCategoryWidth / max(spacing, 0.1)).rounded(.up)))
+        let width = max(1, spacing * Double(every) - 4)
+        let style = categoryStyle(lineLimit: Self.maxCategoryLines)
+        let lines = ticks.enumerated().filter { $0.offset % every == 0 }.map {
+            TextBlock(plain: $0.element.label, style: style).layout(width: width, context).lines.count
+        }
+        let lineCount = max(1, lines.max() ?? 1)
+        let lineHeight = TextBlock(plain: "", style: style).lineHeight(context)
         return XAxisLabels(
-            ticks: ticks, rotated: true, every: every, height: maxWidth * 0.7071 + 16, maxWidth: maxWidth)
+            ticks: ticks, every: every, height: Double(lineCount) * lineHeight + 6, maxWidth: width,
+            lineLimit: lineCount)
+    }
+
+    /// Where a one-line label is drawn: centred on its tick, kept inside the widget's margins.
+    private func singleLineExtent(_ tick: Tick) -> (minX: Double, maxX: Double) {
+        let width = labelWidth(tick.label)
+        let x = min(max(tick.position - width / 2, margins.minX), margins.maxX - width)
+        return (x, x + width)
+    }
+
+    /// Whether every `every`-th label, drawn on one line, keeps 4 pt from the next, edge ones included.
+    private func singleLinesFit(_ ticks: [Tick], every: Int) -> Bool {
+        let shown = stride(from: 0, to: ticks.count, by: every).map { singleLineExtent(ticks[$0]) }
+        return zip(shown, shown.dropFirst()).allSatisfy { $0.maxX + 4 <= $1.minX }
+    }
+
+    private func categoryStyle(lineLimit: Int) -> TextStyle {
+        var style = Self.labelStyle
+        style.alignment = .center
+        style.lineLimit = lineLimit
+        return style
     }
 
     private func xAxisLabels(_ layout: XAxisLabels) -> [Element] {
         var elements: [Element] = []
         for (index, tick) in layout.ticks.enumerated() where index % layout.every == 0 {
-            // Rotated category names too long for their room lose their middle, not their end, so
-            // names that share a beginning ("MacBook Pro 14\" M1 Pro", "… M1 Max") stay apart.
-            let text = layout.rotated ? middleTruncated(tick.label, maxWidth: layout.maxWidth) : tick.label
-            let label = TextBlock(plain: text, style: Self.labelStyle)
-            if layout.rotated {
-                let lines = label.layout(width: layout.maxWidth, context)
-                let width = min(layout.maxWidth, lines.width)
-                // Rotate about the label's top-right end, which sits just below the tick.
-                let anchor = Point(tick.position + 4, plot.maxY + 6)
-                let box = Rect(x: -width, y: 0, width: width, height: 14)
-                let transform = Transform.translation(anchor.x, anchor.y).concatenating(.rotation(degrees: -45))
-                elements.append(
-                    .group(Group(label.draw(in: box, context: context), transform: transform, label: tick.label)))
-            } else {
-                // Every label is centred on its tick, the edge ones too (they may reach into the
-                // widget's margins), as Swift Charts aligns them.
-                let width = min(layout.maxWidth, labelWidth(tick.label))
-                let x = min(max(tick.position - width / 2, margins.minX), margins.maxX - width)
-                elements += label.draw(
-                    in: Rect(x: x, y: plot.maxY + 4, width: width + 0.5, height: 14), context: context)
+            if layout.lineLimit > 1 {
+                let label = TextBlock(plain: tick.label, style: categoryStyle(lineLimit: layout.lineLimit))
+                let box = Rect(
+                    x: tick.position - layout.maxWidth / 2, y: plot.maxY + 4, width: layout.maxWidth,
+                    height: layout.height)
+                elements.append(.group(Group(label.draw(in: box, context: context), label: tick.label)))
+                continue
             }
+            // Every label is centred on its tick, the edge ones too (they may reach into the
+            // widget's margins), as Swift Charts aligns them.
+            let label = TextBlock(plain: tick.label, style: Self.labelStyle)
+            let extent = singleLineExtent(tick)
+            elements += label.draw(
+                in: Rect(x: extent.minX, y: plot.maxY + 4, width: extent.maxX - extent.minX + 0.5, height: 14),
+                context: context)
         }
         return elements
-    }
-
-    /// `text`, or its beginning and end around "…", as wide as fits `maxWidth`.
-    func middleTruncated(_ text: String, maxWidth: Double) -> String {
-        guard labelWidth(text) > maxWidth else { return text }
-        let characters = Array(text)
-        var low = 0
-        var high = characters.count
-        while low < high {
-            let kept = (low + high + 1) / 2
-            let candidate = String(characters.prefix((kept + 1) / 2)) + "…" + String(characters.suffix(kept / 2))
-            if labelWidth(candidate) <= maxWidth { low = kept } else { high = kept - 1 }
-        }
-        return String(characters.prefix((low + 1) / 2)) + "…" + String(characters.suffix(low / 2))
     }
 
     // MARK: Legend

@@ -2,15 +2,21 @@ import ARVisGraphics
 import ARVisSpec
 import ARVisSupport
 
-/// `splom`: a scatter-plot matrix — every pair of fields as a small scatter plot, each field's
-/// distribution as a histogram on the diagonal, coloured by the colour map's (or style field's) series.
+/// `splom`: a scatter-plot matrix as iARVis draws it — a scatter of every pair of fields in every
+/// cell (the diagonal too), each cell with its own grid, the numbers only on the bottom row and
+/// the leading column, and light 12 pt field names turned up the left side and under the grid,
+/// coloured by the colour map's (or style field's) series.
 final class SplomNode: LayoutNode {
     let splom: Component.Splom
     private let table: PlotTable
-    private let gap = 4.0
-    private let labelHeight = 16.0
-    /// Room at the left for the row titles and the outer y axes' numbers, and at the bottom for the x axes'.
-    private let leftGutter = 52.0, bottomGutter = 14.0
+    /// iARVis's room for the names: 30 pt on the left and 30 pt below the grid.
+    private let nameGutter = 30.0
+    /// Space for the bottom row's numbers and the leading column's, inside the grid.
+    private let xNumbersHeight = 14.0, yNumbersWidth = 30.0
+    /// The gap around each cell (iARVis pads each row by 1 pt).
+    private let cellPadding = 1.0
+    private static let nameStyle = TextStyle(size: 12, weight: .light, alignment: .center, lineLimit: 1)
+    private static let numberStyle = TextStyle(size: 9, color: Theme.secondary, lineLimit: 1)
 
     init(splom: Component.Splom) {
         self.splom = splom
@@ -24,91 +30,118 @@ final class SplomNode: LayoutNode {
 
     func size(for proposal: Proposal, in context: RenderContext) -> Size {
         let width = min(proposal.width ?? 640, 900)
-        return Size(width: width, height: width - leftGutter + labelHeight + bottomGutter)
+        return Size(width: width, height: width)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
         let fields = splom.fields
-        guard !fields.isEmpty else { return [] }
+        guard !fields.isEmpty, rect.width > nameGutter + yNumbersWidth, rect.height > nameGutter + xNumbersHeight
+        else { return [] }
         let count = Double(fields.count)
         let grid = Rect(
-            x: rect.minX + leftGutter, y: rect.minY + labelHeight, width: rect.width - leftGutter,
-            height: rect.height - labelHeight - bottomGutter)
-        let cell = max(1, (min(grid.width, grid.height) - gap * (count - 1)) / count)
+            x: rect.minX + nameGutter + yNumbersWidth, y: rect.minY,
+            width: rect.width - nameGutter - yNumbersWidth, height: rect.height - nameGutter - xNumbersHeight)
+        let cell = Size(width: grid.width / count, height: grid.height / count)
         let columns = fields.map { table[$0]?.numericIfPossible() }
-        let ranges = columns.map { column -> (Double, Double) in
-            let values = column?.values.compactMap { $0?.continuous } ?? []
-            guard let low = values.min(), let high = values.max() else { return (0, 1) }
-            let pad = high > low ? (high - low) * 0.05 : 1
-            return (low - pad, high + pad)
-        }
         let colors = pointColors()
-        var elements: [Element] = []
-        elements += titlesAndAxes(titles, ranges: ranges, grid: grid, cell: cell, context: context)
-        let size =
+        let symbol =
             splom.config?.symbolSize.map { Size(width: $0.width, height: $0.height) } ?? Size(width: 2, height: 2)
+        var xScales: [AxisScale] = []
+        var yScales: [AxisScale] = []
+        var xTicks: [[Tick]] = []
+        var yTicks: [[Tick]] = []
+        for (index, column) in columns.enumerated() {
+            let plotWidth = cell.width - 2 * cellPadding
+            var x = Self.scale(column, from: grid.minX + Double(index) * cell.width + cellPadding, length: plotWidth)
+            xTicks.append(x.makeTicks(length: plotWidth, spacing: 40, axis: nil))
+            xScales.append(x)
+            let plotHeight = cell.height - 2 * cellPadding
+            let top = grid.minY + Double(index) * cell.height + cellPadding
+            var y = Self.scale(column, from: top + plotHeight, length: -plotHeight)
+            yTicks.append(y.makeTicks(length: plotHeight, spacing: 30, axis: nil))
+            yScales.append(y)
+        }
+        var elements: [Element] = []
         for row in fields.indices {
             for column in fields.indices {
                 let box = Rect(
-                    x: grid.minX + Double(column) * (cell + gap), y: grid.minY + Double(row) * (cell + gap),
-                    width: cell, height: cell)
-                elements.append(
-                    .shape(
-                        Shape(
-                            path: .rect(box), fill: Theme.tertiaryFill.fading(0.5),
-                            stroke: Stroke(color: Theme.gridLine, width: 0.5))))
-                if row == column {
-                    elements += histogram(
-                        columns[row], range: ranges[row], in: box.inset(top: 4, left: 4, bottom: 4, right: 4))
-                } else {
-                    elements += scatter(
-                        x: columns[column], y: columns[row], ranges: (ranges[column], ranges[row]), colors: colors,
-                        size: size, in: box)
-                }
+                    x: grid.minX + Double(column) * cell.width + cellPadding,
+                    y: grid.minY + Double(row) * cell.height + cellPadding, width: cell.width - 2 * cellPadding,
+                    height: cell.height - 2 * cellPadding)
+                elements += gridLines(box, x: xTicks[column], y: yTicks[row])
+                elements += scatter(
+                    x: columns[column], y: columns[row], scales: (xScales[column], yScales[row]), colors: colors,
+                    size: symbol)
+            }
+        }
+        elements += numbers(xTicks: xTicks, yTicks: yTicks, grid: grid, context: context)
+        elements += names(grid: grid, cell: cell, left: rect.minX, context: context)
+        return elements
+    }
+
+    /// A linear scale over a field's values (zero included, widened to whole ticks, as Swift Charts' automatic scale).
+    private static func scale(_ column: PlotColumn?, from start: Double, length: Double) -> AxisScale {
+        var values = AxisScale.Collector()
+        for value in column?.values ?? [] {
+            if let number = value?.continuous { values.include(number) }
+        }
+        values.sawNumber = true
+        var scale = AxisScale(values, configuration: nil)
+        scale.start = start
+        scale.end = start + length
+        return scale
+    }
+
+    /// A cell's grid lines at its x and y ticks.
+    private func gridLines(_ box: Rect, x: [Tick], y: [Tick]) -> [Element] {
+        var path = Path()
+        for tick in x {
+            path.move(to: Point(tick.position, box.minY))
+            path.line(to: Point(tick.position, box.maxY))
+        }
+        for tick in y {
+            path.move(to: Point(box.minX, tick.position))
+            path.line(to: Point(box.maxX, tick.position))
+        }
+        return [.shape(Shape(path: path, stroke: Stroke(color: Theme.gridLine, width: 0.5)))]
+    }
+
+    /// The numbers: each column's x ticks under the bottom row, each row's y ticks left of the first column.
+    private func numbers(xTicks: [[Tick]], yTicks: [[Tick]], grid: Rect, context: RenderContext) -> [Element] {
+        var elements: [Element] = []
+        var centred = Self.numberStyle
+        centred.alignment = .center
+        for ticks in xTicks {
+            for tick in ticks {
+                elements += TextBlock(plain: tick.label, style: centred).draw(
+                    in: Rect(x: tick.position - 20, y: grid.maxY + 2, width: 40, height: 12), context: context)
+            }
+        }
+        var trailing = Self.numberStyle
+        trailing.alignment = .trailing
+        for ticks in yTicks {
+            for tick in ticks {
+                elements += TextBlock(plain: tick.label, style: trailing).draw(
+                    in: Rect(x: grid.minX - yNumbersWidth, y: tick.position - 6, width: yNumbersWidth - 3, height: 12),
+                    context: context)
             }
         }
         return elements
     }
 
-    /// Column titles above the matrix, row titles turned up the left side, and each field's lowest
-    /// and highest value on the outer axes: below the bottom row and left of the first column.
-    private func titlesAndAxes(
-        _ titles: [String], ranges: [(Double, Double)], grid: Rect, cell: Double, context: RenderContext
-    ) -> [Element] {
-        let titleStyle = TextStyle(size: 11, weight: .semibold, alignment: .center, lineLimit: 1)
-        let numberStyle = TextStyle(size: 9, color: Theme.secondary, lineLimit: 1)
+    /// The field names: turned up the left side beside their rows, and under the grid below their columns.
+    private func names(grid: Rect, cell: Size, left: Double, context: RenderContext) -> [Element] {
         var elements: [Element] = []
-        let bottom = grid.minY + Double(titles.count) * (cell + gap) - gap
         for (index, title) in titles.enumerated() {
-            let offset = Double(index) * (cell + gap)
-            elements += TextBlock(plain: title, style: titleStyle).draw(
-                in: Rect(x: grid.minX + offset, y: grid.minY - labelHeight, width: cell, height: 14), context: context)
-            let row = Rect(x: -cell / 2, y: -7, width: cell, height: 14)
-            let turned = Transform.translation(grid.minX - leftGutter + 8, grid.minY + offset + cell / 2).concatenating(
-                .rotation(degrees: -90))
-            elements.append(
-                .group(
-                    Group(
-                        TextBlock(plain: title, style: titleStyle).draw(in: row, context: context), transform: turned,
-                        label: title)))
-            let (low, high) = ranges[index]
-            let step = max((high - low) / 4, .leastNormalMagnitude)
-            let largest = max(abs(low), abs(high))
-            let lowText = AxisScale.numberLabel(low, step: step, largest: largest)
-            let highText = AxisScale.numberLabel(high, step: step, largest: largest)
-            elements += TextBlock(plain: lowText, style: numberStyle).draw(
-                in: Rect(x: grid.minX + offset, y: bottom + 2, width: cell / 2, height: 12), context: context)
-            var trailing = numberStyle
-            trailing.alignment = .trailing
-            elements += TextBlock(plain: highText, style: trailing).draw(
-                in: Rect(x: grid.minX + offset + cell / 2, y: bottom + 2, width: cell / 2, height: 12), context: context
-            )
-            let axis = Rect(x: grid.minX - leftGutter + 16, y: 0, width: leftGutter - 20, height: 12)
-            elements += TextBlock(plain: highText, style: trailing).draw(
-                in: Rect(x: axis.minX, y: grid.minY + offset, width: axis.width, height: 12), context: context)
-            elements += TextBlock(plain: lowText, style: trailing).draw(
-                in: Rect(x: axis.minX, y: grid.minY + offset + cell - 12, width: axis.width, height: 12),
-                context: context)
+            let name = TextBlock(plain: title, style: Self.nameStyle)
+            let below = Rect(
+                x: grid.minX + Double(index) * cell.width + 1, y: grid.maxY + xNumbersHeight + 8,
+                width: cell.width - 2, height: 16)
+            elements += name.draw(in: below, context: context)
+            let turned = Transform.translation(left + nameGutter / 2, grid.minY + (Double(index) + 0.5) * cell.height)
+                .concatenating(.rotation(degrees: -90))
+            let row = Rect(x: -cell.height / 2 + 1, y: -8, width: cell.height - 2, height: 16)
+            elements.append(.group(Group(name.draw(in: row, context: context), transform: turned, label: title)))
         }
         return elements
     }
@@ -137,45 +170,21 @@ final class SplomNode: LayoutNode {
     }
 
     private func scatter(
-        x: PlotColumn?, y: PlotColumn?, ranges: ((Double, Double), (Double, Double)), colors: [DrawingColor],
-        size: Size, in box: Rect
+        x: PlotColumn?, y: PlotColumn?, scales: (AxisScale, AxisScale), colors: [DrawingColor], size: Size
     ) -> [Element] {
         guard let x, let y, size.width > 0, size.height > 0 else { return [] }
         var byColor: [DrawingColor: Path] = [:]
         var order: [DrawingColor] = []
         for row in 0..<table.rowCount {
             guard let xv = x.value(row)?.continuous, let yv = y.value(row)?.continuous else { continue }
-            let px = box.minX + (xv - ranges.0.0) / (ranges.0.1 - ranges.0.0) * box.width
-            let py = box.maxY - (yv - ranges.1.0) / (ranges.1.1 - ranges.1.0) * box.height
+            let px = scales.0.position(of: xv)
+            let py = scales.1.position(of: yv)
             let color = row < colors.count ? colors[row] : Theme.palette[0]
             if byColor[color] == nil { order.append(color) }
             byColor[color, default: Path()].append(
                 .ellipse(
                     in: Rect(x: px - size.width / 2, y: py - size.height / 2, width: size.width, height: size.height)))
         }
-        return order.map { .shape(Shape(path: byColor[$0]!, fill: $0.fading(0.7))) }
-    }
-
-    private func histogram(_ column: PlotColumn?, range: (Double, Double), in box: Rect) -> [Element] {
-        let values = column?.values.compactMap { $0?.continuous } ?? []
-        guard !values.isEmpty else { return [] }
-        let binCount = 12
-        var bins = [Int](repeating: 0, count: binCount)
-        for value in values {
-            let index = Int(saturating: (value - range.0) / (range.1 - range.0) * Double(binCount))
-            bins[min(binCount - 1, max(0, index))] += 1
-        }
-        let tallest = Double(bins.max() ?? 1)
-        let width = box.width / Double(binCount)
-        var path = Path()
-        for (index, count) in bins.enumerated() where count > 0 {
-            let height = Double(count) / tallest * box.height
-            path.append(
-                .rect(
-                    Rect(
-                        x: box.minX + Double(index) * width + 0.5, y: box.maxY - height, width: max(0.5, width - 1),
-                        height: height)))
-        }
-        return [.shape(Shape(path: path, fill: Theme.palette[0].fading(0.6)))]
+        return order.map { .shape(Shape(path: byColor[$0]!, fill: $0)) }
     }
 }

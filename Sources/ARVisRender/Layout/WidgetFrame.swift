@@ -1,7 +1,8 @@
 import ARVisGraphics
 import ARVisSpec
 
-/// The widget's card: its size, padding, background, scrolling (clip plus indicator) and expand button.
+/// The widget's card: its size, padding, background, scrolling (a clip; iOS hides scroll bars at rest)
+/// and expand button.
 struct WidgetFrame {
     let size: Size
     let padding: EdgeInsets
@@ -39,9 +40,9 @@ struct WidgetFrame {
         let grows = fitsHeight || (overflows && isScrollEnabled && context.options.fullHeight)
         let height = grows ? contentSize.height + padding.top + padding.bottom : size.height
         let frame = Rect(x: 0, y: 0, width: size.width, height: height)
+        // iARVis pins content top-leading (`frame(maxWidth: .infinity, alignment: .topLeading)`).
         let contentRect = Rect(
-            x: padding.leading + max(0, (innerWidth - contentSize.width) / 2), y: padding.top,
-            width: min(contentSize.width, max(innerWidth, contentSize.width)), height: contentSize.height)
+            x: padding.leading, y: padding.top, width: contentSize.width, height: contentSize.height)
         context.canvas = Rect(
             x: padding.leading, y: padding.top, width: innerWidth, height: max(innerHeight, contentSize.height))
         var elements: [Element] = []
@@ -56,17 +57,6 @@ struct WidgetFrame {
             || min(padding.leading, padding.top, padding.trailing, padding.bottom) < Theme.widgetCornerRadius * 0.3
         let clip: Path = nearCorners ? .roundedRect(frame, radius: Theme.widgetCornerRadius) : .rect(frame)
         elements.append(.group(Group(content.draw(in: contentRect, context: context), clip: clip)))
-        if overflows && !grows && isScrollEnabled {
-            let visible = max(0.05, min(1, frame.height / (contentSize.height + padding.top + padding.bottom)))
-            let track = frame.height - 2 * Theme.widgetCornerRadius
-            let indicator = Rect(
-                x: frame.maxX - 7, y: Theme.widgetCornerRadius, width: 4, height: max(12, track * visible))
-            elements.append(
-                .shape(
-                    Shape(
-                        path: .roundedRect(indicator, radius: 2),
-                        fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.35))))
-        }
         if showsExpandButton { elements += expandButton(in: frame) }
         return Drawing(
             extent: Size(width: frame.width, height: frame.height), title: title, summary: summary, elements: elements
