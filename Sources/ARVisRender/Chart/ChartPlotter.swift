@@ -126,8 +126,9 @@ struct ChartPlotter {
     }
 
     /// The x labels' arrangement, never rotated (Swift Charts does not rotate them): each label
-    /// centred on its tick, category names wrapped to their band and ended with "…" past
-    /// ``maxCategoryLines`` lines, and only every n-th label where even that leaves no room.
+    /// centred on its tick, category names wrapped at spaces to their band and ended with "…" past
+    /// ``maxCategoryLines`` lines, and only every n-th label where a band is narrower than the
+    /// longest word.
     struct XAxisLabels {
         var ticks: [Tick]
         var every: Int
@@ -155,7 +156,11 @@ struct ChartPlotter {
             while every < ticks.count && !singleLinesFit(ticks, every: every) { every += 1 }
             return XAxisLabels(ticks: ticks, every: every, height: 18, maxWidth: widest, lineLimit: 1)
         }
-        let every = max(1, Int(saturating: (Self.minCategoryWidth / max(spacing, 0.1)).rounded(.up)))
+        // Show every n-th name, n as small as lets the longest word fit whole (words are not split).
+        let longestWord = ticks.flatMap { $0.label.split(separator: " ") }.map { labelWidth(String($0)) }.max() ?? 0
+        let needed = max(Self.minCategoryWidth, longestWord + 4)
+        let every = min(
+            max(1, ticks.count), max(1, Int(saturating: ((needed + 4) / max(spacing, 0.1)).rounded(.up))))
         let width = max(1, spacing * Double(every) - 4)
         let style = categoryStyle(lineLimit: Self.maxCategoryLines)
         let lines = ticks.enumerated().filter { $0.offset % every == 0 }.map {
@@ -193,9 +198,8 @@ struct ChartPlotter {
         for (index, tick) in layout.ticks.enumerated() where index % layout.every == 0 {
             if layout.lineLimit > 1 {
                 let label = TextBlock(plain: tick.label, style: categoryStyle(lineLimit: layout.lineLimit))
-                let box = Rect(
-                    x: tick.position - layout.maxWidth / 2, y: plot.maxY + 4, width: layout.maxWidth,
-                    height: layout.height)
+                let x = min(max(tick.position - layout.maxWidth / 2, margins.minX), margins.maxX - layout.maxWidth)
+                let box = Rect(x: x, y: plot.maxY + 4, width: layout.maxWidth, height: layout.height)
                 elements.append(.group(Group(label.draw(in: box, context: context), label: tick.label)))
                 continue
             }

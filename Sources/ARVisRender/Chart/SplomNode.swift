@@ -106,25 +106,37 @@ final class SplomNode: LayoutNode {
         return [.shape(Shape(path: path, stroke: Stroke(color: Theme.gridLine, width: 0.5)))]
     }
 
-    /// The numbers: each column's x ticks under the bottom row, each row's y ticks left of the first column.
+    /// The numbers: each column's x ticks under the bottom row, each row's y ticks left of the first
+    /// column; a number that would touch one already placed is left out, as Swift Charts resolves
+    /// colliding axis labels.
     private func numbers(xTicks: [[Tick]], yTicks: [[Tick]], grid: Rect, context: RenderContext) -> [Element] {
+        var placed: [Rect] = []
         var elements: [Element] = []
+        func place(_ text: String, in box: Rect, _ style: TextStyle) {
+            let width = TextBlock(plain: text, style: style).layout(width: nil, context).width
+            let x =
+                switch style.alignment {
+                case .center: box.midX - width / 2
+                case .trailing: box.maxX - width
+                case .leading: box.minX
+                }
+            let ink = Rect(x: x - 2, y: box.minY, width: width + 4, height: box.height)
+            guard !placed.contains(where: { $0.intersection(ink).width > 0 && $0.intersection(ink).height > 0 })
+            else { return }
+            placed.append(ink)
+            elements += TextBlock(plain: text, style: style).draw(in: box, context: context)
+        }
         var centred = Self.numberStyle
         centred.alignment = .center
-        for ticks in xTicks {
-            for tick in ticks {
-                elements += TextBlock(plain: tick.label, style: centred).draw(
-                    in: Rect(x: tick.position - 20, y: grid.maxY + 2, width: 40, height: 12), context: context)
-            }
+        for tick in xTicks.joined() {
+            place(tick.label, in: Rect(x: tick.position - 20, y: grid.maxY + 2, width: 40, height: 11), centred)
         }
         var trailing = Self.numberStyle
         trailing.alignment = .trailing
-        for ticks in yTicks {
-            for tick in ticks {
-                elements += TextBlock(plain: tick.label, style: trailing).draw(
-                    in: Rect(x: grid.minX - yNumbersWidth, y: tick.position - 6, width: yNumbersWidth - 3, height: 12),
-                    context: context)
-            }
+        for tick in yTicks.joined() {
+            place(
+                tick.label, in: Rect(x: grid.minX - yNumbersWidth, y: tick.position - 5.5, width: yNumbersWidth - 3, height: 11),
+                trailing)
         }
         return elements
     }
