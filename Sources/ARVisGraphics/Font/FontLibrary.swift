@@ -45,13 +45,37 @@ public final class FontLibrary: Sendable {
         }
         let found = Self.fallbackFont(in: directory)
         let fallback = found?.font
+        let emoji = Self.colorEmojiFont(in: directory)
         self.faces = faces.mapValues {
-            LoadedFace(font: $0.font.withFallback(fallback), needsSyntheticSlant: $0.needsSyntheticSlant)
+            LoadedFace(
+                font: $0.font.withFallback(fallback, colorEmoji: emoji?.font), needsSyntheticSlant: $0.needsSyntheticSlant)
         }
         let regular = try Self.load(
             FontFace(family: .sans, weight: .regular, isItalic: false), from: directory, cache: &files)
-        self.regular = LoadedFace(font: regular.font.withFallback(fallback), needsSyntheticSlant: false)
+        self.regular = LoadedFace(
+            font: regular.font.withFallback(fallback, colorEmoji: emoji?.font), needsSyntheticSlant: false)
         fallbackName = found?.file
+        colorEmojiName = emoji?.file
+    }
+
+    /// The colour emoji font drawing emoji as pictures, by file, when installed.
+    public let colorEmojiName: String?
+
+    /// Colour bitmap emoji fonts, best first: in the font directory, else where Debian's
+    /// `fonts-noto-color-emoji` puts it.
+    public static let colorEmojiFiles = [
+        "NotoColorEmoji.ttf", "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
+    ]
+
+    private static func colorEmojiFont(in directory: String) -> (file: String, font: ColorEmojiFont)? {
+        for file in colorEmojiFiles {
+            if let data = FileManager.default.contents(atPath: path(file, in: directory)),
+                let font = ColorEmojiFont(bytes: [UInt8](data))
+            {
+                return (file, font)
+            }
+        }
+        return nil
     }
 
     /// The symbol or emoji font drawing what DejaVu lacks (emoji, more symbols), by file, when installed.

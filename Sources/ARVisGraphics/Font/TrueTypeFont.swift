@@ -27,11 +27,30 @@ public struct TrueTypeFont: Sendable {
         init(_ font: TrueTypeFont) { self.font = font }
     }
 
-    /// This font, with `font` drawing the scalars it has no glyph for.
-    public func withFallback(_ font: TrueTypeFont?) -> TrueTypeFont {
+    /// The colour emoji font that draws emoji in place of this font's glyphs, if one was given.
+    public private(set) var colorEmoji: ColorEmojiBox?
+
+    /// A colour emoji font, boxed so a font can hold one.
+    public final class ColorEmojiBox: Sendable {
+        /// The colour emoji font.
+        public let font: ColorEmojiFont
+        init(_ font: ColorEmojiFont) { self.font = font }
+    }
+
+    /// This font, with `font` drawing the scalars it has no glyph for and `colorEmoji` the emoji.
+    public func withFallback(_ font: TrueTypeFont?, colorEmoji: ColorEmojiFont? = nil) -> TrueTypeFont {
         var copy = self
         copy.fallback = font.map(FallbackFont.init)
+        copy.colorEmoji = colorEmoji.map(ColorEmojiBox.init)
         return copy
+    }
+
+    /// The colour emoji glyphs that draw `character`, when a colour emoji font is set and has them.
+    public func emoji(for character: Character) -> ColorEmojiFont.Cluster? { colorEmoji?.font.cluster(character) }
+
+    /// Whether `text` may hold an emoji the colour emoji font draws (every emoji has a scalar from U+203C up).
+    public func mayHoldEmoji(_ text: some StringProtocol) -> Bool {
+        colorEmoji != nil && text.unicodeScalars.contains { $0.value >= 0x203C }
     }
 
     /// The fallback font when it, and not this font, has a glyph for `scalar`.
@@ -116,7 +135,7 @@ public struct TrueTypeFont: Sendable {
         return Double(value)
     }
 
-    private static func tableDirectory(_ reader: ByteReader) -> [String: Int]? {
+    static func tableDirectory(_ reader: ByteReader) -> [String: Int]? {
         guard let version = reader.u32(0), version == 0x0001_0000 || version == 0x7472_7565,
             let count = reader.u16(4)
         else { return nil }
@@ -145,11 +164,20 @@ public struct TrueTypeFont: Sendable {
         Double(advances[min(Int(glyph), advances.count - 1)])
     }
 
-    /// The width of `text` set at `size` points, in points, with kerning.
+    /// The width of `text` set at `size` points, in points, with kerning; emoji the colour emoji
+    /// font draws take its advance.
     public func width(of text: some StringProtocol, size: Double) -> Double {
+        guard mayHoldEmoji(text) else { return width(ofScalars: text.unicodeScalars, size: size) }
+        return text.reduce(0) { sum, character in
+            sum + (emoji(for: character).map { $0.advance * size }
+                ?? width(ofScalars: character.unicodeScalars, size: size))
+        }
+    }
+
+    private func width(ofScalars scalars: some Sequence<Unicode.Scalar>, size: Double) -> Double {
         var units = 0.0
         var previous: UInt16?
-        for scalar in text.unicodeScalars {
+        for scalar in scalars {
             if let other = fallback(for: scalar) {
                 units += other.advance(ofGlyph: other.glyph(for: scalar)) * unitsPerEm / other.unitsPerEm
                 previous = nil
@@ -330,7 +358,7 @@ private enum GlyphOutline {
 }
 
 /// The `cmap` lookup: format 12 (full Unicode) or format 4 (Basic Multilingual Plane).
-private enum CharacterMap: Sendable {
+enum CharacterMap: Sendable {
     case segments(
         end: [UInt32], start: [UInt32], delta: [Int32], rangeOffsetAt: [Int], rangeOffset: [UInt16], bytes: [UInt8])
     case groups(start: [UInt32], end: [UInt32], glyph: [UInt32])

@@ -135,7 +135,8 @@ final class Canvas {
         var placed: [(GlyphOutline, Point)] = []
         var outline = Path()
         var previous: UInt16?
-        for scalar in run.text.unicodeScalars {
+        var emojiPictures: [(ColorEmojiFont.Bitmap, UInt16, Double)] = []
+        func drawScalar(_ scalar: Unicode.Scalar) {
             // A scalar DejaVu lacks comes from the fallback font, without kerning across the two.
             let fallback = font.fallback(for: scalar)
             let source = fallback ?? font
@@ -153,10 +154,34 @@ final class Canvas {
             }
             pen += source.advance(ofGlyph: glyph) * scale
         }
+        let characters: [Substring] =
+            font.mayHoldEmoji(run.text) ? run.text.map { Substring(String($0)) } : [Substring(run.text)]
+        for piece in characters {
+            // An emoji the colour emoji font has is its pictures, at the pen, one per glyph.
+            if piece.count == 1, let character = piece.first, let emoji = font.emoji(for: character),
+                let colorFont = font.colorEmoji?.font
+            {
+                var x = pen
+                for glyph in emoji.glyphs {
+                    if let bitmap = colorFont.bitmap(ofGlyph: glyph) { emojiPictures.append((bitmap, glyph, x)) }
+                    x += colorFont.advance(ofGlyph: glyph) * run.size
+                }
+                pen += emoji.advance * run.size
+                previous = nil
+                continue
+            }
+            for scalar in piece.unicodeScalars { drawScalar(scalar) }
+        }
         if simple {
             fillGlyphs(placed, color)
         } else {
             fill(outline.flattened(tolerance: 0.08), color)
+        }
+        if let colorFont = font.colorEmoji?.font {
+            for (bitmap, glyph, x) in emojiPictures {
+                drawEmoji(bitmap, glyph: glyph, font: colorFont, at: Point(x, run.origin.y), size: run.size,
+                    transform: transform, opacity: opacity)
+            }
         }
         if run.isUnderlined {
             let thickness = max(0.5, run.size / 14)
@@ -164,6 +189,23 @@ final class Canvas {
                 x: run.origin.x, y: run.origin.y + run.size * 0.12, width: pen - run.origin.x, height: thickness)
             fill(Path.rect(line).applying(transform).flattened(), color)
         }
+    }
+
+    /// An emoji's picture, its top left corner at its bearings from the pen on the baseline.
+    private func drawEmoji(
+        _ bitmap: ColorEmojiFont.Bitmap, glyph: UInt16, font: ColorEmojiFont, at origin: Point, size: Double,
+        transform: Transform, opacity: Double
+    ) {
+        let key = "emoji:\(glyph)"
+        if pictures[key] == nil { pictures[key] = try? RasterImage(decoding: bitmap.png) }
+        guard let picture = pictures[key] ?? nil else { return }
+        let scale = size / font.pixelsPerEm
+        let frame = Rect(
+            x: origin.x + bitmap.bearingX * scale, y: origin.y - bitmap.bearingY * scale,
+            width: Double(picture.width) * scale, height: Double(picture.height) * scale)
+        let toPixels = transform.concatenating(Transform(a: scale, b: 0, c: 0, d: scale, tx: frame.minX, ty: frame.minY))
+        guard let paint = PicturePaint(picture, toPixels: toPixels, opacity: opacity) else { return }
+        fill(Path.rect(frame).applying(transform).flattened(tolerance: 0.1), paint)
     }
 
     private func cachedGlyph(

@@ -43,7 +43,8 @@ struct ImageNode: LayoutNode {
     }
 }
 
-/// `sfSymbol`: a matching DejaVu glyph in the symbol's multicolour tint, or a labelled placeholder.
+/// `sfSymbol`: the symbol drawn as our own vector shape (``SymbolArt``), or, for a name not in its
+/// table, a visible stand-in: a rounded outline holding the name's initial.
 struct SymbolNode: LayoutNode {
     let symbol: Component.SFSymbol
 
@@ -54,35 +55,26 @@ struct SymbolNode: LayoutNode {
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
-        let font = context.fonts.font(for: .regular)
-        var elements: [Element]
-        if symbol.name.hasPrefix("thermometer") {
-            elements = SymbolArt.thermometer(in: rect, withSun: symbol.name.contains("sun"))
-        } else if symbol.name.hasPrefix("tornado") {
-            elements = SymbolArt.tornado(in: rect)
-        } else if let (character, color) = SymbolArt.glyph(for: symbol.name, in: font) {
-            let width = font.width(of: String(character), size: pointSize)
-            let baseline = rect.midY + pointSize * 0.36
-            elements = [
-                .text(
-                    TextRun(
-                        String(character), at: Point(rect.midX - width / 2, baseline), size: pointSize, color: color))
-            ]
-        } else {
-            let initial = String(symbol.name.prefix(1)).uppercased()
-            let width = font.width(of: initial, size: pointSize * 0.6)
-            elements = [
-                .shape(
-                    Shape(
-                        path: .roundedRect(rect.inset(top: 1, left: 1, bottom: 1, right: 1), radius: pointSize * 0.25),
-                        stroke: Stroke(color: Theme.placeholderInk, width: max(1, pointSize / 17)))),
-                .text(
-                    TextRun(
-                        initial, at: Point(rect.midX - width / 2, rect.midY + pointSize * 0.22), size: pointSize * 0.6,
-                        color: Theme.placeholderInk)),
-            ]
-        }
+        let side = min(rect.width, rect.height)
+        let square = Rect(x: rect.midX - side / 2, y: rect.midY - side / 2, width: side, height: side)
+        let elements = SymbolArt.draw(symbol.name, in: square, ink: Theme.primary) ?? fallback(in: rect, context)
         return [.group(Group(elements, label: symbol.name))]
+    }
+
+    private func fallback(in rect: Rect, _ context: RenderContext) -> [Element] {
+        let font = context.fonts.font(for: .regular)
+        let initial = String(symbol.name.prefix(1)).uppercased()
+        let width = font.width(of: initial, size: pointSize * 0.6)
+        return [
+            .shape(
+                Shape(
+                    path: .roundedRect(rect.inset(top: 1, left: 1, bottom: 1, right: 1), radius: pointSize * 0.25),
+                    stroke: Stroke(color: Theme.placeholderInk, width: max(1, pointSize / 17)))),
+            .text(
+                TextRun(
+                    initial, at: Point(rect.midX - width / 2, rect.midY + pointSize * 0.22), size: pointSize * 0.6,
+                    color: Theme.placeholderInk)),
+        ]
     }
 }
 

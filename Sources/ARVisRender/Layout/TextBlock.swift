@@ -220,17 +220,28 @@ final class TextBlock: LayoutNode {
     /// The text with characters the font cannot draw replaced by a stand-in, and emoji presentation
     /// selectors dropped, so measuring and drawing agree in every output.
     static func substitutingUncovered(_ text: String, _ font: TrueTypeFont) -> String {
-        // Presentation selectors, joiners and skin-tone modifiers (U+1F3FB–1F3FF) change how an
-        // emoji looks in a colour emoji font; drawn alone they would be boxes or swatches.
-        func isDropped(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.value == 0xFE0F || scalar.value == 0x200D || (0x1F3FB...0x1F3FF).contains(scalar.value)
-        }
-        guard text.unicodeScalars.contains(where: { isDropped($0) || $0.value > 0x2000 && !font.covers($0) }) else {
+        guard text.unicodeScalars.contains(where: { isEmojiModifier($0) || $0.value > 0x2000 && !font.covers($0) }) else {
             return text
         }
+        if font.mayHoldEmoji(text) {
+            // Emoji the colour emoji font draws stay whole, modifiers and joiners included.
+            return text.map { font.emoji(for: $0) != nil ? String($0) : substitutingScalars(String($0), font) }
+                .joined()
+        }
+        return substitutingScalars(text, font)
+    }
+
+    /// Presentation selectors, joiners and skin-tone modifiers (U+1F3FB–1F3FF): they change how an
+    /// emoji looks in a colour emoji font; drawn alone they would be boxes or swatches.
+    private static func isEmojiModifier(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0xFE0F || scalar.value == 0x200D || (0x1F3FB...0x1F3FF).contains(scalar.value)
+    }
+
+    /// The text with emoji modifiers dropped and scalars the font lacks replaced by their stand-ins.
+    private static func substitutingScalars(_ text: String, _ font: TrueTypeFont) -> String {
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if isDropped(scalar) { continue }
+            if isEmojiModifier(scalar) { continue }
             if scalar.value > 0x2000, !font.covers(scalar), let substitute = substitutes[scalar] {
                 result.append(contentsOf: substitute.unicodeScalars)
             } else {
