@@ -75,8 +75,8 @@ struct ChartPlotter {
         elements += gridLines(xTicks: xHidden ? [] : xAxis.ticks, yTicks: yLabels)
         let drawn = drawMarks()
         // Marks are not clipped at the plot, as in Swift Charts: a curve that overshoots its points
-        // stays whole instead of showing a gap. Only the chart's own frame bounds them.
-        elements.append(.group(Group(drawn.flatMap { $0.elements }, clip: .rect(frame))))
+        // and a symbol on the plot's edge stay whole. Only the widget's area bounds them.
+        elements.append(.group(Group(drawn.flatMap { $0.elements }, clip: .rect(margins))))
         if !yHidden { elements += yAxisLabels(yLabels, width: yLabelWidth) }
         if !xHidden { elements += xAxisLabels(xAxis) }
         elements += legendElements(legend)

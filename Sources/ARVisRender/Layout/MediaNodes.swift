@@ -78,32 +78,80 @@ struct SymbolNode: LayoutNode {
     }
 }
 
-/// `audio`: the title above a player bar (a real `<audio>` in HTML).
+/// `audio`: iARVis's player card — a white card (12 pt corners, soft shadow, 16 pt inside and out)
+/// with the title centred in 18 pt medium rounded type over a red-tinted slider, the times in 14 pt
+/// monospaced type and a `play.circle` between them (a real `<audio>` in HTML).
 struct AudioNode: LayoutNode {
     let audio: Component.Audio
-    private let barHeight = 44.0
+    private let inset = 16.0
+    private let sliderHeight = 28.0, rowHeight = 30.0, spacing = 4.0
 
     private func title(_ context: RenderContext) -> TextBlock {
         TextBlock(
             plain: audio.title ?? Placeholder.fileName(audio.url),
-            style: TextStyle(size: 15, weight: .semibold, lineLimit: 1))
+            style: TextStyle(size: 18, weight: .medium, design: .rounded, alignment: .center))
+    }
+
+    /// The card's content width: the title's, and the slider's 32 pt more (as iARVis sizes it).
+    private func contentWidth(_ proposal: Proposal, _ context: RenderContext) -> Double {
+        let room = max(40, (proposal.width ?? 480) - 4 * inset)
+        return min(room, title(context).layout(width: max(8, room - 32), context).width + 32)
     }
 
     func size(for proposal: Proposal, in context: RenderContext) -> Size {
-        let width = min(proposal.width ?? 360, 480)
+        let width = contentWidth(proposal, context)
+        let titleHeight = title(context).size(for: Proposal(width: width, height: nil), in: context).height
         return Size(
-            width: width,
-            height: title(context).size(for: Proposal(width: width, height: nil), in: context).height + 6 + barHeight)
+            width: width + 4 * inset, height: titleHeight + spacing + sliderHeight + 2 + rowHeight + 4 * inset)
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {
+        let card = rect.inset(top: inset, left: inset, bottom: inset, right: inset)
+        let content = card.inset(top: inset, left: inset, bottom: inset, right: inset)
         let heading = title(context)
-        let titleHeight = heading.size(for: Proposal(width: rect.width, height: nil), in: context).height
-        let bar = Rect(x: rect.minX, y: rect.minY + titleHeight + 6, width: rect.width, height: barHeight)
-        let chrome = Placeholder.playerBar(in: bar, context: context)
-        return heading.draw(
-            in: Rect(x: rect.minX, y: rect.minY, width: rect.width, height: titleHeight), context: context)
-            + [.media(MediaItem(kind: .audio, frame: bar, url: audio.url, fallback: chrome))]
+        let titleHeight = heading.size(for: Proposal(width: content.width, height: nil), in: context).height
+        let player = Rect(
+            x: content.minX, y: content.minY + titleHeight + spacing, width: content.width,
+            height: sliderHeight + 2 + rowHeight)
+        var elements = Self.shadow(of: card, radius: 12)
+        elements.append(.shape(Shape(path: .roundedRect(card, radius: 12), fill: .white)))
+        elements += heading.draw(
+            in: Rect(x: content.minX, y: content.minY, width: content.width, height: titleHeight), context: context)
+        elements.append(.media(MediaItem(kind: .audio, frame: player, url: audio.url, fallback: controls(in: player, context))))
+        return elements
+    }
+
+    /// The slider (at its start) and the row of times around the play button.
+    private func controls(in rect: Rect, _ context: RenderContext) -> [Element] {
+        let track = Rect(x: rect.minX, y: rect.minY + sliderHeight / 2 - 2, width: rect.width, height: 4)
+        let thumb = Point(rect.minX + sliderHeight / 2, rect.minY + sliderHeight / 2)
+        var elements: [Element] = [
+            .shape(Shape(path: .roundedRect(track, radius: 2), fill: DrawingColor(red: 120, green: 120, blue: 128, opacity: 0.2))),
+            .shape(Shape(path: .circle(center: Point(thumb.x, thumb.y + 1), radius: 14.5), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.1))),
+            .shape(Shape(path: .circle(center: thumb, radius: 14), fill: .white)),
+        ]
+        let row = Rect(x: rect.minX, y: rect.minY + sliderHeight + 2, width: rect.width, height: rowHeight)
+        let time = TextStyle(size: 14, weight: .medium, design: .monospaced, lineLimit: 1)
+        var trailing = time
+        trailing.alignment = .trailing
+        elements += TextBlock(plain: "00:00", style: time).draw(
+            in: Rect(x: row.minX, y: row.midY - 9, width: row.width / 2, height: 18), context: context)
+        elements += TextBlock(plain: "--:--", style: trailing).draw(
+            in: Rect(x: row.midX, y: row.midY - 9, width: row.width / 2, height: 18), context: context)
+        let button = Rect(x: row.midX - 18, y: row.midY - 18, width: 36, height: 36)
+        elements += SymbolArt.draw("play.circle", in: button, ink: Theme.primary.fading(0.7)) ?? []
+        return elements
+    }
+
+    /// A soft shadow around a card: rings of faint black, widest faintest (SwiftUI's radius-10 shadow).
+    static func shadow(of card: Rect, radius: Double) -> [Element] {
+        stride(from: 8.0, through: 2.0, by: -2.0).map { spread in
+            .shape(
+                Shape(
+                    path: .roundedRect(
+                        card.inset(top: -spread, left: -spread, bottom: -spread, right: -spread), radius: radius + spread),
+                    fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.02)))
+        }
     }
 }
 
@@ -153,13 +201,19 @@ struct VideoNode: LayoutNode {
                         ],
                         clip: .roundedRect(rect, radius: 12))))
         }
-        chrome += Placeholder.playButton(
-            center: Point(rect.midX, rect.midY), radius: min(32, rect.height / 4), youTube: youTubeID != nil)
-        let caption = TextBlock(
-            plain: youTubeID != nil ? "YouTube" : Placeholder.fileName(video.url),
-            style: TextStyle(size: 13, color: .white, lineLimit: 1))
-        let captionRect = Rect(x: rect.minX + 12, y: rect.maxY - 28, width: max(0, rect.width - 24), height: 20)
-        chrome += caption.draw(in: captionRect, context: context)
+        if youTubeID != nil {
+            // iARVis's YouTube thumbnail: a 50 pt dark circle with `play.fill` over the picture.
+            let center = Point(rect.midX, rect.midY)
+            chrome.append(.shape(Shape(path: .circle(center: center, radius: 25), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.8))))
+            chrome += SymbolArt.draw(
+                "play.fill", in: Rect(x: center.x - 12, y: center.y - 12, width: 24, height: 24), ink: .white) ?? []
+        } else {
+            chrome += Placeholder.playButton(center: Point(rect.midX, rect.midY), radius: min(32, rect.height / 4))
+            let caption = TextBlock(
+                plain: Placeholder.fileName(video.url), style: TextStyle(size: 13, color: .white, lineLimit: 1))
+            let captionRect = Rect(x: rect.minX + 12, y: rect.maxY - 28, width: max(0, rect.width - 24), height: 20)
+            chrome += caption.draw(in: captionRect, context: context)
+        }
         if youTubeID != nil {
             return [.group(Group(chrome, link: LinkPolicy.navigable(video.url), label: "YouTube video \(video.url)"))]
         }

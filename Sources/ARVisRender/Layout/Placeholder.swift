@@ -48,52 +48,17 @@ enum Placeholder {
         return elements
     }
 
-    /// A round play button; red rounded for YouTube.
-    static func playButton(center: Point, radius: Double, youTube: Bool) -> [Element] {
-        let background: Path =
-            youTube
-            ? .roundedRect(
-                Rect(x: center.x - radius * 1.4, y: center.y - radius, width: radius * 2.8, height: radius * 2),
-                radius: radius * 0.5)
-            : .circle(center: center, radius: radius)
-        let fill = youTube ? DrawingColor(red: 255, green: 0, blue: 0) : DrawingColor.white.fading(0.9)
+    /// A round white play button.
+    static func playButton(center: Point, radius: Double) -> [Element] {
         var triangle = Path()
         triangle.move(to: Point(center.x - radius * 0.35, center.y - radius * 0.45))
         triangle.line(to: Point(center.x + radius * 0.5, center.y))
         triangle.line(to: Point(center.x - radius * 0.35, center.y + radius * 0.45))
         triangle.close()
         return [
-            .shape(Shape(path: background, fill: fill)), .shape(Shape(path: triangle, fill: youTube ? .white : .black)),
+            .shape(Shape(path: .circle(center: center, radius: radius), fill: DrawingColor.white.fading(0.9))),
+            .shape(Shape(path: triangle, fill: .black)),
         ]
-    }
-
-    /// An audio player bar: a play button, a progress track and times.
-    static func playerBar(in rect: Rect, context: RenderContext) -> [Element] {
-        var elements: [Element] = [
-            .shape(Shape(path: .roundedRect(rect, radius: rect.height / 2), fill: Theme.tertiaryFill))
-        ]
-        let radius = rect.height / 2 - 6
-        let center = Point(rect.minX + rect.height / 2, rect.midY)
-        elements.append(.shape(Shape(path: .circle(center: center, radius: radius), fill: Theme.accent)))
-        var triangle = Path()
-        triangle.move(to: Point(center.x - radius * 0.35, center.y - radius * 0.45))
-        triangle.line(to: Point(center.x + radius * 0.5, center.y))
-        triangle.line(to: Point(center.x - radius * 0.35, center.y + radius * 0.45))
-        triangle.close()
-        elements.append(.shape(Shape(path: triangle, fill: .white)))
-        let trackStart = rect.minX + rect.height + 4
-        let trackEnd = rect.maxX - 56
-        if trackEnd > trackStart {
-            elements.append(
-                .shape(
-                    Shape(
-                        path: .roundedRect(
-                            Rect(x: trackStart, y: rect.midY - 2, width: trackEnd - trackStart, height: 4), radius: 2),
-                        fill: Theme.separator)))
-            elements.append(
-                .text(TextRun("0:00", at: Point(trackEnd + 10, rect.midY + 5), size: 13, color: Theme.secondary)))
-        }
-        return elements
     }
 }
 
