@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "ARVisRenderTests",
             dependencies: ["ARVisRender", "ARVisTestSupport"],
-            exclude: ["Golden"],
+            exclude: ["Golden", "LookSpecs"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

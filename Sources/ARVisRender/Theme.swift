@@ -34,7 +34,7 @@ enum Theme {
         DrawingColor(unitRed: rgba.red, green: rgba.green, blue: rgba.blue, opacity: rgba.alpha)
     }
 
-    /// The DejaVu face nearest to an iARVis weight and design (rounded → Sans, monospaced → Mono, serif → Serif).
+    /// The face nearest to an iARVis weight and design (default and rounded → Sans, monospaced → Mono, serif → Serif).
     static func face(weight: FontWeight, design: FontDesign, italic: Bool = false) -> FontFace {
         let family: FontFace.Family =
             switch design {
@@ -45,7 +45,9 @@ enum Theme {
         let faceWeight: FontFace.Weight =
             switch weight {
             case .ultraLight, .thin, .light: .light
-            case .regular, .medium: .regular
+            case .regular: .regular
+            case .medium: .medium
+            case .semibold: .semibold
             default: .bold
             }
         return FontFace(family: family, weight: faceWeight, isItalic: italic)

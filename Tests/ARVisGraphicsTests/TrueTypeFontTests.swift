@@ -7,9 +7,12 @@ import Testing
 
 struct TrueTypeFontTests {
     static let fonts = try? FontLibrary.standard()
+    /// DejaVu Sans Book itself, whichever sans-serif face the library chose.
+    static let dejaVu = fonts.flatMap { FileManager.default.contents(atPath: $0.directory + "/DejaVuSans.ttf") }
+        .flatMap { TrueTypeFont(bytes: [UInt8]($0)) }
 
     @Test func readsMetricsAndCharacterMapLikeFontTools() throws {
-        let font = try #require(Self.fonts).font(for: .regular)
+        let font = try #require(Self.dejaVu)
         // Values read from DejaVuSans.ttf with fontTools.
         #expect(font.unitsPerEm == 2048)
         #expect(font.ascender == 1901 && font.descender == -483 && font.lineGap == 0)
@@ -25,7 +28,7 @@ struct TrueTypeFontTests {
     /// The enclosed area of a glyph's flattened outline matches fontTools' AreaPen within 0.5 %.
     @Test(arguments: [("A", 678_360.0), ("Å", 810_845.75), ("o", 538_210.25)])
     func outlinesEncloseTheRightArea(character: Character, expected: Double) throws {
-        let font = try #require(Self.fonts).font(for: .regular)
+        let font = try #require(Self.dejaVu)
         let outline = font.outline(ofGlyph: font.glyph(for: character.unicodeScalars.first!))
         var area = 0.0
         for polyline in outline.flattened(tolerance: 0.5) {
@@ -70,5 +73,51 @@ struct TrueTypeFontTests {
             guard let error = error as? GraphicsError else { return false }
             return error.code == .fontMissing && error.message.contains("fonts-dejavu-core")
         }
+    }
+}
+
+/// OpenType fonts with `CFF ` outlines (Debian's `fonts-inter`), read like fontTools reads them.
+struct CFFOutlineTests {
+    static let inter: [String: TrueTypeFont] = Dictionary(
+        uniqueKeysWithValues: ["Inter-Regular.otf", "Inter-SemiBold.otf"].compactMap { name in
+            FileManager.default.contents(atPath: "/usr/share/fonts/opentype/inter/" + name)
+                .flatMap { TrueTypeFont(bytes: [UInt8]($0)) }.map { (name, $0) }
+        })
+
+    /// Net enclosed areas from fontTools' AreaPen on Inter 4.0 beta 7, within 0.5 %.
+    @Test(
+        .enabled(if: inter.count == 2, "fonts-inter is not installed"),
+        arguments: [
+            ("Inter-Regular.otf", "a", 1_002_465.55), ("Inter-Regular.otf", "8", 1_317_071.7),
+            ("Inter-Regular.otf", "&", 1_412_664.3), ("Inter-Regular.otf", "@", 2_167_448.8),
+            ("Inter-SemiBold.otf", "B", 2_031_690.05), ("Inter-SemiBold.otf", "o", 1_282_455.2),
+        ])
+    func cubicOutlinesEncloseTheRightArea(file: String, character: Character, expected: Double) throws {
+        let font = try #require(Self.inter[file])
+        let outline = font.outline(ofGlyph: font.glyph(for: character.unicodeScalars.first!))
+        var area = 0.0
+        for polyline in outline.flattened(tolerance: 0.5) {
+            let points = polyline.points
+            for index in points.indices {
+                let a = points[index]
+                let b = points[(index + 1) % points.count]
+                area += a.x * b.y - b.x * a.y
+            }
+        }
+        #expect(abs(abs(area / 2) - expected) / expected < 0.005, "\(area / 2)")
+    }
+
+    @Test(.enabled(if: inter.count == 2, "fonts-inter is not installed"))
+    func readsOpenTypeMetrics() throws {
+        let font = try #require(Self.inter["Inter-Regular.otf"])
+        #expect(font.unitsPerEm == 2816 && font.ascender == 2728 && font.descender == -680)
+        #expect(abs(font.width(of: "Hello, world", size: 2816) - 15752) < 1e-9)
+    }
+
+    @Test func damagedCompactFontTablesAreRefused() {
+        // An OpenType header naming a CFF table that is not there.
+        var bytes: [UInt8] = [0x4F, 0x54, 0x54, 0x4F, 0, 1, 0, 16, 0, 0, 0, 0]
+        bytes += Array("CFF ".utf8) + [0, 0, 0, 0, 0, 0, 0, 28, 0, 0, 0, 4] + [1, 0, 4, 2]
+        #expect(TrueTypeFont(bytes: bytes) == nil)
     }
 }

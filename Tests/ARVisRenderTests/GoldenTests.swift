@@ -5,16 +5,29 @@ import ARVisTestSupport
 import Foundation
 import Testing
 
-/// The team's examples render to exactly the committed SVGs in `Golden/`.
+/// The team's examples, and the specs of `LookSpecs/` (one per way iARVis's look is checked: tables,
+/// charts in wide cards, long category names, annotations, symbols and emoji, a scatter-plot matrix,
+/// media), render to exactly the committed SVGs in `Golden/`.
 ///
+/// The files are drawn in Inter with Noto Color Emoji (Debian's `fonts-inter` and
+/// `fonts-noto-color-emoji`); where they are not installed text measures differently, so the
+/// comparison is skipped with a message.
 /// After a deliberate rendering change, regenerate them with
 /// `ARVIS_UPDATE_GOLDEN=1 swift test --filter GoldenTests` and review the diff.
 struct GoldenTests {
-    static let examples = Corpus.examples.filter { $0.pathExtension == "json" }
+    static let lookSpecs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("LookSpecs")
+    static let examples =
+        Corpus.examples.filter { $0.pathExtension == "json" }
+        + ((try? FileManager.default.contentsOfDirectory(at: lookSpecs, includingPropertiesForKeys: nil)) ?? [])
+        .filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+    static let fonts = try? FontLibrary.standard()
+    static let drawnInInter = fonts?.sansName == "Inter" && fonts?.colorEmojiName != nil
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     static let updating = ProcessInfo.processInfo.environment["ARVIS_UPDATE_GOLDEN"] == "1"
 
-    @Test(arguments: examples)
+    @Test(
+        .enabled(if: drawnInInter, "skipped: the golden files are drawn in Inter and Noto Color Emoji (apt-get install fonts-inter fonts-noto-color-emoji)"),
+        arguments: examples)
     func matchesGoldenSVG(_ example: URL) throws {
         let renderer = try Renderer()
         let document = try SpecReader.decode(try Data(contentsOf: example))

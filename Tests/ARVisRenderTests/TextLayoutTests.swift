@@ -61,9 +61,30 @@ struct TextBlockTests {
         #expect(
             TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font.withFallback(nil))
                 == "ok \u{1F44D} ☛")
+        let textOnly = font.withFallback(font.fallback?.font)
         #expect(
-            TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font)
+            TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", textOnly)
                 == (font.fallback == nil ? "ok \u{1F44D} ☛" : "ok \u{1F44D} \u{1F449}"))
+        if font.colorEmoji != nil {
+            #expect(
+                TextBlock.substitutingUncovered("ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", font)
+                    == "ok \u{1F44D}\u{1F3FD} \u{1F449}\u{1F3FF}", "a colour emoji font keeps skin tones")
+        }
+    }
+
+    /// With a colour emoji font installed (`.ci/run` installs Debian's fonts-noto-color-emoji), an
+    /// emoji is measured by its picture's advance, modifiers and joiners included.
+    @Test(
+        .enabled(
+            if: Self.context?.fonts.colorEmojiName != nil,
+            "skipped: no colour emoji font installed (apt-get install fonts-noto-color-emoji)"))
+    func colourEmojiAreMeasuredWhole() throws {
+        let context = try #require(Self.context)
+        let font = context.fonts.font(for: .regular)
+        let emoji = try #require(font.emoji(for: "👨‍👩‍👧"))
+        #expect(emoji.glyphs.count == 1)
+        #expect(abs(font.width(of: "👨‍👩‍👧", size: 20) - emoji.advance * 20) < 1e-9)
+        #expect(abs(font.width(of: "a👉🏻", size: 20) - font.width(of: "a", size: 20) - emoji.advance * 20) < 1e-9)
     }
 
     @Test func lineLimitEndsInAnEllipsis() throws {
@@ -98,7 +119,8 @@ struct TextBlockTests {
             "skipped: no symbol font installed (apt-get install fonts-symbola)"))
     func emojiComeFromTheFallbackFontWhenOneIsInstalled() throws {
         let context = try #require(Self.context)
-        let font = context.fonts.font(for: .regular)
+        let withEmoji = context.fonts.font(for: .regular)
+        let font = withEmoji.withFallback(withEmoji.fallback?.font)
         let rocket: Unicode.Scalar = "\u{1F680}"
         #expect(font.glyph(for: rocket) == 0 && font.covers(rocket))
         let fallback = try #require(font.fallback(for: rocket))

@@ -19,6 +19,7 @@ struct WidgetLookTests {
                 case .text(let run): texts.append((run, transform))
                 case .shape(let shape): shapes.append((shape, transform))
                 case .group(let group): collect(group.elements, transform.concatenating(group.transform))
+                case .media(let media): collect(media.fallback, transform)
                 default: break
                 }
             }
@@ -73,13 +74,15 @@ struct WidgetLookTests {
         let names = (1...8).map { "Apple MacBook Pro 16-inch (\($0)/32)" }
         let flat = Flat(try Self.widget(Self.barChart(names, width: 420)))
         #expect(!flat.hasTurnedText)
-        let labels = flat.texts.map(\.run.text).filter { $0.contains("Apple") || $0.contains("/32") }
-        #expect(!labels.isEmpty)
-        for text in flat.texts.map(\.run.text) where text.contains("…") {
-            #expect(text.hasSuffix("…") && text.filter { $0 == "…" }.count == 1, "cut only at its end: \(text)")
+        let words = Set(names.flatMap { $0.split(separator: " ") })
+        let labels = flat.texts.map(\.run.text).filter { $0.contains("Apple") || $0.contains("/32") || $0.contains("inch") }
+        #expect(flat.texts.filter { $0.run.text.hasPrefix("Apple") }.count >= 4, "at least every other name shown")
+        for label in labels {
+            for word in label.split(separator: " ") {
+                #expect(words.contains(word) || word.hasSuffix("…"), "\(word) in \(label) is whole or ends in …")
+            }
+            if label.contains("…") { #expect(label.hasSuffix("…") && label.filter { $0 == "…" }.count == 1) }
         }
-        let firstWords = flat.origins("Apple")
-        #expect(firstWords.count == 8, "every label keeps its first word whole")
     }
 
     @Test func categoryLabelsThatFitStayWholeOnOneLine() throws {
@@ -124,5 +127,90 @@ struct WidgetLookTests {
         }
         let lowestNumber = numberYs.max() ?? .infinity
         #expect(below.transform.apply(below.run.origin).y > lowestNumber, "the column names are under the grid")
+    }
+
+    @Test func theAudioPlayerIsIARVisCard() throws {
+        let flat = Flat(
+            try Self.widget(#"{"audio": {"title": "Introduction audio", "url": "https://example.org/a.mp3"}}"#))
+        let title = try #require(flat.texts.first { $0.run.text == "Introduction audio" })
+        #expect(title.run.size == 18 && title.run.face.weight == .medium)
+        let card = try #require(flat.shapes.first { $0.shape.fill == .white }, "a white card")
+        let shadows = flat.shapes.filter { ($0.shape.fill?.opacity ?? 1) < 0.05 && $0.shape.fill?.red == 0 }
+        #expect(!shadows.isEmpty, "with a soft shadow")
+        let times = flat.texts.filter { $0.run.text == "00:00" }
+        #expect(times.count == 1)
+        #expect(times.allSatisfy { $0.run.face.family == .mono && $0.run.size == 14 }, "\(times.map(\.run))")
+        _ = card
+    }
+
+    @Test func aYouTubeThumbnailHasA50PointDarkCircle() throws {
+        let drawing = try Self.widget(#"{"video": {"url": "https://youtu.be/D7WdO4DcHaA", "width": 480, "height": 270}}"#)
+        let flat = Flat(drawing)
+        let circles = flat.shapes.filter { shape in
+            guard let fill = shape.shape.fill, fill.red == 0, fill.opacity > 0.5 else { return false }
+            let points = shape.shape.path.flattened().flatMap(\.points)
+            let width = (points.map(\.x).max() ?? 0) - (points.map(\.x).min() ?? 0)
+            return abs(width - 50) < 0.5
+        }
+        #expect(circles.count == 1)
+        #expect(!flat.texts.contains { $0.run.text == "YouTube" }, "no caption iARVis does not draw")
+    }
+
+    @Test func aSymbolOnThePlotsEdgeIsDrawnWhole() throws {
+        let chart = """
+            {"chart": {"dataSources": [{"label": "default", "data": {"x": [0, 5, 10], "y": [0, 5, 10]}}],
+             "components": [{"type": "PointMark", "config": {"x": {"field": "x"}, "y": {"field": "y"},
+             "symbol": {"type": "Square"}, "symbolSize": {"width": 14, "height": 14}}}],
+             "styleConfiguration": {"maxWidth": 300, "maxHeight": 200}}}
+            """
+        let drawing = try Self.widget(chart, width: 400, height: 300)
+        // Every clip around the marks holds the whole of each marker.
+        func check(_ elements: [Element], clip: [Point]?) {
+            for element in elements {
+                switch element {
+                case .group(let group):
+                    check(group.elements, clip: group.clip?.flattened().flatMap(\.points) ?? clip)
+                case .shape(let shape) where shape.fill != nil && shape.stroke == nil:
+                    guard let clip, let minX = clip.map(\.x).min(), let maxX = clip.map(\.x).max() else { continue }
+                    let xs = shape.path.flattened().flatMap(\.points).map(\.x)
+                    if let low = xs.min(), let high = xs.max(), high - low < 20 {
+                        #expect(low >= minX - 0.01 && high <= maxX + 0.01, "a marker at \(low)…\(high) inside \(minX)…\(maxX)")
+                    }
+                default: break
+                }
+            }
+        }
+        check(drawing.elements, clip: nil)
+    }
+
+    @Test func xLabelsInANarrowPanelKeepApart() throws {
+        let chart = """
+            {"chart": {"dataSources": [{"label": "default", "data": {"x": [1000, 250000, 500000, 1000000], "y": [1, 2, 3, 4]}}],
+             "components": [{"type": "LineMark", "config": {"x": {"field": "x"}, "y": {"field": "y"}}}],
+             "styleConfiguration": {"maxWidth": 150, "maxHeight": 120}}}
+            """
+        let flat = Flat(try Self.widget(chart, width: 190, height: 200))
+        let baseline = flat.texts.map { $0.transform.apply($0.run.origin).y }.max() ?? 0
+        let fonts = try FontLibrary.standard()
+        let labels: [(Double, Double)] = flat.texts.filter { abs($0.transform.apply($0.run.origin).y - baseline) < 0.5 }
+            .map { text in
+                let x = text.transform.apply(text.run.origin).x
+                return (x, x + fonts.font(for: text.run.face).width(of: text.run.text, size: text.run.size))
+            }.sorted { $0.0 < $1.0 }
+        #expect(labels.count >= 2)
+        for (left, right) in zip(labels, labels.dropFirst()) { #expect(left.1 <= right.0, "\(left) and \(right) overlap") }
+    }
+
+    /// Text is set in Inter where Debian's fonts-inter is installed, with its medium and semibold weights.
+    @Test func mediumWeightIsNotRegular() throws {
+        let flat = Flat(try Self.widget(#"{"text": {"content": "Putuo", "fontStyle": {"size": 17, "weight": "medium"}}}"#))
+        let run = try #require(flat.texts.first { $0.run.text == "Putuo" })
+        #expect(run.run.face.weight == .medium)
+        let fonts = try FontLibrary.standard()
+        if fonts.sansName == "Inter" {
+            let medium = fonts.font(for: run.run.face).width(of: "Putuo", size: 17)
+            let regular = fonts.font(for: .regular).width(of: "Putuo", size: 17)
+            #expect(medium > regular, "Inter Medium is its own, wider face")
+        }
     }
 }

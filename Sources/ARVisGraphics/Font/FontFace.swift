@@ -1,31 +1,33 @@
 /// Which typeface a text run uses: a family, a weight and a slant.
 public struct FontFace: Sendable, Hashable {
-    /// The three DejaVu families.
+    /// The three families.
     public enum Family: String, Sendable, Hashable, CaseIterable {
-        /// DejaVu Sans, DejaVu Sans Mono and DejaVu Serif.
+        /// Inter (else DejaVu Sans), DejaVu Sans Mono and DejaVu Serif.
         case sans, mono, serif
 
         /// The CSS `font-family` list for SVG and HTML output.
         public var cssFamily: String {
             switch self {
-            case .sans: "'DejaVu Sans', Verdana, sans-serif"
+            case .sans: "Inter, 'DejaVu Sans', Verdana, sans-serif"
             case .mono: "'DejaVu Sans Mono', Menlo, monospace"
             case .serif: "'DejaVu Serif', Georgia, serif"
             }
         }
     }
 
-    /// The weights the DejaVu files provide.
+    /// The weights drawn: Inter has each; DejaVu draws medium as regular and semibold as bold.
     public enum Weight: Int, Sendable, Hashable, CaseIterable {
-        /// ExtraLight (200), Book (400) and Bold (700).
-        case light = 200
+        /// Light (300 in Inter, DejaVu's ExtraLight), regular, medium, semibold and bold.
+        case light = 300
         case regular = 400
+        case medium = 500
+        case semibold = 600
         case bold = 700
     }
 
     /// Sans, Mono or Serif.
     public var family: Family
-    /// Light, regular or bold.
+    /// Light, regular, medium, semibold or bold.
     public var weight: Weight
     /// Whether the face is italic (oblique).
     public var isItalic: Bool
@@ -37,8 +39,8 @@ public struct FontFace: Sendable, Hashable {
         self.isItalic = isItalic
     }
 
-    /// DejaVu Sans Book.
+    /// Sans regular.
     public static let regular = FontFace()
-    /// DejaVu Sans Bold.
+    /// Sans bold.
     public static let bold = FontFace(weight: .bold)
 }

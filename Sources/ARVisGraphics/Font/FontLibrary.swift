@@ -1,7 +1,9 @@
 import ARVisSupport
 import Foundation
 
-/// The DejaVu TrueType faces, loaded once from a font directory, for measuring and drawing text.
+/// The faces text is measured and drawn in, loaded once: Inter for sans-serif text when Debian's
+/// `fonts-inter` is installed (the freely licensed face nearest to SF Pro and SF Rounded), else
+/// DejaVu Sans; DejaVu Sans Mono and DejaVu Serif; a symbol font and a colour emoji font when present.
 ///
 /// ```swift
 /// let fonts = try FontLibrary.standard()
@@ -56,7 +58,11 @@ public final class FontLibrary: Sendable {
             font: regular.font.withFallback(fallback, colorEmoji: emoji?.font), needsSyntheticSlant: false)
         fallbackName = found?.file
         colorEmojiName = emoji?.file
+        sansName = Self.interDirectory(near: directory) == nil ? "DejaVu Sans" : "Inter"
     }
+
+    /// The sans-serif face in use: "Inter" or "DejaVu Sans".
+    public let sansName: String
 
     /// The colour emoji font drawing emoji as pictures, by file, when installed.
     public let colorEmojiName: String?
@@ -103,9 +109,47 @@ public final class FontLibrary: Sendable {
         return nil
     }
 
+    /// Folders searched for Inter's `.otf` files after the font directory.
+    public static let interDirectories = ["/usr/share/fonts/opentype/inter", "/usr/local/share/fonts/inter"]
+
+    /// The Inter file for each weight.
+    private static let interNames: [FontFace.Weight: String] = [
+        .light: "Light", .regular: "Regular", .medium: "Medium", .semibold: "SemiBold", .bold: "Bold",
+    ]
+
+    /// The folder holding Inter's regular and bold faces, if any.
+    private static func interDirectory(near directory: String) -> String? {
+        ([directory] + interDirectories).first {
+            FileManager.default.isReadableFile(atPath: $0 + "/Inter-Regular.otf")
+                && FileManager.default.isReadableFile(atPath: $0 + "/Inter-Bold.otf")
+        }
+    }
+
+    /// Inter for `face`: its own file, or the upright one slanted when the italic is missing.
+    private static func interFace(_ face: FontFace, in folder: String, cache: inout [String: TrueTypeFont]) throws
+        -> LoadedFace?
+    {
+        guard let name = interNames[face.weight] else { return nil }
+        let italic = name == "Regular" ? "Italic" : name + "Italic"
+        if face.isItalic, let font = try read("Inter-\(italic).otf", in: folder, cache: &cache) {
+            return LoadedFace(font: font, needsSyntheticSlant: false)
+        }
+        guard let font = try read("Inter-\(name).otf", in: folder, cache: &cache) else { return nil }
+        return LoadedFace(font: font, needsSyntheticSlant: face.isItalic)
+    }
+
     private static func load(_ face: FontFace, from directory: String, cache: inout [String: TrueTypeFont]) throws
         -> LoadedFace
     {
+        if face.family == .sans, let folder = interDirectory(near: directory),
+            let inter = try interFace(face, in: folder, cache: &cache)
+        {
+            return inter
+        }
+        // DejaVu has no medium or semibold: the nearer of Book and Bold stands in.
+        var face = face
+        if face.weight == .medium { face.weight = .regular }
+        if face.weight == .semibold { face.weight = .bold }
         for (name, slanted) in candidateFiles(face) {
             if let font = try read(name, in: directory, cache: &cache) {
                 return LoadedFace(font: font, needsSyntheticSlant: slanted)

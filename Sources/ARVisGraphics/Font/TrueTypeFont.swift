@@ -1,6 +1,7 @@
 import Foundation
 
-/// A TrueType font file: metrics, the character map and glyph outlines (`glyf` flavour).
+/// A TrueType or OpenType font file: metrics, the character map and glyph outlines (`glyf`
+/// quadratic outlines, or `CFF ` cubic ones).
 public struct TrueTypeFont: Sendable {
     private let bytes: [UInt8]
     /// Design units per em.
@@ -13,6 +14,8 @@ public struct TrueTypeFont: Sendable {
     private let characterMap: CharacterMap
     private let locations: [Int]
     private let glyfOffset: Int
+    /// The cubic outlines of an OpenType (`.otf`) font, which has no `glyf` table.
+    private let cff: CFFOutlines?
     /// Kerning pairs from the `kern` table (format 0), keyed by left glyph << 16 | right glyph.
     private let kerning: [UInt32: Int16]
     /// Whether a glyph starts any kerning pair, so most pairs skip the lookup.
@@ -64,7 +67,7 @@ public struct TrueTypeFont: Sendable {
         let reader = ByteReader(bytes: bytes)
         guard let tables = Self.tableDirectory(reader),
             let head = tables["head"], let hhea = tables["hhea"], let maxp = tables["maxp"],
-            let hmtx = tables["hmtx"], let cmap = tables["cmap"], let loca = tables["loca"], let glyf = tables["glyf"],
+            let hmtx = tables["hmtx"], let cmap = tables["cmap"],
             let unitsPerEm = reader.u16(head + 18), unitsPerEm > 0,
             let locFormat = reader.i16(head + 50),
             let ascender = reader.i16(hhea + 4), let descender = reader.i16(hhea + 6),
@@ -80,13 +83,19 @@ public struct TrueTypeFont: Sendable {
             advances.append(advance)
         }
         var locations: [Int] = []
-        locations.reserveCapacity(Int(glyphCount) + 1)
-        for index in 0...Int(glyphCount) {
-            let location =
-                locFormat == 0
-                ? reader.u16(loca + 2 * index).map { Int($0) * 2 } : reader.u32(loca + 4 * index).map(Int.init)
-            guard let location else { return nil }
-            locations.append(location)
+        var cff: CFFOutlines?
+        if let loca = tables["loca"], tables["glyf"] != nil {
+            locations.reserveCapacity(Int(glyphCount) + 1)
+            for index in 0...Int(glyphCount) {
+                let location =
+                    locFormat == 0
+                    ? reader.u16(loca + 2 * index).map { Int($0) * 2 } : reader.u32(loca + 4 * index).map(Int.init)
+                guard let location else { return nil }
+                locations.append(location)
+            }
+        } else {
+            guard let table = tables["CFF "], let outlines = CFFOutlines(bytes, at: table) else { return nil }
+            cff = outlines
         }
         self.bytes = bytes
         self.unitsPerEm = Double(unitsPerEm)
@@ -95,7 +104,8 @@ public struct TrueTypeFont: Sendable {
         self.advances = advances
         self.characterMap = characterMap
         self.locations = locations
-        self.glyfOffset = glyf
+        self.glyfOffset = tables["glyf"] ?? 0
+        self.cff = cff
         self.asciiGlyphs = (0..<128).map { characterMap.glyph(for: UInt32($0)) }
         let kerning = tables["kern"].map { Self.kerningPairs(reader, at: $0) } ?? [:]
         var kernsOnLeft = [Bool](repeating: false, count: Int(glyphCount) + 1)
@@ -136,7 +146,7 @@ public struct TrueTypeFont: Sendable {
     }
 
     static func tableDirectory(_ reader: ByteReader) -> [String: Int]? {
-        guard let version = reader.u32(0), version == 0x0001_0000 || version == 0x7472_7565,
+        guard let version = reader.u32(0), version == 0x0001_0000 || version == 0x7472_7565 || version == 0x4F54_544F,
             let count = reader.u16(4)
         else { return nil }
         var tables: [String: Int] = [:]
@@ -193,6 +203,7 @@ public struct TrueTypeFont: Sendable {
 
     /// A glyph's outline in design units, y pointing up, with composites resolved.
     public func outline(ofGlyph glyph: UInt16) -> Path {
+        if let cff { return Int(glyph) < glyphCount ? cff.outline(ofGlyph: Int(glyph)) : Path() }
         var path = Path()
         appendOutline(of: Int(glyph), transform: .identity, depth: 0, to: &path)
         return path

@@ -75,8 +75,8 @@ struct ChartPlotter {
         elements += gridLines(xTicks: xHidden ? [] : xAxis.ticks, yTicks: yLabels)
         let drawn = drawMarks()
         // Marks are not clipped at the plot, as in Swift Charts: a curve that overshoots its points
-        // and a symbol on the plot's edge stay whole. Only the widget's area bounds them.
-        elements.append(.group(Group(drawn.flatMap { $0.elements }, clip: .rect(margins))))
+        // and a symbol on the plot's edge stay whole. Only the widget's card bounds them.
+        elements += drawn.flatMap { $0.elements }
         if !yHidden { elements += yAxisLabels(yLabels, width: yLabelWidth) }
         if !xHidden { elements += xAxisLabels(xAxis) }
         elements += legendElements(legend)
@@ -198,8 +198,11 @@ struct ChartPlotter {
         for (index, tick) in layout.ticks.enumerated() where index % layout.every == 0 {
             if layout.lineLimit > 1 {
                 let label = TextBlock(plain: tick.label, style: categoryStyle(lineLimit: layout.lineLimit))
-                let x = min(max(tick.position - layout.maxWidth / 2, margins.minX), margins.maxX - layout.maxWidth)
-                let box = Rect(x: x, y: plot.maxY + 4, width: layout.maxWidth, height: layout.height)
+                // Centred on its tick; an edge label narrows to stay inside the margins rather than
+                // shift into its neighbour's room.
+                let minX = max(tick.position - layout.maxWidth / 2, margins.minX)
+                let maxX = min(tick.position + layout.maxWidth / 2, margins.maxX)
+                let box = Rect(x: minX, y: plot.maxY + 4, width: max(1, maxX - minX), height: layout.height)
                 elements.append(.group(Group(label.draw(in: box, context: context), label: tick.label)))
                 continue
             }

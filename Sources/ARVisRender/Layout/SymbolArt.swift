@@ -241,7 +241,7 @@ enum SymbolArt {
             pen.solid(pen.circle(x, 0.76, 0.15), red, filled: true),
             .shape(Shape(path: .rect(Rect(pen.point(x - 0.045, 0.38), pen.point(x + 0.045, 0.76))), fill: red)),
         ]
-        if withSun { elements += sun(pen.inset(0.56, 0.04, 0.4, ink: pen.ink, filled: true), rays: 0.45) }
+        if withSun { elements += sun(pen.inset(0.56, 0.04, 0.4), rays: 0.45) }
         return elements
     }
 
