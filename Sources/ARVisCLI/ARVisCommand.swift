@@ -15,7 +15,7 @@ public struct ARVisCommand: AsyncParsableCommand {
         abstract:
             "Declarative augmented-reality environments: validate, render, format and convert ARVis and iARVis specs.",
         discussion: """
-            A spec is JSON or YAML: an environment (targets with widgets), a single component, or a chart.
+            A spec is JSON or YAML: an environment (targets with widgets), a single component, or a chart. \
             Every iARVis spec is an ARVis spec.
 
             Examples:

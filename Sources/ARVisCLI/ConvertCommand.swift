@@ -12,12 +12,12 @@ struct ConvertCommand: ParsableCommand {
         usage:
             "arvis convert [<options>] --to json|yaml <file>\n       arvis convert [<options>] --to glb|usdz <model> -o <file>",
         discussion: """
-            Specs: reading the output gives a document equal to the input's. The result goes to
+            Specs: reading the output gives a document equal to the input's. The result goes to \
             standard output. YAML comments cannot be carried over (a warning names their lines).
 
-            Models: GLB, glTF, USDZ, USDC or USDA in; GLB (for Android's Scene Viewer and the web) or
-            USDZ (for AR Quick Look) out, with meshes, the node hierarchy, PBR materials and their
-            textures. The USDZ passes Apple's ARKit checks; the file's units and up axis become
+            Models: GLB, glTF, USDZ, USDC or USDA in; GLB (for Android's Scene Viewer and the web) or \
+            USDZ (for AR Quick Look) out, with meshes, the node hierarchy, PBR materials and their \
+            textures. The USDZ passes Apple's ARKit checks; the file's units and up axis become \
             metres and +Y.
 
             Examples:

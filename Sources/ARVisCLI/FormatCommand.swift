@@ -11,10 +11,10 @@ struct FormatCommand: ParsableCommand {
         abstract: "Rewrite a spec canonically: keys in the grammar's order, two-space indentation.",
         usage: "arvis fmt [<options>] [--write] <file>",
         discussion: """
-            The document's value is unchanged and formatting twice changes nothing. JSON stays JSON and
-            YAML stays YAML. A document with errors, with unknown keys that formatting would drop, with
-            integers too large for 64 bits or with YAML comments is left alone and its problems are
-            reported (exit 1). --write replaces the file atomically, keeping its permissions, and writes
+            The document's value is unchanged and formatting twice changes nothing. JSON stays JSON and \
+            YAML stays YAML. A document with errors, with unknown keys that formatting would drop, with \
+            integers too large for 64 bits or with YAML comments is left alone and its problems are \
+            reported (exit 1). --write replaces the file atomically, keeping its permissions, and writes \
             through a symbolic link to the file it names.
 
             Examples:

@@ -10,9 +10,9 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Print a 3D model's triangles, vertices, bounds, materials and textures, with AR budget warnings.",
         discussion: """
-            Reads GLB, glTF, USDZ, USDC and USDA. Bounds are in metres with +Y up (the file's units and
-            up axis applied). A warning is printed for each AR Quick Look budget passed: more than
-            100 000 triangles, or a texture larger than 2048 × 2048. Exit 0 when the model was read,
+            Reads GLB, glTF, USDZ, USDC and USDA. Bounds are in metres with +Y up (the file's units and \
+            up axis applied). A warning is printed for each AR Quick Look budget passed: more than \
+            100 000 triangles, or a texture larger than 2048 × 2048. Exit 0 when the model was read, \
             1 when it is damaged, 2 when it cannot be read.
 
             Examples:

@@ -10,14 +10,14 @@ struct LinksCommand: ParsableCommand {
         commandName: "links",
         abstract: "List every link of a spec: its kind and target, and the links of the widgets it opens.",
         discussion: """
-            Links are Markdown links in texts and table cells, and the URLs taps and chart clicks open.
-            Kinds: web (http, https, mailto, relative), link (iARVis://link?href=), openComponent,
-            openVisConfig, other (a scheme ARVis does not follow) and invalid (an iARVis link that does
-            not read; `arvis validate` says why). A component or environment embedded with json= is
+            Links are Markdown links in texts and table cells, and the URLs taps and chart clicks open. \
+            Kinds: web (http, https, mailto, relative), link (iARVis://link?href=), openComponent, \
+            openVisConfig, other (a scheme ARVis does not follow) and invalid (an iARVis link that does \
+            not read; `arvis validate` says why). A component or environment embedded with json= is \
             listed under its link, with its own links, as deep as the chain goes.
 
-            Text output has one line per link, FILE:LINE:COL: KIND TARGET (PATH); JSON output is one
-            array of {file, line, column, path, url, kind, target, anchor, relativePosition, size,
+            Text output has one line per link, FILE:LINE:COL: KIND TARGET (PATH); JSON output is one \
+            array of {file, line, column, path, url, kind, target, anchor, relativePosition, size, \
             isScrollEnabled, links}.
 
             Examples:

@@ -10,8 +10,8 @@ struct QRCommand: ParsableCommand {
         commandName: "qr",
         abstract: "Write a QR Code of a URL or any text, as SVG or PNG.",
         discussion: """
-            A phone's camera opens the URL. With --iarvis the code holds the deep link iARVis
-            registered, iARVis://openVisConfig?url=<the URL, percent-encoded>, which opens the spec in
+            A phone's camera opens the URL. With --iarvis the code holds the deep link iARVis \
+            registered, iARVis://openVisConfig?url=<the URL, percent-encoded>, which opens the spec in \
             the app. The smallest version that holds the text is used (--min-version raises it), at
             --level M unless told, raised for free when the text still fits. The format comes from
             --format, else from the -o extension; without -o, SVG goes to standard output.

@@ -12,20 +12,21 @@ struct RenderCommand: AsyncParsableCommand {
         commandName: "render",
         abstract: "Draw a spec's widgets as SVG, PNG or interactive HTML, as an iPhone shows them.",
         discussion: """
-            A component or chart renders to one file. An environment renders every widget: -o names a
-            folder that receives one file per widget (image1-widget1.svg, …) and an index.html gallery;
-            with --widget N only the N-th widget is drawn, to a file. An -o that ends in / or is an
-            existing folder always receives files and a gallery.
+            A component or chart renders to one file. An environment renders every widget: -o names a folder \
+            that receives one file per widget (image1-widget1.svg, …) and an index.html gallery; with --widget \
+            N only the N-th widget is drawn, to a file. An -o that ends in / or is an existing folder always \
+            receives files and a gallery.
 
-            The format comes from --format, else from the -o extension, else SVG. SVG and HTML go to
-            standard output when -o is left out. Images are neutral placeholders with their file name
-            unless --fetch loads them: SVG and HTML embed them as data URIs, PNG draws PNG and JPEG
-            pictures (others keep the placeholder, with a warning). --fetch reads web URLs from
-            public internet addresses only, and local files only inside the spec's folder (or the
-            --allow-files folder).
+            The format comes from --format, else from the -o extension, else SVG. SVG and HTML go to standard \
+            output when -o is left out. Images are neutral placeholders with their file name unless --fetch \
+            loads them: SVG and HTML embed them as data URIs, PNG draws PNG and JPEG pictures (others keep the \
+            placeholder, with a warning). --fetch reads web URLs from public internet addresses only, and \
+            local files only inside the spec's folder (or the --allow-files folder).
 
-            Text is set in DejaVu Sans, Sans Mono and Serif, read from /usr/share/fonts/truetype/dejavu
-            or --font-dir (or ARVIS_FONT_DIR).
+            Text is set in Inter where Debian's fonts-inter is installed (the face nearest to iOS's SF Pro and \
+            SF Rounded), else in DejaVu Sans; DejaVu Sans Mono and Serif for monospaced and serif text. Emoji \
+            are drawn in colour from Noto Color Emoji (fonts-noto-color-emoji) when installed. DejaVu is read \
+            from /usr/share/fonts/truetype/dejavu or --font-dir (or ARVIS_FONT_DIR).
 
             Examples:
               arvis render Examples/laptop-benchmark-bar-chart.json -o chart.svg
@@ -59,7 +60,7 @@ struct RenderCommand: AsyncParsableCommand {
         help: "Draw all of a scrolling widget's content instead of clipping it at the frame.")
     var fullHeight = false
 
-    @Option(name: .customLong("font-dir"), help: "The folder holding the DejaVu .ttf files.")
+    @Option(name: .customLong("font-dir"), help: "The folder holding the DejaVu .ttf files (and, optionally, Inter's .otf files).")
     var fontDirectory: String?
 
     @Option(

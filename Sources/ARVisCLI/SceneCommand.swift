@@ -13,10 +13,10 @@ struct SceneCommand: AsyncParsableCommand {
         commandName: "scene",
         abstract: "Lay an environment out in 3D and write it as scene JSON, glTF 2.0, GLB or USDZ.",
         discussion: """
-            Every target becomes a node (images as quads), every widget a quad placed with iARVis's
-            geometry (auto widgets never overlap), placements and annotations nodes at their poses.
-            scene.json lists {id, kind, parent, transform (16 numbers, column-major, world), size [w, h]
-            in metres for quads, asset, text, anchor}; a quad lies in its node's local XY plane, centred
+            Every target becomes a node (images as quads), every widget a quad placed with iARVis's \
+            geometry (auto widgets never overlap), placements and annotations nodes at their poses. \
+            scene.json lists {id, kind, parent, transform (16 numbers, column-major, world), size [w, h] \
+            in metres for quads, asset, text, anchor}; a quad lies in its node's local XY plane, centred \
             on the origin, facing +Z. glTF and GLB texture each widget with its PNG render.
 
             Examples:

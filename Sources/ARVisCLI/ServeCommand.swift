@@ -12,9 +12,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Everything is kept in one SQLite file under --data (created if needed), or in PostgreSQL with
             --database postgres://…; the schema is migrated at start. The server logs one
-            line per request and stops gracefully on Ctrl-C or SIGTERM. The API is described in
-            openapi.yaml; a spec saved in a project that is unlisted or public opens on any device at
-            /s/PROJECT/NAME (a page with its widgets and QR code) and /s/PROJECT/NAME.json (for iARVis).
+            line per request and stops gracefully on Ctrl-C or SIGTERM. The API is described in \
+            openapi.yaml; a spec saved in a project that is unlisted or public opens on any device at \
+            /s/PROJECT/NAME (a page with its widgets and QR code) and /s/PROJECT/NAME.json (for iARVis). \
             ARVis Studio, the browser app for all of it, is at / (open http://127.0.0.1:8080/).
 
             Examples:

@@ -10,10 +10,10 @@ struct ThumbnailCommand: ParsableCommand {
         commandName: "thumbnail",
         abstract: "Draw a 3D model to a square PNG, framed on its bounding sphere.",
         discussion: """
-            The camera looks at the model from the front, 30° to the right and 20° above, with a 30°
-            field of view, far enough back that the whole bounding sphere fits. Surfaces are shaded
-            with their base colour textures, metalness and roughness under a key and a fill light;
-            edges are 4× supersampled. The background is transparent unless --background gives a
+            The camera looks at the model from the front, 30° to the right and 20° above, with a 30° \
+            field of view, far enough back that the whole bounding sphere fits. Surfaces are shaded \
+            with their base colour textures, metalness and roughness under a key and a fill light; \
+            edges are 4× supersampled. The background is transparent unless --background gives a \
             colour.
 
             Examples:

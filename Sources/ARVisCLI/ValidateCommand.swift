@@ -9,11 +9,11 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check specs and report every problem with its file, line, column and path.",
         usage: "arvis validate [<options>] <files> ...",
         discussion: """
-            Text output has one line per problem, FILE:LINE:COL: error|warning: PATH: MESSAGE, followed
-            by a "hint:" line when a fix is known. JSON output is one array of
+            Text output has one line per problem, FILE:LINE:COL: error|warning: PATH: MESSAGE, followed \
+            by a "hint:" line when a fix is known. JSON output is one array of \
             {file, line, column, severity, code, path, message, hint}.
 
-            Exit status: 0 when no file has errors, 1 when any file has errors, 2 for bad arguments or
+            Exit status: 0 when no file has errors, 1 when any file has errors, 2 for bad arguments or \
             unreadable files.
 
             Examples:

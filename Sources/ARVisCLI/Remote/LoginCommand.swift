@@ -9,8 +9,8 @@ struct LoginCommand: AsyncParsableCommand {
         commandName: "login",
         abstract: "Sign in to an ARVis server and keep the token for push and pull.",
         discussion: """
-            The password is read from standard input with --password-stdin, else asked for on the
-            terminal. The token is kept in ~/.config/arvis/credentials.json (owner-only); ARVIS_TOKEN,
+            The password is read from standard input with --password-stdin, else asked for on the \
+            terminal. The token is kept in ~/.config/arvis/credentials.json (owner-only); ARVIS_TOKEN, \
             when set, is used instead.
 
             Examples:

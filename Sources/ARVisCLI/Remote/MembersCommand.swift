@@ -7,9 +7,9 @@ struct MembersCommand: AsyncParsableCommand {
         commandName: "members",
         abstract: "List, add and remove a project's members on an ARVis server.",
         discussion: """
-            Owners manage members; a project always keeps an owner, and anyone may
-            remove themselves. Roles: owner (everything), editor (specs, assets,
-            plantings, annotations), viewer (reads). Adding someone who is already a
+            Owners manage members; a project always keeps an owner, and anyone may \
+            remove themselves. Roles: owner (everything), editor (specs, assets, \
+            plantings, annotations), viewer (reads). Adding someone who is already a \
             member changes their role.
 
             Examples:

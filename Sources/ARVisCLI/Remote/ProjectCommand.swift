@@ -8,7 +8,7 @@ struct ProjectCommand: AsyncParsableCommand {
         commandName: "project",
         abstract: "List, create, show and delete projects on an ARVis server.",
         discussion: """
-            A project holds specs, assets, plantings and anchors, and its members' roles.
+            A project holds specs, assets, plantings and anchors, and its members' roles. \
             Sign in first with `arvis login`; the account that creates a project owns it.
 
             Examples:

@@ -9,7 +9,7 @@ struct PullCommand: AsyncParsableCommand {
         commandName: "pull",
         abstract: "Fetch a spec from an ARVis server, byte for byte as it was saved.",
         discussion: """
-            Specs of unlisted and public projects need no sign-in; private ones use the token of
+            Specs of unlisted and public projects need no sign-in; private ones use the token of \
             `arvis login`. The ETag is printed on standard error, for push --if-match.
 
             Examples:

@@ -9,12 +9,12 @@ struct PushCommand: AsyncParsableCommand {
         commandName: "push",
         abstract: "Save a spec file (JSON or YAML) as the newest version of a spec on an ARVis server.",
         discussion: """
-            The server validates it first: problems are printed as `arvis validate` prints them and
-            nothing is saved. With --if-match, a spec saved by someone else since that ETag is refused
+            The server validates it first: problems are printed as `arvis validate` prints them and \
+            nothing is saved. With --if-match, a spec saved by someone else since that ETag is refused \
             (412) and nothing is lost. Sign in first with `arvis login`.
 
-            With --watch it stays and pushes again on every save of the file: edit in any editor,
-            and every device following the spec (`arvis watch`, the phone page, iARVis polling)
+            With --watch it stays and pushes again on every save of the file: edit in any editor, \
+            and every device following the spec (`arvis watch`, the phone page, iARVis polling) \
             updates. A save that does not validate is reported and skipped; the next one is pushed.
 
             Examples:

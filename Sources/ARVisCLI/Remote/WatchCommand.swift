@@ -8,9 +8,9 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Follow a spec on an ARVis server and print each version (and dataset rows) as it is saved.",
         discussion: """
-            Connects to the spec's live stream (a WebSocket) and prints one line per update: the
-            version, its ETag and the widgets that changed — the ones a device rebuilds. When the
-            connection drops it reconnects (waiting 0.1 s, doubling to 5 s) and resumes after the
+            Connects to the spec's live stream (a WebSocket) and prints one line per update: the \
+            version, its ETag and the widgets that changed — the ones a device rebuilds. When the \
+            connection drops it reconnects (waiting 0.1 s, doubling to 5 s) and resumes after the \
             version it holds, so no update is missed. Stops on Ctrl-C, or after --count updates.
 
             Examples:
