@@ -60,7 +60,9 @@ struct RenderCommand: AsyncParsableCommand {
         help: "Draw all of a scrolling widget's content instead of clipping it at the frame.")
     var fullHeight = false
 
-    @Option(name: .customLong("font-dir"), help: "The folder holding the DejaVu .ttf files (and, optionally, Inter's .otf files).")
+    @Option(
+        name: .customLong("font-dir"),
+        help: "The folder holding the DejaVu .ttf files (and, optionally, Inter's .otf files).")
     var fontDirectory: String?
 
     @Option(

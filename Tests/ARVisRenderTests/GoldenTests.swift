@@ -15,7 +15,8 @@ import Testing
 /// After a deliberate rendering change, regenerate them with
 /// `ARVIS_UPDATE_GOLDEN=1 swift test --filter GoldenTests` and review the diff.
 struct GoldenTests {
-    static let lookSpecs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("LookSpecs")
+    static let lookSpecs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "LookSpecs")
     static let examples =
         Corpus.examples.filter { $0.pathExtension == "json" }
         + ((try? FileManager.default.contentsOfDirectory(at: lookSpecs, includingPropertiesForKeys: nil)) ?? [])
@@ -26,7 +27,10 @@ struct GoldenTests {
     static let updating = ProcessInfo.processInfo.environment["ARVIS_UPDATE_GOLDEN"] == "1"
 
     @Test(
-        .enabled(if: drawnInInter, "skipped: the golden files are drawn in Inter and Noto Color Emoji (apt-get install fonts-inter fonts-noto-color-emoji)"),
+        .enabled(
+            if: drawnInInter,
+            "skipped: the golden files are drawn in Inter and Noto Color Emoji (apt-get install fonts-inter fonts-noto-color-emoji)"
+        ),
         arguments: examples)
     func matchesGoldenSVG(_ example: URL) throws {
         let renderer = try Renderer()

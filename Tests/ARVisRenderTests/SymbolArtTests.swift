@@ -10,7 +10,10 @@ struct SymbolArtTests {
 
     /// The extent of everything drawn, strokes widened by half their width.
     static func extent(_ elements: [Element]) -> Rect? {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
         func visit(_ elements: [Element]) {
             for element in elements {
                 switch element {
@@ -29,7 +32,9 @@ struct SymbolArtTests {
         return minX.isFinite ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : nil
     }
 
-    static var variants: [String] { SymbolArt.names.flatMap { [$0, "\($0).fill", "\($0).circle", "\($0).circle.fill"] } }
+    static var variants: [String] {
+        SymbolArt.names.flatMap { [$0, "\($0).fill", "\($0).circle", "\($0).circle.fill"] }
+    }
 
     @Test(arguments: variants)
     func everySymbolIsDrawnInsideItsSquare(_ name: String) throws {
@@ -55,7 +60,7 @@ struct SymbolArtTests {
             "thermometer", "magnifyingglass", "music.note",
         ]
         if !strokeOnly
-.contains(base) && !base.hasPrefix("arrow") && !base.hasPrefix("chevron")
+            .contains(base) && !base.hasPrefix("arrow") && !base.hasPrefix("chevron")
         {
             #expect(outlined != filled, "\(base) has a filled variant")
         }

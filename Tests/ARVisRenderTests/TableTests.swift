@@ -47,7 +47,9 @@ struct TableTests {
         let rain = try #require(text["Rain"])
         #expect(city.origin.x == rain.origin.x, "the titles share one x")
         #expect(rain.origin.y > city.origin.y, "and step down")
-        #expect(city.face.weight == .bold && text["Oslo"]?.face.weight == .regular, "\(city.face) \(String(describing: text["Oslo"]?.face))")
+        #expect(
+            city.face.weight == .bold && text["Oslo"]?.face.weight == .regular,
+            "\(city.face) \(String(describing: text["Oslo"]?.face))")
         for (value, title) in [("Oslo", city), ("Lima", city), ("763 mm", rain)] {
             let run = try #require(text[value])
             #expect(

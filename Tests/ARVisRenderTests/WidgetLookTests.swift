@@ -75,7 +75,9 @@ struct WidgetLookTests {
         let flat = Flat(try Self.widget(Self.barChart(names, width: 420)))
         #expect(!flat.hasTurnedText)
         let words = Set(names.flatMap { $0.split(separator: " ") })
-        let labels = flat.texts.map(\.run.text).filter { $0.contains("Apple") || $0.contains("/32") || $0.contains("inch") }
+        let labels = flat.texts.map(\.run.text).filter {
+            $0.contains("Apple") || $0.contains("/32") || $0.contains("inch")
+        }
         #expect(flat.texts.filter { $0.run.text.hasPrefix("Apple") }.count >= 4, "at least every other name shown")
         for label in labels {
             for word in label.split(separator: " ") {
@@ -102,8 +104,13 @@ struct WidgetLookTests {
         #expect(withCard.origins("Peak").count == 1)
         let added = withCard.shapes.count - without.shapes.count
         #expect(added == 1, "only the card's own white background, no halo, outline or shadow")
-        let translucent = withCard.shapes.filter { ($0.shape.fill?.opacity ?? 1) < 1 && ($0.shape.fill?.opacity ?? 0) > 0 }
-        #expect(translucent.count == without.shapes.filter { ($0.shape.fill?.opacity ?? 1) < 1 && ($0.shape.fill?.opacity ?? 0) > 0 }.count)
+        let translucent = withCard.shapes.filter {
+            ($0.shape.fill?.opacity ?? 1) < 1 && ($0.shape.fill?.opacity ?? 0) > 0
+        }
+        #expect(
+            translucent.count
+                == without.shapes.filter { ($0.shape.fill?.opacity ?? 1) < 1 && ($0.shape.fill?.opacity ?? 0) > 0 }
+                .count)
     }
 
     @Test func aScatterPlotMatrixDrawsScattersEverywhereWithLightNamesBelowAndBeside() throws {
@@ -144,7 +151,8 @@ struct WidgetLookTests {
     }
 
     @Test func aYouTubeThumbnailHasA50PointDarkCircle() throws {
-        let drawing = try Self.widget(#"{"video": {"url": "https://youtu.be/D7WdO4DcHaA", "width": 480, "height": 270}}"#)
+        let drawing = try Self.widget(
+            #"{"video": {"url": "https://youtu.be/D7WdO4DcHaA", "width": 480, "height": 270}}"#)
         let flat = Flat(drawing)
         let circles = flat.shapes.filter { shape in
             guard let fill = shape.shape.fill, fill.red == 0, fill.opacity > 0.5 else { return false }
@@ -174,7 +182,9 @@ struct WidgetLookTests {
                     guard let clip, let minX = clip.map(\.x).min(), let maxX = clip.map(\.x).max() else { continue }
                     let xs = shape.path.flattened().flatMap(\.points).map(\.x)
                     if let low = xs.min(), let high = xs.max(), high - low < 20 {
-                        #expect(low >= minX - 0.01 && high <= maxX + 0.01, "a marker at \(low)…\(high) inside \(minX)…\(maxX)")
+                        #expect(
+                            low >= minX - 0.01 && high <= maxX + 0.01,
+                            "a marker at \(low)…\(high) inside \(minX)…\(maxX)")
                     }
                 default: break
                 }
@@ -198,12 +208,15 @@ struct WidgetLookTests {
                 return (x, x + fonts.font(for: text.run.face).width(of: text.run.text, size: text.run.size))
             }.sorted { $0.0 < $1.0 }
         #expect(labels.count >= 2)
-        for (left, right) in zip(labels, labels.dropFirst()) { #expect(left.1 <= right.0, "\(left) and \(right) overlap") }
+        for (left, right) in zip(labels, labels.dropFirst()) {
+            #expect(left.1 <= right.0, "\(left) and \(right) overlap")
+        }
     }
 
     /// Text is set in Inter where Debian's fonts-inter is installed, with its medium and semibold weights.
     @Test func mediumWeightIsNotRegular() throws {
-        let flat = Flat(try Self.widget(#"{"text": {"content": "Putuo", "fontStyle": {"size": 17, "weight": "medium"}}}"#))
+        let flat = Flat(
+            try Self.widget(#"{"text": {"content": "Putuo", "fontStyle": {"size": 17, "weight": "medium"}}}"#))
         let run = try #require(flat.texts.first { $0.run.text == "Putuo" })
         #expect(run.run.face.weight == .medium)
         let fonts = try FontLibrary.standard()

@@ -33,7 +33,9 @@ struct CFFOutlines: Sendable {
                 end = start + 2
                 return
             }
-            guard let offsetSize = bytes[safe: start + 2].map(Int.init), (1...4).contains(offsetSize) else { return nil }
+            guard let offsetSize = bytes[safe: start + 2].map(Int.init), (1...4).contains(offsetSize) else {
+                return nil
+            }
             let offsets = start + 3
             let data = offsets + (Int(count) + 1) * offsetSize - 1
             func offset(_ index: Int) -> Int? {

@@ -50,7 +50,8 @@ public final class FontLibrary: Sendable {
         let emoji = Self.colorEmojiFont(in: directory)
         self.faces = faces.mapValues {
             LoadedFace(
-                font: $0.font.withFallback(fallback, colorEmoji: emoji?.font), needsSyntheticSlant: $0.needsSyntheticSlant)
+                font: $0.font.withFallback(fallback, colorEmoji: emoji?.font),
+                needsSyntheticSlant: $0.needsSyntheticSlant)
         }
         let regular = try Self.load(
             FontFace(family: .sans, weight: .regular, isItalic: false), from: directory, cache: &files)

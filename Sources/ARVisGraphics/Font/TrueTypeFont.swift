@@ -179,8 +179,9 @@ public struct TrueTypeFont: Sendable {
     public func width(of text: some StringProtocol, size: Double) -> Double {
         guard mayHoldEmoji(text) else { return width(ofScalars: text.unicodeScalars, size: size) }
         return text.reduce(0) { sum, character in
-            sum + (emoji(for: character).map { $0.advance * size }
-                ?? width(ofScalars: character.unicodeScalars, size: size))
+            sum
+                + (emoji(for: character).map { $0.advance * size }
+                    ?? width(ofScalars: character.unicodeScalars, size: size))
         }
     }
 

@@ -179,7 +179,8 @@ final class Canvas {
         }
         if let colorFont = font.colorEmoji?.font {
             for (bitmap, glyph, x) in emojiPictures {
-                drawEmoji(bitmap, glyph: glyph, font: colorFont, at: Point(x, run.origin.y), size: run.size,
+                drawEmoji(
+                    bitmap, glyph: glyph, font: colorFont, at: Point(x, run.origin.y), size: run.size,
                     transform: transform, opacity: opacity)
             }
         }
@@ -203,7 +204,8 @@ final class Canvas {
         let frame = Rect(
             x: origin.x + bitmap.bearingX * scale, y: origin.y - bitmap.bearingY * scale,
             width: Double(picture.width) * scale, height: Double(picture.height) * scale)
-        let toPixels = transform.concatenating(Transform(a: scale, b: 0, c: 0, d: scale, tx: frame.minX, ty: frame.minY))
+        let toPixels = transform.concatenating(
+            Transform(a: scale, b: 0, c: 0, d: scale, tx: frame.minX, ty: frame.minY))
         guard let paint = PicturePaint(picture, toPixels: toPixels, opacity: opacity) else { return }
         fill(Path.rect(frame).applying(transform).flattened(tolerance: 0.1), paint)
     }

@@ -135,7 +135,8 @@ final class SplomNode: LayoutNode {
         trailing.alignment = .trailing
         for tick in yTicks.joined() {
             place(
-                tick.label, in: Rect(x: grid.minX - yNumbersWidth, y: tick.position - 5.5, width: yNumbersWidth - 3, height: 11),
+                tick.label,
+                in: Rect(x: grid.minX - yNumbersWidth, y: tick.position - 5.5, width: yNumbersWidth - 3, height: 11),
                 trailing)
         }
         return elements

@@ -117,7 +117,8 @@ struct AudioNode: LayoutNode {
         elements.append(.shape(Shape(path: .roundedRect(card, radius: 12), fill: .white)))
         elements += heading.draw(
             in: Rect(x: content.minX, y: content.minY, width: content.width, height: titleHeight), context: context)
-        elements.append(.media(MediaItem(kind: .audio, frame: player, url: audio.url, fallback: controls(in: player, context))))
+        elements.append(
+            .media(MediaItem(kind: .audio, frame: player, url: audio.url, fallback: controls(in: player, context))))
         return elements
     }
 
@@ -126,8 +127,14 @@ struct AudioNode: LayoutNode {
         let track = Rect(x: rect.minX, y: rect.minY + sliderHeight / 2 - 2, width: rect.width, height: 4)
         let thumb = Point(rect.minX + sliderHeight / 2, rect.minY + sliderHeight / 2)
         var elements: [Element] = [
-            .shape(Shape(path: .roundedRect(track, radius: 2), fill: DrawingColor(red: 120, green: 120, blue: 128, opacity: 0.2))),
-            .shape(Shape(path: .circle(center: Point(thumb.x, thumb.y + 1), radius: 14.5), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.1))),
+            .shape(
+                Shape(
+                    path: .roundedRect(track, radius: 2),
+                    fill: DrawingColor(red: 120, green: 120, blue: 128, opacity: 0.2))),
+            .shape(
+                Shape(
+                    path: .circle(center: Point(thumb.x, thumb.y + 1), radius: 14.5),
+                    fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.1))),
             .shape(Shape(path: .circle(center: thumb, radius: 14), fill: .white)),
         ]
         let row = Rect(x: rect.minX, y: rect.minY + sliderHeight + 2, width: rect.width, height: rowHeight)
@@ -149,7 +156,8 @@ struct AudioNode: LayoutNode {
             .shape(
                 Shape(
                     path: .roundedRect(
-                        card.inset(top: -spread, left: -spread, bottom: -spread, right: -spread), radius: radius + spread),
+                        card.inset(top: -spread, left: -spread, bottom: -spread, right: -spread),
+                        radius: radius + spread),
                     fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.02)))
         }
     }
@@ -204,9 +212,14 @@ struct VideoNode: LayoutNode {
         if youTubeID != nil {
             // iARVis's YouTube thumbnail: a 50 pt dark circle with `play.fill` over the picture.
             let center = Point(rect.midX, rect.midY)
-            chrome.append(.shape(Shape(path: .circle(center: center, radius: 25), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.8))))
-            chrome += SymbolArt.draw(
-                "play.fill", in: Rect(x: center.x - 12, y: center.y - 12, width: 24, height: 24), ink: .white) ?? []
+            chrome.append(
+                .shape(
+                    Shape(
+                        path: .circle(center: center, radius: 25),
+                        fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.8))))
+            chrome +=
+                SymbolArt.draw(
+                    "play.fill", in: Rect(x: center.x - 12, y: center.y - 12, width: 24, height: 24), ink: .white) ?? []
         } else {
             chrome += Placeholder.playButton(center: Point(rect.midX, rect.midY), radius: min(32, rect.height / 4))
             let caption = TextBlock(

@@ -42,20 +42,25 @@ enum SymbolArt {
         func solid(_ path: Path, _ color: DrawingColor? = nil, filled: Bool? = nil) -> Element {
             (filled ?? isFilled)
                 ? .shape(Shape(path: path, fill: color ?? ink))
-                : .shape(Shape(path: path, stroke: Stroke(color: color ?? ink, width: length(lineWidth), isRound: true)))
+                : .shape(
+                    Shape(path: path, stroke: Stroke(color: color ?? ink, width: length(lineWidth), isRound: true)))
         }
 
         /// Round-capped strokes through each list of points.
         func lines(_ strokes: [[(Double, Double)]], _ color: DrawingColor? = nil, width: Double? = nil) -> Element {
             var path = Path()
             for stroke in strokes { path.append(.polyline(stroke.map { point($0.0, $0.1) })) }
-            return .shape(Shape(path: path, stroke: Stroke(color: color ?? ink, width: length(width ?? lineWidth), isRound: true)))
+            return .shape(
+                Shape(path: path, stroke: Stroke(color: color ?? ink, width: length(width ?? lineWidth), isRound: true))
+            )
         }
 
         /// A pen drawing into the part of this one's square at `x`, `y`, `size` units.
         func inset(_ x: Double, _ y: Double, _ size: Double, ink: DrawingColor? = nil, filled: Bool? = nil) -> Pen {
             Pen(
-                box: Rect(x: box.minX + x * box.width, y: box.minY + y * box.height, width: size * box.width, height: size * box.height),
+                box: Rect(
+                    x: box.minX + x * box.width, y: box.minY + y * box.height, width: size * box.width,
+                    height: size * box.height),
                 isFilled: filled ?? isFilled, ink: ink ?? self.ink, lineWidth: lineWidth / size)
         }
     }
@@ -71,8 +76,10 @@ enum SymbolArt {
         "cloud.snow": { cloud($0, below: snowBelow) }, "cloud.bolt": { cloud($0, below: boltBelow) },
         "cloud.sun": { cloudWithSun($0) }, "cloud.fog": { cloud($0, below: fog) },
         "thermometer": { thermometer($0, withSun: false) }, "thermometer.sun": { thermometer($0, withSun: true) },
-        "tornado": tornado, "wind": wind, "snowflake": snowflake, "drop": { [$0.solid(drop($0), $0.isFilled ? blue : nil)] },
-        "bolt": { [$0.solid(bolt($0), $0.isFilled ? yellow : nil)] }, "flame": { [$0.solid(drop($0), $0.isFilled ? orange : nil)] },
+        "tornado": tornado, "wind": wind, "snowflake": snowflake,
+        "drop": { [$0.solid(drop($0), $0.isFilled ? blue : nil)] },
+        "bolt": { [$0.solid(bolt($0), $0.isFilled ? yellow : nil)] },
+        "flame": { [$0.solid(drop($0), $0.isFilled ? orange : nil)] },
         "heart": { [$0.solid(heart($0), $0.isFilled ? red : nil)] },
         "star": { [$0.solid(star($0), $0.isFilled ? yellow : nil)] },
         "info": info, "exclamationmark": exclamation, "exclamationmark.triangle": warning, "questionmark": question,
@@ -81,7 +88,8 @@ enum SymbolArt {
         "plus": { [$0.lines([[(0.5, 0.2), (0.5, 0.8)], [(0.2, 0.5), (0.8, 0.5)]], width: 0.1)] },
         "minus": { [$0.lines([[(0.2, 0.5), (0.8, 0.5)]], width: 0.1)] },
         "play": { [$0.solid($0.polygon([(0.3, 0.2), (0.8, 0.5), (0.3, 0.8)]))] },
-        "pause": { pen in [0.28, 0.58].map { pen.solid(.rect(Rect(pen.point($0, 0.22), pen.point($0 + 0.14, 0.78)))) } },
+        "pause": { pen in [0.28, 0.58].map { pen.solid(.rect(Rect(pen.point($0, 0.22), pen.point($0 + 0.14, 0.78)))) }
+        },
         "stop": { [$0.solid(.roundedRect(Rect($0.point(0.24, 0.24), $0.point(0.76, 0.76)), radius: $0.length(0.06)))] },
         "arrow.right": { arrow($0, angle: 0) }, "arrow.down": { arrow($0, angle: .pi / 2) },
         "arrow.left": { arrow($0, angle: .pi) }, "arrow.up": { arrow($0, angle: -.pi / 2) },
@@ -89,10 +97,17 @@ enum SymbolArt {
         "chevron.left": { chevron($0, angle: .pi) }, "chevron.up": { chevron($0, angle: -.pi / 2) },
         "location": { [$0.solid($0.polygon([(0.82, 0.18), (0.52, 0.84), (0.46, 0.54), (0.16, 0.48)]))] },
         "mappin": mappin, "house": house, "person": person, "clock": clock, "calendar": calendar, "globe": globe,
-        "magnifyingglass": { [$0.solid($0.circle(0.43, 0.43, 0.25), filled: false), $0.lines([[(0.62, 0.62), (0.84, 0.84)]], width: 0.12)] },
+        "magnifyingglass": {
+            [
+                $0.solid($0.circle(0.43, 0.43, 0.25), filled: false),
+                $0.lines([[(0.62, 0.62), (0.84, 0.84)]], width: 0.12),
+            ]
+        },
         "music.note": musicNote, "speaker.wave.2": speaker, "photo": photo, "camera": camera, "envelope": envelope,
         "circle": { [$0.solid($0.circle(0.5, 0.5, 0.4))] },
-        "square": { [$0.solid(.roundedRect(Rect($0.point(0.12, 0.12), $0.point(0.88, 0.88)), radius: $0.length(0.12)))] },
+        "square": {
+            [$0.solid(.roundedRect(Rect($0.point(0.12, 0.12), $0.point(0.88, 0.88)), radius: $0.length(0.12)))]
+        },
         "triangle": { [$0.solid($0.polygon([(0.5, 0.14), (0.9, 0.84), (0.1, 0.84)]))] },
     ]
 
@@ -110,9 +125,11 @@ enum SymbolArt {
 
         init?(_ name: String) {
             let parts = name.split(separator: ".").map(String.init)
-            guard let length = (1...max(1, parts.count)).reversed().first(where: {
-                parts.count >= $0 && SymbolArt.table[parts.prefix($0).joined(separator: ".")] != nil
-            }) else { return nil }
+            guard
+                let length = (1...max(1, parts.count)).reversed().first(where: {
+                    parts.count >= $0 && SymbolArt.table[parts.prefix($0).joined(separator: ".")] != nil
+                })
+            else { return nil }
             base = parts.prefix(length).joined(separator: ".")
             for modifier in parts.dropFirst(length) {
                 if modifier == "fill" { isFilled = true }
@@ -144,7 +161,10 @@ enum SymbolArt {
         let color = pen.isFilled ? yellow : pen.ink
         let rays = (0..<8).map { index -> [(Double, Double)] in
             let angle = Double(index) * .pi / 4
-            return [(0.5 + cos(angle) * 0.31, 0.5 + sin(angle) * 0.31), (0.5 + cos(angle) * reach, 0.5 + sin(angle) * reach)]
+            return [
+                (0.5 + cos(angle) * 0.31, 0.5 + sin(angle) * 0.31),
+                (0.5 + cos(angle) * reach, 0.5 + sin(angle) * reach),
+            ]
         }
         return [pen.solid(pen.circle(0.5, 0.5, 0.19), color), pen.lines(rays, color)]
     }
@@ -153,11 +173,16 @@ enum SymbolArt {
     private static func crescent(_ pen: Pen) -> Path {
         let (outer, outerRadius) = ((0.5, 0.5), 0.36)
         let (inner, innerRadius) = ((0.66, 0.36), 0.29)
-        let dx = inner.0 - outer.0, dy = inner.1 - outer.1
+        let dx = inner.0 - outer.0
+        let dy = inner.1 - outer.1
         let distance = (dx * dx + dy * dy).squareRoot()
         let toward = atan2(dy, dx)
-        let alpha = acos((outerRadius * outerRadius + distance * distance - innerRadius * innerRadius) / (2 * outerRadius * distance))
-        let beta = acos((innerRadius * innerRadius + distance * distance - outerRadius * outerRadius) / (2 * innerRadius * distance))
+        let alpha = acos(
+            (outerRadius * outerRadius + distance * distance - innerRadius * innerRadius) / (2 * outerRadius * distance)
+        )
+        let beta = acos(
+            (innerRadius * innerRadius + distance * distance - outerRadius * outerRadius) / (2 * innerRadius * distance)
+        )
         var points: [(Double, Double)] = []
         for step in 0...40 {
             let angle = toward + alpha + (2 * .pi - 2 * alpha) * Double(step) / 40
@@ -211,11 +236,15 @@ enum SymbolArt {
 
     private static let drizzle: Art = { pen in
         let color = pen.isFilled ? blue : pen.ink
-        return [(0.32, 0.76), (0.5, 0.84), (0.68, 0.76)].map { pen.solid(pen.circle($0.0, $0.1, 0.04), color, filled: true) }
+        return [(0.32, 0.76), (0.5, 0.84), (0.68, 0.76)].map {
+            pen.solid(pen.circle($0.0, $0.1, 0.04), color, filled: true)
+        }
     }
 
     private static let snowBelow: Art = { pen in
-        [(0.32, 0.8), (0.5, 0.88), (0.68, 0.8)].map { pen.solid(pen.circle($0.0, $0.1, 0.045), pen.isFilled ? blue : pen.ink, filled: true) }
+        [(0.32, 0.8), (0.5, 0.88), (0.68, 0.8)].map {
+            pen.solid(pen.circle($0.0, $0.1, 0.045), pen.isFilled ? blue : pen.ink, filled: true)
+        }
     }
 
     private static let boltBelow: Art = { pen in
@@ -249,16 +278,20 @@ enum SymbolArt {
     private struct RoundedBar {
         let x, top, bottom, width: Double
         func path(_ pen: Pen) -> Path {
-            .roundedRect(Rect(pen.point(x - width / 2, top), pen.point(x + width / 2, bottom)), radius: pen.length(width / 2))
+            .roundedRect(
+                Rect(pen.point(x - width / 2, top), pen.point(x + width / 2, bottom)), radius: pen.length(width / 2))
         }
     }
 
     private static let tornado: Art = { pen in
         let rows = [(0.12, 0.76), (0.26, 0.62), (0.4, 0.48), (0.54, 0.36), (0.68, 0.26), (0.82, 0.18)]
-        return [pen.lines(rows.enumerated().map { index, row in
-            let shift = Double(index % 2) * 0.04
-            return [(0.5 - row.1 / 2 + shift, row.0), (0.5 + row.1 / 2 + shift, row.0)]
-        }, width: 0.075)]
+        return [
+            pen.lines(
+                rows.enumerated().map { index, row in
+                    let shift = Double(index % 2) * 0.04
+                    return [(0.5 - row.1 / 2 + shift, row.0), (0.5 + row.1 / 2 + shift, row.0)]
+                }, width: 0.075)
+        ]
     }
 
     private static let wind: Art = { pen in
@@ -350,25 +383,43 @@ enum SymbolArt {
 
     private static func arrow(_ pen: Pen, angle: Double) -> [Element] {
         let turn = { (x: Double, y: Double) -> (Double, Double) in
-            (0.5 + (x - 0.5) * cos(angle) - (y - 0.5) * sin(angle), 0.5 + (x - 0.5) * sin(angle) + (y - 0.5) * cos(angle))
+            (
+                0.5 + (x - 0.5) * cos(angle) - (y - 0.5) * sin(angle),
+                0.5 + (x - 0.5) * sin(angle) + (y - 0.5) * cos(angle)
+            )
         }
-        return [pen.lines([[turn(0.14, 0.5), turn(0.84, 0.5)], [turn(0.56, 0.22), turn(0.84, 0.5), turn(0.56, 0.78)]], width: 0.1)]
+        return [
+            pen.lines(
+                [[turn(0.14, 0.5), turn(0.84, 0.5)], [turn(0.56, 0.22), turn(0.84, 0.5), turn(0.56, 0.78)]], width: 0.1)
+        ]
     }
 
     private static func chevron(_ pen: Pen, angle: Double) -> [Element] {
         let turn = { (x: Double, y: Double) -> (Double, Double) in
-            (0.5 + (x - 0.5) * cos(angle) - (y - 0.5) * sin(angle), 0.5 + (x - 0.5) * sin(angle) + (y - 0.5) * cos(angle))
+            (
+                0.5 + (x - 0.5) * cos(angle) - (y - 0.5) * sin(angle),
+                0.5 + (x - 0.5) * sin(angle) + (y - 0.5) * cos(angle)
+            )
         }
         return [pen.lines([[turn(0.36, 0.16), turn(0.68, 0.5), turn(0.36, 0.84)]], width: 0.11)]
     }
 
     private static let mappin: Art = { pen in
-        [pen.solid(pen.circle(0.5, 0.3, 0.2), pen.isFilled ? red : nil), pen.lines([[(0.5, 0.52), (0.5, 0.9)]], width: 0.09)]
+        [
+            pen.solid(pen.circle(0.5, 0.3, 0.2), pen.isFilled ? red : nil),
+            pen.lines([[(0.5, 0.52), (0.5, 0.9)]], width: 0.09),
+        ]
     }
 
     private static let house: Art = { pen in
-        [pen.solid(pen.polygon([(0.5, 0.12), (0.88, 0.46), (0.78, 0.46), (0.78, 0.88), (0.22, 0.88), (0.22, 0.46), (0.12, 0.46)]))]
-            + (pen.isFilled ? [.shape(Shape(path: .rect(Rect(pen.point(0.42, 0.62), pen.point(0.58, 0.88))), fill: .white))] : [])
+        [
+            pen.solid(
+                pen.polygon([
+                    (0.5, 0.12), (0.88, 0.46), (0.78, 0.46), (0.78, 0.88), (0.22, 0.88), (0.22, 0.46), (0.12, 0.46),
+                ]))
+        ]
+            + (pen.isFilled
+                ? [.shape(Shape(path: .rect(Rect(pen.point(0.42, 0.62), pen.point(0.58, 0.88))), fill: .white))] : [])
     }
 
     private static let person: Art = { pen in
@@ -388,11 +439,14 @@ enum SymbolArt {
         let frame = Rect(pen.point(0.1, 0.16), pen.point(0.9, 0.88))
         var elements: [Element] = [
             pen.solid(.roundedRect(frame, radius: pen.length(0.1)), filled: false),
-            .shape(Shape(path: .rect(Rect(pen.point(0.1, 0.16), pen.point(0.9, 0.34))), fill: pen.isFilled ? red : pen.ink)),
+            .shape(
+                Shape(path: .rect(Rect(pen.point(0.1, 0.16), pen.point(0.9, 0.34))), fill: pen.isFilled ? red : pen.ink)
+            ),
         ]
         for row in 0..<2 {
             for column in 0..<3 {
-                elements.append(pen.solid(pen.circle(0.3 + Double(column) * 0.2, 0.52 + Double(row) * 0.2, 0.045), filled: true))
+                elements.append(
+                    pen.solid(pen.circle(0.3 + Double(column) * 0.2, 0.52 + Double(row) * 0.2, 0.045), filled: true))
             }
         }
         return elements
@@ -416,11 +470,14 @@ enum SymbolArt {
     private static let speaker: Art = { pen in
         var waves = Path()
         for radius in [0.18, 0.32] {
-            let points = stride(from: -0.8, through: 0.8, by: 0.1).map { pen.point(0.46 + cos($0) * radius, 0.5 + sin($0) * radius) }
+            let points = stride(from: -0.8, through: 0.8, by: 0.1).map {
+                pen.point(0.46 + cos($0) * radius, 0.5 + sin($0) * radius)
+            }
             waves.append(.polyline(points))
         }
         return [
-            pen.solid(pen.polygon([(0.08, 0.38), (0.24, 0.38), (0.44, 0.18), (0.44, 0.82), (0.24, 0.62), (0.08, 0.62)])),
+            pen.solid(
+                pen.polygon([(0.08, 0.38), (0.24, 0.38), (0.44, 0.18), (0.44, 0.82), (0.24, 0.62), (0.08, 0.62)])),
             .shape(Shape(path: waves, stroke: Stroke(color: pen.ink, width: pen.length(0.07), isRound: true))),
         ]
     }
@@ -430,7 +487,10 @@ enum SymbolArt {
         let inner = pen.isFilled ? DrawingColor.white : pen.ink
         return [
             pen.solid(.roundedRect(frame, radius: pen.length(0.08))),
-            .shape(Shape(path: pen.polygon([(0.16, 0.74), (0.4, 0.46), (0.56, 0.62), (0.66, 0.52), (0.84, 0.74)]), fill: inner)),
+            .shape(
+                Shape(
+                    path: pen.polygon([(0.16, 0.74), (0.4, 0.46), (0.56, 0.62), (0.66, 0.52), (0.84, 0.74)]),
+                    fill: inner)),
             .shape(Shape(path: pen.circle(0.68, 0.34, 0.06), fill: inner)),
         ]
     }

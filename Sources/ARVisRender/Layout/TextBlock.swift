@@ -220,7 +220,8 @@ final class TextBlock: LayoutNode {
     /// The text with characters the font cannot draw replaced by a stand-in, and emoji presentation
     /// selectors dropped, so measuring and drawing agree in every output.
     static func substitutingUncovered(_ text: String, _ font: TrueTypeFont) -> String {
-        guard text.unicodeScalars.contains(where: { isEmojiModifier($0) || $0.value > 0x2000 && !font.covers($0) }) else {
+        guard text.unicodeScalars.contains(where: { isEmojiModifier($0) || $0.value > 0x2000 && !font.covers($0) })
+        else {
             return text
         }
         if font.mayHoldEmoji(text) {
