@@ -173,16 +173,23 @@ struct ChartPlotter {
             lineLimit: lineCount)
     }
 
-    /// Where a one-line label is drawn: centred on its tick, kept inside the widget's margins.
-    private func singleLineExtent(_ tick: Tick) -> (minX: Double, maxX: Double) {
+    /// Where a one-line label is drawn: centred on its tick and kept inside the widget's margins, or
+    /// for dates starting at its tick; `nil` when a date label does not fit.
+    private func singleLineExtent(_ tick: Tick) -> (minX: Double, maxX: Double)? {
         let width = labelWidth(tick.label)
+        if xScale.kind == .time {
+            // Swift Charts starts a date label just after its grid line; one that would run past
+            // the widget's edge is left out rather than pushed back.
+            let x = tick.position + 2
+            return x + width <= margins.maxX + 0.5 ? (x, x + width) : nil
+        }
         let x = min(max(tick.position - width / 2, margins.minX), margins.maxX - width)
         return (x, x + width)
     }
 
     /// Whether every `every`-th label, drawn on one line, keeps 4 pt from the next, edge ones included.
     private func singleLinesFit(_ ticks: [Tick], every: Int) -> Bool {
-        let shown = stride(from: 0, to: ticks.count, by: every).map { singleLineExtent(ticks[$0]) }
+        let shown = stride(from: 0, to: ticks.count, by: every).compactMap { singleLineExtent(ticks[$0]) }
         return zip(shown, shown.dropFirst()).allSatisfy { $0.maxX + 4 <= $1.minX }
     }
 
@@ -209,7 +216,7 @@ struct ChartPlotter {
             // Every label is centred on its tick, the edge ones too (they may reach into the
             // widget's margins), as Swift Charts aligns them.
             let label = TextBlock(plain: tick.label, style: Self.labelStyle)
-            let extent = singleLineExtent(tick)
+            guard let extent = singleLineExtent(tick) else { continue }
             elements += label.draw(
                 in: Rect(x: extent.minX, y: plot.maxY + 4, width: extent.maxX - extent.minX + 0.5, height: 14),
                 context: context)

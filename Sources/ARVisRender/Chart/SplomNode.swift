@@ -108,7 +108,7 @@ final class SplomNode: LayoutNode {
 
     /// The numbers: each column's x ticks under the bottom row, each row's y ticks left of the first
     /// column; a number that would touch one already placed is left out, as Swift Charts resolves
-    /// colliding axis labels.
+    /// colliding axis labels (each axis on its own), a cell's lowest number first.
     private func numbers(xTicks: [[Tick]], yTicks: [[Tick]], grid: Rect, context: RenderContext) -> [Element] {
         var placed: [Rect] = []
         var elements: [Element] = []
@@ -128,12 +128,18 @@ final class SplomNode: LayoutNode {
         }
         var centred = Self.numberStyle
         centred.alignment = .center
-        for tick in xTicks.joined() {
+        // Each cell's lowest number (often 0) gives way to its neighbour's highest: placed last.
+        func lowestLast(_ ticks: [[Tick]]) -> [Tick] {
+            ticks.flatMap { $0.dropFirst() } + ticks.compactMap(\.first)
+        }
+        for tick in lowestLast(xTicks) {
             place(tick.label, in: Rect(x: tick.position - 20, y: grid.maxY + 2, width: 40, height: 11), centred)
         }
+        // The two axes meet only at the bottom-left corner, where both keep their numbers.
+        placed.removeAll()
         var trailing = Self.numberStyle
         trailing.alignment = .trailing
-        for tick in yTicks.joined() {
+        for tick in lowestLast(yTicks) {
             place(
                 tick.label,
                 in: Rect(x: grid.minX - yNumbersWidth, y: tick.position - 5.5, width: yNumbersWidth - 3, height: 11),

@@ -113,7 +113,9 @@ struct AudioNode: LayoutNode {
         let player = Rect(
             x: content.minX, y: content.minY + titleHeight + spacing, width: content.width,
             height: sliderHeight + 2 + rowHeight)
-        var elements = Self.shadow(of: card, radius: 12)
+        var elements = Placeholder.softShadow {
+            .roundedRect(card.inset(top: -$0, left: -$0, bottom: -$0, right: -$0), radius: 12 + $0)
+        }
         elements.append(.shape(Shape(path: .roundedRect(card, radius: 12), fill: .white)))
         elements += heading.draw(
             in: Rect(x: content.minX, y: content.minY, width: content.width, height: titleHeight), context: context)
@@ -148,18 +150,6 @@ struct AudioNode: LayoutNode {
         let button = Rect(x: row.midX - 18, y: row.midY - 18, width: 36, height: 36)
         elements += SymbolArt.draw("play.circle", in: button, ink: Theme.primary.fading(0.7)) ?? []
         return elements
-    }
-
-    /// A soft shadow around a card: rings of faint black, widest faintest (SwiftUI's radius-10 shadow).
-    static func shadow(of card: Rect, radius: Double) -> [Element] {
-        stride(from: 8.0, through: 2.0, by: -2.0).map { spread in
-            .shape(
-                Shape(
-                    path: .roundedRect(
-                        card.inset(top: -spread, left: -spread, bottom: -spread, right: -spread),
-                        radius: radius + spread),
-                    fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.02)))
-        }
     }
 }
 

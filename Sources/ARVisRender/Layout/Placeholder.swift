@@ -48,6 +48,14 @@ enum Placeholder {
         return elements
     }
 
+    /// A soft shadow, as SwiftUI's `shadow(color: .primary.opacity(0.1), radius:)` looks: the shape
+    /// `grown(spread)` in rings of faint black, widest faintest.
+    static func softShadow(_ grown: (Double) -> Path) -> [Element] {
+        stride(from: 8.0, through: 2.0, by: -2.0).map {
+            .shape(Shape(path: grown($0), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.02)))
+        }
+    }
+
     /// A round white play button.
     static func playButton(center: Point, radius: Double) -> [Element] {
         var triangle = Path()

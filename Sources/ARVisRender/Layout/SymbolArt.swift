@@ -166,7 +166,7 @@ enum SymbolArt {
                 (0.5 + cos(angle) * reach, 0.5 + sin(angle) * reach),
             ]
         }
-        return [pen.solid(pen.circle(0.5, 0.5, 0.19), color), pen.lines(rays, color)]
+        return [pen.solid(pen.circle(0.5, 0.5, 0.19), color), pen.lines(rays, color, width: 0.075)]
     }
 
     /// A crescent: a disc less an offset disc, as one outline of two arcs.
@@ -265,8 +265,13 @@ enum SymbolArt {
     private static func thermometer(_ pen: Pen, withSun: Bool) -> [Element] {
         let x = withSun ? 0.36 : 0.5
         let tube = RoundedBar(x: x, top: 0.1, bottom: 0.7, width: 0.2)
+        // Filled: a grey glass tube; outlined: the tube's outline. The mercury is red either way.
+        let glass: Element =
+            pen.isFilled
+            ? .shape(Shape(path: tube.path(pen), fill: DrawingColor(red: 142, green: 142, blue: 147, opacity: 0.45)))
+            : .shape(Shape(path: tube.path(pen), stroke: Stroke(color: pen.ink, width: pen.length(0.06))))
         var elements: [Element] = [
-            .shape(Shape(path: tube.path(pen), stroke: Stroke(color: pen.ink.fading(0.6), width: pen.length(0.06)))),
+            glass,
             pen.solid(pen.circle(x, 0.76, 0.15), red, filled: true),
             .shape(Shape(path: .rect(Rect(pen.point(x - 0.045, 0.38), pen.point(x + 0.045, 0.76))), fill: red)),
         ]

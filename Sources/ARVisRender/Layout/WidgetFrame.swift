@@ -63,24 +63,30 @@ struct WidgetFrame {
         )
     }
 
-    /// The round "expand to screen" button in the top-right corner.
+    /// iARVis's round "expand to screen" button: `arrow.up.left.and.arrow.down.right` at 15 points in
+    /// grey, 8 points of padding, on a white disc with a soft shadow, 16 points from the top and
+    /// trailing edges.
     private func expandButton(in frame: Rect) -> [Element] {
-        let center = Point(frame.maxX - 26, frame.minY + 26)
+        let radius = 16.5
+        let center = Point(frame.maxX - 16 - radius, frame.minY + 16 + radius)
+        let reach = 6.5
         var arrows = Path()
-        arrows.move(to: Point(center.x - 5, center.y + 5))
-        arrows.line(to: Point(center.x + 5, center.y - 5))
-        arrows.move(to: Point(center.x, center.y - 5))
-        arrows.line(to: Point(center.x + 5, center.y - 5))
-        arrows.line(to: Point(center.x + 5, center.y))
-        arrows.move(to: Point(center.x - 5, center.y))
-        arrows.line(to: Point(center.x - 5, center.y + 5))
-        arrows.line(to: Point(center.x, center.y + 5))
+        for sign in [-1.0, 1.0] {
+            let tip = Point(center.x + sign * reach, center.y + sign * reach)
+            arrows.move(to: Point(center.x + sign * 1.5, center.y + sign * 1.5))
+            arrows.line(to: tip)
+            arrows.move(to: Point(tip.x, tip.y - sign * 4.5))
+            arrows.line(to: tip)
+            arrows.line(to: Point(tip.x - sign * 4.5, tip.y))
+        }
+        let disc = Placeholder.softShadow { .circle(center: center, radius: radius + $0) }
         return [
             .group(
                 Group(
-                    [
-                        .shape(Shape(path: .circle(center: center, radius: 14), fill: Theme.tertiaryFill)),
-                        .shape(Shape(path: arrows, stroke: Stroke(color: Theme.secondary, width: 1.6, isRound: true))),
+                    disc + [
+                        .shape(Shape(path: .circle(center: center, radius: radius), fill: .white)),
+                        .shape(
+                            Shape(path: arrows, stroke: Stroke(color: Theme.placeholderInk, width: 1.6, isRound: true))),
                     ], label: "Expand"))
         ]
     }
