@@ -54,7 +54,9 @@ enum ModelConversion {
             throw CommandFailure.usage(
                 "\(format.rawValue.uppercased()) output needs -o FILE (or a redirect): it is binary")
         }
-        let model = try input.read()
+        var warnings: [String] = []
+        let model = try input.read().composingTextures(warnings: &warnings)
+        for warning in warnings { Console.error("warning: \(input.file): \(warning)") }
         let bytes = try ModelFile.write(model, as: format)
         guard let output, !toStandardOutput else { return try Console.write(Data(bytes)) }
         try reporting.save(Data(bytes), to: output, what: "\(model.drawnTriangleCount) triangles, \(format.rawValue)")

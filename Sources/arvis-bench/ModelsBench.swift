@@ -3,13 +3,22 @@ import ARVisModel
 import ArgumentParser
 import Foundation
 
-/// `arvis-bench models`: GLB ⇄ USDZ conversion and thumbnails of a 100 000-triangle textured model.
+/// `arvis-bench models`: GLB ⇄ USDZ conversion and thumbnails of a 100 000-triangle textured model,
+/// then a USDZ laid out as Apple's are, beside usd-core and f3d on the same file.
 struct ModelsBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
         abstract:
-            "Convert a 100 000-triangle textured model GLB → USDZ and USDZ → GLB, and draw its 512 × 512 thumbnail (medians)."
+            "Convert a 100 000-triangle textured model GLB → USDZ and USDZ → GLB, and draw its 512 × 512 thumbnail (medians); then inspect, convert and draw an Apple-style USDZ beside usd-core and f3d.",
+        discussion: """
+            The Apple-style file is made by Benchmarks/apple_like_usdz.py with usd-core (pip install \
+            usd-core==26.3), which also times usd-core opening and traversing it; f3d (pip install f3d) \
+            draws the GLB ARVis converts it to, offscreen, at the same size as ARVis's thumbnail.
+            """
     )
+
+    @Option(help: "The Python with usd-core and f3d, for the Apple-style file and the peers' figures.")
+    var python = "python3"
 
     @Option(help: "Timed repetitions of each figure.")
     var iterations = 15
@@ -46,6 +55,68 @@ struct ModelsBench: ParsableCommand {
         print(String(format: "RESULT usdz_to_glb_ms %.1f ms", times[1] * 1000))
         print(String(format: "RESULT thumbnail_512_ms %.1f ms", times[2] * 1000))
         print(String(format: "RESULT glb_file_thumbnail_512_ms %.1f ms", times[3] * 1000))
+        try appleStyle()
+    }
+
+    /// Inspect, convert to GLB and draw at 512 × 512 a USDZ laid out as Apple's samples are (five
+    /// 2048² textures, separate metallic and roughness maps), each from the file's bytes; and the
+    /// peers on the same file: usd-core opening and traversing it, f3d drawing its GLB.
+    func appleStyle() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arvis-bench-apple-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let usdzPath = folder.appendingPathComponent("apple_like.usdz").path
+        let usdCore = try PythonSide(
+            python: python, script: "Benchmarks/apple_like_usdz.py", arguments: [usdzPath],
+            install: "pip install usd-core==26.3 pillow numpy")
+        let usdz = [UInt8](try Data(contentsOf: URL(fileURLWithPath: usdzPath)))
+        var failure: (any Error)?
+        var glb: [UInt8] = []
+        let times = medians(
+            iterations,
+            [
+                {
+                    do { _ = ModelInspection(try ModelFile.read(usdz)) } catch { failure = error }
+                },
+                {
+                    do {
+                        var warnings: [String] = []
+                        glb = try GLBWriter().write(try ModelFile.read(usdz).composingTextures(warnings: &warnings))
+                    } catch { failure = error }
+                },
+                {
+                    do { _ = try ThumbnailRenderer(size: 512).png(of: try ModelFile.read(usdz)) } catch {
+                        failure = error
+                    }
+                },
+            ])
+        if let failure { throw failure }
+        let glbPath = folder.appendingPathComponent("apple_like.glb").path
+        try Data(glb).write(to: URL(fileURLWithPath: glbPath))
+        let f3d = try PythonSide(
+            python: python, script: "Benchmarks/apple_like_usdz.py",
+            arguments: [usdzPath, "--glb", glbPath, "--size", "512"], install: "pip install f3d")
+        let usdCoreMilliseconds = try usdCore.figure("usdcore_open_traverse_ms")
+        let f3dMilliseconds = try f3d.figure("f3d_thumbnail_ms")
+        let (inspect, convert, thumbnail) = (times[0] * 1000, times[1] * 1000, times[2] * 1000)
+        print(usdCore.output.split(separator: "\n").first.map(String.init) ?? "")
+        print(
+            String(
+                format:
+                    "Apple-style USDZ, inspect           %8.1f ms  (target ≤ 100; usd-core open + traverse %.1f ms)",
+                inspect, usdCoreMilliseconds))
+        print(String(format: "Apple-style USDZ → GLB               %8.1f ms  (target ≤ 500)", convert))
+        print(
+            String(
+                format: "Apple-style USDZ → 512 × 512 thumbnail %6.1f ms  (target ≤ 500; f3d on its GLB %.1f ms)",
+                thumbnail, f3dMilliseconds))
+        print(String(format: "RESULT usdz_apple_inspect_ms %.1f ms", inspect))
+        print(String(format: "RESULT usdz_apple_convert_ms %.1f ms", convert))
+        print(String(format: "RESULT usdz_apple_thumbnail_ms %.1f ms", thumbnail))
+        print(String(format: "RESULT usdcore_open_traverse_ms %.1f ms", usdCoreMilliseconds))
+        print(String(format: "RESULT f3d_thumbnail_512_ms %.1f ms", f3dMilliseconds))
+        print(String(format: "RESULT usdz_apple_inspect_vs_usdcore %.2f x", inspect / usdCoreMilliseconds))
+        print(String(format: "RESULT usdz_apple_thumbnail_vs_f3d %.2f x", thumbnail / f3dMilliseconds))
     }
 
     /// A UV sphere of about `triangles` triangles with normals, texture coordinates and a

@@ -102,6 +102,35 @@ package enum PNGEncoder {
         return file
     }
 
+    /// A PNG of `width × height` 8-bit RGB pixels, rows top to bottom (every row Up-filtered).
+    package static func encode(width: Int, height: Int, rgb: [UInt8], dynamic: Bool = true) -> [UInt8] {
+        let rowLength = width * 3
+        var filtered = [UInt8](repeating: 0, count: (rowLength + 1) * height)
+        rgb.withUnsafeBufferPointer { source in
+            filtered.withUnsafeMutableBufferPointer { output in
+                for row in 0..<height {
+                    let line = output.baseAddress! + row * (rowLength + 1)
+                    let current = source.baseAddress! + row * rowLength
+                    line[0] = 2
+                    if row == 0 {
+                        (line + 1).update(from: current, count: rowLength)
+                    } else {
+                        subtract(current, current - rowLength, count: rowLength, into: line + 1)
+                    }
+                }
+            }
+        }
+        var file: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+        var header: [UInt8] = []
+        appendBigEndian(UInt32(width), to: &header)
+        appendBigEndian(UInt32(height), to: &header)
+        header += [8, 2, 0, 0, 0]
+        appendChunk("IHDR", header, to: &file)
+        appendChunk("IDAT", Deflate.zlib(filtered, dynamic: dynamic), to: &file)
+        appendChunk("IEND", [], to: &file)
+        return file
+    }
+
     /// The image as PNG scanlines: each pixel un-premultiplied to 8 bits, the first row filtered with
     /// Sub and the others with Up (flat areas, most of a widget, become runs of zeros).
     private static func filteredRows(_ source: UnsafeBufferPointer<Float>, width: Int, height: Int, channels: Int)

@@ -20,6 +20,8 @@ public struct GLBWriter: Sendable {
     ///   `tooLarge` past GLB's 4 GiB.
     public func write(_ model: Model) throws(ModelError) -> [UInt8] {
         try model.validate()
+        var unreported: [String] = []
+        let model = model.composingTextures(warnings: &unreported)
         var binary = BinaryWriter()
         var document = GLTFDocument(asset: .init(version: "2.0", generator: generator))
         var accessors: [GLTFDocument.Accessor] = []

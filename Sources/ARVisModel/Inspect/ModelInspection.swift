@@ -97,8 +97,9 @@ public struct ModelInspection: Sendable, Hashable, Codable {
                 name: material.name, baseColor: [c.x, c.y, c.z, c.w], metallic: material.metallicFactor,
                 roughness: material.roughnessFactor, textures: textures, alphaMode: material.alphaMode)
         }
-        textures = model.textures.map { texture in
-            let size = RasterImage.displaySize(of: texture.data)
+        textures = model.textures.indices.map { index in
+            let texture = model.textures[index]
+            let size = model.textureSize(index)
             return TextureSummary(
                 name: texture.name, format: texture.format, bytes: texture.data.count, width: size?.width,
                 height: size?.height)

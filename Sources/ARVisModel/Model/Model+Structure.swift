@@ -214,7 +214,7 @@ extension Model {
             }
             return material
         }
-        textures += other.textures
+        textures += other.textures.map { $0.offsettingSources(by: textureBase) }
         if let parent { nodes[parent].children.append(holder) } else { roots.append(holder) }
         return holder
     }

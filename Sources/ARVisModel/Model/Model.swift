@@ -206,18 +206,60 @@ public struct Texture: Sendable, Hashable {
         public var mimeType: String { self == .png ? "image/png" : "image/jpeg" }
     }
 
+    /// One channel of another texture of the model.
+    public struct Channel: Sendable, Hashable {
+        /// The texture's index in the model.
+        public var texture: Int
+        /// The channel: 0 red, 1 green, 2 blue, 3 alpha.
+        public var channel: Int
+
+        /// Creates a channel reference.
+        public init(texture: Int, channel: Int) {
+            self.texture = texture
+            self.channel = channel
+        }
+    }
+
+    /// A texture still to be made from channels of others: roughness into green and metalness into
+    /// blue (glTF's layout), from the separate single-channel maps Apple's USDZ files keep. Only
+    /// writers that need the pixels make it (``Model/composingTextures()``); reading and inspecting
+    /// a model never decode a picture for it.
+    public struct Composition: Sendable, Hashable {
+        /// Where roughness comes from, if from a texture.
+        public var roughness: Channel?
+        /// Where metalness comes from, if from a texture.
+        public var metallic: Channel?
+
+        /// Creates a composition.
+        public init(roughness: Channel?, metallic: Channel?) {
+            self.roughness = roughness
+            self.metallic = metallic
+        }
+    }
+
     /// The image's name (may be empty).
     public var name: String
-    /// The encoded bytes.
+    /// The encoded bytes; empty for a composition not yet made.
     public var data: [UInt8]
     /// The encoding.
     public var format: Format
+    /// How the texture is made from others, until it is.
+    public var composition: Composition?
 
     /// Creates a texture.
-    public init(name: String = "", data: [UInt8], format: Format) {
+    public init(name: String = "", data: [UInt8], format: Format, composition: Composition? = nil) {
         self.name = name
         self.data = data
         self.format = format
+        self.composition = composition
+    }
+
+    /// The texture with the textures it is composed from renumbered by `offset`.
+    func offsettingSources(by offset: Int) -> Texture {
+        var texture = self
+        texture.composition?.roughness?.texture += offset
+        texture.composition?.metallic?.texture += offset
+        return texture
     }
 
     /// The format of encoded image bytes, by their signature; `nil` when neither PNG nor JPEG.

@@ -113,43 +113,21 @@ extension USDStageReader {
         }
     }
 
-    /// A new texture with roughness in G and metalness in B, taken from the named channels of the
-    /// files (decoded, the smaller one sampled up to the larger one's size).
+    /// A texture with roughness in G and metalness in B to be made from the named channels of the
+    /// files when a writer needs it (``Model/composingTextures(warnings:)``): nothing is decoded here.
     private mutating func composedTexture(
         key: String, roughness: (file: String, output: String)?, metallic: (file: String, output: String)?
     ) -> Int? {
         if let known = textureIndex[key] { return known }
-        func decode(_ file: String) -> RasterImage? {
-            guard let index = texture(file),
-                let image = try? RasterImage(decoding: model.textures[index].data, maximumPixels: 16_777_216)
-            else {
-                warnings.append(
-                    "the texture \(file) could not be decoded; its material uses constant metalness and roughness")
-                return nil
-            }
-            return image
-        }
-        let images = (roughness.flatMap { decode($0.file) }, metallic.flatMap { decode($0.file) })
-        guard roughness == nil || images.0 != nil, metallic == nil || images.1 != nil else { return nil }
-        let width = max(images.0?.width ?? 1, images.1?.width ?? 1)
-        let height = max(images.0?.height ?? 1, images.1?.height ?? 1)
         let channel = { (output: String) -> Int in ["r": 0, "g": 1, "b": 2, "a": 3][output] ?? 0 }
-        var pixels = [Float](repeating: 1, count: width * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                let at = (y * width + x) * 4
-                for (image, source, target) in [(images.0, roughness, 1), (images.1, metallic, 2)] {
-                    guard let image, let source else { continue }
-                    let sx = x * image.width / width
-                    let sy = y * image.height / height
-                    pixels[at + target] =
-                        Float(image.pixels[(sy * image.width + sx) * 4 + channel(source.output)]) / 255
-                }
-                pixels[at] = 1
-            }
-        }
-        let png = pixels.withUnsafeBufferPointer { PNGEncoder.encode(width: width, height: height, premultiplied: $0) }
-        model.textures.append(Texture(name: "metallicRoughness", data: png, format: .png))
+        let sources = (
+            roughness.map { ($0, texture($0.file)) }, metallic.map { ($0, texture($0.file)) }
+        )
+        guard sources.0.map({ $0.1 != nil }) ?? true, sources.1.map({ $0.1 != nil }) ?? true else { return nil }
+        let composition = Texture.Composition(
+            roughness: sources.0.map { Texture.Channel(texture: $0.1!, channel: channel($0.0.output)) },
+            metallic: sources.1.map { Texture.Channel(texture: $0.1!, channel: channel($0.0.output)) })
+        model.textures.append(Texture(name: "metallicRoughness", data: [], format: .png, composition: composition))
         textureIndex[key] = model.textures.count - 1
         return model.textures.count - 1
     }

@@ -30,7 +30,8 @@ public struct USDZWriter: Sendable {
     /// - Throws: ``ModelError`` `invalid` when the model fails ``Model/validate(limits:)``,
     ///   `tooLarge` when the package would pass zip's 4 GiB.
     public func write(_ model: Model) throws(ModelError) -> [UInt8] {
-        let model = model.normalized()
+        var unreported: [String] = []
+        let model = model.normalized().composingTextures(warnings: &unreported)
         try model.validate()
         var layer = USDLayerBuilder(model: model)
         layer.build(anchoring: anchoring)

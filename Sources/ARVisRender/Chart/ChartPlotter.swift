@@ -174,14 +174,15 @@ struct ChartPlotter {
     }
 
     /// Where a one-line label is drawn: centred on its tick and kept inside the widget's margins, or
-    /// for dates starting at its tick; `nil` when a date label does not fit.
+    /// for dates starting at its tick; `nil` when a date label does not fit before the y axis.
     private func singleLineExtent(_ tick: Tick) -> (minX: Double, maxX: Double)? {
         let width = labelWidth(tick.label)
         if xScale.kind == .time {
             // Swift Charts starts a date label just after its grid line; one that would run past
-            // the widget's edge is left out rather than pushed back.
+            // the plot (into the y axis's numbers) or the widget's edge is left out, not pushed back.
             let x = tick.position + 2
-            return x + width <= margins.maxX + 0.5 ? (x, x + width) : nil
+            let limit = chart.chartYAxis?.hidden == true ? margins.maxX : max(xScale.start, xScale.end) + 2
+            return x + width <= limit ? (x, x + width) : nil
         }
         let x = min(max(tick.position - width / 2, margins.minX), margins.maxX - width)
         return (x, x + width)

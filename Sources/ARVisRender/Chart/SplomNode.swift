@@ -28,9 +28,10 @@ final class SplomNode: LayoutNode {
         return splom.fields
     }
 
+    /// The whole space offered, as iARVis's `GeometryReader` takes it (square when the height is open).
     func size(for proposal: Proposal, in context: RenderContext) -> Size {
-        let width = min(proposal.width ?? 640, 900)
-        return Size(width: width, height: width)
+        let width = min(proposal.width ?? 640, 4096)
+        return Size(width: width, height: min(proposal.height ?? width, 4096))
     }
 
     func draw(in rect: Rect, context: RenderContext) -> [Element] {

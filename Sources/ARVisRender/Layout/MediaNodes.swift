@@ -113,7 +113,7 @@ struct AudioNode: LayoutNode {
         let player = Rect(
             x: content.minX, y: content.minY + titleHeight + spacing, width: content.width,
             height: sliderHeight + 2 + rowHeight)
-        var elements = Placeholder.softShadow {
+        var elements = Placeholder.softShadow(radius: 10) {
             .roundedRect(card.inset(top: -$0, left: -$0, bottom: -$0, right: -$0), radius: 12 + $0)
         }
         elements.append(.shape(Shape(path: .roundedRect(card, radius: 12), fill: .white)))

@@ -49,10 +49,18 @@ enum Placeholder {
     }
 
     /// A soft shadow, as SwiftUI's `shadow(color: .primary.opacity(0.1), radius:)` looks: the shape
-    /// `grown(spread)` in rings of faint black, widest faintest.
-    static func softShadow(_ grown: (Double) -> Path) -> [Element] {
-        stride(from: 8.0, through: 2.0, by: -2.0).map {
-            .shape(Shape(path: grown($0), fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: 0.02)))
+    /// `grown(spread)` in 1-point rings of faint black whose opacities add up to a Gaussian falloff
+    /// (σ = radius / 2) from 10 % at the shape's edge.
+    static func softShadow(radius: Double, _ grown: (Double) -> Path) -> [Element] {
+        let sigma = max(0.5, radius / 2)
+        func falloff(_ distance: Double) -> Double { 0.1 * exp(-distance * distance / (2 * sigma * sigma)) }
+        let reach = max(1, Int(radius.rounded(.up)))
+        return stride(from: reach, through: 1, by: -1).map { ring in
+            let spread = Double(ring)
+            return .shape(
+                Shape(
+                    path: grown(spread),
+                    fill: DrawingColor(red: 0, green: 0, blue: 0, opacity: falloff(spread - 1) - falloff(spread))))
         }
     }
 

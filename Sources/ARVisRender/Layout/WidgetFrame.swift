@@ -79,7 +79,7 @@ struct WidgetFrame {
             arrows.line(to: tip)
             arrows.line(to: Point(tip.x - sign * 4.5, tip.y))
         }
-        let disc = Placeholder.softShadow { .circle(center: center, radius: radius + $0) }
+        let disc = Placeholder.softShadow(radius: 5) { .circle(center: center, radius: radius + $0) }
         return [
             .group(
                 Group(

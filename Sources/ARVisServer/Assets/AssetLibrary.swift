@@ -204,14 +204,15 @@ final class AssetLibrary: Service, Sendable {
             try Data(contentsOf: URL(fileURLWithPath: modelPath(asset.contentHash, format)), options: .alwaysMapped))
         var warnings: [String] = []
         let model = try ModelFile.read(bytes, warnings: &warnings)
-        var report = ModelInspection(model)
-        report.warnings = warnings + report.warnings
         let other: ModelFormat = format == .glb ? .usdz : .glb
         try stop.check()
         if !FileManager.default.fileExists(atPath: modelPath(asset.contentHash, other)) {
-            try Data(try ModelFile.write(model, as: other)).write(
+            let composed = model.composingTextures(warnings: &warnings)
+            try Data(try ModelFile.write(composed, as: other)).write(
                 to: URL(fileURLWithPath: modelPath(asset.contentHash, other)), options: .atomic)
         }
+        var report = ModelInspection(model)
+        report.warnings = warnings + report.warnings
         for size in Self.thumbnailSizes
         where !FileManager.default.fileExists(atPath: thumbnailPath(asset.contentHash, size: size)) {
             try stop.check()

@@ -25,6 +25,11 @@ struct ServeBench: AsyncParsableCommand {
             client on one more thread, closed-loop: each connection sends again as soon as an answer \
             ends. Percentiles come from an HDR histogram of every request.
 
+            Then, as other people measure it, Debian's wrk (-t1 -c64, --latency) drives `arvis serve` \
+            (the release binary beside this one, in its own process, logging a line per request) and \
+            nginx (access log on) serving the same spec and widget PNG, and a minimal Hummingbird \
+            server answering the spec's bytes from memory: the framework's ceiling here.
+
             Examples:
               swift run -c release arvis-bench serve
               swift run -c release arvis-bench serve --database postgres://postgres@127.0.0.1:5432/bench
@@ -45,6 +50,9 @@ struct ServeBench: AsyncParsableCommand {
 
     @Flag(help: "Skip the nginx comparison.")
     var noNginx = false
+
+    @Flag(help: "Skip the wrk comparison (arvis serve, nginx and a minimal Hummingbird server under wrk).")
+    var noWrk = false
 
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -97,6 +105,7 @@ struct ServeBench: AsyncParsableCommand {
         }
         try await clientGroup.shutdownGracefully()
         await store.close()
+        if !noWrk { try await wrkComparison(folder: folder) }
     }
 
     /// How many spec checks the server runs at once for one client (`ARVisAPI.specChecks`): the
