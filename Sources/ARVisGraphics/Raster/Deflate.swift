@@ -4,12 +4,14 @@
 /// Tuned for rendered pictures, which are long runs of the same bytes: the chain search stops at the
 /// first maximal match, and only the start of a long match is entered into the hash chains.
 enum Deflate {
-    static func zlib(_ input: [UInt8], dynamic: Bool = true) -> [UInt8] {
+    /// - Parameter chainLimit: how many earlier places with the same 3 bytes a match is looked for
+    ///   at; fewer is faster on noisy pictures (photographs, texture maps) at some size.
+    static func zlib(_ input: [UInt8], dynamic: Bool = true, chainLimit: Int = maxChain) -> [UInt8] {
         var writer = BitWriter(capacity: input.count / 8 + 1024)
         writer.bytes.append(0x78)
         writer.bytes.append(0x01)
         var block = TokenBlock(dynamic: dynamic)
-        input.withUnsafeBufferPointer { compress($0, into: &block, writer: &writer) }
+        input.withUnsafeBufferPointer { compress($0, into: &block, writer: &writer, chainLimit: max(1, chainLimit)) }
         writer.flush()
         let checksum = adler32(input)
         for shift in [24, 16, 8, 0] { writer.bytes.append(UInt8(truncatingIfNeeded: checksum >> UInt32(shift))) }
@@ -18,13 +20,13 @@ enum Deflate {
 
     private static let windowSize = 32_768
     private static let hashBits = 15
-    private static let maxChain = 16
+    static let maxChain = 16
     private static let maxMatch = 258
     /// Matches longer than this enter only their first positions into the hash chains.
     private static let maxInsert = 8
 
     private static func compress(
-        _ data: UnsafeBufferPointer<UInt8>, into block: inout TokenBlock, writer: inout BitWriter
+        _ data: UnsafeBufferPointer<UInt8>, into block: inout TokenBlock, writer: inout BitWriter, chainLimit: Int
     ) {
         let count = data.count
         let head = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << hashBits)
@@ -49,7 +51,7 @@ enum Deflate {
                 var candidate = Int(head[key])
                 previous[position & mask] = head[key]
                 head[key] = Int32(position)
-                var chain = maxChain
+                var chain = chainLimit
                 let limit = min(maxMatch, count - position)
                 while candidate >= 0, position - candidate <= windowSize, chain > 0 {
                     if data[candidate + bestLength] == data[position + bestLength] {

@@ -102,8 +102,9 @@ package enum PNGEncoder {
         return file
     }
 
-    /// A PNG of `width × height` 8-bit RGB pixels, rows top to bottom (every row Up-filtered).
-    package static func encode(width: Int, height: Int, rgb: [UInt8], dynamic: Bool = true) -> [UInt8] {
+    /// A PNG of `width × height` 8-bit RGB pixels, rows top to bottom (every row Up-filtered);
+    /// `chainLimit` as ``Deflate``'s (lower for noisy texture maps: faster, a little larger).
+    package static func encode(width: Int, height: Int, rgb: [UInt8], chainLimit: Int = 16) -> [UInt8] {
         let rowLength = width * 3
         var filtered = [UInt8](repeating: 0, count: (rowLength + 1) * height)
         rgb.withUnsafeBufferPointer { source in
@@ -126,7 +127,7 @@ package enum PNGEncoder {
         appendBigEndian(UInt32(height), to: &header)
         header += [8, 2, 0, 0, 0]
         appendChunk("IHDR", header, to: &file)
-        appendChunk("IDAT", Deflate.zlib(filtered, dynamic: dynamic), to: &file)
+        appendChunk("IDAT", Deflate.zlib(filtered, chainLimit: chainLimit), to: &file)
         appendChunk("IEND", [], to: &file)
         return file
     }

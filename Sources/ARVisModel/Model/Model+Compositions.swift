@@ -84,6 +84,7 @@ extension Model {
                 }
             }
         }
-        return PNGEncoder.encode(width: width, height: height, rgb: rgb)
+        // Texture maps are noisy: a short match search keeps the encoding at memory speed.
+        return PNGEncoder.encode(width: width, height: height, rgb: rgb, chainLimit: 2)
     }
 }
