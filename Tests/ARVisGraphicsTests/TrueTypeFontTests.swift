@@ -7,6 +7,20 @@ import Testing
 
 struct TrueTypeFontTests {
     static let fonts = try? FontLibrary.standard()
+
+    /// The signed area an outline encloses (holes subtract), from its flattened polygons.
+    static func enclosedArea(_ outline: Path) -> Double {
+        var twice = 0.0
+        for polyline in outline.flattened(tolerance: 0.5) {
+            let points = polyline.points
+            for index in points.indices {
+                let a = points[index]
+                let b = points[(index + 1) % points.count]
+                twice += a.x * b.y - b.x * a.y
+            }
+        }
+        return twice / 2
+    }
     /// DejaVu Sans Book itself, whichever sans-serif face the library chose.
     static let dejaVu = fonts.flatMap { FileManager.default.contents(atPath: $0.directory + "/DejaVuSans.ttf") }
         .flatMap { TrueTypeFont(bytes: [UInt8]($0)) }
@@ -30,16 +44,8 @@ struct TrueTypeFontTests {
     func outlinesEncloseTheRightArea(character: Character, expected: Double) throws {
         let font = try #require(Self.dejaVu)
         let outline = font.outline(ofGlyph: font.glyph(for: character.unicodeScalars.first!))
-        var area = 0.0
-        for polyline in outline.flattened(tolerance: 0.5) {
-            let points = polyline.points
-            for index in points.indices {
-                let a = points[index]
-                let b = points[(index + 1) % points.count]
-                area += a.x * b.y - b.x * a.y
-            }
-        }
-        #expect(abs(abs(area / 2) - expected) / expected < 0.005)
+        let area = TrueTypeFontTests.enclosedArea(outline)
+        #expect(abs(abs(area) - expected) / expected < 0.005)
     }
 
     @Test func rejectsBytesThatAreNotAFontWithoutCrashing() throws {
@@ -95,16 +101,8 @@ struct CFFOutlineTests {
     func cubicOutlinesEncloseTheRightArea(file: String, character: Character, expected: Double) throws {
         let font = try #require(Self.inter[file])
         let outline = font.outline(ofGlyph: font.glyph(for: character.unicodeScalars.first!))
-        var area = 0.0
-        for polyline in outline.flattened(tolerance: 0.5) {
-            let points = polyline.points
-            for index in points.indices {
-                let a = points[index]
-                let b = points[(index + 1) % points.count]
-                area += a.x * b.y - b.x * a.y
-            }
-        }
-        #expect(abs(abs(area / 2) - expected) / expected < 0.005, "\(area / 2)")
+        let area = TrueTypeFontTests.enclosedArea(outline)
+        #expect(abs(abs(area) - expected) / expected < 0.005, "\(area)")
     }
 
     @Test(.enabled(if: inter.count == 2, "fonts-inter is not installed"))

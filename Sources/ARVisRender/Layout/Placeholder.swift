@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// Stand-ins drawn where media cannot be shown, and the chrome of players.
@@ -54,7 +55,7 @@ enum Placeholder {
     static func softShadow(radius: Double, _ grown: (Double) -> Path) -> [Element] {
         let sigma = max(0.5, radius / 2)
         func falloff(_ distance: Double) -> Double { 0.1 * exp(-distance * distance / (2 * sigma * sigma)) }
-        let reach = max(1, Int(radius.rounded(.up)))
+        let reach = max(1, min(64, Int(saturating: radius.rounded(.up))))
         return stride(from: reach, through: 1, by: -1).map { ring in
             let spread = Double(ring)
             return .shape(

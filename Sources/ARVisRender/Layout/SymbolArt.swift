@@ -38,6 +38,20 @@ enum SymbolArt {
             return path
         }
 
+        /// A closed outline of cubic curves from `start`, each given as its two controls and its end.
+        func closedCurve(
+            from start: (Double, Double),
+            _ curves: [((Double, Double), (Double, Double), (Double, Double))]
+        ) -> Path {
+            var path = Path()
+            path.move(to: point(start.0, start.1))
+            for (first, second, end) in curves {
+                path.cubic(point(first.0, first.1), point(second.0, second.1), to: point(end.0, end.1))
+            }
+            path.close()
+            return path
+        }
+
         /// `path` filled, or outlined when the symbol is not a `.fill` one.
         func solid(_ path: Path, _ color: DrawingColor? = nil, filled: Bool? = nil) -> Element {
             (filled ?? isFilled)
@@ -327,14 +341,12 @@ enum SymbolArt {
     // MARK: Shapes
 
     private static func drop(_ pen: Pen) -> Path {
-        var path = Path()
-        path.move(to: pen.point(0.5, 0.1))
-        path.cubic(pen.point(0.62, 0.3), pen.point(0.8, 0.45), to: pen.point(0.8, 0.62))
-        path.cubic(pen.point(0.8, 0.8), pen.point(0.66, 0.9), to: pen.point(0.5, 0.9))
-        path.cubic(pen.point(0.34, 0.9), pen.point(0.2, 0.8), to: pen.point(0.2, 0.62))
-        path.cubic(pen.point(0.2, 0.45), pen.point(0.38, 0.3), to: pen.point(0.5, 0.1))
-        path.close()
-        return path
+        pen.closedCurve(
+            from: (0.5, 0.1),
+            [
+                ((0.62, 0.3), (0.8, 0.45), (0.8, 0.62)), ((0.8, 0.8), (0.66, 0.9), (0.5, 0.9)),
+                ((0.34, 0.9), (0.2, 0.8), (0.2, 0.62)), ((0.2, 0.45), (0.38, 0.3), (0.5, 0.1)),
+            ])
     }
 
     private static func bolt(_ pen: Pen) -> Path {
@@ -342,14 +354,12 @@ enum SymbolArt {
     }
 
     private static func heart(_ pen: Pen) -> Path {
-        var path = Path()
-        path.move(to: pen.point(0.5, 0.86))
-        path.cubic(pen.point(0.2, 0.64), pen.point(0.08, 0.48), to: pen.point(0.1, 0.34))
-        path.cubic(pen.point(0.12, 0.16), pen.point(0.38, 0.1), to: pen.point(0.5, 0.28))
-        path.cubic(pen.point(0.62, 0.1), pen.point(0.88, 0.16), to: pen.point(0.9, 0.34))
-        path.cubic(pen.point(0.92, 0.48), pen.point(0.8, 0.64), to: pen.point(0.5, 0.86))
-        path.close()
-        return path
+        pen.closedCurve(
+            from: (0.5, 0.86),
+            [
+                ((0.2, 0.64), (0.08, 0.48), (0.1, 0.34)), ((0.12, 0.16), (0.38, 0.1), (0.5, 0.28)),
+                ((0.62, 0.1), (0.88, 0.16), (0.9, 0.34)), ((0.92, 0.48), (0.8, 0.64), (0.5, 0.86)),
+            ])
     }
 
     private static func star(_ pen: Pen) -> Path {

@@ -153,32 +153,15 @@ struct ServeBench: AsyncParsableCommand {
         return median
     }
 
-    /// The same spec served as a static file by nginx (2 workers), under the same load; `nil` without nginx.
+    /// The same spec served as a static file by nginx (access log off), under the same load; `nil` without nginx.
     private func nginxRun(folder: URL, group: any EventLoopGroup) async throws -> LoadGenerator.Outcome? {
-        guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile)
-        else {
-            print("nginx is not installed (apt-get install nginx): comparison skipped")
-            return nil
-        }
-        let root = folder.appendingPathComponent("nginx")
-        try FileManager.default.createDirectory(
-            at: root.appendingPathComponent("s/bench"), withIntermediateDirectories: true)
-        try Data(contentsOf: Self.examples.appendingPathComponent("laptop-benchmark-bar-chart.json"))
-            .write(to: root.appendingPathComponent("s/bench/chart.json"))
-        let port = try await Self.freePort()
-        let configuration = """
-            worker_processes auto; daemon off; pid \(root.path)/nginx.pid; error_log \(root.path)/error.log;
-            events { worker_connections 1024; }
-            http { access_log off; keepalive_requests 100000000; types { application/json json; } server { listen 127.0.0.1:\(port); root \(root.path); } }
-            """
-        try configuration.write(to: root.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-c", root.appendingPathComponent("nginx.conf").path, "-p", root.path]
-        try process.run()
-        defer { process.terminate() }
-        try await Self.waitUntilAnswering("http://127.0.0.1:\(port)/s/bench/chart.json")
-        let load = LoadGenerator(host: "127.0.0.1", port: port, group: group)
+        let spec = try Data(contentsOf: Self.examples.appendingPathComponent("laptop-benchmark-bar-chart.json"))
+        guard
+            let nginx = try await Nginx.start(
+                in: folder.appendingPathComponent("nginx"), files: ["s/bench/chart.json": spec], accessLog: false)
+        else { return nil }
+        defer { nginx.process.terminate() }
+        let load = LoadGenerator(host: "127.0.0.1", port: nginx.port, group: group)
         return try await measure("nginx static spec GET", load, .init(path: "/s/bench/chart.json"), connections)
     }
 

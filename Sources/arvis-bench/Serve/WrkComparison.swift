@@ -1,3 +1,4 @@
+import ARVisSupport
 import ArgumentParser
 import Foundation
 import Hummingbird
@@ -95,7 +96,8 @@ extension ServeBench {
             print("no arvis binary beside arvis-bench (swift build -c release --product arvis): wrk comparison skipped")
             return
         }
-        let wrk = Wrk(binary: binary, connections: connections, seconds: Int(max(1, seconds.rounded())))
+        let wrk = Wrk(
+            binary: binary, connections: connections, seconds: Int(saturating: min(3_600, max(1, seconds.rounded()))))
         let port = try await Self.freePort()
         let data = folder.appendingPathComponent("wrk-data")
         let log = folder.appendingPathComponent("arvis-serve.log")
@@ -152,26 +154,48 @@ extension ServeBench {
             "Hummingbird hello (same bytes)", "http://127.0.0.1:\(port)/s/bench/chart.json", rounds: rounds)
     }
 
-    /// nginx (`worker_processes auto`, access log on) serving the spec and the PNG as files.
+    /// nginx (access log on) serving the spec and the PNG as files.
     private func nginxWrkRun(_ wrk: Wrk, folder: URL, spec: Data, png: Data) async throws
         -> (spec: Wrk.Outcome, png: Wrk.Outcome)?
+    {
+        guard
+            let nginx = try await Nginx.start(
+                in: folder.appendingPathComponent("nginx-wrk"),
+                files: ["s/bench/chart.json": spec, "s/bench/chart/widgets/1.png": png], accessLog: true)
+        else { return nil }
+        defer { nginx.process.terminate() }
+        let base = "http://127.0.0.1:\(nginx.port)"
+        return (
+            try wrk.median("nginx spec GET", base + "/s/bench/chart.json", rounds: rounds),
+            try wrk.median("nginx PNG GET", base + "/s/bench/chart/widgets/1.png", rounds: rounds)
+        )
+    }
+}
+
+/// nginx serving files from a folder on a free loopback port, for scale.
+enum Nginx {
+    /// Writes `files` (by path) under `root`, starts nginx (`worker_processes auto`, the access log
+    /// on or off) and waits until it answers; `nil`, said on standard output, without nginx.
+    static func start(in root: URL, files: [String: Data], accessLog: Bool) async throws
+        -> (process: Process, port: Int)?
     {
         guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile)
         else {
             print("nginx is not installed (apt-get install nginx): comparison skipped")
             return nil
         }
-        let root = folder.appendingPathComponent("nginx-wrk")
-        try FileManager.default.createDirectory(
-            at: root.appendingPathComponent("s/bench/chart/widgets"), withIntermediateDirectories: true)
-        try spec.write(to: root.appendingPathComponent("s/bench/chart.json"))
-        try png.write(to: root.appendingPathComponent("s/bench/chart/widgets/1.png"))
-        let port = try await Self.freePort()
+        for (path, data) in files {
+            let file = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file)
+        }
+        let port = try await ServeBench.freePort()
+        let log = accessLog ? "access_log \(root.path)/access.log;" : "access_log off;"
         let configuration = """
             worker_processes auto; daemon off; pid \(root.path)/nginx.pid; error_log \(root.path)/error.log;
             events { worker_connections 1024; }
-            http { access_log \(root.path)/access.log; keepalive_requests 100000000;
-              types { application/json json; image/png png; }
+            http { \(log) keepalive_requests 100000000; types { application/json json; image/png png; }
               server { listen 127.0.0.1:\(port); root \(root.path); } }
             """
         try configuration.write(to: root.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
@@ -179,12 +203,13 @@ extension ServeBench {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["-c", root.appendingPathComponent("nginx.conf").path, "-p", root.path]
         try process.run()
-        defer { process.terminate() }
-        let base = "http://127.0.0.1:\(port)"
-        try await Self.waitUntilAnswering(base + "/s/bench/chart.json")
-        return (
-            try wrk.median("nginx spec GET", base + "/s/bench/chart.json", rounds: rounds),
-            try wrk.median("nginx PNG GET", base + "/s/bench/chart/widgets/1.png", rounds: rounds)
-        )
+        guard let first = files.keys.sorted().first else { return (process, port) }
+        do {
+            try await ServeBench.waitUntilAnswering("http://127.0.0.1:\(port)/\(first)")
+        } catch {
+            process.terminate()
+            throw error
+        }
+        return (process, port)
     }
 }
