@@ -75,9 +75,16 @@ public final class FontLibrary: Sendable {
     ]
 
     private static func colorEmojiFont(in directory: String) -> (file: String, font: ColorEmojiFont)? {
-        for file in colorEmojiFiles {
+        firstReadable(colorEmojiFiles, in: directory, as: ColorEmojiFont.init(bytes:))
+    }
+
+    /// The first of `files` (names in `directory`, or absolute paths) that reads as a font through `read`.
+    private static func firstReadable<Font>(
+        _ files: [String], in directory: String, as read: ([UInt8]) -> Font?
+    ) -> (file: String, font: Font)? {
+        for file in files {
             if let data = FileManager.default.contents(atPath: path(file, in: directory)),
-                let font = ColorEmojiFont(bytes: [UInt8](data))
+                let font = read([UInt8](data))
             {
                 return (file, font)
             }
@@ -100,14 +107,7 @@ public final class FontLibrary: Sendable {
     }
 
     private static func fallbackFont(in directory: String) -> (file: String, font: TrueTypeFont)? {
-        for file in fallbackFiles {
-            if let data = FileManager.default.contents(atPath: path(file, in: directory)),
-                let font = TrueTypeFont(bytes: [UInt8](data))
-            {
-                return (file, font)
-            }
-        }
-        return nil
+        firstReadable(fallbackFiles, in: directory, as: TrueTypeFont.init(bytes:))
     }
 
     /// Folders searched for Inter's `.otf` files after the font directory.
