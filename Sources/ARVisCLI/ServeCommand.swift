@@ -103,6 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ServerLogHandler.bootstrap()
         var configuration = ServerConfiguration(
             dataDirectory: data, databaseURL: database, host: host, port: port, publicURL: publicURL,
             maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins),

@@ -18,21 +18,20 @@ import ServiceLifecycle
 /// ```
 public enum ARVisServer {
     /// The application for `configuration` on an open store: the router with every implemented
-    /// operation, one log line per request, and `/metrics` emitting `metrics` (the process's metrics
-    /// backend once ``run(_:logger:)`` has bootstrapped it).
+    /// operation behind a ``ServerResponder`` (one log line per request, request metrics), and
+    /// `/metrics` emitting `metrics` (the process's metrics backend once ``run(_:logger:)`` has
+    /// bootstrapped it).
     public static func application(
         _ configuration: ServerConfiguration, store: Store, logger: Logger,
         metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) throws -> some ApplicationProtocol {
         let router = Router(context: ServerContext.self)
         ServerMetrics.register(metrics, on: router)
-        router.middlewares.add(RequestLogMiddleware())
         if !configuration.allowedOrigins.isEmpty {
             router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins))
         }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         router.middlewares.add(ModuleErrorMiddleware())
-        router.middlewares.add(AuthenticationMiddleware())
         let library = AssetLibrary(directory: configuration.assetDirectory, store: store, logger: logger)
         let api = ARVisAPI(store: store, configuration: configuration, library: library)
         // Routes that limit per client see its address (sign-ins, sign-ups, spec checks, drawings); the
@@ -48,22 +47,26 @@ public enum ARVisServer {
         DatasetRoutes(api: api).register(on: router)
         DocumentRoutes.register(on: router)
         let renderer = HubRenderer(fonts: try? FontLibrary.standard())
-        HubRoutes(api: api, renderer: renderer).register(on: router, drawing: addressed)
+        let hub = HubRoutes(api: api, renderer: renderer)
+        hub.register(on: router, drawing: addressed)
         PreviewRoutes(api: api, renderer: renderer).register(on: addressed)
         StudioPage.register(on: router, configuration: configuration)
         AssetRoutes(api: api).register(on: router)
         WebFile.register(on: router)
         let sfu = configuration.sfu.map { VideoRelay(endpoint: $0, secret: configuration.sfuSecret, logger: logger) }
         let exchange = store.isShared ? RoomExchange(store: store, logger: logger, sfu: sfu) : nil
-        let hub = LiveHub(store: store, logger: logger, exchange: exchange) { grant in try await api.recheck(grant) }
+        let live = LiveHub(store: store, logger: logger, exchange: exchange) { grant in try await api.recheck(grant) }
         let webSocketRouter = Router(context: ServerContext.self)
-        LiveRoutes(api: api, hub: hub, sfu: sfu).register(on: router, webSocketRouter: webSocketRouter)
+        LiveRoutes(api: api, hub: live, sfu: sfu).register(on: router, webSocketRouter: webSocketRouter)
         var services: [any Service] = [
-            Housekeeper(store: store, logger: logger, library: library), hub, library, MemoryReturn(),
+            Housekeeper(store: store, logger: logger, library: library), live, library, MemoryReturn(),
         ]
         if let sfu { services.append(sfu) }
+        let responder = ServerResponder(
+            router: router.buildResponder(), hub: hub, answersHubReads: configuration.allowedOrigins.isEmpty,
+            instruments: RequestInstruments())
         return Application(
-            router: router, server: server(configuration, webSocketRouter: webSocketRouter),
+            responder: responder, server: server(configuration, webSocketRouter: webSocketRouter),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             services: services, logger: logger)
     }

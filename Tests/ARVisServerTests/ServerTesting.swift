@@ -8,6 +8,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Prometheus
 import Testing
 
 /// The contract's schemas as the generated client has them, named apart from the server's own
@@ -28,7 +29,7 @@ extension ServerTesting {
     /// real socket with its services running (the live streams need both).
     func withServer(
         maximumSpecBytes: Int = 5_000_000, allowedOrigins: Set<String> = [], maximumAssetBytes: Int = 200_000_000,
-        live: Bool = false,
+        live: Bool = false, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
@@ -38,7 +39,7 @@ extension ServerTesting {
         configure(&configuration)
         let store = try await Store.open(sqliteAt: configuration.databasePath)
         do {
-            let app = try ARVisServer.application(configuration, store: store, logger: .quiet)
+            let app = try ARVisServer.application(configuration, store: store, logger: .quiet, metrics: metrics)
             try await app.test(live ? .live : .router, body)
         } catch {
             await store.close()

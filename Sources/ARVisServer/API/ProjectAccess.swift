@@ -39,10 +39,11 @@ extension ARVisAPI {
         token: String? = RequestToken.current
     ) async throws -> ProjectAccess {
         let account = needs == nil ? try await signedIn(token: token) : try await requireAccount(token: token)
-        let notFound = APIError.notFound("no project '\(slug)'")
-        guard let project = try await store.project(slug: slug) else { throw notFound }
+        guard let project = try await store.project(slug: slug) else { throw APIError.notFound("no project '\(slug)'") }
         let role = try await account.asyncMap { try await store.role(accountID: $0.id, projectID: project.id) } ?? nil
-        guard role != nil || (project.visibility != .private && project.trashedAt == nil) else { throw notFound }
+        guard role != nil || (project.visibility != .private && project.trashedAt == nil) else {
+            throw APIError.notFound("no project '\(slug)'")
+        }
         if project.trashedAt != nil, !includingTrashed {
             throw APIError.notFound(
                 "the project '\(slug)' is in the trash; an owner can restore it with POST /api/v1/projects/\(slug)/restore"

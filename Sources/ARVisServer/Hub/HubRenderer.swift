@@ -8,6 +8,8 @@ import ARVisSpecYAML
 import ARVisStore
 import Foundation
 import HTTPTypes
+import NIOCore
+import Synchronization
 
 /// What the spec hub serves besides the spec: widgets, scenes and QR codes, each made once per
 /// spec content and kept in a bounded cache (a version's content never changes, so its renders
@@ -64,7 +66,7 @@ struct HubRenderer: Sendable {
     /// - Throws: ``APIError`` `404` when there is no such widget, `422` when it cannot be drawn.
     func widget(
         _ widget: WidgetReference, format: WidgetFormat, scale: Double, of version: SpecVersion, live: LiveRows = .none
-    ) async throws -> Output {
+    ) async throws -> ServedFile {
         let key = Self.widgetKey(widget.key, format: format, scale: scale, of: version) + live.key
         return try await cached(key, kind: "widget") {
             try await drawing {
@@ -146,7 +148,7 @@ struct HubRenderer: Sendable {
         // Only the files not kept yet are encoded (a preview draws again after every pause).
         var missing: [Int] = []
         for number in widgets.indices.map({ $0 + 1 })
-        where await cache.output(Self.widgetKey(String(number), format: format, scale: scale, of: version)) == nil {
+        where cache.file(Self.widgetKey(String(number), format: format, scale: scale, of: version)) == nil {
             missing.append(number)
         }
         let encoded = try await drawing(preview: true) { [missing] in
@@ -155,8 +157,8 @@ struct HubRenderer: Sendable {
             }
         }
         for (number, output) in encoded {
-            _ = await cache.remember(
-                output, as: Self.widgetKey(String(number), format: format, scale: scale, of: version))
+            _ = cache.remember(
+                ServedFile(output), as: Self.widgetKey(String(number), format: format, scale: scale, of: version))
         }
         return widgets.map { ($0.name, $0.drawing.extent.width, $0.drawing.extent.height) }
     }
@@ -179,25 +181,24 @@ struct HubRenderer: Sendable {
     /// SHA-256 of its syntax and bytes; `nil` when it is too large to keep.
     func keepPreview(_ body: [UInt8], syntax: SpecSyntax) async -> SpecVersion? {
         let id = Digest.sha256Hex(Array(syntax.mediaType.utf8) + [0] + body)
-        let kept = Output(bytes: body, mediaType: syntax.mediaType)
-        guard kept.bytes.count <= largestKept else { return nil }
-        _ = await cache.remember(kept, as: "preview/\(id)")
-        return Self.preview(id, kept)
+        guard body.count <= largestKept else { return nil }
+        _ = cache.remember(ServedFile(Output(bytes: body, mediaType: syntax.mediaType)), as: "preview/\(id)")
+        return Self.preview(id, body: body, mediaType: syntax.mediaType)
     }
 
     /// The unsaved spec kept under `id`, or `nil` once forgotten.
     func preview(_ id: String) async -> SpecVersion? {
-        guard id.count == 64, id.allSatisfy(\.isHexDigit), let kept = await cache.output("preview/\(id)") else {
+        guard id.count == 64, id.allSatisfy(\.isHexDigit), let kept = cache.file("preview/\(id)") else {
             return nil
         }
-        return Self.preview(id, kept)
+        return Self.preview(id, body: kept.bytes, mediaType: kept.mediaType)
     }
 
     /// A kept preview as a version named `preview` whose content hash is its id.
-    private static func preview(_ id: String, _ kept: Output) -> SpecVersion {
+    private static func preview(_ id: String, body: [UInt8], mediaType: String) -> SpecVersion {
         SpecVersion(
-            name: "preview", version: 0, contentHash: id, mediaType: kept.mediaType, author: nil, createdAt: Date(),
-            body: kept.bytes)
+            name: "preview", version: 0, contentHash: id, mediaType: mediaType, author: nil, createdAt: Date(),
+            body: body)
     }
 
     /// Every widget's name, for the phone page: read from the document, nothing drawn (the page's
@@ -206,17 +207,17 @@ struct HubRenderer: Sendable {
         WidgetDigest(try version.document()).ids
     }
 
-    /// The placed scene as scene JSON or GLB (widgets textured at 1 pixel per point).
+    /// The placed scene of a spec as scene JSON, GLB or USDZ (widgets textured at 1 pixel per point).
+    /// `models` gives the placements' models by their `model` string (gallery assets) and is called
+    /// only when the scene is not cached; `modelsKey` names those files and which `model` string each
+    /// stands for. With `openingLinks`, the scene also has the child widgets its
+    /// `iARVis://openComponent?json=` links open, as `arvis scene --open-links` places them (`url=`
+    /// components are not fetched).
     /// - Throws: ``APIError`` `422` when the spec is not an environment or cannot be exported.
-    /// The scene of a spec. `models` gives the placements' models by their `model` string (gallery
-    /// assets) and is called only when the scene is not cached; `modelsKey` names those files and
-    /// which `model` string each stands for.
-    /// With `openingLinks`, the scene also has the child widgets its `iARVis://openComponent?json=`
-    /// links open, as `arvis scene --open-links` places them (`url=` components are not fetched).
     func scene(
         _ format: SceneFormat, of version: SpecVersion, openingLinks: Bool = false, modelsKey: String = "",
         models: @escaping @Sendable () -> [String: Model] = { [:] }
-    ) async throws -> Output {
+    ) async throws -> ServedFile {
         let key = "\(Self.contentKey(of: version))/scene\(openingLinks ? "+links" : "").\(format.rawValue)/\(modelsKey)"
         return try await cached(key, kind: "scene") {
             try await export(format, of: version, openingLinks: openingLinks, models: models)
@@ -248,7 +249,7 @@ struct HubRenderer: Sendable {
     }
 
     /// A QR Code of `text` as SVG or PNG.
-    func qrCode(_ text: String, png: Bool) async throws -> Output {
+    func qrCode(_ text: String, png: Bool) async throws -> ServedFile {
         try await cached("qr/\(png ? "png" : "svg")/\(text)", kind: "qr") {
             try await drawing {
                 do {
@@ -261,11 +262,11 @@ struct HubRenderer: Sendable {
         }
     }
 
-    /// The output under `key`, made by `make` on a miss and kept.
-    func cached(_ key: String, kind: String, _ make: () async throws -> Output) async throws -> Output {
-        if let hit = await cache.output(key) { return hit }
+    /// The file under `key`, made by `make` on a miss and kept.
+    func cached(_ key: String, kind: String, _ make: () async throws -> Output) async throws -> ServedFile {
+        if let hit = cache.file(key) { return hit }
         ServerMetrics.countRender(kind)
-        return await cache.remember(try await make(), as: key)
+        return cache.remember(ServedFile(try await make()), as: key)
     }
 
     /// The spec's widgets, drawn; a widget past a render limit is a `422` (``APIError/init(_:)``).
@@ -322,31 +323,57 @@ enum WidgetReference: Sendable, Hashable {
     }
 }
 
-/// Made files by key, the oldest forgotten beyond a number of bytes.
-actor OutputCache {
-    private var outputs: [String: Output] = [:]
-    private var order: [String] = []
-    private var bytes = 0
+/// A made file as responses send it: its bytes in a buffer that every response shares as it is
+/// (a cached widget PNG is not copied for each request), and its media type.
+struct ServedFile: Sendable {
+    /// The bytes.
+    let body: ByteBuffer
+    /// Such as `image/png`.
+    let mediaType: String
+
+    init(_ output: Output) {
+        body = ByteBuffer(bytes: output.bytes)
+        mediaType = output.mediaType
+    }
+
+    /// A copy of the bytes.
+    var bytes: [UInt8] { Array(body.readableBytesView) }
+}
+
+/// Made files by key, the oldest forgotten beyond a number of bytes. Behind a lock rather than an
+/// actor: a hit is a dictionary lookup, and a request that finds its file does not leave its thread.
+final class OutputCache: Sendable {
+    private struct State {
+        var files: [String: ServedFile] = [:]
+        var order: [String] = []
+        var bytes = 0
+    }
+
+    private let state = Mutex(State())
     private let capacity: Int
-    /// The largest output kept: a quarter of the capacity.
-    nonisolated let largestOutput: Int
+    /// The largest file kept: a quarter of the capacity.
+    let largestOutput: Int
 
     init(capacity: Int) {
         self.capacity = capacity
         largestOutput = capacity / 4
     }
 
-    func output(_ key: String) -> Output? { outputs[key] }
+    func file(_ key: String) -> ServedFile? { state.withLock { $0.files[key] } }
 
-    /// Keeps `output` under `key` (unless it is larger than ``largestOutput``) and returns it.
-    func remember(_ output: Output, as key: String) -> Output {
-        guard output.bytes.count <= largestOutput, outputs[key] == nil else { return output }
-        outputs[key] = output
-        order.append(key)
-        bytes += output.bytes.count
-        while bytes > capacity, !order.isEmpty {
-            bytes -= outputs.removeValue(forKey: order.removeFirst())?.bytes.count ?? 0
+    /// Keeps `file` under `key` (unless it is larger than ``largestOutput``) and returns it.
+    func remember(_ file: ServedFile, as key: String) -> ServedFile {
+        let size = file.body.readableBytes
+        guard size <= largestOutput else { return file }
+        return state.withLock { state in
+            if let kept = state.files[key] { return kept }
+            state.files[key] = file
+            state.order.append(key)
+            state.bytes += size
+            while state.bytes > capacity, !state.order.isEmpty {
+                state.bytes -= state.files.removeValue(forKey: state.order.removeFirst())?.body.readableBytes ?? 0
+            }
+            return file
         }
-        return output
     }
 }

@@ -17,13 +17,15 @@ struct HubRoutes: Sendable {
     /// Registers the spec file on `router` and what is drawn on `drawing` (routes that know the
     /// client's address, which drawings are limited by).
     func register(on router: Router<ServerContext>, drawing: some RouterMethods<ServerContext>) {
-        router.get("/s/{project}/{name}.json") { request, context in
-            let (_, version) = try await self.latest(request, context)
-            return try SpecRoutes.response(version, request: request, asJSON: true)
+        router.get(RouterPath(HubRead.specFileRoute)) { request, context in
+            try await self.specFile(
+                try context.parameters.require("name"), of: try context.parameters.require("project"), request: request)
         }
         drawing.get("/s/{project}/{name}") { request, context in try await self.page(request, context) }
-        drawing.get("/s/{project}/{name}/widgets/{widget}") { request, context in
-            try await self.widget(request, context)
+        drawing.get(RouterPath(HubRead.widgetRoute)) { request, context in
+            try await self.widget(
+                try context.parameters.require("widget"), of: try context.parameters.require("name"),
+                in: try context.parameters.require("project"), request: request)
         }
         drawing.get("/s/{project}/{name}/scene.json") { request, context in
             let (_, version) = try await self.latest(request, context)
@@ -48,6 +50,25 @@ struct HubRoutes: Sendable {
             return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
         }
         drawing.get("/s/{project}/{name}/qr.{format}") { request, context in try await self.qrCode(request, context) }
+    }
+
+    /// Answers `read` (for ``ServerResponder``, which reads it from the path without the router);
+    /// widgets are drawn for the connection's address, as the router's drawing routes are.
+    func answer(_ read: HubRead, request: Request, context: ServerContext) async throws -> Response {
+        switch read {
+        case .specFile(let project, let name):
+            return try await specFile(name, of: project, request: request)
+        case .widget(let project, let name, let file):
+            return try await RequestAddress.$current.withValue(context.remoteAddress?.ipAddress) {
+                try await widget(file, of: name, in: project, request: request)
+            }
+        }
+    }
+
+    /// The latest version of the spec `name` in the project `project`, as iARVis loads it (JSON).
+    func specFile(_ name: String, of project: String, request: Request) async throws -> Response {
+        let version = try await api.spec(name, in: try await api.access(project))
+        return try SpecRoutes.response(version, request: request, asJSON: true)
     }
 
     /// The project access and latest version the request names.
@@ -95,9 +116,10 @@ struct HubRoutes: Sendable {
         return UUID(uuidString: String(rest)).map { $0.uuidString.lowercased() }
     }
 
-    private func widget(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let (access, version) = try await latest(request, context)
-        let file = try context.parameters.require("widget")
+    /// A widget of the latest version of the spec `name` in the project `project`, named by `file`.
+    func widget(_ file: String, of name: String, in project: String, request: Request) async throws -> Response {
+        let access = try await api.access(project)
+        let version = try await api.spec(name, in: access)
         var live = LiveRows.none
         switch request.uri.queryParameters.get("rows") {
         case nil, "spec": break
@@ -226,16 +248,19 @@ struct HubRoutes: Sendable {
 
     /// A made file as a response with its `ETag`, or `304` when the client has it; `policy` is the
     /// Content-Security-Policy of a page or drawing.
-    static func response(_ output: Output, etag: String, request: Request, policy: String? = nil)
-        -> Response
-    {
+    static func response(_ file: ServedFile, etag: String, request: Request, policy: String? = nil) -> Response {
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
         if ETagList.names(etag, request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }
-        headers.append(HTTPField(name: .contentType, value: output.mediaType))
+        headers.append(HTTPField(name: .contentType, value: file.mediaType))
         SecurityHeaders.append(to: &headers, policy: policy)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: output.bytes)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
+    }
+
+    /// An output made for this request only, as ``response(_:etag:request:policy:)-(ServedFile,_,_,_)``.
+    static func response(_ output: Output, etag: String, request: Request, policy: String? = nil) -> Response {
+        response(ServedFile(output), etag: etag, request: request, policy: policy)
     }
 }
 

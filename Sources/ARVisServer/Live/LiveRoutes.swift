@@ -239,7 +239,7 @@ struct LiveRoutes: Sendable {
     // MARK: Tokens
 
     /// The bearer token of a live request: the header, the `arvis.bearer.` subprotocol, or `access_token`.
-    /// (A WebSocket's handler runs after the upgrade, outside ``AuthenticationMiddleware``'s task, so
+    /// (A WebSocket's handler runs after the upgrade, outside ``ServerResponder``'s task, so
     /// the stream reads its token from the request it was upgraded from.)
     static func token(_ request: Request) -> String? {
         if let bearer = SessionToken.bearer(request.headers[.authorization]) { return bearer }

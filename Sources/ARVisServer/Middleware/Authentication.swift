@@ -7,24 +7,11 @@ import HTTPTypes
 import Hummingbird
 import OpenAPIRuntime
 
-/// The bearer token of the request being handled, set by ``AuthenticationMiddleware``: what
+/// The bearer token of the request being handled, set by ``ServerResponder`` (the one place a
+/// request's `Authorization: Bearer <token>` is read, for every handler of the request): what
 /// ``ARVisAPI/access(_:needs:includingTrashed:token:)`` and the other checks read by default.
 enum RequestToken {
     @TaskLocal static var current: String?
-}
-
-/// The one place a request's `Authorization: Bearer <token>` is read: into ``RequestToken`` for
-/// every handler of the request, generated or registered by hand. A request without the header
-/// passes straight through (the hub's anonymous reads pay nothing).
-struct AuthenticationMiddleware: RouterMiddleware {
-    func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response)
-        async throws -> Response
-    {
-        guard let token = SessionToken.bearer(request.headers[.authorization]) else {
-            return try await next(request, context)
-        }
-        return try await RequestToken.$current.withValue(token) { try await next(request, context) }
-    }
 }
 
 /// Session tokens: 32 random bytes, base64url; only their SHA-256 is stored.

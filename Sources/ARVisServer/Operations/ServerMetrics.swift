@@ -34,7 +34,6 @@ enum ServerMetrics {
     }
 
     static func register(_ registry: PrometheusCollectorRegistry, on router: Router<ServerContext>) {
-        router.middlewares.add(RequestMetricsMiddleware(instruments: RequestInstruments()))
         router.get("/metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -43,32 +42,9 @@ enum ServerMetrics {
     }
 }
 
-/// Counts every request by route template, method and status, and records its duration (until the
-/// response is handed to the server; the body's write is not included).
-///
-/// Lighter than Hummingbird's `MetricsMiddleware` (no in-flight gauge, no wrapped body, one lookup
-/// per request): it costs the cached hub GET about a fifth of its throughput less (BENCHMARKS.md).
-struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    let instruments: RequestInstruments
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
-        -> Response
-    {
-        let start = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            instruments.record(
-                route: context.endpointPath, method: request.method, status: response.status, since: start)
-            return response
-        } catch {
-            let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            instruments.record(route: context.endpointPath, method: request.method, status: status, since: start)
-            throw error
-        }
-    }
-}
-
-/// The counters and timers of ``RequestMetricsMiddleware``, made once per route, method and status.
+/// Every request counted by route template, method and status, with its duration (until the
+/// response is handed to the server; the body's write is not included), for ``ServerResponder``.
+/// The counters and timers are made once per route, method and status.
 final class RequestInstruments: Sendable {
     private struct Key: Hashable {
         var route: String

@@ -3,17 +3,22 @@
 public enum ItemName {
     /// Whether `name` is one.
     public static func isValid(_ name: String) -> Bool {
-        let scalars = Array(name.unicodeScalars)
-        guard (1...100).contains(scalars.count), let first = scalars.first, first.isASCIIAlphanumeric else {
+        let bytes = name.utf8
+        guard (1...100).contains(bytes.count), let first = bytes.first, first.isASCIIAlphanumeric else {
             return false
         }
-        return scalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "_" || $0 == "-" }
+        return bytes.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
     }
 }
 
-extension Unicode.Scalar {
+extension UInt8 {
     /// An ASCII letter or digit.
     fileprivate var isASCIIAlphanumeric: Bool {
-        isASCII && (properties.isAlphabetic || ("0"..."9").contains(self))
+        switch self {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: false
+        }
     }
 }
