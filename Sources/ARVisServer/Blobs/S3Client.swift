@@ -10,12 +10,14 @@ struct S3Location: Sendable, Equatable {
     var endpoint: String
     var region: String
 
-    init(bucket: String, endpoint: String, region: String) {
-        self.bucket = bucket
-        self.endpoint = endpoint
-        self.region = region
+    /// The `Host` header of requests: the endpoint's host and port.
+    var host: String {
+        let rest = endpoint.split(separator: "://", maxSplits: 1).last.map(String.init) ?? endpoint
+        return rest.lowercased()
     }
+}
 
+extension S3Location {
     /// Reads `s3://BUCKET?endpoint=URL&region=R`; without `endpoint`, AWS's for the region; without
     /// `region`, `us-east-1`.
     init(url text: String) throws(S3Error) {
@@ -51,12 +53,6 @@ struct S3Location: Sendable, Equatable {
             isLetterOrDigit(first), isLetterOrDigit(last)
         else { return false }
         return bytes.allSatisfy { isLetterOrDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
-    }
-
-    /// The `Host` header of requests: the endpoint's host and port.
-    var host: String {
-        let rest = endpoint.split(separator: "://", maxSplits: 1).last.map(String.init) ?? endpoint
-        return rest.lowercased()
     }
 }
 
