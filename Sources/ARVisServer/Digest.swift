@@ -9,8 +9,13 @@ enum Digest {
 
     /// The 32-byte SHA-256 of `bytes`.
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBytes(sha256)
+    }
+
+    /// The 32-byte SHA-256 of the bytes in `buffer`, read where they are.
+    static func sha256(_ buffer: UnsafeRawBufferPointer) -> [UInt8] {
         var hasher = Hasher()
-        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        hasher.update(bufferPointer: buffer)
         return Array(hasher.finalize())
     }
 

@@ -193,7 +193,9 @@ struct SeaweedFS {
             "-s3.port.lance=\(ports[9])", "-s3.config=\(folder.appendingPathComponent("s3.json").path)",
         ]
         let log = folder.appendingPathComponent("weed.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw S3Error("cannot write \(log.path)")
+        }
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = process.standardOutput
         try process.run()

@@ -100,7 +100,7 @@ struct ServerResponderTests: ServerTesting {
 
     @Test func logLinesAreStreamLogHandlersWithoutItsCost() throws {
         let file = try scratch.folder().appendingPathComponent("log.txt")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: file.path, contents: nil))
         let handle = try FileHandle(forWritingTo: file)
         var logger = Logger(label: "arvis.serve") {
             ServerLogHandler(label: $0, output: LineWriter(descriptor: handle.fileDescriptor))
@@ -122,7 +122,7 @@ struct ServerResponderTests: ServerTesting {
 
     @Test func linesFromManyThreadsStayWholeAndInOrder() async throws {
         let file = try scratch.folder().appendingPathComponent("threads.txt")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: file.path, contents: nil))
         let handle = try FileHandle(forWritingTo: file)
         let writer = LineWriter(descriptor: handle.fileDescriptor)
         await withTaskGroup(of: Void.self) { group in

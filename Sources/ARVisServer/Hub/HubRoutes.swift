@@ -36,7 +36,7 @@ struct HubRoutes: Sendable {
             default: throw APIError.badRequest("links is open (with the widgets openComponent links open) or closed")
             }
             let scene = try await self.renderer.scene(.json, of: version, openingLinks: openingLinks)
-            return Self.response(scene, etag: "\"\(HubRenderer.hexPrefix(of: scene.bytes))\"", request: request)
+            return Self.response(scene, etag: "\"\(HubRenderer.hexPrefix(of: scene))\"", request: request)
         }
         drawing.get("/s/{project}/{name}/scene.glb") { request, context in
             let (_, version) = try await self.latest(request, context)
@@ -47,7 +47,7 @@ struct HubRoutes: Sendable {
             let placed = try await self.galleryAssets(of: version, in: access)
             let key = placed.map { "\($0.reference)=\($0.asset.contentHash)" }.sorted().joined(separator: ",")
             let output = try await self.renderer.scene(.usdz, of: version, modelsKey: key) { self.models(of: placed) }
-            return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
+            return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output))\"", request: request)
         }
         drawing.get("/s/{project}/{name}/qr.{format}") { request, context in try await self.qrCode(request, context) }
     }
@@ -208,7 +208,7 @@ struct HubRoutes: Sendable {
         default: throw APIError.badRequest("target is iarvis, json or page")
         }
         let output = try await renderer.qrCode(text, png: format == "png")
-        return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request)
+        return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output))\"", request: request)
     }
 
     private func page(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -229,7 +229,7 @@ struct HubRoutes: Sendable {
             return Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8")
         }
         return Self.response(
-            output, etag: "\"\(HubRenderer.hexPrefix(of: output.bytes))\"", request: request, policy: HubPage.policy)
+            output, etag: "\"\(HubRenderer.hexPrefix(of: output))\"", request: request, policy: HubPage.policy)
     }
 
     /// Where the phone page of `version` is kept: everything the page shows — the project (its id,
@@ -308,6 +308,11 @@ extension HubRenderer {
     /// The first 16 hex digits of the SHA-256 of `bytes`, for `ETag`s of made files.
     static func hexPrefix(of bytes: [UInt8]) -> String {
         String(Digest.sha256Hex(bytes).prefix(16))
+    }
+
+    /// The same of a made file's bytes, hashed where they are (not copied out of its buffer).
+    static func hexPrefix(of file: ServedFile) -> String {
+        String(Digest.hex(file.body.withUnsafeReadableBytes(Digest.sha256)).prefix(16))
     }
 }
 
