@@ -44,10 +44,8 @@ struct ServerResponder: HTTPResponder {
         }
         do {
             return (try await hub.answer(read, request: request, context: context), read.route)
-        } catch let refusal as any HTTPResponseError {
-            return (try refusal.response(from: request, context: context), read.route)
         } catch {
-            guard let refusal = APIError(error) else { throw error }
+            guard let refusal = APIError.refusal(for: error) else { throw error }
             return (try refusal.response(from: request, context: context), read.route)
         }
     }

@@ -45,6 +45,14 @@ extension APIError {
     }
 }
 
+extension APIError {
+    /// What answers `error`: itself when it already is an answer (an ``APIError``, Hummingbird's
+    /// own), else its mapping by ``init(_:)``; `nil` for the server's own failures (a logged `500`).
+    static func refusal(for error: any Error) -> (any HTTPResponseError)? {
+        (error as? any HTTPResponseError) ?? APIError(error)
+    }
+}
+
 /// Answers the modules' errors thrown by the routes outside the generated API (the hub, spec,
 /// preview and plan routes) as ``APIError/init(_:)`` maps them, as ``ErrorShapeMiddleware`` does for
 /// the generated operations.
@@ -54,10 +62,8 @@ struct ModuleErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             return try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            throw error
         } catch {
-            guard let refusal = APIError(error) else { throw error }
+            guard let refusal = APIError.refusal(for: error) else { throw error }
             throw refusal
         }
     }

@@ -67,15 +67,19 @@ struct HubRoutes: Sendable {
 
     /// The latest version of the spec `name` in the project `project`, as iARVis loads it (JSON).
     func specFile(_ name: String, of project: String, request: Request) async throws -> Response {
-        let version = try await api.spec(name, in: try await api.access(project))
+        let (_, version) = try await latest(name, in: project)
         return try SpecRoutes.response(version, request: request, asJSON: true)
     }
 
     /// The project access and latest version the request names.
     private func latest(_ request: Request, _ context: ServerContext) async throws -> (ProjectAccess, SpecVersion) {
-        let access = try await api.access(
-            try context.parameters.require("project"))
-        return (access, try await api.spec(try context.parameters.require("name"), in: access))
+        try await latest(try context.parameters.require("name"), in: try context.parameters.require("project"))
+    }
+
+    /// The project access and latest version of the spec `name` in the project `project`.
+    private func latest(_ name: String, in project: String) async throws -> (ProjectAccess, SpecVersion) {
+        let access = try await api.access(project)
+        return (access, try await api.spec(name, in: access))
     }
 
     /// The placements' gallery assets, ready, by the `model` string that names them by URL
@@ -118,8 +122,7 @@ struct HubRoutes: Sendable {
 
     /// A widget of the latest version of the spec `name` in the project `project`, named by `file`.
     func widget(_ file: String, of name: String, in project: String, request: Request) async throws -> Response {
-        let access = try await api.access(project)
-        let version = try await api.spec(name, in: access)
+        let (access, version) = try await latest(name, in: project)
         var live = LiveRows.none
         switch request.uri.queryParameters.get("rows") {
         case nil, "spec": break
