@@ -365,7 +365,8 @@ def live(args):
     for server in {id(first): first, id(second): second}.values():
         server.stop()
     closing = held.read().decode()
-    check("SIGTERM closes an open event stream with `event: close` (1001)", "event: close" in closing and '"code":1001' in closing, closing)
+    check("SIGTERM closes an open event stream with `event: close` (1012: reconnect elsewhere)",
+          "event: close" in closing and '"code":1012' in closing, closing)
 
 
 def pose_packet(frame, position, viewport=(400, 300)):

@@ -35,7 +35,7 @@ public struct ARVisCommand: AsyncParsableCommand {
             SpeciesCommand.self,
             QRCommand.self, InspectCommand.self, ThumbnailCommand.self, ServeCommand.self, LoginCommand.self,
             ProjectCommand.self, MembersCommand.self, PushCommand.self, PullCommand.self, WatchCommand.self,
-            FormatCommand.self, ConvertCommand.self, SchemaCommand.self,
+            FormatCommand.self, ConvertCommand.self, SchemaCommand.self, AdminCommand.self,
         ]
     )
 
@@ -56,6 +56,13 @@ public struct ARVisCommand: AsyncParsableCommand {
                 "error: unknown command '\(misspelled)'\(suggestion)\nThe commands are: \(commandNames.joined(separator: ", ")). See 'arvis --help'."
             )
             return CLIExit.usage.rawValue
+        }
+        var arguments = arguments
+        if arguments.first == ServeCommand.configuration.commandName {
+            do { arguments = ["serve"] + (try ServeSettings.arguments(Array(arguments.dropFirst()))) } catch {
+                Console.error("error: \(error)")
+                return CLIExit.usage.rawValue
+            }
         }
         let command: any ParsableCommand
         do { command = try parseAsRoot(arguments) } catch { return argumentParserExit(for: error) }

@@ -17,17 +17,39 @@ struct ServeCommand: AsyncParsableCommand {
             /s/PROJECT/NAME (a page with its widgets and QR code) and /s/PROJECT/NAME.json (for iARVis). \
             ARVis Studio, the browser app for all of it, is at / (open http://127.0.0.1:8080/).
 
+            Every option is also an environment variable, ARVIS_ and its name in capitals (ARVIS_DATABASE, \
+            ARVIS_PUBLIC_URL, ARVIS_ICE_SERVER=a,b for a repeatable one, ARVIS_RELAY_ONLY=true for a flag), \
+            and a key of the YAML file --config names. Several instances share one PostgreSQL --database and \
+            one --blob-store behind a load balancer (docs/deploy.md); /health/live and /health/ready answer \
+            an orchestrator's probes. On SIGTERM an instance stops taking live connections, closes those it \
+            has with 1012 (reconnect elsewhere), then stops accepting and finishes the requests under way.
+
             Examples:
               arvis serve
               arvis serve --data /var/lib/arvis --host 0.0.0.0 --public-url https://arvis.example
               ARVIS_TURN_SECRET=… arvis serve --ice-server stun:turn.example:3478 --ice-server turn:turn.example:3478
               arvis serve --sfu http://127.0.0.1:8088/janus
+              ARVIS_DATABASE=postgres://arvis@db/arvis arvis serve --blob-store 's3://arvis?endpoint=http://s3:8333'
+              arvis serve --config /etc/arvis/serve.yaml
               curl -s http://127.0.0.1:8080/health
             """
     )
 
-    @Option(help: "The folder the database lives in.")
+    @Option(help: "The folder the database and (without --blob-store) the gallery's files live in.")
     var data = "arvis-data"
+
+    @Option(
+        name: .customLong("blob-store"),
+        help: ArgumentHelp(
+            "Keep the gallery's files (uploads, conversions, thumbnails) in an S3 bucket that several instances share, with credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; the bucket is made if missing. Copy a --data folder's files there with arvis admin migrate-blobs.",
+            valueName: "s3://bucket?endpoint=http://127.0.0.1:8333&region=us-east-1"))
+    var blobStore: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A YAML file of these options by long name (port: 8080, ice-server: [stun:a:3478], relay-only: true); the environment (ARVIS_PORT, …) and the command line win over it.",
+            valueName: "file"))
+    var config: String?
 
     @Option(
         help: ArgumentHelp(
@@ -83,6 +105,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...4000).contains(maximumAssetMegabytes) else {
             throw ValidationError("--max-asset-mb must be between 1 and 4000")
         }
+        if let blobStore, let problem = ServerConfiguration.blobStoreProblem(blobStore) {
+            throw ValidationError("--blob-store: \(problem)")
+        }
         if let database, !(database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")) {
             throw ValidationError(
                 "--database takes a PostgreSQL URL such as postgres://arvis:secret@127.0.0.1:5432/arvis")
@@ -108,6 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
             dataDirectory: data, databaseURL: database, host: host, port: port, publicURL: publicURL,
             maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins),
             maximumAssetBytes: maximumAssetMegabytes * 1_000_000, mapTiles: mapTiles == "none" ? nil : mapTiles)
+        configuration.blobStore = blobStore
         limits.apply(to: &configuration)
         video.apply(to: &configuration)
         try await video.checkSFU()

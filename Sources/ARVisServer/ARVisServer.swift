@@ -10,6 +10,7 @@ import OpenAPIHummingbird
 import OpenAPIRuntime
 public import Prometheus
 import ServiceLifecycle
+import UnixSignals
 
 /// `arvis serve`: the HTTP server over Hummingbird 2, its API handlers generated from `openapi.yaml`.
 ///
@@ -25,6 +26,16 @@ public enum ARVisServer {
         _ configuration: ServerConfiguration, store: Store, logger: Logger,
         metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) throws -> some ApplicationProtocol {
+        try application(
+            configuration, store: store, logger: logger, metrics: metrics, drain: Drain(),
+            blobs: try blobStore(configuration))
+    }
+
+    /// The application, leaving through `drain` at a SIGTERM, keeping the gallery's files in `blobs`.
+    static func application(
+        _ configuration: ServerConfiguration, store: Store, logger: Logger, metrics: PrometheusCollectorRegistry,
+        drain: Drain, blobs: any BlobStore
+    ) throws -> some ApplicationProtocol {
         let router = Router(context: ServerContext.self)
         ServerMetrics.register(metrics, on: router)
         if !configuration.allowedOrigins.isEmpty {
@@ -32,8 +43,8 @@ public enum ARVisServer {
         }
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         router.middlewares.add(ModuleErrorMiddleware())
-        let library = AssetLibrary(directory: configuration.assetDirectory, store: store, logger: logger)
-        let api = ARVisAPI(store: store, configuration: configuration, library: library)
+        let library = AssetLibrary(blobs: blobs, store: store, logger: logger)
+        let api = ARVisAPI(store: store, configuration: configuration, library: library, drain: drain)
         // Routes that limit per client see its address (sign-ins, sign-ups, spec checks, drawings); the
         // hub's cached spec files, its busiest route, do without the cost.
         let addressed = router.group().add(middleware: RequestAddressMiddleware())
@@ -71,6 +82,22 @@ public enum ARVisServer {
             services: services, logger: logger)
     }
 
+    /// Where the gallery's files are kept: the bucket of ``ServerConfiguration/blobStore``, else the
+    /// folder ``ServerConfiguration/assetDirectory``.
+    static func blobStore(
+        _ configuration: ServerConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> any BlobStore {
+        guard let url = configuration.blobStore else {
+            return FolderBlobStore(root: URL(fileURLWithPath: configuration.assetDirectory, isDirectory: true))
+        }
+        let location = try S3Location(url: url)
+        guard let credentials = SigV4Signer.Credentials.fromEnvironment(environment) else {
+            throw BlobStoreError(
+                .failed, "--blob-store needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment")
+        }
+        return S3BlobStore(client: S3Client(location, credentials: credentials))
+    }
+
     /// Fails with the reason when no Janus answers at `url` (its HTTP API), or it has no VideoRoom
     /// plugin; `secret`: its `api_secret`.
     public static func checkSFU(_ url: String, secret: String?) async throws {
@@ -98,7 +125,9 @@ public enum ARVisServer {
     }
 
     /// Opens the store (PostgreSQL at ``ServerConfiguration/databaseURL``, else SQLite under the data
-    /// directory) and serves until SIGINT or SIGTERM, then shuts down gracefully.
+    /// directory) and serves until SIGINT or SIGTERM, then shuts down gracefully: ``Drain`` first
+    /// (live connections told to reconnect elsewhere), then the server (no new connections, the
+    /// requests under way finished).
     /// - Throws: ``StoreError`` when the database cannot be opened; the server's own errors.
     public static func run(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "arvis.serve"))
         async throws
@@ -114,7 +143,16 @@ public enum ARVisServer {
         let metrics = PrometheusCollectorRegistry()
         ServerMetrics.bootstrap(metrics)
         do {
-            try await application(configuration, store: store, logger: logger, metrics: metrics).runService()
+            let drain = Drain()
+            let application = try application(
+                configuration, store: store, logger: logger, metrics: metrics, drain: drain,
+                blobs: try blobStore(configuration))
+            // Shut down in reverse order: the drain, then the application.
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: [application, DrainService(drain: drain, logger: logger)],
+                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
         } catch {
             await store.close()
             throw error

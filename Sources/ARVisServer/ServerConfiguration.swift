@@ -7,6 +7,10 @@ public struct ServerConfiguration: Sendable {
     /// A PostgreSQL URL (`postgres://user:password@host:5432/database`) to keep everything in
     /// instead of SQLite; `nil`: SQLite under ``dataDirectory``.
     public var databaseURL: String?
+    /// The S3 bucket to keep the gallery's files in, `s3://BUCKET?endpoint=URL&region=R`
+    /// (credentials from `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`), which several instances
+    /// share; `nil`: the folder ``assetDirectory``.
+    public var blobStore: String?
     /// The address to listen on.
     public var host: String
     /// The port to listen on (0: any free port).
@@ -140,8 +144,18 @@ public struct ServerConfiguration: Sendable {
         self.mapTiles = mapTiles
     }
 
-    /// The folder of the gallery's files: uploads by content hash, their thumbnails and conversions.
-    /// It stays under the data directory with PostgreSQL too (several instances share it).
+    /// Why `url` cannot name a blob store (``blobStore``), or `nil`.
+    public static func blobStoreProblem(_ url: String) -> String? {
+        do throws(S3Error) {
+            _ = try S3Location(url: url)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    /// The folder of the gallery's files when there is no ``blobStore``: uploads by content hash,
+    /// their thumbnails and conversions.
     public var assetDirectory: String { (dataDirectory as NSString).appendingPathComponent("assets") }
 
     /// The database file.

@@ -164,12 +164,48 @@ public final class Store: Sendable {
                     throw error
                 }
             case .postgres(let client, _):
-                return try await client.withConnection { connection in try await work(connection.sql()) }
+                return try await Self.leasing(within: Self.connectionWait) { leased in
+                    try await client.withConnection { connection in
+                        leased()
+                        return try await work(connection.sql())
+                    }
+                }
             }
         } catch let error as StoreError {
             throw error
         } catch {
             throw Self.storeError(error)
+        }
+    }
+
+    /// How long a request waits for a PostgreSQL connection before it is refused as `unavailable`:
+    /// while the database is down, PostgresNIO's pool would hold it until the database returns.
+    static let connectionWait = Duration.seconds(3)
+
+    /// Runs `work`, which calls `leased` once it holds a connection; fails with `unavailable` when it
+    /// has not within `limit` (`work` is then cancelled). Work that holds its connection is never cut.
+    private static func leasing<T: Sendable>(
+        within limit: Duration, _ work: @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> T
+    ) async throws -> T {
+        let lease = LeaseFlag()
+        return try await withoutActuallyEscaping(work) { work in
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await work { lease.raise() } }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    guard lease.isRaised else {
+                        throw StoreError(
+                            .unavailable, "the database did not give a connection within \(limit); try again")
+                    }
+                    return nil
+                }
+                while let result = try await group.next() {
+                    guard let value = result else { continue }
+                    group.cancelAll()
+                    return value
+                }
+                throw CancellationError()
+            }
         }
     }
 
@@ -275,4 +311,13 @@ actor AsyncLock {
             waiters.removeFirst().resume()
         }
     }
+}
+
+/// Whether a request got its connection, told across tasks.
+private final class LeaseFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() { raised.store(true, ordering: .releasing) }
+
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
 }

@@ -114,7 +114,7 @@ struct LiveTests: ServerTesting {
         }
     }
 
-    @Test func aClientResumingGetsWhatItMissedInOneUpdate() async throws {
+    @Test func aClientResumingGetsEveryVersionItMissedInOrder() async throws {
         try await withServer(live: true) { client in
             let (headers, _, slug) = try await project(client)
             var spec = try environment()
@@ -124,10 +124,16 @@ struct LiveTests: ServerTesting {
             try await put(client, headers, slug, spec)
 
             let resumed = TestSocket(port: try #require(client.port), path: "/live/\(slug)/tour?version=1")
-            let update = try await resumed.nextJSON()
-            #expect(
-                update["version"] as? Int == 3
-                    && update["changed"] as? [String] == ["image1-widget2", "image2-widget2"])
+            let second = try await resumed.nextJSON()
+            #expect(second["version"] as? Int == 2 && second["changed"] as? [String] == ["image1-widget2"])
+            let third = try await resumed.nextJSON()
+            #expect(third["version"] as? Int == 3 && third["changed"] as? [String] == ["image2-widget2"])
+
+            // A client holding nothing gets the current version alone.
+            let fresh = TestSocket(port: try #require(client.port), path: "/live/\(slug)/tour")
+            let latest = try await fresh.nextJSON()
+            #expect(latest["version"] as? Int == 3)
+            try await fresh.close()
 
             // A client holding the current version is sent nothing until the next one.
             let current = TestSocket(port: try #require(client.port), path: "/live/\(slug)/tour?version=3")

@@ -120,5 +120,5 @@ test("reconnecting backs off from half a second to ten; refusals are not retried
   assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 20].map(reconnectDelay), [500, 1000, 2000, 4000, 8000, 10000, 10000, 10000]);
   assert.equal(refusedClose(1008), true);
   assert.equal(refusedClose(4003), true);
-  for (const code of [1000, 1001, 1006, 1011, 4000]) assert.equal(refusedClose(code), false, String(code));
+  for (const code of [1000, 1001, 1006, 1011, 1012, 4000]) assert.equal(refusedClose(code), false, String(code));
 });

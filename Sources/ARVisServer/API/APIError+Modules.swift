@@ -23,8 +23,15 @@ extension APIError {
             case .conflict: self.init(.conflict, "conflict", error.message)
             case .preconditionFailed: self.init(.preconditionFailed, "preconditionFailed", error.message)
             case .invalid: self = .invalid("invalid", error.message)
+            case .unavailable:
+                self.init(
+                    .serviceUnavailable, "databaseUnavailable", "the database cannot be reached just now; try again")
+                extraHeaders[.retryAfter] = "5"
             default: return nil
             }
+        case let error as BlobStoreError:
+            guard let answer = APIError(error) else { return nil }
+            self = answer
         case let error as SpecError: self = .invalid("invalidSpec", error.description)
         case let error as RenderError: self = .invalid("renderFailed", error.description)
         case let error as GraphicsError:

@@ -32,8 +32,11 @@ struct ARVisAPI: APIProtocol {
     /// A hash checked when the account does not exist, so an unknown name takes as long to refuse
     /// as a wrong password (names cannot be told apart by timing).
     let decoyHash: String
+    /// The instance leaving at a SIGTERM: live connections closed, `/health/ready` not ready.
+    let drain: Drain
 
-    init(store: Store, configuration: ServerConfiguration, library: AssetLibrary) {
+    init(store: Store, configuration: ServerConfiguration, library: AssetLibrary, drain: Drain = Drain()) {
+        self.drain = drain
         self.store = store
         self.configuration = configuration
         self.library = library
@@ -63,6 +66,27 @@ struct ARVisAPI: APIProtocol {
                 body: .json(
                     .init(status: .ok, version: Self.version, database: store.engine == .postgres ? .postgres : .sqlite)
                 )))
+    }
+
+    func healthLive(_ input: Operations.HealthLive.Input) async throws -> Operations.HealthLive.Output {
+        .ok(.init(body: .json(.init(status: .ok))))
+    }
+
+    func healthReady(_ input: Operations.HealthReady.Input) async throws -> Operations.HealthReady.Output {
+        func unavailable(_ code: String, _ message: String) -> Operations.HealthReady.Output {
+            .serviceUnavailable(.init(body: .json(Self.error(code, message))))
+        }
+        if drain.isDraining { return unavailable("draining", "this instance is stopping") }
+        guard await store.ping() else { return unavailable("unavailable", "the database does not answer") }
+        do { try await library.blobs.checkReady() } catch {
+            return unavailable("storageUnavailable", "the file store cannot be used: \(error)")
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        status: .ok, version: Self.version, database: store.engine == .postgres ? .postgres : .sqlite,
+                        blobStore: library.blobs is S3BlobStore ? .s3 : .folder))))
     }
 
     static func error(_ code: String, _ message: String) -> Components.Schemas._Error {

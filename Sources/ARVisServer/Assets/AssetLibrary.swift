@@ -8,14 +8,15 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// The gallery's files and the work done on them: uploads streamed to disk under their SHA-256,
-/// then, one asset at a time, the model read, summarised, drawn at 360 and 1024 pixels and written
-/// in the other format (GLB ⇄ USDZ). Each made file is written once per content hash.
+/// The gallery's files and the work done on them: uploads streamed into the ``BlobStore`` under
+/// their SHA-256, then, one asset at a time, the model read (its hash checked), summarised, drawn at
+/// 360 and 1024 pixels and written in the other format (GLB ⇄ USDZ). Each made file is written once
+/// per content hash.
 ///
-/// Layout under ``ServerConfiguration/assetDirectory``: `ab/abcdef….glb` (an upload or a
-/// conversion), `ab/abcdef…-360.png`, `ab/abcdef…-1024.png`, and `incoming/` for uploads in flight.
+/// Keys: `ab/abcdef….glb` (an upload or a conversion), `ab/abcdef…-360.png`, `ab/abcdef…-1024.png`,
+/// and `incoming/` for uploads in flight.
 final class AssetLibrary: Service, Sendable {
-    let root: URL
+    let blobs: any BlobStore
     let store: Store
     let logger: Logger
     private let queue: AsyncStream<(projectID: String, asset: Asset)>
@@ -26,100 +27,99 @@ final class AssetLibrary: Service, Sendable {
     /// The thumbnail sizes made for every asset.
     static let thumbnailSizes = [360, 1024]
 
-    init(directory: String, store: Store, logger: Logger) {
-        root = URL(fileURLWithPath: directory, isDirectory: true)
+    /// How long processing waits before trying an asset again after the blob store could not be
+    /// reached.
+    let retryPause = Duration.seconds(5)
+
+    init(blobs: any BlobStore, store: Store, logger: Logger) {
+        self.blobs = blobs
         self.store = store
         self.logger = logger
         (queue, enqueue) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
+    /// A library keeping its files in the folder `directory`.
+    convenience init(directory: String, store: Store, logger: Logger) {
+        self.init(
+            blobs: FolderBlobStore(root: URL(fileURLWithPath: directory, isDirectory: true)), store: store,
+            logger: logger)
+    }
+
     // MARK: Files
 
-    /// Where the model with `hash` is kept in `format` (the upload, or its conversion).
-    func modelPath(_ hash: String, _ format: ModelFormat) -> String {
-        folder(hash).appendingPathComponent("\(hash).\(format.rawValue)").path
+    /// The key of the model with `hash` in `format` (the upload, or its conversion).
+    static func modelKey(_ hash: String, _ format: ModelFormat) -> String {
+        "\(hash.prefix(2))/\(hash).\(format.rawValue)"
     }
 
-    /// Where the thumbnail of `size` pixels of the model with `hash` is kept.
-    func thumbnailPath(_ hash: String, size: Int) -> String {
-        folder(hash).appendingPathComponent("\(hash)-\(size).png").path
+    /// The key of the thumbnail of `size` pixels of the model with `hash`.
+    static func thumbnailKey(_ hash: String, size: Int) -> String { "\(hash.prefix(2))/\(hash)-\(size).png" }
+
+    /// The content hash a key belongs to (its first 64 characters after the folder), or `nil`.
+    static func contentHash(of key: String) -> String? {
+        guard key.count > 3, key.dropFirst(2).hasPrefix("/") else { return nil }
+        let hash = String(key.dropFirst(3).prefix { $0 != "." && $0 != "-" })
+        guard hash.count == 64, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
+            key.hasPrefix(hash.prefix(2))
+        else { return nil }
+        return hash
     }
 
-    private func folder(_ hash: String) -> URL {
-        root.appendingPathComponent(String(hash.prefix(2)), isDirectory: true)
-    }
-
-    /// Streams an upload to disk: at most `limit` bytes, hashed as it arrives, never held whole in
-    /// memory. The file's format is told by its first bytes.
+    /// Streams an upload into the blob store: at most `limit` bytes, hashed as it arrives, never held
+    /// whole in memory. The file's format is told by its first bytes.
     /// - Returns: its SHA-256 in hex, its size and format.
-    /// - Throws: ``APIError`` `413` past `limit`, `415` for a file that is neither GLB nor USDZ.
+    /// - Throws: ``APIError`` `413` past `limit`, `415` for a file that is neither GLB nor USDZ;
+    ///   ``BlobStoreError`` when it cannot be stored.
     func receive(_ body: some AsyncSequence<ByteBuffer, any Error>, limit: Int) async throws -> (
         hash: String, size: Int, format: ModelFormat
     ) {
-        let incoming = root.appendingPathComponent("incoming", isDirectory: true)
-        try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
-        let temporary = incoming.appendingPathComponent(UUID().uuidString)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary.path)
-        else {
-            throw APIError(.internalServerError, "storageFailed", "the upload could not be stored")
-        }
-        var hasher = Digest.Hasher()
-        var size = 0
-        var head: [UInt8] = []
-        do {
-            defer { try? handle.close() }
-            for try await buffer in body {
-                size += buffer.readableBytes
-                guard size <= limit else { throw AssetRoutes.tooLarge(limit) }
-                try buffer.withUnsafeReadableBytes { bytes in
-                    hasher.update(data: bytes)
-                    if head.count < 8 { head += bytes.prefix(8 - head.count) }
-                    try handle.write(contentsOf: bytes)
-                }
-            }
-            try handle.synchronize()
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
+        let meter = UploadMeter(limit: limit)
+        let staged = try await blobs.stage(body.map { buffer in try meter.take(buffer) })
+        let (hash, size, head) = meter.result()
         guard let format = ModelFormat.detect(head), format == .glb || format == .usdz else {
-            try? FileManager.default.removeItem(at: temporary)
+            await blobs.discard(staged)
             throw APIError(.unsupportedMediaType, "unsupportedModel", "upload a GLB (binary glTF) or a USDZ file")
         }
-        let hash = Digest.hex(hasher.finalize())
-        let target = modelPath(hash, format)
-        do {
-            try FileManager.default.createDirectory(at: folder(hash), withIntermediateDirectories: true)
-            if FileManager.default.fileExists(atPath: target) {
-                try FileManager.default.removeItem(at: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: URL(fileURLWithPath: target))
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw APIError(
-                .internalServerError, "storageFailed", "the upload could not be stored: \(error.localizedDescription)")
-        }
+        try await blobs.commit(staged, as: Self.modelKey(hash, format))
         return (hash, size, format)
     }
 
-    /// Deletes the files of every content hash no asset refers to any more (after purges). Files
-    /// written in the last hour are kept: an upload is stored a moment before its record is.
-    func removeUnused(keeping hashes: Set<String>, now: Date = Date()) -> Int {
+    /// The model of an asset's file in `format`, its bytes checked against the content hash.
+    /// - Throws: ``ModelError`` for a file missing, damaged or unreadable; ``BlobStoreError``.
+    func model(hash: String, format: ModelFormat) async throws -> Model {
+        let bytes = try await verifiedBytes(hash: hash, format: format)
+        return try ModelFile.read(bytes)
+    }
+
+    /// The stored upload with `hash`, checked: a blob whose bytes do not hash to its name is damaged.
+    private func verifiedBytes(hash: String, format: ModelFormat) async throws -> [UInt8] {
+        guard let buffer = try await blobs.read(Self.modelKey(hash, format)) else {
+            throw ModelError(.unsupported, "the stored file \(Self.modelKey(hash, format)) is missing")
+        }
+        let bytes = Array(buffer.readableBytesView)
+        guard Digest.sha256Hex(bytes) == hash else {
+            throw ModelError(
+                .unsupported, "the stored file \(Self.modelKey(hash, format)) is damaged: its SHA-256 differs")
+        }
+        return bytes
+    }
+
+    /// Deletes the files of every content hash no asset refers to any more (after purges), and
+    /// uploads left half-way. Files written in the last hour are kept: an upload is stored a moment
+    /// before its record is.
+    func removeUnused(keeping hashes: Set<String>, now: Date = Date()) async throws -> Int {
         var removed = 0
-        let manager = FileManager.default
-        for folder in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where folder.count == 2 {
-            let path = root.appendingPathComponent(folder).path
-            for file in (try? manager.contentsOfDirectory(atPath: path)) ?? [] {
-                let hash = String(file.prefix { $0 != "." && $0 != "-" })
-                let file = (path as NSString).appendingPathComponent(file)
-                guard hash.count == 64, !hashes.contains(hash),
-                    let modified = (try? manager.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
-                    now.timeIntervalSince(modified) > 3_600
-                else { continue }
-                if (try? manager.removeItem(atPath: file)) != nil { removed += 1 }
+        for blob in try await blobs.list() where now.timeIntervalSince(blob.modified) > 3_600 {
+            let unused: Bool
+            if blob.key.hasPrefix(FolderBlobStore.stagingPrefix) {
+                unused = true
+            } else if let hash = Self.contentHash(of: blob.key) {
+                unused = !hashes.contains(hash)
+            } else {
+                unused = false
             }
+            guard unused else { continue }
+            if (try? await blobs.delete(blob.key)) != nil { removed += 1 }
         }
         return removed
     }
@@ -139,6 +139,7 @@ final class AssetLibrary: Service, Sendable {
     /// server left unfinished are queued again, unless their processing already started
     /// ``attemptsAllowed`` times without ending (it took the server down): those are marked failed.
     func run() async throws {
+        do { try await blobs.prepare() } catch { logger.warning("the blob store is not ready yet: \(error)") }
         for (projectID, asset, attempts) in (try? await store.unfinishedAssets()) ?? [] {
             guard attempts < Self.attemptsAllowed else {
                 logger.warning("asset \(asset.id): processing started \(attempts) times and never ended; marked failed")
@@ -150,9 +151,9 @@ final class AssetLibrary: Service, Sendable {
             process(projectID: projectID, asset: asset)
         }
         await cancelWhenGracefulShutdown { [self] in
-            for await (_, asset) in queue {
+            for await (projectID, asset) in queue {
                 if Task.isCancelled { break }
-                await finish(asset)
+                await finish(asset, projectID: projectID)
                 pending.remove(asset.id)
             }
         }
@@ -160,14 +161,15 @@ final class AssetLibrary: Service, Sendable {
 
     /// Makes the summary, thumbnails and the other format of an asset, and records the outcome. A
     /// server stopping meanwhile stops the work between its steps; the asset stays `processing` and
-    /// is taken up again at the next start.
-    func finish(_ asset: Asset) async {
+    /// is taken up again at the next start. While the blob store cannot be reached, the asset is
+    /// tried again after ``retryPause``; while it is full, at the next start.
+    func finish(_ asset: Asset, projectID: String) async {
         let stop = StopFlag()
         // Counted before the work and taken back only when a stopping server interrupts it, so a
         // file that kills the process mid-way is seen at the next start.
         _ = try? await store.countAssetAttempt(id: asset.id)
-        let outcome = await withTaskCancellationHandler {
-            await Self.offThread { [self] in Result { try self.make(asset, stop: stop) } }
+        let outcome = await withTaskCancellationHandler { () async -> Result<String, any Error> in
+            do { return .success(try await self.make(asset, stop: stop)) } catch { return .failure(error) }
         } onCancel: {
             stop.raise()
         }
@@ -179,12 +181,28 @@ final class AssetLibrary: Service, Sendable {
             switch outcome {
             case .success(let summary):
                 try await store.finishAsset(id: asset.id, status: .ready, summary: summary, failure: nil)
+            case .failure(let error as BlobStoreError) where error.kind == .unavailable:
+                logger.warning("asset \(asset.id): \(error); tried again in \(retryPause)")
+                _ = try? await store.countAssetAttempt(id: asset.id, by: -1)
+                retry(projectID: projectID, asset: asset)
+            case .failure(let error as BlobStoreError) where error.kind == .full:
+                // Left `processing`: taken up again at the next start.
+                logger.error("asset \(asset.id): \(error); its files are made once there is room")
+                _ = try? await store.countAssetAttempt(id: asset.id, by: -1)
             case .failure(let error):
                 logger.info("asset \(asset.id) could not be read: \(error)")
                 try await store.finishAsset(id: asset.id, status: .failed, summary: nil, failure: "\(error)")
             }
         } catch {
             logger.error("asset \(asset.id): recording the outcome failed: \(error)")
+        }
+    }
+
+    /// Queues an asset again after ``retryPause`` (unless the server stops first).
+    private func retry(projectID: String, asset: Asset) {
+        Task { [self] in
+            try await Task.sleep(for: retryPause)
+            enqueue.yield((projectID, asset))
         }
     }
 
@@ -196,33 +214,98 @@ final class AssetLibrary: Service, Sendable {
     }
 
     /// Reads the upload, writes what is missing of its thumbnails and conversion, returns the summary JSON.
-    private func make(_ asset: Asset, stop: StopFlag) throws -> String {
+    private func make(_ asset: Asset, stop: StopFlag) async throws -> String {
         guard let format = ModelFormat(rawValue: asset.format) else {
             throw ModelError(.unsupported, "the stored format \(asset.format) is not a model format")
         }
-        let bytes = [UInt8](
-            try Data(contentsOf: URL(fileURLWithPath: modelPath(asset.contentHash, format)), options: .alwaysMapped))
+        let hash = asset.contentHash
+        let bytes = try await verifiedBytes(hash: hash, format: format)
+        let other: ModelFormat = format == .glb ? .usdz : .glb
+        let wanted = Made(
+            conversion: try await blobs.size(of: Self.modelKey(hash, other)) == nil ? other : nil,
+            thumbnails: try await Self.thumbnailSizes.asyncFilter {
+                try await self.blobs.size(of: Self.thumbnailKey(hash, size: $0)) == nil
+            })
+        let made = try await Self.offThread { Result { try Self.render(wanted, from: bytes, stop: stop) } }.get()
+        try stop.check()
+        if let conversion = made.conversion {
+            try await blobs.write(
+                Self.modelKey(hash, other), ByteBuffer(bytes: conversion), contentType: other.mimeType)
+        }
+        for (size, png) in made.thumbnails {
+            try await blobs.write(Self.thumbnailKey(hash, size: size), ByteBuffer(bytes: png), contentType: "image/png")
+        }
+        return made.summary
+    }
+
+    /// What processing is to make: the conversion to a format, the thumbnails of some sizes.
+    private struct Made: Sendable {
+        var conversion: ModelFormat?
+        var thumbnails: [Int]
+    }
+
+    /// The files made from a model's bytes, and its summary JSON.
+    private struct Output: Sendable {
+        var conversion: [UInt8]?
+        var thumbnails: [(Int, [UInt8])]
+        var summary: String
+    }
+
+    private static func render(_ wanted: Made, from bytes: [UInt8], stop: StopFlag) throws -> Output {
         var warnings: [String] = []
         let model = try ModelFile.read(bytes, warnings: &warnings)
-        let other: ModelFormat = format == .glb ? .usdz : .glb
         try stop.check()
-        if !FileManager.default.fileExists(atPath: modelPath(asset.contentHash, other)) {
-            let composed = model.composingTextures(warnings: &warnings)
-            try Data(try ModelFile.write(composed, as: other)).write(
-                to: URL(fileURLWithPath: modelPath(asset.contentHash, other)), options: .atomic)
+        var output = Output(conversion: nil, thumbnails: [], summary: "")
+        if let format = wanted.conversion {
+            output.conversion = try ModelFile.write(model.composingTextures(warnings: &warnings), as: format)
         }
         var report = ModelInspection(model)
         report.warnings = warnings + report.warnings
-        for size in Self.thumbnailSizes
-        where !FileManager.default.fileExists(atPath: thumbnailPath(asset.contentHash, size: size)) {
+        for size in wanted.thumbnails {
             try stop.check()
-            let png = try ThumbnailRenderer(size: size).png(of: model)
-            try Data(png).write(
-                to: URL(fileURLWithPath: thumbnailPath(asset.contentHash, size: size)), options: .atomic)
+            output.thumbnails.append((size, try ThumbnailRenderer(size: size).png(of: model)))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(report), as: UTF8.self)
+        output.summary = String(decoding: try encoder.encode(report), as: UTF8.self)
+        return output
+    }
+}
+
+/// An upload's bytes as they pass: counted against a limit, hashed, the first ones kept to tell the
+/// format. Used by one upload at a time, in order.
+final class UploadMeter: @unchecked Sendable {
+    private let limit: Int
+    private var hasher = Digest.Hasher()
+    private var size = 0
+    private var head: [UInt8] = []
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Counts and hashes `buffer`, then passes it on.
+    /// - Throws: ``APIError`` `413` once past the limit.
+    func take(_ buffer: ByteBuffer) throws -> ByteBuffer {
+        size += buffer.readableBytes
+        guard size <= limit else { throw AssetRoutes.tooLarge(limit) }
+        buffer.withUnsafeReadableBytes { bytes in
+            hasher.update(data: bytes)
+            if head.count < 8 { head += bytes.prefix(8 - head.count) }
+        }
+        return buffer
+    }
+
+    /// The SHA-256 in hex, the size and the first bytes of everything taken.
+    func result() -> (hash: String, size: Int, head: [UInt8]) {
+        (Digest.hex(hasher.finalize()), size, head)
+    }
+}
+
+extension Sequence {
+    /// The elements for which `isIncluded` holds, in order, awaiting each test.
+    fileprivate func asyncFilter(_ isIncluded: (Element) async throws -> Bool) async rethrows -> [Element] {
+        var kept: [Element] = []
+        for element in self where try await isIncluded(element) { kept.append(element) }
+        return kept
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The gallery's routes that carry files: uploads streamed to disk, model downloads with `ETag`
+/// The gallery's routes that carry files: uploads streamed to the blob store, model downloads with `ETag`
 /// and byte ranges, thumbnails, the orbit viewer page and its script. Documented in `openapi.yaml`,
 /// served here because their bodies are files, not JSON.
 struct AssetRoutes: Sendable {
@@ -97,10 +97,10 @@ struct AssetRoutes: Sendable {
         return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    /// A file the library made or stored, or `409` while it is being made. A made file that went
-    /// missing (a crash before it reached the disk) is made again.
-    private func readyFile(_ path: String, of asset: Asset, in access: ProjectAccess) throws -> Int {
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int { return size }
+    /// The size of a file the library made or stored, or `409` while it is being made. A made file
+    /// that went missing (a crash before it was stored) is made again.
+    private func readyFile(_ key: String, of asset: Asset, in access: ProjectAccess) async throws -> Int {
+        if let size = try await api.library.blobs.size(of: key) { return size }
         switch asset.status {
         case .failed:
             throw APIError(
@@ -120,8 +120,8 @@ struct AssetRoutes: Sendable {
         else {
             throw APIError.notFound("a model is model.glb or model.usdz")
         }
-        let path = api.library.modelPath(asset.contentHash, format)
-        let size = try readyFile(path, of: asset, in: access)
+        let key = AssetLibrary.modelKey(asset.contentHash, format)
+        let size = try await readyFile(key, of: asset, in: access)
         let safeName = String(
             asset.name.unicodeScalars.map {
                 $0.isASCII
@@ -133,8 +133,8 @@ struct AssetRoutes: Sendable {
             .acceptRanges: "bytes",
         ]
         headers[.contentDisposition] = "inline; filename=\"\(safeName).\(format.rawValue)\""
-        return try await Self.file(
-            path, size: size, mediaType: format.mimeType, headers: headers, request: request, context: context)
+        return try await file(
+            key, size: size, mediaType: format.mimeType, headers: headers, request: request, context: context)
     }
 
     private func thumbnail(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -144,17 +144,17 @@ struct AssetRoutes: Sendable {
         guard let size = Int(sizeText), AssetLibrary.thumbnailSizes.contains(size) else {
             throw APIError.badRequest("a thumbnail is 360 or 1024 pixels: ?size=360")
         }
-        let path = api.library.thumbnailPath(asset.contentHash, size: size)
-        let length = try readyFile(path, of: asset, in: access)
+        let key = AssetLibrary.thumbnailKey(asset.contentHash, size: size)
+        let length = try await readyFile(key, of: asset, in: access)
         let headers: HTTPFields = [.eTag: "\"\(asset.contentHash.prefix(32))-\(size)\"", .cacheControl: "no-cache"]
-        return try await Self.file(
-            path, size: length, mediaType: "image/png", headers: headers, request: request, context: context)
+        return try await file(
+            key, size: length, mediaType: "image/png", headers: headers, request: request, context: context)
     }
 
     /// A file as a response: `304` when the client holds its `ETag`, `206` for one satisfiable byte
-    /// range, `416` for one outside the file, else the whole file; streamed from disk.
-    static func file(
-        _ path: String, size: Int, mediaType: String, headers: HTTPFields, request: Request, context: ServerContext
+    /// range, `416` for one outside the file, else the whole file; streamed from the blob store.
+    private func file(
+        _ key: String, size: Int, mediaType: String, headers: HTTPFields, request: Request, context: ServerContext
     ) async throws -> Response {
         var headers = headers
         if let tag = headers[.eTag], ETagList.names(tag, request.headers[.ifNoneMatch]) {
@@ -162,9 +162,10 @@ struct AssetRoutes: Sendable {
         }
         headers[.contentType] = mediaType
         SecurityHeaders.append(to: &headers)
-        let files = FileIO()
+        let blobs = api.library.blobs
         guard let rangeHeader = request.headers[.range] else {
-            return Response(status: .ok, headers: headers, body: try await files.loadFile(path: path, context: context))
+            let body = try await blobs.body(key, range: nil, length: size, context: context)
+            return Response(status: .ok, headers: headers, body: body)
         }
         guard let range = ByteRange.parse(rangeHeader, size: size) else {
             let error = APIError(
@@ -177,7 +178,7 @@ struct AssetRoutes: Sendable {
         headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
         return Response(
             status: .partialContent, headers: headers,
-            body: try await files.loadFile(path: path, range: range, context: context))
+            body: try await blobs.body(key, range: range, length: size, context: context))
     }
 
     private func viewer(_ request: Request, _ context: ServerContext) async throws -> Response {

@@ -105,7 +105,17 @@ final class S3Client: Sendable {
     /// The most bytes of an error or an XML answer read.
     static let answerLimit = 1 << 20
 
-    init(_ location: S3Location, credentials: SigV4Signer.Credentials, http: HTTPClient = .shared) {
+    /// The HTTP client of every store: a connection that cannot be made fails at once (in at most
+    /// 2 s), for ``send(_:key:query:headers:body:readsBody:)`` to retry or report, instead of being
+    /// tried again until the request's deadline.
+    static let storeHTTP: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout.connect = .seconds(2)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    init(_ location: S3Location, credentials: SigV4Signer.Credentials, http: HTTPClient = S3Client.storeHTTP) {
         self.location = location
         signer = SigV4Signer(credentials: credentials, region: location.region)
         self.http = http
@@ -153,6 +163,44 @@ final class S3Client: Sendable {
         _ = try await send(.DELETE, key: key)
     }
 
+    /// Copies the object under `source` to `key`, inside the store.
+    func copy(_ source: String, to key: String) async throws(S3Error) {
+        let from = "/" + location.bucket + "/" + SigV4Signer.encode(source, keepingSlashes: true)
+        // The store may answer 200 and an error in the body.
+        let answer = try await xml(.PUT, key: key, headers: [("x-amz-copy-source", from)])
+        if let code = XMLText.first("Code", in: answer) {
+            throw S3Error(XMLText.first("Message", in: answer) ?? "copying \(source) failed", code: code)
+        }
+    }
+
+    /// Every object whose key starts with `prefix`, a page of up to 1 000 at a time.
+    func list(prefix: String = "") async throws(S3Error) -> [S3Listing] {
+        var found: [S3Listing] = []
+        var token: String?
+        repeat {
+            var query = [("list-type", "2")]
+            if !prefix.isEmpty { query.append(("prefix", prefix)) }
+            if let token { query.append(("continuation-token", token)) }
+            let answer = try await xml(.GET, key: nil, query: query)
+            for entry in XMLText.all("Contents", in: answer) {
+                guard let key = XMLText.first("Key", in: entry) else { continue }
+                found.append(
+                    S3Listing(
+                        key: key, size: XMLText.first("Size", in: entry).flatMap(Int.init) ?? 0,
+                        modified: XMLText.first("LastModified", in: entry).flatMap(S3Listing.date) ?? Date()))
+            }
+            token =
+                XMLText.first("IsTruncated", in: answer) == "true"
+                ? XMLText.first("NextContinuationToken", in: answer) : nil
+        } while token != nil
+        return found
+    }
+
+    /// Fails unless the bucket exists and these credentials may use it.
+    func checkBucket() async throws(S3Error) {
+        _ = try await send(.HEAD, key: nil)
+    }
+
     /// Makes the bucket (nothing happens when this account has it already).
     func createBucket() async throws(S3Error) {
         do throws(S3Error) {
@@ -166,8 +214,9 @@ final class S3Client: Sendable {
 
     /// Stores what `chunks` yields under `key`, in parts of ``partSize`` bytes (one request when it
     /// all fits in one part); returns the number of bytes. Nothing is stored unless every byte was.
+    /// - Throws: ``S3Error`` for the store's failures; the error of `chunks` itself, as it is.
     func upload(_ key: String, from chunks: some AsyncSequence<ByteBuffer, any Error>, contentType: String)
-        async throws(S3Error) -> Int
+        async throws -> Int
     {
         var pending = ByteBuffer()
         var upload: MultipartUpload?
@@ -185,12 +234,9 @@ final class S3Client: Sendable {
                     pending.discardReadBytes()
                 }
             }
-        } catch let error as S3Error {
-            await upload?.abort()
-            throw error
         } catch {
             await upload?.abort()
-            throw S3Error("reading what was to be uploaded: \(error)")
+            throw error
         }
         guard var upload else {
             try await put(key, pending, contentType: contentType)
@@ -325,8 +371,37 @@ final class S3Client: Sendable {
     }
 }
 
+/// One object of a bucket's listing.
+struct S3Listing: Sendable, Equatable {
+    var key: String
+    var size: Int
+    var modified: Date
+
+    /// An ISO 8601 time as S3 writes it (`2026-11-27T10:00:00.000Z`, the fraction optional).
+    static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}
+
 /// The few pieces of S3's XML answers this client reads: an element's text, by name.
 enum XMLText {
+    /// The inner text of every `<name>…</name>`, in order (entities left as they are).
+    static func all(_ name: String, in xml: String) -> [String] {
+        var found: [String] = []
+        var rest = xml.startIndex..<xml.endIndex
+        while let open = xml.range(of: "<\(name)>", range: rest),
+            let close = xml.range(of: "</\(name)>", range: open.upperBound..<xml.endIndex)
+        {
+            found.append(String(xml[open.upperBound..<close.lowerBound]))
+            rest = close.upperBound..<xml.endIndex
+        }
+        return found
+    }
+
     /// The text of the first `<name>…</name>`, entities decoded; `nil` when there is none.
     static func first(_ name: String, in xml: String) -> String? {
         guard let open = xml.range(of: "<\(name)>"),

@@ -216,7 +216,7 @@ struct HubRenderer: Sendable {
     /// - Throws: ``APIError`` `422` when the spec is not an environment or cannot be exported.
     func scene(
         _ format: SceneFormat, of version: SpecVersion, openingLinks: Bool = false, modelsKey: String = "",
-        models: @escaping @Sendable () -> [String: Model] = { [:] }
+        models: @escaping @Sendable () async -> [String: Model] = { [:] }
     ) async throws -> ServedFile {
         let key = "\(Self.contentKey(of: version))/scene\(openingLinks ? "+links" : "").\(format.rawValue)/\(modelsKey)"
         return try await cached(key, kind: "scene") {
@@ -226,7 +226,7 @@ struct HubRenderer: Sendable {
 
     private func export(
         _ format: SceneFormat, of version: SpecVersion, openingLinks: Bool,
-        models: @escaping @Sendable () -> [String: Model]
+        models: @escaping @Sendable () async -> [String: Model]
     ) async throws -> Output {
         guard case .environment(var environment) = try version.document() else {
             throw APIError.invalid(
@@ -237,9 +237,10 @@ struct HubRenderer: Sendable {
         options.resources = [:]
         let scene = await TexturedScene(environment, renderOptions: options)
         let name = version.name
+        let placed = await models()
         let encode = { @Sendable () throws -> Output in
             do {
-                return try scene.encode(as: format, scale: 1, models: models())
+                return try scene.encode(as: format, scale: 1, models: placed)
             } catch {
                 throw APIError.invalid("exportFailed", "the scene of '\(name)' cannot be exported: \(error)")
             }

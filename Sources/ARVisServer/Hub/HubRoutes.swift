@@ -46,7 +46,9 @@ struct HubRoutes: Sendable {
             let (access, version) = try await self.latest(request, context)
             let placed = try await self.galleryAssets(of: version, in: access)
             let key = placed.map { "\($0.reference)=\($0.asset.contentHash)" }.sorted().joined(separator: ",")
-            let output = try await self.renderer.scene(.usdz, of: version, modelsKey: key) { self.models(of: placed) }
+            let output = try await self.renderer.scene(.usdz, of: version, modelsKey: key) {
+                await self.models(of: placed)
+            }
             return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output))\"", request: request)
         }
         drawing.get("/s/{project}/{name}/qr.{format}") { request, context in try await self.qrCode(request, context) }
@@ -100,14 +102,10 @@ struct HubRoutes: Sendable {
     }
 
     /// The models of gallery assets, read from their GLB files (one that does not read is left out).
-    private func models(of placed: [(reference: String, asset: Asset)]) -> [String: Model] {
+    private func models(of placed: [(reference: String, asset: Asset)]) async -> [String: Model] {
         var models: [String: Model] = [:]
         for (reference, asset) in placed {
-            let path = api.library.modelPath(asset.contentHash, .glb)
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
-                let model = try? ModelFile.read([UInt8](data))
-            else { continue }
-            models[reference] = model
+            models[reference] = try? await api.library.model(hash: asset.contentHash, format: .glb)
         }
         return models
     }

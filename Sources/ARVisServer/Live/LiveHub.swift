@@ -328,18 +328,27 @@ final class LiveHub: Service, Sendable {
         return [.ordered(stream: "events", cursor: sequence, text: ByteBuffer(string: text))]
     }
 
+    /// The most versions a resuming client is sent one by one; one further behind gets the latest.
+    static let versionReplayLimit = 32
+
     /// What a client connecting to a spec stream is sent first: the current version (with what
-    /// changed since `version`, the version it holds; nothing when it holds the current one), then
-    /// the rows of each dataset its charts follow (the window, or what came after the row sequence
-    /// it holds).
+    /// changed since `version`, the version it holds; nothing when it holds the current one), or,
+    /// up to ``versionReplayLimit`` versions behind, each version it missed; then the rows of each dataset
+    /// its charts follow (the window, or what came after the row sequence it holds).
     func catchUp(_ key: SpecKey, holding version: Int?, rowsAfter: [String: Int64]) async throws -> [Outbox.Message] {
         guard let latest = try await specs.latest(key) else {
             throw APIError.notFound("no spec '\(key.name)' in this project yet; it streams from its first version")
         }
         var messages: [Outbox.Message] = []
-        if let version, version == latest.version.version {
+        let newest = latest.version.version
+        if let version, version == newest {
             messages.append(.holding(stream: "spec", cursor: Int64(version)))
-        } else if let update = try await specs.update(key, to: latest.version.version, from: version) {
+        } else if let version, version > 0, version < newest, newest - version <= Self.versionReplayLimit {
+            // A client resuming gets every version it missed, in order, as if it had stayed.
+            for next in (version + 1)...newest {
+                if let update = try await specs.update(key, to: next, from: next - 1) { messages.append(update) }
+            }
+        } else if let update = try await specs.update(key, to: newest, from: version) {
             messages.append(update)
         }
         for (name, use) in latest.digest.datasets.sorted(by: { $0.key < $1.key }) {

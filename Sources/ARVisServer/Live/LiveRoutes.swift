@@ -32,17 +32,22 @@ struct LiveRoutes: Sendable {
 
     func register(on router: Router<ServerContext>, webSocketRouter: Router<ServerContext>) {
         router.get("/live/{project}/rooms/{room}") { request, context -> Response in
+            try self.api.drain.admit()
             _ = try await self.roomAccess(request, parameters: context.parameters)
             throw APIError(
                 .upgradeRequired, "upgradeRequired", "a room is a WebSocket: connect with Upgrade: websocket")
         }
         router.get("/live/{project}/{name}") { request, context in
+            try self.api.drain.admit()
             let response = try await self.events(request, parameters: context.parameters)
             Self.limitSendBuffer(of: context.channel)
             return response
         }
         webSocketRouter.ws("/live/{project}/rooms/{room}") { request, context in
-            guard (try? await self.roomAccess(request, parameters: context.parameters)) != nil else {
+            // While draining, the HTTP route answers: 503, so the load balancer tries another instance.
+            guard !self.api.drain.isDraining,
+                (try? await self.roomAccess(request, parameters: context.parameters)) != nil
+            else {
                 return .dontUpgrade
             }
             return .upgrade(Self.protocolHeaders(request))
@@ -53,7 +58,9 @@ struct LiveRoutes: Sendable {
                 channel: context.requestContext.channel)
         }
         webSocketRouter.ws("/live/{project}/{name}") { request, context in
-            guard (try? await self.specAccess(request, parameters: context.parameters)) != nil else {
+            guard !self.api.drain.isDraining,
+                (try? await self.specAccess(request, parameters: context.parameters)) != nil
+            else {
                 return .dontUpgrade
             }
             return .upgrade(Self.protocolHeaders(request))
@@ -101,7 +108,7 @@ struct LiveRoutes: Sendable {
             defer { hub.leave(token) }
             let cursor = SpecCursor(request.uri.queryParameters)
             outbox.sendFirst(try await hub.catchUp(key, holding: cursor.version, rowsAfter: cursor.rows))
-            await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound) { _ in
+            await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound, drain: api.drain) { _ in
                 throw LiveClose.unsupported("a spec stream takes no messages")
             }
         } catch {
@@ -132,32 +139,35 @@ struct LiveRoutes: Sendable {
                     }
                 }
                 defer { heartbeat.cancel() }
-                // A stream never ends by itself: at a graceful shutdown it is closed, so the server can stop.
-                try await withGracefulShutdownHandler {
-                    while let frame = await outbox.next() {
-                        switch frame {
-                        case .text(let text) where text.readableBytes == 0:
-                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                        case .text(let text):
-                            // The message's bytes are shared with every other client's: written as they are, not copied.
-                            try await writer.write(
-                                ByteBuffer(string: "id: \(SpecCursor(outbox.cursors).lastEventID)\ndata: "))
-                            try await writer.write(text)
-                            try await writer.write(ByteBuffer(string: "\n\n"))
-                        case .binary: break
-                        case .close(let reason):
-                            try await writer.write(
-                                ByteBuffer(
-                                    string:
-                                        "event: close\ndata: \(LiveMessages.close(code: reason.code, reason: reason.reason))\n\n"
-                                ))
-                            try await writer.finish(nil)
-                            return
+                // A stream never ends by itself: drained, or at a graceful shutdown, it is closed, so the
+                // server can stop.
+                try await api.drain.whileOpen(onDrain: { outbox.close(.reconnectElsewhere) }) {
+                    try await withGracefulShutdownHandler {
+                        while let frame = await outbox.next() {
+                            switch frame {
+                            case .text(let text) where text.readableBytes == 0:
+                                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                            case .text(let text):
+                                // The message's bytes are shared with every other client's: written as they are, not copied.
+                                try await writer.write(
+                                    ByteBuffer(string: "id: \(SpecCursor(outbox.cursors).lastEventID)\ndata: "))
+                                try await writer.write(text)
+                                try await writer.write(ByteBuffer(string: "\n\n"))
+                            case .binary: break
+                            case .close(let reason):
+                                try await writer.write(
+                                    ByteBuffer(
+                                        string:
+                                            "event: close\ndata: \(LiveMessages.close(code: reason.code, reason: reason.reason))\n\n"
+                                    ))
+                                try await writer.finish(nil)
+                                return
+                            }
                         }
+                        try await writer.finish(nil)
+                    } onGracefulShutdown: {
+                        outbox.close(LiveClose(1001, "the server is stopping; reconnect to resume"))
                     }
-                    try await writer.finish(nil)
-                } onGracefulShutdown: {
-                    outbox.close(LiveClose(1001, "the server is stopping; reconnect to resume"))
                 }
             })
     }
@@ -229,7 +239,8 @@ struct LiveRoutes: Sendable {
             let session = RoomSession(
                 api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox, profile: profile,
                 sfu: sfu)
-            await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound, receive: session.receive)
+            await LiveConnection.pump(
+                outbox, inbound: inbound, outbound: outbound, drain: api.drain, receive: session.receive)
             await sfu?.left(profile.id)
         } catch {
             await LiveConnection.refuse(outbound, error)
@@ -329,8 +340,18 @@ struct SpecCursor: Sendable, Equatable {
 /// Moves one WebSocket's messages: the outbox to the socket, the socket to a handler.
 enum LiveConnection {
     /// Writes `outbox` to `outbound` while `receive` handles what arrives, until either side ends. A
-    /// ``LiveClose`` thrown by `receive` closes the connection with its code and reason.
+    /// ``LiveClose`` thrown by `receive` closes the connection with its code and reason; so does a
+    /// `drain` beginning, with ``LiveClose/reconnectElsewhere``.
     static func pump(
+        _ outbox: Outbox, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, drain: Drain,
+        receive: @escaping @Sendable (WebSocketMessage) async throws -> Void
+    ) async {
+        await drain.whileOpen(onDrain: { outbox.close(.reconnectElsewhere) }) {
+            await exchange(outbox, inbound: inbound, outbound: outbound, receive: receive)
+        }
+    }
+
+    private static func exchange(
         _ outbox: Outbox, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
         receive: @escaping @Sendable (WebSocketMessage) async throws -> Void
     ) async {

@@ -32,7 +32,7 @@ struct Housekeeper: Service {
             let anchors = try await store.purgeExpiredAnchors()
             let events = try await store.purgeEvents(before: Date(timeIntervalSinceNow: -retention))
             let assets = try await store.purgeTrashedAssets(before: Date(timeIntervalSinceNow: -retention))
-            let files = library.removeUnused(keeping: try await store.assetHashesInUse())
+            let files = try await library.removeUnused(keeping: try await store.assetHashesInUse())
             if projects + anchors + events + assets + files > 0 {
                 logger.info(
                     "purged \(projects) project(s) and \(assets) asset(s) trashed over 30 days ago, \(files) asset file(s) no longer used, \(anchors) expired anchor(s) and \(events) event(s) over 30 days old"
