@@ -10,7 +10,7 @@ struct Bench: AsyncParsableCommand {
             Load.self, RenderBench.self, RenderVersusVega.self, RelocalizationBench.self, PacketBench.self,
             PlacementBench.self, RelocalizationVersusOpen3D.self, TapsBench.self, PoissonBench.self,
             PlantVersusScipy.self, PlanBench.self, HostileBench.self, PictureBench.self, ServeBench.self,
-            LiveBench.self, ModelsBench.self, UploadBench.self, StudioBench.self,
+            LiveBench.self, ModelsBench.self, UploadBench.self, StudioBench.self, ClusterBench.self,
         ]
     )
 }

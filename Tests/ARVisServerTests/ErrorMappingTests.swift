@@ -43,8 +43,15 @@ struct ErrorMappingTests {
             APIError(location)?.message == "image1-widget1: it would draw too much", "the location leads the message")
     }
 
+    @Test func aDatabaseOrFileStoreThatCannotBeReachedIsA503() {
+        let database = APIError(StoreError(.unavailable, "the database does not answer"))
+        #expect(database?.status == .serviceUnavailable && database?.headerFields[.retryAfter] == "5")
+        let files = APIError(BlobStoreError(.unavailable, "connection refused"))
+        #expect(files?.status == .serviceUnavailable && files?.code == "storageUnavailable")
+    }
+
     @Test func theServersOwnFaultsStayErrors() {
-        #expect(APIError(StoreError(.unavailable, "the database does not answer")) == nil)
+        #expect(APIError(BlobStoreError(.failed, "SignatureDoesNotMatch")) == nil)
         #expect(APIError(GraphicsError(.fontMissing, "no fonts")) == nil)
         #expect(APIError(PipelineError(.network, "no such host")) == nil)
         #expect(APIError(CancellationError()) == nil)

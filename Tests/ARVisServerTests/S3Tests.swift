@@ -135,12 +135,13 @@ struct S3Tests {
         #expect(big.readableBytes == 20 << 20)
         #expect(Array(big.readableBytesView.suffix(1 << 20)) == chunk)
 
-        // A source that fails halfway leaves no object.
+        // A source that fails halfway leaves no object, and its error is the one reported.
+        struct SourceFailed: Error {}
         let failing = AsyncThrowingStream<ByteBuffer, any Error> { continuation in
             for _ in 0..<10 { continuation.yield(ByteBuffer(bytes: chunk)) }
-            continuation.finish(throwing: CancellationError())
+            continuation.finish(throwing: SourceFailed())
         }
-        await #expect(throws: S3Error.self) {
+        await #expect(throws: SourceFailed.self) {
             try await client.upload("broken.bin", from: failing, contentType: "application/octet-stream")
         }
         #expect(try await client.head("broken.bin") == nil)

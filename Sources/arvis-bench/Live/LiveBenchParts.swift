@@ -37,7 +37,8 @@ final class ServerProcess: Sendable {
         return binary
     }
 
-    static func start(binary: String, database: String?) async throws -> ServerProcess {
+    /// Starts `arvis serve` on `database` (SQLite when `nil`) with more `arguments`, waiting until it answers.
+    static func start(binary: String, database: String?, arguments: [String] = []) async throws -> ServerProcess {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "arvis-bench-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -46,6 +47,7 @@ final class ServerProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments =
             ["serve", "--data", folder.path, "--port", String(port)] + (database.map { ["--database", $0] } ?? [])
+            + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
