@@ -77,8 +77,16 @@ struct ClusterBench: AsyncParsableCommand {
         )
         let session = try await BenchSession.prepare(instances[0].base)
 
+        let idle = instances.map { $0.residentKilobytes() }
+        var held: [Int] = []
         let edit = try await LiveBench.editToDevice(
-            session, clients: clients, edits: edits, writers: instances, watched: instances)
+            session, clients: clients, edits: edits, writers: instances, watched: instances
+        ) { held = instances.map { $0.residentKilobytes() } }
+        let perClient = Double(zip(held, idle).map { $0 - $1 }.reduce(0, +)) / Double(clients)
+        print(
+            "resident memory of the instances: \(idle.map { $0 / 1024 }) MB before the clients, \(held.map { $0 / 1024 }) MB holding them"
+        )
+        print(String(format: "RESULT cluster_memory_per_client %.1f KB", perClient))
         print(String(format: "RESULT cluster_edit_to_device_p50 %.2f ms", edit.milliseconds(50)))
         print(String(format: "RESULT cluster_edit_to_device_p99 %.2f ms", edit.milliseconds(99)))
 

@@ -112,9 +112,11 @@ struct LiveBench: AsyncParsableCommand {
     }
 
     /// `clients` watchers of a spec, spread over `watched`; `edits` saves, through each of `writers`
-    /// in turn; every arrival timed from the save's acknowledgement.
+    /// in turn; every arrival timed from the save's acknowledgement. `connected` runs once every
+    /// client holds the first version.
     static func editToDevice(
-        _ session: BenchSession, clients: Int, edits: Int, writers: [ServerProcess], watched: [ServerProcess]
+        _ session: BenchSession, clients: Int, edits: Int, writers: [ServerProcess], watched: [ServerProcess],
+        connected: () -> Void = {}
     ) async throws -> Latencies {
         var spec = try session.environment()
         let first = try await session.put(spec, on: writers[0])
@@ -130,6 +132,7 @@ struct LiveBench: AsyncParsableCommand {
         }
         try await arrivals.wait(forKey: first, count: clients, within: .seconds(120))
         _ = arrivals.take(first)
+        connected()
         let latencies = Latencies()
         let fromSend = Latencies()
         for edit in 0..<edits {
