@@ -366,6 +366,31 @@ def project(base, token, name):
     return json.loads(body)["slug"]
 
 
+class Bystander:
+    """Another client: reads the project's specs through nginx every 20 ms until stopped, noting
+    every answer that is not 200."""
+
+    def __init__(self, cluster):
+        self.failures, self.done = [], threading.Event()
+        path = f"/api/v1/projects/{cluster.slug}/specs"
+
+        def read():
+            while not self.done.is_set():
+                status = fetch(cluster.nginx.base, "GET", path, timeout=10)[0]
+                if status != 200:
+                    self.failures.append(status)
+                time.sleep(0.02)
+
+        self.thread = threading.Thread(target=read)
+        self.thread.start()
+
+    def stop(self):
+        """The failures seen."""
+        self.done.set()
+        self.thread.join()
+        return self.failures
+
+
 def wait_ready(base, slug, token, asset, seconds=120):
     deadline = time.time() + seconds
     status = None
@@ -417,17 +442,7 @@ def killed_upload(cluster, work):
     one = cluster.instances[0]
     path = make_glb(os.path.join(work, "big.glb"), 150_000_000, seed=time.time_ns())
     digest = sha256(path)
-    failures, stop = [], threading.Event()
-
-    def reader():
-        while not stop.is_set():
-            status = fetch(cluster.nginx.base, "GET", f"/api/v1/projects/{cluster.slug}/specs", timeout=10)[0]
-            if status != 200:
-                failures.append(status)
-            time.sleep(0.02)
-
-    others = threading.Thread(target=reader)
-    others.start()
+    others = Bystander(cluster)
 
     def kill_midway(sent):
         if sent >= 40_000_000 and one.process.poll() is None:
@@ -441,8 +456,7 @@ def killed_upload(cluster, work):
           (stored, cluster.weed.names("incoming")))
     status, body = upload_file(cluster.nginx.base, path, cluster.slug, cluster.token, "Big")
     check("the retry through nginx succeeds", status == 201, (status, body[:200]))
-    stop.set()
-    others.join()
+    failures = others.stop()
     check(f"other clients through nginx saw no failure ({len(failures)})", failures == [], failures[:10])
     if status == 201:
         asset = json.loads(body)["id"]
@@ -680,17 +694,7 @@ def drain(cluster, work):
     uploads = []
     threads = [threading.Thread(target=lambda: uploads.append(
         upload_file(three.base, path, cluster.slug, cluster.token, "Drain", pause=0.12)[0])) for _ in range(3)]
-    failures, stop = [], threading.Event()
-
-    def reader():
-        while not stop.is_set():
-            status = fetch(cluster.nginx.base, "GET", f"/api/v1/projects/{cluster.slug}/specs", timeout=10)[0]
-            if status != 200:
-                failures.append(status)
-            time.sleep(0.02)
-
-    others = threading.Thread(target=reader)
-    others.start()
+    others = Bystander(cluster)
     for thread in threads:
         thread.start()
     time.sleep(0.5)
@@ -708,8 +712,7 @@ def drain(cluster, work):
         exit_code = three.process.wait(timeout=20)
     except subprocess.TimeoutExpired:
         exit_code = "none within 20 s"
-    stop.set()
-    others.join()
+    failures = others.stop()
     check(f"SIGTERM: the in-flight uploads finish ({uploads})", uploads == [201, 201, 201])
     check(f"SIGTERM: live connections close with 1012, reconnect elsewhere ({sorted(set(codes))})", set(codes) == {1012})
     check(f"SIGTERM: nothing through nginx fails meanwhile ({len(failures)})", failures == [], failures[:5])

@@ -38,13 +38,7 @@ struct UploadBench: AsyncParsableCommand {
             throw ValidationError("no asset id")
         }
         let processing = PeakSampler(server)
-        var status = "processing"
-        while status == "processing" {
-            try await Task.sleep(for: .milliseconds(100))
-            let asset = try await ServeBench.send(
-                "GET", server.base + "/api/v1/projects/bench/assets/\(id)", token: token)
-            status = try JSONDecoder().decode(JSONValue.self, from: asset)["status"]?.string ?? "failed"
-        }
+        let status = try await Self.processed(id, on: server.base, token: token)
         let processSeconds = Date().timeIntervalSince(start) - uploadSeconds
         let processPeak = processing.stop()
         let megabytes = { (kilobytes: Int) in Double(kilobytes) / 1024 }
@@ -89,6 +83,19 @@ final class PeakSampler: @unchecked Sendable {
         lock.withLock {
             running = false
             return peak
+        }
+    }
+}
+
+extension UploadBench {
+    /// Waits until the asset `id` of the bench project on `base` is processed; its status
+    /// (`ready` or `failed`).
+    static func processed(_ id: String, on base: String, token: String) async throws -> String {
+        while true {
+            try await Task.sleep(for: .milliseconds(100))
+            let asset = try await ServeBench.send("GET", base + "/api/v1/projects/bench/assets/\(id)", token: token)
+            let status = try JSONDecoder().decode(JSONValue.self, from: asset)["status"]?.string ?? "failed"
+            if status != "processing" { return status }
         }
     }
 }

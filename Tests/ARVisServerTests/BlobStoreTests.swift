@@ -177,6 +177,40 @@ struct BlobStoreTests: ServerTesting {
                 ])
     }
 
+    @Test func migrationCopiesAFolderIntoABucketCheckingEveryHash() async throws {
+        guard let weed = try await SeaweedFS.start() else { return }
+        defer { weed.stop() }
+        let data = try scratch.folder()
+        let configuration = ServerConfiguration(dataDirectory: data.path)
+        let folder = FolderBlobStore(root: URL(fileURLWithPath: configuration.assetDirectory))
+        let model = Self.cubeGLB
+        let hash = Digest.sha256Hex(model)
+        try await folder.write(AssetLibrary.modelKey(hash, .glb), ByteBuffer(bytes: model), contentType: "")
+        try await folder.write(AssetLibrary.thumbnailKey(hash, size: 360), ByteBuffer(string: "png"), contentType: "")
+        let damaged = String(repeating: "e", count: 64)
+        try await folder.write(AssetLibrary.modelKey(damaged, .glb), ByteBuffer(string: "not it"), contentType: "")
+        _ = try await folder.stage(chunks(["half an upload"]))
+        let location = weed.location
+        let url = "s3://\(location.bucket)?endpoint=\(location.endpoint)&region=\(location.region)"
+        let environment = [
+            "AWS_ACCESS_KEY_ID": weed.credentials.accessKeyID,
+            "AWS_SECRET_ACCESS_KEY": weed.credentials.secretAccessKey,
+        ]
+        let first = try await BlobMigration.run(dataDirectory: data.path, blobStore: url, environment: environment)
+        #expect(first.copied == 2 && first.present == 0 && first.bytes == model.count + 3)
+        #expect(first.problems.count == 1 && first.problems[0].contains("damaged"))
+        let bucket = S3BlobStore(client: S3Client(location, credentials: weed.credentials))
+        #expect(try await bucket.read(AssetLibrary.modelKey(hash, .glb)).map { Array($0.readableBytesView) } == model)
+        #expect(try await bucket.size(of: AssetLibrary.modelKey(damaged, .glb)) == nil)
+        #expect(!(try await bucket.list()).contains { $0.key.hasPrefix("incoming/") })
+        // Run again: everything is there already.
+        let second = try await BlobMigration.run(dataDirectory: data.path, blobStore: url, environment: environment)
+        #expect(second.copied == 0 && second.present == 2)
+        await #expect(throws: BlobStoreError.self) {
+            _ = try await BlobMigration.run(dataDirectory: data.path, blobStore: url, environment: [:])
+        }
+    }
+
     @Test func healthProbesAnswer() async throws {
         try await withServer { client in
             let live = try await client.execute(uri: "/health/live", method: .get)

@@ -111,7 +111,7 @@ final class AssetLibrary: Service, Sendable {
         var removed = 0
         for blob in try await blobs.list() where now.timeIntervalSince(blob.modified) > 3_600 {
             let unused: Bool
-            if blob.key.hasPrefix(FolderBlobStore.stagingPrefix) {
+            if blob.key.hasPrefix(StagedBlob.prefix) {
                 unused = true
             } else if let hash = Self.contentHash(of: blob.key) {
                 unused = !hashes.contains(hash)

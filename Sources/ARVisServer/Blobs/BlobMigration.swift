@@ -18,11 +18,12 @@ public enum BlobMigration {
     }
 
     /// Copies every file under `dataDirectory`'s gallery folder into the bucket `blobStore`
-    /// (`s3://BUCKET?endpoint=URL&region=R`, credentials from the environment); `progress` hears one
-    /// line per file.
+    /// (`s3://BUCKET?endpoint=URL&region=R`, credentials from `environment`, the process's when
+    /// `nil`); `progress` hears the key of each file done.
     /// - Throws: when the bucket cannot be used at all; a file that fails is a problem in the report.
     public static func run(
-        dataDirectory: String, blobStore: String, progress: (String) -> Void = { _ in }
+        dataDirectory: String, blobStore: String,
+        environment: [String: String]? = nil, progress: (String) -> Void = { _ in }
     ) async throws -> Report {
         var configuration = ServerConfiguration(dataDirectory: dataDirectory)
         let source = FolderBlobStore(root: URL(fileURLWithPath: configuration.assetDirectory, isDirectory: true))
@@ -30,14 +31,15 @@ public enum BlobMigration {
             throw BlobStoreError(.failed, "\(source.root.path) does not exist: no gallery files to copy")
         }
         configuration.blobStore = blobStore
-        guard let bucket = try ARVisServer.blobStore(configuration) as? S3BlobStore else {
+        let credentials = environment ?? ProcessInfo.processInfo.environment
+        guard let bucket = try ARVisServer.blobStore(configuration, environment: credentials) as? S3BlobStore else {
             throw BlobStoreError(.failed, "--blob-store must name an S3 bucket")
         }
         // Nothing kept in memory: every check reads what the bucket holds.
         let target = S3BlobStore(client: bucket.client, cache: BlobCache(capacity: 0, largest: 0))
         try await target.prepare()
         var report = Report()
-        let files = try await source.list().filter { !$0.key.hasPrefix(FolderBlobStore.stagingPrefix) }
+        let files = try await source.list().filter { !$0.key.hasPrefix(StagedBlob.prefix) }
         for file in files.sorted(by: { $0.key < $1.key }) {
             do {
                 try await copy(file.key, from: source, to: target, report: &report)

@@ -38,7 +38,7 @@ protocol BlobStore: Sendable {
     /// Removes the blob under `key` (nothing happens when there is none).
     func delete(_ key: String) async throws
 
-    /// Every blob, staged ones included (their keys start with ``stagingPrefix``).
+    /// Every blob, staged ones included (their keys start with ``StagedBlob/prefix``).
     func list() async throws -> [BlobListing]
 
     /// Fails with the reason when the store cannot be used now (for `/health/ready`).
@@ -48,15 +48,16 @@ protocol BlobStore: Sendable {
     func prepare() async throws
 }
 
-extension BlobStore {
-    /// The folder staged blobs are kept under.
-    static var stagingPrefix: String { "incoming/" }
-}
-
 /// A blob stored under a provisional name, not yet visible by its key.
 struct StagedBlob: Sendable, Equatable {
-    /// The provisional key, under ``BlobStore/stagingPrefix``.
+    /// The provisional key, under ``prefix``.
     var name: String
+
+    /// The folder staged blobs are kept under.
+    static let prefix = "incoming/"
+
+    /// A new provisional name.
+    static func make() -> StagedBlob { StagedBlob(name: prefix + UUID().uuidString) }
 }
 
 /// One blob in a store's listing.

@@ -13,7 +13,7 @@ struct FolderBlobStore: BlobStore {
     func url(_ key: String) -> URL { root.appendingPathComponent(key) }
 
     func stage(_ chunks: some AsyncSequence<ByteBuffer, any Error>) async throws -> StagedBlob {
-        let staged = StagedBlob(name: Self.stagingPrefix + UUID().uuidString)
+        let staged = StagedBlob.make()
         let file = url(staged.name)
         try Self.storing {
             try FileManager.default.createDirectory(

@@ -20,7 +20,7 @@ struct S3BlobStore: BlobStore {
     }
 
     func stage(_ chunks: some AsyncSequence<ByteBuffer, any Error>) async throws -> StagedBlob {
-        let staged = StagedBlob(name: Self.stagingPrefix + UUID().uuidString)
+        let staged = StagedBlob.make()
         do {
             _ = try await client.upload(staged.name, from: chunks, contentType: "application/octet-stream")
         } catch let error as S3Error {

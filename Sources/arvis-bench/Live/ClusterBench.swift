@@ -126,13 +126,7 @@ struct ClusterBench: AsyncParsableCommand {
             guard let id = try JSONDecoder().decode(JSONValue.self, from: answer)["id"]?.string else {
                 throw ValidationError("the upload was not answered with an asset")
             }
-            var status = "processing"
-            while status == "processing" {
-                try await Task.sleep(for: .milliseconds(200))
-                let asset = try await ServeBench.send(
-                    "GET", server.base + "/api/v1/projects/bench/assets/\(id)", token: token)
-                status = try JSONDecoder().decode(JSONValue.self, from: asset)["status"]?.string ?? "failed"
-            }
+            _ = try await UploadBench.processed(id, on: server.base, token: token)
         }
         return rates.sorted()[rates.count / 2]
     }
