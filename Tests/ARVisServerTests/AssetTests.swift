@@ -256,6 +256,19 @@ struct AssetTests: ServerTesting {
             #expect(scene.drawnTriangleCount == 14)
             let page = String(buffer: try await client.execute(uri: "/s/shop/room", method: .get).body)
             #expect(page.contains(#"rel="ar" href="/s/shop/room/scene.usdz""#) && page.contains("scene-viewer"))
+
+            // A model uploaded as USDZ is placed from its GLB conversion (whose bytes are not the upload's).
+            let converted = try await client.execute(
+                uri: "/api/v1/projects/shop/assets/\(id)/model.usdz", method: .get, headers: headers)
+            let usdzID = try assetID(
+                try await upload(client, headers, name: "CubeUSDZ", bytes: Array(converted.body.readableBytesView)))
+            _ = try await processed(client, headers, id: usdzID)
+            let placed = spec.replacingOccurrences(of: id, with: usdzID)
+            _ = try await client.execute(
+                uri: "/api/v1/projects/shop/specs/room2", method: .put, headers: headers,
+                body: ByteBuffer(string: placed))
+            let second = try await client.execute(uri: "/s/shop/room2/scene.usdz", method: .get)
+            #expect(try ModelFile.read(Array(second.body.readableBytesView)).drawnTriangleCount == 14)
         }
     }
 }

@@ -84,20 +84,22 @@ final class AssetLibrary: Service, Sendable {
         return (hash, size, format)
     }
 
-    /// The model of an asset's file in `format`, its bytes checked against the content hash.
+    /// The model of `asset` in `format`: its upload (the bytes checked against the content hash), or
+    /// the conversion made from it.
     /// - Throws: ``ModelError`` for a file missing, damaged or unreadable; ``BlobStoreError``.
-    func model(hash: String, format: ModelFormat) async throws -> Model {
-        let bytes = try await verifiedBytes(hash: hash, format: format)
-        return try ModelFile.read(bytes)
+    func model(of asset: Asset, in format: ModelFormat) async throws -> Model {
+        let upload = asset.format == format.rawValue
+        return try ModelFile.read(try await storedBytes(hash: asset.contentHash, format: format, checked: upload))
     }
 
-    /// The stored upload with `hash`, checked: a blob whose bytes do not hash to its name is damaged.
-    private func verifiedBytes(hash: String, format: ModelFormat) async throws -> [UInt8] {
+    /// The stored model with `hash` in `format`; `checked`, for the upload itself (a conversion's
+    /// bytes hash to something else): a blob whose bytes do not hash to its name is damaged.
+    private func storedBytes(hash: String, format: ModelFormat, checked: Bool) async throws -> [UInt8] {
         guard let buffer = try await blobs.read(Self.modelKey(hash, format)) else {
             throw ModelError(.unsupported, "the stored file \(Self.modelKey(hash, format)) is missing")
         }
         let bytes = Array(buffer.readableBytesView)
-        guard Digest.sha256Hex(bytes) == hash else {
+        guard !checked || Digest.sha256Hex(bytes) == hash else {
             throw ModelError(
                 .unsupported, "the stored file \(Self.modelKey(hash, format)) is damaged: its SHA-256 differs")
         }
@@ -219,7 +221,7 @@ final class AssetLibrary: Service, Sendable {
             throw ModelError(.unsupported, "the stored format \(asset.format) is not a model format")
         }
         let hash = asset.contentHash
-        let bytes = try await verifiedBytes(hash: hash, format: format)
+        let bytes = try await storedBytes(hash: hash, format: format, checked: true)
         let other: ModelFormat = format == .glb ? .usdz : .glb
         let wanted = Made(
             conversion: try await blobs.size(of: Self.modelKey(hash, other)) == nil ? other : nil,

@@ -105,7 +105,7 @@ struct HubRoutes: Sendable {
     private func models(of placed: [(reference: String, asset: Asset)]) async -> [String: Model] {
         var models: [String: Model] = [:]
         for (reference, asset) in placed {
-            models[reference] = try? await api.library.model(hash: asset.contentHash, format: .glb)
+            models[reference] = try? await api.library.model(of: asset, in: .glb)
         }
         return models
     }
