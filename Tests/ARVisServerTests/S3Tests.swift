@@ -104,6 +104,9 @@ struct S3Tests {
         #expect(XMLText.first("Code", in: answer) == "NoSuchKey")
         #expect(XMLText.first("Message", in: answer) == "a <key> & more")
         #expect(XMLText.first("UploadId", in: answer) == nil)
+        let ten = Date(timeIntervalSince1970: 1_795_773_600)
+        #expect(S3Listing.date("2026-11-27T10:00:00.000Z") == ten && S3Listing.date("2026-11-27T10:00:00Z") == ten)
+        #expect(S3Listing.date("yesterday") == nil)
         #expect(XMLText.escaped("\"e&t<>\"") == "&quot;e&amp;t&lt;&gt;&quot;")
     }
 

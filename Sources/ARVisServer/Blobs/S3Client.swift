@@ -379,12 +379,12 @@ struct S3Listing: Sendable, Equatable {
 
     /// An ISO 8601 time as S3 writes it (`2026-11-27T10:00:00.000Z`, the fraction optional).
     static func date(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        (try? withFraction.parse(text)) ?? (try? withoutFraction.parse(text))
     }
+
+    /// The two forms, made once: a listing reads one date per object.
+    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let withoutFraction = Date.ISO8601FormatStyle()
 }
 
 /// The few pieces of S3's XML answers this client reads: an element's text, by name.
