@@ -149,7 +149,8 @@ public final class Store: Sendable {
 
     /// Runs `work` on a connection (on SQLite, alone); a thrown database error becomes ``StoreError``:
     /// `conflict` for a broken uniqueness rule, else `unavailable`.
-    func withDatabase<T: Sendable>(_ work: @Sendable (any SQLDatabase) async throws -> T) async throws(StoreError) -> T
+    func withDatabase<T: Sendable>(_ work: @escaping @Sendable (any SQLDatabase) async throws -> T)
+        async throws(StoreError) -> T
     {
         do {
             switch backend {
@@ -166,7 +167,7 @@ public final class Store: Sendable {
             case .postgres(let client, _):
                 return try await Self.leasing(within: Self.connectionWait) { leased in
                     try await client.withConnection { connection in
-                        leased()
+                        try leased()
                         return try await work(connection.sql())
                     }
                 }
@@ -183,29 +184,39 @@ public final class Store: Sendable {
     static let connectionWait = Duration.seconds(3)
 
     /// Runs `work`, which calls `leased` once it holds a connection; fails with `unavailable` when it
-    /// has not within `limit` (`work` is then cancelled). Work that holds its connection is never cut.
-    private static func leasing<T: Sendable>(
-        within limit: Duration, _ work: @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> T
+    /// has not within `limit`. Work that holds its connection is never cut.
+    ///
+    /// The answer does not wait for `work` to end once the limit has passed: PostgresNIO's pool does
+    /// not always end a cancelled wait for a connection at once (one request waited 30 s through an
+    /// outage), so `work` runs in a task of its own. A connection it gets after the limit is given
+    /// back unused: `leased` then throws, so a write refused with `unavailable` is never made later.
+    static func leasing<T: Sendable>(
+        within limit: Duration, _ work: @escaping @Sendable (_ leased: @escaping @Sendable () throws -> Void) async throws -> T
     ) async throws -> T {
-        let lease = LeaseFlag()
-        return try await withoutActuallyEscaping(work) { work in
-            try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await work { lease.raise() } }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    guard lease.isRaised else {
-                        throw StoreError(
-                            .unavailable, "the database did not give a connection within \(limit); try again")
+        let lease = Lease()
+        let answer = AnswerOnce<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                answer.set(continuation)
+                let worker = Task {
+                    do {
+                        answer.resume(with: .success(try await work { try lease.take() }))
+                    } catch {
+                        answer.resume(with: .failure(error))
                     }
-                    return nil
                 }
-                while let result = try await group.next() {
-                    guard let value = result else { continue }
-                    group.cancelAll()
-                    return value
+                answer.onCancel { worker.cancel() }
+                Task {
+                    try? await Task.sleep(for: limit)
+                    guard lease.expire() else { return }
+                    worker.cancel()
+                    answer.resume(
+                        with: .failure(
+                            StoreError(.unavailable, "the database did not give a connection within \(limit); try again")))
                 }
-                throw CancellationError()
             }
+        } onCancel: {
+            answer.cancel()
         }
     }
 
@@ -313,11 +324,65 @@ actor AsyncLock {
     }
 }
 
-/// Whether a request got its connection, told across tasks.
-private final class LeaseFlag: Sendable {
-    private let raised = Atomic<Bool>(false)
+/// Whether a request got its connection in time, told across tasks: taken or expired, whichever
+/// comes first.
+private final class Lease: Sendable {
+    private enum State { case waiting, taken, expired }
+    private let state = Mutex(State.waiting)
 
-    func raise() { raised.store(true, ordering: .releasing) }
+    /// Marks the connection taken; throws when the wait had expired, so the work does not run.
+    func take() throws {
+        let taken = state.withLock { state in
+            if state == .waiting { state = .taken }
+            return state == .taken
+        }
+        if !taken { throw CancellationError() }
+    }
 
-    var isRaised: Bool { raised.load(ordering: .acquiring) }
+    /// Marks the wait expired; false when the connection was taken first.
+    func expire() -> Bool {
+        state.withLock { state in
+            if state == .waiting { state = .expired }
+            return state == .expired
+        }
+    }
+}
+
+/// A continuation resumed once, by whichever of the work, the timer or a cancellation comes first.
+private final class AnswerOnce<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var cancelled = false
+        var cancelWork: (@Sendable () -> Void)?
+    }
+    private let state = Mutex(State())
+
+    func set(_ continuation: CheckedContinuation<T, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func resume(with result: Result<T, any Error>) {
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: result)
+    }
+
+    /// Runs `cancelWork` now if the caller was cancelled already, else when it is.
+    func onCancel(_ cancelWork: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state in
+            state.cancelWork = cancelWork
+            return state.cancelled
+        }
+        if now { cancelWork() }
+    }
+
+    func cancel() {
+        let cancelWork = state.withLock { state in
+            state.cancelled = true
+            return state.cancelWork
+        }
+        cancelWork?()
+    }
 }

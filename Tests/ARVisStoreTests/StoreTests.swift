@@ -3,6 +3,7 @@ import ARVisTestSupport
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 import Testing
 
 @testable import ARVisStore
@@ -171,6 +172,40 @@ struct StoreTests {
         await #expect { try await Store.open(sqliteAt: "/proc/arvis/nope.sqlite") } throws: {
             ($0 as? StoreError)?.code == .unavailable
         }
+    }
+
+    @Test func aWaitForAConnectionEndsAtItsLimitEvenWhenThePoolIgnoresCancellation() async throws {
+        let (poolAnswers, answer) = AsyncStream.makeStream(of: Void.self)
+        let wrote = Mutex(false)
+        let started = ContinuousClock.now
+        let lateAnswer = Task {  // so a wait that does not end fails this test instead of hanging it
+            try await Task.sleep(for: .seconds(3))
+            answer.yield()
+        }
+        defer { lateAnswer.cancel() }
+        await #expect {
+            try await Store.leasing(within: .milliseconds(200)) { leased in
+                // A pool that does not end its wait when cancelled: it answers only when told.
+                for await _ in poolAnswers { break }
+                try leased()
+                wrote.withLock { $0 = true }
+            }
+        } throws: {
+            ($0 as? StoreError)?.code == .unavailable
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        answer.yield()  // the connection comes too late: the refused write must not be made
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!wrote.withLock { $0 })
+    }
+
+    @Test func workHoldingItsConnectionIsNotCutAtTheLimit() async throws {
+        let value = try await Store.leasing(within: .milliseconds(50)) { leased in
+            try leased()
+            try await Task.sleep(for: .milliseconds(300))
+            return 7
+        }
+        #expect(value == 7)
     }
 
     @Test(arguments: StoreTests.engines) func aProjectKeepsAnOwner(_ engine: Store.Engine) async throws {
