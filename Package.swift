@@ -52,6 +52,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         // The server's HTTP client, for Janus's API (already in the graph through HummingbirdTesting).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
+        // OpenTelemetry traces over OTLP/HTTP (issue 31); only the HTTP exporter, so gRPC is not built.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
     ],
     targets: [
         // Core support every module shares: the one error contract, conversions that cannot trap. No imports.
@@ -102,6 +105,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -124,6 +128,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
             ],
             exclude: ["Web/Files"],
             swiftSettings: swiftSettings,

@@ -4,8 +4,9 @@ faults (issue 31). Usage: check_cluster.py ARVIS [--clients 3000] [--only NAME .
 
 Everything is started here on loopback and stopped at the end: a throwaway PostgreSQL cluster
 (Scripts/postgres_cluster.sh), `weed server -s3` with one identity, Debian's nginx (WebSocket
-upgrades, no sticky sessions), three instances with --database and --blob-store, and a fourth on
-SQLite whose --data folder is a 24 MB tmpfs. The scenarios:
+upgrades, no sticky sessions), an OTLP/HTTP collector taking the instances' spans as JSON, three
+instances with --database, --blob-store and --otlp-endpoint, and a fourth on SQLite whose --data
+folder is a 24 MB tmpfs. The scenarios:
 
   assets     an asset uploaded through instance 1 is served, whole and in ranges, with its
              thumbnails and conversion, by 2 and 3; the bucket holds it once
@@ -15,6 +16,9 @@ SQLite whose --data folder is a 24 MB tmpfs. The scenarios:
              three instances, in order, none missing, while instance 2 is SIGKILLed and restarted
   postgres   PostgreSQL stopped 10 s under write load: 503 with Retry-After in under 5 s during the
              outage, every acknowledged write kept, writes and live pushes back without a restart
+  traces     a PUT through instance 1 carrying a W3C traceparent: its OpenTelemetry spans (the
+             request, its database calls) continue that trace, and so do the live fan-outs of its
+             event on all three instances (spans sent over OTLP/HTTP to a collector here)
   seaweed    SeaweedFS stopped 10 s: uploads 503, cached thumbnails still served, then uploads again
   diskfull   the tmpfs --data store filled: uploads 507, what was stored still reads byte for byte
   drain      SIGTERM of instance 3 under load: its in-flight uploads finish, its WebSockets close
@@ -25,7 +29,9 @@ It prints `N passed, N failed` and exits 1 when a check failed.
 import argparse
 import asyncio
 import hashlib
+import base64
 import http.client
+import http.server
 import json
 import os
 import random
@@ -211,6 +217,62 @@ class SeaweedFS:
         return [entry["FullPath"].rsplit("/", 1)[1] for entry in (json.loads(body).get("Entries") or [])]
 
 
+class Collector:
+    """An OpenTelemetry collector's OTLP/HTTP receiver on loopback: keeps every span sent as JSON to
+    /v1/traces, with the `service.instance.id` of the process that sent it."""
+
+    def __init__(self):
+        self.spans, self.lock = [], threading.Lock()
+        collector = self
+
+        class Receiver(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                try:
+                    collector.take(json.loads(body))
+                    self.send_response(200)
+                except ValueError:
+                    self.send_response(400)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"{}")
+
+            def log_message(self, *arguments):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Receiver)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @staticmethod
+    def hex_id(value):
+        """A trace or span id as hex, sent as hex (OTLP's JSON) or as protobuf JSON's Base64."""
+        if not value:
+            return ""
+        if all(c in "0123456789abcdefABCDEF" for c in value) and len(value) in (16, 32):
+            return value.lower()
+        return base64.b64decode(value).hex()
+
+    def take(self, document):
+        for resource in document.get("resourceSpans", []):
+            attributes = {a["key"]: a.get("value", {}).get("stringValue") for a in resource.get("resource", {}).get("attributes", [])}
+            for scope in resource.get("scopeSpans", []):
+                for span in scope.get("spans", []):
+                    with self.lock:
+                        self.spans.append({"instance": attributes.get("service.instance.id"), "name": span.get("name"),
+                                           "kind": str(span.get("kind")), "trace": self.hex_id(span.get("traceId")),
+                                           "span": self.hex_id(span.get("spanId")),
+                                           "parent": self.hex_id(span.get("parentSpanId"))})
+
+    def trace(self, trace_id):
+        with self.lock:
+            return [span for span in self.spans if span["trace"] == trace_id]
+
+    def stop(self):
+        self.server.shutdown()
+
+
 class Instance:
     """One `arvis serve` on a free port."""
 
@@ -280,6 +342,8 @@ http {{
   server {{
     listen 127.0.0.1:{self.port};
     client_max_body_size 0;
+    # Which instance answered, for a failed check's report.
+    add_header X-Upstream $upstream_addr always;
     # A live stream refused by a draining instance (503) is tried on another; a write is never
     # sent twice (only requests that did not reach an instance move on).
     location /live/ {{{proxy}
@@ -308,7 +372,7 @@ http {{
 class Cluster:
     def __init__(self, root):
         self.root = root
-        self.postgres = self.weed = self.nginx = None
+        self.postgres = self.weed = self.nginx = self.collector = None
         self.instances = []
 
     def start(self, binary):
@@ -322,8 +386,13 @@ class Cluster:
         with open(config, "w") as file:
             file.write(f"blob-store: s3://{BUCKET}?endpoint={self.weed.endpoint}&region=us-east-1\n"
                        f"sign-ups-per-address: 1000\n")
+        # Traces to a collector here, as JSON, sent every 200 ms; each instance names itself.
+        self.collector = Collector()
+        environment.update({"ARVIS_OTLP_ENDPOINT": self.collector.base, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+                            "OTEL_BSP_SCHEDULE_DELAY": "200"})
         self.instances = [Instance(binary, root, f"instance{n}", ["--config", config],
-                                   {**environment, "ARVIS_DATABASE": self.postgres.url}) for n in (1, 2, 3)]
+                                   {**environment, "ARVIS_DATABASE": self.postgres.url,
+                                    "OTEL_RESOURCE_ATTRIBUTES": f"service.instance.id=instance{n}"}) for n in (1, 2, 3)]
         for instance in self.instances:
             instance.start()
         self.nginx = Nginx(root, self.instances)
@@ -350,6 +419,8 @@ class Cluster:
                 self.postgres.stop()
             except subprocess.CalledProcessError:
                 pass
+        if self.collector:
+            self.collector.stop()
 
 
 def account(base, name):
@@ -588,7 +659,10 @@ def postgres_outage(cluster):
     check(f"writes during the outage are refused with 503 and Retry-After ({len(refusals)} of {len(during)})",
           refusals and all(r[2] == 503 and r[3] for r in refusals), [(r[2], r[3]) for r in refusals if r[2] != 503 or not r[3]][:5])
     slowest = max(r[4] for r in results)
-    check(f"no write waited 5 s or more (slowest {slowest:.2f} s)", slowest < 5)
+    slow = [(round(r[0] - r[4] - down, 2), r[2], r[3], round(r[4], 2)) for r in results if r[4] >= 5]
+    check(f"no write waited 5 s or more (slowest {slowest:.2f} s)", slowest < 5,
+          f"(sent s after the stop, status, Retry-After, seconds): {slow[:5]}; the database came back "
+          f"{up - down:.1f} s after the stop" if slow else None)
     check(f"writes succeed again without a restart ({recovered if recovered is None else round(recovered, 1)} s after)",
           recovered is not None)
     acknowledged = [r for r in results if r[2] in (200, 201)]
@@ -614,6 +688,32 @@ def postgres_outage(cluster):
     check("after the outage a version saved through instance 1 is pushed to a client of instance 3",
           status == 200 and pushed.get("version") == json.loads(answer).get("version") and pushed.get("version", 0) > first.get("version", 0),
           (status, pushed.get("version")))
+
+
+def traces(cluster):
+    with open(EXAMPLE) as file:
+        spec = json.load(file)
+    trace_id, caller = os.urandom(16).hex(), os.urandom(8).hex()
+    status = fetch(cluster.instances[0].base, "PUT", f"/api/v1/projects/{cluster.slug}/specs/traced", spec, cluster.token,
+                   headers={"traceparent": f"00-{trace_id}-{caller}-01"})[0]
+    check.require(f"a PUT carrying a traceparent is saved ({status})", status in (200, 201))
+    wanted = lambda spans: (any(s["parent"] == caller for s in spans)  # noqa: E731
+                            and {"instance1", "instance2", "instance3"} <= {s["instance"] for s in spans if s["name"].startswith("live ")})
+    deadline = time.monotonic() + 20
+    while not wanted(cluster.collector.trace(trace_id)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    spans = cluster.collector.trace(trace_id)
+    request = [s for s in spans if s["parent"] == caller]
+    check("the request's span on instance 1 continues the caller's trace",
+          len(request) == 1 and request[0]["instance"] == "instance1"
+          and ("SERVER" in request[0]["kind"].upper() or request[0]["kind"] == "2"), request)
+    ids = {s["span"] for s in spans}
+    database = [s for s in spans if s["name"] == "database" and s["instance"] == "instance1"]
+    check(f"its database calls are spans of that trace ({len(database)})",
+          database and all(s["parent"] in ids for s in database), database[:3])
+    fanouts = sorted({s["instance"] for s in spans if s["name"] == "live specSaved" and s["parent"] in ids})
+    check(f"the fan-out of its event on every instance continues the trace ({', '.join(fanouts)})",
+          fanouts == ["instance1", "instance2", "instance3"], [(s["instance"], s["name"]) for s in spans])
 
 
 def seaweed_outage(cluster, work, asset):
@@ -725,6 +825,7 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--clients", type=int, default=3000)
     parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--keep", action="store_true", help="keep the cluster's folder (logs, data) and print its path")
     args = parser.parse_args()
     for tool in ("weed", "nginx"):
         if not shutil.which(tool):
@@ -746,6 +847,8 @@ def main():
             fanout(cluster, args.clients)
         if wanted("postgres"):
             postgres_outage(cluster)
+        if wanted("traces"):
+            traces(cluster)
         if wanted("seaweed") and asset:
             seaweed_outage(cluster, work, asset)
         if wanted("drain"):
@@ -754,7 +857,10 @@ def main():
             disk_full(os.path.abspath(args.binary), root, work)
     finally:
         cluster.stop()
-        shutil.rmtree(root, ignore_errors=True)
+        if args.keep:
+            print(f"kept {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
     check.finish()
 
 

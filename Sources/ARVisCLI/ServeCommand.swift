@@ -90,6 +90,13 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "url"))
     var mapTiles = ServerConfiguration.openStreetMapTiles
 
+    @Option(
+        name: .customLong("otlp-endpoint"),
+        help: ArgumentHelp(
+            "Send OpenTelemetry traces over OTLP/HTTP to this collector (to its /v1/traces), e.g. http://collector:4318: a span per request, per database call and per live fan-out, carried across instances with W3C traceparent. Off without it (or OTEL_EXPORTER_OTLP_ENDPOINT); the OTEL_* variables refine it (OTEL_EXPORTER_OTLP_PROTOCOL=http/json, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER).",
+            valueName: "url"))
+    var otlpEndpoint: String?
+
     @OptionGroup(title: "Video in rooms")
     var video: ServeVideoOptions
 
@@ -107,6 +114,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let blobStore, let problem = ServerConfiguration.blobStoreProblem(blobStore) {
             throw ValidationError("--blob-store: \(problem)")
+        }
+        if let otlpEndpoint, let problem = ServerConfiguration.traceEndpointProblem(otlpEndpoint) {
+            throw ValidationError("--otlp-endpoint: \(problem)")
         }
         if let database, !(database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")) {
             throw ValidationError(
@@ -134,6 +144,7 @@ struct ServeCommand: AsyncParsableCommand {
             maximumSpecBytes: maximumSpecMegabytes * 1_000_000, allowedOrigins: Set(corsOrigins),
             maximumAssetBytes: maximumAssetMegabytes * 1_000_000, mapTiles: mapTiles == "none" ? nil : mapTiles)
         configuration.blobStore = blobStore
+        configuration.traceEndpoint = otlpEndpoint
         limits.apply(to: &configuration)
         video.apply(to: &configuration)
         try await video.checkSFU()

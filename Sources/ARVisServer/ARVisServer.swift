@@ -38,6 +38,9 @@ public enum ARVisServer {
     ) throws -> some ApplicationProtocol {
         let router = Router(context: ServerContext.self)
         ServerMetrics.register(metrics, on: router)
+        if ServerTracing.isOn(configuration, environment: ProcessInfo.processInfo.environment) {
+            router.middlewares.add(TracingMiddleware())
+        }
         if !configuration.allowedOrigins.isEmpty {
             router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins))
         }
@@ -143,14 +146,16 @@ public enum ARVisServer {
         let metrics = PrometheusCollectorRegistry()
         ServerMetrics.bootstrap(metrics)
         do {
+            let traces = try ServerTracing.bootstrap(configuration, logger: logger)
             let drain = Drain()
             let application = try application(
                 configuration, store: store, logger: logger, metrics: metrics, drain: drain,
                 blobs: try blobStore(configuration))
-            // Shut down in reverse order: the drain, then the application.
+            // Shut down in reverse order: the drain, then the application, then the traces' exporter
+            // (so the last requests' spans are sent).
             let group = ServiceGroup(
                 configuration: .init(
-                    services: [application, DrainService(drain: drain, logger: logger)],
+                    services: (traces.map { [$0] } ?? []) + [application, DrainService(drain: drain, logger: logger)],
                     gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
         } catch {

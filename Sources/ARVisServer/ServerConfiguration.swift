@@ -11,6 +11,10 @@ public struct ServerConfiguration: Sendable {
     /// (credentials from `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`), which several instances
     /// share; `nil`: the folder ``assetDirectory``.
     public var blobStore: String?
+    /// The OpenTelemetry collector to send traces to over OTLP/HTTP, a base URL such as
+    /// `http://collector:4318` (`/v1/traces` is added); `nil`: no traces, unless
+    /// `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` names one.
+    public var traceEndpoint: String?
     /// The address to listen on.
     public var host: String
     /// The port to listen on (0: any free port).
@@ -152,6 +156,16 @@ public struct ServerConfiguration: Sendable {
         } catch {
             return error.message
         }
+    }
+
+    /// Why `url` cannot name an OpenTelemetry collector (``traceEndpoint``), or `nil`.
+    public static func traceEndpointProblem(_ url: String) -> String? {
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+            parsed.host?.isEmpty == false, parsed.query == nil, parsed.fragment == nil
+        else {
+            return "a collector is an http or https base URL such as http://collector:4318, not \(url)"
+        }
+        return nil
     }
 
     /// The folder of the gallery's files when there is no ``blobStore``: uploads by content hash,

@@ -54,7 +54,8 @@ struct ServerResponder: HTTPResponder {
         _ request: Request, _ context: ServerContext, route: String?, status: HTTPResponse.Status,
         since start: ContinuousClock.Instant
     ) {
-        context.logger.info("\(request.method) \(request.uri.path) \(status.code)")
+        let milliseconds = Int((ContinuousClock.now - start) / .milliseconds(1))
+        context.logger.info("\(request.method) \(request.uri.path) \(status.code) in \(milliseconds) ms")
         instruments.record(route: route, method: request.method, status: status, since: start)
     }
 }

@@ -214,6 +214,11 @@ enum Migrations {
             """,
             "CREATE UNIQUE INDEX room_links_by_id ON room_links(project_id, id)",
         ],
+        [
+            // Issue 31: the W3C traceparent of the request that recorded an event, so the fan-out on
+            // every instance continues its trace.
+            "ALTER TABLE events ADD COLUMN trace_parent TEXT",
+        ],
     ]
 
     /// Runs the steps the database has not run yet. On PostgreSQL a session lock keeps two server

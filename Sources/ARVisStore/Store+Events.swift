@@ -48,6 +48,8 @@ public struct StoreEvent: Sendable, Hashable {
     public var detail: String?
     /// When.
     public var createdAt: Date
+    /// The W3C `traceparent` of the request that caused it, when traces are on (``TraceParent``).
+    public var traceParent: String? = nil
 }
 
 extension Store {
@@ -176,7 +178,8 @@ extension Store {
             kind: known,
             subject: try row.decode(column: "subject", as: String.self),
             detail: try row.decode(column: "detail", as: String?.self),
-            createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)))
+            createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)),
+            traceParent: try row.decode(column: "trace_parent", as: String?.self))
     }
 }
 
@@ -200,18 +203,20 @@ final class EventRecorder: Sendable {
             try await database.raw("SELECT pg_advisory_xact_lock(hashtext('arvis-events'))").run()
         }
         let now = Date().storePrecision
+        let traceParent = TraceParent.current
         let sequence =
             try await database.raw(
                 """
-                INSERT INTO events (project_id, kind, subject, detail, created_at) VALUES
-                (\(bind: projectID), \(bind: kind.rawValue), \(bind: subject), \(bind: detail), \(bind: now.timeIntervalSince1970)) RETURNING seq
+                INSERT INTO events (project_id, kind, subject, detail, created_at, trace_parent) VALUES
+                (\(bind: projectID), \(bind: kind.rawValue), \(bind: subject), \(bind: detail), \(bind: now.timeIntervalSince1970), \(bind: traceParent)) RETURNING seq
                 """
             ).first(decodingColumn: "seq", as: Int64.self) ?? 0
         if engine == .postgres {
             try await database.raw("SELECT pg_notify(\(bind: Store.eventChannel), \(bind: String(sequence)))").run()
         }
         let event = StoreEvent(
-            sequence: sequence, projectID: projectID, kind: kind, subject: subject, detail: detail, createdAt: now)
+            sequence: sequence, projectID: projectID, kind: kind, subject: subject, detail: detail, createdAt: now,
+            traceParent: traceParent)
         events.withLock { $0.append(event) }
     }
 }

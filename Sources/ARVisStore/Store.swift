@@ -6,6 +6,7 @@ import PostgresKit
 import PostgresNIO
 import SQLiteKit
 import Synchronization
+import Tracing
 
 /// Where ARVis keeps accounts, sessions, projects, members, every version of every spec, planting
 /// and anchors: one implementation over SQLKit, on SQLite or PostgreSQL.
@@ -147,35 +148,45 @@ public final class Store: Sendable {
         }
     }
 
-    /// Runs `work` on a connection (on SQLite, alone); a thrown database error becomes ``StoreError``:
-    /// `conflict` for a broken uniqueness rule, else `unavailable`.
+    /// Runs `work` on a connection (on SQLite, alone), in a span of the trace under way (when traces
+    /// are on); a thrown database error becomes ``StoreError``: `conflict` for a broken uniqueness
+    /// rule, else `unavailable`.
     func withDatabase<T: Sendable>(_ work: @escaping @Sendable (any SQLDatabase) async throws -> T)
         async throws(StoreError) -> T
     {
         do {
-            switch backend {
-            case .sqlite(let connection, let lock):
-                await lock.acquire()
-                do {
-                    let result = try await work(connection.sql())
-                    await lock.release()
-                    return result
-                } catch {
-                    await lock.release()
-                    throw error
-                }
-            case .postgres(let client, _):
-                return try await Self.leasing(within: Self.connectionWait) { leased in
-                    try await client.withConnection { connection in
-                        try leased()
-                        return try await work(connection.sql())
-                    }
-                }
+            return try await InstrumentationSystem.tracer.withSpan("database", ofKind: .client) { span in
+                span.attributes["db.system.name"] = engine == .sqlite ? "sqlite" : "postgresql"
+                return try await onConnection(work)
             }
         } catch let error as StoreError {
             throw error
         } catch {
             throw Self.storeError(error)
+        }
+    }
+
+    private func onConnection<T: Sendable>(_ work: @escaping @Sendable (any SQLDatabase) async throws -> T)
+        async throws -> T
+    {
+        switch backend {
+        case .sqlite(let connection, let lock):
+            await lock.acquire()
+            do {
+                let result = try await work(connection.sql())
+                await lock.release()
+                return result
+            } catch {
+                await lock.release()
+                throw error
+            }
+        case .postgres(let client, _):
+            return try await Self.leasing(within: Self.connectionWait) { leased in
+                try await client.withConnection { connection in
+                    try leased()
+                    return try await work(connection.sql())
+                }
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import Tracing
 
 /// Routes what happens in projects to the live clients connected to this server instance.
 ///
@@ -95,7 +96,7 @@ final class LiveHub: Service, Sendable {
                     }
                 }
                 for await event in self.events {
-                    do { try await self.dispatch(event) } catch {
+                    do { try await self.dispatchTraced(event) } catch {
                         self.logger.warning(
                             "live: event \(event.sequence) (\(event.kind.rawValue)) not delivered: \(error)")
                     }
@@ -182,6 +183,19 @@ final class LiveHub: Service, Sendable {
     }
 
     // MARK: Events
+
+    /// Dispatches `event` in a span continuing the trace of the request that recorded it (on
+    /// whichever instance), when traces are on.
+    private func dispatchTraced(_ event: StoreEvent) async throws {
+        try await InstrumentationSystem.tracer.withSpan(
+            "live \(event.kind.rawValue)", context: TraceParent.context(continuing: event.traceParent),
+            ofKind: .consumer
+        ) { span in
+            span.attributes["arvis.event.sequence"] = Int(event.sequence)
+            span.attributes["arvis.project"] = event.projectID
+            try await dispatch(event)
+        }
+    }
 
     private func dispatch(_ event: StoreEvent) async throws {
         switch event.kind {
