@@ -39,7 +39,8 @@ public enum ARVisServer {
         let router = Router(context: ServerContext.self)
         ServerMetrics.register(metrics, on: router)
         if ServerTracing.isOn(configuration, environment: ProcessInfo.processInfo.environment) {
-            router.middlewares.add(TracingMiddleware())
+            // Credentials in a query (a live stream's access_token, an asset link's grant) stay out of spans.
+            router.middlewares.add(TracingMiddleware(redactingQueryParameters: ["access_token", "grant"]))
         }
         if !configuration.allowedOrigins.isEmpty {
             router.middlewares.add(CORSPolicyMiddleware(origins: configuration.allowedOrigins))

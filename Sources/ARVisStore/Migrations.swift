@@ -217,7 +217,7 @@ enum Migrations {
         [
             // Issue 31: the W3C traceparent of the request that recorded an event, so the fan-out on
             // every instance continues its trace.
-            "ALTER TABLE events ADD COLUMN trace_parent TEXT",
+            "ALTER TABLE events ADD COLUMN trace_parent TEXT"
         ],
     ]
 

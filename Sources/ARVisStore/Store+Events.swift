@@ -131,10 +131,12 @@ extension Store {
 
     /// Runs `work` in a transaction whose events are logged with it and announced once it commits.
     func recordingTransaction<T: Sendable>(
-        lock: String? = nil, _ work: @escaping @Sendable (any SQLDatabase, EventRecorder) async throws -> T
+        lock: String? = nil, caller: String = #function,
+        _ work: @escaping @Sendable (any SQLDatabase, EventRecorder) async throws -> T
     ) async throws(StoreError) -> T {
         let recorder = EventRecorder(engine: engine)
-        let result = try await transaction(lock: lock) { database in try await work(database, recorder) }
+        let result = try await transaction(lock: lock, caller: caller) { database in try await work(database, recorder)
+        }
         // Who may see a project changed: cached projects go before anyone checks access again.
         if recorder.recorded.contains(where: { $0.kind == .accessChanged }) { cache.forgetProjects() }
         if engine == .sqlite { recorder.recorded.forEach(feed.deliver) }

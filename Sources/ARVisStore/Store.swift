@@ -45,6 +45,8 @@ public final class Store: Sendable {
     private let listener = Mutex<Task<Void, Never>?>(nil)
     /// Hub reads kept in memory, dropped by every write that changes them.
     let cache: ReadCache
+    /// Where a database call that holds its connection for long is reported.
+    private let logger: Logger
 
     /// The engine this store runs on.
     public var engine: Engine {
@@ -54,8 +56,9 @@ public final class Store: Sendable {
         }
     }
 
-    private init(backend: Backend) {
+    private init(backend: Backend, logger: Logger) {
         self.backend = backend
+        self.logger = logger
         // On PostgreSQL other server instances may write too: trust a cached read for one second.
         cache = ReadCache(lifetime: { if case .postgres = backend { .seconds(1) } else { .seconds(3_600) } }())
     }
@@ -69,7 +72,8 @@ public final class Store: Sendable {
         do { connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger) } catch {
             throw StoreError(.unavailable, "cannot open the database \(path): \(error)", location: path, cause: error)
         }
-        let store = try await prepared(Store(backend: .sqlite(connection, AsyncLock())), location: path) { database in
+        let store = try await prepared(Store(backend: .sqlite(connection, AsyncLock()), logger: logger), location: path)
+        { database in
             try await database.raw("PRAGMA journal_mode = WAL").run()
             try await database.raw("PRAGMA synchronous = FULL").run()
             try await database.raw("PRAGMA foreign_keys = ON").run()
@@ -94,8 +98,9 @@ public final class Store: Sendable {
         let configuration = try PostgresURL.configuration(url)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Task { await client.run() }
-        let store = try await prepared(Store(backend: .postgres(client, running)), location: PostgresURL.redacted(url))
-        { _ in }
+        let store = try await prepared(
+            Store(backend: .postgres(client, running), logger: logger), location: PostgresURL.redacted(url)
+        ) { _ in }
         try await store.startEventFeed()
         store.listener.withLock {
             $0 = Task {
@@ -151,13 +156,14 @@ public final class Store: Sendable {
     /// Runs `work` on a connection (on SQLite, alone), in a span of the trace under way (when traces
     /// are on); a thrown database error becomes ``StoreError``: `conflict` for a broken uniqueness
     /// rule, else `unavailable`.
-    func withDatabase<T: Sendable>(_ work: @escaping @Sendable (any SQLDatabase) async throws -> T)
-        async throws(StoreError) -> T
-    {
+    /// `caller` names the call in the warning about one that holds its connection for long.
+    func withDatabase<T: Sendable>(
+        caller: String = #function, _ work: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws(StoreError) -> T {
         do {
             return try await InstrumentationSystem.tracer.withSpan("database", ofKind: .client) { span in
                 span.attributes["db.system.name"] = engine == .sqlite ? "sqlite" : "postgresql"
-                return try await onConnection(work)
+                return try await onConnection(caller: caller, work)
             }
         } catch let error as StoreError {
             throw error
@@ -166,9 +172,9 @@ public final class Store: Sendable {
         }
     }
 
-    private func onConnection<T: Sendable>(_ work: @escaping @Sendable (any SQLDatabase) async throws -> T)
-        async throws -> T
-    {
+    private func onConnection<T: Sendable>(
+        caller: String, _ work: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
             await lock.acquire()
@@ -181,7 +187,20 @@ public final class Store: Sendable {
                 throw error
             }
         case .postgres(let client, _):
-            return try await Self.leasing(within: Self.connectionWait) { leased in
+            let logger = logger
+            let watch = HoldWatch(
+                after: Self.longHold,
+                databaseAnswers: {
+                    let answer = try? await Self.leasing(within: .seconds(1)) { leased in
+                        try await client.withConnection { connection in
+                            try leased()
+                            return try await connection.sql().raw("SELECT 1 AS one").first() != nil
+                        }
+                    }
+                    return answer == true
+                },
+                report: { logger.warning("database: \(caller) has held its PostgreSQL connection for \($0)") })
+            return try await Self.leasing(within: Self.connectionWait, watching: watch) { leased in
                 try await client.withConnection { connection in
                     try leased()
                     return try await work(connection.sql())
@@ -194,15 +213,22 @@ public final class Store: Sendable {
     /// while the database is down, PostgresNIO's pool would hold it until the database returns.
     static let connectionWait = Duration.seconds(3)
 
+    /// How long a call holds its PostgreSQL connection before the database is checked: a call still
+    /// running then while the database answers is reported; one whose database no longer answers is
+    /// answered `unavailable`, as one waiting for a connection is.
+    static let longHold = Duration.seconds(3)
+
     /// Runs `work`, which calls `leased` once it holds a connection; fails with `unavailable` when it
-    /// has not within `limit`. Work that holds its connection is never cut.
+    /// has not within `limit`, or when `watch` finds the database gone while `work` still holds it.
+    /// Work that holds its connection while the database answers is never cut.
     ///
-    /// The answer does not wait for `work` to end once the limit has passed: PostgresNIO's pool does
-    /// not always end a cancelled wait for a connection at once (one request waited 30 s through an
-    /// outage), so `work` runs in a task of its own. A connection it gets after the limit is given
-    /// back unused: `leased` then throws, so a write refused with `unavailable` is never made later.
+    /// The answer does not wait for `work` to end once it is refused: PostgresNIO's pool does not
+    /// always end a cancelled wait for a connection at once, so `work` runs in a task of its own. A
+    /// connection it gets after the limit is given back unused: `leased` then throws, so a write
+    /// refused with `unavailable` while waiting is never made later.
     static func leasing<T: Sendable>(
-        within limit: Duration, _ work: @escaping @Sendable (_ leased: @escaping @Sendable () throws -> Void) async throws -> T
+        within limit: Duration, watching watch: HoldWatch? = nil,
+        _ work: @escaping @Sendable (_ leased: @escaping @Sendable () throws -> Void) async throws -> T
     ) async throws -> T {
         let lease = Lease()
         let answer = AnswerOnce<T>()
@@ -217,14 +243,21 @@ public final class Store: Sendable {
                     }
                 }
                 answer.onCancel { worker.cancel() }
-                Task {
-                    try? await Task.sleep(for: limit)
-                    guard lease.expire() else { return }
+                let timer = Task {
+                    guard (try? await Task.sleep(for: limit)) != nil else { return }
+                    let refusal: String
+                    if lease.expire() {
+                        refusal = "the database did not give a connection within \(limit); try again"
+                    } else {
+                        guard let watch, (try? await Task.sleep(for: watch.after - limit)) != nil else { return }
+                        guard !(await watch.databaseAnswers()) else { return watch.report(watch.after) }
+                        refusal =
+                            "the database stopped answering during the change, which may not have been made; check and try again"
+                    }
                     worker.cancel()
-                    answer.resume(
-                        with: .failure(
-                            StoreError(.unavailable, "the database did not give a connection within \(limit); try again")))
+                    answer.resume(with: .failure(StoreError(.unavailable, refusal)))
                 }
+                answer.onAnswer { timer.cancel() }
             }
         } onCancel: {
             answer.cancel()
@@ -233,11 +266,13 @@ public final class Store: Sendable {
 
     /// Runs `work` in a transaction: all of it is kept, or none. On PostgreSQL, `lock` names what the
     /// transaction checks before it writes, and transactions with the same name run one at a time.
-    func transaction<T: Sendable>(lock: String? = nil, _ work: @escaping @Sendable (any SQLDatabase) async throws -> T)
+    func transaction<T: Sendable>(
+        lock: String? = nil, caller: String = #function, _ work: @escaping @Sendable (any SQLDatabase) async throws -> T
+    )
         async throws(StoreError) -> T
     {
         let engine = engine
-        return try await withDatabase { database in
+        return try await withDatabase(caller: caller) { database in
             try await database.raw(engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
             do {
                 if engine == .postgres, let lock {
@@ -335,6 +370,16 @@ actor AsyncLock {
     }
 }
 
+/// What ``Store/leasing(within:watching:_:)`` does about work holding its connection for long.
+struct HoldWatch: Sendable {
+    /// How long after the start the work is looked at.
+    var after: Duration
+    /// Whether the database still answers (another connection's `SELECT 1`).
+    var databaseAnswers: @Sendable () async -> Bool
+    /// Reports work still running while the database answers.
+    var report: @Sendable (Duration) -> Void
+}
+
 /// Whether a request got its connection in time, told across tasks: taken or expired, whichever
 /// comes first.
 private final class Lease: Sendable {
@@ -365,6 +410,8 @@ private final class AnswerOnce<T: Sendable>: Sendable {
         var continuation: CheckedContinuation<T, any Error>?
         var cancelled = false
         var cancelWork: (@Sendable () -> Void)?
+        var answered = false
+        var afterAnswer: (@Sendable () -> Void)?
     }
     private let state = Mutex(State())
 
@@ -373,11 +420,25 @@ private final class AnswerOnce<T: Sendable>: Sendable {
     }
 
     func resume(with result: Result<T, any Error>) {
-        let continuation = state.withLock { state in
-            defer { state.continuation = nil }
-            return state.continuation
+        let (continuation, afterAnswer) = state.withLock { state in
+            defer {
+                state.continuation = nil
+                state.answered = true
+                state.afterAnswer = nil
+            }
+            return (state.continuation, state.afterAnswer)
         }
         continuation?.resume(with: result)
+        afterAnswer?()
+    }
+
+    /// Runs `afterAnswer` once the answer is given (now, when it was).
+    func onAnswer(_ afterAnswer: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state in
+            if !state.answered { state.afterAnswer = afterAnswer }
+            return state.answered
+        }
+        if now { afterAnswer() }
     }
 
     /// Runs `cancelWork` now if the caller was cancelled already, else when it is.

@@ -12,11 +12,15 @@ struct ServeSettingsTests {
     @Test func everyOptionOfServeHasItsVariable() {
         let options = ServeSettings.serveOptions
         let names = Set(options.map(\.name))
-        for name in ["data", "database", "blob-store", "port", "public-url", "ice-server", "relay-only", "quota-rows"] {
+        for name in [
+            "data", "database", "blob-store", "otlp-endpoint", "port", "public-url", "ice-server", "relay-only",
+            "quota-rows",
+        ] {
             #expect(names.contains(name), "\(name)")
         }
         #expect(!names.contains("help"))
         #expect(options.first { $0.name == "database" }?.variable == "ARVIS_DATABASE")
+        #expect(options.first { $0.name == "otlp-endpoint" }?.variable == "ARVIS_OTLP_ENDPOINT")
         #expect(options.first { $0.name == "ice-server" }?.isRepeating == true)
         #expect(options.first { $0.name == "relay-only" }?.isFlag == true)
     }
@@ -80,6 +84,8 @@ struct ServeSettingsTests {
         let file = try scratch.file("unknown.yaml", "colour: red").path
         #expect(await arvis(["serve", "--config", file]) == 2)
         #expect(await arvis(["serve", "--blob-store", "s3://Not_A_Bucket"]) == 2)
+        #expect(await arvis(["serve", "--otlp-endpoint", "collector:4318"]) == 2)
+        #expect(await arvis(["serve", "--otlp-endpoint", "file:///etc/passwd"]) == 2)
         #expect(await arvis(["admin", "migrate-blobs", "--blob-store", "ftp://x"]) == 2)
     }
 }

@@ -199,13 +199,44 @@ struct StoreTests {
         #expect(!wrote.withLock { $0 })
     }
 
-    @Test func workHoldingItsConnectionIsNotCutAtTheLimit() async throws {
-        let value = try await Store.leasing(within: .milliseconds(50)) { leased in
+    @Test func workHoldingItsConnectionIsNotCutWhileTheDatabaseAnswersButReportedWhenLong() async throws {
+        let reports = Mutex<[Duration]>([])
+        let watch = HoldWatch(
+            after: .milliseconds(150), databaseAnswers: { true },
+            report: { duration in reports.withLock { $0.append(duration) } })
+        let value = try await Store.leasing(within: .milliseconds(50), watching: watch) { leased in
             try leased()
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(for: .milliseconds(400))
             return 7
         }
         #expect(value == 7)
+        #expect(reports.withLock { $0 } == [.milliseconds(150)])
+        let quick = try await Store.leasing(within: .milliseconds(50), watching: watch) { leased in
+            try leased()
+            return 8
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(quick == 8 && reports.withLock { $0 }.count == 1)
+    }
+
+    @Test func workHoldingItsConnectionIsRefusedWhenTheDatabaseStopsAnswering() async throws {
+        let (poolAnswers, answer) = AsyncStream.makeStream(of: Void.self)
+        let late = Task {  // a query that never ends would hang this test: end it after the check
+            try await Task.sleep(for: .seconds(3))
+            answer.yield()
+        }
+        defer { late.cancel() }
+        let watch = HoldWatch(after: .milliseconds(200), databaseAnswers: { false }, report: { _ in })
+        let started = ContinuousClock.now
+        await #expect {
+            try await Store.leasing(within: .milliseconds(50), watching: watch) { leased in
+                try leased()
+                for await _ in poolAnswers { break }  // a query on a connection the database dropped
+            }
+        } throws: {
+            ($0 as? StoreError)?.code == .unavailable
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
     }
 
     @Test(arguments: StoreTests.engines) func aProjectKeepsAnOwner(_ engine: Store.Engine) async throws {
