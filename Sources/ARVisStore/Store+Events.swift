@@ -135,11 +135,20 @@ extension Store {
         _ work: @escaping @Sendable (any SQLDatabase, EventRecorder) async throws -> T
     ) async throws(StoreError) -> T {
         let recorder = EventRecorder(engine: engine)
-        let result = try await transaction(lock: lock, caller: caller) { database in try await work(database, recorder)
+        let result = try await transaction(lock: lock, caller: caller) { database in
+            let result = try await work(database, recorder)
+            try await recorder.announce(on: database)
+            return result
         }
         // Who may see a project changed: cached projects go before anyone checks access again.
         if recorder.recorded.contains(where: { $0.kind == .accessChanged }) { cache.forgetProjects() }
-        if engine == .sqlite { recorder.recorded.forEach(feed.deliver) }
+        // This instance's own events go out at once, without the notification's round trip, when
+        // nothing of another instance's is due before them (else the reader of the log sends them).
+        if engine == .sqlite {
+            recorder.recorded.forEach(feed.deliver)
+        } else {
+            _ = feed.deliverFollowing(recorder.recorded)
+        }
         return result
     }
 
@@ -196,12 +205,13 @@ final class EventRecorder: Sendable {
     var recorded: [StoreEvent] { events.withLock { $0 } }
 
     /// Logs an event in the transaction on `database`. On PostgreSQL the log is appended under a lock
-    /// held to the commit, so events commit in sequence order and a reader that follows the sequence
-    /// never skips one; the notification is sent when the transaction commits.
+    /// held to the commit (taken with the transaction's first event), so events commit in sequence
+    /// order and a reader that follows the sequence never skips one; ``announce(on:)`` tells the
+    /// other instances.
     func record(
         _ kind: StoreEvent.Kind, projectID: String, subject: String, detail: String? = nil, on database: any SQLDatabase
     ) async throws {
-        if engine == .postgres {
+        if engine == .postgres, events.withLock({ $0.isEmpty }) {
             try await database.raw("SELECT pg_advisory_xact_lock(hashtext('arvis-events'))").run()
         }
         let now = Date().storePrecision
@@ -213,13 +223,17 @@ final class EventRecorder: Sendable {
                 (\(bind: projectID), \(bind: kind.rawValue), \(bind: subject), \(bind: detail), \(bind: now.timeIntervalSince1970), \(bind: traceParent)) RETURNING seq
                 """
             ).first(decodingColumn: "seq", as: Int64.self) ?? 0
-        if engine == .postgres {
-            try await database.raw("SELECT pg_notify(\(bind: Store.eventChannel), \(bind: String(sequence)))").run()
-        }
         let event = StoreEvent(
             sequence: sequence, projectID: projectID, kind: kind, subject: subject, detail: detail, createdAt: now,
             traceParent: traceParent)
         events.withLock { $0.append(event) }
+    }
+
+    /// On PostgreSQL, one notification for the transaction's events, sent when it commits (the
+    /// listeners read every event after the last they delivered).
+    func announce(on database: any SQLDatabase) async throws {
+        guard engine == .postgres, let last = recorded.last else { return }
+        try await database.raw("SELECT pg_notify(\(bind: Store.eventChannel), \(bind: String(last.sequence)))").run()
     }
 }
 
@@ -236,9 +250,29 @@ final class EventFeed: Sendable {
 
     func subscribe() -> AsyncStream<StoreEvent> { subscribers.subscribe() }
 
+    /// Delivers `event` unless one at or after its sequence was delivered already: a transaction's
+    /// own instance and the reader of the log may both offer it.
     func deliver(_ event: StoreEvent) {
-        delivered.withLock { $0 = max($0, event.sequence) }
-        subscribers.yield(event)
+        delivered.withLock { last in
+            guard event.sequence > last else { return }
+            last = event.sequence
+            subscribers.yield(event)
+        }
+    }
+
+    /// Delivers one transaction's `events` (in sequence order) at once when they follow the last
+    /// one delivered with no gap; false when they do not (another instance's events come first, or a
+    /// rolled-back transaction used a number): the reader of the log delivers them then.
+    func deliverFollowing(_ events: [StoreEvent]) -> Bool {
+        delivered.withLock { last in
+            guard let first = events.first,
+                first.sequence == last + 1,
+                zip(events, events.dropFirst()).allSatisfy({ $1.sequence == $0.sequence + 1 })
+            else { return false }
+            for event in events { subscribers.yield(event) }
+            last = events[events.count - 1].sequence
+            return true
+        }
     }
 
     func close() { subscribers.close() }

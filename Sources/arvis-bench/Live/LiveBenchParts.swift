@@ -232,7 +232,10 @@ final class RoomLoad: Sendable {
     private let poses: Mutex<Pose>
     private let poseLatencies: Mutex<Latencies>
     private let taps = Arrivals()
-    private let tapCount = Mutex(0)
+    /// The last tap's number, also its client id: started at random, so a run on a PostgreSQL
+    /// database kept from an earlier run does not repeat an id the server already holds (it would
+    /// answer with the stored annotation and send nothing).
+    private let tapCount = Mutex(Int.random(in: 0..<1 << 40))
     private let streaming = Mutex<Task<Void, any Error>?>(nil)
 
     private init(
