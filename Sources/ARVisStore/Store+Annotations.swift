@@ -23,8 +23,9 @@ extension Store {
         return try await annotationWrites.place(request, in: self).get()
     }
 
-    /// Writes a batch of one project's annotations in one transaction; each gets its own outcome
-    /// (a full room refuses only its own annotation).
+    /// Writes a batch of one project's annotations in one transaction, a statement for the whole
+    /// batch at each step (so a batch costs a few round trips to the database, not a few per tap);
+    /// each gets its own outcome (a full room refuses only its own annotation).
     func write(_ batch: [AnnotationWrites.Request]) async -> [Result<
         (annotation: Annotation, created: Bool), StoreError
     >] {
@@ -32,60 +33,98 @@ extension Store {
         let cache = cache
         do {
             return try await recordingTransaction(lock: "annotations:\(projectID)") { database, events in
-                var counts: [String: Int] = [:]
+                var placed = try await Self.placedEarlier(batch, projectID: projectID, on: database)
+                var counts = try await Self.annotationCounts(
+                    rooms: Set(batch.map(\.annotation.room)), projectID: projectID, on: database)
                 var outcomes: [Result<(annotation: Annotation, created: Bool), StoreError>] = []
+                var new: [AnnotationWrites.Request] = []
                 for request in batch {
                     let annotation = request.annotation
-                    if let clientID = annotation.clientID,
-                        let earlier = try await database.raw(
-                            """
-                            SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
-                            WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
-                            """
-                        ).first().map(Self.annotation)
-                    {
+                    if let clientID = annotation.clientID, let earlier = placed[clientID] {
                         outcomes.append(.success((earlier, false)))
-                        continue
-                    }
-                    if counts[annotation.room] == nil {
-                        counts[annotation.room] =
-                            try await database.raw(
-                                """
-                                SELECT COUNT(*) AS count FROM annotations WHERE project_id = \(bind: projectID) AND room = \(bind: annotation.room)
-                                """
-                            ).first(decodingColumn: "count", as: Int.self) ?? 0
-                    }
-                    guard counts[annotation.room, default: 0] < Self.annotationsPerRoom else {
+                    } else if counts[annotation.room, default: 0] >= Self.annotationsPerRoom {
                         outcomes.append(
                             .failure(
                                 StoreError(
                                     .conflict,
                                     "the room '\(annotation.room)' holds \(Self.annotationsPerRoom) annotations, the most it keeps; delete some first",
                                     location: "rooms/\(annotation.room)")))
-                        continue
+                    } else {
+                        counts[annotation.room, default: 0] += 1
+                        if let clientID = annotation.clientID { placed[clientID] = annotation }
+                        new.append(request)
+                        outcomes.append(.success((annotation, true)))
                     }
-                    try await database.raw(
-                        """
-                        INSERT INTO annotations (id, project_id, room, x, y, z, text, frame, author_id, created_at, client_id) VALUES
-                        (\(bind: annotation.id), \(bind: projectID), \(bind: annotation.room), \(bind: annotation.x), \(bind: annotation.y), \(bind: annotation.z),
-                         \(bind: annotation.text), \(bind: annotation.frame), \(bind: request.authorID), \(bind: annotation.createdAt.timeIntervalSince1970),
-                         \(bind: annotation.clientID))
-                        """
-                    ).run()
-                    counts[annotation.room, default: 0] += 1
-                    try await events.record(
-                        .annotationAdded, projectID: projectID, subject: annotation.id, detail: annotation.room,
-                        on: database)
-                    // Kept before the event is announced, so the live streams need not read it back.
-                    cache.remember(annotation, projectID: projectID)
-                    outcomes.append(.success((annotation, true)))
                 }
+                guard !new.isEmpty else { return outcomes }
+                try await Self.insert(new, projectID: projectID, on: database)
+                try await events.record(
+                    new.map { (.annotationAdded, subject: $0.annotation.id, detail: $0.annotation.room) },
+                    projectID: projectID, on: database)
+                // Kept before the events are announced, so the live streams need not read them back.
+                for request in new { cache.remember(request.annotation, projectID: projectID) }
                 return outcomes
             }
         } catch {
             for request in batch { cache.forgetItem(projectID: projectID, id: request.annotation.id) }
             return batch.map { _ in .failure(error) }
         }
+    }
+
+    /// The annotations already placed under the client ids of `batch`, by client id: a retry is
+    /// answered with the stored one.
+    private static func placedEarlier(
+        _ batch: [AnnotationWrites.Request], projectID: String, on database: any SQLDatabase
+    ) async throws -> [String: Annotation] {
+        let clientIDs = Array(Set(batch.compactMap(\.annotation.clientID))).sorted()
+        guard !clientIDs.isEmpty else { return [:] }
+        let rows = try await database.raw(
+            """
+            SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
+            WHERE project_id = \(bind: projectID) AND client_id IN (\(binds: clientIDs))
+            """
+        ).all()
+        var placed: [String: Annotation] = [:]
+        for annotation in try rows.map(annotation) {
+            if let clientID = annotation.clientID { placed[clientID] = annotation }
+        }
+        return placed
+    }
+
+    /// How many annotations each of `rooms` holds.
+    private static func annotationCounts(rooms: Set<String>, projectID: String, on database: any SQLDatabase)
+        async throws -> [String: Int]
+    {
+        let rows = try await database.raw(
+            """
+            SELECT room, COUNT(*) AS count FROM annotations
+            WHERE project_id = \(bind: projectID) AND room IN (\(binds: rooms.sorted())) GROUP BY room
+            """
+        ).all()
+        var counts: [String: Int] = [:]
+        for row in rows {
+            counts[try row.decode(column: "room", as: String.self)] = try row.decode(column: "count", as: Int.self)
+        }
+        return counts
+    }
+
+    /// Inserts `requests`' annotations in one statement.
+    private static func insert(_ requests: [AnnotationWrites.Request], projectID: String, on database: any SQLDatabase)
+        async throws
+    {
+        let rows = requests.map { request -> SQLQueryString in
+            let annotation = request.annotation
+            return """
+                (\(bind: annotation.id), \(bind: projectID), \(bind: annotation.room), \(bind: annotation.x), \(bind: annotation.y), \(bind: annotation.z),
+                 \(bind: annotation.text), \(bind: annotation.frame), \(bind: request.authorID), \(bind: annotation.createdAt.timeIntervalSince1970),
+                 \(bind: annotation.clientID))
+                """
+        }
+        try await database.raw(
+            """
+            INSERT INTO annotations (id, project_id, room, x, y, z, text, frame, author_id, created_at, client_id) VALUES
+            """ + rows.joined(separator: ", ")
+        ).run()
     }
 
     /// A project's annotations (of one room, if given), oldest first.

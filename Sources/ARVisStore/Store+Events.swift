@@ -1,3 +1,4 @@
+public import ARVisSupport
 public import Foundation
 import PostgresNIO
 import SQLKit
@@ -211,22 +212,41 @@ final class EventRecorder: Sendable {
     func record(
         _ kind: StoreEvent.Kind, projectID: String, subject: String, detail: String? = nil, on database: any SQLDatabase
     ) async throws {
+        try await record([(kind, subject, detail)], projectID: projectID, on: database)
+    }
+
+    /// Logs one project's events in one statement, in the order given.
+    func record(
+        _ happenings: [(kind: StoreEvent.Kind, subject: String, detail: String?)], projectID: String,
+        on database: any SQLDatabase
+    ) async throws {
+        guard !happenings.isEmpty else { return }
         if engine == .postgres, events.withLock({ $0.isEmpty }) {
             try await database.raw("SELECT pg_advisory_xact_lock(hashtext('arvis-events'))").run()
         }
         let now = Date().storePrecision
         let traceParent = TraceParent.current
-        let sequence =
-            try await database.raw(
-                """
-                INSERT INTO events (project_id, kind, subject, detail, created_at, trace_parent) VALUES
-                (\(bind: projectID), \(bind: kind.rawValue), \(bind: subject), \(bind: detail), \(bind: now.timeIntervalSince1970), \(bind: traceParent)) RETURNING seq
-                """
-            ).first(decodingColumn: "seq", as: Int64.self) ?? 0
-        let event = StoreEvent(
-            sequence: sequence, projectID: projectID, kind: kind, subject: subject, detail: detail, createdAt: now,
-            traceParent: traceParent)
-        events.withLock { $0.append(event) }
+        let rows = happenings.map { happening -> SQLQueryString in
+            """
+            (\(bind: projectID), \(bind: happening.kind.rawValue), \(bind: happening.subject), \(bind: happening.detail), \(bind: now.timeIntervalSince1970), \(bind: traceParent))
+            """
+        }
+        // Each row's number read back with it: a statement's rows are numbered in the order given,
+        // and the numbers are sorted so the events keep that order whatever order RETURNING uses.
+        let sequences = try await database.raw(
+            "INSERT INTO events (project_id, kind, subject, detail, created_at, trace_parent) VALUES "
+                + rows.joined(separator: ", ") + " RETURNING seq"
+        ).all(decodingColumn: "seq", as: Int64.self).sorted()
+        guard sequences.count == happenings.count else {
+            throw StoreError(
+                .unavailable, "the event log gave \(sequences.count) numbers for \(happenings.count) events")
+        }
+        let recorded = zip(sequences, happenings).map { sequence, happening in
+            StoreEvent(
+                sequence: sequence, projectID: projectID, kind: happening.kind, subject: happening.subject,
+                detail: happening.detail, createdAt: now, traceParent: traceParent)
+        }
+        events.withLock { $0.append(contentsOf: recorded) }
     }
 
     /// On PostgreSQL, one notification for the transaction's events, sent when it commits (the

@@ -239,6 +239,77 @@ struct StoreTests {
         #expect(ContinuousClock.now - started < .seconds(2))
     }
 
+    @Test(arguments: StoreTests.engines) func annotationsPlacedTogetherAreEachWrittenOnceWithTheirEvents(
+        _ engine: Store.Engine
+    ) async throws {
+        let store = try await store(engine)
+        let ana = try await store.createAccount(username: "ana", passwordHash: "h")
+        let project = try await store.createProject(slug: "taps", name: "Taps", visibility: .private, ownerID: ana.id)
+        let feed = store.eventFeed()
+        // 30 taps at once in 3 rooms, each sent twice under its client id (a retry racing the first).
+        let outcomes = try await withThrowingTaskGroup(of: (annotation: Annotation, created: Bool).self) { group in
+            for n in 0..<60 {
+                group.addTask {
+                    try await store.placeAnnotation(
+                        projectID: project.id,
+                        Annotation(room: "r\(n % 3)", x: Double(n / 2), y: 0, z: 0, clientID: "c\(n / 2)"),
+                        authorID: ana.id)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let created = outcomes.filter(\.created).map(\.annotation)
+        #expect(created.count == 30)
+        #expect(
+            Dictionary(grouping: outcomes) { $0.annotation.clientID }.values.allSatisfy {
+                Set($0.map(\.annotation.id)).count == 1
+            })
+        #expect(Set(try await store.annotations(projectID: project.id).map(\.id)) == Set(created.map(\.id)))
+        var events: [StoreEvent] = []
+        for await event in feed where event.kind == .annotationAdded {
+            events.append(event)
+            if events.count == 30 { break }
+        }
+        #expect(Set(events.map(\.subject)) == Set(created.map(\.id)))
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.sequence < $1.sequence })
+        #expect(events.allSatisfy { event in created.first { $0.id == event.subject }?.room == event.detail })
+        await store.close()
+    }
+
+    @Test func aFullRoomRefusesOnlyWhatDoesNotFit() async throws {
+        let store = try await store(.sqlite)
+        let ana = try await store.createAccount(username: "ana", passwordHash: "h")
+        let project = try await store.createProject(slug: "full", name: "Full", visibility: .private, ownerID: ana.id)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<(Store.annotationsPerRoom - 1) {
+                group.addTask {
+                    _ = try await store.placeAnnotation(
+                        projectID: project.id, Annotation(room: "full", x: Double(n), y: 0, z: 0), authorID: nil)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let last = try await withThrowingTaskGroup(of: Result<Bool, StoreError>.self) { group in
+            for room in ["full", "full", "other"] {
+                group.addTask {
+                    do throws(StoreError) {
+                        return .success(
+                            try await store.placeAnnotation(
+                                projectID: project.id, Annotation(room: room, x: 0, y: 0, z: 0), authorID: nil
+                            ).created)
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(last.filter { (try? $0.get()) == true }.count == 2)
+        #expect(last.contains { if case .failure(let error) = $0 { error.code == .conflict } else { false } })
+        #expect(try await store.annotations(projectID: project.id, room: "full").count == Store.annotationsPerRoom)
+        await store.close()
+    }
+
     @Test(arguments: StoreTests.engines) func aProjectKeepsAnOwner(_ engine: Store.Engine) async throws {
         let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
