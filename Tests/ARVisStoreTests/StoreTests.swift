@@ -177,9 +177,13 @@ struct StoreTests {
     @Test func aWaitForAConnectionEndsAtItsLimitEvenWhenThePoolIgnoresCancellation() async throws {
         let (poolAnswers, answer) = AsyncStream.makeStream(of: Void.self)
         let wrote = Mutex(false)
-        let started = ContinuousClock.now
-        let lateAnswer = Task {  // so a wait that does not end fails this test instead of hanging it
-            try await Task.sleep(for: .seconds(3))
+        // The pool answers at last after 60 s (so a wait that does not end fails this test instead of
+        // hanging it); the refusal must come first. Told by order, not by a tight clock: the whole
+        // suite running at once has held every timer here for half a minute.
+        let answered = Mutex(false)
+        let lateAnswer = Task {
+            try await Task.sleep(for: .seconds(60))
+            answered.withLock { $0 = true }
             answer.yield()
         }
         defer { lateAnswer.cancel() }
@@ -193,7 +197,7 @@ struct StoreTests {
         } throws: {
             ($0 as? StoreError)?.code == .unavailable
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(!answered.withLock { $0 }, "the refusal waited for the pool")
         answer.yield()  // the connection comes too late: the refused write must not be made
         try await Task.sleep(for: .milliseconds(100))
         #expect(!wrote.withLock { $0 })
@@ -201,12 +205,22 @@ struct StoreTests {
 
     @Test func workHoldingItsConnectionIsNotCutWhileTheDatabaseAnswersButReportedWhenLong() async throws {
         let reports = Mutex<[Duration]>([])
+        let (reported, report) = AsyncStream.makeStream(of: Void.self)
         let watch = HoldWatch(
             after: .milliseconds(150), databaseAnswers: { true },
-            report: { duration in reports.withLock { $0.append(duration) } })
+            report: { duration in
+                reports.withLock { $0.append(duration) }
+                report.yield()
+            })
+        // The work runs on until it was reported (or 60 s pass, and the check below fails).
         let value = try await Store.leasing(within: .milliseconds(50), watching: watch) { leased in
             try leased()
-            try await Task.sleep(for: .milliseconds(400))
+            let giveUp = Task {
+                try await Task.sleep(for: .seconds(60))
+                report.yield()
+            }
+            for await _ in reported { break }
+            giveUp.cancel()
             return 7
         }
         #expect(value == 7)
@@ -215,19 +229,20 @@ struct StoreTests {
             try leased()
             return 8
         }
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(300))
         #expect(quick == 8 && reports.withLock { $0 }.count == 1)
     }
 
     @Test func workHoldingItsConnectionIsRefusedWhenTheDatabaseStopsAnswering() async throws {
         let (poolAnswers, answer) = AsyncStream.makeStream(of: Void.self)
-        let late = Task {  // a query that never ends would hang this test: end it after the check
-            try await Task.sleep(for: .seconds(3))
+        let answered = Mutex(false)
+        let late = Task {  // a query that never ends would hang this test: it ends after 60 s
+            try await Task.sleep(for: .seconds(60))
+            answered.withLock { $0 = true }
             answer.yield()
         }
         defer { late.cancel() }
         let watch = HoldWatch(after: .milliseconds(200), databaseAnswers: { false }, report: { _ in })
-        let started = ContinuousClock.now
         await #expect {
             try await Store.leasing(within: .milliseconds(50), watching: watch) { leased in
                 try leased()
@@ -236,7 +251,7 @@ struct StoreTests {
         } throws: {
             ($0 as? StoreError)?.code == .unavailable
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(!answered.withLock { $0 }, "the refusal waited for the query")
     }
 
     @Test(arguments: StoreTests.engines) func annotationsPlacedTogetherAreEachWrittenOnceWithTheirEvents(
