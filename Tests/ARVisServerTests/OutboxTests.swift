@@ -34,6 +34,21 @@ struct OutboxTests {
         #expect(outbox.cursors == ["spec": 1])
     }
 
+    @Test func posesGoStraightToAMemberOnlyAfterItsWelcomeIsWritten() async {
+        let outbox = Outbox()
+        #expect(!outbox.takesPosesDirectly)  // joined: its catch-up is still being read
+        outbox.sendFirst([.ordered(stream: "events", cursor: 1, text: ByteBuffer(string: "welcome"))])
+        outbox.allowDirect()
+        #expect(!outbox.takesPosesDirectly)  // queued, not written: a pose written now would pass it
+        outbox.sendPose(ByteBuffer(bytes: [7]))
+        #expect(await outbox.next() == .text(ByteBuffer(string: "welcome")))
+        outbox.written()
+        #expect(outbox.takesPosesDirectly)
+        #expect(await outbox.next() == .binary(ByteBuffer(bytes: [7])))
+        outbox.close(.reconnectElsewhere)
+        #expect(!outbox.takesPosesDirectly)
+    }
+
     @Test func aClientTooFarBehindIsClosedWithItsCursors() async {
         let outbox = Outbox(capacity: 3)
         outbox.send(.ordered(stream: "events", cursor: 1, text: ByteBuffer(string: "1")))

@@ -57,6 +57,9 @@ final class Outbox: Sendable {
         var writing = 0
         /// Whether a message may bypass the queue (see ``sendDirectly(_:when:write:)``).
         var direct = false
+        /// Whether a frame was written since bypassing was allowed: the catch-up's first (a room's
+        /// `welcome`) is on the connection, so what is written straight to it comes after.
+        var caughtUp = false
     }
 
     /// The most messages that may wait.
@@ -111,11 +114,13 @@ final class Outbox: Sendable {
 
     /// Whether the connection is closing (or closed): nothing more is written to it.
     var isClosing: Bool {
-        state.withLock { state in
-            if state.finished { return true }
-            if state.head < state.queue.count, case .close = state.queue[state.head] { return true }
-            return false
-        }
+        state.withLock { state in Self.isClosing(state) }
+    }
+
+    private static func isClosing(_ state: State) -> Bool {
+        if state.finished { return true }
+        if state.head < state.queue.count, case .close = state.queue[state.head] { return true }
+        return false
     }
 
     /// The cursor of each stream, as far as it was sent.
@@ -151,7 +156,16 @@ final class Outbox: Sendable {
 
     /// Tells the outbox the frame the writer took last is written.
     func written() {
-        state.withLock { $0.writing = max(0, $0.writing - 1) }
+        state.withLock { state in
+            state.writing = max(0, state.writing - 1)
+            if state.direct { state.caughtUp = true }
+        }
+    }
+
+    /// Whether poses may be written straight to the connection: its catch-up was written first and
+    /// it is not closing. Until then a pose waits here, behind the catch-up (``sendPose(_:)``).
+    var takesPosesDirectly: Bool {
+        state.withLock { state in state.caughtUp && !Self.isClosing(state) }
     }
 
     /// Offers the newest pose; one not yet sent is dropped.

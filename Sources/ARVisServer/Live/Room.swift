@@ -221,11 +221,11 @@ final class Room: Sendable {
         if token != nil, elsewhere { exchange?.pose(bytes, in: key) }
         var byLoop: [ObjectIdentifier: (loop: any EventLoop, channels: [any Channel])] = [:]
         for viewer in viewers {
-            guard let channel = viewer.channel else {
+            // A member that just joined gets its welcome first: its poses wait in its outbox till then.
+            guard let channel = viewer.channel, viewer.outbox.takesPosesDirectly else {
                 viewer.outbox.sendPose(bytes)
                 continue
             }
-            guard !viewer.outbox.isClosing else { continue }
             byLoop[ObjectIdentifier(channel.eventLoop), default: (channel.eventLoop, [])].channels.append(channel)
         }
         let frame = WebSocketFrame(fin: true, opcode: .binary, data: bytes)
