@@ -221,13 +221,84 @@ enum Migrations {
         ],
     ]
 
-    /// Runs the steps the database has not run yet. On PostgreSQL a session lock keeps two server
-    /// instances starting at once from running a step twice, and `BLOB` columns are `BYTEA`.
+    /// The PostgreSQL functions the store calls, defined again at every start: they are code, not
+    /// schema. Each name carries a version, so an instance of an older release still running beside
+    /// a newer one keeps calling the definition it knows; a changed function gets a new name.
+    static let postgresFunctions: [String] = [
+        // Issue 31: a batch of annotations placed in one statement, so one round trip to the database
+        // instead of nine (under the pose load each waits for a core). The rules are those of
+        // `Store.write(_:)` on SQLite, in the same order, and the same tests run on both engines:
+        // a retry (a client id already placed) gets the stored annotation; a room holding
+        // `p_room_limit` refuses; else the annotation and its event are written, the event log under
+        // its lock, and one notification goes out when the statement commits.
+        """
+        CREATE OR REPLACE FUNCTION arvis_place_annotations_1(
+            p_project TEXT, p_batch JSONB, p_room_limit BIGINT, p_kind TEXT, p_created_at DOUBLE PRECISION,
+            p_trace_parent TEXT, p_channel TEXT
+        ) RETURNS TABLE (
+            o_status TEXT, o_seq BIGINT, o_id TEXT, o_room TEXT, o_x DOUBLE PRECISION, o_y DOUBLE PRECISION,
+            o_z DOUBLE PRECISION, o_text TEXT, o_frame BIGINT, o_username TEXT, o_created_at DOUBLE PRECISION,
+            o_client_id TEXT
+        ) LANGUAGE plpgsql AS $$
+        DECLARE
+            item JSONB;
+            held BIGINT;
+            last_seq BIGINT;
+        BEGIN
+            PERFORM pg_advisory_xact_lock(hashtext('annotations:' || p_project));
+            FOR item IN SELECT value FROM jsonb_array_elements(p_batch) WITH ORDINALITY ORDER BY ordinality LOOP
+                SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                  INTO o_status, o_seq, o_id, o_room, o_x, o_y, o_z, o_text, o_frame, o_username, o_created_at, o_client_id;
+                IF item->>'clientID' IS NOT NULL THEN
+                    SELECT 'earlier', a.id, a.room, a.x, a.y, a.z, a.text, a.frame, accounts.username, a.created_at, a.client_id
+                      INTO o_status, o_id, o_room, o_x, o_y, o_z, o_text, o_frame, o_username, o_created_at, o_client_id
+                      FROM annotations a LEFT JOIN accounts ON accounts.id = a.author_id
+                     WHERE a.project_id = p_project AND a.client_id = item->>'clientID';
+                    IF FOUND THEN
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                END IF;
+                SELECT COUNT(*) INTO held FROM annotations a WHERE a.project_id = p_project AND a.room = item->>'room';
+                IF held >= p_room_limit THEN
+                    o_status := 'full';
+                    RETURN NEXT;
+                    CONTINUE;
+                END IF;
+                INSERT INTO annotations (id, project_id, room, x, y, z, text, frame, author_id, created_at, client_id)
+                VALUES (item->>'id', p_project, item->>'room', (item->>'x')::DOUBLE PRECISION,
+                        (item->>'y')::DOUBLE PRECISION, (item->>'z')::DOUBLE PRECISION, item->>'text',
+                        (item->>'frame')::BIGINT, item->>'authorID', (item->>'createdAt')::DOUBLE PRECISION,
+                        item->>'clientID');
+                IF last_seq IS NULL THEN
+                    PERFORM pg_advisory_xact_lock(hashtext('arvis-events'));
+                END IF;
+                INSERT INTO events (project_id, kind, subject, detail, created_at, trace_parent)
+                VALUES (p_project, p_kind, item->>'id', item->>'room', p_created_at, p_trace_parent)
+                RETURNING events.seq INTO last_seq;
+                o_status := 'created';
+                o_seq := last_seq;
+                RETURN NEXT;
+            END LOOP;
+            IF last_seq IS NOT NULL THEN
+                PERFORM pg_notify(p_channel, last_seq::TEXT);
+            END IF;
+        END;
+        $$
+        """
+    ]
+
+    /// Runs the steps the database has not run yet, and on PostgreSQL defines ``postgresFunctions``.
+    /// On PostgreSQL a session lock keeps two server instances starting at once from running a step
+    /// twice, and `BLOB` columns are `BYTEA`.
     static func run(on database: any SQLDatabase, engine: Store.Engine) async throws {
         let lock: SQLQueryString = "SELECT pg_advisory_lock(hashtext('arvis-migrations'))"
         if engine == .postgres { try await database.raw(lock).run() }
         do {
             try await runSteps(on: database, engine: engine)
+            if engine == .postgres {
+                for function in postgresFunctions { try await database.raw(SQLQueryString(function)).run() }
+            }
         } catch {
             if engine == .postgres {
                 try? await database.raw("SELECT pg_advisory_unlock(hashtext('arvis-migrations'))").run()

@@ -1,5 +1,5 @@
 public import ARVisSupport
-public import Foundation
+import Foundation
 import SQLKit
 import Synchronization
 
@@ -23,52 +23,114 @@ extension Store {
         return try await annotationWrites.place(request, in: self).get()
     }
 
-    /// Writes a batch of one project's annotations in one transaction, a statement for the whole
-    /// batch at each step (so a batch costs a few round trips to the database, not a few per tap);
-    /// each gets its own outcome (a full room refuses only its own annotation).
-    func write(_ batch: [AnnotationWrites.Request]) async -> [Result<
-        (annotation: Annotation, created: Bool), StoreError
-    >] {
+    /// Writes a batch of one project's annotations in one transaction; each gets its own outcome (a
+    /// full room refuses only its own annotation).
+    func write(_ batch: [AnnotationWrites.Request]) async -> [AnnotationWrites.Outcome] {
         guard let projectID = batch.first?.projectID else { return [] }
-        let cache = cache
         do {
-            return try await recordingTransaction(lock: "annotations:\(projectID)") { database, events in
-                var placed = try await Self.placedEarlier(batch, projectID: projectID, on: database)
-                var counts = try await Self.annotationCounts(
-                    rooms: Set(batch.map(\.annotation.room)), projectID: projectID, on: database)
-                var outcomes: [Result<(annotation: Annotation, created: Bool), StoreError>] = []
-                var new: [AnnotationWrites.Request] = []
-                for request in batch {
-                    let annotation = request.annotation
-                    if let clientID = annotation.clientID, let earlier = placed[clientID] {
-                        outcomes.append(.success((earlier, false)))
-                    } else if counts[annotation.room, default: 0] >= Self.annotationsPerRoom {
-                        outcomes.append(
-                            .failure(
-                                StoreError(
-                                    .conflict,
-                                    "the room '\(annotation.room)' holds \(Self.annotationsPerRoom) annotations, the most it keeps; delete some first",
-                                    location: "rooms/\(annotation.room)")))
-                    } else {
-                        counts[annotation.room, default: 0] += 1
-                        if let clientID = annotation.clientID { placed[clientID] = annotation }
-                        new.append(request)
-                        outcomes.append(.success((annotation, true)))
-                    }
-                }
-                guard !new.isEmpty else { return outcomes }
-                try await Self.insert(new, projectID: projectID, on: database)
-                try await events.record(
-                    new.map { (.annotationAdded, subject: $0.annotation.id, detail: $0.annotation.room) },
-                    projectID: projectID, on: database)
-                // Kept before the events are announced, so the live streams need not read them back.
-                for request in new { cache.remember(request.annotation, projectID: projectID) }
-                return outcomes
-            }
+            return engine == .postgres
+                ? try await writeInOneCall(batch, projectID: projectID)
+                : try await writeStatementByStatement(batch, projectID: projectID)
         } catch {
             for request in batch { cache.forgetItem(projectID: projectID, id: request.annotation.id) }
             return batch.map { _ in .failure(error) }
         }
+    }
+
+    /// The refusal of an annotation for a room holding ``annotationsPerRoom``.
+    private static func roomFull(_ room: String) -> StoreError {
+        StoreError(
+            .conflict, "the room '\(room)' holds \(annotationsPerRoom) annotations, the most it keeps; delete some first",
+            location: "rooms/\(room)")
+    }
+
+    /// The batch with a statement for the whole batch at each step (so a batch costs a few round trips
+    /// to the database, not a few per tap).
+    private func writeStatementByStatement(_ batch: [AnnotationWrites.Request], projectID: String)
+        async throws(StoreError) -> [AnnotationWrites.Outcome]
+    {
+        let cache = cache
+        return try await recordingTransaction(lock: "annotations:\(projectID)") { database, events in
+            var placed = try await Self.placedEarlier(batch, projectID: projectID, on: database)
+            var counts = try await Self.annotationCounts(
+                rooms: Set(batch.map(\.annotation.room)), projectID: projectID, on: database)
+            var outcomes: [AnnotationWrites.Outcome] = []
+            var new: [AnnotationWrites.Request] = []
+            for request in batch {
+                let annotation = request.annotation
+                if let clientID = annotation.clientID, let earlier = placed[clientID] {
+                    outcomes.append(.success((earlier, false)))
+                } else if counts[annotation.room, default: 0] >= Self.annotationsPerRoom {
+                    outcomes.append(.failure(Self.roomFull(annotation.room)))
+                } else {
+                    counts[annotation.room, default: 0] += 1
+                    if let clientID = annotation.clientID { placed[clientID] = annotation }
+                    new.append(request)
+                    outcomes.append(.success((annotation, true)))
+                }
+            }
+            guard !new.isEmpty else { return outcomes }
+            try await Self.insert(new, projectID: projectID, on: database)
+            try await events.record(
+                new.map { (.annotationAdded, subject: $0.annotation.id, detail: $0.annotation.room) },
+                projectID: projectID, on: database)
+            // Kept before the events are announced, so the live streams need not read them back.
+            for request in new { cache.remember(request.annotation, projectID: projectID) }
+            return outcomes
+        }
+    }
+
+    /// The batch on PostgreSQL: one call of `arvis_place_annotations_1` (``Migrations/postgresFunctions``),
+    /// which applies the rules of ``writeStatementByStatement(_:projectID:)`` inside the database, so
+    /// the batch costs one round trip, not nine.
+    private func writeInOneCall(_ batch: [AnnotationWrites.Request], projectID: String)
+        async throws(StoreError) -> [AnnotationWrites.Outcome]
+    {
+        let createdAt = Date().storePrecision
+        let traceParent = TraceParent.current
+        let items: String
+        do {
+            items = String(decoding: try JSONEncoder().encode(batch.map(PlacedItem.init)), as: UTF8.self)
+        } catch {
+            throw StoreError(.invalid, "an annotation cannot be written: \(error)")
+        }
+        let rows = try await withDatabase { database in
+            try await database.raw(
+                """
+                SELECT * FROM arvis_place_annotations_1(\(bind: projectID), \(bind: items)::JSONB, \(bind: Self.annotationsPerRoom),
+                    \(bind: StoreEvent.Kind.annotationAdded.rawValue), \(bind: createdAt.timeIntervalSince1970),
+                    \(bind: traceParent), \(bind: Self.eventChannel))
+                """
+            ).all()
+        }
+        guard rows.count == batch.count else {
+            throw StoreError(.unavailable, "the database answered \(rows.count) outcomes for \(batch.count) annotations")
+        }
+        var outcomes: [AnnotationWrites.Outcome] = []
+        var events: [StoreEvent] = []
+        do {
+            for (request, row) in zip(batch, rows) {
+                let annotation = request.annotation
+                switch try row.decode(column: "o_status", as: String.self) {
+                case "created":
+                    cache.remember(annotation, projectID: projectID)
+                    events.append(
+                        StoreEvent(
+                            sequence: try row.decode(column: "o_seq", as: Int64.self), projectID: projectID,
+                            kind: .annotationAdded, subject: annotation.id, detail: annotation.room,
+                            createdAt: createdAt, traceParent: traceParent))
+                    outcomes.append(.success((annotation, true)))
+                case "earlier":
+                    outcomes.append(.success((try Self.annotation(row, prefix: "o_"), false)))
+                default:
+                    outcomes.append(.failure(Self.roomFull(annotation.room)))
+                }
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+        deliverOwn(events.sorted { $0.sequence < $1.sequence })
+        return outcomes
     }
 
     /// The annotations already placed under the client ids of `batch`, by client id: a retry is
@@ -172,15 +234,45 @@ extension Store {
             from: "annotations", projectID: projectID, id: id, announcing: .annotationDeleted, detail: room)
     }
 
+    /// The annotation of a row of `annotations` joined with its author's `username`.
     private static func annotation(_ row: any SQLRow) throws -> Annotation {
+        try annotation(row, prefix: "")
+    }
+
+    /// The annotation of a row whose columns' names start with `prefix` (`o_` in what
+    /// `arvis_place_annotations_1` returns).
+    private static func annotation(_ row: any SQLRow, prefix: String) throws -> Annotation {
         Annotation(
-            id: try row.decode(column: "id", as: String.self), room: try row.decode(column: "room", as: String.self),
-            x: try row.decode(column: "x", as: Double.self), y: try row.decode(column: "y", as: Double.self),
-            z: try row.decode(column: "z", as: Double.self), text: try row.decode(column: "text", as: String?.self),
-            frame: try row.decode(column: "frame", as: Int64?.self),
-            author: try row.decode(column: "username", as: String?.self),
-            createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)),
-            clientID: try row.decode(column: "client_id", as: String?.self))
+            id: try row.decode(column: prefix + "id", as: String.self),
+            room: try row.decode(column: prefix + "room", as: String.self),
+            x: try row.decode(column: prefix + "x", as: Double.self), y: try row.decode(column: prefix + "y", as: Double.self),
+            z: try row.decode(column: prefix + "z", as: Double.self),
+            text: try row.decode(column: prefix + "text", as: String?.self),
+            frame: try row.decode(column: prefix + "frame", as: Int64?.self),
+            author: try row.decode(column: prefix + "username", as: String?.self),
+            createdAt: Date(timeIntervalSince1970: try row.decode(column: prefix + "created_at", as: Double.self)),
+            clientID: try row.decode(column: prefix + "client_id", as: String?.self))
+    }
+}
+
+/// An annotation as `arvis_place_annotations_1` reads it from its JSON batch.
+private struct PlacedItem: Encodable {
+    var id: String
+    var room: String
+    var x: Double
+    var y: Double
+    var z: Double
+    var text: String?
+    var frame: Int64?
+    var authorID: String?
+    var createdAt: Double
+    var clientID: String?
+
+    init(_ request: AnnotationWrites.Request) {
+        let annotation = request.annotation
+        (id, room, x, y, z) = (annotation.id, annotation.room, annotation.x, annotation.y, annotation.z)
+        (text, frame, authorID) = (annotation.text, annotation.frame, request.authorID)
+        (createdAt, clientID) = (annotation.createdAt.timeIntervalSince1970, annotation.clientID)
     }
 }
 
@@ -193,7 +285,9 @@ final class AnnotationWrites: Sendable {
         var authorID: String?
     }
 
-    private typealias Outcome = Result<(annotation: Annotation, created: Bool), StoreError>
+    /// What placing one annotation came to: the annotation as stored and whether this call created
+    /// it, or why it was refused.
+    typealias Outcome = Result<(annotation: Annotation, created: Bool), StoreError>
     private struct Waiting: Sendable {
         var request: Request
         var continuation: CheckedContinuation<Outcome, Never>
@@ -204,8 +298,7 @@ final class AnnotationWrites: Sendable {
     /// The most annotations one transaction writes.
     static let batchLimit = 256
 
-    func place(_ request: Request, in store: Store) async -> Result<(annotation: Annotation, created: Bool), StoreError>
-    {
+    func place(_ request: Request, in store: Store) async -> Outcome {
         await withCheckedContinuation { continuation in
             let start = state.withLock { state -> Bool in
                 state.waiting.append(Waiting(request: request, continuation: continuation))

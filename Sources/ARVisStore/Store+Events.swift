@@ -143,14 +143,19 @@ extension Store {
         }
         // Who may see a project changed: cached projects go before anyone checks access again.
         if recorder.recorded.contains(where: { $0.kind == .accessChanged }) { cache.forgetProjects() }
-        // This instance's own events go out at once, without the notification's round trip, when
-        // nothing of another instance's is due before them (else the reader of the log sends them).
-        if engine == .sqlite {
-            recorder.recorded.forEach(feed.deliver)
-        } else {
-            _ = feed.deliverFollowing(recorder.recorded)
-        }
+        deliverOwn(recorder.recorded)
         return result
+    }
+
+    /// Delivers the events of a transaction this instance committed, in sequence order. They go out
+    /// at once, without the notification's round trip, when nothing of another instance's is due
+    /// before them (else the reader of the log sends them).
+    func deliverOwn(_ events: [StoreEvent]) {
+        if engine == .sqlite {
+            events.forEach(feed.deliver)
+        } else {
+            _ = feed.deliverFollowing(events)
+        }
     }
 
     /// Reads the events committed after the last one delivered and delivers them (PostgreSQL: on

@@ -299,7 +299,7 @@ public final class Store: Sendable {
     }
 
     /// A database error as a ``StoreError``.
-    private static func storeError(_ error: any Error) -> StoreError {
+    static func storeError(_ error: any Error) -> StoreError {
         if let error = error as? PSQLError, error.serverInfo?[.sqlState] == "23505" {
             return StoreError(
                 .conflict, "it exists already: \(error.serverInfo?[.detail] ?? "a unique value is taken")", cause: error

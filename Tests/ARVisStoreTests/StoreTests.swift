@@ -288,11 +288,27 @@ struct StoreTests {
         #expect(Set(events.map(\.subject)) == Set(created.map(\.id)))
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.sequence < $1.sequence })
         #expect(events.allSatisfy { event in created.first { $0.id == event.subject }?.room == event.detail })
+        // A later retry gets the stored annotation as it was written, every field, its author's name.
+        let first = try #require(created.first { $0.clientID == "c0" })
+        let retry = try await store.placeAnnotation(
+            projectID: project.id, Annotation(room: "elsewhere", x: 9, y: 9, z: 9, text: "again", clientID: "c0"),
+            authorID: nil)
+        #expect(!retry.created)
+        #expect(retry.annotation.id == first.id && retry.annotation.room == first.room)
+        #expect(retry.annotation.x == first.x && retry.annotation.createdAt == first.createdAt)
+        #expect(retry.annotation.author == "ana")
+        let noted = try await store.placeAnnotation(
+            projectID: project.id,
+            Annotation(
+                room: "r0", x: 0.1, y: -2.5e-7, z: 1e300, text: "héllo \"quoted\"\n", frame: 1 << 40, author: "ana"),
+            authorID: ana.id)
+        let stored = try await store.annotations(projectID: project.id, room: "r0")
+        #expect(stored.first { $0.id == noted.annotation.id } == noted.annotation)
         await store.close()
     }
 
-    @Test func aFullRoomRefusesOnlyWhatDoesNotFit() async throws {
-        let store = try await store(.sqlite)
+    @Test(arguments: StoreTests.engines) func aFullRoomRefusesOnlyWhatDoesNotFit(_ engine: Store.Engine) async throws {
+        let store = try await store(engine)
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
         let project = try await store.createProject(slug: "full", name: "Full", visibility: .private, ownerID: ana.id)
         try await withThrowingTaskGroup(of: Void.self) { group in

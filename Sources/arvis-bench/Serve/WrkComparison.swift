@@ -101,7 +101,7 @@ extension ServeBench {
         let port = try await Self.freePort()
         let data = folder.appendingPathComponent("wrk-data")
         let log = folder.appendingPathComponent("arvis-serve.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: arvis)
         server.arguments = ["serve", "--data", data.path, "--port", String(port)]
