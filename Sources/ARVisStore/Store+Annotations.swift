@@ -40,7 +40,8 @@ extension Store {
     /// The refusal of an annotation for a room holding ``annotationsPerRoom``.
     private static func roomFull(_ room: String) -> StoreError {
         StoreError(
-            .conflict, "the room '\(room)' holds \(annotationsPerRoom) annotations, the most it keeps; delete some first",
+            .conflict,
+            "the room '\(room)' holds \(annotationsPerRoom) annotations, the most it keeps; delete some first",
             location: "rooms/\(room)")
     }
 
@@ -104,7 +105,8 @@ extension Store {
             ).all()
         }
         guard rows.count == batch.count else {
-            throw StoreError(.unavailable, "the database answered \(rows.count) outcomes for \(batch.count) annotations")
+            throw StoreError(
+                .unavailable, "the database answered \(rows.count) outcomes for \(batch.count) annotations")
         }
         var outcomes: [AnnotationWrites.Outcome] = []
         var events: [StoreEvent] = []
@@ -245,7 +247,8 @@ extension Store {
         Annotation(
             id: try row.decode(column: prefix + "id", as: String.self),
             room: try row.decode(column: prefix + "room", as: String.self),
-            x: try row.decode(column: prefix + "x", as: Double.self), y: try row.decode(column: prefix + "y", as: Double.self),
+            x: try row.decode(column: prefix + "x", as: Double.self),
+            y: try row.decode(column: prefix + "y", as: Double.self),
             z: try row.decode(column: prefix + "z", as: Double.self),
             text: try row.decode(column: prefix + "text", as: String?.self),
             frame: try row.decode(column: prefix + "frame", as: Int64?.self),

@@ -47,6 +47,21 @@ struct BlobStoreTests: ServerTesting {
         await #expect(throws: Broken.self) { _ = try await blobs.stage(failing) }
         keys = try await blobs.list().map(\.key)
         #expect(!keys.contains { $0.hasPrefix("incoming/") })
+        // A blob whose key is known first: kept when its check passes, not at all when it fails; the
+        // same key stored again keeps the blob.
+        struct Refused: Error {}
+        try await blobs.store(chunks(["known ", "key"]), as: "ef/known.bin") {}
+        #expect(try await blobs.read("ef/known.bin").map { String(buffer: $0) } == "known key")
+        await #expect(throws: Refused.self) {
+            try await blobs.store(self.chunks(["not ", "kept"]), as: "ef/refused.bin") { throw Refused() }
+        }
+        await #expect(throws: Refused.self) {
+            try await blobs.store(self.chunks(["other"]), as: "ef/known.bin") { throw Refused() }
+        }
+        try await blobs.store(chunks(["known key"]), as: "ef/known.bin") {}
+        keys = try await blobs.list().map(\.key)
+        #expect(!keys.contains("ef/refused.bin") && !keys.contains { $0.hasPrefix("incoming/") })
+        #expect(try await blobs.read("ef/known.bin").map { String(buffer: $0) } == "known key")
         try await blobs.write("cd/made.png", ByteBuffer(string: "png"), contentType: "image/png")
         #expect(try await blobs.read("cd/made.png").map { String(buffer: $0) } == "png")
         try await blobs.delete("cd/made.png")
@@ -141,6 +156,30 @@ struct BlobStoreTests: ServerTesting {
                 uri: "/api/v1/projects/\(slug)/assets?name=Cube", method: .post, headers: upload,
                 body: ByteBuffer(bytes: model))
             #expect(created.status == .created)
+            // A declared SHA-256 goes straight to its key, checked first: a wrong one keeps nothing.
+            let other = Array(model.prefix(model.count - 4)) + Array("pad!".utf8)
+            upload[.reprDigest] = "sha-256=:\(Data(Digest.sha256(model)).base64EncodedString()):"
+            let mismatched = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/assets?name=Other", method: .post, headers: upload,
+                body: ByteBuffer(bytes: other))
+            #expect(mismatched.status == .badRequest)
+            #expect((try object(mismatched)["error"] as? [String: Any])?["code"] as? String == "digestMismatch")
+            #expect(try await blobs.size(of: AssetLibrary.modelKey(Digest.sha256Hex(other), .glb)) == nil)
+            upload[.reprDigest] = "sha-256=:\(Data(Digest.sha256(other)).base64EncodedString()):, sha-512=:AAAA:"
+            let declared = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/assets?name=Other", method: .post, headers: upload,
+                body: ByteBuffer(bytes: other))
+            #expect(declared.status == .created)
+            #expect(try object(declared)["contentHash"] as? String == Digest.sha256Hex(other))
+            #expect(
+                try await blobs.read(AssetLibrary.modelKey(Digest.sha256Hex(other), .glb)).map {
+                    Array($0.readableBytesView)
+                } == other)
+            upload[.reprDigest] = "sha-256=:bm90IDMyIGJ5dGVz:"
+            let malformed = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/assets?name=Other", method: .post, headers: upload,
+                body: ByteBuffer(bytes: other))
+            #expect(malformed.status == .badRequest)
             let id = try #require(try object(created)["id"] as? String)
             let base = "/api/v1/projects/\(slug)/assets/\(id)"
             var status = "processing"

@@ -127,16 +127,29 @@ struct S3Tests {
         #expect(try await client.get("missing") == nil)
         #expect(try await client.head("missing") == nil)
 
-        // 20 MB in 1 MB chunks: three parts; read back byte for byte.
+        // 20 MB in 1 MB chunks, each its own: three parts sent at once; read back byte for byte.
         let chunk = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        let numbered = (0..<20).map { index in [UInt8(index)] + chunk.dropFirst() }
         let chunks = AsyncThrowingStream<ByteBuffer, any Error> { continuation in
-            for _ in 0..<20 { continuation.yield(ByteBuffer(bytes: chunk)) }
+            for bytes in numbered { continuation.yield(ByteBuffer(bytes: bytes)) }
             continuation.finish()
         }
         #expect(try await client.upload("big.bin", from: chunks, contentType: "application/octet-stream") == 20 << 20)
         let big = try #require(try await client.bytes("big.bin", limit: 21 << 20))
         #expect(big.readableBytes == 20 << 20)
-        #expect(Array(big.readableBytesView.suffix(1 << 20)) == chunk)
+        #expect(Array(big.readableBytesView) == Array(numbered.joined()))
+
+        // A check refusing the bytes once all were read leaves no object, and its error is reported.
+        struct Refused: Error {}
+        let refusedChunks = AsyncThrowingStream<ByteBuffer, any Error> { continuation in
+            for _ in 0..<20 { continuation.yield(ByteBuffer(bytes: chunk)) }
+            continuation.finish()
+        }
+        await #expect(throws: Refused.self) {
+            try await client.upload(
+                "refused.bin", from: refusedChunks, contentType: "application/octet-stream", check: { throw Refused() })
+        }
+        #expect(try await client.head("refused.bin") == nil)
 
         // A source that fails halfway leaves no object, and its error is the one reported.
         struct SourceFailed: Error {}

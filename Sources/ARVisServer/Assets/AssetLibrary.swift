@@ -67,21 +67,58 @@ final class AssetLibrary: Service, Sendable {
 
     /// Streams an upload into the blob store: at most `limit` bytes, hashed as it arrives, never held
     /// whole in memory. The file's format is told by its first bytes.
+    ///
+    /// When the client declared the file's SHA-256 and format (`declared`), the upload goes to its
+    /// key at once and is kept only if its bytes hash to it; else it is staged under a provisional
+    /// name and then given its key (in a bucket, a copy inside the store).
     /// - Returns: its SHA-256 in hex, its size and format.
-    /// - Throws: ``APIError`` `413` past `limit`, `415` for a file that is neither GLB nor USDZ;
+    /// - Throws: ``APIError`` `413` past `limit`, `415` for a file that is neither GLB nor USDZ (or
+    ///   not the declared format), `400` for a file that does not hash to the declared SHA-256;
     ///   ``BlobStoreError`` when it cannot be stored.
-    func receive(_ body: some AsyncSequence<ByteBuffer, any Error>, limit: Int) async throws -> (
-        hash: String, size: Int, format: ModelFormat
-    ) {
+    func receive(
+        _ body: some AsyncSequence<ByteBuffer, any Error>, limit: Int,
+        declared: (hash: String, format: ModelFormat)? = nil
+    ) async throws -> (hash: String, size: Int, format: ModelFormat) {
         let meter = UploadMeter(limit: limit)
-        let staged = try await blobs.stage(body.map { buffer in try meter.take(buffer) })
+        let chunks = body.map { buffer in try meter.take(buffer) }
+        if let declared {
+            try await blobs.store(chunks, as: Self.modelKey(declared.hash, declared.format)) {
+                let (hash, _, head) = meter.result()
+                guard try Self.format(of: head) == declared.format else {
+                    throw APIError(
+                        .unsupportedMediaType, "unsupportedModel",
+                        "the file is not the \(declared.format.rawValue.uppercased()) its Content-Type says")
+                }
+                guard hash == declared.hash else {
+                    throw APIError(
+                        .badRequest, "digestMismatch",
+                        "the file's SHA-256 is \(hash), not the \(declared.hash) its Repr-Digest declares; nothing was stored"
+                    )
+                }
+            }
+            let (hash, size, _) = meter.result()
+            return (hash, size, declared.format)
+        }
+        let staged = try await blobs.stage(chunks)
         let (hash, size, head) = meter.result()
-        guard let format = ModelFormat.detect(head), format == .glb || format == .usdz else {
+        let format: ModelFormat
+        do {
+            format = try Self.format(of: head)
+        } catch {
             await blobs.discard(staged)
-            throw APIError(.unsupportedMediaType, "unsupportedModel", "upload a GLB (binary glTF) or a USDZ file")
+            throw error
         }
         try await blobs.commit(staged, as: Self.modelKey(hash, format))
         return (hash, size, format)
+    }
+
+    /// The format of an upload starting with `head`.
+    /// - Throws: ``APIError`` `415` for a file that is neither GLB nor USDZ.
+    private static func format(of head: [UInt8]) throws -> ModelFormat {
+        guard let format = ModelFormat.detect(head), format == .glb || format == .usdz else {
+            throw APIError(.unsupportedMediaType, "unsupportedModel", "upload a GLB (binary glTF) or a USDZ file")
+        }
+        return format
     }
 
     /// The model of `asset` in `format`: its upload (the bytes checked against the content hash), or

@@ -33,6 +33,35 @@ struct AssetRoutes: Sendable {
         return (access, try await api.asset(id, in: access))
     }
 
+    /// The SHA-256 (hex) and format an upload declares: a `sha-256` member of `Repr-Digest` (or of
+    /// `Content-Digest`, the same for a body sent as it is; RFC 9530) and a model's Content-Type.
+    /// `nil` unless both are there.
+    /// - Throws: ``APIError`` `400` for a `sha-256` member that is not 32 bytes in Base64 between colons.
+    static func declaredContent(_ headers: HTTPFields, mediaType: String?) throws -> (
+        hash: String, format: ModelFormat
+    )? {
+        let format: ModelFormat
+        switch mediaType {
+        case "model/gltf-binary": format = .glb
+        case "model/vnd.usdz+zip", "model/vnd.usd+zip": format = .usdz
+        default: return nil
+        }
+        guard let field = headers[.reprDigest] ?? headers[.contentDigest] else { return nil }
+        for member in field.split(separator: ",") {
+            let parts = member.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, parts[0].lowercased() == "sha-256" else { continue }
+            let value = parts[1]
+            guard value.count > 2, value.hasPrefix(":"), value.hasSuffix(":"),
+                let bytes = Data(base64Encoded: String(value.dropFirst().dropLast())), bytes.count == 32
+            else {
+                throw APIError.badRequest(
+                    "Repr-Digest's sha-256 is the file's 32-byte SHA-256 in Base64 between colons: sha-256=:…=:")
+            }
+            return (Digest.hex(bytes), format)
+        }
+        return nil
+    }
+
     static func tooLarge(_ limit: Int) -> APIError {
         APIError(
             .contentTooLarge, "tooLarge", "a model is at most \(limit / 1_000_000) MB (arvis serve --max-asset-mb)")
@@ -80,7 +109,8 @@ struct AssetRoutes: Sendable {
         }
         try await api.requireQuota(
             .assetBytes(request.headers[.contentLength].flatMap(Int.init) ?? 0), projectID: access.project.id)
-        let stored = try await api.library.receive(request.body, limit: limit)
+        let stored = try await api.library.receive(
+            request.body, limit: limit, declared: try Self.declaredContent(request.headers, mediaType: mediaType))
         try await api.requireQuota(.assetBytes(stored.size), projectID: access.project.id)
         let asset = try await api.store.addAsset(
             projectID: access.project.id,
@@ -217,4 +247,11 @@ enum ByteRange {
         guard let end = Int(last), end >= start else { return nil }
         return start...min(end, size - 1)
     }
+}
+
+extension HTTPField.Name {
+    /// `Repr-Digest` (RFC 9530): the digest of the file an upload carries.
+    static let reprDigest = HTTPField.Name("Repr-Digest")!
+    /// `Content-Digest` (RFC 9530): the digest of the body as sent.
+    static let contentDigest = HTTPField.Name("Content-Digest")!
 }

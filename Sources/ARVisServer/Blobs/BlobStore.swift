@@ -21,6 +21,12 @@ protocol BlobStore: Sendable {
     /// Drops a staged blob (errors are not reported: housekeeping removes what is left).
     func discard(_ staged: StagedBlob) async
 
+    /// Stores what `chunks` yields under `key`, known before it is read (a content hash the client
+    /// declared), unless `check` throws once every byte was read: then nothing is stored, and its
+    /// error is thrown. When a blob has that key already, the bytes are read (for `check`) and dropped.
+    func store(_ chunks: some AsyncSequence<ByteBuffer, any Error>, as key: String, check: @Sendable () throws -> Void)
+        async throws
+
     /// The size in bytes of the blob under `key`; `nil` when there is none.
     func size(of key: String) async throws -> Int?
 
@@ -46,6 +52,22 @@ protocol BlobStore: Sendable {
 
     /// Makes what the store needs before its first use (the folder, the bucket).
     func prepare() async throws
+}
+
+extension BlobStore {
+    /// Stages the blob, checks it and commits it: what a store that cannot do better does.
+    func store(_ chunks: some AsyncSequence<ByteBuffer, any Error>, as key: String, check: @Sendable () throws -> Void)
+        async throws
+    {
+        let staged = try await stage(chunks)
+        do {
+            try check()
+        } catch {
+            await discard(staged)
+            throw error
+        }
+        try await commit(staged, as: key)
+    }
 }
 
 /// A blob stored under a provisional name, not yet visible by its key.

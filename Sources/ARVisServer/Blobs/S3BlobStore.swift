@@ -7,7 +7,9 @@ import Synchronization
 /// Blobs as objects in an S3 bucket (`--blob-store s3://…`), shared by every instance.
 ///
 /// An upload streams into a multipart upload under `incoming/`, which no reader sees until it is
-/// complete, then is copied to its key inside the store. Downloads stream the store's answer through,
+/// complete, then is copied to its key inside the store; one whose key is known before it is read
+/// (the client declared its content hash) streams to its key directly, and is completed only once
+/// its bytes were checked. Downloads stream the store's answer through,
 /// byte ranges included. Small blobs (thumbnails) are kept in a ``BlobCache`` once read or written,
 /// and every size once learnt, so cached reads go on while the store is down.
 struct S3BlobStore: BlobStore {
@@ -37,6 +39,21 @@ struct S3BlobStore: BlobStore {
             throw Self.blobError(error)
         }
         await discard(staged)
+    }
+
+    func store(_ chunks: some AsyncSequence<ByteBuffer, any Error>, as key: String, check: @Sendable () throws -> Void)
+        async throws
+    {
+        do {
+            if try await client.head(key) != nil {
+                for try await _ in chunks {}
+                try check()
+            } else {
+                _ = try await client.upload(key, from: chunks, contentType: "application/octet-stream", check: check)
+            }
+        } catch let error as S3Error {
+            throw Self.blobError(error)
+        }
     }
 
     func discard(_ staged: StagedBlob) async {

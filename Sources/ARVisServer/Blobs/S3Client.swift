@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// A bucket of an S3-compatible object store, as `s3://BUCKET?endpoint=URL&region=R` names it.
 struct S3Location: Sendable, Equatable {
@@ -100,6 +101,9 @@ final class S3Client: Sendable {
     static let attempts = 4
     /// The size of each part of a multipart upload (S3's smallest is 5 MiB, but for the last).
     static let partSize = 8 << 20
+    /// How many parts of one upload are sent at once: the next part is read from the client while
+    /// the store takes the others (at most this many parts, plus one being read, are in memory).
+    static let partsAtOnce = 3
     /// How long one request may take.
     static let timeout = Duration.seconds(60)
     /// The most bytes of an error or an XML answer read.
@@ -212,52 +216,72 @@ final class S3Client: Sendable {
 
     // MARK: Uploads
 
-    /// Stores what `chunks` yields under `key`, in parts of ``partSize`` bytes (one request when it
-    /// all fits in one part); returns the number of bytes. Nothing is stored unless every byte was.
-    /// - Throws: ``S3Error`` for the store's failures; the error of `chunks` itself, as it is.
-    func upload(_ key: String, from chunks: some AsyncSequence<ByteBuffer, any Error>, contentType: String)
-        async throws -> Int
-    {
+    /// Stores what `chunks` yields under `key`, in parts of ``partSize`` bytes, ``partsAtOnce`` at a
+    /// time (one request when it all fits in one part); returns the number of bytes. Once every byte
+    /// was read, `check` may still refuse them: nothing is stored then, and its error is thrown.
+    /// Nothing is stored unless every byte was.
+    /// - Throws: ``S3Error`` for the store's failures; the error of `chunks` or `check`, as it is.
+    func upload(
+        _ key: String, from chunks: some AsyncSequence<ByteBuffer, any Error>, contentType: String,
+        check: @Sendable () throws -> Void = {}
+    ) async throws -> Int {
         var pending = ByteBuffer()
         var upload: MultipartUpload?
         var total = 0
         do {
-            for try await chunk in chunks {
-                total += chunk.readableBytes
-                var chunk = chunk
-                pending.writeBuffer(&chunk)
-                while pending.readableBytes >= Self.partSize, let part = pending.readSlice(length: Self.partSize) {
-                    if upload == nil {
-                        upload = try await MultipartUpload.start(key, contentType: contentType, on: self)
+            try await withThrowingTaskGroup(of: Void.self) { sending in
+                var (sent, inFlight) = (0, 0)
+                for try await chunk in chunks {
+                    total += chunk.readableBytes
+                    var chunk = chunk
+                    pending.writeBuffer(&chunk)
+                    while pending.readableBytes >= Self.partSize, let part = pending.readSlice(length: Self.partSize) {
+                        pending.discardReadBytes()
+                        let started: MultipartUpload
+                        if let upload {
+                            started = upload
+                        } else {
+                            started = try await MultipartUpload.start(key, contentType: contentType, on: self)
+                            upload = started
+                        }
+                        if inFlight == Self.partsAtOnce {
+                            try await sending.next()
+                            inFlight -= 1
+                        }
+                        sent += 1
+                        inFlight += 1
+                        sending.addTask { [sent] in try await started.add(part, number: sent) }
                     }
-                    try await upload?.add(part)
-                    pending.discardReadBytes()
                 }
+                try await sending.waitForAll()
+                guard let upload else { return }
+                if pending.readableBytes > 0 { try await upload.add(pending, number: sent + 1) }
+                try check()
+                try await upload.complete()
             }
         } catch {
             await upload?.abort()
             throw error
         }
-        guard var upload else {
+        if upload == nil {
+            try check()
             try await put(key, pending, contentType: contentType)
-            return total
-        }
-        do throws(S3Error) {
-            if pending.readableBytes > 0 { try await upload.add(pending) }
-            try await upload.complete()
-        } catch {
-            await upload.abort()
-            throw error
         }
         return total
     }
 
     /// One multipart upload under way: its id and the tags of the parts sent.
-    private struct MultipartUpload {
+    private final class MultipartUpload: Sendable {
         let key: String
         let id: String
         let client: S3Client
-        var tags: [String] = []
+        private let tags = Mutex<[Int: String]>([:])
+
+        private init(key: String, id: String, client: S3Client) {
+            self.key = key
+            self.id = id
+            self.client = client
+        }
 
         static func start(_ key: String, contentType: String, on client: S3Client) async throws(S3Error)
             -> MultipartUpload
@@ -270,19 +294,19 @@ final class S3Client: Sendable {
             return MultipartUpload(key: key, id: id, client: client)
         }
 
-        mutating func add(_ part: ByteBuffer) async throws(S3Error) {
-            let number = tags.count + 1
+        /// Sends part `number` (counted from 1).
+        func add(_ part: ByteBuffer, number: Int) async throws(S3Error) {
             let response = try await client.send(
                 .PUT, key: key, query: [("partNumber", String(number)), ("uploadId", id)], body: part)
             guard let tag = response.headers.first(name: "ETag") else {
                 throw S3Error("the store kept part \(number) without an ETag")
             }
-            tags.append(tag)
+            tags.withLock { $0[number] = tag }
         }
 
         func complete() async throws(S3Error) {
-            let parts = tags.enumerated().map { index, tag in
-                "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\(XMLText.escaped(tag))</ETag></Part>"
+            let parts = tags.withLock { $0 }.sorted { $0.key < $1.key }.map { number, tag in
+                "<Part><PartNumber>\(number)</PartNumber><ETag>\(XMLText.escaped(tag))</ETag></Part>"
             }
             let body = "<CompleteMultipartUpload>\(parts.joined())</CompleteMultipartUpload>"
             // The store may answer 200 and an error in the body.

@@ -201,15 +201,17 @@ struct ServeBench: AsyncParsableCommand {
     }
 
     @discardableResult
-    static func send(_ method: String, _ url: String, body: Data? = nil, token: String? = nil, type: String? = nil)
-        async throws -> Data
-    {
+    static func send(
+        _ method: String, _ url: String, body: Data? = nil, token: String? = nil, type: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> Data {
         guard let target = URL(string: url) else { throw ValidationError("bad URL \(url)") }
         var request = URLRequest(url: target)
         request.httpMethod = method
         request.httpBody = body
         if let type { request.setValue(type, forHTTPHeaderField: "Content-Type") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
         guard let status = (response as? HTTPURLResponse)?.statusCode, status < 300 else {
             throw ValidationError("\(method) \(url) answered \(String(decoding: data, as: UTF8.self))")
