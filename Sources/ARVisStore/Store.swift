@@ -30,7 +30,9 @@ public final class Store: Sendable {
 
     private enum Backend: Sendable {
         case sqlite(SQLiteConnection, AsyncLock)
-        case postgres(PostgresClient, Task<Void, Never>)
+        /// The pool, its running task, and how to open a connection outside it (to check whether the
+        /// database answers while the pool may be busy).
+        case postgres(PostgresClient, Task<Void, Never>, PostgresConnection.Configuration)
     }
 
     private let backend: Backend
@@ -99,7 +101,8 @@ public final class Store: Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Task { await client.run() }
         let store = try await prepared(
-            Store(backend: .postgres(client, running), logger: logger), location: PostgresURL.redacted(url)
+            Store(backend: .postgres(client, running, try PostgresURL.connectionConfiguration(url)), logger: logger),
+            location: PostgresURL.redacted(url)
         ) { _ in }
         try await store.startEventFeed()
         store.listener.withLock {
@@ -147,7 +150,7 @@ public final class Store: Sendable {
         broadcastFeed.close()
         switch backend {
         case .sqlite(let connection, _): try? await connection.close()
-        case .postgres(_, let running):
+        case .postgres(_, let running, _):
             listener.withLock { $0?.cancel() }
             running.cancel()
         }
@@ -186,16 +189,20 @@ public final class Store: Sendable {
                 await lock.release()
                 throw error
             }
-        case .postgres(let client, _):
+        case .postgres(let client, _, let direct):
             let logger = logger
             let watch = HoldWatch(
                 after: Self.longHold,
                 databaseAnswers: {
+                    // On a connection of its own: when the pool is busy (overload), the database
+                    // may still answer.
                     let answer = try? await Self.leasing(within: .seconds(1)) { leased in
-                        try await client.withConnection { connection in
-                            try leased()
-                            return try await connection.sql().raw("SELECT 1 AS one").first() != nil
-                        }
+                        try leased()
+                        let connection = try await PostgresConnection.connect(
+                            configuration: direct, id: 0, logger: logger)
+                        let answers = try? await connection.sql().raw("SELECT 1 AS one").first() != nil
+                        try? await connection.close()
+                        return answers == true
                     }
                     return answer == true
                 },
@@ -316,28 +323,71 @@ public final class Store: Sendable {
 
 /// Reads `postgres://` URLs into PostgresNIO's client configuration.
 enum PostgresURL {
+    /// The pool's configuration for `url`.
     static func configuration(_ url: String) throws(StoreError) -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url),
-            ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? ""),
-            let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty
-        else {
-            throw StoreError(
-                .invalid, "a database URL looks like postgres://user:password@host:5432/database, not \(redacted(url))")
-        }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        let mode =
-            components.queryItems?.first { $0.name == "sslmode" }?.value
-            ?? (["localhost", "127.0.0.1", "::1"].contains(host) ? "disable" : "prefer")
-        let tls: PostgresClient.Configuration.TLS
-        switch mode {
-        case "disable": tls = .disable
-        case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-        default: throw StoreError(.invalid, "sslmode=\(mode) is not one of disable, prefer or require")
-        }
+        let parts = try Parts(url)
+        let tls: PostgresClient.Configuration.TLS =
+            switch parts.tls {
+            case .disable: .disable
+            case .prefer: .prefer(.makeClientConfiguration())
+            case .require: .require(.makeClientConfiguration())
+            }
         return PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: user, password: components.password,
-            database: database.isEmpty ? user : database, tls: tls)
+            host: parts.host, port: parts.port, username: parts.user, password: parts.password,
+            database: parts.database, tls: tls)
+    }
+
+    /// The configuration of one connection outside the pool for `url`.
+    static func connectionConfiguration(_ url: String) throws(StoreError) -> PostgresConnection.Configuration {
+        let parts = try Parts(url)
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            switch parts.tls {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+        } catch {
+            throw StoreError(.unavailable, "TLS cannot be set up for the database: \(error)", cause: error)
+        }
+        return PostgresConnection.Configuration(
+            host: parts.host, port: parts.port, username: parts.user, password: parts.password,
+            database: parts.database, tls: tls)
+    }
+
+    /// What a `postgres://` URL names.
+    private struct Parts {
+        enum TLS { case disable, prefer, require }
+        var host: String
+        var port: Int
+        var user: String
+        var password: String?
+        var database: String
+        var tls: TLS
+
+        init(_ url: String) throws(StoreError) {
+            guard let components = URLComponents(string: url),
+                ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? ""),
+                let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty
+            else {
+                throw StoreError(
+                    .invalid,
+                    "a database URL looks like postgres://user:password@host:5432/database, not \(PostgresURL.redacted(url))"
+                )
+            }
+            let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+            let mode =
+                components.queryItems?.first { $0.name == "sslmode" }?.value
+                ?? (["localhost", "127.0.0.1", "::1"].contains(host) ? "disable" : "prefer")
+            switch mode {
+            case "disable": tls = .disable
+            case "prefer", "allow": tls = .prefer
+            case "require", "verify-ca", "verify-full": tls = .require
+            default: throw StoreError(.invalid, "sslmode=\(mode) is not one of disable, prefer or require")
+            }
+            (self.host, port, self.user, password) = (host, components.port ?? 5432, user, components.password)
+            self.database = database.isEmpty ? user : database
+        }
     }
 
     /// The URL without its password, for messages.

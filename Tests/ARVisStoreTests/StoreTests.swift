@@ -427,5 +427,21 @@ struct StoreTests {
             ($0 as? StoreError)?.code == .invalid
         }
         #expect(PostgresURL.redacted("postgres://u:secret@h/d").contains("secret") == false)
+        #expect(throws: StoreError.self) { try PostgresURL.connectionConfiguration("postgres://h/d") }
+    }
+
+    /// The check of a call holding its connection for long opens a connection of its own, so it is
+    /// answered while every pooled connection is busy.
+    @Test(.enabled(if: StoreTests.engines.contains(.postgres)))
+    func theDatabaseIsCheckedOnAConnectionOutsideThePool() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["ARVIS_TEST_POSTGRES"])
+        let connection = try await PostgresConnection.connect(
+            configuration: try PostgresURL.connectionConfiguration(url), id: 1, logger: Logger(label: "test"))
+        var answers: [Int] = []
+        for try await one in try await connection.query("SELECT 1", logger: Logger(label: "test")).decode(Int.self) {
+            answers.append(one)
+        }
+        #expect(answers == [1])
+        try await connection.close()
     }
 }
