@@ -53,6 +53,16 @@ struct PictureTests {
         #expect(differences.max() ?? 0 <= 3, "\(name): largest difference \(differences.max() ?? -1)")
     }
 
+    /// Found by fuzzing (docs/fuzzing.md): a TEM marker, which has no length, before the frame. The
+    /// decoder skipped it; the header reader took it for a segment, jumped over the frame, and told
+    /// another size than the picture's.
+    @Test func theHeaderIsWalkedAsTheDecoderWalksIt() throws {
+        let bytes = try load("Findings/jpeg-tem-before-frame.jpg")
+        let image = try RasterImage(decoding: bytes)
+        let size = try #require(RasterImage.displaySize(of: bytes))
+        #expect(size.width == image.width && size.height == image.height)
+    }
+
     @Test func exifOrientationTurnsThePictureUpright() throws {
         let bytes = try load("jpeg-orientation6.jpg")
         let picture = try RasterImage(decoding: bytes)

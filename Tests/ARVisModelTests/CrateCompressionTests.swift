@@ -1,4 +1,5 @@
 import ARVisTestSupport
+import Foundation
 import Testing
 
 @testable import ARVisModel
@@ -17,6 +18,16 @@ struct CrateCompressionTests {
         var output: [UInt8] = []
         try CrateCompression.lz4Decode(block[...], into: &output, limit: 100)
         #expect(String(decoding: output, as: UTF8.self) == "abcabcabcabcxy")
+    }
+
+    /// Found by fuzzing (docs/fuzzing.md): a chunk count of 128 or more is negative as the signed
+    /// byte it is, and counting up to it trapped.
+    @Test func aNegativeChunkCountIsRefused() throws {
+        #expect(throws: ModelError.self) { try CrateCompression.decompress([0x80, 0, 0, 0, 0][...], limit: 100) }
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Findings/usdc-negative-chunk-count.usdc")
+        let bytes = [UInt8](try Data(contentsOf: finding))
+        #expect(throws: ModelError.self) { try CrateReader(bytes).layer() }
     }
 
     @Test func hostileBlocksAreRefused() {

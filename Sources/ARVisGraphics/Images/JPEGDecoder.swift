@@ -37,7 +37,7 @@ struct JPEGDecoder {
                 throw invalid("it ends before its first scan")
             }
             if marker == 0xD9 { break }
-            if (0xD0...0xD7).contains(marker) || marker == 0x01 {
+            if Self.standsAlone(marker) {
                 position = start
                 continue
             }
@@ -87,6 +87,12 @@ struct JPEGDecoder {
         var position = 2
         var orientation = 1
         while let (marker, start) = nextMarker(from: position), start + 2 <= bytes.count {
+            // As the decoder walks: a marker without a length is skipped, the image's end ends it.
+            if marker == 0xD9 { return nil }
+            if Self.standsAlone(marker) {
+                position = start
+                continue
+            }
             let length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
             guard length >= 2, start + length <= bytes.count else { return nil }
             if marker == 0xE1 { orientation = Self.exifOrientation(bytes[start + 2..<start + length]) ?? orientation }
@@ -98,6 +104,11 @@ struct JPEGDecoder {
             position = start + length
         }
         return nil
+    }
+
+    /// Whether `marker` has no length and no segment: a restart marker (RST0–7) or TEM.
+    private static func standsAlone(_ marker: UInt8) -> Bool {
+        (0xD0...0xD7).contains(marker) || marker == 0x01
     }
 
     /// The marker at or after `position` (skipping fill bytes and anything that is not a marker) and

@@ -23,9 +23,14 @@ enum CrateCompression {
             try lz4Decode(input.dropFirst(), into: &output, limit: limit)
             return output
         }
+        // The chunk count is a signed byte: 1 to 127 chunks.
+        let count = Int(Int8(bitPattern: chunks))
+        guard count > 0 else {
+            throw ModelError(.invalid, "a compressed block announces \(count) chunks; it has 1 to 127")
+        }
         var reader = BinaryReader(Array(input), what: "a compressed block")
         reader.offset = 1
-        for _ in 0..<Int(Int8(bitPattern: chunks)) {
+        for _ in 0..<count {
             let length = Int(try reader.read(Int32.self))
             guard length >= 0 else { throw ModelError(.invalid, "a compressed chunk has a negative size") }
             try lz4Decode(try reader.read(count: length), into: &output, limit: limit)
