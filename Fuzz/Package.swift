@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
-// The libFuzzer target for the spec reader. Build it only with -sanitize=fuzzer (see README, Development).
-// Sources/ARVisSpec and Sources/ARVisSpecYAML are links to the main package's modules, so the fuzzer and
-// every module it reaches are instrumented for coverage.
+// The libFuzzer targets: one per reader of outside bytes (docs/fuzzing.md). Build them only with
+// -sanitize=fuzzer (Scripts/fuzz_campaign.sh does). The ARVis* folders under Sources are links to the
+// main package's modules, so every module a target reaches is built, instrumented, in this package
+// (and its `package` and, with -enable-testing, internal declarations are reachable).
 import PackageDescription
 
 let settings: [SwiftSetting] = [
@@ -9,16 +10,44 @@ let settings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Each target, and the modules its harness reads with.
+let targets: [(name: String, modules: [String])] = [
+    ("FuzzSpecJSON", ["ARVisSpec"]),
+    ("FuzzSpecYAML", ["ARVisSpec", "ARVisSpecYAML"]),
+    ("FuzzLink", ["ARVisSpec"]),
+    ("FuzzPNG", ["ARVisGraphics"]),
+    ("FuzzJPEG", ["ARVisGraphics"]),
+    ("FuzzGLB", ["ARVisModel"]),
+    ("FuzzGLTF", ["ARVisModel"]),
+    ("FuzzUSDZ", ["ARVisModel"]),
+    ("FuzzUSDC", ["ARVisModel"]),
+    ("FuzzUSDA", ["ARVisModel"]),
+    ("FuzzGeoJSON", ["ARVisSpec", "ARVisPlanting"]),
+    ("FuzzPosePacket", ["ARVisSpatial"]),
+]
+
 let package = Package(
     name: "ARVisFuzz",
     dependencies: [.package(url: "https://github.com/jpsim/Yams", from: "6.0.0")],
     targets: [
-        .target(name: "ARVisSpec", swiftSettings: settings),
-        .target(name: "ARVisSpecYAML", dependencies: ["ARVisSpec", .product(name: "Yams", package: "Yams")], swiftSettings: settings),
-        .executableTarget(
-            name: "ARVisReaderFuzzer",
-            dependencies: ["ARVisSpec", "ARVisSpecYAML"],
-            swiftSettings: settings + [.unsafeFlags(["-parse-as-library"])]
-        ),
+        .target(name: "ARVisSupport", swiftSettings: settings),
+        .target(name: "ARVisSpec", dependencies: ["ARVisSupport"], swiftSettings: settings),
+        .target(
+            name: "ARVisSpecYAML", dependencies: ["ARVisSpec", .product(name: "Yams", package: "Yams")],
+            swiftSettings: settings),
+        .target(name: "ARVisGraphics", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: settings),
+        .target(name: "ARVisSpatial", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: settings),
+        .target(
+            name: "ARVisModel", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"],
+            swiftSettings: settings),
+        .target(
+            name: "ARVisPlanting", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"],
+            swiftSettings: settings),
+        .target(name: "FuzzDriver", swiftSettings: settings),
     ]
+        + targets.map { target in
+            .executableTarget(
+                name: target.name, dependencies: ["FuzzDriver"] + target.modules.map { .target(name: $0) },
+                swiftSettings: settings + [.unsafeFlags(["-parse-as-library"])])
+        }
 )

@@ -1,0 +1,34 @@
+// The PNG decoder: pixels within the cap or an error; an opaque picture written as PNG decodes to the same pixels.
+import FuzzDriver
+
+@testable import ARVisGraphics
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    test(FuzzDriver.bytes(start, count))
+    return 0
+}
+
+@_cdecl("FuzzPNG_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    FuzzDriver.run(argc, argv) { fuzzOne($0, $1) }
+}
+
+/// The most pixels a fuzzed picture may have (16 MB of RGBA).
+let cap = 1 << 22
+
+func test(_ bytes: [UInt8]) {
+    guard let image = try? RasterImage(decoding: bytes, maximumPixels: cap) else { return }
+    FuzzDriver.require(image.width * image.height <= cap, "\(image.width)×\(image.height) past the cap")
+    FuzzDriver.require(image.pixels.count == image.width * image.height * 4, "pixels and size disagree")
+    guard image.width * image.height <= 1 << 16 else { return }
+    var rgb: [UInt8] = []
+    rgb.reserveCapacity(image.width * image.height * 3)
+    for index in stride(from: 0, to: image.pixels.count, by: 4) {
+        guard image.pixels[index + 3] == 255 else { return }
+        rgb += image.pixels[index..<(index + 3)]
+    }
+    let png = PNGEncoder.encode(width: image.width, height: image.height, rgb: rgb)
+    let again = try? RasterImage(decoding: png, maximumPixels: cap)
+    FuzzDriver.require(again == image, "the picture written as PNG decodes differently")
+}

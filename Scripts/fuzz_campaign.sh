@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The fuzz targets of Fuzz/ (docs/fuzzing.md): build them, run a campaign, or replay the corpora.
+#
+#   Scripts/fuzz_campaign.sh [--runs N] [--seconds S] [TARGET...]
+#       A campaign: each target (all by default), one after another, to N executions (10 000 000) or
+#       S seconds (7 200), whichever comes first, from the committed corpus, the seeds
+#       (Scripts/fuzz_seeds.py) and its dictionary; -timeout=5, -rss_limit_mb=1024, leaks detected.
+#       Findings go to Fuzz/findings/TARGET/; the corpus is merged back, minimized, into
+#       Fuzz/Corpus/TARGET; one line per target is added to Fuzz/campaign.tsv (date, target,
+#       executions, executions/s, features, corpus files, findings).
+#   Scripts/fuzz_campaign.sh --replay [TARGET...]
+#       Runs every committed corpus file once, no mutation (CI): a fixed finding stays fixed.
+#   Scripts/fuzz_campaign.sh --build
+#       Only builds the targets (release, -sanitize=fuzzer,address).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+fuzz=$root/Fuzz
+all=(FuzzSpecJSON FuzzSpecYAML FuzzLink FuzzPNG FuzzJPEG FuzzGLB FuzzGLTF FuzzUSDZ FuzzUSDC FuzzUSDA FuzzGeoJSON FuzzPosePacket)
+runs=10000000 seconds=7200 mode=campaign targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --runs) runs=$2; shift 2 ;;
+  --seconds) seconds=$2; shift 2 ;;
+  --replay) mode=replay; shift ;;
+  --build) mode=build; shift ;;
+  -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+  Fuzz*) targets+=("$1"); shift ;;
+  *) echo "fuzz_campaign: unknown argument $1 (targets: ${all[*]})" >&2; exit 2 ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+
+# What each target reads: its dictionary and its longest input.
+dictionary() {
+  case "$1" in
+  FuzzSpecJSON|FuzzSpecYAML) echo "$fuzz/.work/seeds/spec.dict" ;;
+  FuzzLink) echo "$fuzz/Dictionaries/link.dict" ;;
+  FuzzPNG) echo "$fuzz/Dictionaries/png.dict" ;;
+  FuzzJPEG) echo "$fuzz/Dictionaries/jpeg.dict" ;;
+  FuzzGLB|FuzzGLTF) echo "$fuzz/Dictionaries/gltf.dict" ;;
+  FuzzUSDZ) echo "$fuzz/Dictionaries/usdz.dict" ;;
+  FuzzUSDC) echo "$fuzz/Dictionaries/usdc.dict" ;;
+  FuzzUSDA) echo "$fuzz/Dictionaries/usda.dict" ;;
+  FuzzGeoJSON) echo "$fuzz/Dictionaries/geojson.dict" ;;
+  *) echo "" ;;
+  esac
+}
+longest() {
+  case "$1" in
+  FuzzPosePacket) echo 128 ;;
+  FuzzLink) echo 4096 ;;
+  FuzzGLB|FuzzGLTF|FuzzUSDZ|FuzzUSDC) echo 262144 ;;
+  *) echo 65536 ;;
+  esac
+}
+
+# Leaks are findings; a failed allocation is an error the code must handle, not a crash.
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:handle_abort=1
+export LSAN_OPTIONS=suppressions=$fuzz/lsan.supp:print_suppressions=0
+# The Swift runtime's backtracer reads memory AddressSanitizer then reports on: libFuzzer reports.
+export SWIFT_BACKTRACE=enable=no
+
+echo "fuzz_campaign: building the targets (release, -sanitize=fuzzer,address)"
+(cd "$fuzz" && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
+bin=$(cd "$fuzz" && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing --show-bin-path)
+[ "$mode" = build ] && exit 0
+
+if [ "$mode" = replay ]; then
+  failed=0
+  for target in "${targets[@]}"; do
+    corpus=$fuzz/Corpus/$target
+    count=$(find "$corpus" -type f 2>/dev/null | wc -l)
+    if [ "$count" -eq 0 ]; then echo "$target: no committed corpus"; failed=1; continue; fi
+    if "$bin/$target" -runs=0 -timeout=5 -rss_limit_mb=1024 -max_len="$(longest "$target")" "$corpus" \
+      > "$fuzz/.replay-$target.log" 2>&1; then
+      echo "$target: replayed $count inputs"
+    else
+      echo "$target: FAILED on its corpus (log below)"; tail -40 "$fuzz/.replay-$target.log"; failed=1
+    fi
+  done
+  exit $failed
+fi
+
+[ -d "$fuzz/.work/seeds" ] || python3 "$root/Scripts/fuzz_seeds.py" "$fuzz/.work/seeds"
+for target in "${targets[@]}"; do
+  work=$fuzz/.work/corpus/$target findings=$fuzz/findings/$target corpus=$fuzz/Corpus/$target
+  mkdir -p "$work" "$findings" "$corpus" "$fuzz/.work/seeds/$target"
+  dict=$(dictionary "$target")
+  log=$fuzz/.work/$target.log
+  echo "fuzz_campaign: $target to $runs executions or $seconds s"
+  "$bin/$target" -runs="$runs" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=1024 \
+    -max_len="$(longest "$target")" ${dict:+-dict="$dict"} -artifact_prefix="$findings/" -print_final_stats=1 \
+    "$work" "$corpus" "$fuzz/.work/seeds/$target" > "$log" 2>&1 || true
+  executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  features=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  found=$(find "$findings" -type f | wc -l)
+  # The corpus kept is the smallest set of inputs of at most 4 KB with the same coverage (so all the
+  # corpora stay under 5 MB; larger inputs are seeds, made again by fuzz_seeds.py).
+  rm -rf "$corpus.merged" "$corpus.small" && mkdir -p "$corpus.merged" "$corpus.small"
+  for from in "$corpus" "$work"; do  # files are named by their SHA-1: one of each is enough
+    find "$from" -type f -size -4097c -exec cp -f -t "$corpus.small" {} + 2>/dev/null || true
+  done
+  "$bin/$target" -merge=1 -max_len="$(longest "$target")" "$corpus.merged" "$corpus.small" > "$log.merge" 2>&1 || true
+  rm -rf "$corpus.small"
+  if [ -n "$(ls -A "$corpus.merged")" ]; then rm -rf "$corpus" && mv "$corpus.merged" "$corpus"; else rm -rf "$corpus.merged"; fi
+  files=$(find "$corpus" -type f | wc -l)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${executions:-?}" "${rate:-?}" \
+    "${features:-?}" "$files" "$found" | tee -a "$fuzz/campaign.tsv"
+  if [ "$found" -gt 0 ]; then echo "fuzz_campaign: $target found $found: see $findings and $log"; fi
+done

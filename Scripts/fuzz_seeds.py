@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Makes the seed corpus of every fuzz target (Fuzz/, docs/fuzzing.md) from the project's own files.
+
+    Scripts/fuzz_seeds.py OUT [--arvis .build/release/arvis] [--shared ../shared]
+
+Writes OUT/<target>/ for each target, from: the examples, the test fixtures and the strings the
+model tests read (USDA layers), `../shared/corpus` (skipped with a message when absent), and the
+3D files `arvis scene` makes of the examples (GLB, glTF, USDZ, and the USDC layer inside each USDZ).
+Pose packets are made from the reference fixtures' vectors. Nothing here is committed: the
+campaign's minimized corpus is (Fuzz/Corpus).
+
+Also writes OUT/spec.dict, the grammar's keys and keywords from `arvis schema` (so it follows the
+grammar), for the spec targets; the other formats' dictionaries are Fuzz/Dictionaries/*.dict.
+"""
+import argparse
+import hashlib
+import io
+import json
+import math
+import pathlib
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import zipfile
+import zlib
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+TARGETS = ["FuzzSpecJSON", "FuzzSpecYAML", "FuzzLink", "FuzzPNG", "FuzzJPEG", "FuzzGLB", "FuzzGLTF",
+           "FuzzUSDZ", "FuzzUSDC", "FuzzUSDA", "FuzzGeoJSON", "FuzzPosePacket"]
+LARGEST = 1 << 20  # seeds past 1 MB teach the fuzzer nothing a smaller one does not, and slow it
+
+
+def files(folder, *suffixes):
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
+
+
+class Seeds:
+    def __init__(self, out):
+        self.out = out
+        self.counts = {target: 0 for target in TARGETS}
+
+    def add(self, target, data):
+        if not data or len(data) > LARGEST:
+            return
+        folder = self.out / target
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
+        self.counts[target] += 1
+
+
+def specs(seeds, shared):
+    sources = [ROOT / "Examples", ROOT / "Tests", shared / "corpus"]
+    if not (shared / "corpus").is_dir():
+        print(f"fuzz_seeds: {shared / 'corpus'} is absent: the iARVis corpus seeds are skipped")
+    for folder in sources:
+        for path in files(folder, ".json"):
+            data = path.read_bytes()
+            seeds.add("FuzzSpecJSON", data)
+            for link in re.findall(rb"iARVis://[^\"\s\\]+", data, flags=re.IGNORECASE):
+                seeds.add("FuzzLink", link)
+        for path in files(folder, ".yaml", ".yml"):
+            seeds.add("FuzzSpecYAML", path.read_bytes())
+        for path in files(folder, ".geojson"):
+            seeds.add("FuzzGeoJSON", path.read_bytes())
+    # Every JSON spec is YAML too; a few as block YAML, written here without a YAML library.
+    for path in files(ROOT / "Examples", ".json"):
+        seeds.add("FuzzSpecYAML", path.read_bytes())
+    for path in files(ROOT / "Tests", ".swift"):
+        for link in re.findall(rb"iARVis://[^\"\s\\]+", path.read_bytes(), flags=re.IGNORECASE):
+            seeds.add("FuzzLink", link)
+
+
+def pictures(seeds, shared):
+    for folder in [ROOT / "Tests", ROOT / "Examples", ROOT / "Sources", shared / "reference"]:
+        for path in files(folder, ".png"):
+            seeds.add("FuzzPNG", path.read_bytes())
+        for path in files(folder, ".jpg", ".jpeg"):
+            seeds.add("FuzzJPEG", path.read_bytes())
+
+
+def swift_strings(path):
+    """The multi-line string literals of a Swift file, as written (escapes left alone)."""
+    return re.findall(r'"""\n(.*?)\n\s*"""', path.read_text(encoding="utf-8"), flags=re.DOTALL)
+
+
+def models(seeds, arvis, shared):
+    for path in files(ROOT / "Tests", ".swift"):
+        for text in swift_strings(path):
+            lines = text.splitlines()
+            indent = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
+            body = "\n".join(l[indent:] for l in lines) + "\n"
+            if body.startswith("#usda"):
+                seeds.add("FuzzUSDA", body.encode())
+            elif body.lstrip().startswith("{") and '"asset"' in body and '"version"' in body:
+                seeds.add("FuzzGLTF", body.encode())
+    if not arvis or not pathlib.Path(arvis).is_file():
+        print("fuzz_seeds: no arvis binary (swift build -c release): the GLB, glTF, USDZ and USDC seeds "
+              "made by `arvis scene` are skipped")
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        environments = files(ROOT / "Examples", ".json", ".yaml") + files(shared / "corpus" / "iarvis" / "environments", ".json")
+        for spec in environments[:12]:
+            for suffix, target in [(".glb", "FuzzGLB"), (".gltf", "FuzzGLTF"), (".usdz", "FuzzUSDZ")]:
+                output = pathlib.Path(scratch) / (spec.stem + suffix)
+                done = subprocess.run([arvis, "scene", str(spec), "-o", str(output)], capture_output=True)
+                if done.returncode != 0 or not output.is_file():
+                    continue
+                data = output.read_bytes()
+                seeds.add(target, data)
+                if suffix == ".usdz":
+                    with zipfile.ZipFile(io.BytesIO(data)) as package:
+                        for name in package.namelist():
+                            if name.endswith(".usdc"):
+                                seeds.add("FuzzUSDC", package.read(name))
+                            elif name.endswith(".png"):
+                                seeds.add("FuzzPNG", package.read(name))
+
+
+def pose_packets(seeds, shared):
+    """ARVis packets for a few poses (62 bytes, CRC-32 last) and the OpenTok vectors of the fixtures."""
+    poses = [((0, 1.5, 0), (0, 0, 0)), ((0.25, 1.5, -0.75), (0, 0.3826834, 0)), ((-3, 0.2, 12), (0.5, -0.5, 0.5))]
+    for frame, (position, orientation) in enumerate(poses, start=1):
+        head = struct.pack("<BBHHId3f3f4f", 1, 0, 1920, 1440, frame, frame / 60, *position, *orientation,
+                           1500, 1500, 960, 720)
+        seeds.add("FuzzPosePacket", head + struct.pack("<I", zlib.crc32(head)))
+    vectors = shared / "reference" / "fixtures" / "opentok-arframemetadata-vectors.synthetic.json"
+    if vectors.is_file():
+        for hexed in re.findall(r'"bytes_hex_le":\s*"([0-9a-f]+)"', vectors.read_text()):
+            seeds.add("FuzzPosePacket", bytes.fromhex(hexed))
+
+
+def spec_dictionary(out, arvis):
+    """Every property name and string keyword of `arvis schema`, one libFuzzer dictionary entry each."""
+    if not arvis or not pathlib.Path(arvis).is_file():
+        print("fuzz_seeds: no arvis binary: the spec dictionary is not written")
+        return
+    schema = json.loads(subprocess.run([arvis, "schema"], capture_output=True, check=True).stdout)
+    words = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if key == "properties" and isinstance(inner, dict):
+                    words.update(inner)
+                if key in ("enum", "const"):
+                    words.update(v for v in (inner if isinstance(inner, list) else [inner]) if isinstance(v, str))
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    walk(schema)
+    out.mkdir(parents=True, exist_ok=True)
+    entries = [json.dumps(json.dumps(word)) for word in sorted(words)]  # "\"key\"": the key, quoted
+    (out / "spec.dict").write_text("".join(f"{entry}\n" for entry in entries))
+    print(f"spec.dict: {len(entries)} entries")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=pathlib.Path)
+    parser.add_argument("--arvis", default=str(ROOT / ".build" / "release" / "arvis"))
+    parser.add_argument("--shared", type=pathlib.Path, default=ROOT.parent / "shared")
+    arguments = parser.parse_args()
+    seeds = Seeds(arguments.out)
+    specs(seeds, arguments.shared)
+    pictures(seeds, arguments.shared)
+    models(seeds, arguments.arvis, arguments.shared)
+    pose_packets(seeds, arguments.shared)
+    spec_dictionary(arguments.out, arguments.arvis)
+    for target, count in seeds.counts.items():
+        print(f"{target}: {count} seeds")
+        if count == 0:
+            print(f"fuzz_seeds: no seed for {target}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
