@@ -5,6 +5,7 @@ import FuzzDriver
 
 @testable import ARVisSpatial
 
+/// libFuzzer's entry point: tests one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     test(FuzzDriver.bytes(start, count))

@@ -4,6 +4,7 @@ import ARVisSpecYAML
 import Foundation
 import FuzzDriver
 
+/// libFuzzer's entry point: tests one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     test(FuzzDriver.bytes(start, count))
