@@ -17,11 +17,11 @@ let targets: [(name: String, modules: [String])] = [
     ("FuzzLink", ["ARVisSpec"]),
     ("FuzzPNG", ["ARVisGraphics"]),
     ("FuzzJPEG", ["ARVisGraphics"]),
-    ("FuzzGLB", ["ARVisModel"]),
-    ("FuzzGLTF", ["ARVisModel"]),
-    ("FuzzUSDZ", ["ARVisModel"]),
-    ("FuzzUSDC", ["ARVisModel"]),
-    ("FuzzUSDA", ["ARVisModel"]),
+    ("FuzzGLB", ["ARVisModel", "FuzzModelChecks"]),
+    ("FuzzGLTF", ["ARVisModel", "FuzzModelChecks"]),
+    ("FuzzUSDZ", ["ARVisModel", "FuzzModelChecks"]),
+    ("FuzzUSDC", ["ARVisModel", "FuzzModelChecks"]),
+    ("FuzzUSDA", ["ARVisModel", "FuzzModelChecks"]),
     ("FuzzGeoJSON", ["ARVisSpec", "ARVisPlanting"]),
     ("FuzzPosePacket", ["ARVisSpatial"]),
 ]
@@ -44,6 +44,7 @@ let package = Package(
             name: "ARVisPlanting", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"],
             swiftSettings: settings),
         .target(name: "FuzzDriver", swiftSettings: settings),
+        .target(name: "FuzzModelChecks", dependencies: ["FuzzDriver", "ARVisModel"], swiftSettings: settings),
     ]
         + targets.map { target in
             .executableTarget(

@@ -2,16 +2,9 @@
 import ARVisGraphics
 import FuzzDriver
 
-/// libFuzzer's entry point: tests one input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
-    test(FuzzDriver.bytes(start, count))
-    return 0
-}
-
 @_cdecl("FuzzJPEG_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    FuzzDriver.run(argc, argv) { fuzzOne($0, $1) }
+    FuzzDriver.run(argc, argv, test)
 }
 
 /// The most pixels a fuzzed picture may have (16 MB of RGBA).

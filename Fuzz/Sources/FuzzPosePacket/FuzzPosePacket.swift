@@ -5,16 +5,9 @@ import FuzzDriver
 
 @testable import ARVisSpatial
 
-/// libFuzzer's entry point: tests one input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
-    test(FuzzDriver.bytes(start, count))
-    return 0
-}
-
 @_cdecl("FuzzPosePacket_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    FuzzDriver.run(argc, argv) { fuzzOne($0, $1) }
+    FuzzDriver.run(argc, argv, test)
 }
 
 func test(_ bytes: [UInt8]) {

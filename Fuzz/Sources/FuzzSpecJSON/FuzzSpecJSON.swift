@@ -3,16 +3,9 @@ import ARVisSpec
 import Foundation
 import FuzzDriver
 
-/// libFuzzer's entry point: tests one input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
-    test(FuzzDriver.bytes(start, count))
-    return 0
-}
-
 @_cdecl("FuzzSpecJSON_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    FuzzDriver.run(argc, argv) { fuzzOne($0, $1) }
+    FuzzDriver.run(argc, argv, test)
 }
 
 func test(_ bytes: [UInt8]) {
