@@ -12,11 +12,11 @@ let settings: [SwiftSetting] = [
 
 /// Each target, and the modules its harness reads with.
 let targets: [(name: String, modules: [String])] = [
-    ("FuzzSpecJSON", ["ARVisSpec"]),
-    ("FuzzSpecYAML", ["ARVisSpec", "ARVisSpecYAML"]),
+    ("FuzzSpecJSON", ["ARVisSpec", "FuzzSpecChecks"]),
+    ("FuzzSpecYAML", ["ARVisSpec", "ARVisSpecYAML", "FuzzSpecChecks"]),
     ("FuzzLink", ["ARVisSpec"]),
-    ("FuzzPNG", ["ARVisGraphics"]),
-    ("FuzzJPEG", ["ARVisGraphics"]),
+    ("FuzzPNG", ["ARVisGraphics", "FuzzPictureChecks"]),
+    ("FuzzJPEG", ["ARVisGraphics", "FuzzPictureChecks"]),
     ("FuzzGLB", ["ARVisModel", "FuzzModelChecks"]),
     ("FuzzGLTF", ["ARVisModel", "FuzzModelChecks"]),
     ("FuzzUSDZ", ["ARVisModel", "FuzzModelChecks"]),
@@ -45,6 +45,8 @@ let package = Package(
             swiftSettings: settings),
         .target(name: "FuzzDriver", swiftSettings: settings),
         .target(name: "FuzzModelChecks", dependencies: ["FuzzDriver", "ARVisModel"], swiftSettings: settings),
+        .target(name: "FuzzPictureChecks", dependencies: ["FuzzDriver", "ARVisGraphics"], swiftSettings: settings),
+        .target(name: "FuzzSpecChecks", dependencies: ["FuzzDriver", "ARVisSpec"], swiftSettings: settings),
     ]
         + targets.map { target in
             .executableTarget(

@@ -1,5 +1,6 @@
 // The PNG decoder: pixels within the cap or an error; an opaque picture written as PNG decodes to the same pixels.
 import FuzzDriver
+import FuzzPictureChecks
 
 @testable import ARVisGraphics
 
@@ -8,13 +9,8 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
     FuzzDriver.run(argc, argv, test)
 }
 
-/// The most pixels a fuzzed picture may have (16 MB of RGBA).
-let cap = 1 << 22
-
 func test(_ bytes: [UInt8]) {
-    guard let image = try? RasterImage(decoding: bytes, maximumPixels: cap) else { return }
-    FuzzDriver.require(image.width * image.height <= cap, "\(image.width)×\(image.height) past the cap")
-    FuzzDriver.require(image.pixels.count == image.width * image.height * 4, "pixels and size disagree")
+    guard let image = decodedPicture(bytes) else { return }
     guard image.width * image.height <= 1 << 16 else { return }
     var rgb: [UInt8] = []
     rgb.reserveCapacity(image.width * image.height * 3)
