@@ -158,14 +158,16 @@ struct BlobStoreTests: ServerTesting {
             #expect(created.status == .created)
             // A declared SHA-256 goes straight to its key, checked first: a wrong one keeps nothing.
             let other = Array(model.prefix(model.count - 4)) + Array("pad!".utf8)
-            upload[.reprDigest] = "sha-256=:\(Data(Digest.sha256(model)).base64EncodedString()):"
+            upload[try #require(HTTPField.Name.reprDigest)] =
+                "sha-256=:\(Data(Digest.sha256(model)).base64EncodedString()):"
             let mismatched = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/assets?name=Other", method: .post, headers: upload,
                 body: ByteBuffer(bytes: other))
             #expect(mismatched.status == .badRequest)
             #expect((try object(mismatched)["error"] as? [String: Any])?["code"] as? String == "digestMismatch")
             #expect(try await blobs.size(of: AssetLibrary.modelKey(Digest.sha256Hex(other), .glb)) == nil)
-            upload[.reprDigest] = "sha-256=:\(Data(Digest.sha256(other)).base64EncodedString()):, sha-512=:AAAA:"
+            upload[try #require(HTTPField.Name.reprDigest)] =
+                "sha-256=:\(Data(Digest.sha256(other)).base64EncodedString()):, sha-512=:AAAA:"
             let declared = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/assets?name=Other", method: .post, headers: upload,
                 body: ByteBuffer(bytes: other))
@@ -175,7 +177,7 @@ struct BlobStoreTests: ServerTesting {
                 try await blobs.read(AssetLibrary.modelKey(Digest.sha256Hex(other), .glb)).map {
                     Array($0.readableBytesView)
                 } == other)
-            upload[.reprDigest] = "sha-256=:bm90IDMyIGJ5dGVz:"
+            upload[try #require(HTTPField.Name.reprDigest)] = "sha-256=:bm90IDMyIGJ5dGVz:"
             let malformed = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/assets?name=Other", method: .post, headers: upload,
                 body: ByteBuffer(bytes: other))

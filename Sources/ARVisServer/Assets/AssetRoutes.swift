@@ -46,7 +46,8 @@ struct AssetRoutes: Sendable {
         case "model/vnd.usdz+zip", "model/vnd.usd+zip": format = .usdz
         default: return nil
         }
-        guard let field = headers[.reprDigest] ?? headers[.contentDigest] else { return nil }
+        let names = [HTTPField.Name.reprDigest, .contentDigest].compactMap { $0 }
+        guard let field = names.lazy.compactMap({ headers[$0] }).first else { return nil }
         for member in field.split(separator: ",") {
             let parts = member.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, parts[0].lowercased() == "sha-256" else { continue }
@@ -251,7 +252,7 @@ enum ByteRange {
 
 extension HTTPField.Name {
     /// `Repr-Digest` (RFC 9530): the digest of the file an upload carries.
-    static let reprDigest = HTTPField.Name("Repr-Digest")!
+    static let reprDigest = HTTPField.Name("Repr-Digest")
     /// `Content-Digest` (RFC 9530): the digest of the body as sent.
-    static let contentDigest = HTTPField.Name("Content-Digest")!
+    static let contentDigest = HTTPField.Name("Content-Digest")
 }
