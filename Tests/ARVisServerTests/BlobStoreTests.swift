@@ -158,30 +158,29 @@ struct BlobStoreTests: ServerTesting {
             #expect(created.status == .created)
             // A declared SHA-256 goes straight to its key, checked first: a wrong one keeps nothing.
             let other = Array(model.prefix(model.count - 4)) + Array("pad!".utf8)
-            upload[try #require(HTTPField.Name.reprDigest)] =
-                "sha-256=:\(Data(Digest.sha256(model)).base64EncodedString()):"
-            let mismatched = try await client.execute(
-                uri: "/api/v1/projects/\(slug)/assets?name=Other", method: .post, headers: upload,
-                body: ByteBuffer(bytes: other))
+            let reprDigest = try #require(HTTPField.Name.reprDigest)
+            /// `other` uploaded with `digest` in Repr-Digest.
+            func uploadOther(declaring digest: String) async throws -> TestResponse {
+                var headers = upload
+                headers[reprDigest] = digest
+                return try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/assets?name=Other", method: .post, headers: headers,
+                    body: ByteBuffer(bytes: other))
+            }
+            let mismatched = try await uploadOther(
+                declaring: "sha-256=:\(Data(Digest.sha256(model)).base64EncodedString()):")
             #expect(mismatched.status == .badRequest)
             #expect((try object(mismatched)["error"] as? [String: Any])?["code"] as? String == "digestMismatch")
             #expect(try await blobs.size(of: AssetLibrary.modelKey(Digest.sha256Hex(other), .glb)) == nil)
-            upload[try #require(HTTPField.Name.reprDigest)] =
-                "sha-256=:\(Data(Digest.sha256(other)).base64EncodedString()):, sha-512=:AAAA:"
-            let declared = try await client.execute(
-                uri: "/api/v1/projects/\(slug)/assets?name=Other", method: .post, headers: upload,
-                body: ByteBuffer(bytes: other))
+            let declared = try await uploadOther(
+                declaring: "sha-256=:\(Data(Digest.sha256(other)).base64EncodedString()):, sha-512=:AAAA:")
             #expect(declared.status == .created)
             #expect(try object(declared)["contentHash"] as? String == Digest.sha256Hex(other))
             #expect(
                 try await blobs.read(AssetLibrary.modelKey(Digest.sha256Hex(other), .glb)).map {
                     Array($0.readableBytesView)
                 } == other)
-            upload[try #require(HTTPField.Name.reprDigest)] = "sha-256=:bm90IDMyIGJ5dGVz:"
-            let malformed = try await client.execute(
-                uri: "/api/v1/projects/\(slug)/assets?name=Other", method: .post, headers: upload,
-                body: ByteBuffer(bytes: other))
-            #expect(malformed.status == .badRequest)
+            #expect(try await uploadOther(declaring: "sha-256=:bm90IDMyIGJ5dGVz:").status == .badRequest)
             let id = try #require(try object(created)["id"] as? String)
             let base = "/api/v1/projects/\(slug)/assets/\(id)"
             var status = "processing"
