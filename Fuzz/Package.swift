@@ -24,6 +24,7 @@ let targets: [(name: String, modules: [String])] = [
     ("FuzzUSDA", ["ARVisModel", "FuzzModelChecks"]),
     ("FuzzGeoJSON", ["ARVisSpec", "ARVisPlanting"]),
     ("FuzzPosePacket", ["ARVisSpatial"]),
+    ("FuzzRoomMessage", ["ARVisSpatial"]),
 ]
 
 let package = Package(

@@ -15,7 +15,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 fuzz=$root/Fuzz
-all=(FuzzSpecJSON FuzzSpecYAML FuzzLink FuzzPNG FuzzJPEG FuzzGLB FuzzGLTF FuzzUSDZ FuzzUSDC FuzzUSDA FuzzGeoJSON FuzzPosePacket)
+all=(FuzzSpecJSON FuzzSpecYAML FuzzLink FuzzPNG FuzzJPEG FuzzGLB FuzzGLTF FuzzUSDZ FuzzUSDC FuzzUSDA FuzzGeoJSON FuzzPosePacket FuzzRoomMessage)
 runs=10000000 seconds=7200 mode=campaign targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,6 +42,7 @@ dictionary() {
   FuzzUSDC) echo "$fuzz/Dictionaries/usdc.dict" ;;
   FuzzUSDA) echo "$fuzz/Dictionaries/usda.dict" ;;
   FuzzGeoJSON) echo "$fuzz/Dictionaries/geojson.dict" ;;
+  FuzzRoomMessage) echo "$fuzz/Dictionaries/room.dict" ;;
   *) echo "" ;;
   esac
 }
@@ -81,7 +82,9 @@ if [ "$mode" = replay ]; then
   exit $failed
 fi
 
-[ -d "$fuzz/.work/seeds" ] || python3 "$root/Scripts/fuzz_seeds.py" "$fuzz/.work/seeds"
+for target in "${targets[@]}"; do  # seeds are made again when a target has none yet (a new target)
+  [ -d "$fuzz/.work/seeds/$target" ] || { python3 "$root/Scripts/fuzz_seeds.py" "$fuzz/.work/seeds"; break; }
+done
 for target in "${targets[@]}"; do
   work=$fuzz/.work/corpus/$target findings=$fuzz/findings/$target corpus=$fuzz/Corpus/$target
   mkdir -p "$work" "$findings" "$corpus" "$fuzz/.work/seeds/$target"

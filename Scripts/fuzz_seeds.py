@@ -13,6 +13,7 @@ Also writes OUT/spec.dict, the grammar's keys and keywords from `arvis schema` (
 grammar), for the spec targets; the other formats' dictionaries are Fuzz/Dictionaries/*.dict.
 """
 import argparse
+import ast
 import hashlib
 import io
 import json
@@ -28,7 +29,7 @@ import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TARGETS = ["FuzzSpecJSON", "FuzzSpecYAML", "FuzzLink", "FuzzPNG", "FuzzJPEG", "FuzzGLB", "FuzzGLTF",
-           "FuzzUSDZ", "FuzzUSDC", "FuzzUSDA", "FuzzGeoJSON", "FuzzPosePacket"]
+           "FuzzUSDZ", "FuzzUSDC", "FuzzUSDA", "FuzzGeoJSON", "FuzzPosePacket", "FuzzRoomMessage"]
 LARGEST = 1 << 20  # seeds past 1 MB teach the fuzzer nothing a smaller one does not, and slow it
 
 
@@ -133,6 +134,44 @@ def pose_packets(seeds, shared):
             seeds.add("FuzzPosePacket", bytes.fromhex(hexed))
 
 
+ROOM_TYPES = ["annotate", "deleteAnnotation", "mark", "plant", "removeTree", "planes", "signal"]
+
+
+def balanced(text, start):
+    """The `{…}` that opens at `start`, or None (braces inside strings are rare enough to ignore)."""
+    depth = 0
+    for end in range(start, min(len(text), start + 65536)):
+        depth += {"{": 1, "}": -1}.get(text[end], 0)
+        if depth == 0:
+            return text[start:end + 1]
+    return None
+
+
+def room_messages(seeds):
+    """The room messages the tests and checks send: JSON in Swift strings, dicts in Python, and the
+    legacy x:y:z:tapX:tapY signals."""
+    opening = re.compile(r"""\{\s*["'](?:type)["']\s*:\s*["'](?:%s)["']""" % "|".join(ROOM_TYPES))
+    for path in files(ROOT / "Tests", ".swift") + files(ROOT / "Scripts", ".py"):
+        text = path.read_text(encoding="utf-8")
+        for match in opening.finditer(text):
+            literal = balanced(text, match.start())
+            if literal is None:
+                continue
+            try:
+                value = json.loads(literal)
+            except ValueError:
+                try:
+                    value = ast.literal_eval(literal)
+                except (ValueError, SyntaxError, MemoryError, RecursionError):
+                    continue
+            try:
+                seeds.add("FuzzRoomMessage", json.dumps(value).encode())
+            except (TypeError, ValueError):
+                continue
+        for signal in re.findall(r"[-0-9.e]+:[-0-9.e]+:[-0-9.e]+:[-0-9.e]+:[-0-9.e]+", text):
+            seeds.add("FuzzRoomMessage", signal.encode())
+
+
 def spec_dictionary(out, arvis):
     """Every property name and string keyword of `arvis schema`, one libFuzzer dictionary entry each."""
     if not arvis or not pathlib.Path(arvis).is_file():
@@ -171,6 +210,7 @@ def main():
     pictures(seeds, arguments.shared)
     models(seeds, arguments.arvis, arguments.shared)
     pose_packets(seeds, arguments.shared)
+    room_messages(seeds)
     spec_dictionary(arguments.out, arguments.arvis)
     for target, count in seeds.counts.items():
         print(f"{target}: {count} seeds")

@@ -17,6 +17,10 @@ extension ErrorCode<SpatialErrorDomain> {
     public static let notFinite = Self("notFinite")
     /// A signal's text is not in its format.
     public static let malformedSignal = Self("malformedSignal")
+    /// A room message is not JSON in its type's shape, or its values are out of range.
+    public static let invalidMessage = Self("invalidMessage")
+    /// A room text frame is neither a JSON message of a type rooms take nor a legacy signal.
+    public static let unsupportedMessage = Self("unsupportedMessage")
     /// Too few points or correspondences for the computation.
     public static let insufficientData = Self("insufficientData")
 }

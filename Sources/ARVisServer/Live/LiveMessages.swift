@@ -1,3 +1,4 @@
+import ARVisSpatial
 import ARVisStore
 import ARVisSupport
 import Foundation

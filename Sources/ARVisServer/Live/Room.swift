@@ -21,7 +21,7 @@ final class Room: Sendable {
     /// Frames whose poses are kept (five seconds at 60 Hz).
     static let framesKept = 300
     /// The most planes a device may report.
-    static let planesKept = 64
+    static let planesKept = PlanesMessage.maximumCount
 
     /// One connection in the room.
     struct Member: Sendable {

@@ -32,15 +32,12 @@ struct RoomSession: Sendable {
     /// The server's SFU, when it has one.
     let sfu: VideoRelay?
 
-    /// The longest annotation text, in characters.
-    static let maximumTextLength = 2_000
-
     func receive(_ message: WebSocketMessage) async throws {
         switch message {
         case .binary(let buffer): try publish(buffer)
         case .text(let text):
             try await requireAccess()
-            if text.first == "{" { try await handle(json: text) } else { try await annotate(legacy: text) }
+            try await handle(try read(text), text: text)
         }
     }
 
@@ -70,37 +67,25 @@ struct RoomSession: Sendable {
 
     // MARK: JSON messages
 
-    private struct Envelope: Decodable {
-        let type: String
-    }
-
-    private func handle(json text: String) async throws {
-        let data = Data(text.utf8)
-        guard let type = try? JSONDecoder().decode(Envelope.self, from: data).type else {
-            throw LiveClose.invalid("a message is a JSON object with a \"type\"")
-        }
-        switch type {
-        case "annotate": try await annotate(try decode(AnnotateMessage.self, data))
-        case "deleteAnnotation": try await delete(try decode(IdentifierMessage.self, data))
-        case "plant": try await plant(try decode(PlantMessage.self, data))
-        case "removeTree": try await removeTree(try decode(IdentifierMessage.self, data))
-        case "planes": try setPlanes(try decode(PlanesMessage.self, data))
-        case "signal": await relay(try decode(SignalMessage.self, data), text: text)
-        case "mark": try mark(try decode(MarkMessage.self, data))
-        default:
-            throw LiveClose.unsupported(
-                "unknown message type \"\(type.prefix(40))\": a room takes annotate, deleteAnnotation, mark, plant, removeTree, planes and signal"
-            )
+    /// Reads a text frame, closing the connection when it breaks the protocol.
+    private func read(_ text: String) throws -> RoomMessage {
+        do { return try RoomMessage(text: text) } catch {
+            throw error.code == .invalidMessage
+                ? LiveClose.invalid(error.message) : LiveClose.unsupported(error.message)
         }
     }
 
-    private func decode<T: Decodable & Checked>(_ type: T.Type, _ data: Data) throws -> T {
-        let message: T
-        do { message = try JSONDecoder().decode(T.self, from: data) } catch {
-            throw LiveClose.invalid("a \(T.name) message is \(T.shape)")
+    private func handle(_ message: RoomMessage, text: String) async throws {
+        switch message {
+        case .annotate(let message): try await annotate(message)
+        case .deleteAnnotation(let message): try await delete(message)
+        case .plant(let message): try await plant(message)
+        case .removeTree(let message): try await removeTree(message)
+        case .planes(let message): try setPlanes(message)
+        case .signal(let message): await relay(message, text: text)
+        case .mark(let message): try mark(message)
+        case .legacy(let signal): try await annotate(legacy: signal)
         }
-        if let problem = message.problem { throw LiveClose.invalid(problem) }
-        return message
     }
 
     /// An editor's change; a device on a room link may make only the changes `linkMay` says
@@ -200,12 +185,7 @@ struct RoomSession: Sendable {
     }
 
     /// The OpenTok sample's signal: the tap is in view points, read against the latest frame's size.
-    private func annotate(legacy text: String) async throws {
-        let signal: AnnotationSignal
-        do { signal = try AnnotationSignal(legacy: text) } catch {
-            throw LiveClose.unsupported(
-                "a text frame is a JSON message or a legacy x:y:z:tapX:tapY signal: \(error.message)")
-        }
+    private func annotate(legacy signal: AnnotationSignal) async throws {
         try requireEditor("annotating", linkMay: true)
         guard let scene = room.scene(at: nil) else {
             return refuse(nil, "unknownFrame", "the room has no pose yet: the device has not published one")
@@ -298,141 +278,5 @@ struct RoomSession: Sendable {
                     point: Vec3($0.point[0], $0.point[1], $0.point[2]),
                     normal: Vec3($0.normal[0], $0.normal[1], $0.normal[2]))
             })
-    }
-}
-
-/// A room message that checks its own values after decoding.
-protocol Checked {
-    /// The message's type, for errors.
-    static var name: String { get }
-    /// Its JSON shape, for errors.
-    static var shape: String { get }
-    /// What is wrong with the values, or `nil`.
-    var problem: String? { get }
-}
-
-/// Why a message's `clientId` is refused, or `nil`.
-func checkClientID(_ clientID: String?) -> String? {
-    guard let clientID else { return nil }
-    return (1...100).contains(clientID.count) ? nil : "a clientId is 1 to 100 characters"
-}
-
-private func finite(_ numbers: [Double], count: Int) -> Bool {
-    numbers.count == count && numbers.allSatisfy { $0.isFinite && abs($0) <= 1e6 }
-}
-
-/// `{"type": "annotate", "tap": [x, y], "frame"?, "pose"?, "onFloor"?, "depth"?, "text"?, "clientId"?}`:
-/// the tap normalised to the frame (0…1 from its top-left). The ray goes through the camera of
-/// `pose` (the Base64 pose packet a video frame carried) when given, else of the room's frame
-/// `frame`, else of its latest; it lands on the nearest plane the device reported (and the floor,
-/// y = 0, with `onFloor`), else 2 m along; with `depth`, that many metres along, always.
-struct AnnotateMessage: Decodable, Checked {
-    static let name = "annotate"
-    static let shape =
-        "{\"type\": \"annotate\", \"tap\": [x, y] each 0…1, \"frame\"?: frame id, \"pose\"?: Base64 pose packet, \"onFloor\"?: bool, \"depth\"?: metres, \"text\"?, \"clientId\"?}"
-    var tap: [Double]
-    var frame: UInt32?
-    var pose: String?
-    var onFloor: Bool?
-    var depth: Double?
-    var text: String?
-    var clientId: String?
-
-    /// The longest Base64 text a 62-byte pose packet can take.
-    static let maximumPoseText = 88
-
-    var problem: String? {
-        if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
-            return "tap is [x, y], each a number from 0 to 1"
-        }
-        if let depth, !(depth.isFinite && depth > 0 && depth <= 1000) {
-            return "depth is a number of metres above 0, at most 1000"
-        }
-        if let pose, pose.utf8.count > Self.maximumPoseText {
-            return "pose is the Base64 of a 62-byte pose packet (at most \(Self.maximumPoseText) characters)"
-        }
-        if let text, text.count > RoomSession.maximumTextLength {
-            return "an annotation's text is at most \(RoomSession.maximumTextLength) characters"
-        }
-        return checkClientID(clientId)
-    }
-}
-
-/// `{"type": "mark", "tap": [x, y], "text"?, "clientId"?}`: a mark on a video that carries no pose,
-/// at the tap (normalised to the picture, 0…1 from its top-left).
-struct MarkMessage: Decodable, Checked {
-    static let name = "mark"
-    static let shape = "{\"type\": \"mark\", \"tap\": [x, y] each 0…1, \"text\"?, \"clientId\"?}"
-    var tap: [Double]
-    var text: String?
-    var clientId: String?
-
-    var problem: String? {
-        if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
-            return "tap is [x, y], each a number from 0 to 1"
-        }
-        if let text, text.count > RoomSession.maximumTextLength {
-            return "a mark's text is at most \(RoomSession.maximumTextLength) characters"
-        }
-        return checkClientID(clientId)
-    }
-}
-
-/// `{"type": "deleteAnnotation" | "removeTree", "id", "clientId"?}`.
-struct IdentifierMessage: Decodable, Checked {
-    static let name = "deleteAnnotation or removeTree"
-    static let shape = "{\"type\", \"id\": string, \"clientId\"?}"
-    var id: String
-    var clientId: String?
-
-    var problem: String? {
-        (1...100).contains(id.count) ? checkClientID(clientId) : "an id is 1 to 100 characters"
-    }
-}
-
-/// `{"type": "plant", "species", "position": {"x", "y"?, "z"}, "clientId"?}`, as `POST …/trees` takes.
-struct PlantMessage: Decodable, Checked {
-    struct Position: Decodable {
-        var x: Double
-        var y: Double?
-        var z: Double
-    }
-
-    static let name = "plant"
-    static let shape =
-        "{\"type\": \"plant\", \"species\": string, \"position\": {\"x\", \"y\"?, \"z\"} in metres, \"clientId\"?}"
-    var species: String
-    var position: Position
-    var clientId: String?
-
-    var problem: String? {
-        if species.isEmpty || species.count > 200 { return "a species is 1 to 200 characters" }
-        if !finite([position.x, position.y ?? 0, position.z], count: 3) {
-            return "a position is three finite numbers in metres"
-        }
-        return checkClientID(clientId)
-    }
-}
-
-/// `{"type": "planes", "planes": [{"point": [x, y, z], "normal": [x, y, z]}]}`: the planes the device has found.
-struct PlanesMessage: Decodable, Checked {
-    struct PlaneMessage: Decodable {
-        var point: [Double]
-        var normal: [Double]
-    }
-
-    static let name = "planes"
-    static let shape = "{\"type\": \"planes\", \"planes\": [{\"point\": [x, y, z], \"normal\": [x, y, z]}]}"
-    var planes: [PlaneMessage]
-
-    var problem: String? {
-        if planes.count > Room.planesKept { return "a room keeps at most \(Room.planesKept) planes" }
-        for plane in planes {
-            guard finite(plane.point, count: 3), finite(plane.normal, count: 3) else {
-                return "a plane's point and normal are three finite numbers each"
-            }
-            guard plane.normal.map({ $0 * $0 }).reduce(0, +) > 1e-12 else { return "a plane's normal must not be zero" }
-        }
-        return nil
     }
 }

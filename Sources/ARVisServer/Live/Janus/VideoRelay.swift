@@ -1,3 +1,4 @@
+import ARVisSpatial
 import ARVisSupport
 import Logging
 import NIOCore

@@ -1,0 +1,191 @@
+import Foundation
+
+private func finite(_ numbers: [Double], count: Int) -> Bool {
+    numbers.count == count && numbers.allSatisfy { $0.isFinite && abs($0) <= 1e6 }
+}
+
+/// `{"type": "annotate", "tap": [x, y], "frame"?, "pose"?, "onFloor"?, "depth"?, "text"?, "clientId"?}`:
+/// the tap normalised to the frame (0…1 from its top-left). The ray goes through the camera of
+/// `pose` (the Base64 pose packet a video frame carried) when given, else of the room's frame
+/// `frame`, else of its latest; it lands on the nearest plane the device reported (and the floor,
+/// y = 0, with `onFloor`), else 2 m along; with `depth`, that many metres along, always.
+public struct AnnotateMessage: Codable, Hashable, Sendable, RoomMessageContent {
+    static let name = "annotate"
+    static let shape =
+        "{\"type\": \"annotate\", \"tap\": [x, y] each 0…1, \"frame\"?: frame id, \"pose\"?: Base64 pose packet, \"onFloor\"?: bool, \"depth\"?: metres, \"text\"?, \"clientId\"?}"
+    /// The tap, `[x, y]`, each 0…1 from the frame's top-left.
+    public var tap: [Double]
+    /// The room's frame whose pose the tap was made on; the latest when absent.
+    public var frame: UInt32?
+    /// The Base64 of the pose packet the video frame carried, which takes the place of `frame`.
+    public var pose: String?
+    /// Whether the floor (y = 0) counts as a plane the ray may land on.
+    public var onFloor: Bool?
+    /// Metres along the ray to place the annotation at, planes or not.
+    public var depth: Double?
+    /// The annotation's text.
+    public var text: String?
+    /// The sender's id for this change, echoed in a refusal and kept against retries.
+    public var clientId: String?
+
+    /// Creates a message.
+    public init(
+        tap: [Double], frame: UInt32? = nil, pose: String? = nil, onFloor: Bool? = nil, depth: Double? = nil,
+        text: String? = nil, clientId: String? = nil
+    ) {
+        (self.tap, self.frame, self.pose, self.onFloor) = (tap, frame, pose, onFloor)
+        (self.depth, self.text, self.clientId) = (depth, text, clientId)
+    }
+
+    /// The longest Base64 text a 62-byte pose packet can take.
+    public static let maximumPoseText = 88
+
+    /// What is wrong with the values (the message a room refuses it with), or `nil`.
+    public var problem: String? {
+        if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
+            return "tap is [x, y], each a number from 0 to 1"
+        }
+        if let depth, !(depth.isFinite && depth > 0 && depth <= 1000) {
+            return "depth is a number of metres above 0, at most 1000"
+        }
+        if let pose, pose.utf8.count > Self.maximumPoseText {
+            return "pose is the Base64 of a 62-byte pose packet (at most \(Self.maximumPoseText) characters)"
+        }
+        if let text, text.count > RoomMessage.maximumTextLength {
+            return "an annotation's text is at most \(RoomMessage.maximumTextLength) characters"
+        }
+        return clientIDProblem(clientId)
+    }
+}
+
+/// `{"type": "mark", "tap": [x, y], "text"?, "clientId"?}`: a mark on a video that carries no pose,
+/// at the tap (normalised to the picture, 0…1 from its top-left).
+public struct MarkMessage: Codable, Hashable, Sendable, RoomMessageContent {
+    static let name = "mark"
+    static let shape = "{\"type\": \"mark\", \"tap\": [x, y] each 0…1, \"text\"?, \"clientId\"?}"
+    /// The tap, `[x, y]`, each 0…1 from the picture's top-left.
+    public var tap: [Double]
+    /// The mark's text.
+    public var text: String?
+    /// The sender's id for this change, echoed in a refusal.
+    public var clientId: String?
+
+    /// Creates a message.
+    public init(tap: [Double], text: String? = nil, clientId: String? = nil) {
+        (self.tap, self.text, self.clientId) = (tap, text, clientId)
+    }
+
+    /// What is wrong with the values (the message a room refuses it with), or `nil`.
+    public var problem: String? {
+        if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
+            return "tap is [x, y], each a number from 0 to 1"
+        }
+        if let text, text.count > RoomMessage.maximumTextLength {
+            return "a mark's text is at most \(RoomMessage.maximumTextLength) characters"
+        }
+        return clientIDProblem(clientId)
+    }
+}
+
+/// `{"type": "deleteAnnotation" | "removeTree", "id", "clientId"?}`.
+public struct IdentifierMessage: Codable, Hashable, Sendable, RoomMessageContent {
+    static let name = "deleteAnnotation or removeTree"
+    static let shape = "{\"type\", \"id\": string, \"clientId\"?}"
+    /// The annotation's or tree's id.
+    public var id: String
+    /// The sender's id for this change, echoed in a refusal.
+    public var clientId: String?
+
+    /// Creates a message.
+    public init(id: String, clientId: String? = nil) {
+        (self.id, self.clientId) = (id, clientId)
+    }
+
+    /// What is wrong with the values (the message a room refuses it with), or `nil`.
+    public var problem: String? {
+        (1...100).contains(id.count) ? clientIDProblem(clientId) : "an id is 1 to 100 characters"
+    }
+}
+
+/// `{"type": "plant", "species", "position": {"x", "y"?, "z"}, "clientId"?}`, as `POST …/trees` takes.
+public struct PlantMessage: Codable, Hashable, Sendable, RoomMessageContent {
+    /// Where the tree goes, in metres; `y` is the ground's height there when absent.
+    public struct Position: Codable, Hashable, Sendable {
+        /// Along the project frame's x axis.
+        public var x: Double
+        /// The height, when known.
+        public var y: Double?
+        /// Along the project frame's z axis.
+        public var z: Double
+
+        /// Creates a position.
+        public init(x: Double, y: Double? = nil, z: Double) {
+            (self.x, self.y, self.z) = (x, y, z)
+        }
+    }
+
+    static let name = "plant"
+    static let shape =
+        "{\"type\": \"plant\", \"species\": string, \"position\": {\"x\", \"y\"?, \"z\"} in metres, \"clientId\"?}"
+    /// The species' name, as the project's planting knows it.
+    public var species: String
+    /// Where it goes.
+    public var position: Position
+    /// The sender's id for this change, echoed in a refusal and kept against retries.
+    public var clientId: String?
+
+    /// Creates a message.
+    public init(species: String, position: Position, clientId: String? = nil) {
+        (self.species, self.position, self.clientId) = (species, position, clientId)
+    }
+
+    /// What is wrong with the values (the message a room refuses it with), or `nil`.
+    public var problem: String? {
+        if species.isEmpty || species.count > 200 { return "a species is 1 to 200 characters" }
+        if !finite([position.x, position.y ?? 0, position.z], count: 3) {
+            return "a position is three finite numbers in metres"
+        }
+        return clientIDProblem(clientId)
+    }
+}
+
+/// `{"type": "planes", "planes": [{"point": [x, y, z], "normal": [x, y, z]}]}`: the planes the device has found.
+public struct PlanesMessage: Codable, Hashable, Sendable, RoomMessageContent {
+    /// One plane: a point on it and its normal, `[x, y, z]` each, in metres.
+    public struct PlaneMessage: Codable, Hashable, Sendable {
+        /// A point on the plane.
+        public var point: [Double]
+        /// The plane's normal (any length above 0).
+        public var normal: [Double]
+
+        /// Creates a plane.
+        public init(point: [Double], normal: [Double]) {
+            (self.point, self.normal) = (point, normal)
+        }
+    }
+
+    static let name = "planes"
+    static let shape = "{\"type\": \"planes\", \"planes\": [{\"point\": [x, y, z], \"normal\": [x, y, z]}]}"
+    /// The planes, at most ``maximumCount``.
+    public var planes: [PlaneMessage]
+
+    /// The most planes a room keeps.
+    public static let maximumCount = 64
+
+    /// Creates a message.
+    public init(planes: [PlaneMessage]) {
+        self.planes = planes
+    }
+
+    /// What is wrong with the values (the message a room refuses it with), or `nil`.
+    public var problem: String? {
+        if planes.count > Self.maximumCount { return "a room keeps at most \(Self.maximumCount) planes" }
+        for plane in planes {
+            guard finite(plane.point, count: 3), finite(plane.normal, count: 3) else {
+                return "a plane's point and normal are three finite numbers each"
+            }
+            guard plane.normal.map({ $0 * $0 }).reduce(0, +) > 1e-12 else { return "a plane's normal must not be zero" }
+        }
+        return nil
+    }
+}
