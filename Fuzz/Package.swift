@@ -25,6 +25,7 @@ let targets: [(name: String, modules: [String])] = [
     ("FuzzGeoJSON", ["ARVisSpec", "ARVisPlanting"]),
     ("FuzzPosePacket", ["ARVisSpatial"]),
     ("FuzzRoomMessage", ["ARVisSpatial"]),
+    ("FuzzHTTPBody", ["ARVisSpec", "ARVisSupport"]),
 ]
 
 let package = Package(

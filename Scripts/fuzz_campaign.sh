@@ -15,7 +15,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 fuzz=$root/Fuzz
-all=(FuzzSpecJSON FuzzSpecYAML FuzzLink FuzzPNG FuzzJPEG FuzzGLB FuzzGLTF FuzzUSDZ FuzzUSDC FuzzUSDA FuzzGeoJSON FuzzPosePacket FuzzRoomMessage)
+all=(FuzzSpecJSON FuzzSpecYAML FuzzLink FuzzPNG FuzzJPEG FuzzGLB FuzzGLTF FuzzUSDZ FuzzUSDC FuzzUSDA FuzzGeoJSON FuzzPosePacket FuzzRoomMessage FuzzHTTPBody)
 runs=10000000 seconds=7200 mode=campaign targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -43,6 +43,7 @@ dictionary() {
   FuzzUSDA) echo "$fuzz/Dictionaries/usda.dict" ;;
   FuzzGeoJSON) echo "$fuzz/Dictionaries/geojson.dict" ;;
   FuzzRoomMessage) echo "$fuzz/Dictionaries/room.dict" ;;
+  FuzzHTTPBody) echo "$fuzz/Dictionaries/rows.dict" ;;
   *) echo "" ;;
   esac
 }

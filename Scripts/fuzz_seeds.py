@@ -14,6 +14,7 @@ grammar), for the spec targets; the other formats' dictionaries are Fuzz/Diction
 """
 import argparse
 import ast
+import csv
 import hashlib
 import io
 import json
@@ -29,7 +30,8 @@ import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TARGETS = ["FuzzSpecJSON", "FuzzSpecYAML", "FuzzLink", "FuzzPNG", "FuzzJPEG", "FuzzGLB", "FuzzGLTF",
-           "FuzzUSDZ", "FuzzUSDC", "FuzzUSDA", "FuzzGeoJSON", "FuzzPosePacket", "FuzzRoomMessage"]
+           "FuzzUSDZ", "FuzzUSDC", "FuzzUSDA", "FuzzGeoJSON", "FuzzPosePacket", "FuzzRoomMessage",
+           "FuzzHTTPBody"]
 LARGEST = 1 << 20  # seeds past 1 MB teach the fuzzer nothing a smaller one does not, and slow it
 
 
@@ -172,6 +174,41 @@ def room_messages(seeds):
             seeds.add("FuzzRoomMessage", signal.encode())
 
 
+def tables(value):
+    """Every list of flat objects in a JSON value: the rows of the specs' chart data."""
+    if isinstance(value, dict):
+        for inner in value.values():
+            yield from tables(inner)
+    elif isinstance(value, list):
+        scalar = (str, int, float, bool, type(None))
+        if value and all(isinstance(row, dict) and row and all(isinstance(v, scalar) for v in row.values())
+                         for row in value):
+            yield value
+        for inner in value:
+            yield from tables(inner)
+
+
+def row_bodies(seeds, shared):
+    """Dataset appends made of the specs' chart data: the first byte picks the content type (0 JSON
+    lines, 1 JSON, 2 CSV), as FuzzHTTPBody reads it."""
+    for folder in [ROOT / "Examples", shared / "corpus"]:
+        for path in files(folder, ".json"):
+            try:
+                spec = json.loads(path.read_bytes())
+            except ValueError:
+                continue
+            for rows in tables(spec):
+                rows = rows[:50]
+                seeds.add("FuzzHTTPBody", b"\x00" + "\n".join(json.dumps(row) for row in rows).encode())
+                seeds.add("FuzzHTTPBody", b"\x01" + json.dumps(rows).encode())
+                columns = list(dict.fromkeys(key for row in rows for key in row))
+                text = io.StringIO()
+                writer = csv.writer(text, lineterminator="\n")
+                writer.writerow(columns)
+                writer.writerows([["" if row.get(c) is None else row.get(c) for c in columns] for row in rows])
+                seeds.add("FuzzHTTPBody", b"\x02" + text.getvalue().encode())
+
+
 def spec_dictionary(out, arvis):
     """Every property name and string keyword of `arvis schema`, one libFuzzer dictionary entry each."""
     if not arvis or not pathlib.Path(arvis).is_file():
@@ -211,6 +248,7 @@ def main():
     models(seeds, arguments.arvis, arguments.shared)
     pose_packets(seeds, arguments.shared)
     room_messages(seeds)
+    row_bodies(seeds, arguments.shared)
     spec_dictionary(arguments.out, arguments.arvis)
     for target, count in seeds.counts.items():
         print(f"{target}: {count} seeds")

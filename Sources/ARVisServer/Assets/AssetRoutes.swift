@@ -1,5 +1,6 @@
 import ARVisModel
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,6 +1,7 @@
 import ARVisSpec
 import ARVisSpecYAML
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import Hummingbird

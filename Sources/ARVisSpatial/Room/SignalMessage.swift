@@ -83,7 +83,7 @@ public struct SignalMessage: Codable, Hashable, Sendable, RoomMessageContent {
             guard case .object(let fields) = candidate, case .string(let line)? = fields["candidate"] else {
                 return "a candidate is an object with a candidate string (RTCIceCandidate.toJSON())"
             }
-            guard Self.byteCount(of: candidate) <= Self.maximumCandidateBytes, line.count <= 1_024 else {
+            guard JSONText.text(candidate).utf8.count <= Self.maximumCandidateBytes, line.count <= 1_024 else {
                 return "a candidate is at most \(Self.maximumCandidateBytes) bytes"
             }
             return nil
@@ -92,10 +92,4 @@ public struct SignalMessage: Codable, Hashable, Sendable, RoomMessageContent {
         }
     }
 
-    /// The bytes of `value` as JSON, slashes unescaped as the server writes it.
-    private static func byteCount(of value: JSONValue) -> Int {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return (try? encoder.encode(value).count) ?? Int.max
-    }
 }

@@ -1,24 +1,24 @@
-import Foundation
+public import Foundation
 
-/// The one way the server writes JSON of its own (live messages, answers of hand-registered
-/// routes, stored rows): a `Codable` shape encoded with sorted keys, slashes unescaped and dates
+/// The one way ARVis writes JSON of its own (the server's live messages, answers of hand-registered
+/// routes, stored dataset rows): a `Codable` shape encoded with sorted keys, slashes unescaped and dates
 /// in ISO 8601.
-enum JSONText {
+public enum JSONText {
     /// `value` as JSON text.
     /// - Throws: `EncodingError` for a number JSON cannot hold (NaN, infinity).
-    static func encode(_ value: some Encodable) throws -> String {
+    public static func encode(_ value: some Encodable) throws -> String {
         String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     /// `value` as JSON bytes, for a response body.
     /// - Throws: `EncodingError` for a number JSON cannot hold (NaN, infinity).
-    static func data(_ value: some Encodable) throws -> Data {
+    public static func data(_ value: some Encodable) throws -> Data {
         try encoder.encode(value)
     }
 
     /// `value` as JSON text, for shapes that cannot hold a number JSON refuses (strings, integers,
     /// checked doubles); `null` if one does.
-    static func text(_ value: some Encodable) -> String {
+    public static func text(_ value: some Encodable) -> String {
         (try? encode(value)) ?? "null"
     }
 
