@@ -14,6 +14,7 @@ grammar), for the spec targets; the other formats' dictionaries are Fuzz/Diction
 """
 import argparse
 import ast
+import base64
 import csv
 import hashlib
 import io
@@ -98,6 +99,7 @@ def models(seeds, arvis, shared):
             body = "\n".join(l[indent:] for l in lines) + "\n"
             if body.startswith("#usda"):
                 seeds.add("FuzzUSDA", body.encode())
+                seeds.add("FuzzUSDZ", usdz([("layer.usda", body.encode())]))
             elif body.lstrip().startswith("{") and '"asset"' in body and '"version"' in body:
                 seeds.add("FuzzGLTF", body.encode())
     if not arvis or not pathlib.Path(arvis).is_file():
@@ -114,13 +116,83 @@ def models(seeds, arvis, shared):
                     continue
                 data = output.read_bytes()
                 seeds.add(target, data)
+                if suffix == ".glb":
+                    small_models(seeds, data)
                 if suffix == ".usdz":
                     with zipfile.ZipFile(io.BytesIO(data)) as package:
                         for name in package.namelist():
                             if name.endswith(".usdc"):
                                 seeds.add("FuzzUSDC", package.read(name))
+                                seeds.add("FuzzUSDZ", usdz([(name, package.read(name))]))
                             elif name.endswith(".png"):
                                 seeds.add("FuzzPNG", package.read(name))
+
+
+def glb(document, binary):
+    """A GLB of a glTF document and its binary chunk."""
+    text = json.dumps(document, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 4)
+    binary += b"\0" * (-len(binary) % 4)
+    chunks = struct.pack("<I4s", len(text), b"JSON") + text
+    if binary:
+        chunks += struct.pack("<I4s", len(binary), b"BIN\0") + binary
+    return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks)) + chunks
+
+
+def without_pictures(data):
+    """A GLB with its images, textures and samplers taken out, and its binary chunk packed again with
+    only what the accessors read: the scene's structure in a few kilobytes (the pictures are what make
+    `arvis scene`'s files 100-400 KB, and the picture targets have their own seeds)."""
+    length = struct.unpack_from("<I", data, 12)[0]
+    document = json.loads(data[20:20 + length])
+    binary = data[20 + length + 8:] if len(data) > 20 + length + 8 else b""
+    for key in ("images", "textures", "samplers"):
+        document.pop(key, None)
+    for material in document.get("materials", []):
+        for key in ("normalTexture", "occlusionTexture", "emissiveTexture"):
+            material.pop(key, None)
+        for key in ("baseColorTexture", "metallicRoughnessTexture"):
+            material.get("pbrMetallicRoughness", {}).pop(key, None)
+    used = sorted({a["bufferView"] for a in document.get("accessors", []) if "bufferView" in a})
+    views, packed = [], b""
+    for index in used:
+        view = dict(document["bufferViews"][index])
+        start = view.get("byteOffset", 0)
+        packed += b"\0" * (-len(packed) % 4)
+        view["byteOffset"] = len(packed)
+        packed += binary[start:start + view["byteLength"]]
+        views.append(view)
+    remap = {old: new for new, old in enumerate(used)}
+    for accessor in document.get("accessors", []):
+        if "bufferView" in accessor:
+            accessor["bufferView"] = remap[accessor["bufferView"]]
+    document["bufferViews"] = views
+    document["buffers"] = [{"byteLength": len(packed)}] if packed else []
+    return document, packed
+
+
+def usdz(files):
+    """A USDZ package: stored entries, each one's data 64-byte aligned (padding in the extra field)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as package:
+        for name, data in files:
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            start = out.tell() + 30 + len(name.encode())
+            padding = -(start + 4) % 64
+            info.extra = struct.pack("<HH", 0x1986, padding) + b"\0" * padding
+            package.writestr(info, data)
+    return out.getvalue()
+
+
+def small_models(seeds, data):
+    """Small seeds of a GLB from `arvis scene`: itself without pictures, as GLB and as glTF with its
+    buffer as a data: URI."""
+    document, binary = without_pictures(data)
+    seeds.add("FuzzGLB", glb(document, binary))
+    if binary:
+        document["buffers"] = [{"byteLength": len(binary),
+                                "uri": "data:application/octet-stream;base64," + base64.b64encode(binary).decode()}]
+    seeds.add("FuzzGLTF", json.dumps(document).encode())
 
 
 def pose_packets(seeds, shared):
@@ -189,10 +261,13 @@ def tables(value):
 
 
 def row_bodies(seeds, shared):
-    """Dataset appends made of the specs' chart data: the first byte picks the content type (0 JSON
-    lines, 1 JSON, 2 CSV), as FuzzHTTPBody reads it."""
+    """Dataset appends made of the specs' chart data, and Repr-Digest fields of the examples: the
+    first byte picks what the rest is (0 JSON lines, 1 JSON, 2 CSV, 4 a digest field), as
+    FuzzHTTPBody reads it."""
     for folder in [ROOT / "Examples", shared / "corpus"]:
         for path in files(folder, ".json"):
+            digest = base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode()
+            seeds.add("FuzzHTTPBody", f"\x04sha-512=:AA==:, sha-256=:{digest}:".encode())
             try:
                 spec = json.loads(path.read_bytes())
             except ValueError:

@@ -1,11 +1,12 @@
 import ARVisSpec
 import ARVisSupport
 import Foundation
-// The request bodies the server reads with its own code (not the generated operations', which
-// schemathesis sends through the running server): a dataset append as JSON lines, JSON or CSV
-// (`DatasetRows`, behind `POST …/datasets/{dataset}/rows`). The first byte picks the content type,
-// the rest is the body. Rows read are compact JSON objects within the row limits, and read again
-// as JSON lines or as a JSON array they are the same rows.
+// What the server reads of a request with its own code (the generated operations' JSON bodies are
+// sent through the running server by schemathesis): a dataset append as JSON lines, JSON or CSV
+// (`DatasetRows`, behind `POST …/datasets/{dataset}/rows`), and an upload's `Repr-Digest` field
+// (`DigestField`). The first byte picks which, the rest is the body or the field. Rows read are
+// compact JSON objects within the row limits, and read again as JSON lines or as a JSON array they
+// are the same rows; a digest read is 32 bytes, and written as a field it reads back the same.
 import FuzzDriver
 
 @_cdecl("FuzzHTTPBody_main")
@@ -17,7 +18,9 @@ let contentTypes = ["application/x-ndjson", "application/json; charset=utf-8", "
 
 func test(_ bytes: [UInt8]) {
     guard let first = bytes.first else { return }
-    let contentType = contentTypes[Int(first) % contentTypes.count]
+    let choice = Int(first) % (contentTypes.count + 1)
+    guard choice < contentTypes.count else { return checkDigest(String(decoding: bytes.dropFirst(), as: UTF8.self)) }
+    let contentType = contentTypes[choice]
     guard let rows = try? DatasetRows.read(Array(bytes.dropFirst()), contentType: contentType) else { return }
     for row in rows { check(row) }
     let lines = try? DatasetRows.read(Array(rows.joined(separator: "\n").utf8), contentType: "application/x-ndjson")
@@ -42,4 +45,13 @@ func check(_ row: String) {
         case .array, .object: FuzzDriver.require(false, "a row holds a value that is not a scalar")
         }
     }
+}
+
+/// A `Repr-Digest` field: 32 bytes or nothing, and the field written of them reads back to them.
+func checkDigest(_ field: String) {
+    guard case .sha256(let bytes) = DigestField(parsing: field) else { return }
+    FuzzDriver.require(bytes.count == 32, "a SHA-256 of \(bytes.count) bytes was read")
+    FuzzDriver.require(
+        DigestField(parsing: DigestField.value(sha256: bytes)) == .sha256(bytes),
+        "a digest written reads back otherwise")
 }

@@ -1,8 +1,11 @@
 public import ARVisGraphics
 import FuzzDriver
 
-/// The most pixels a fuzzed picture may have (16 MB of RGBA).
-public let cap = 1 << 22
+/// The most pixels a fuzzed picture may have (1 MB of RGBA). Each path of the decoders is reached
+/// with pictures this small; a larger cap let a 200-byte JPEG declare 2048 × 2048 and cost a whole
+/// 4-Mpixel decode of padded data (the decoder reads a truncated scan as zeros), which held the
+/// JPEG target near 400 executions a second. Sizes past the cap are still fed, and refused.
+public let cap = 1 << 18
 
 /// The picture `bytes` decode to under ``cap``, checked to hold the cap and its size; `nil` when they
 /// do not decode.

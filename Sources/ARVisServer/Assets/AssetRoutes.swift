@@ -49,19 +49,13 @@ struct AssetRoutes: Sendable {
         }
         let names = [HTTPField.Name.reprDigest, .contentDigest].compactMap { $0 }
         guard let field = names.lazy.compactMap({ headers[$0] }).first else { return nil }
-        for member in field.split(separator: ",") {
-            let parts = member.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, parts[0].lowercased() == "sha-256" else { continue }
-            let value = parts[1]
-            guard value.count > 2, value.hasPrefix(":"), value.hasSuffix(":"),
-                let bytes = Data(base64Encoded: String(value.dropFirst().dropLast())), bytes.count == 32
-            else {
-                throw APIError.badRequest(
-                    "Repr-Digest's sha-256 is the file's 32-byte SHA-256 in Base64 between colons: sha-256=:…=:")
-            }
-            return (Digest.hex(bytes), format)
+        switch DigestField(parsing: field) {
+        case .absent: return nil
+        case .sha256(let bytes): return (Digest.hex(bytes), format)
+        case .malformed:
+            throw APIError.badRequest(
+                "Repr-Digest's sha-256 is the file's 32-byte SHA-256 in Base64 between colons: sha-256=:…=:")
         }
-        return nil
     }
 
     static func tooLarge(_ limit: Int) -> APIError {

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The test suite under a sanitizer (docs/fuzzing.md, "Sanitizers").
+#
+#   Scripts/sanitized_tests.sh address|thread [--filter PATTERN]
+#       Builds the tests with -sanitize=address or -sanitize=thread into .build-asan or .build-tsan
+#       (kept apart from .build, so the usual build is not thrown away) and runs them, PostgreSQL
+#       included when ARVIS_TEST_POSTGRES names a database. Fails on a failed test and on any
+#       sanitizer report: a report is an error, never a warning.
+#   Scripts/sanitized_tests.sh thread --build-only
+#       Only builds.
+#
+# The build's own tools (swift-openapi-generator) are built sanitized too, and leak at exit by
+# design of their one-shot run: leaks are not checked while building, only in the tests.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+sanitizer=${1:-}
+shift || true
+case "$sanitizer" in
+address) scratch=.build-asan ;;
+thread) scratch=.build-tsan ;;
+*) echo "usage: Scripts/sanitized_tests.sh address|thread [--filter PATTERN | --build-only]" >&2; exit 2 ;;
+esac
+filter=() build_only=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --filter) filter=(--filter "$2"); shift 2 ;;
+  --build-only) build_only=1; shift ;;
+  *) echo "sanitized_tests: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+ASAN_OPTIONS=detect_leaks=0 swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+[ "$build_only" = 1 ] && exit 0
+
+log=$scratch/sanitized-tests.log
+# halt_on_error=0 keeps the run going after a report, so one run lists them all; exitcode makes a
+# report fail the run even when every test passed. The suppressions name library code only, each
+# with its reason (Scripts/sanitizers/).
+export ASAN_OPTIONS=detect_leaks=1:halt_on_error=0:exitcode=66:suppressions=$root/Scripts/sanitizers/asan.supp
+export LSAN_OPTIONS=suppressions=$root/Scripts/sanitizers/lsan.supp:print_suppressions=0
+export TSAN_OPTIONS=halt_on_error=0:exitcode=66:suppressions=$root/Scripts/sanitizers/tsan.supp:second_deadlock_stack=1
+export SWIFT_BACKTRACE=enable=no
+status=0
+swift test --sanitize="$sanitizer" --scratch-path "$scratch" --skip-build ${filter[@]+"${filter[@]}"} > "$log" 2>&1 || status=$?
+grep -E "^(✔|✘) Test run|Executed [0-9]+ tests" "$log" | tail -2 || true
+reports=$(grep -cE "^(==[0-9]+==ERROR: |WARNING: ThreadSanitizer:|SUMMARY: (Address|Leak|Thread)Sanitizer)" "$log" || true)
+if [ "$status" -ne 0 ] || [ "$reports" -gt 0 ]; then
+  echo "sanitized_tests: $sanitizer: exit $status, $reports sanitizer report lines (log: $log)"
+  grep -nE "^(==[0-9]+==ERROR: |WARNING: ThreadSanitizer:|SUMMARY: )|✘ Test .* (failed|recorded)" "$log" | head -40
+  exit 1
+fi
+echo "sanitized_tests: $sanitizer: every test passed, no report"
