@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import Synchronization
 
 /// The one request context of the server, for HTTP requests and WebSocket upgrades alike:
 /// Hummingbird's basics, the client's address (for per-address limits), the connection, and the
@@ -12,15 +13,31 @@ struct ServerContext: RequestContext, RemoteAddressRequestContext, WebSocketRequ
     /// The connection (an event stream sets its send buffer; rooms write poses to a WebSocket's on
     /// its event loop).
     let channel: any Channel
-    /// The handler of a WebSocket upgrade.
-    let webSocket: WebSocketHandlerReference<ServerContext>
+    /// The handler of a WebSocket upgrade, held until its connection ends (``endWebSocket()``).
+    var webSocket: WebSocketHandlerReference<ServerContext> { upgrade.reference }
+    private let upgrade = WebSocketUpgrade()
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
         channel = source.channel
-        webSocket = .init()
     }
+
+    /// Lets go of the upgrade's handler once its connection has ended. Hummingbird keeps the
+    /// handler together with a copy of this context, which holds the handler: a cycle that, left
+    /// alone, keeps every closed WebSocket connection in memory with its channel (LeakSanitizer found
+    /// it, one per connection).
+    func endWebSocket() { upgrade.release() }
+}
+
+/// Holds a context's WebSocket handler until its connection ends.
+private final class WebSocketUpgrade: Sendable {
+    private let held = Mutex<WebSocketHandlerReference<ServerContext>?>(.init())
+
+    /// The handler; a new, empty one once released (nothing reads it then).
+    var reference: WebSocketHandlerReference<ServerContext> { held.withLock { $0 ?? .init() } }
+
+    func release() { held.withLock { $0 = nil } }
 }
 
 /// The client address of the request being handled, set by ``RequestAddressMiddleware``.

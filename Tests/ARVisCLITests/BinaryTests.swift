@@ -32,20 +32,28 @@ struct BinaryTests {
         process.executableURL = binary  // each test is enabled only when it exists
         process.arguments = arguments
         let output = Pipe()
-        let error = Pipe()
+        // Standard error goes to a file, not a second pipe: a pipe read only after standard output
+        // ends would stall a process that fills it first (a sanitizer's report at exit does).
+        let errorFile = FileManager.default.temporaryDirectory.appending(path: "arvis-stderr-\(UUID().uuidString)")
+        try Data().write(to: errorFile)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let error = try FileHandle(forWritingTo: errorFile)
         let standardInput = Pipe()
         process.standardOutput = stdout ?? output
         process.standardError = error
         process.standardInput = standardInput
         try process.run()
+        try error.close()
         let writer = Thread {
             if let input { try? standardInput.fileHandleForWriting.write(contentsOf: input) }
             try? standardInput.fileHandleForWriting.close()
         }
         writer.start()
         let out = stdout == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let errorReader = try FileHandle(forReadingFrom: errorFile)
+        defer { try? errorReader.close() }
+        let err = try errorReader.readToEnd() ?? Data()
         return Run(
             status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
             error: String(decoding: err, as: UTF8.self))

@@ -52,6 +52,7 @@ struct LiveRoutes: Sendable {
             }
             return .upgrade(Self.protocolHeaders(request))
         } onUpgrade: { inbound, outbound, context in
+            defer { context.requestContext.endWebSocket() }
             Self.limitSendBuffer(of: context.requestContext.channel)
             await self.room(
                 inbound, outbound, request: context.request, parameters: context.requestContext.parameters,
@@ -65,6 +66,7 @@ struct LiveRoutes: Sendable {
             }
             return .upgrade(Self.protocolHeaders(request))
         } onUpgrade: { inbound, outbound, context in
+            defer { context.requestContext.endWebSocket() }
             Self.limitSendBuffer(of: context.requestContext.channel)
             await self.spec(inbound, outbound, request: context.request, parameters: context.requestContext.parameters)
         }
