@@ -1,5 +1,17 @@
 import Foundation
 
+/// Why a tap is refused: it is `[x, y]`, each from 0 to 1.
+private func tapProblem(_ tap: [Double]) -> String? {
+    tap.count == 2 && tap.allSatisfy({ $0.isFinite && (0...1).contains($0) })
+        ? nil : "tap is [x, y], each a number from 0 to 1"
+}
+
+/// Why the text of `what` is refused: past ``RoomMessage/maximumTextLength`` characters.
+private func textProblem(_ text: String?, of what: String) -> String? {
+    guard let text, text.count > RoomMessage.maximumTextLength else { return nil }
+    return "\(what)'s text is at most \(RoomMessage.maximumTextLength) characters"
+}
+
 private func finite(_ numbers: [Double], count: Int) -> Bool {
     numbers.count == count && numbers.allSatisfy { $0.isFinite && abs($0) <= 1e6 }
 }
@@ -42,19 +54,14 @@ public struct AnnotateMessage: Codable, Hashable, Sendable, RoomMessageContent {
 
     /// What is wrong with the values (the message a room refuses it with), or `nil`.
     public var problem: String? {
-        if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
-            return "tap is [x, y], each a number from 0 to 1"
-        }
+        if let problem = tapProblem(tap) { return problem }
         if let depth, !(depth.isFinite && depth > 0 && depth <= 1000) {
             return "depth is a number of metres above 0, at most 1000"
         }
         if let pose, pose.utf8.count > Self.maximumPoseText {
             return "pose is the Base64 of a 62-byte pose packet (at most \(Self.maximumPoseText) characters)"
         }
-        if let text, text.count > RoomMessage.maximumTextLength {
-            return "an annotation's text is at most \(RoomMessage.maximumTextLength) characters"
-        }
-        return clientIDProblem(clientId)
+        return textProblem(text, of: "an annotation") ?? clientIDProblem(clientId)
     }
 }
 
@@ -77,13 +84,8 @@ public struct MarkMessage: Codable, Hashable, Sendable, RoomMessageContent {
 
     /// What is wrong with the values (the message a room refuses it with), or `nil`.
     public var problem: String? {
-        if tap.count != 2 || !tap.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
-            return "tap is [x, y], each a number from 0 to 1"
-        }
-        if let text, text.count > RoomMessage.maximumTextLength {
-            return "a mark's text is at most \(RoomMessage.maximumTextLength) characters"
-        }
-        return clientIDProblem(clientId)
+        if let problem = tapProblem(tap) { return problem }
+        return textProblem(text, of: "a mark") ?? clientIDProblem(clientId)
     }
 }
 
