@@ -98,10 +98,7 @@ public enum RoomMessage: Sendable, Hashable {
     /// `message`'s fields and its `type`, as JSON text (`null` for a number JSON cannot hold, which
     /// no checked message has).
     private static func json(_ message: some Encodable, type: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(Typed(type: type, message: message))).map { String(decoding: $0, as: UTF8.self) }
-            ?? "null"
+        JSONText.text(Typed(type: type, message: message))
     }
 }
 
