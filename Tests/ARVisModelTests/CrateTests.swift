@@ -1,4 +1,5 @@
 import ARVisSupport
+import Foundation
 import Testing
 
 @testable import ARVisModel
@@ -80,5 +81,30 @@ struct CrateTests {
         let error = try #require(throws: ModelError.self) { try CrateReader(bytes) }
         #expect(error.code == .unsupported)
         #expect(error.message.contains("0.15.0"))
+    }
+
+    /// Found by fuzzing (docs/fuzzing.md): a compressed path tree whose jumps lead back to nodes
+    /// already read forked at each of them, doubling the work per level (minutes, and a GB of paths).
+    @Test func aPathTreeThatVisitsANodeAgainIsRefused() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Findings/usdc-path-tree-revisits.usdc")
+        let bytes = [UInt8](try Data(contentsOf: finding))
+        let error = try #require(throws: ModelError.self) { try CrateReader(bytes) }
+        #expect(error.message.contains("path tree has more nodes"))
+    }
+
+    /// Each path repeats its parent's, so prims nested deep enough make a small file's paths huge.
+    @Test func pathsNestedTooDeepAreRefused() throws {
+        var writer = CrateWriter()
+        let name = String(repeating: "n", count: 2_100)  // 256 levels: 69 MB of paths
+        writer.add("/", .pseudoRoot, [("primChildren", .tokenVector([name]))])
+        var path = ""
+        for _ in 0..<256 {
+            path += "/" + name
+            writer.add(path, .prim, [("primChildren", .tokenVector([name]))])
+        }
+        let error = try #require(throws: ModelError.self) { try CrateReader(writer.write()) }
+        #expect(error.code == .tooLarge)
+        #expect(error.message.contains("nested too deep"))
     }
 }

@@ -14,10 +14,16 @@ struct CrateReader {
     private var fieldReps: [UInt64] = []
     private var fieldSets: [Int64] = []
     private var paths: [String] = []
+    /// The path tree's nodes read so far, and the UTF-8 bytes of their paths.
+    private var pathNodes = 0
+    private var pathBytes = 0
 
     static let magic = Array("PXR-USDC".utf8)
     /// The most tokens, strings, fields, paths or specs a layer may have (Apple's largest scans have thousands).
     static let maximumItems = 10_000_000
+    /// The most UTF-8 bytes a layer's paths may hold together. Each path repeats its parent's, so a
+    /// chain of nested prims costs the square of its depth (Apple's largest scans need a few MB).
+    static let maximumPathBytes = 64 << 20
 
     /// Refuses a section count past ``maximumItems``.
     static func checkCount(_ count: Int, _ section: String) throws(ModelError) -> Int {
@@ -176,7 +182,7 @@ struct CrateReader {
                     throw ModelError(.invalid, "the path tree jumps past its end", location: "PATHS")
                 }
                 let path = try childPath(parent, element: elements[index], location: "PATHS")
-                try setPath(Int(pathIndices[index]), path)
+                try setPath(Int(pathIndices[index]), path, nodes: encoded)
                 let jump = jumps[index]
                 let hasChild = jump > 0 || jump == -1
                 let hasSibling = jump >= 0
@@ -190,21 +196,16 @@ struct CrateReader {
     /// Paths of files before 0.4.0: a pre-order tree of 12-byte headers (16 in 0.0.x).
     private mutating func readPlainPaths(_ section: inout BinaryReader) throws(ModelError) {
         var pending: [(offset: Int, parent: String?)] = [(section.offset, nil)]
-        var visited = 0
         while let (start, parentPath) = pending.popLast() {
             var cursor = BinaryReader(section.bytes, what: "PATHS", offset: start)
             var parent = parentPath
             while true {
-                visited += 1
-                guard visited <= paths.count + 1 else {
-                    throw ModelError(.invalid, "the path tree has more nodes than paths", location: "PATHS")
-                }
                 let pathIndex = Int(try cursor.read(UInt32.self))
                 let element = Int64(try cursor.read(UInt32.self))
                 let bits = try cursor.read(UInt8.self)
                 _ = try cursor.read(count: 3)
                 let path = try childPath(parent, element: bits & 4 != 0 ? -element : element, location: "PATHS")
-                try setPath(pathIndex, path)
+                try setPath(pathIndex, path, nodes: paths.count + 1)
                 let hasChild = bits & 1 != 0
                 let hasSibling = bits & 2 != 0
                 if hasChild && hasSibling { pending.append((Int(try cursor.read(Int64.self)), parent)) }
@@ -220,7 +221,20 @@ struct CrateReader {
         return parent == "/" ? "/" + name : parent + "/" + name
     }
 
-    private mutating func setPath(_ index: Int, _ path: String) throws(ModelError) {
+    /// Records the path of a node of the path tree. A tree has at most `nodes` nodes: one whose jumps
+    /// visit a node again is refused, as each visit can fork and the work would double per level.
+    private mutating func setPath(_ index: Int, _ path: String, nodes: Int) throws(ModelError) {
+        pathNodes += 1
+        guard pathNodes <= nodes else {
+            throw ModelError(.invalid, "the path tree has more nodes than its \(nodes)", location: "PATHS")
+        }
+        pathBytes += path.utf8.count
+        guard pathBytes <= Self.maximumPathBytes else {
+            throw ModelError(
+                .tooLarge,
+                "the paths hold more than \(Self.maximumPathBytes >> 20) MB of text: prims are nested too deep",
+                location: "PATHS")
+        }
         guard paths.indices.contains(index) else {
             throw ModelError(.invalid, "path \(index) does not exist", location: "PATHS")
         }

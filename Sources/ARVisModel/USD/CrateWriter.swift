@@ -163,12 +163,11 @@ private struct Packing {
 
     /// A path's parent and last element (`/A/B.c` → `/A/B`, property `c`).
     static func split(_ path: String) -> (parent: String, element: (name: String, isProperty: Bool)) {
-        if let dot = path.lastIndex(of: "."), !path[dot...].contains("/") {
-            return (String(path[..<dot]), (String(path[path.index(after: dot)...]), true))
-        }
-        let slash = path.lastIndex(of: "/")!
-        let parent = slash == path.startIndex ? "/" : String(path[..<slash])
-        return (parent, (String(path[path.index(after: slash)...]), false))
+        // From the end, so a deep path costs the length of its last element, not its own.
+        let separator = path.utf8.lastIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ".") }!
+        let name = String(path[path.utf8.index(after: separator)...])
+        if path.utf8[separator] == UInt8(ascii: ".") { return (String(path[..<separator]), (name, true)) }
+        return (separator == path.startIndex ? "/" : String(path[..<separator]), (name, false))
     }
 
     /// The compressed path tree: pre-order path indices, element tokens (negative for properties)
