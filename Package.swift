@@ -211,6 +211,7 @@ let package = Package(
         .testTarget(
             name: "ARVisModelTests",
             dependencies: ["ARVisModel", "ARVisTestSupport"],
+            exclude: ["Findings"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

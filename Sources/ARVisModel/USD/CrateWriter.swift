@@ -164,7 +164,8 @@ private struct Packing {
     /// A path's parent and last element (`/A/B.c` → `/A/B`, property `c`).
     static func split(_ path: String) -> (parent: String, element: (name: String, isProperty: Bool)) {
         // From the end, so a deep path costs the length of its last element, not its own.
-        let separator = path.utf8.lastIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ".") }!
+        guard let separator = path.utf8.lastIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ".") })
+        else { return ("/", (path, false)) }
         let name = String(path[path.utf8.index(after: separator)...])
         if path.utf8[separator] == UInt8(ascii: ".") { return (String(path[..<separator]), (name, true)) }
         return (separator == path.startIndex ? "/" : String(path[..<separator]), (name, false))
