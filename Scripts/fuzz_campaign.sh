@@ -105,9 +105,11 @@ for target in "${targets[@]}"; do
   # corpora stay under 5 MB; larger inputs are seeds, made again by fuzz_seeds.py).
   rm -rf "$corpus.merged" "$corpus.small" && mkdir -p "$corpus.merged" "$corpus.small"
   for from in "$corpus" "$work"; do  # files are named by their SHA-1: one of each is enough
-    find "$from" -type f -size -4097c -exec cp -f -t "$corpus.small" {} + 2>/dev/null || true
+    find "$from" -type f -size -4097c ! -name 'finding-*' -exec cp -f -t "$corpus.small" {} + 2>/dev/null || true
   done
   "$bin/$target" -merge=1 -max_len="$(longest "$target")" "$corpus.merged" "$corpus.small" > "$log.merge" 2>&1 || true
+  # A finding's input (finding-NAME, the regression test's file) stays whatever its size or coverage.
+  find "$corpus" -maxdepth 1 -type f -name 'finding-*' -exec cp -f -t "$corpus.merged" {} + 2>/dev/null || true
   rm -rf "$corpus.small"
   if [ -n "$(ls -A "$corpus.merged")" ]; then rm -rf "$corpus" && mv "$corpus.merged" "$corpus"; else rm -rf "$corpus.merged"; fi
   files=$(find "$corpus" -type f | wc -l)
