@@ -1,3 +1,4 @@
+import ARVisSupport
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -169,7 +170,7 @@ final class S3Client: Sendable {
 
     /// Copies the object under `source` to `key`, inside the store.
     func copy(_ source: String, to key: String) async throws(S3Error) {
-        let from = "/" + location.bucket + "/" + SigV4Signer.encode(source, keepingSlashes: true)
+        let from = "/" + location.bucket + "/" + PercentEncoding.encoded(source, keepingSlashes: true)
         // The store may answer 200 and an error in the body.
         let answer = try await xml(.PUT, key: key, headers: [("x-amz-copy-source", from)])
         if let code = XMLText.first("Code", in: answer) {
@@ -377,7 +378,7 @@ final class S3Client: Sendable {
     private func signed(
         _ method: HTTPMethod, key: String?, query: [(String, String)], headers: [(String, String)], body: ByteBuffer?
     ) -> HTTPClientRequest {
-        let path = "/" + location.bucket + (key.map { "/" + SigV4Signer.encode($0, keepingSlashes: true) } ?? "")
+        let path = "/" + location.bucket + (key.map { "/" + PercentEncoding.encoded($0, keepingSlashes: true) } ?? "")
         let payloadHash = body.map { Digest.sha256Hex(Array($0.readableBytesView)) } ?? SigV4Signer.emptyPayloadHash
         let toSign = SigV4Signer.Request(
             method: method.rawValue, host: location.host, path: path, query: query.map { ($0.0, $0.1) },

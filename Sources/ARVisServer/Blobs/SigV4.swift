@@ -29,7 +29,7 @@ struct SigV4Signer: Sendable {
         }
     }
 
-    /// A request as it is signed: the path already encoded as it is sent (``encode(_:keepingSlashes:)``),
+    /// A request as it is signed: the path already encoded as it is sent (`PercentEncoding.encoded(_:keepingSlashes:)`),
     /// the query unencoded.
     struct Request: Sendable {
         var method: String
@@ -86,7 +86,7 @@ struct SigV4Signer: Sendable {
     /// `query` encoded and sorted, as it is signed and sent: `a=1&b=`.
     static func canonicalQuery(_ query: [(name: String, value: String)]) -> String {
         let encoded: [(name: String, value: String)] = query.map { pair in
-            (name: encode(pair.name, keepingSlashes: false), value: encode(pair.value, keepingSlashes: false))
+            (name: PercentEncoding.encoded(pair.name), value: PercentEncoding.encoded(pair.value))
         }
         let sorted = encoded.sorted { left, right in
             left.name == right.name ? left.value < right.value : left.name < right.name
@@ -101,27 +101,6 @@ struct SigV4Signer: Sendable {
             return (name: header.name.lowercased(), value: words.joined(separator: " "))
         }
         .sorted { $0.name < $1.name }
-    }
-
-    /// `text` percent-encoded as SigV4 wants: every byte but `A–Z a–z 0–9 - . _ ~` (and `/` when
-    /// `keepingSlashes`, for paths) as `%XY`, uppercase.
-    static func encode(_ text: String, keepingSlashes: Bool) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var encoded: [UInt8] = []
-        encoded.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                encoded.append(byte)
-            case UInt8(ascii: "/") where keepingSlashes:
-                encoded.append(byte)
-            default:
-                encoded += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
-            }
-        }
-        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// The day (`20130524`) and the time (`20130524T000000Z`) of `date`, in UTC.

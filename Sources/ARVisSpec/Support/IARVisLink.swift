@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// The deep links iARVis registered (`iarvis://…`), which open a spec in the app on a phone.
 ///
 /// ```swift
@@ -20,23 +22,6 @@ public enum IARVisLink {
 
     /// `text` as UTF-8 with every byte other than A–Z, a–z, 0–9, `-`, `.`, `_` and `~` written `%XX`.
     public static func percentEncoded(_ text: String) -> String {
-        var encoded: [UInt8] = []
-        encoded.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.append(byte)
-            default:
-                encoded.append(UInt8(ascii: "%"))
-                encoded.append(hexDigits[Int(byte >> 4)])
-                encoded.append(hexDigits[Int(byte & 15)])
-            }
-        }
-        return String(decoding: encoded, as: UTF8.self)
+        PercentEncoding.encoded(text)
     }
-
-    /// The upper-case hexadecimal digits, as UTF-8.
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }
