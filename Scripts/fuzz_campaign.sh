@@ -10,6 +10,8 @@
 #       executions, executions/s, features, corpus files, findings).
 #   Scripts/fuzz_campaign.sh --replay [TARGET...]
 #       Runs every committed corpus file once, no mutation (CI): a fixed finding stays fixed.
+#   Scripts/fuzz_campaign.sh --merge [TARGET...]
+#       Only minimizes the committed corpora again (as after a campaign), with no new mutation.
 #   Scripts/fuzz_campaign.sh --build
 #       Only builds the targets (release, -sanitize=fuzzer,address).
 set -euo pipefail
@@ -22,8 +24,9 @@ while [ $# -gt 0 ]; do
   --runs) runs=$2; shift 2 ;;
   --seconds) seconds=$2; shift 2 ;;
   --replay) mode=replay; shift ;;
+  --merge) mode=merge; shift ;;
   --build) mode=build; shift ;;
-  -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
   Fuzz*) targets+=("$1"); shift ;;
   *) echo "fuzz_campaign: unknown argument $1 (targets: ${all[*]})" >&2; exit 2 ;;
   esac
@@ -69,6 +72,37 @@ echo "fuzz_campaign: building the targets (release, -sanitize=fuzzer,address)"
 bin=$(cd "$fuzz" && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing --show-bin-path)
 [ "$mode" = build ] && exit 0
 
+# Merges a target's committed corpus and the given directories into the smallest set of inputs with
+# the same coverage, and commits it to Fuzz/Corpus/TARGET. All the corpora stay under 5 MB: each keeps
+# inputs of at most 4 KB, then 2, 1 or 0.5 KB while it is over 320 KB (larger inputs are seeds, made
+# again by fuzz_seeds.py). A finding's input (finding-NAME, the regression test's file) stays whatever
+# its size or coverage.
+merge_corpus() {
+  local target=$1 corpus=$fuzz/Corpus/$1 log=$fuzz/.work/$1.log.merge cap
+  shift
+  for cap in 4096 2048 1024 512; do
+    rm -rf "$corpus.merged" "$corpus.small" && mkdir -p "$corpus.merged" "$corpus.small"
+    for from in "$corpus" "$@"; do  # files are named by their SHA-1: one of each is enough
+      find "$from" -type f -size -$((cap + 1))c ! -name 'finding-*' -exec cp -f -t "$corpus.small" {} + 2>/dev/null || true
+    done
+    "$bin/$target" -merge=1 -max_len="$(longest "$target")" "$corpus.merged" "$corpus.small" > "$log" 2>&1 || true
+    rm -rf "$corpus.small"
+    [ "$(du -sb "$corpus.merged" | cut -f1)" -gt $((320 * 1024)) ] || break
+  done
+  find "$corpus" -maxdepth 1 -type f -name 'finding-*' -exec cp -f -t "$corpus.merged" {} + 2>/dev/null || true
+  if [ -n "$(ls -A "$corpus.merged")" ]; then rm -rf "$corpus" && mv "$corpus.merged" "$corpus"; else rm -rf "$corpus.merged"; fi
+}
+
+if [ "$mode" = merge ]; then
+  mkdir -p "$fuzz/.work"
+  for target in "${targets[@]}"; do
+    before=$(du -sb "$fuzz/Corpus/$target" | cut -f1)
+    merge_corpus "$target"
+    echo "$target: $before -> $(du -sb "$fuzz/Corpus/$target" | cut -f1) bytes, $(find "$fuzz/Corpus/$target" -type f | wc -l) files"
+  done
+  exit 0
+fi
+
 if [ "$mode" = replay ]; then
   failed=0
   for target in "${targets[@]}"; do
@@ -101,17 +135,7 @@ for target in "${targets[@]}"; do
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   features=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   found=$(find "$findings" -type f | wc -l)
-  # The corpus kept is the smallest set of inputs of at most 4 KB with the same coverage (so all the
-  # corpora stay under 5 MB; larger inputs are seeds, made again by fuzz_seeds.py).
-  rm -rf "$corpus.merged" "$corpus.small" && mkdir -p "$corpus.merged" "$corpus.small"
-  for from in "$corpus" "$work"; do  # files are named by their SHA-1: one of each is enough
-    find "$from" -type f -size -4097c ! -name 'finding-*' -exec cp -f -t "$corpus.small" {} + 2>/dev/null || true
-  done
-  "$bin/$target" -merge=1 -max_len="$(longest "$target")" "$corpus.merged" "$corpus.small" > "$log.merge" 2>&1 || true
-  # A finding's input (finding-NAME, the regression test's file) stays whatever its size or coverage.
-  find "$corpus" -maxdepth 1 -type f -name 'finding-*' -exec cp -f -t "$corpus.merged" {} + 2>/dev/null || true
-  rm -rf "$corpus.small"
-  if [ -n "$(ls -A "$corpus.merged")" ]; then rm -rf "$corpus" && mv "$corpus.merged" "$corpus"; else rm -rf "$corpus.merged"; fi
+  merge_corpus "$target" "$work"
   files=$(find "$corpus" -type f | wc -l)
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${executions:-?}" "${rate:-?}" \
     "${features:-?}" "$files" "$found" | tee -a "$fuzz/campaign.tsv"
