@@ -7,6 +7,8 @@
 #       included when ARVIS_TEST_POSTGRES names a database. Fails on a failed test and on any
 #       sanitizer report: a report is an error, never a warning. Under thread, the server's tests
 #       run one at a time after the others (see below).
+#   Scripts/sanitized_tests.sh address|thread --server
+#       Only the server's tests (ARVisServerTests), one at a time: what .ci/run runs under thread.
 #   Scripts/sanitized_tests.sh thread --build-only
 #       Only builds.
 #
@@ -20,12 +22,13 @@ shift || true
 case "$sanitizer" in
 address) scratch=.build-asan ;;
 thread) scratch=.build-tsan ;;
-*) echo "usage: Scripts/sanitized_tests.sh address|thread [--filter PATTERN | --build-only]" >&2; exit 2 ;;
+*) echo "usage: Scripts/sanitized_tests.sh address|thread [--filter PATTERN | --server | --build-only]" >&2; exit 2 ;;
 esac
-filter=() build_only=0
+filter=() build_only=0 server_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
   --filter) filter=(--filter "$2"); shift 2 ;;
+  --server) server_only=1; shift ;;
   --build-only) build_only=1; shift ;;
   *) echo "sanitized_tests: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -51,7 +54,9 @@ export SWIFT_BACKTRACE=enable=no
 status=0
 run() { swift test --sanitize="$sanitizer" --scratch-path "$scratch" --skip-build ${flags[@]+"${flags[@]}"} "$@" >> "$log" 2>&1 || status=$?; }
 : > "$log"
-if [ "$sanitizer" = thread ] && [ ${#filter[@]} -eq 0 ]; then
+if [ "$server_only" = 1 ]; then
+  run --filter ARVisServerTests --no-parallel
+elif [ "$sanitizer" = thread ] && [ ${#filter[@]} -eq 0 ]; then
   # Under ThreadSanitizer the CPU-bound tests (renders, layouts) run ten times slower and hold both
   # threads of Swift's cooperative pool for minutes, so a live server started beside them gets no
   # turn and its client times out (the first run lost all 28 socket tests so). The server's tests run
