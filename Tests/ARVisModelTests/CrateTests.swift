@@ -93,6 +93,24 @@ struct CrateTests {
         #expect(error.message.contains("path tree has more nodes"))
     }
 
+    /// Found by fuzzing (docs/fuzzing.md): a spec naming a path index the path tree never set had an
+    /// empty path, and the stage reader trapped looking for the `/` in it.
+    @Test func aSpecWhosePathTheTreeNeverReachesIsRefused() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Findings/usdc-spec-path-outside-tree.usdc")
+        let bytes = [UInt8](try Data(contentsOf: finding))
+        let error = try #require(throws: ModelError.self) { try CrateReader(bytes).layer() }
+        #expect(error.message.contains("which the path tree never reaches"))
+        #expect(error.location == "SPECS")
+    }
+
+    @Test func aPrimPathsNameIsItsLastElement() {
+        #expect(USDStageReader.name(of: "/Root/Cube") == "Cube")
+        #expect(USDStageReader.name(of: "/Root") == "Root")
+        #expect(USDStageReader.name(of: "Cube") == "Cube")
+        #expect(USDStageReader.name(of: "") == "")
+    }
+
     /// Each path repeats its parent's, so prims nested deep enough make a small file's paths huge.
     @Test func pathsNestedTooDeepAreRefused() throws {
         var writer = CrateWriter()

@@ -89,7 +89,11 @@ extension CrateReader {
         guard index >= 0, index < Int64(pathCount) else {
             throw ModelError(.invalid, "path \(index) does not exist", location: location)
         }
-        return pathAt(Int(index))
+        let path = pathAt(Int(index))
+        guard !path.isEmpty else {
+            throw ModelError(.invalid, "path \(index) is not in the path tree", location: location)
+        }
+        return path
     }
 
     private func inlined(type: Int, bits: UInt32, location: String) throws(ModelError) -> USDValue {

@@ -47,6 +47,12 @@ struct USDStageReader {
         return String(path[..<slash])
     }
 
+    /// The last element of a prim path: `Cube` of `/Root/Cube`.
+    static func name(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
     func field(_ path: String, _ name: String) -> USDValue? { layer.specs[path]?.fields[name] }
 
     /// The prim's children in `primChildren` order, then any the field does not list.
@@ -96,7 +102,7 @@ struct USDStageReader {
         let transform = try localTransform(path)
         let index = model.nodes.count
         model.nodes.append(
-            Node(name: String(path[path.index(after: path.lastIndex(of: "/")!)...]), transform: transform))
+            Node(name: USDStageReader.name(of: path), transform: transform))
         if type == "Mesh" { model.nodes[index].meshes = try meshes(path, binding: binding) }
         var depth = depth
         model.nodes[index].children = try childNodes(of: path, binding: binding, depth: &depth)
