@@ -45,7 +45,8 @@ public enum ModelFormat: String, Sendable, Hashable, CaseIterable, Codable {
 /// let usdz = try ModelFile.write(model, as: .usdz)
 /// ```
 public enum ModelFile {
-    /// Reads a model, detecting the format from the bytes (or `fileName`'s extension).
+    /// Reads a model, detecting the format from the bytes (or `fileName`'s extension). Meshes that
+    /// draw no triangle are left out, with a warning.
     /// - Parameters:
     ///   - external: loads a file a `.gltf` or a loose USD layer names by relative path (buffers,
     ///     textures); `nil` refuses them.
@@ -55,6 +56,16 @@ public enum ModelFile {
     public static func read(
         _ bytes: [UInt8], fileName: String? = nil, limits: Model.Limits = Model.Limits(),
         external: ((String) throws(ModelError) -> [UInt8])? = nil, warnings: inout [String]
+    ) throws(ModelError) -> Model {
+        let model = try readFormat(bytes, fileName: fileName, limits: limits, external: external, warnings: &warnings)
+        let empty = model.meshes.count { $0.triangleCount == 0 }
+        if empty > 0 { warnings.append("\(empty) of the meshes draw no triangle and are left out") }
+        return model.droppingEmptyMeshes()
+    }
+
+    private static func readFormat(
+        _ bytes: [UInt8], fileName: String?, limits: Model.Limits,
+        external: ((String) throws(ModelError) -> [UInt8])?, warnings: inout [String]
     ) throws(ModelError) -> Model {
         guard let format = ModelFormat.detect(bytes, fileName: fileName) else {
             throw ModelError(

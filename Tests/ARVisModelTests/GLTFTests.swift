@@ -110,4 +110,29 @@ struct GLTFTests {
         #expect(throws: ModelError.self) { try ModelFile.read(wrongVersion) }
         #expect(throws: ModelError.self) { try ModelFile.read(Array("not a model".utf8), fileName: "x.obj") }
     }
+
+    /// Found by fuzzing (docs/fuzzing.md): a mesh that drew no triangle was written with empty
+    /// accessors and buffer views and no buffer, a GLB its own reader refused.
+    @Test func aMeshThatDrawsNoTriangleIsLeftOut() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Findings/glb-mesh-without-triangles.glb")
+        var warnings: [String] = []
+        let model = try ModelFile.read([UInt8](try Data(contentsOf: finding)), fileName: "f.glb", warnings: &warnings)
+        #expect(model.meshes.allSatisfy { $0.triangleCount > 0 })
+        #expect(warnings.contains("2 of the meshes draw no triangle and are left out"))
+        let again = try ModelFile.read(try ModelFile.write(model, as: .glb), fileName: "again.glb")
+        #expect(again == model)
+    }
+
+    @Test func theWriterLeavesOutMeshesThatDrawNothingAndRenumbersTheRest() throws {
+        let triangle = Mesh(name: "drawn", positions: [.zero, SIMD3(1, 0, 0), SIMD3(0, 1, 0)], indices: [0, 1, 2])
+        let points = Mesh(name: "points", positions: [.zero], indices: [])
+        let model = Model(
+            nodes: [Node(name: "a", children: [1], meshes: [0, 1]), Node(name: "b", meshes: [1, 2])], roots: [0],
+            meshes: [points, triangle, triangle])
+        let read = try ModelFile.read(try ModelFile.write(model, as: .glb), fileName: "m.glb")
+        #expect(read.meshes.map(\.name) == ["drawn", "drawn"])
+        #expect(read.nodes.map(\.meshes) == [[0], [0], [1]])  // glTF draws b's second mesh on a child node
+        #expect(model.droppingEmptyMeshes().nodes.map(\.meshes) == [[0], [0, 1]])
+    }
 }

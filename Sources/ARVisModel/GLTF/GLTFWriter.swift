@@ -21,7 +21,7 @@ public struct GLBWriter: Sendable {
     public func write(_ model: Model) throws(ModelError) -> [UInt8] {
         try model.validate()
         var unreported: [String] = []
-        let model = model.composingTextures(warnings: &unreported)
+        let model = model.droppingEmptyMeshes().composingTextures(warnings: &unreported)
         var binary = BinaryWriter()
         var document = GLTFDocument(asset: .init(version: "2.0", generator: generator))
         var accessors: [GLTFDocument.Accessor] = []

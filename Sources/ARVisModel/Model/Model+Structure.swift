@@ -67,6 +67,25 @@ extension Model {
     /// Vertices drawn, counting a mesh once per node that draws it.
     public var drawnVertexCount: Int { instances.reduce(0) { $0 + meshes[$1.mesh].positions.count } }
 
+    /// The model without its meshes that draw no triangle, the nodes' mesh indices renumbered. Such
+    /// a mesh shows nothing, and glTF has no empty accessor to write it with.
+    public func droppingEmptyMeshes() -> Model {
+        guard meshes.contains(where: { $0.triangleCount == 0 }) else { return self }
+        var model = self
+        var renumbered: [Int?] = []
+        model.meshes = []
+        for mesh in meshes {
+            renumbered.append(mesh.triangleCount > 0 ? model.meshes.count : nil)
+            if mesh.triangleCount > 0 { model.meshes.append(mesh) }
+        }
+        for index in model.nodes.indices {
+            model.nodes[index].meshes = model.nodes[index].meshes.compactMap {
+                renumbered.indices.contains($0) ? renumbered[$0] : nil
+            }
+        }
+        return model
+    }
+
     /// Checks what readers must guarantee: every index in range, the nodes a forest (no cycles, no
     /// node with two parents) within the depth limit, every number finite, attributes one per vertex.
     /// - Throws: ``ModelError`` `invalid` naming the first offending element, `tooLarge` past `limits`.
