@@ -268,12 +268,12 @@ struct CrateReader {
             else {
                 throw ModelError(.invalid, "spec \(k) names a path or kind that does not exist", location: "SPECS")
             }
-            guard !paths[Int(pathIndices[k])].isEmpty else {
+            let path = paths[Int(pathIndices[k])]
+            guard !path.isEmpty else {
                 throw ModelError(
                     .invalid, "spec \(k) names path \(pathIndices[k]), which the path tree never reaches",
                     location: "SPECS")
             }
-            let path = paths[Int(pathIndices[k])]
             var spec = USDLayer.Spec(type: type)
             var index = Int(setIndices[k])
             while true {
