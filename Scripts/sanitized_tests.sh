@@ -8,7 +8,8 @@
 #       sanitizer report: a report is an error, never a warning. Under thread, the server's tests
 #       run one at a time after the others (see below).
 #   Scripts/sanitized_tests.sh address|thread --server
-#       Only the server's tests (ARVisServerTests), one at a time: what .ci/run runs under thread.
+#       Only the server's tests (ARVisServerTests), one at a time: the quick check of the server's
+#       concurrency (6 min under thread after the build; .ci/run runs the whole suite).
 #   Scripts/sanitized_tests.sh thread --build-only
 #       Only builds.
 #
