@@ -104,6 +104,24 @@ struct CrateTests {
         #expect(error.location == "SPECS")
     }
 
+    /// An error in a field's value names the spec and the field, and what is wrong with the value.
+    @Test func aBadValueNamesItsSpecAndField() throws {
+        var writer = CrateWriter()
+        writer.add("/", .pseudoRoot, [("primChildren", .tokenVector(["P", "Q", "R"]))])
+        var bytes = writer.write()
+        let reader = try CrateReader(bytes)
+        let indices = try ["P", "Q", "R"].map { name in
+            try #require((0..<reader.tokenCount).first { reader.tokenAt($0) == name })
+        }
+        let stored: [UInt8] =
+            [3, 0, 0, 0, 0, 0, 0, 0] + indices.flatMap { (index: Int) -> [UInt8] in [UInt8(index), 0, 0, 0] }
+        let offset = try #require(bytes.indices.first { bytes[$0...].starts(with: stored) })
+        bytes.replaceSubrange((offset + 12)..<(offset + 16), with: [0x39, 0x30, 0, 0])  // token 12 345
+        let error = try #require(throws: ModelError.self) { try CrateReader(bytes).layer() }
+        #expect(error.message == "token 12345 does not exist")
+        #expect(error.location == "/ primChildren")
+    }
+
     @Test func aPrimPathsNameIsItsLastElement() {
         #expect(USDStageReader.name(of: "/Root/Cube") == "Cube")
         #expect(USDStageReader.name(of: "/Root") == "Root")

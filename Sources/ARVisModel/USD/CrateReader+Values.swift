@@ -31,33 +31,34 @@ extension CrateReader {
         }
     }
 
-    /// Decodes one ValueRep.
-    func value(_ rep: UInt64, location: String, depth: Int) throws(ModelError) -> USDValue {
-        guard depth < 64 else { throw ModelError(.invalid, "values nest more than 64 deep", location: location) }
+    /// Decodes one ValueRep. Its errors name no location but a byte offset, where they have one: the
+    /// caller, which knows the field, names it (so no location is built for the fields that read).
+    func value(_ rep: UInt64, depth: Int) throws(ModelError) -> USDValue {
+        guard depth < 64 else { throw ModelError(.invalid, "values nest more than 64 deep") }
         let type = Int((rep >> 48) & 0xFF)
         let isArray = rep & (1 << 63) != 0
         let isInlined = rep & (1 << 62) != 0
         let isCompressed = rep & (1 << 61) != 0
         let payload = rep & 0xFFFF_FFFF_FFFF
-        if isArray { return try array(type: type, payload: Int(payload), compressed: isCompressed, location: location) }
-        if isInlined { return try inlined(type: type, bits: UInt32(truncatingIfNeeded: payload), location: location) }
+        if isArray { return try array(type: type, payload: Int(payload), compressed: isCompressed) }
+        if isInlined { return try inlined(type: type, bits: UInt32(truncatingIfNeeded: payload)) }
         let offset = Int(payload)
         switch type {
         case 10, 11, 12:
-            return try inlined(type: type, bits: UInt32(truncatingIfNeeded: payload), location: location)
-        case 31: return try dictionary(at: offset, location: location, depth: depth)
-        case 32, 33, 34: return try listOp(at: offset, type: type, location: location)
+            return try inlined(type: type, bits: UInt32(truncatingIfNeeded: payload))
+        case 31: return try dictionary(at: offset, depth: depth)
+        case 32, 33, 34: return try listOp(at: offset, type: type)
         case 40, 41, 50:
             var cursor = BinaryReader(reader.bytes, what: "the crate file", offset: offset)
             let count = try cursor.size(try cursor.read(UInt64.self), elementSize: 4, at: offset)
             let items = try (0..<count).map { (_) throws(ModelError) in Int64(try cursor.read(UInt32.self)) }
             return type == 40
-                ? .paths(try items.map { (i) throws(ModelError) in try path(i, location) })
+                ? .paths(try items.map { (i) throws(ModelError) in try path(i) })
                 : .strings(
                     try items.map { (i) throws(ModelError) in
-                        type == 41 ? try tokenText(i, location) : try stringText(i, location)
+                        type == 41 ? try tokenText(i) : try stringText(i)
                     })
-        case 46: return try timeSamples(at: offset, location: location, depth: depth)
+        case 46: return try timeSamples(at: offset, depth: depth)
         case 48:
             var cursor = BinaryReader(reader.bytes, what: "the crate file", offset: offset)
             let count = try cursor.size(try cursor.read(UInt64.self), elementSize: 8, at: offset)
@@ -71,41 +72,41 @@ extension CrateReader {
         }
     }
 
-    private func tokenText(_ index: Int64, _ location: String) throws(ModelError) -> String {
+    private func tokenText(_ index: Int64) throws(ModelError) -> String {
         guard index >= 0, index < Int64(tokenCount) else {
-            throw ModelError(.invalid, "token \(index) does not exist", location: location)
+            throw ModelError(.invalid, "token \(index) does not exist")
         }
         return tokenAt(Int(index))
     }
 
-    private func stringText(_ index: Int64, _ location: String) throws(ModelError) -> String {
+    private func stringText(_ index: Int64) throws(ModelError) -> String {
         guard index >= 0, index < Int64(stringCount) else {
-            throw ModelError(.invalid, "string \(index) does not exist", location: location)
+            throw ModelError(.invalid, "string \(index) does not exist")
         }
         return stringAt(Int(index))
     }
 
-    private func path(_ index: Int64, _ location: String) throws(ModelError) -> String {
+    private func path(_ index: Int64) throws(ModelError) -> String {
         guard index >= 0, index < Int64(pathCount) else {
-            throw ModelError(.invalid, "path \(index) does not exist", location: location)
+            throw ModelError(.invalid, "path \(index) does not exist")
         }
         let path = pathAt(Int(index))
         guard !path.isEmpty else {
-            throw ModelError(.invalid, "path \(index) is not in the path tree", location: location)
+            throw ModelError(.invalid, "path \(index) is not in the path tree")
         }
         return path
     }
 
-    private func inlined(type: Int, bits: UInt32, location: String) throws(ModelError) -> USDValue {
+    private func inlined(type: Int, bits: UInt32) throws(ModelError) -> USDValue {
         switch type {
         case 1: return .bool(bits != 0)
         case 2, 4, 6, 42, 43, 44: return .number(Double(bits))
         case 3, 5: return .number(Double(Int32(bitPattern: bits)))
         case 7: return .number(Self.half(UInt16(truncatingIfNeeded: bits)))
         case 8, 9: return .number(Double(Float(bitPattern: bits)))
-        case 10: return .string(try stringText(Int64(bits), location))
-        case 11: return .token(try tokenText(Int64(bits), location))
-        case 12: return .asset(try tokenText(Int64(bits), location))
+        case 10: return .string(try stringText(Int64(bits)))
+        case 11: return .token(try tokenText(Int64(bits)))
+        case 12: return .asset(try tokenText(Int64(bits)))
         case 31: return .dictionary([:])
         case 13, 14, 15:
             // A matrix inlined as its int8 diagonal.
@@ -148,7 +149,7 @@ extension CrateReader {
         }
     }
 
-    private func array(type: Int, payload: Int, compressed: Bool, location: String) throws(ModelError) -> USDValue {
+    private func array(type: Int, payload: Int, compressed: Bool) throws(ModelError) -> USDValue {
         let isText = type == 10 || type == 11 || type == 12
         guard payload != 0 else {
             return isText ? .strings([]) : .numbers([], width: Self.numericTypes[type]?.count ?? 1)
@@ -157,30 +158,30 @@ extension CrateReader {
         if minor < 5 { _ = try cursor.read(UInt32.self) }
         let count = minor < 7 ? Int(try cursor.read(UInt32.self)) : Int(clamping: try cursor.read(UInt64.self))
         guard count <= 200_000_000 else {
-            throw ModelError(.tooLarge, "an array of \(count) elements", location: location)
+            throw ModelError(.tooLarge, "an array of \(count) elements")
         }
         if isText {
             let indices = try cursor.size(UInt64(count), elementSize: 4, at: cursor.offset)
             return .strings(
                 try (0..<indices).map { (_) throws(ModelError) in
                     let index = Int64(try cursor.read(UInt32.self))
-                    return type == 11 ? try tokenText(index, location) : try stringText(index, location)
+                    return type == 11 ? try tokenText(index) : try stringText(index)
                 })
         }
         guard let numeric = Self.numericTypes[type] else { return .other }
         if compressed && numeric.count == 1 {
             return .numbers(
-                try compressedNumbers(kind: numeric.kind, count: count, cursor: &cursor, location: location), width: 1)
+                try compressedNumbers(kind: numeric.kind, count: count, cursor: &cursor), width: 1)
         }
         let total = count.multipliedReportingOverflow(by: numeric.count)
-        guard !total.overflow else { throw ModelError(.tooLarge, "an array of \(count) elements", location: location) }
+        guard !total.overflow else { throw ModelError(.tooLarge, "an array of \(count) elements") }
         return .numbers(
             try numbers(kind: numeric.kind, count: total.partialValue, at: cursor.offset), width: numeric.count)
     }
 
     /// An integer array coded as integers, or a float array coded as integers ('i') or as a lookup
     /// table ('t').
-    private func compressedNumbers(kind: Character, count: Int, cursor: inout BinaryReader, location: String)
+    private func compressedNumbers(kind: Character, count: Int, cursor: inout BinaryReader)
         throws(ModelError) -> [Double]
     {
         switch kind {
@@ -197,7 +198,7 @@ extension CrateReader {
                 }
             }
             guard code == UInt8(ascii: "t") else {
-                throw ModelError(.invalid, "a compressed float array has the unknown code \(code)", location: location)
+                throw ModelError(.invalid, "a compressed float array has the unknown code \(code)")
             }
             let tableSize = try cursor.size(
                 UInt64(try cursor.read(UInt32.self)), elementSize: Self.size(of: kind), at: cursor.offset)
@@ -206,18 +207,18 @@ extension CrateReader {
             return try CrateCompression.readCompressedIntegers(&cursor, count: count).map {
                 (index) throws(ModelError) in
                 guard index >= 0, index < Int64(table.count) else {
-                    throw ModelError(.invalid, "a lookup index is out of range", location: location)
+                    throw ModelError(.invalid, "a lookup index is out of range")
                 }
                 return table[Int(index)]
             }
         default:
-            throw ModelError(.invalid, "an array of this type cannot be compressed", location: location)
+            throw ModelError(.invalid, "an array of this type cannot be compressed")
         }
     }
 
     /// A list op's items: explicit, added, prepended and appended, in that order (deleted and
     /// ordered items are dropped).
-    private func listOp(at offset: Int, type: Int, location: String) throws(ModelError) -> USDValue {
+    private func listOp(at offset: Int, type: Int) throws(ModelError) -> USDValue {
         var cursor = BinaryReader(reader.bytes, what: "the crate file", offset: offset)
         let header = try cursor.read(UInt8.self)
         var items: [String] = []
@@ -228,8 +229,8 @@ extension CrateReader {
                 guard bit != 0x08 && bit != 0x10 else { continue }
                 items.append(
                     type == 34
-                        ? try path(index, location)
-                        : type == 32 ? try tokenText(index, location) : try stringText(index, location))
+                        ? try path(index)
+                        : type == 32 ? try tokenText(index) : try stringText(index))
             }
         }
         return type == 34 ? .paths(items) : .strings(items)
@@ -245,32 +246,32 @@ extension CrateReader {
         return Int(target)
     }
 
-    private func dictionary(at offset: Int, location: String, depth: Int) throws(ModelError) -> USDValue {
+    private func dictionary(at offset: Int, depth: Int) throws(ModelError) -> USDValue {
         var cursor = BinaryReader(reader.bytes, what: "the crate file", offset: offset)
         let count = try cursor.size(try cursor.read(UInt64.self), elementSize: 12, at: offset)
         var result: [String: USDValue] = [:]
         for _ in 0..<count {
-            let key = try stringText(Int64(try cursor.read(UInt32.self)), location)
+            let key = try stringText(Int64(try cursor.read(UInt32.self)))
             let repOffset = try jump(from: cursor.offset)
-            result[key] = try value(try reader.load(UInt64.self, at: repOffset), location: location, depth: depth + 1)
+            result[key] = try value(try reader.load(UInt64.self, at: repOffset), depth: depth + 1)
             cursor.offset = repOffset + 8
         }
         return .dictionary(result)
     }
 
-    private func timeSamples(at offset: Int, location: String, depth: Int) throws(ModelError) -> USDValue {
+    private func timeSamples(at offset: Int, depth: Int) throws(ModelError) -> USDValue {
         let timesAt = try jump(from: offset)
         let times =
-            try value(try reader.load(UInt64.self, at: timesAt), location: location, depth: depth + 1).components ?? []
+            try value(try reader.load(UInt64.self, at: timesAt), depth: depth + 1).components ?? []
         let valuesAt = try jump(from: timesAt + 8)
         var cursor = BinaryReader(reader.bytes, what: "the crate file", offset: valuesAt)
         let count = try cursor.size(try cursor.read(UInt64.self), elementSize: 8, at: valuesAt)
         guard count == times.count else {
-            throw ModelError(.invalid, "\(times.count) sample times but \(count) values", location: location)
+            throw ModelError(.invalid, "\(times.count) sample times but \(count) values")
         }
         var samples: [(time: Double, value: USDValue)] = []
         for time in times {
-            samples.append((time, try value(try cursor.read(UInt64.self), location: location, depth: depth + 1)))
+            samples.append((time, try value(try cursor.read(UInt64.self), depth: depth + 1)))
         }
         return .timeSamples(samples.sorted { $0.time < $1.time })
     }

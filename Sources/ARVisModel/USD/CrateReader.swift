@@ -285,8 +285,13 @@ struct CrateReader {
                 guard fieldNames.indices.contains(field) else {
                     throw ModelError(.invalid, "field \(field) does not exist", location: path)
                 }
-                spec.fields[tokens[fieldNames[field]]] = try value(
-                    fieldReps[field], location: path + " " + tokens[fieldNames[field]], depth: 0)
+                let name = tokens[fieldNames[field]]
+                do throws(ModelError) {
+                    spec.fields[name] = try value(fieldReps[field], depth: 0)
+                } catch var error {
+                    error.location = error.location ?? path + " " + name
+                    throw error
+                }
                 index += 1
             }
             layer.specs[path] = spec
