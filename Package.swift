@@ -222,6 +222,7 @@ let package = Package(
         .testTarget(
             name: "ARVisSpecYAMLTests",
             dependencies: ["ARVisSpecYAML", "ARVisTestSupport"],
+            exclude: ["Findings"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

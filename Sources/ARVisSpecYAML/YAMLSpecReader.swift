@@ -174,13 +174,39 @@ private struct NodeConverter {
         return UInt32(String(decoding: digits, as: UTF8.self), radix: 16) == 0xFEFF
     }
 
+    /// A YAML 1.1 base-60 integer, given without underscores (`1:30:00` is 5 400): exact when it fits
+    /// 64 bits, and as the nearest float; both `nil` for text that is not one. Yams's own reading of
+    /// one traps when it overflows (found by fuzzing, docs/fuzzing.md).
+    static func sexagesimal(_ digits: String) -> (exact: Int?, approximate: Double?) {
+        var rest = Substring(digits)
+        let negative = rest.first == "-"
+        if negative || rest.first == "+" { rest = rest.dropFirst() }
+        var exact: Int? = 0
+        var approximate = 0.0
+        for component in rest.split(separator: ":", omittingEmptySubsequences: false) {
+            guard !component.isEmpty, component.utf8.allSatisfy({ (48...57).contains($0) }),
+                let part = Double(component)
+            else { return (nil, nil) }
+            approximate = approximate * 60 + part
+            exact = exact.flatMap { value in
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 60)
+                guard !overflow, let part = Int(component) else { return nil }
+                let (sum, carry) = shifted.addingReportingOverflow(part)
+                return carry ? nil : sum
+            }
+        }
+        return (exact.map { negative ? -$0 : $0 }, negative ? -approximate : approximate)
+    }
+
     private mutating func scalarKind(_ node: Yams.Node, _ scalar: Yams.Node.Scalar, _ offset: Int) -> SpecNode.Kind {
         switch node.tag {
         case Tag(.null): return .null
         case Tag(.bool): return node.bool.map(SpecNode.Kind.bool) ?? .string(scalar.string)
         case Tag(.int):
-            if let value = node.int { return .int(value) }
-            guard let value = Double(scalar.string.filter { $0 != "_" }), value.isFinite else {
+            let digits = scalar.string.filter { $0 != "_" }
+            let number = digits.contains(":") ? Self.sexagesimal(digits) : (exact: node.int, approximate: nil)
+            if let exact = number.exact { return .int(exact) }
+            guard let value = number.approximate ?? Double(digits), value.isFinite else {
                 return .string(scalar.string)
             }
             warnings.append(

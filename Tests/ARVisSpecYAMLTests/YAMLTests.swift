@@ -32,6 +32,32 @@ struct YAMLTests {
             ).diagnostics.isEmpty)
     }
 
+    /// YAML 1.1 base-60 integers read as Yams reads them (`190:20:30` is 685 230); one past 64 bits
+    /// is the nearest float, with the warning other large integers get.
+    @Test func baseSixtyIntegersReadAndOneTooLargeIsFlagged() throws {
+        func table(_ values: String) -> String {
+            "table:\n  configuration:\n    tableData:\n      data:\n        a: [\(values)]\n"
+        }
+        func json(_ values: String) -> Data {
+            Data(#"{"table": {"configuration": {"tableData": {"data": {"a": [\#(values)]}}}}}"#.utf8)
+        }
+        let exact = YAMLSpecReader.read(yaml: Data(table("1:30, -1:30:00, 190:20:30, +1_0:00, 1:0:0:0").utf8))
+        #expect(exact.diagnostics.isEmpty)
+        #expect(exact.document == SpecReader.read(json: json("90, -5400, 685230, 600, 216000")).document)
+        let large = YAMLSpecReader.read(yaml: Data(table("2002020020202002:0:0:0:0").utf8))
+        #expect(large.diagnostics.map(\.code) == [.inexactNumber])
+        #expect(large.document == SpecReader.read(json: json("2.594617946181795e+22")).document)
+    }
+
+    /// Found by fuzzing (docs/fuzzing.md): Yams's own reading of a base-60 integer past 64 bits
+    /// trapped on the overflow.
+    @Test func aBaseSixtyIntegerPastSixtyFourBitsDoesNotTrap() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Findings/yaml-base-sixty-overflow.yaml")
+        let result = YAMLSpecReader.read(yaml: try Data(contentsOf: finding))
+        #expect(result.diagnostics.map(\.code).contains(.inexactNumber))
+    }
+
     @Test(arguments: Corpus.files + Corpus.examples.filter { $0.pathExtension == "json" })
     func jsonToYAMLAndBackIsLossless(_ file: URL) throws {
         let document = try SpecReader.decode(try Data(contentsOf: file))
