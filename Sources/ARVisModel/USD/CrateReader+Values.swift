@@ -31,8 +31,9 @@ extension CrateReader {
         }
     }
 
-    /// Decodes one ValueRep. Its errors name no location but a byte offset, where they have one: the
-    /// caller, which knows the field, names it (so no location is built for the fields that read).
+    /// Decodes one ValueRep. Its errors are located only by a byte offset, where one applies; the
+    /// caller, which knows the spec and the field, locates the others, so values that read build no
+    /// location.
     func value(_ rep: UInt64, depth: Int) throws(ModelError) -> USDValue {
         guard depth < 64 else { throw ModelError(.invalid, "values nest more than 64 deep") }
         let type = Int((rep >> 48) & 0xFF)
