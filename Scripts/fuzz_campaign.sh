@@ -11,7 +11,8 @@
 #   Scripts/fuzz_campaign.sh --replay [TARGET...]
 #       Runs every committed corpus file once, no mutation (CI): a fixed finding stays fixed.
 #   Scripts/fuzz_campaign.sh --merge [TARGET...]
-#       Only minimizes the committed corpora again (as after a campaign), with no new mutation.
+#       Only minimizes the committed corpora again (as after a campaign), with what the last campaign
+#       found (Fuzz/.work/corpus/TARGET, when it is there), and no new mutation.
 #   Scripts/fuzz_campaign.sh --build
 #       Only builds the targets (release, -sanitize=fuzzer,address).
 set -euo pipefail
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
   --replay) mode=replay; shift ;;
   --merge) mode=merge; shift ;;
   --build) mode=build; shift ;;
-  -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
   Fuzz*) targets+=("$1"); shift ;;
   *) echo "fuzz_campaign: unknown argument $1 (targets: ${all[*]})" >&2; exit 2 ;;
   esac
@@ -73,22 +74,23 @@ bin=$(cd "$fuzz" && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xs
 [ "$mode" = build ] && exit 0
 
 # Merges a target's committed corpus and the given directories into the smallest set of inputs with
-# the same coverage, and commits it to Fuzz/Corpus/TARGET. All the corpora stay under 5 MB: each keeps
-# inputs of at most 4 KB, then 2, 1 or 0.5 KB while it is over 320 KB (larger inputs are seeds, made
-# again by fuzz_seeds.py). A finding's input (finding-NAME, the regression test's file) stays whatever
-# its size or coverage.
+# the same coverage (libFuzzer's -merge=1, which prefers the smaller input for each feature), and
+# commits it to Fuzz/Corpus/TARGET. All the corpora stay under 5 MB: over 320 KB, a target keeps its
+# smallest inputs up to 320 KB (the larger ones are mostly seeds, made again by fuzz_seeds.py). A
+# finding's input (finding-NAME, the regression test's file) stays whatever its size or coverage.
 merge_corpus() {
-  local target=$1 corpus=$fuzz/Corpus/$1 log=$fuzz/.work/$1.log.merge cap
+  local target=$1 corpus=$fuzz/Corpus/$1 log=$fuzz/.work/$1.log.merge total=0 size file
   shift
-  for cap in 4096 2048 1024 512; do
-    rm -rf "$corpus.merged" "$corpus.small" && mkdir -p "$corpus.merged" "$corpus.small"
-    for from in "$corpus" "$@"; do  # files are named by their SHA-1: one of each is enough
-      find "$from" -type f -size -$((cap + 1))c ! -name 'finding-*' -exec cp -f -t "$corpus.small" {} + 2>/dev/null || true
-    done
-    "$bin/$target" -merge=1 -max_len="$(longest "$target")" "$corpus.merged" "$corpus.small" > "$log" 2>&1 || true
-    rm -rf "$corpus.small"
-    [ "$(du -sb "$corpus.merged" | cut -f1)" -gt $((320 * 1024)) ] || break
+  rm -rf "$corpus.merged" "$corpus.all" && mkdir -p "$corpus.merged" "$corpus.all"
+  for from in "$corpus" "$@"; do  # files are named by their SHA-1: one of each is enough
+    find "$from" -type f ! -name 'finding-*' -exec cp -f -t "$corpus.all" {} + 2>/dev/null || true
   done
+  "$bin/$target" -merge=1 -max_len="$(longest "$target")" "$corpus.merged" "$corpus.all" > "$log" 2>&1 || true
+  rm -rf "$corpus.all"
+  while read -r size file; do
+    total=$((total + size))
+    [ "$total" -le $((320 * 1024)) ] || rm -f "$file"
+  done < <(find "$corpus.merged" -type f -printf '%s %p\n' | sort -n)
   find "$corpus" -maxdepth 1 -type f -name 'finding-*' -exec cp -f -t "$corpus.merged" {} + 2>/dev/null || true
   if [ -n "$(ls -A "$corpus.merged")" ]; then rm -rf "$corpus" && mv "$corpus.merged" "$corpus"; else rm -rf "$corpus.merged"; fi
 }
@@ -97,7 +99,7 @@ if [ "$mode" = merge ]; then
   mkdir -p "$fuzz/.work"
   for target in "${targets[@]}"; do
     before=$(du -sb "$fuzz/Corpus/$target" | cut -f1)
-    merge_corpus "$target"
+    if [ -d "$fuzz/.work/corpus/$target" ]; then merge_corpus "$target" "$fuzz/.work/corpus/$target"; else merge_corpus "$target"; fi
     echo "$target: $before -> $(du -sb "$fuzz/Corpus/$target" | cut -f1) bytes, $(find "$fuzz/Corpus/$target" -type f | wc -l) files"
   done
   exit 0
