@@ -188,11 +188,12 @@ private struct NodeConverter {
                 let part = Double(component)
             else { return (nil, nil) }
             approximate = approximate * 60 + part
-            exact = exact.flatMap { value in
+            if let value = exact, let whole = Int(component) {
                 let (shifted, overflow) = value.multipliedReportingOverflow(by: 60)
-                guard !overflow, let part = Int(component) else { return nil }
-                let (sum, carry) = shifted.addingReportingOverflow(part)
-                return carry ? nil : sum
+                let (sum, carry) = shifted.addingReportingOverflow(whole)
+                exact = overflow || carry ? nil : sum
+            } else {
+                exact = nil
             }
         }
         return (exact.map { negative ? -$0 : $0 }, negative ? -approximate : approximate)
@@ -203,10 +204,12 @@ private struct NodeConverter {
         case Tag(.null): return .null
         case Tag(.bool): return node.bool.map(SpecNode.Kind.bool) ?? .string(scalar.string)
         case Tag(.int):
-            let digits = scalar.string.filter { $0 != "_" }
-            let number = digits.contains(":") ? Self.sexagesimal(digits) : (exact: node.int, approximate: nil)
+            let text = scalar.string
+            let number =
+                text.contains(":")
+                ? Self.sexagesimal(text.filter { $0 != "_" }) : (exact: node.int, approximate: nil)
             if let exact = number.exact { return .int(exact) }
-            guard let value = number.approximate ?? Double(digits), value.isFinite else {
+            guard let value = number.approximate ?? Double(text.filter { $0 != "_" }), value.isFinite else {
                 return .string(scalar.string)
             }
             warnings.append(
