@@ -126,12 +126,12 @@ struct AbuseTests: ServerTesting {
                 try await client.execute(uri: "/api/v1/projects/\(slug)/members/bruno", method: .delete, headers: owner)
                     .status == .noContent)
             for socket in [room, stream] {
-                let frame = try await socket.closeFrame(within: .seconds(10))
+                let frame = try await socket.closeFrame(within: .seconds(30))
                 #expect(frame?.closeCode == .unknown(4003) && frame?.reason?.contains("access revoked") == true)
             }
-            // Pushed, not found by the next session check (a minute later): a bound with room for a
-            // loaded CI machine that still tells the two apart.
-            #expect(ContinuousClock.now - removedAt < .seconds(10))
+            // Pushed, not found by the next session check (a minute later): half that minute leaves
+            // room for a loaded CI machine (it took 11 s there once) and still tells the two apart.
+            #expect(ContinuousClock.now - removedAt < .seconds(30))
 
             // Anyone may follow an unlisted project's spec, until it is made private.
             _ = try await client.execute(
@@ -144,12 +144,12 @@ struct AbuseTests: ServerTesting {
                 uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
                 body: try json(["visibility": "private"]))
             #expect(patched.status == .ok)
-            #expect(try await anonymous.closeFrame(within: .seconds(10))?.closeCode == .unknown(4003))
+            #expect(try await anonymous.closeFrame(within: .seconds(30))?.closeCode == .unknown(4003))
 
             #expect(
                 try await client.execute(uri: "/api/v1/sessions/current", method: .delete, headers: owner).status
                     == .noContent)
-            #expect(try await owners.closeFrame(within: .seconds(10))?.closeCode == .unknown(4003))
+            #expect(try await owners.closeFrame(within: .seconds(30))?.closeCode == .unknown(4003))
         }
     }
 
@@ -169,7 +169,7 @@ struct AbuseTests: ServerTesting {
                 body: try json(["role": "viewer"]))
             try? await room.send(
                 #"{"type": "plant", "species": "Quercus suber", "position": {"x": 0, "z": 0}, "clientId": "b-1"}"#)
-            #expect(try await room.closeFrame(within: .seconds(10))?.closeCode == .unknown(4003))
+            #expect(try await room.closeFrame(within: .seconds(30))?.closeCode == .unknown(4003))
             let trees = try await client.execute(uri: "/api/v1/projects/\(slug)/trees", method: .get, headers: owner)
             #expect(try self.trees(trees).isEmpty, "a demoted editor planted")
         }
