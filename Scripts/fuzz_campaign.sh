@@ -121,13 +121,22 @@ if [ "$mode" = replay ]; then
   exit $failed
 fi
 
-for target in "${targets[@]}"; do  # seeds are made again when a target has none yet (a new target)
-  [ -d "$fuzz/.work/seeds/$target" ] || { python3 "$root/Scripts/fuzz_seeds.py" "$fuzz/.work/seeds"; break; }
+# Seeds are made again when a target has none yet (a new target, a new checkout). The model seeds
+# and the spec dictionary come from a release `arvis` (`arvis scene`, `arvis schema`).
+for target in "${targets[@]}"; do
+  [ -d "$fuzz/.work/seeds/$target" ] && continue
+  [ -x "$root/.build/release/arvis" ] || (cd "$root" && swift build -c release --product arvis)
+  python3 "$root/Scripts/fuzz_seeds.py" "$fuzz/.work/seeds"
+  break
 done
 for target in "${targets[@]}"; do
   work=$fuzz/.work/corpus/$target findings=$fuzz/findings/$target corpus=$fuzz/Corpus/$target
   mkdir -p "$work" "$findings" "$corpus" "$fuzz/.work/seeds/$target"
   dict=$(dictionary "$target")
+  if [ -n "$dict" ] && [ ! -s "$dict" ]; then
+    echo "fuzz_campaign: $target's dictionary $dict is missing (Scripts/fuzz_seeds.py writes it)" >&2
+    exit 1
+  fi
   log=$fuzz/.work/$target.log
   echo "fuzz_campaign: $target to $runs executions or $seconds s"
   "$bin/$target" -runs="$runs" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=1024 \
