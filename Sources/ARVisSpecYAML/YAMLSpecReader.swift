@@ -174,61 +174,37 @@ private struct NodeConverter {
         return UInt32(String(decoding: digits, as: UTF8.self), radix: 16) == 0xFEFF
     }
 
-    /// A YAML 1.1 base-60 integer, given without underscores (`1:30:00` is 5 400): exact when it fits
-    /// 64 bits, and as the nearest float; both `nil` for text that is not one. Yams's own reading of
-    /// one traps when it overflows (found by fuzzing, docs/fuzzing.md).
-    static func sexagesimal(_ digits: String) -> (exact: Int?, approximate: Double?) {
-        var rest = Substring(digits)
-        let negative = rest.first == "-"
-        if negative || rest.first == "+" { rest = rest.dropFirst() }
-        var exact: Int? = 0
-        var approximate = 0.0
-        for component in rest.split(separator: ":", omittingEmptySubsequences: false) {
-            guard !component.isEmpty, component.utf8.allSatisfy({ (48...57).contains($0) }),
-                let part = Double(component)
-            else { return (nil, nil) }
-            approximate = approximate * 60 + part
-            if let value = exact, let whole = Int(component) {
-                let (shifted, overflow) = value.multipliedReportingOverflow(by: 60)
-                let (sum, carry) = shifted.addingReportingOverflow(whole)
-                exact = overflow || carry ? nil : sum
-            } else {
-                exact = nil
-            }
-        }
-        return (exact.map { negative ? -$0 : $0 }, negative ? -approximate : approximate)
-    }
-
     private mutating func scalarKind(_ node: Yams.Node, _ scalar: Yams.Node.Scalar, _ offset: Int) -> SpecNode.Kind {
         switch node.tag {
         case Tag(.null): return .null
         case Tag(.bool): return node.bool.map(SpecNode.Kind.bool) ?? .string(scalar.string)
         case Tag(.int):
-            let text = scalar.string
-            let number =
-                text.contains(":")
-                ? Self.sexagesimal(text.filter { $0 != "_" }) : (exact: node.int, approximate: nil)
+            guard let number = YAMLInteger.read(scalar.string) else { return .string(scalar.string) }
             if let exact = number.exact { return .int(exact) }
-            guard let value = number.approximate ?? Double(text.filter { $0 != "_" }), value.isFinite else {
-                return .string(scalar.string)
-            }
+            guard number.approximate.isFinite else { return outOfRange(scalar.string, at: offset) }
             warnings.append(
                 PendingDiagnostic(
                     .warning, .inexactNumber, offset: offset, path: "",
-                    message: "the integer \(scalar.string) does not fit 64 bits and is read as \(value)",
+                    message: "the integer \(scalar.string) does not fit 64 bits and is read as \(number.approximate)",
                     hint: "write it as a string to keep every digit"))
-            return .double(value)
+            return .double(number.approximate)
         case Tag(.float):
-            guard let value = node.float else { return .string(scalar.string) }
-            guard value.isFinite else {
-                failure = PendingDiagnostic(
-                    .error, .numberOutOfRange, offset: offset, path: "",
-                    message: "the number \(scalar.string) is not finite",
-                    hint: "numbers must be finite and fit a 64-bit float")
-                return .null
+            // Yams reads no quoted scalar as a number, but an explicit tag makes one a float
+            // (`!!float "1.5"` is 1.5, as in other YAML readers).
+            guard let value = Double.construct(from: Yams.Node.Scalar(scalar.string, scalar.tag, .plain)) else {
+                return .string(scalar.string)
             }
+            guard value.isFinite else { return outOfRange(scalar.string, at: offset) }
             return .double(value)
         default: return .string(scalar.string)
         }
+    }
+
+    /// Fails on a number no 64-bit float holds (`.inf`, an integer of 400 digits).
+    private mutating func outOfRange(_ number: String, at offset: Int) -> SpecNode.Kind {
+        failure = PendingDiagnostic(
+            .error, .numberOutOfRange, offset: offset, path: "", message: "the number \(number) is out of range",
+            hint: "numbers must be finite and fit a 64-bit float (about ±1.8e308)")
+        return .null
     }
 }

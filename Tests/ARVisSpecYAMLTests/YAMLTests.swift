@@ -35,18 +35,42 @@ struct YAMLTests {
     /// YAML 1.1 base-60 integers read as Yams reads them (`190:20:30` is 685 230); one past 64 bits
     /// is the nearest float, with the warning other large integers get.
     @Test func baseSixtyIntegersReadAndOneTooLargeIsFlagged() throws {
-        func table(_ values: String) -> String {
-            "table:\n  configuration:\n    tableData:\n      data:\n        a: [\(values)]\n"
-        }
-        func json(_ values: String) -> Data {
-            Data(#"{"table": {"configuration": {"tableData": {"data": {"a": [\#(values)]}}}}}"#.utf8)
-        }
-        let exact = YAMLSpecReader.read(yaml: Data(table("1:30, -1:30:00, 190:20:30, +1_0:00, 1:0:0:0").utf8))
+        let exact = YAMLSpecReader.read(yaml: tableYAML("1:30, -1:30:00, 190:20:30, +1_0:00, 1:0:0:0"))
         #expect(exact.diagnostics.isEmpty)
-        #expect(exact.document == SpecReader.read(json: json("90, -5400, 685230, 600, 216000")).document)
-        let large = YAMLSpecReader.read(yaml: Data(table("2002020020202002:0:0:0:0").utf8))
+        #expect(exact.document == SpecReader.read(json: tableJSON("90, -5400, 685230, 600, 216000")).document)
+        let large = YAMLSpecReader.read(yaml: tableYAML("2002020020202002:0:0:0:0"))
         #expect(large.diagnostics.map(\.code) == [.inexactNumber])
-        #expect(large.document == SpecReader.read(json: json("2.594617946181795e+22")).document)
+        #expect(large.document == SpecReader.read(json: tableJSON("2.594617946181795e+22")).document)
+    }
+
+    /// Every integer form Yams's resolver tags reads as YAML 1.1 says, the 64-bit extremes exactly;
+    /// an explicit tag makes a quoted scalar a number (`!!int "12"`, `!!float "1.5"`), as in other
+    /// YAML readers, and a tagged text that is no integer stays text.
+    @Test func integerFormsAndTaggedQuotedNumbersRead() throws {
+        let forms = YAMLSpecReader.read(
+            yaml: tableYAML(
+                #"0x1F, -0o17, 017, 0b1_01, -0, 1_000, -9223372036854775808, 9223372036854775807, !!int "12", "#
+                    + #"!!int '-0x10', !!float "1.5", !!float '-2'"#))
+        #expect(forms.diagnostics.isEmpty)
+        #expect(
+            forms.document
+                == SpecReader.read(
+                    json: tableJSON(
+                        "31, -15, 15, 5, 0, 1000, -9223372036854775808, 9223372036854775807, 12, -16, 1.5, -2.0")
+                ).document)
+        let texts = YAMLSpecReader.read(yaml: tableYAML(#"!!int 1e3, !!int "1.5", !!int 0x, !!int "09", !!int "+""#))
+        #expect(texts.document == SpecReader.read(json: tableJSON(#""1e3", "1.5", "0x", "09", "+""#)).document)
+    }
+
+    /// Past 64 bits, a hexadecimal integer is the nearest float, with a warning; past any float, an
+    /// integer is refused, as in JSON.
+    @Test func integersPastSixtyFourBitsAndPastAnyFloat() throws {
+        let hex = YAMLSpecReader.read(yaml: tableYAML("0x1_0000_0000_0000_0000"))
+        #expect(hex.diagnostics.map(\.code) == [.inexactNumber])
+        #expect(hex.document == SpecReader.read(json: tableJSON("18446744073709551616")).document)
+        let huge = String(repeating: "9", count: 400)
+        #expect(YAMLSpecReader.read(yaml: tableYAML(huge)).diagnostics.map(\.code) == [.numberOutOfRange])
+        #expect(SpecReader.read(json: tableJSON(huge)).diagnostics.map(\.code) == [.numberOutOfRange])
     }
 
     /// Found by fuzzing (docs/fuzzing.md): Yams's own reading of a base-60 integer past 64 bits
@@ -88,4 +112,14 @@ struct YAMLTests {
         #expect(YAMLSpecReader.read(yaml: Data("vStack: [".utf8)).diagnostics.first?.code == .syntax)
         #expect(YAMLSpecReader.read(yaml: Data([0x61, 0x3A, 0x20, 0xFF])).diagnostics.first?.code == .encoding)
     }
+}
+
+/// A table spec whose one data column holds `values`, in YAML.
+private func tableYAML(_ values: String) -> Data {
+    Data("table:\n  configuration:\n    tableData:\n      data:\n        a: [\(values)]\n".utf8)
+}
+
+/// The same table spec, in JSON.
+private func tableJSON(_ values: String) -> Data {
+    Data(#"{"table": {"configuration": {"tableData": {"data": {"a": [\#(values)]}}}}}"#.utf8)
 }

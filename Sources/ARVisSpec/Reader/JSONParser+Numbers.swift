@@ -1,3 +1,5 @@
+import ARVisSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -74,8 +76,7 @@ extension JSONParser {
 
         func integer(negative: Bool) -> Int? {
             guard exponent == 0 else { return nil }
-            if negative { return mantissa <= UInt64(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- mantissa) : nil }
-            return mantissa <= UInt64(Int.max) ? Int(mantissa) : nil
+            return Int(magnitude: mantissa, negative: negative)
         }
     }
 
