@@ -76,9 +76,11 @@ enum YAMLInteger {
             magnitude = overflow || carry ? nil : sum
         }
 
-        /// The integer, negated or not: exact when it fits `Int` (`-9223372036854775808` does).
+        /// The integer, negated or not: exact when it fits `Int` (`-9223372036854775808` does); as a
+        /// float, the nearest one while the magnitude fits 64 bits unsigned.
         func value(negative: Bool) -> (exact: Int?, approximate: Double) {
-            (magnitude.flatMap { Int(magnitude: $0, negative: negative) }, negative ? -approximate : approximate)
+            let float = magnitude.map { Double($0) } ?? approximate
+            return (magnitude.flatMap { Int(magnitude: $0, negative: negative) }, negative ? -float : float)
         }
 
         /// The value of an ASCII digit, `0`–`9`, `a`–`f` or `A`–`F`.

@@ -62,12 +62,17 @@ struct YAMLTests {
         #expect(texts.document == SpecReader.read(json: tableJSON(#""1e3", "1.5", "0x", "09", "+""#)).document)
     }
 
-    /// Past 64 bits, a hexadecimal integer is the nearest float, with a warning; past any float, an
-    /// integer is refused, as in JSON.
+    /// Past 64 bits, an integer is the nearest float, with a warning, whatever its radix; past any
+    /// float, it is refused, as in JSON.
     @Test func integersPastSixtyFourBitsAndPastAnyFloat() throws {
         let hex = YAMLSpecReader.read(yaml: tableYAML("0x1_0000_0000_0000_0000"))
         #expect(hex.diagnostics.map(\.code) == [.inexactNumber])
         #expect(hex.document == SpecReader.read(json: tableJSON("18446744073709551616")).document)
+        let unsigned = YAMLSpecReader.read(yaml: tableYAML("9223372036854775809, 0o1777777777777777777777"))
+        #expect(unsigned.diagnostics.map(\.code) == [.inexactNumber, .inexactNumber])
+        #expect(
+            unsigned.document
+                == SpecReader.read(json: tableJSON("9223372036854775809, 18446744073709551615")).document)
         let huge = String(repeating: "9", count: 400)
         #expect(YAMLSpecReader.read(yaml: tableYAML(huge)).diagnostics.map(\.code) == [.numberOutOfRange])
         #expect(SpecReader.read(json: tableJSON(huge)).diagnostics.map(\.code) == [.numberOutOfRange])
