@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "ARVisSupport", swiftSettings: settings),
         .target(name: "ARVisSpec", dependencies: ["ARVisSupport"], swiftSettings: settings),
         .target(
-            name: "ARVisSpecYAML", dependencies: ["ARVisSpec", .product(name: "Yams", package: "Yams")],
+            name: "ARVisSpecYAML",
+            dependencies: ["ARVisSupport", "ARVisSpec", .product(name: "Yams", package: "Yams")],
             swiftSettings: settings),
         .target(name: "ARVisGraphics", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: settings),
         .target(name: "ARVisSpatial", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: settings),

@@ -7,9 +7,10 @@ import ARVisSupport
 /// (found by fuzzing, docs/fuzzing.md), and Yams reads no quoted scalar, though an explicit tag makes
 /// one an integer (`!!int "12"` is 12, as in other YAML readers).
 enum YAMLInteger {
-    /// The integer `text` spells: exact when it fits 64 bits, and always as a float (the nearest one
-    /// for decimal and hexadecimal digits, within a rounding or two for the others); `nil` when
-    /// `text` is no integer.
+    /// The integer `text` spells: exact when it fits 64 bits, and always as a float: the nearest one
+    /// below 2⁶⁴ and for decimal and hexadecimal digits; past 2⁶⁴, octal, binary and base-60 digits
+    /// are summed in floats, within a few units of the last place of the nearest. `nil` when `text`
+    /// is no integer.
     static func read(_ text: String) -> (exact: Int?, approximate: Double)? {
         let bytes = Array(text.utf8.lazy.filter { $0 != UInt8(ascii: "_") })
         var rest = bytes[...]
