@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOWebSocket
+import Synchronization
 import Testing
 import WSCore
 
@@ -230,6 +231,34 @@ struct AbuseTests: ServerTesting {
         gate.signal()
         try await first.value
         try await other
+    }
+
+    /// More pools than cores, each with CPU-bound work (it spins until all have started): every
+    /// piece starts at once, on a thread of its own. On the threads Swift's tasks share (one per
+    /// core) only as many as there are cores would start, the rest (and every task) a second or more
+    /// later, when libdispatch adds a thread: CI saw `/health` wait 210 ms behind a spec check and a
+    /// spec snapshot.
+    @Test func busyWorkOfManyPoolsStartsAtOnceBesideTheTasks() async throws {
+        let count = ProcessInfo.processInfo.activeProcessorCount + 2
+        let pools = (0..<count).map { WorkPool("pool \($0)", limits: .init(running: 1, perClient: 1, waiting: 1)) }
+        final class Started: Sendable {
+            let count = Mutex(0)
+        }
+        let started = Started()
+        let sawAll = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for pool in pools {
+                group.addTask {
+                    try await pool.run(client: nil) {
+                        started.count.withLock { $0 += 1 }
+                        let deadline = Date().addingTimeInterval(1)
+                        while started.count.withLock({ $0 }) < count, Date() < deadline {}
+                        return started.count.withLock { $0 } == count
+                    }
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(sawAll == Array(repeating: true, count: count))
     }
 
     @Test func signUpsAreLimitedPerAddress() async throws {

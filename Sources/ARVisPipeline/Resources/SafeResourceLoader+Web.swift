@@ -80,7 +80,8 @@ enum HostResolver {
         let answer = OneShot<[IPAddress]?>()
         let result = await withCheckedContinuation { continuation in
             answer.wait(continuation, default: nil, deadline: deadline)
-            DispatchQueue.global().async { answer.resume(resolve(host)) }
+            // getaddrinfo blocks: on a thread of its own, not one that tasks need.
+            OwnThread.start("host lookup") { answer.resume(resolve(host)) }
         }
         guard let result else { throw PipelineError(.timedOut, "resolving \(host) timed out", location: reference) }
         guard !result.isEmpty else { throw PipelineError(.network, "no such host \(host)", location: reference) }

@@ -245,13 +245,6 @@ final class AssetLibrary: Service, Sendable {
         }
     }
 
-    /// The CPU-heavy work, on a thread of its own so the server's tasks keep answering.
-    private static func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async { continuation.resume(returning: work()) }
-        }
-    }
-
     /// Reads the upload, writes what is missing of its thumbnails and conversion, returns the summary JSON.
     private func make(_ asset: Asset, stop: StopFlag) async throws -> String {
         guard let format = ModelFormat(rawValue: asset.format) else {
@@ -265,7 +258,10 @@ final class AssetLibrary: Service, Sendable {
             thumbnails: try await Self.thumbnailSizes.asyncFilter {
                 try await self.blobs.size(of: Self.thumbnailKey(hash, size: $0)) == nil
             })
-        let made = try await Self.offThread { Result { try Self.render(wanted, from: bytes, stop: stop) } }.get()
+        // CPU-heavy: on a thread of its own, so the server's tasks keep answering.
+        let made = try await OwnThread.run("asset work") {
+            Result { try Self.render(wanted, from: bytes, stop: stop) }
+        }.get()
         try stop.check()
         if let conversion = made.conversion {
             try await blobs.write(

@@ -384,8 +384,8 @@ final class SpecSnapshots: Sendable {
     /// A version read for the live streams.
     struct Snapshot: Sendable {
         var version: SpecVersion
-        /// The spec as the messages carry it: the spec writer's canonical JSON, read once per version.
-        var spec: JSONValue
+        /// The spec as the messages carry it: the spec writer's canonical JSON, made once per version.
+        var json: String
         var digest: WidgetDigest
         /// About the memory it holds: its JSON, and the document its digest keeps (about twice the JSON).
         var weight: Int
@@ -428,7 +428,7 @@ final class SpecSnapshots: Sendable {
             return ByteBuffer(
                 string: LiveMessages.spec(
                     name: key.name, version: current.version, changed: changed,
-                    redrawn: current.digest.redrawn(since: previous?.digest), removed: removed, spec: current.spec))
+                    redrawn: current.digest.redrawn(since: previous?.digest), removed: removed, json: current.json))
         }
         return .ordered(stream: "spec", cursor: Int64(new), text: text)
     }
@@ -454,7 +454,7 @@ final class SpecSnapshots: Sendable {
             bare.body = nil
             let json = SpecWriter.compactJSON(document)
             return Snapshot(
-                version: bare, spec: LiveMessages.value(of: json), digest: WidgetDigest(document),
+                version: bare, json: json, digest: WidgetDigest(document),
                 weight: json.utf8.count * 3)
         }
         let size = snapshot.weight

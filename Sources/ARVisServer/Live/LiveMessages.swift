@@ -28,8 +28,10 @@ import Foundation
 /// - `{"type":"refused","clientId","code","message"}` — a change the server would not make (a tree too
 ///   close to another, a tap on a frame it no longer holds), sent to its sender only.
 enum LiveMessages {
+    /// A spec version, with `json` (the spec writer's canonical JSON of it) as its `spec`, as it is:
+    /// a large spec is not read and written again for every version sent.
     static func spec(
-        name: String, version: SpecVersion, changed: [String], redrawn: [String], removed: [String], spec: JSONValue
+        name: String, version: SpecVersion, changed: [String], redrawn: [String], removed: [String], json: String
     ) -> String {
         struct Spec: Encodable {
             var type = "spec"
@@ -39,12 +41,12 @@ enum LiveMessages {
             var changed: [String]
             var redrawn: [String]
             var removed: [String]
-            var spec: JSONValue
         }
-        return text(
+        let envelope = text(
             Spec(
                 name: name, version: version.version, etag: version.etag, changed: changed, redrawn: redrawn,
-                removed: removed, spec: spec))
+                removed: removed))
+        return #"{"spec":"# + json + "," + envelope.dropFirst()
     }
 
     static func deleted(name: String) -> String {

@@ -1,4 +1,4 @@
-import Dispatch
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import Synchronization
@@ -39,15 +39,13 @@ final class WorkPool: Sendable {
     let name: String
     let limits: Limits
     private let state = Mutex(State())
-    private let queue: DispatchQueue
 
     init(_ name: String, limits: Limits) {
         self.name = name
         self.limits = limits
-        queue = DispatchQueue(label: "arvis.\(name)", attributes: .concurrent)
     }
 
-    /// Runs `work` on the pool's threads for `client` (an address; `nil` counts as one client)
+    /// Runs `work` on a thread of its own (an ``OwnThread``) for `client` (an address; `nil` counts as one client)
     /// and returns its result.
     /// - Throws: ``APIError`` `429` when the client or the pool has too much waiting; what `work` throws.
     func run<T: Sendable>(client: String?, _ work: @escaping @Sendable () throws -> T) async throws -> T {
@@ -56,9 +54,7 @@ final class WorkPool: Sendable {
         defer { release(client) }
         await takeTurn()
         defer { endTurn() }
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result(catching: work)) }
-        }
+        return try await OwnThread.run(name) { Result(catching: work) }.get()
     }
 
     /// Counts the client's request in, or refuses it.
