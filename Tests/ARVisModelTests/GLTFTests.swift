@@ -124,6 +124,21 @@ struct GLTFTests {
         #expect(again == model)
     }
 
+    /// Found by fuzzing: a glTF whose index accessor holds 2 indices (less than a triangle) in
+    /// each of its 7 meshes. The fuzz target read it with `GLTFReader` itself, which keeps such
+    /// meshes, while the writer leaves them out; `ModelFile.read`, the only way ARVis reads a file,
+    /// leaves them out too, so the round trip holds.
+    @Test func aGLTFWhoseMeshesDrawNoTriangleReadsAndWritesBackTheSame() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Findings/gltf-meshes-without-triangles.gltf")
+        var warnings: [String] = []
+        let model = try ModelFile.read([UInt8](try Data(contentsOf: finding)), fileName: "f.gltf", warnings: &warnings)
+        #expect(model.meshes.isEmpty && model.nodes.count == 7)
+        #expect(warnings.contains("7 of the meshes draw no triangle and are left out"))
+        let again = try ModelFile.read(try ModelFile.write(model, as: .glb), fileName: "again.glb")
+        #expect(again == model)
+    }
+
     @Test func theWriterLeavesOutMeshesThatDrawNothingAndRenumbersTheRest() throws {
         let triangle = Mesh(name: "drawn", positions: [.zero, SIMD3(1, 0, 0), SIMD3(0, 1, 0)], indices: [0, 1, 2])
         let points = Mesh(name: "points", positions: [.zero], indices: [])

@@ -1,8 +1,7 @@
-// The glTF JSON reader (buffers and images as data: URIs): a model within the limits or an error; it writes as GLB and reads back the same.
+// The glTF JSON reader (buffers and images as data: URIs), through ModelFile as every caller reads it: a model within the limits or an error; it writes as GLB and reads back the same.
+import ARVisModel
 import FuzzDriver
 import FuzzModelChecks
-
-@testable import ARVisModel
 
 @_cdecl("FuzzGLTF_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
@@ -10,8 +9,10 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
 }
 
 func test(_ bytes: [UInt8]) {
-    var reader = GLTFReader(external: nil, limits: limits)
-    guard let model = try? reader.readJSON(bytes) else { return }
+    var warnings: [String] = []
+    guard let model = try? ModelFile.read(bytes, fileName: "fuzz.gltf", limits: limits, warnings: &warnings) else {
+        return
+    }
     checkLimits(model)
     checkRoundTrip(model)
 }
