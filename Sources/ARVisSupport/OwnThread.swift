@@ -6,7 +6,7 @@ import Foundation
 /// same quality of service hands out those very threads: CPU-heavy or blocking work sent there (a
 /// render, a password hash, a host name lookup) keeps every task waiting until it ends. A thread of
 /// its own is scheduled by the system beside them instead, so tasks keep getting their turn.
-/// Starting one costs tens of microseconds, far less than the work worth moving.
+/// Starting one is cheap beside the work worth moving.
 public enum OwnThread {
     /// Runs `work` on a new thread named `name` (at most 15 bytes are shown on Linux) and returns
     /// its result once it ends; the calling task is suspended meanwhile.
