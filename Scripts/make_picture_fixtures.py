@@ -2,12 +2,14 @@
 """Writes the picture fixtures of Tests/ARVisGraphicsTests/Pictures.
 
 Each JPEG or PNG test picture comes with `<name>.expected.png`: its pixels as Pillow decodes them,
-written as plain 8-bit RGBA. The Swift tests decode both and compare. Needs Pillow and pypng.
+written as plain 8-bit RGBA. The Swift tests decode both and compare. Needs Pillow and pypng, and
+djpeg (Debian's libjpeg-turbo-progs) for the damaged JPEGs.
 
     python3 Scripts/make_picture_fixtures.py Tests/ARVisGraphicsTests/Pictures
 """
 import io
 import math
+import subprocess
 import sys
 from pathlib import Path
 
@@ -72,6 +74,48 @@ def jpegs(folder):
     save_expected(folder, "jpeg-orientation6", ImageOps.exif_transpose(Image.open(turned)))
 
 
+def scan_data(data):
+    """Where each scan's entropy-coded data starts: after its SOS segment."""
+    starts, at = [], data.find(b"\xff\xda")
+    while at >= 0:
+        starts.append(at + 2 + int.from_bytes(data[at + 2:at + 4], "big"))
+        at = data.find(b"\xff\xda", starts[-1])
+    return starts
+
+
+def save_as_libjpeg_decodes(folder, path):
+    """The expected pixels of a damaged JPEG: libjpeg-turbo's own djpeg, which reads the end of the
+    file as an end of image (Pillow gives no pixels at all for a cut progressive file)."""
+    decoded = folder / f"{path.stem}.ppm"
+    # djpeg ends with 2 when it warned (here, always: the data ends early).
+    result = subprocess.run(["djpeg", "-outfile", str(decoded), str(path)], capture_output=True, text=True)
+    if result.returncode not in (0, 2):
+        sys.exit(f"djpeg could not decode {path.name}: {result.stderr}")
+    save_expected(folder, path.stem, Image.open(decoded))
+    decoded.unlink()
+
+
+def damaged_jpegs(folder):
+    """Photos whose data ends early, as libjpeg shows them: the block being read when the data ran
+    out ends on zero bits, and every block after it, up to the next restart marker, is left as it
+    is (grey). No progressive file is cut: libjpeg smooths the blocks of an unfinished progressive
+    picture (jdcoefct.c, block smoothing), which ARVis does not."""
+    # Cut in the middle of the scan.
+    data = (folder / "jpeg-baseline-444.jpg").read_bytes()
+    start = scan_data(data)[0]
+    path = folder / "jpeg-baseline-444-cut.jpg"
+    path.write_bytes(data[:(start + data.index(b"\xff\xd9", start)) // 2])
+    save_as_libjpeg_decodes(folder, path)
+    # The first restart interval loses the second half of its data: its restart marker comes early,
+    # the rest of that interval is grey, and the interval after the marker decodes again.
+    data = (folder / "jpeg-restarts-420.jpg").read_bytes()
+    start = scan_data(data)[0]
+    marker = data.index(b"\xff\xd0", start)
+    path = folder / "jpeg-restarts-420-short-interval.jpg"
+    path.write_bytes(data[:(start + marker) // 2] + data[marker:])
+    save_as_libjpeg_decodes(folder, path)
+
+
 def pngs(folder):
     card = pattern()
     rgba = [[0] * (WIDTH * 4) for _ in range(HEIGHT)]
@@ -121,6 +165,7 @@ def main():
     folder = Path(sys.argv[1] if len(sys.argv) > 1 else "Tests/ARVisGraphicsTests/Pictures")
     folder.mkdir(parents=True, exist_ok=True)
     jpegs(folder)
+    damaged_jpegs(folder)
     pngs(folder)
 
 

@@ -44,13 +44,34 @@ struct PictureTests {
     }
 
     /// Baseline, progressive, subsampled, restart-interval, greyscale, CMYK and rotated JPEGs match
-    /// libjpeg's decoding (through Pillow, with its "fancy" chroma upsampling) up to rounding.
+    /// libjpeg's decoding (through Pillow, with its "fancy" chroma upsampling) up to rounding; so do
+    /// files whose data ends early, in the scan or in a restart interval (through djpeg): grey from
+    /// where the data ends to the next restart marker.
     @Test(arguments: names(".jpg"))
     func jpegMatchesLibjpeg(name: String) throws {
         let differences = try differences(name)
         let mean = Double(differences.reduce(0, +)) / Double(differences.count)
         #expect(mean < 0.25, "\(name): mean difference \(mean)")
         #expect(differences.max() ?? 0 <= 3, "\(name): largest difference \(differences.max() ?? -1)")
+    }
+
+    /// A block whose AC coefficients are all 0 is filled with one sample without the transform; that
+    /// sample is the transform's own, to the bit, for every DC a 12-bit quantiser can give. Any
+    /// nonzero AC coefficient takes the whole transform.
+    @Test func aFlatBlockIsTheTransformsOwnSample() {
+        for dc in stride(from: -32_768, through: 32_767, by: 7) {
+            var block = [Float](repeating: 0, count: 64)
+            block[0] = Float(dc)
+            let flat = InverseDCT.flatSample(of: block)
+            InverseDCT.transform(&block)
+            #expect(block.allSatisfy { $0.bitPattern == flat?.bitPattern }, "DC \(dc)")
+        }
+        for k in 1..<64 {
+            var block = [Float](repeating: 0, count: 64)
+            block[0] = 100
+            block[k] = -1
+            #expect(InverseDCT.flatSample(of: block) == nil, "AC \(k)")
+        }
     }
 
     /// Found by fuzzing (docs/fuzzing.md): a TEM marker, which has no length, before the frame. The

@@ -438,19 +438,29 @@ struct JPEGFrame {
                     for column in 0..<component.blocksPerLine {
                         let base = (row * component.storedPerLine + column) * 64
                         for k in 0..<64 { block[k] = Float(Int(coefficients[base + k]) * table[k]) }
+                        if let flat = InverseDCT.flatSample(of: block) {
+                            let value = sample(flat)
+                            for y in 0..<8 {
+                                let line = (row * 8 + y) * stride + column * 8
+                                for x in 0..<8 { plane[line + x] = value }
+                            }
+                            continue
+                        }
                         InverseDCT.transform(&block)
                         for y in 0..<8 {
                             let line = (row * 8 + y) * stride + column * 8
-                            for x in 0..<8 {
-                                plane[line + x] = UInt8(
-                                    clamping: Int(saturating: Double(block[y * 8 + x] + 128).rounded()))
-                            }
+                            for x in 0..<8 { plane[line + x] = sample(block[y * 8 + x]) }
                         }
                     }
                 }
             }
         }
         return plane
+    }
+
+    /// A sample centred on 0 as a byte, rounded and clamped.
+    @inline(__always) private static func sample(_ centred: Float) -> UInt8 {
+        UInt8(clamping: Int(saturating: Double(centred + 128).rounded()))
     }
 }
 
@@ -464,9 +474,24 @@ enum InverseDCT {
         return Float(scale / 2 * cos(Double(2 * x + 1) * Double(u) * .pi / 16))
     }
 
+    /// The one sample every position of a block holds when its 63 AC coefficients are 0 (flat areas
+    /// of photos, and the blocks of a scan that ended early), or `nil` when they are not all 0. It is
+    /// the value `transform` computes for such a block, to the bit: the DC term scaled by C(0)/2
+    /// across and down, every other term an added zero.
+    static func flatSample(of block: [Float]) -> Float? {
+        for k in 1..<64 where block[k] != 0 { return nil }
+        return cosines[0] * (block[0] * cosines[0])
+    }
+
     /// Replaces 64 dequantised coefficients (natural order) with the samples they encode, centred on 0.
     static func transform(_ block: inout [Float]) {
-        var rows = [Float](repeating: 0, count: 64)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 64) { rows in
+            transform(&block, rows: rows)
+        }
+    }
+
+    /// `transform`, its row pass written into `rows` (64 values), so no block allocates.
+    private static func transform(_ block: inout [Float], rows: UnsafeMutableBufferPointer<Float>) {
         for v in 0..<8 {
             let row = v * 8
             if (1..<8).allSatisfy({ block[row + $0] == 0 }) {

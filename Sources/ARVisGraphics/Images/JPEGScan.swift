@@ -49,13 +49,19 @@ struct JPEGHuffman {
 }
 
 /// Entropy-coded data read most-significant bit first, with stuffed zero bytes removed. At a marker
-/// (or the end of the file) it reads zeros, so damaged data decodes to flat blocks instead of failing.
+/// (or the end of the file) it reads zeros, and once a read has needed them it is `exhausted`, as
+/// libjpeg's reader is ("insufficient data"): the block being read ends on zeros, and the scan leaves
+/// the blocks after it as they are, so a damaged or cut-off photo shows grey where its data ends.
 struct JPEGBits {
     private let bytes: [UInt8]
     private(set) var position: Int
     private var buffer: UInt64 = 0
     private var count = 0
     private var atMarker = false
+    /// How many of the buffered bits are zeros added past the data.
+    private var padding = 0
+    /// Whether a read has taken bits past the data, since the start or the last restart marker.
+    private(set) var exhausted = false
 
     init(_ bytes: [UInt8], position: Int) {
         self.bytes = bytes
@@ -80,6 +86,7 @@ struct JPEGBits {
             } else {
                 atMarker = true
             }
+            if atMarker { padding += 8 }
             buffer |= UInt64(byte) << UInt64(56 - count)
             count += 8
         }
@@ -93,6 +100,10 @@ struct JPEGBits {
     @inline(__always) mutating func skip(_ n: Int) {
         buffer <<= UInt64(n)
         count -= n
+        if count < padding {
+            exhausted = true
+            padding = count
+        }
     }
 
     @inline(__always) mutating func bit() -> Int {
@@ -117,14 +128,17 @@ struct JPEGBits {
         return value < 1 << (n - 1) ? value - (1 << n) + 1 : value
     }
 
-    /// Drops the buffered bits and moves past the next restart marker.
+    /// Drops the buffered bits and moves past the next restart marker; reading starts afresh there.
+    /// When another marker (or the end) comes first, an exhausted reader stays exhausted, as libjpeg's.
     mutating func restart() {
         buffer = 0
         count = 0
+        padding = 0
         atMarker = false
         while position + 1 < bytes.count {
             if bytes[position] == 0xFF, (0xD0...0xD7).contains(bytes[position + 1]) {
                 position += 2
+                exhausted = false
                 return
             }
             if bytes[position] == 0xFF, bytes[position + 1] != 0, bytes[position + 1] != 0xFF { return }
@@ -172,6 +186,11 @@ struct JPEGScan {
                 reader.restart()
                 endOfBandRun = 0
                 for member in members { frame.components[member.component].prediction = 0 }
+            }
+            // Past the data, the blocks up to the next restart marker stay as they are.
+            guard !reader.exhausted else {
+                if restartInterval == 0 { break }
+                continue
             }
             let row = unit / unitsPerLine
             let column = unit % unitsPerLine
