@@ -7,7 +7,7 @@
 #       (Scripts/fuzz_seeds.py) and its dictionary; -timeout=5, -rss_limit_mb=1024, leaks detected.
 #       Findings go to Fuzz/findings/TARGET/; the corpus is merged back, minimized, into
 #       Fuzz/Corpus/TARGET; one line per target is added to Fuzz/campaign.tsv (date, target,
-#       executions, executions/s, features, corpus files, findings).
+#       executions, executions/s, features, corpus files, the run's own findings).
 #   Scripts/fuzz_campaign.sh --replay [TARGET...]
 #       Runs every committed corpus file once, no mutation (CI): a fixed finding stays fixed.
 #   Scripts/fuzz_campaign.sh --merge [TARGET...]
@@ -137,15 +137,17 @@ for target in "${targets[@]}"; do
     echo "fuzz_campaign: $target's dictionary $dict is missing (Scripts/fuzz_seeds.py writes it)" >&2
     exit 1
   fi
-  log=$fuzz/.work/$target.log
+  log=$fuzz/.work/$target.log started=$fuzz/.work/$target.started
   echo "fuzz_campaign: $target to $runs executions or $seconds s"
+  # Findings of earlier runs stay in the folder until someone deals with them; only this run's count.
+  : > "$started"
   "$bin/$target" -runs="$runs" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=1024 \
     -max_len="$(longest "$target")" ${dict:+-dict="$dict"} -artifact_prefix="$findings/" -print_final_stats=1 \
     "$work" "$corpus" "$fuzz/.work/seeds/$target" > "$log" 2>&1 || true
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   features=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-  found=$(find "$findings" -type f | wc -l)
+  found=$(find "$findings" -type f -newer "$started" | wc -l)
   merge_corpus "$target" "$work"
   files=$(find "$corpus" -type f | wc -l)
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${executions:-?}" "${rate:-?}" \
