@@ -56,8 +56,8 @@ struct PictureTests {
     }
 
     /// A block whose AC coefficients are all 0 is filled with one sample without the transform; that
-    /// sample is the transform's own, to the bit, for every DC a 12-bit quantiser can give. Any
-    /// nonzero AC coefficient takes the whole transform.
+    /// sample is the transform's own, to the bit, for every seventh DC over a 16-bit coefficient's
+    /// range. Any nonzero AC coefficient takes the whole transform.
     @Test func aFlatBlockIsTheTransformsOwnSample() {
         for dc in stride(from: -32_768, through: 32_767, by: 7) {
             var block = [Float](repeating: 0, count: 64)
