@@ -1,7 +1,7 @@
 import Hummingbird
 import HummingbirdWebSocket
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// The one request context of the server, for HTTP requests and WebSocket upgrades alike:
 /// Hummingbird's basics, the client's address (for per-address limits), the connection, and the
@@ -32,12 +32,12 @@ struct ServerContext: RequestContext, RemoteAddressRequestContext, WebSocketRequ
 
 /// Holds a context's WebSocket handler until its connection ends.
 private final class WebSocketUpgrade: Sendable {
-    private let held = Mutex<WebSocketHandlerReference<ServerContext>?>(.init())
+    private let held = NIOLockedValueBox<WebSocketHandlerReference<ServerContext>?>(.init())
 
     /// The handler; a new, empty one once released (nothing reads it then).
-    var reference: WebSocketHandlerReference<ServerContext> { held.withLock { $0 ?? .init() } }
+    var reference: WebSocketHandlerReference<ServerContext> { held.withLockedValue { $0 ?? .init() } }
 
-    func release() { held.withLock { $0 = nil } }
+    func release() { held.withLockedValue { $0 = nil } }
 }
 
 /// The client address of the request being handled, set by ``RequestAddressMiddleware``.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The reads the spec hub makes on every request — a project by slug, a spec's latest version —
 /// kept in memory. Every write through the store drops what it changes; entries also expire after
@@ -24,7 +24,7 @@ final class ReadCache: Sendable {
         var trees: [String: Tree] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     /// How long an entry is trusted.
     let lifetime: Duration
     /// The most entries of each kind; past it, the kind is emptied (simple and bounded).
@@ -35,17 +35,17 @@ final class ReadCache: Sendable {
     }
 
     /// The current generation, to take before a read whose result may be kept.
-    var generation: UInt64 { state.withLock { $0.generation } }
+    var generation: UInt64 { state.withLockedValue { $0.generation } }
 
     func project(slug: String) -> Project?? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let entry = state.projects[slug], entry.expires > .now else { return nil }
             return .some(entry.value)
         }
     }
 
     func remember(_ project: Project?, slug: String, readAt generation: UInt64) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.generation == generation else { return }
             if state.projects.count >= capacity { state.projects.removeAll(keepingCapacity: true) }
             state.projects[slug] = Entry(value: project, expires: .now + lifetime)
@@ -53,14 +53,14 @@ final class ReadCache: Sendable {
     }
 
     func latestSpec(projectID: String, name: String) -> SpecVersion?? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let entry = state.latestSpecs[projectID + "/" + name], entry.expires > .now else { return nil }
             return .some(entry.value)
         }
     }
 
     func remember(_ version: SpecVersion?, projectID: String, name: String, readAt generation: UInt64) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.generation == generation else { return }
             if state.latestSpecs.count >= capacity { state.latestSpecs.removeAll(keepingCapacity: true) }
             state.latestSpecs[projectID + "/" + name] = Entry(value: version, expires: .now + lifetime)
@@ -68,22 +68,22 @@ final class ReadCache: Sendable {
     }
 
     func annotation(projectID: String, id: String) -> Annotation? {
-        state.withLock { $0.annotations[projectID + "/" + id] }
+        state.withLockedValue { $0.annotations[projectID + "/" + id] }
     }
 
     func remember(_ annotation: Annotation, projectID: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.annotations.count >= capacity { state.annotations.removeAll(keepingCapacity: true) }
             state.annotations[projectID + "/" + annotation.id] = annotation
         }
     }
 
     func tree(projectID: String, id: String) -> Tree? {
-        state.withLock { $0.trees[projectID + "/" + id] }
+        state.withLockedValue { $0.trees[projectID + "/" + id] }
     }
 
     func remember(_ tree: Tree, projectID: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.trees.count >= capacity { state.trees.removeAll(keepingCapacity: true) }
             state.trees[projectID + "/" + tree.id] = tree
         }
@@ -91,7 +91,7 @@ final class ReadCache: Sendable {
 
     /// Drops an annotation or a tree that was deleted (here or, on PostgreSQL, by another instance).
     func forgetItem(projectID: String, id: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.annotations.removeValue(forKey: projectID + "/" + id)
             state.trees.removeValue(forKey: projectID + "/" + id)
         }
@@ -99,7 +99,7 @@ final class ReadCache: Sendable {
 
     /// Drops every project (a project changed, was trashed, restored or purged).
     func forgetProjects() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.projects.removeAll(keepingCapacity: true)
             state.generation &+= 1
         }
@@ -107,7 +107,7 @@ final class ReadCache: Sendable {
 
     /// Drops a spec's latest version (it was saved or deleted).
     func forgetSpec(projectID: String, name: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.latestSpecs.removeValue(forKey: projectID + "/" + name)
             state.generation &+= 1
         }

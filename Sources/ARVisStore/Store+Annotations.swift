@@ -1,7 +1,7 @@
 public import ARVisSupport
 import Foundation
+import NIOConcurrencyHelpers
 import SQLKit
-import Synchronization
 
 extension Store {
     /// The most annotations one room keeps; placing more is refused (they stay until deleted).
@@ -296,14 +296,14 @@ final class AnnotationWrites: Sendable {
         var continuation: CheckedContinuation<Outcome, Never>
     }
 
-    private let state = Mutex<(waiting: [Waiting], writing: Bool)>(([], false))
+    private let state = NIOLockedValueBox<(waiting: [Waiting], writing: Bool)>(([], false))
 
     /// The most annotations one transaction writes.
     static let batchLimit = 256
 
     func place(_ request: Request, in store: Store) async -> Outcome {
         await withCheckedContinuation { continuation in
-            let start = state.withLock { state -> Bool in
+            let start = state.withLockedValue { state -> Bool in
                 state.waiting.append(Waiting(request: request, continuation: continuation))
                 guard !state.writing else { return false }
                 state.writing = true
@@ -316,7 +316,7 @@ final class AnnotationWrites: Sendable {
     /// Writes batches until nothing waits: each time, the waiting requests of the first one's project.
     private func drain(_ store: Store) async {
         while true {
-            let batch = state.withLock { state -> [Waiting] in
+            let batch = state.withLockedValue { state -> [Waiting] in
                 guard let project = state.waiting.first?.request.projectID else {
                     state.writing = false
                     return []

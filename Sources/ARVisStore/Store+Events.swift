@@ -1,8 +1,8 @@
 public import ARVisSupport
 public import Foundation
+import NIOConcurrencyHelpers
 import PostgresNIO
 import SQLKit
-import Synchronization
 
 /// What changed in a project: one row of the event log, written in the same transaction as the
 /// change, so a change that was acknowledged always has its event.
@@ -203,12 +203,12 @@ extension Store {
 /// Logs the events of one transaction.
 final class EventRecorder: Sendable {
     private let engine: Store.Engine
-    private let events = Mutex<[StoreEvent]>([])
+    private let events = NIOLockedValueBox<[StoreEvent]>([])
 
     init(engine: Store.Engine) { self.engine = engine }
 
     /// The events logged so far.
-    var recorded: [StoreEvent] { events.withLock { $0 } }
+    var recorded: [StoreEvent] { events.withLockedValue { $0 } }
 
     /// Logs an event in the transaction on `database`. On PostgreSQL the log is appended under a lock
     /// held to the commit (taken with the transaction's first event), so events commit in sequence
@@ -226,7 +226,7 @@ final class EventRecorder: Sendable {
         on database: any SQLDatabase
     ) async throws {
         guard !happenings.isEmpty else { return }
-        if engine == .postgres, events.withLock({ $0.isEmpty }) {
+        if engine == .postgres, events.withLockedValue({ $0.isEmpty }) {
             try await database.raw("SELECT pg_advisory_xact_lock(hashtext('arvis-events'))").run()
         }
         let now = Date().storePrecision
@@ -251,7 +251,7 @@ final class EventRecorder: Sendable {
                 sequence: sequence, projectID: projectID, kind: happening.kind, subject: happening.subject,
                 detail: happening.detail, createdAt: now, traceParent: traceParent)
         }
-        events.withLock { $0.append(contentsOf: recorded) }
+        events.withLockedValue { $0.append(contentsOf: recorded) }
     }
 
     /// On PostgreSQL, one notification for the transaction's events, sent when it commits (the
@@ -265,20 +265,20 @@ final class EventRecorder: Sendable {
 /// Hands committed events to every subscriber of ``Store/eventFeed()``.
 final class EventFeed: Sendable {
     private let subscribers = Subscribers<StoreEvent>()
-    private let delivered = Mutex<Int64>(0)
+    private let delivered = NIOLockedValueBox<Int64>(0)
 
     /// The sequence number of the last event delivered.
-    var lastSequence: Int64 { delivered.withLock { $0 } }
+    var lastSequence: Int64 { delivered.withLockedValue { $0 } }
 
     /// Starts delivery after `sequence` (what was committed before the feed started is history).
-    func start(after sequence: Int64) { delivered.withLock { $0 = max($0, sequence) } }
+    func start(after sequence: Int64) { delivered.withLockedValue { $0 = max($0, sequence) } }
 
     func subscribe() -> AsyncStream<StoreEvent> { subscribers.subscribe() }
 
     /// Delivers `event` unless one at or after its sequence was delivered already: a transaction's
     /// own instance and the reader of the log may both offer it.
     func deliver(_ event: StoreEvent) {
-        delivered.withLock { last in
+        delivered.withLockedValue { last in
             guard event.sequence > last else { return }
             last = event.sequence
             subscribers.yield(event)
@@ -289,7 +289,7 @@ final class EventFeed: Sendable {
     /// one delivered with no gap; false when they do not (another instance's events come first, or a
     /// rolled-back transaction used a number): the reader of the log delivers them then.
     func deliverFollowing(_ events: [StoreEvent]) -> Bool {
-        delivered.withLock { last in
+        delivered.withLockedValue { last in
             guard let first = events.first,
                 first.sequence == last + 1,
                 zip(events, events.dropFirst()).allSatisfy({ $1.sequence == $0.sequence + 1 })
@@ -306,7 +306,9 @@ final class EventFeed: Sendable {
 /// The streams handed out to a feed's subscribers: each gets every element yielded after it
 /// subscribed, until the feed closes.
 final class Subscribers<Element: Sendable>: Sendable {
-    private let state = Mutex<(next: Int, continuations: [Int: AsyncStream<Element>.Continuation], closed: Bool)>(
+    private let state = NIOLockedValueBox<
+        (next: Int, continuations: [Int: AsyncStream<Element>.Continuation], closed: Bool)
+    >(
         (0, [:], false))
     private let policy: AsyncStream<Element>.Continuation.BufferingPolicy
 
@@ -317,7 +319,7 @@ final class Subscribers<Element: Sendable>: Sendable {
 
     func subscribe() -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: policy)
-        let id: Int? = state.withLock { state in
+        let id: Int? = state.withLockedValue { state in
             guard !state.closed else { return nil }
             state.next += 1
             state.continuations[state.next] = continuation
@@ -328,17 +330,17 @@ final class Subscribers<Element: Sendable>: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.continuations.removeValue(forKey: id) }
+            self?.state.withLockedValue { _ = $0.continuations.removeValue(forKey: id) }
         }
         return stream
     }
 
     func yield(_ element: Element) {
-        for continuation in state.withLock({ Array($0.continuations.values) }) { continuation.yield(element) }
+        for continuation in state.withLockedValue({ Array($0.continuations.values) }) { continuation.yield(element) }
     }
 
     func close() {
-        let continuations = state.withLock { state in
+        let continuations = state.withLockedValue { state in
             state.closed = true
             defer { state.continuations = [:] }
             return Array(state.continuations.values)

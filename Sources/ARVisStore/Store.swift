@@ -1,11 +1,11 @@
 public import ARVisSupport
 import Foundation
 public import Logging
+import NIOConcurrencyHelpers
 import NIOSSL
 import PostgresKit
 import PostgresNIO
 import SQLiteKit
-import Synchronization
 import Tracing
 
 /// Where ARVis keeps accounts, sessions, projects, members, every version of every spec, planting
@@ -44,7 +44,7 @@ public final class Store: Sendable {
     /// Annotations waiting to be written together.
     let annotationWrites = AnnotationWrites()
     /// PostgreSQL: the task following other instances' events.
-    private let listener = Mutex<Task<Void, Never>?>(nil)
+    private let listener = NIOLockedValueBox<Task<Void, Never>?>(nil)
     /// Hub reads kept in memory, dropped by every write that changes them.
     let cache: ReadCache
     /// Where a database call that holds its connection for long is reported.
@@ -105,7 +105,7 @@ public final class Store: Sendable {
             location: PostgresURL.redacted(url)
         ) { _ in }
         try await store.startEventFeed()
-        store.listener.withLock {
+        store.listener.withLockedValue {
             $0 = Task {
                 await withDiscardingTaskGroup { group in
                     // Events: catching up on what was committed while not listening, so none is skipped.
@@ -151,7 +151,7 @@ public final class Store: Sendable {
         switch backend {
         case .sqlite(let connection, _): try? await connection.close()
         case .postgres(_, let running, _):
-            listener.withLock { $0?.cancel() }
+            listener.withLockedValue { $0?.cancel() }
             running.cancel()
         }
     }
@@ -434,11 +434,11 @@ struct HoldWatch: Sendable {
 /// comes first.
 private final class Lease: Sendable {
     private enum State { case waiting, taken, expired }
-    private let state = Mutex(State.waiting)
+    private let state = NIOLockedValueBox(State.waiting)
 
     /// Marks the connection taken; throws when the wait had expired, so the work does not run.
     func take() throws {
-        let taken = state.withLock { state in
+        let taken = state.withLockedValue { state in
             if state == .waiting { state = .taken }
             return state == .taken
         }
@@ -447,7 +447,7 @@ private final class Lease: Sendable {
 
     /// Marks the wait expired; false when the connection was taken first.
     func expire() -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state == .waiting { state = .expired }
             return state == .expired
         }
@@ -463,14 +463,14 @@ private final class AnswerOnce<T: Sendable>: Sendable {
         var answered = false
         var afterAnswer: (@Sendable () -> Void)?
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     func set(_ continuation: CheckedContinuation<T, any Error>) {
-        state.withLock { $0.continuation = continuation }
+        state.withLockedValue { $0.continuation = continuation }
     }
 
     func resume(with result: Result<T, any Error>) {
-        let (continuation, afterAnswer) = state.withLock { state in
+        let (continuation, afterAnswer) = state.withLockedValue { state in
             defer {
                 state.continuation = nil
                 state.answered = true
@@ -484,7 +484,7 @@ private final class AnswerOnce<T: Sendable>: Sendable {
 
     /// Runs `afterAnswer` once the answer is given (now, when it was).
     func onAnswer(_ afterAnswer: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state in
+        let now = state.withLockedValue { state in
             if !state.answered { state.afterAnswer = afterAnswer }
             return state.answered
         }
@@ -493,7 +493,7 @@ private final class AnswerOnce<T: Sendable>: Sendable {
 
     /// Runs `cancelWork` now if the caller was cancelled already, else when it is.
     func onCancel(_ cancelWork: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state in
+        let now = state.withLockedValue { state in
             state.cancelWork = cancelWork
             return state.cancelled
         }
@@ -501,7 +501,7 @@ private final class AnswerOnce<T: Sendable>: Sendable {
     }
 
     func cancel() {
-        let cancelWork = state.withLock { state in
+        let cancelWork = state.withLockedValue { state in
             state.cancelled = true
             return state.cancelWork
         }

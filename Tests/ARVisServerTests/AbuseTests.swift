@@ -5,8 +5,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOConcurrencyHelpers
 import NIOWebSocket
-import Synchronization
 import Testing
 import WSCore
 
@@ -244,23 +244,23 @@ struct AbuseTests: ServerTesting {
     @Test func busyWorkOnThreadsOfItsOwnStartsAtOnce() async {
         let count = ProcessInfo.processInfo.activeProcessorCount + 2
         final class Pieces: Sendable {
-            let started = Mutex(0)
-            let sawAll = Mutex<[Bool]>([])
+            let started = NIOLockedValueBox(0)
+            let sawAll = NIOLockedValueBox<[Bool]>([])
             let ended = DispatchSemaphore(value: 0)
         }
         let pieces = Pieces()
         for number in 0..<count {
             OwnThread.start("piece \(number)") {
-                pieces.started.withLock { $0 += 1 }
+                pieces.started.withLockedValue { $0 += 1 }
                 let deadline = Date().addingTimeInterval(1)
-                while pieces.started.withLock({ $0 }) < count, Date() < deadline {}
-                let sawAll = pieces.started.withLock { $0 } == count
-                pieces.sawAll.withLock { $0.append(sawAll) }
+                while pieces.started.withLockedValue({ $0 }) < count, Date() < deadline {}
+                let sawAll = pieces.started.withLockedValue { $0 } == count
+                pieces.sawAll.withLockedValue { $0.append(sawAll) }
                 pieces.ended.signal()
             }
         }
         await OwnThread.run("piece waiter") { for _ in 0..<count { pieces.ended.wait() } }
-        #expect(pieces.sawAll.withLock { $0 } == Array(repeating: true, count: count))
+        #expect(pieces.sawAll.withLockedValue { $0 } == Array(repeating: true, count: count))
     }
 
     @Test func signUpsAreLimitedPerAddress() async throws {

@@ -6,9 +6,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
-import Synchronization
 import Testing
 
 @testable import ARVisServer
@@ -267,12 +267,14 @@ struct BlobStoreTests: ServerTesting {
 
     @Test func aDrainClosesLiveConnectionsAndRefusesNewOnes() async throws {
         let drain = Drain()
-        let closed = Mutex(0)
+        let closed = NIOLockedValueBox(0)
         let opened = AsyncStream<Void>.makeStream()
         let connection = Task {
-            await drain.whileOpen(onDrain: { closed.withLock { $0 += 1 } }) {
+            await drain.whileOpen(onDrain: { closed.withLockedValue { $0 += 1 } }) {
                 opened.continuation.yield()
-                while !Task.isCancelled, closed.withLock({ $0 }) == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+                while !Task.isCancelled, closed.withLockedValue({ $0 }) == 0 {
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
             }
         }
         for await _ in opened.stream { break }
@@ -280,11 +282,11 @@ struct BlobStoreTests: ServerTesting {
         try drain.admit()
         drain.begin()
         await drain.waitUntilClosed(within: .seconds(5))
-        #expect(closed.withLock { $0 } == 1 && drain.openCount == 0)
+        #expect(closed.withLockedValue { $0 } == 1 && drain.openCount == 0)
         await connection.value
         #expect(throws: APIError.self) { try drain.admit() }
         // A connection opening after the drain began is asked to close at once.
-        await drain.whileOpen(onDrain: { closed.withLock { $0 += 1 } }) {}
-        #expect(closed.withLock { $0 } == 2)
+        await drain.whileOpen(onDrain: { closed.withLockedValue { $0 += 1 } }) {}
+        #expect(closed.withLockedValue { $0 } == 2)
     }
 }

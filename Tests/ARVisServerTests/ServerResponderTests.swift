@@ -6,7 +6,6 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Prometheus
-import Synchronization
 import Testing
 
 @testable import ARVisServer

@@ -2,9 +2,9 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
-import Synchronization
 import Testing
 import WSCore
 
@@ -17,7 +17,7 @@ final class TestSocket: Sendable {
     }
 
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = NIOLockedValueBox(State())
     }
 
     private let shared = Shared()
@@ -34,19 +34,19 @@ final class TestSocket: Sendable {
         }
         connection = Task { [shared] in
             let state = shared
-            defer { state.state.withLock { $0.ended = true } }
+            defer { state.state.withLockedValue { $0.ended = true } }
             return try await WebSocketClient.connect(
                 url: "ws://localhost:\(port)\(path)", configuration: configuration,
                 logger: Logger(label: "test-socket")
             ) { inbound, outbound, _ in
-                state.state.withLock { $0.outbound = outbound }
+                state.state.withLockedValue { $0.outbound = outbound }
                 for try await message in inbound.messages(maxSize: 16 << 20) {
                     if !presence, case .text(let text) = message,
                         text.contains(#""type":"memberJoined""#) || text.contains(#""type":"memberLeft""#)
                     {
                         continue
                     }
-                    state.state.withLock { $0.received.append(message) }
+                    state.state.withLockedValue { $0.received.append(message) }
                 }
             }
         }
@@ -56,11 +56,11 @@ final class TestSocket: Sendable {
     func next(timeout: Duration = .seconds(20)) async throws -> WebSocketMessage {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let message: WebSocketMessage? = shared.state.withLock { state in
+            let message: WebSocketMessage? = shared.state.withLockedValue { state in
                 state.received.isEmpty ? nil : state.received.removeFirst()
             }
             if let message { return message }
-            if shared.state.withLock({ $0.ended }) { throw TestSocketError.closed }
+            if shared.state.withLockedValue({ $0.ended }) { throw TestSocketError.closed }
             try await Task.sleep(for: .milliseconds(2))
         }
         throw TestSocketError.timedOut
@@ -83,7 +83,7 @@ final class TestSocket: Sendable {
     /// Whether nothing arrives within `duration`.
     func staysQuiet(for duration: Duration = .milliseconds(300)) async throws -> Bool {
         try await Task.sleep(for: duration)
-        return shared.state.withLock { $0.received.isEmpty }
+        return shared.state.withLockedValue { $0.received.isEmpty }
     }
 
     func send(_ text: String) async throws {
@@ -119,7 +119,7 @@ final class TestSocket: Sendable {
 
     private func writer() async throws -> WebSocketOutboundWriter {
         for _ in 0..<2_500 {
-            if let outbound = shared.state.withLock({ $0.outbound }) { return outbound }
+            if let outbound = shared.state.withLockedValue({ $0.outbound }) { return outbound }
             try await Task.sleep(for: .milliseconds(2))
         }
         throw TestSocketError.timedOut

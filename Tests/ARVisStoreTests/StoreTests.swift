@@ -2,8 +2,8 @@ import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
-import Synchronization
 import Testing
 
 @testable import ARVisStore
@@ -176,14 +176,14 @@ struct StoreTests {
 
     @Test func aWaitForAConnectionEndsAtItsLimitEvenWhenThePoolIgnoresCancellation() async throws {
         let (poolAnswers, answer) = AsyncStream.makeStream(of: Void.self)
-        let wrote = Mutex(false)
+        let wrote = NIOLockedValueBox(false)
         // The pool answers at last after 60 s (so a wait that does not end fails this test instead of
         // hanging it); the refusal must come first. Told by order, not by a tight clock: the whole
         // suite running at once has held every timer here for half a minute.
-        let answered = Mutex(false)
+        let answered = NIOLockedValueBox(false)
         let lateAnswer = Task {
             try await Task.sleep(for: .seconds(60))
-            answered.withLock { $0 = true }
+            answered.withLockedValue { $0 = true }
             answer.yield()
         }
         defer { lateAnswer.cancel() }
@@ -192,24 +192,24 @@ struct StoreTests {
                 // A pool that does not end its wait when cancelled: it answers only when told.
                 for await _ in poolAnswers { break }
                 try leased()
-                wrote.withLock { $0 = true }
+                wrote.withLockedValue { $0 = true }
             }
         } throws: {
             ($0 as? StoreError)?.code == .unavailable
         }
-        #expect(!answered.withLock { $0 }, "the refusal waited for the pool")
+        #expect(!answered.withLockedValue { $0 }, "the refusal waited for the pool")
         answer.yield()  // the connection comes too late: the refused write must not be made
         try await Task.sleep(for: .milliseconds(100))
-        #expect(!wrote.withLock { $0 })
+        #expect(!wrote.withLockedValue { $0 })
     }
 
     @Test func workHoldingItsConnectionIsNotCutWhileTheDatabaseAnswersButReportedWhenLong() async throws {
-        let reports = Mutex<[Duration]>([])
+        let reports = NIOLockedValueBox<[Duration]>([])
         let (reported, report) = AsyncStream.makeStream(of: Void.self)
         let watch = HoldWatch(
             after: .milliseconds(150), databaseAnswers: { true },
             report: { duration in
-                reports.withLock { $0.append(duration) }
+                reports.withLockedValue { $0.append(duration) }
                 report.yield()
             })
         // The work runs on until it was reported (or 60 s pass, and the check below fails).
@@ -224,21 +224,21 @@ struct StoreTests {
             return 7
         }
         #expect(value == 7)
-        #expect(reports.withLock { $0 } == [.milliseconds(150)])
+        #expect(reports.withLockedValue { $0 } == [.milliseconds(150)])
         let quick = try await Store.leasing(within: .milliseconds(50), watching: watch) { leased in
             try leased()
             return 8
         }
         try await Task.sleep(for: .milliseconds(300))
-        #expect(quick == 8 && reports.withLock { $0 }.count == 1)
+        #expect(quick == 8 && reports.withLockedValue { $0 }.count == 1)
     }
 
     @Test func workHoldingItsConnectionIsRefusedWhenTheDatabaseStopsAnswering() async throws {
         let (poolAnswers, answer) = AsyncStream.makeStream(of: Void.self)
-        let answered = Mutex(false)
+        let answered = NIOLockedValueBox(false)
         let late = Task {  // a query that never ends would hang this test: it ends after 60 s
             try await Task.sleep(for: .seconds(60))
-            answered.withLock { $0 = true }
+            answered.withLockedValue { $0 = true }
             answer.yield()
         }
         defer { late.cancel() }
@@ -251,7 +251,7 @@ struct StoreTests {
         } throws: {
             ($0 as? StoreError)?.code == .unavailable
         }
-        #expect(!answered.withLock { $0 }, "the refusal waited for the query")
+        #expect(!answered.withLockedValue { $0 }, "the refusal waited for the query")
     }
 
     @Test(arguments: StoreTests.engines) func annotationsPlacedTogetherAreEachWrittenOnceWithTheirEvents(

@@ -1,7 +1,7 @@
 import ARVisGraphics
 import ARVisStore
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Short-lived signed links to one asset's files, so a page opened with a session token never
 /// copies that token into its links (or hands it to Scene Viewer, another app).
@@ -15,7 +15,7 @@ final class AssetGrants: Sendable {
     static let lifetime: TimeInterval = 3_600
 
     private let store: Store
-    private let key = Mutex<[UInt8]?>(nil)
+    private let key = NIOLockedValueBox<[UInt8]?>(nil)
 
     init(store: Store) { self.store = store }
 
@@ -41,7 +41,7 @@ final class AssetGrants: Sendable {
     }
 
     private func secret() async throws -> [UInt8] {
-        if let known = key.withLock({ $0 }) { return known }
+        if let known = key.withLockedValue({ $0 }) { return known }
         let hex = try await store.serverSecret(named: "asset-grants") {
             var generator = SystemRandomNumberGenerator()
             return Digest.hex((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
@@ -50,7 +50,7 @@ final class AssetGrants: Sendable {
         let bytes = stride(from: 0, to: digits.count - 1, by: 2).compactMap {
             UInt8(String(digits[$0...$0 + 1]), radix: 16)
         }
-        key.withLock { $0 = bytes }
+        key.withLockedValue { $0 = bytes }
         return bytes
     }
 }

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// Blobs as objects in an S3 bucket (`--blob-store s3://…`), shared by every instance.
 ///
@@ -161,7 +161,7 @@ final class BlobCache: Sendable {
     let capacity: Int
     /// The largest blob kept: 2 MB (a 1024-pixel thumbnail is about half that).
     let largest: Int
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     private struct State {
         var entries: [String: (bytes: ByteBuffer, used: UInt64)] = [:]
@@ -179,7 +179,7 @@ final class BlobCache: Sendable {
     }
 
     func bytes(of key: String) -> ByteBuffer? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let entry = state.entries[key] else { return nil }
             state.clock += 1
             state.entries[key]?.used = state.clock
@@ -188,11 +188,11 @@ final class BlobCache: Sendable {
     }
 
     func size(of key: String) -> Int? {
-        state.withLock { $0.sizes[key] ?? $0.entries[key]?.bytes.readableBytes }
+        state.withLockedValue { $0.sizes[key] ?? $0.entries[key]?.bytes.readableBytes }
     }
 
     func remember(size: Int, of key: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.sizes.count >= Self.sizesKept { state.sizes.removeAll(keepingCapacity: true) }
             state.sizes[key] = size
         }
@@ -202,7 +202,7 @@ final class BlobCache: Sendable {
     func keep(_ bytes: ByteBuffer, for key: String) {
         remember(size: bytes.readableBytes, of: key)
         guard bytes.readableBytes <= largest else { return }
-        state.withLock { state in
+        state.withLockedValue { state in
             state.clock += 1
             if let old = state.entries.updateValue((bytes, state.clock), forKey: key) {
                 state.total -= old.bytes.readableBytes
@@ -218,7 +218,7 @@ final class BlobCache: Sendable {
     }
 
     func forget(_ key: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if let old = state.entries.removeValue(forKey: key) { state.total -= old.bytes.readableBytes }
             state.sizes[key] = nil
         }

@@ -1,9 +1,9 @@
 import ARVisSupport
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// A bucket of an S3-compatible object store, as `s3://BUCKET?endpoint=URL&region=R` names it.
 struct S3Location: Sendable, Equatable {
@@ -276,7 +276,7 @@ final class S3Client: Sendable {
         let key: String
         let id: String
         let client: S3Client
-        private let tags = Mutex<[Int: String]>([:])
+        private let tags = NIOLockedValueBox<[Int: String]>([:])
 
         private init(key: String, id: String, client: S3Client) {
             self.key = key
@@ -302,11 +302,11 @@ final class S3Client: Sendable {
             guard let tag = response.headers.first(name: "ETag") else {
                 throw S3Error("the store kept part \(number) without an ETag")
             }
-            tags.withLock { $0[number] = tag }
+            tags.withLockedValue { $0[number] = tag }
         }
 
         func complete() async throws(S3Error) {
-            let parts = tags.withLock { $0 }.sorted { $0.key < $1.key }.map { number, tag in
+            let parts = tags.withLockedValue { $0 }.sorted { $0.key < $1.key }.map { number, tag in
                 "<Part><PartNumber>\(number)</PartNumber><ETag>\(XMLText.escaped(tag))</ETag></Part>"
             }
             let body = "<CompleteMultipartUpload>\(parts.joined())</CompleteMultipartUpload>"

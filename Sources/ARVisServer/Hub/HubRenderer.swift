@@ -8,8 +8,8 @@ import ARVisSpecYAML
 import ARVisStore
 import Foundation
 import HTTPTypes
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// What the spec hub serves besides the spec: widgets, scenes and QR codes, each made once per
 /// spec content and kept in a bounded cache (a version's content never changes, so its renders
@@ -350,7 +350,7 @@ final class OutputCache: Sendable {
         var bytes = 0
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let capacity: Int
     /// The largest file kept: a quarter of the capacity.
     let largestOutput: Int
@@ -360,13 +360,13 @@ final class OutputCache: Sendable {
         largestOutput = capacity / 4
     }
 
-    func file(_ key: String) -> ServedFile? { state.withLock { $0.files[key] } }
+    func file(_ key: String) -> ServedFile? { state.withLockedValue { $0.files[key] } }
 
     /// Keeps `file` under `key` (unless it is larger than ``largestOutput``) and returns it.
     func remember(_ file: ServedFile, as key: String) -> ServedFile {
         let size = file.body.readableBytes
         guard size <= largestOutput else { return file }
-        return state.withLock { state in
+        return state.withLockedValue { state in
             if let kept = state.files[key] { return kept }
             state.files[key] = file
             state.order.append(key)

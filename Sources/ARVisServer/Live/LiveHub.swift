@@ -4,9 +4,9 @@ import ARVisStore
 import ARVisSupport
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 import Tracing
 
 /// Routes what happens in projects to the live clients connected to this server instance.
@@ -59,7 +59,7 @@ final class LiveHub: Service, Sendable {
     /// Rooms' members, signals and poses across instances, on a shared store.
     let exchange: RoomExchange?
     private let events: AsyncStream<StoreEvent>
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = NIOLockedValueBox(Subscribers())
     private let logger: Logger
     private let authorize: Authorizer
     /// How often clients that connected with a token are checked again, so the streams of a
@@ -91,8 +91,8 @@ final class LiveHub: Service, Sendable {
                 if let exchange = self.exchange {
                     group.addTask {
                         await exchange.run(
-                            rooms: { key in self.subscribers.withLock { $0.rooms[key] } },
-                            allRooms: { self.subscribers.withLock { Array($0.rooms.values) } })
+                            rooms: { key in self.subscribers.withLockedValue { $0.rooms[key] } },
+                            allRooms: { self.subscribers.withLockedValue { Array($0.rooms.values) } })
                     }
                 }
                 for await event in self.events {
@@ -110,7 +110,9 @@ final class LiveHub: Service, Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: sessionCheckInterval)
             await recheck(
-                subscribers.withLock { $0.grants.values.filter { $0.grant.token != nil || $0.grant.roomLink != nil } })
+                subscribers.withLockedValue {
+                    $0.grants.values.filter { $0.grant.token != nil || $0.grant.roomLink != nil }
+                })
         }
     }
 
@@ -118,7 +120,7 @@ final class LiveHub: Service, Sendable {
 
     /// Adds a client of a spec stream; returns its token for ``leave(_:)``.
     func watch(_ key: SpecKey, outbox: Outbox, grant: Grant) -> Int {
-        subscribers.withLock { state in
+        subscribers.withLockedValue { state in
             state.next += 1
             state.specs[key, default: [:]][state.next] = outbox
             state.grants[state.next] = (grant, outbox)
@@ -130,7 +132,7 @@ final class LiveHub: Service, Sendable {
 
     /// Adds a member to a room (made on first use); returns the room and the member's token.
     func join(_ key: RoomKey, member: Room.Member, grant: Grant) -> (room: Room, token: Int) {
-        subscribers.withLock { state in
+        subscribers.withLockedValue { state in
             state.next += 1
             state.grants[state.next] = (grant, member.outbox)
             let room: Room
@@ -151,7 +153,7 @@ final class LiveHub: Service, Sendable {
 
     /// Removes a client; an empty room is forgotten with its poses.
     func leave(_ token: Int) {
-        subscribers.withLock { state in
+        subscribers.withLockedValue { state in
             state.clients -= 1
             ServerMetrics.recordLiveClients(state.clients)
             state.grants[token] = nil
@@ -167,17 +169,17 @@ final class LiveHub: Service, Sendable {
     }
 
     private func specWatchers(_ key: SpecKey) -> [Outbox] {
-        subscribers.withLock { Array(($0.specs[key] ?? [:]).values) }
+        subscribers.withLockedValue { Array(($0.specs[key] ?? [:]).values) }
     }
 
     private func specWatchers(ofProject projectID: String) -> [SpecKey: [Outbox]] {
-        subscribers.withLock { state in
+        subscribers.withLockedValue { state in
             state.specs.filter { $0.key.projectID == projectID }.mapValues { Array($0.values) }
         }
     }
 
     private func rooms(ofProject projectID: String, named room: String? = nil) -> [Room] {
-        subscribers.withLock { state in
+        subscribers.withLockedValue { state in
             state.rooms.filter { $0.key.projectID == projectID && (room == nil || $0.key.room == room) }.map(\.value)
         }
     }
@@ -257,7 +259,7 @@ final class LiveHub: Service, Sendable {
     /// it names, or all), and closes those that lost it with ``LiveClose/revoked(_:)``.
     private func accessChanged(_ event: StoreEvent) async {
         await recheck(
-            subscribers.withLock { state in
+            subscribers.withLockedValue { state in
                 state.grants.values.filter { entry in
                     entry.grant.projectID == event.projectID
                         && (event.subject == "*" || entry.grant.accountID == event.subject)
@@ -392,7 +394,7 @@ final class SpecSnapshots: Sendable {
     }
 
     private let store: Store
-    private let kept = Mutex<(snapshots: [String: Snapshot], bytes: Int)>(([:], 0))
+    private let kept = NIOLockedValueBox<(snapshots: [String: Snapshot], bytes: Int)>(([:], 0))
     /// The most versions kept, and the most bytes they may take (large specs keep fewer).
     private let capacity = 512, byteCapacity = 24 << 20
 
@@ -406,7 +408,7 @@ final class SpecSnapshots: Sendable {
     /// Forgets every version of a deleted spec (one created again counts from 1 with other content).
     func forgetDeleted(_ key: LiveHub.SpecKey) {
         let prefix = "\(key.projectID)/\(key.name)/"
-        kept.withLock { kept in
+        kept.withLockedValue { kept in
             kept.snapshots = kept.snapshots.filter { !$0.key.hasPrefix(prefix) }
             kept.bytes = kept.snapshots.values.reduce(0) { $0 + $1.weight }
         }
@@ -436,7 +438,7 @@ final class SpecSnapshots: Sendable {
     /// Version `number` of a spec, or `nil` when there is no such version.
     private func snapshot(_ key: LiveHub.SpecKey, _ number: Int) async throws -> Snapshot? {
         guard number >= 1 else { return nil }
-        if let hit = kept.withLock({ $0.snapshots[Self.name(key, number)] }) { return hit }
+        if let hit = kept.withLockedValue({ $0.snapshots[Self.name(key, number)] }) { return hit }
         guard let version = try await store.spec(projectID: key.projectID, name: key.name, version: number) else {
             return nil
         }
@@ -445,7 +447,7 @@ final class SpecSnapshots: Sendable {
 
     private func remember(_ key: LiveHub.SpecKey, _ version: SpecVersion) async throws -> Snapshot {
         let name = Self.name(key, version.version)
-        if let hit = kept.withLock({ $0.snapshots[name] }), hit.version.contentHash == version.contentHash {
+        if let hit = kept.withLockedValue({ $0.snapshots[name] }), hit.version.contentHash == version.contentHash {
             return hit
         }
         let snapshot = try await pool.run(client: nil) {
@@ -458,7 +460,7 @@ final class SpecSnapshots: Sendable {
                 weight: json.utf8.count * 3)
         }
         let size = snapshot.weight
-        kept.withLock { kept in
+        kept.withLockedValue { kept in
             if kept.snapshots.count >= capacity || kept.bytes + size > byteCapacity { kept = ([:], 0) }
             kept.snapshots[name] = snapshot
             kept.bytes += size

@@ -1,5 +1,5 @@
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// What one live client is sent, queued until its connection takes it.
 ///
@@ -66,7 +66,7 @@ final class Outbox: Sendable {
     let capacity: Int
     /// The most bytes that may wait (a client that does not read is closed past it).
     let byteCapacity: Int
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(capacity: Int = 1_024, byteCapacity: Int = 16 << 20) {
         self.capacity = capacity
@@ -75,7 +75,7 @@ final class Outbox: Sendable {
 
     /// Queues `message`; past ``capacity`` the client is closed as too far behind instead.
     func send(_ message: Message) {
-        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLock { state in
+        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLockedValue { state in
             guard !state.finished else { return nil }
             let full = state.queue.count - state.head >= capacity || state.queuedBytes + message.size > byteCapacity
             if full, case .ordered = message {
@@ -92,7 +92,7 @@ final class Outbox: Sendable {
     /// Queues `messages` ahead of everything waiting (a catch-up that must precede live messages
     /// queued while it was read; those it covers are then skipped by their cursors).
     func sendFirst(_ messages: [Message]) {
-        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLock { state in
+        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLockedValue { state in
             guard !state.finished else { return nil }
             state.queue.replaceSubrange(0..<state.head, with: messages)
             state.head = 0
@@ -104,7 +104,7 @@ final class Outbox: Sendable {
 
     /// Closes the connection now: what waits is dropped (the client resumes from its cursors).
     func close(_ reason: LiveClose) {
-        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLock { state in
+        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLockedValue { state in
             guard !state.finished else { return nil }
             Self.replaceQueue(&state, with: .close(reason))
             return Self.handOver(&state)
@@ -114,7 +114,7 @@ final class Outbox: Sendable {
 
     /// Whether the connection is closing (or closed): nothing more is written to it.
     var isClosing: Bool {
-        state.withLock { state in Self.isClosing(state) }
+        state.withLockedValue { state in Self.isClosing(state) }
     }
 
     private static func isClosing(_ state: State) -> Bool {
@@ -124,12 +124,12 @@ final class Outbox: Sendable {
     }
 
     /// The cursor of each stream, as far as it was sent.
-    var cursors: [String: Int64] { state.withLock { $0.cursors } }
+    var cursors: [String: Int64] { state.withLockedValue { $0.cursors } }
 
     /// Lets ``sendDirectly(_:when:write:)`` bypass the queue from now on (a room member, once its catch-up
     /// is queued).
     func allowDirect() {
-        state.withLock { $0.direct = true }
+        state.withLockedValue { $0.direct = true }
     }
 
     /// Hands `message` to `write` at once — skipping the writer task — when the connection is `ready`
@@ -137,7 +137,7 @@ final class Outbox: Sendable {
     /// outbox's lock and must only hand the text to the connection (a channel write, which its event
     /// loop performs in call order).
     func sendDirectly(_ message: Message, when ready: Bool, write: (ByteBuffer) -> Void) {
-        let queued: Bool = state.withLock { state in
+        let queued: Bool = state.withLockedValue { state in
             guard ready, state.direct, !state.finished, state.head == state.queue.count, state.writing == 0 else {
                 return true
             }
@@ -156,7 +156,7 @@ final class Outbox: Sendable {
 
     /// Tells the outbox the frame the writer took last is written.
     func written() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.writing = max(0, state.writing - 1)
             if state.direct { state.caughtUp = true }
         }
@@ -165,12 +165,12 @@ final class Outbox: Sendable {
     /// Whether poses may be written straight to the connection: its catch-up was written first and
     /// it is not closing. Until then a pose waits here, behind the catch-up (``sendPose(_:)``).
     var takesPosesDirectly: Bool {
-        state.withLock { state in state.caughtUp && !Self.isClosing(state) }
+        state.withLockedValue { state in state.caughtUp && !Self.isClosing(state) }
     }
 
     /// Offers the newest pose; one not yet sent is dropped.
     func sendPose(_ packet: ByteBuffer) {
-        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLock { state in
+        let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLockedValue { state in
             guard !state.finished else { return nil }
             state.pose = packet
             return Self.handOver(&state)
@@ -180,7 +180,7 @@ final class Outbox: Sendable {
 
     /// Ends the queue: ``next()`` returns `nil` from now on.
     func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<Frame?, Never>? in
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Frame?, Never>? in
             state.finished = true
             defer { state.waiter = nil }
             return state.waiter
@@ -192,7 +192,7 @@ final class Outbox: Sendable {
     func next() async -> Frame? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let ready: Frame?? = state.withLock { state in
+                let ready: Frame?? = state.withLockedValue { state in
                     if let frame = Self.take(&state) {
                         state.writing += 1
                         return .some(frame)

@@ -1,7 +1,7 @@
 import ARVisSpatial
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
-import Synchronization
 
 /// A room of a project: a device session that a publisher (the device) streams its camera poses
 /// to, and its members (remote experts, planters) watch, annotate and plant in.
@@ -61,7 +61,7 @@ final class Room: Sendable {
         var planes: [Plane] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     /// Which room this is.
     let key: LiveHub.RoomKey
     /// How members on other instances are reached, on a shared store.
@@ -73,12 +73,12 @@ final class Room: Sendable {
     }
 
     /// Whether nobody on this instance is in the room.
-    var isEmpty: Bool { state.withLock { $0.members.isEmpty } }
+    var isEmpty: Bool { state.withLockedValue { $0.members.isEmpty } }
 
     /// Adds a member; a newcomer gets the latest pose at once, and the others (on every instance)
     /// hear it joined.
     func add(_ member: Member, token: Int) {
-        let (latest, others) = state.withLock { state in
+        let (latest, others) = state.withLockedValue { state in
             let others = Array(state.members.values)
             state.members[token] = member
             return (state.latestBytes, others)
@@ -91,7 +91,7 @@ final class Room: Sendable {
 
     /// Removes a member, and tells the others (on every instance) it left; returns whether it was one.
     func remove(_ token: Int) -> Bool {
-        let (removed, others) = state.withLock { state in
+        let (removed, others) = state.withLockedValue { state in
             (state.members.removeValue(forKey: token), Array(state.members.values))
         }
         guard let removed else { return false }
@@ -109,7 +109,7 @@ final class Room: Sendable {
 
     /// A member connected to `instance` is in the room; the members here hear it joined (once).
     func addRemote(_ profile: Profile, instance: String) {
-        let others = state.withLock { state -> [Member]? in
+        let others = state.withLockedValue { state -> [Member]? in
             guard state.remote[profile.id] == nil,
                 !state.members.values.contains(where: { $0.profile.id == profile.id })
             else { return nil }
@@ -123,7 +123,7 @@ final class Room: Sendable {
     /// Members on other instances left: by id, or all of `instance`'s. Returns the ids that left.
     @discardableResult
     func removeRemote(id: String? = nil, instance: String? = nil) -> [String] {
-        let (gone, members) = state.withLock { state in
+        let (gone, members) = state.withLockedValue { state in
             let gone = state.remote.filter { $0.key == id || $0.value.instance == instance }.map(\.key)
             for id in gone { state.remote[id] = nil }
             return (gone, Array(state.members.values))
@@ -133,11 +133,11 @@ final class Room: Sendable {
     }
 
     /// The members on this instance, as they are introduced.
-    var localProfiles: [Profile] { state.withLock { $0.members.values.map(\.profile) } }
+    var localProfiles: [Profile] { state.withLockedValue { $0.members.values.map(\.profile) } }
 
     /// Hands `text` to the member here whose id is `id`, if there is one.
     func deliver(_ text: String, to id: String) {
-        state.withLock { $0.members.values.first { $0.profile.id == id }?.outbox }?.send(
+        state.withLockedValue { $0.members.values.first { $0.profile.id == id }?.outbox }?.send(
             .text(ByteBuffer(string: text)))
     }
 
@@ -164,7 +164,7 @@ final class Room: Sendable {
 
     /// Everyone in the room (on every instance) but the member with `token`, as they are introduced.
     func profiles(except token: Int) -> [Profile] {
-        state.withLock { state in
+        state.withLockedValue { state in
             (state.members.filter { $0.key != token }.map(\.value.profile) + state.remote.values.map(\.profile))
                 .sorted { $0.id < $1.id }
         }
@@ -173,7 +173,7 @@ final class Room: Sendable {
     /// Where messages for the member with profile id `id` go, unless it is the member with `token`:
     /// its outbox here, or through the exchange to its instance.
     func recipient(ofMember id: String, except token: Int) -> Recipient? {
-        let (local, remote) = state.withLock { state in
+        let (local, remote) = state.withLockedValue { state in
             (
                 state.members.first { $0.key != token && $0.value.profile.id == id }?.value.outbox,
                 state.remote[id]?.instance
@@ -188,7 +188,7 @@ final class Room: Sendable {
     /// Sends `message` to every member: straight to its channel when nothing of its is waiting,
     /// else through its outbox.
     func broadcast(_ message: Outbox.Message) {
-        for member in state.withLock({ Array($0.members.values) }) {
+        for member in state.withLockedValue({ Array($0.members.values) }) {
             guard let channel = member.channel else {
                 member.outbox.send(message)
                 continue
@@ -202,13 +202,13 @@ final class Room: Sendable {
     /// Sends a JSON text message to every member, on every instance.
     func broadcastEverywhere(_ text: String) {
         broadcast(.text(ByteBuffer(string: text)))
-        if state.withLock({ !$0.remote.isEmpty }) { exchange?.toRoom(text, in: key) }
+        if state.withLockedValue({ !$0.remote.isEmpty }) { exchange?.toRoom(text, in: key) }
     }
 
     /// Keeps a publisher's pose and offers it to every other member (each gets the newest only),
     /// on every instance; `token` is `nil` for a publisher on another instance.
     func publish(_ packet: PosePacket, bytes: ByteBuffer, from token: Int?) {
-        let (viewers, elsewhere) = state.withLock { state -> ([Member], Bool) in
+        let (viewers, elsewhere) = state.withLockedValue { state -> ([Member], Bool) in
             if state.poses.updateValue(packet, forKey: packet.frameID) == nil { state.order.append(packet.frameID) }
             if state.order.count > Self.framesKept * 2 {
                 for frame in state.order.prefix(state.order.count - Self.framesKept) { state.poses[frame] = nil }
@@ -242,7 +242,7 @@ final class Room: Sendable {
     /// publisher on this instance, so the room's members elsewhere get them too.
     func setPlanes(_ planes: [Plane], fromHere: Bool = true) {
         let kept = Array(planes.prefix(Self.planesKept))
-        let elsewhere = state.withLock { state in
+        let elsewhere = state.withLockedValue { state in
             state.planes = kept
             return !state.remote.isEmpty
         }
@@ -252,7 +252,7 @@ final class Room: Sendable {
     /// The pose of `frame` (the latest without one) and the room's planes; `nil` when the room holds
     /// no such pose.
     func scene(at frame: UInt32?) -> (pose: PosePacket, planes: [Plane])? {
-        state.withLock { state in
+        state.withLockedValue { state in
             let pose = if let frame { state.poses[frame] } else { state.latest }
             return pose.map { ($0, state.planes) }
         }

@@ -3,8 +3,8 @@ import ARVisSpec
 import ARVisStore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// Rooms across server instances on one PostgreSQL store: who is in each room, WebRTC signals to
 /// members on another instance, the device's poses and planes — broadcast through the store
@@ -54,9 +54,9 @@ final class RoomExchange: Sendable {
     private let outgoing: AsyncStream<String>.Continuation
     private let queue: AsyncStream<String>
     /// Instances heard from, and when.
-    private let heard = Mutex<[String: ContinuousClock.Instant]>([:])
+    private let heard = NIOLockedValueBox<[String: ContinuousClock.Instant]>([:])
     /// Messages arriving in parts, by id: the pieces so far, and when the first came.
-    private let pieces = Mutex<[String: (parts: [Int: String], started: ContinuousClock.Instant)]>([:])
+    private let pieces = NIOLockedValueBox<[String: (parts: [Int: String], started: ContinuousClock.Instant)]>([:])
 
     init(store: Store, logger: Logger, sfu: VideoRelay?) {
         self.store = store
@@ -173,7 +173,7 @@ final class RoomExchange: Sendable {
     private func receive(_ text: String, rooms: @Sendable (LiveHub.RoomKey) -> Room?) async {
         guard let message = try? JSONDecoder().decode(Message.self, from: Data(text.utf8)), message.i != instance
         else { return }
-        heard.withLock { $0[message.i] = .now }
+        heard.withLockedValue { $0[message.i] = .now }
         if message.t == "part" {
             if let whole = assemble(message) { await receive(whole, rooms: rooms) }
             return
@@ -219,7 +219,7 @@ final class RoomExchange: Sendable {
     private func assemble(_ part: Message) -> String? {
         guard let id = part.id, let index = part.k, let count = part.n, let text = part.x, (1...64).contains(count)
         else { return nil }
-        return pieces.withLock { pieces in
+        return pieces.withLockedValue { pieces in
             pieces = pieces.filter { ContinuousClock.now - $0.value.started < Self.silenceLimit }
             var entry = pieces[id] ?? ([:], .now)
             entry.parts[index] = text
@@ -234,7 +234,7 @@ final class RoomExchange: Sendable {
 
     /// The members of instances not heard from within the silence limit leave every room here.
     private func forgetSilent(_ rooms: [Room]) {
-        let silent = heard.withLock { heard in
+        let silent = heard.withLockedValue { heard in
             let silent = heard.filter { ContinuousClock.now - $0.value > Self.silenceLimit }.map(\.key)
             for instance in silent { heard[instance] = nil }
             return silent

@@ -1,14 +1,14 @@
 import HTTPTypes
 import Logging
+import NIOConcurrencyHelpers
 import ServiceLifecycle
-import Synchronization
 
 /// An instance leaving at a SIGTERM without its clients losing their place: live connections are
 /// closed with ``LiveClose/reconnectElsewhere`` (1012) and new ones refused with `503`, so a load
 /// balancer sends them to another instance; `/health/ready` answers `503`. Only then does the server
 /// stop accepting connections and finish the requests under way (Hummingbird's graceful shutdown).
 final class Drain: Sendable {
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     private struct State {
         var draining = false
@@ -17,27 +17,27 @@ final class Drain: Sendable {
     }
 
     /// Whether draining has begun.
-    var isDraining: Bool { state.withLock { $0.draining } }
+    var isDraining: Bool { state.withLockedValue { $0.draining } }
 
     /// How many live connections are open.
-    var openCount: Int { state.withLock { $0.open.count } }
+    var openCount: Int { state.withLockedValue { $0.open.count } }
 
     /// Runs a live connection's `body`, calling `onDrain` once when draining begins meanwhile (at once
     /// if it has already).
     func whileOpen<T>(onDrain: @escaping @Sendable () -> Void, _ body: () async throws -> T) async rethrows -> T {
-        let (id, draining) = state.withLock { state in
+        let (id, draining) = state.withLockedValue { state in
             state.nextID += 1
             state.open[state.nextID] = onDrain
             return (state.nextID, state.draining)
         }
         if draining { onDrain() }
-        defer { _ = state.withLock { $0.open.removeValue(forKey: id) } }
+        defer { _ = state.withLockedValue { $0.open.removeValue(forKey: id) } }
         return try await body()
     }
 
     /// Begins draining: every open live connection is asked to close.
     func begin() {
-        let closing = state.withLock { state in
+        let closing = state.withLockedValue { state in
             state.draining = true
             return Array(state.open.values)
         }

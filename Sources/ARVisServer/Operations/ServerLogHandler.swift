@@ -1,6 +1,6 @@
 import Foundation
 public import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The server's log lines on standard error, in the format of swift-log's `StreamLogHandler`
 /// (`2026-11-27T13:15:16+0000 info arvis.serve: hb.request.id=… [ARVisServer] GET /s/… 200`), at a
@@ -69,11 +69,11 @@ public struct ServerLogHandler: LogHandler {
 
 /// The local time of the current second as `2026-11-27T13:15:16+0000`, formatted once a second.
 enum LogTimestamp {
-    private static let cache = Mutex<(second: Int, text: String)>((-1, ""))
+    private static let cache = NIOLockedValueBox<(second: Int, text: String)>((-1, ""))
 
     static func current() -> String {
         let now = time(nil)
-        return cache.withLock { cache in
+        return cache.withLockedValue { cache in
             if cache.second != now { cache = (now, format(now)) }
             return cache.text
         }
@@ -107,7 +107,7 @@ final class LineWriter: Sendable {
     }
 
     private let descriptor: Int32
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -116,7 +116,7 @@ final class LineWriter: Sendable {
     /// Writes `line` (ending in a newline), now or with the write under way.
     func write(_ line: String) {
         var batch: [UInt8] = []
-        let mustWrite = state.withLock { state in
+        let mustWrite = state.withLockedValue { state in
             if state.pending.count + line.utf8.count > Self.pendingLimit {
                 state.dropped += 1
             } else {
@@ -131,7 +131,7 @@ final class LineWriter: Sendable {
         while !batch.isEmpty {
             writeAll(batch)
             batch.removeAll(keepingCapacity: true)
-            state.withLock { state in
+            state.withLockedValue { state in
                 if state.dropped > 0, state.pending.count < Self.pendingLimit {
                     state.pending.append(
                         contentsOf: "(\(state.dropped) log lines dropped: standard error was not being read)\n".utf8)

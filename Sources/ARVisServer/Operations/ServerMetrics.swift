@@ -1,17 +1,17 @@
 import HTTPTypes
 import Hummingbird
 import Metrics
+import NIOConcurrencyHelpers
 import Prometheus
-import Synchronization
 
 /// The server's metrics in Prometheus's text format at `/metrics`: requests by route, method and
 /// status with their durations, and the hub's renders.
 enum ServerMetrics {
-    private static let bootstrapped = Mutex(false)
+    private static let bootstrapped = NIOLockedValueBox(false)
 
     /// Makes `registry` the process's metrics backend (the first call only: swift-metrics allows one).
     static func bootstrap(_ registry: PrometheusCollectorRegistry) {
-        let first = bootstrapped.withLock { done in
+        let first = bootstrapped.withLockedValue { done in
             defer { done = true }
             return !done
         }
@@ -57,14 +57,14 @@ final class RequestInstruments: Sendable {
         var timer: Metrics.Timer
     }
 
-    private let instruments = Mutex<[Key: Instruments]>([:])
+    private let instruments = NIOLockedValueBox<[Key: Instruments]>([:])
 
     func record(
         route: String?, method: HTTPRequest.Method, status: HTTPResponse.Status, since start: ContinuousClock.Instant
     ) {
         let elapsed = ContinuousClock.now - start
         let key = Key(route: route ?? "unmatched", method: method, status: status.code)
-        let found = instruments.withLock { instruments in
+        let found = instruments.withLockedValue { instruments in
             if let found = instruments[key] { return found }
             let dimensions = [("route", key.route), ("method", method.rawValue), ("status", String(key.status))]
             let made = Instruments(

@@ -1,7 +1,7 @@
 import ARVisSupport
 import Foundation
 import HTTPTypes
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Runs work too heavy for the server's tasks — widget renders, scenes, password hashes — on
 /// threads of its own, so the tasks that answer every other request (`/health` included) are never
@@ -38,7 +38,7 @@ final class WorkPool: Sendable {
     /// What the pool is for, in refusals (`renders`, `password checks`).
     let name: String
     let limits: Limits
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(_ name: String, limits: Limits) {
         self.name = name
@@ -59,7 +59,7 @@ final class WorkPool: Sendable {
 
     /// Counts the client's request in, or refuses it.
     private func admit(_ client: String) throws {
-        let admitted = state.withLock { state in
+        let admitted = state.withLockedValue { state in
             guard state.perClient[client, default: 0] < limits.perClient, state.waitingCount < limits.waiting else {
                 return false
             }
@@ -74,7 +74,7 @@ final class WorkPool: Sendable {
     }
 
     private func release(_ client: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             let count = state.perClient[client, default: 1] - 1
             state.perClient[client] = count > 0 ? count : nil
         }
@@ -83,7 +83,7 @@ final class WorkPool: Sendable {
     /// Waits until fewer than ``Limits/running`` pieces run.
     private func takeTurn() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state in
+            let now = state.withLockedValue { state in
                 guard state.running < limits.running else {
                     state.queue.append(continuation)
                     return false
@@ -97,7 +97,7 @@ final class WorkPool: Sendable {
 
     /// Hands the turn to the next waiting piece, or frees it.
     private func endTurn() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             guard state.head < state.queue.count else {
                 state.running -= 1
                 return nil

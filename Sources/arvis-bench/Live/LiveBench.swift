@@ -4,7 +4,7 @@ import ARVisSupport
 import ArgumentParser
 import Foundation
 import Histogram
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// `arvis-bench live`: the live streams under load, `arvis serve` (release, in child processes, so
 /// its memory is its own) and every client on this machine.
@@ -267,17 +267,17 @@ struct LiveBench: AsyncParsableCommand {
 
 /// Latencies in an HDR histogram (microseconds).
 final class Latencies: Sendable {
-    private let histogram = Mutex(
+    private let histogram = NIOLockedValueBox(
         Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
 
     func record(_ duration: Duration) {
         let micros = max(
             0, duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
-        _ = histogram.withLock { $0.record(UInt64(min(micros, 60_000_000))) }
+        _ = histogram.withLockedValue { $0.record(UInt64(min(micros, 60_000_000))) }
     }
 
     func milliseconds(_ percentile: Double) -> Double {
-        histogram.withLock {
+        histogram.withLockedValue {
             percentile >= 100 ? Double($0.max) / 1000 : Double($0.valueAtPercentile(percentile)) / 1000
         }
     }
@@ -285,19 +285,19 @@ final class Latencies: Sendable {
 
 /// When each client got each message, by key (a version, a row mark, a tap).
 final class Arrivals: Sendable {
-    private let arrivals = Mutex<[Int: [ContinuousClock.Instant]]>([:])
+    private let arrivals = NIOLockedValueBox<[Int: [ContinuousClock.Instant]]>([:])
 
     func record(_ key: Int, at instant: ContinuousClock.Instant) {
-        arrivals.withLock { $0[key, default: []].append(instant) }
+        arrivals.withLockedValue { $0[key, default: []].append(instant) }
     }
 
     /// Waits until `count` arrivals of `key` are in.
     func wait(forKey key: Int, count: Int, within limit: Duration) async throws {
         let deadline = ContinuousClock.now + limit
-        while arrivals.withLock({ $0[key]?.count ?? 0 }) < count {
+        while arrivals.withLockedValue({ $0[key]?.count ?? 0 }) < count {
             guard ContinuousClock.now < deadline else {
                 throw ValidationError(
-                    "only \(arrivals.withLock { $0[key]?.count ?? 0 }) of \(count) clients got message \(key) within \(limit)"
+                    "only \(arrivals.withLockedValue { $0[key]?.count ?? 0 }) of \(count) clients got message \(key) within \(limit)"
                 )
             }
             try await Task.sleep(for: .milliseconds(1))
@@ -306,13 +306,13 @@ final class Arrivals: Sendable {
 
     /// The arrivals of `key`, forgotten.
     func take(_ key: Int) -> [ContinuousClock.Instant] {
-        arrivals.withLock { $0.removeValue(forKey: key) ?? [] }
+        arrivals.withLockedValue { $0.removeValue(forKey: key) ?? [] }
     }
 }
 
 /// A set of row marks, from any task.
 final class Marks: Sendable {
-    private let marks = Mutex<Set<Int>>([])
-    func insert(_ mark: Int) { _ = marks.withLock { $0.insert(mark) } }
-    var all: Set<Int> { marks.withLock { $0 } }
+    private let marks = NIOLockedValueBox<Set<Int>>([])
+    func insert(_ mark: Int) { _ = marks.withLockedValue { $0.insert(mark) } }
+    var all: Set<Int> { marks.withLockedValue { $0 } }
 }

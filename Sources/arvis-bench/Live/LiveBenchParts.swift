@@ -5,10 +5,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOWebSocket
-import Synchronization
 
 /// `arvis serve` in a child process on a free loopback port, with its own data folder.
 final class ServerProcess: Sendable {
@@ -144,8 +144,8 @@ struct BenchSession: Sendable {
 
 /// One WebSocket client of the bench: every message handed to callbacks with its arrival instant.
 final class BenchSocket: Sendable {
-    private let outbound = Mutex<WebSocketOutboundWriter?>(nil)
-    private let connection = Mutex<Task<Void, Never>?>(nil)
+    private let outbound = NIOLockedValueBox<WebSocketOutboundWriter?>(nil)
+    private let connection = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     /// Connects; `onText` and `onBinary` run for every message, on the client's tasks.
     static func connect(
@@ -160,7 +160,7 @@ final class BenchSocket: Sendable {
         let task = Task { [configuration, logger] in
             _ = try? await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
                 inbound, outbound, _ in
-                socket.outbound.withLock { $0 = outbound }
+                socket.outbound.withLockedValue { $0 = outbound }
                 for try await message in inbound.messages(maxSize: 16 << 20) {
                     switch message {
                     case .text(let text): onText(text, .now)
@@ -169,7 +169,7 @@ final class BenchSocket: Sendable {
                 }
             }
         }
-        socket.connection.withLock { $0 = task }
+        socket.connection.withLockedValue { $0 = task }
         return socket
     }
 
@@ -188,23 +188,23 @@ final class BenchSocket: Sendable {
 
     func waitUntilConnected() async throws {
         for _ in 0..<30_000 {
-            if outbound.withLock({ $0 }) != nil { return }
+            if outbound.withLockedValue({ $0 }) != nil { return }
             try await Task.sleep(for: .milliseconds(1))
         }
         throw ValidationError("a WebSocket client did not connect within 30 s")
     }
 
     func send(_ text: String) async throws {
-        try await outbound.withLock { $0 }?.write(.text(text))
+        try await outbound.withLockedValue { $0 }?.write(.text(text))
     }
 
     func send(_ bytes: ByteBuffer) async throws {
-        try await outbound.withLock { $0 }?.write(.binary(bytes))
+        try await outbound.withLockedValue { $0 }?.write(.binary(bytes))
     }
 
     func close() async {
-        try? await outbound.withLock { $0 }?.close(.normalClosure, reason: nil)
-        await connection.withLock { $0 }?.value
+        try? await outbound.withLockedValue { $0 }?.close(.normalClosure, reason: nil)
+        await connection.withLockedValue { $0 }?.value
     }
 
     static func closeAll(_ sockets: [BenchSocket]) async {
@@ -229,14 +229,14 @@ final class RoomLoad: Sendable {
     private let viewers: [any Channel]
     private let viewersPerRoom: Int
     private let epoch: ContinuousClock.Instant
-    private let poses: Mutex<Pose>
-    private let poseLatencies: Mutex<Latencies>
+    private let poses: NIOLockedValueBox<Pose>
+    private let poseLatencies: NIOLockedValueBox<Latencies>
     private let taps = Arrivals()
     /// The last tap's number, also its client id: started at random, so a run on a PostgreSQL
     /// database kept from an earlier run does not repeat an id the server already holds (it would
     /// answer with the stored annotation and send nothing).
-    private let tapCount = Mutex(Int.random(in: 0..<1 << 40))
-    private let streaming = Mutex<Task<Void, any Error>?>(nil)
+    private let tapCount = NIOLockedValueBox(Int.random(in: 0..<1 << 40))
+    private let streaming = NIOLockedValueBox<Task<Void, any Error>?>(nil)
 
     private init(
         publishers: [any Channel], tappers: [any Channel], viewers: [any Channel], viewersPerRoom: Int,
@@ -247,8 +247,8 @@ final class RoomLoad: Sendable {
         self.viewers = viewers
         self.viewersPerRoom = viewersPerRoom
         self.epoch = epoch
-        poses = Mutex(Pose(latestFrame: Array(repeating: 0, count: publishers.count)))
-        poseLatencies = Mutex(Latencies())
+        poses = NIOLockedValueBox(Pose(latestFrame: Array(repeating: 0, count: publishers.count)))
+        poseLatencies = NIOLockedValueBox(Latencies())
     }
 
     static func start(_ session: BenchSession, server: ServerProcess, rooms: Int, viewers: Int) async throws -> RoomLoad
@@ -288,16 +288,16 @@ final class RoomLoad: Sendable {
         let load = RoomLoad(
             publishers: publishers, tappers: tappers, viewers: channels, viewersPerRoom: viewers, epoch: epoch)
         state.set(load)
-        load.streaming.withLock { $0 = Task { try await load.stream() } }
+        load.streaming.withLockedValue { $0 = Task { try await load.stream() } }
         try await Task.sleep(for: .milliseconds(500))
         return load
     }
 
     /// Holds the load for the callbacks made before it existed.
     private final class Shared: Sendable {
-        private let value = Mutex<RoomLoad?>(nil)
-        var load: RoomLoad? { value.withLock { $0 } }
-        func set(_ load: RoomLoad) { value.withLock { $0 = load } }
+        private let value = NIOLockedValueBox<RoomLoad?>(nil)
+        var load: RoomLoad? { value.withLockedValue { $0 } }
+        func set(_ load: RoomLoad) { value.withLockedValue { $0 = load } }
     }
 
     /// Every publisher sends a pose every 1/60 s, stamped with the time it was sent.
@@ -313,31 +313,32 @@ final class RoomLoad: Sendable {
                 frameID: frame, timestamp: stamp, position: SIMD3(0, 1.5, 0), orientation: .identity,
                 intrinsics: SIMD4(500, 500, 320, 240), viewport: SIMD2(640, 480))
             let bytes = ByteBuffer(bytes: packet.encoded())
-            poses.withLock { state in for index in state.latestFrame.indices { state.latestFrame[index] = frame } }
+            poses.withLockedValue { state in for index in state.latestFrame.indices { state.latestFrame[index] = frame }
+            }
             for publisher in publishers { FrameClient.send(bytes, text: false, on: publisher) }
         }
     }
 
     private func received(_ bytes: ByteBuffer, room: Int, at arrival: ContinuousClock.Instant) {
         guard let packet = try? bytes.withUnsafeReadableBytes({ try PosePacket(decoding: $0) }) else { return }
-        let measuring = poses.withLock { state -> Bool in
+        let measuring = poses.withLockedValue { state -> Bool in
             guard state.measuring else { return false }
             state.mostBehind = max(state.mostBehind, Int(state.latestFrame[room]) - Int(packet.frameID))
             return true
         }
-        if measuring { poseLatencies.withLock { $0 }.record(arrival - (epoch + .seconds(packet.timestamp))) }
+        if measuring { poseLatencies.withLockedValue { $0 }.record(arrival - (epoch + .seconds(packet.timestamp))) }
     }
 
     /// Pose latencies over `duration`, and the most poses any viewer was behind its publisher.
     func measurePoses(for duration: Double) async throws -> (latency: Latencies, mostBehind: Int) {
         let latencies = Latencies()
-        poseLatencies.withLock { $0 = latencies }
-        poses.withLock {
+        poseLatencies.withLockedValue { $0 = latencies }
+        poses.withLockedValue {
             $0.measuring = true
             $0.mostBehind = 0
         }
         try await Task.sleep(for: .seconds(duration))
-        let mostBehind = poses.withLock { state -> Int in
+        let mostBehind = poses.withLockedValue { state -> Int in
             state.measuring = false
             return state.mostBehind
         }
@@ -356,7 +357,7 @@ final class RoomLoad: Sendable {
         for _ in 0..<count {
             var sent: [Int: ContinuousClock.Instant] = [:]
             for tapper in tappers {
-                let key = tapCount.withLock {
+                let key = tapCount.withLockedValue {
                     $0 += 1
                     return $0
                 }
@@ -381,7 +382,7 @@ final class RoomLoad: Sendable {
     }
 
     func stop() async {
-        streaming.withLock { $0?.cancel() }
+        streaming.withLockedValue { $0?.cancel() }
         for channel in publishers + tappers + viewers { try? await channel.close() }
     }
 

@@ -1,9 +1,9 @@
 import ARVisSupport
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// What went wrong talking to Janus.
 struct JanusError: Error, CustomStringConvertible {
@@ -38,7 +38,7 @@ final class JanusClient: Sendable {
     static let maximumReplyBytes = 1 << 20
 
     private let http: HTTPClient
-    private let waiting = Mutex<[String: CheckedContinuation<JSONValue, any Error>]>([:])
+    private let waiting = NIOLockedValueBox<[String: CheckedContinuation<JSONValue, any Error>]>([:])
 
     init(endpoint: String, secret: String?, http: HTTPClient = .shared) {
         self.endpoint = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
@@ -122,7 +122,7 @@ final class JanusClient: Sendable {
         let events = reply.array ?? [reply]
         return events.filter { event in
             guard event["janus"]?.string != "keepalive", let transaction = event["transaction"]?.string,
-                let waiter = waiting.withLock({ $0.removeValue(forKey: transaction) })
+                let waiter = waiting.withLockedValue({ $0.removeValue(forKey: transaction) })
             else { return event["janus"]?.string != "keepalive" }
             waiter.resume(returning: event)
             return false
@@ -149,7 +149,7 @@ final class JanusClient: Sendable {
         guard waitForEvent else { return try await exchange(http, timeout: timeout) }
         return try await withCheckedThrowingContinuation { continuation in
             // Registered before the request goes: the event may come through the poll before the ack.
-            waiting.withLock { $0[transaction] = continuation }
+            waiting.withLockedValue { $0[transaction] = continuation }
             Task {
                 do {
                     let reply = try await exchange(http)
@@ -172,7 +172,7 @@ final class JanusClient: Sendable {
     }
 
     private func resolve(_ transaction: String, with result: Result<JSONValue, any Error>) {
-        waiting.withLock { $0.removeValue(forKey: transaction) }?.resume(with: result)
+        waiting.withLockedValue { $0.removeValue(forKey: transaction) }?.resume(with: result)
     }
 
     private func read(_ response: HTTPClientResponse) async throws -> JSONValue {
