@@ -306,10 +306,8 @@ final class EventFeed: Sendable {
 /// The streams handed out to a feed's subscribers: each gets every element yielded after it
 /// subscribed, until the feed closes.
 final class Subscribers<Element: Sendable>: Sendable {
-    private let state = NIOLockedValueBox<
-        (next: Int, continuations: [Int: AsyncStream<Element>.Continuation], closed: Bool)
-    >(
-        (0, [:], false))
+    private typealias State = (next: Int, continuations: [Int: AsyncStream<Element>.Continuation], closed: Bool)
+    private let state = NIOLockedValueBox<State>((0, [:], false))
     private let policy: AsyncStream<Element>.Continuation.BufferingPolicy
 
     /// `policy`: what a subscriber that falls behind keeps.
