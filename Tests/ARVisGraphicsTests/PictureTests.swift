@@ -84,6 +84,56 @@ struct PictureTests {
         #expect(size.width == image.width && size.height == image.height)
     }
 
+    /// Found by fuzzing: an Exif segment after the frame header turned the decoded picture, but the
+    /// header reader stopped at the frame and told the unturned size, so a layout placed it wrong.
+    /// Both now take the first Exif orientation before the first scan, as Chromium and Pillow do;
+    /// one after the scan turns nothing.
+    @Test func exifAfterTheFrameHeaderTurnsThePictureAndItsSize() throws {
+        let bytes = try load("jpeg-orientation6.jpg")
+        let upright = try RasterImage(decoding: bytes)
+        let afterFrame = try Self.movingExif(bytes, afterScan: false)
+        #expect(try RasterImage(decoding: afterFrame) == upright)
+        #expect(RasterImage.displaySize(of: afterFrame).map { [$0.width, $0.height] } == [37, 23])
+        let afterScan = try Self.movingExif(bytes, afterScan: true)
+        let unturned = try RasterImage(decoding: afterScan)
+        #expect(unturned.width == 23 && unturned.height == 37)
+        #expect(RasterImage.displaySize(of: afterScan).map { [$0.width, $0.height] } == [23, 37])
+    }
+
+    /// Found by fuzzing: an orientation tag of 11 777 values (not one SHORT) was read as its first.
+    /// Chromium reads only a tag of one SHORT, and Pillow skips this one: the picture stays as stored.
+    @Test func anOrientationOfManyValuesTurnsNothing() throws {
+        let bytes = try load("Findings/jpeg-exif-orientation-of-many-values.jpg")
+        let image = try RasterImage(decoding: bytes)
+        #expect(image.width == 45 && image.height == 23)
+        #expect(RasterImage.displaySize(of: bytes).map { [$0.width, $0.height] } == [45, 23])
+    }
+
+    /// Found by fuzzing: a second IHDR chunk replaced the first, so the picture decoded at another size
+    /// than its header told. A PNG has one IHDR (ISO/IEC 15948, 5.6), as libpng insists.
+    @Test func aSecondPNGHeaderIsRefused() throws {
+        let bytes = try load("Findings/png-second-header.png")
+        #expect(throws: GraphicsError.self) { try RasterImage(decoding: bytes) }
+    }
+
+    /// `bytes` (a JPEG) with its Exif segment moved to just after the frame header, or to just
+    /// before the end of the image, after the scans.
+    private static func movingExif(_ bytes: [UInt8], afterScan: Bool) throws -> [UInt8] {
+        var segments: [ArraySlice<UInt8>] = []
+        var position = 2
+        while bytes[position + 1] != 0xDA {
+            let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
+            segments.append(bytes[position..<position + 2 + length])
+            position += 2 + length
+        }
+        let exif = segments.remove(at: try #require(segments.firstIndex { $0[$0.startIndex + 1] == 0xE1 }))
+        let rest = bytes[position..<bytes.count - 2]
+        guard !afterScan else { return [0xFF, 0xD8] + segments.joined() + rest + exif + [0xFF, 0xD9] }
+        let frame = try #require(segments.firstIndex { [0xC0, 0xC2].contains($0[$0.startIndex + 1]) })
+        segments.insert(exif, at: frame + 1)
+        return [0xFF, 0xD8] + segments.joined() + rest + [0xFF, 0xD9]
+    }
+
     @Test func exifOrientationTurnsThePictureUpright() throws {
         let bytes = try load("jpeg-orientation6.jpg")
         let picture = try RasterImage(decoding: bytes)

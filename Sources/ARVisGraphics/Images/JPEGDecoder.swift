@@ -25,7 +25,9 @@ struct JPEGDecoder {
         var acTables = [JPEGHuffman?](repeating: nil, count: 4)
         var restartInterval = 0
         var adobeTransform: Int?
-        var orientation = 1
+        /// The first Exif orientation before the first scan, as libjpeg-based readers (Chromium,
+        /// Pillow) take it.
+        var orientation: Int?
     }
 
     func decode() throws(GraphicsError) -> RasterImage {
@@ -62,7 +64,8 @@ struct JPEGDecoder {
             case 0xDD:
                 guard segment.count >= 2 else { throw invalid("its restart interval is truncated") }
                 state.restartInterval = Int(segment[segment.startIndex]) << 8 | Int(segment[segment.startIndex + 1])
-            case 0xE1: state.orientation = Self.exifOrientation(segment) ?? state.orientation
+            case 0xE1 where state.orientation == nil && state.frame?.scansDecoded ?? 0 == 0:
+                state.orientation = Self.exifOrientation(segment)
             case 0xEE:
                 if segment.count >= 12, segment.starts(with: Array("Adobe".utf8)) {
                     state.adobeTransform = Int(segment[segment.startIndex + 11])
@@ -79,31 +82,37 @@ struct JPEGDecoder {
         guard let frame = state.frame else { throw invalid("it has no frame header") }
         let image = try frame.pixels(
             quantization: state.quantization, adobeTransform: state.adobeTransform, invalid: invalid)
-        return image.oriented(state.orientation)
+        return image.oriented(state.orientation ?? 1)
     }
 
-    /// The picture's upright size from its frame header and Exif orientation, without decoding it.
+    /// The picture's upright size from its frame header and Exif orientation, without decoding it:
+    /// the markers are walked as the decoder walks them, up to the first scan (an Exif segment may
+    /// follow the frame header), or as far as the bytes go.
     func displaySize() -> (width: Int, height: Int)? {
         var position = 2
-        var orientation = 1
-        while let (marker, start) = nextMarker(from: position), start + 2 <= bytes.count {
-            // As the decoder walks: a marker without a length is skipped, the image's end ends it.
-            if marker == 0xD9 { return nil }
+        var orientation: Int?
+        var size: (width: Int, height: Int)?
+        while let (marker, start) = nextMarker(from: position), start + 2 <= bytes.count, marker != 0xD9, marker != 0xDA
+        {
             if Self.standsAlone(marker) {
                 position = start
                 continue
             }
             let length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
-            guard length >= 2, start + length <= bytes.count else { return nil }
-            if marker == 0xE1 { orientation = Self.exifOrientation(bytes[start + 2..<start + length]) ?? orientation }
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), length >= 7 {
-                let height = Int(bytes[start + 3]) << 8 | Int(bytes[start + 4])
-                let width = Int(bytes[start + 5]) << 8 | Int(bytes[start + 6])
-                return orientation >= 5 ? (height, width) : (width, height)
+            guard length >= 2, start + length <= bytes.count else { break }
+            if marker == 0xE1, orientation == nil {
+                orientation = Self.exifOrientation(bytes[start + 2..<start + length])
+            }
+            if size == nil, (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), length >= 7 {
+                size = (
+                    Int(bytes[start + 5]) << 8 | Int(bytes[start + 6]),
+                    Int(bytes[start + 3]) << 8 | Int(bytes[start + 4])
+                )
             }
             position = start + length
         }
-        return nil
+        guard let size else { return nil }
+        return (orientation ?? 1) >= 5 ? (size.height, size.width) : size
     }
 
     /// Whether `marker` has no length and no segment: a restart marker (RST0–7) or TEM.
@@ -240,11 +249,14 @@ struct JPEGDecoder {
         return scan
     }
 
-    /// The orientation (1–8) in an APP1 Exif segment's first directory.
+    /// The orientation (1–8) in an APP1 Exif segment's first directory: a tag of one SHORT, as
+    /// Chromium reads it (Pillow skips one whose count is not 1 too).
     static func exifOrientation(_ segment: ArraySlice<UInt8>) -> Int? {
         let tiff = segment.startIndex + 6
         guard segment.count >= 14, segment.starts(with: Array("Exif".utf8) + [0, 0]) else { return nil }
-        let little = segment[tiff] == 0x49
+        let order = Array(segment[tiff..<tiff + 4])
+        guard order == [0x49, 0x49, 42, 0] || order == [0x4D, 0x4D, 0, 42] else { return nil }
+        let little = order[0] == 0x49
         func read(_ at: Int, _ size: Int) -> Int? {
             guard at >= tiff, at + size <= segment.endIndex else { return nil }
             return (0..<size).reduce(0) { value, index in
@@ -255,7 +267,9 @@ struct JPEGDecoder {
         for entry in 0..<min(entries, 512) {
             let base = tiff + directory + 2 + 12 * entry
             guard let tag = read(base, 2) else { return nil }
-            if tag == 0x0112, let value = read(base + 8, 2), (1...8).contains(value) { return value }
+            guard tag == 0x0112 else { continue }
+            guard read(base + 2, 2) == 3, read(base + 4, 4) == 1, let value = read(base + 8, 2) else { return nil }
+            return (1...8).contains(value) ? value : nil
         }
         return nil
     }

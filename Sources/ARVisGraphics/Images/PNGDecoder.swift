@@ -45,7 +45,9 @@ struct PNGDecoder {
             guard length <= bytes.count - start - 4 else { throw invalid("its \(type) chunk is truncated") }
             let data = bytes[start..<start + length]
             switch type {
-            case "IHDR": header = try readHeader(data)
+            case "IHDR":
+                guard header == nil else { throw invalid("it has more than one IHDR chunk") }
+                header = try readHeader(data)
             case "PLTE": palette = Array(data)
             case "tRNS": transparency = Array(data)
             case "IDAT": compressed.append(contentsOf: data)
