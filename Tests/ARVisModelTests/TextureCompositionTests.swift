@@ -19,7 +19,7 @@ struct TextureCompositionTests {
 
     /// A package laid out as Apple's: the material bound on the mesh's parent, separate metallic
     /// (8 × 8) and roughness (16 × 16) maps read through `outputs:r`.
-    static func package(metallic: [UInt8]? = nil) -> [UInt8] {
+    static func package(metallic: [UInt8]? = nil) throws -> [UInt8] {
         let layer = """
             #usda 1.0
             (
@@ -77,7 +77,7 @@ struct TextureCompositionTests {
                 }
             }
             """
-        return USDZPackage.write([
+        return try USDZPackage.write([
             ("chair.usda", Array(layer.utf8)),
             ("0/metallic.png", metallic ?? png(side: 8) { x, _ in x < 4 ? 0 : 255 }),
             ("0/roughness.png", png(side: 16) { _, y in UInt8(y * 16) }),

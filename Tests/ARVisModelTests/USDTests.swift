@@ -144,4 +144,16 @@ struct USDTests {
         let error = try #require(throws: ModelError.self) { try ModelFile.read(deflated) }
         #expect(error.message.contains("compressed"))
     }
+
+    /// Found by fuzzing: each byte of a name that is not UTF-8 reads as U+FFFD, three bytes, so a
+    /// package read can hold a name longer than the 65 535 bytes a zip's name field holds; writing it
+    /// again trapped on the field. The writer refuses such a name.
+    @Test func aNameTooLongForAZipIsRefusedWhenWritten() throws {
+        let written = try USDZPackage.write([(String(repeating: "a", count: 30_000), [1, 2, 3])])
+        let package = try USDZPackage(reading: written.map { $0 == UInt8(ascii: "a") ? 0xFF : $0 })
+        let files = package.entries.map { (name: $0.name, data: Array($0.data)) }
+        #expect(files.map(\.name.utf8.count) == [90_000])
+        let error = try #require(throws: ModelError.self) { try USDZPackage.write(files) }
+        #expect(error.code == .tooLarge && error.message.contains("65 535"))
+    }
 }

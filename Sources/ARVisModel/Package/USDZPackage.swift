@@ -91,7 +91,20 @@ struct USDZPackage {
 
     /// A package of `files` in this order (the root layer first), stored, with every file's data at
     /// a multiple of 64 bytes and a central directory whose entries repeat the padding.
-    static func write(_ files: [(name: String, data: [UInt8])]) -> [UInt8] {
+    /// - Throws: ``ModelError`` `tooLarge` past what a zip without ZIP64 holds: 65 535 files, names
+    ///   of 65 535 bytes, 4 GiB in all.
+    static func write(_ files: [(name: String, data: [UInt8])]) throws(ModelError) -> [UInt8] {
+        guard files.count <= Int(UInt16.max) else {
+            throw ModelError(.tooLarge, "the USDZ would hold \(files.count) files; a zip without ZIP64 holds 65 535")
+        }
+        if let long = files.first(where: { $0.name.utf8.count > Int(UInt16.max) }) {
+            throw ModelError(
+                .tooLarge, "a USDZ file's name of \(long.name.utf8.count) bytes passes the 65 535 a zip holds")
+        }
+        let total = files.reduce(22) { $0 + 30 + 46 + 2 * ($1.name.utf8.count + 68) + $1.data.count }
+        guard total < Int(UInt32.max) else {
+            throw ModelError(.tooLarge, "the USDZ would pass the 4 GiB a zip without ZIP64 can hold")
+        }
         var out = BinaryWriter()
         var directory = BinaryWriter()
         // 1 January 2026, 00:00: a fixed time keeps the output deterministic.

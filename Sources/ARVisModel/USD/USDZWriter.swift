@@ -42,14 +42,7 @@ public struct USDZWriter: Sendable {
         if case .image(let picture, _) = anchoring {
             files.append((USDLayerBuilder.referenceImageFile(picture), picture.data))
         }
-        guard files.count <= Int(UInt16.max) else {
-            throw ModelError(.tooLarge, "the USDZ would hold \(files.count) files; a zip without ZIP64 holds 65 535")
-        }
-        let total = files.reduce(22) { $0 + 30 + 46 + 2 * ($1.name.utf8.count + 68) + $1.data.count }
-        guard total < Int(UInt32.max) else {
-            throw ModelError(.tooLarge, "the USDZ would pass the 4 GiB a zip without ZIP64 can hold")
-        }
-        return USDZPackage.write(files)
+        return try USDZPackage.write(files)
     }
 }
 
