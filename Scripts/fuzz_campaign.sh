@@ -15,6 +15,10 @@
 #       found (Fuzz/.work/corpus/TARGET, when it is there), and no new mutation.
 #   Scripts/fuzz_campaign.sh --build
 #       Only builds the targets (release, -sanitize=fuzzer,address).
+#   Scripts/fuzz_campaign.sh --sanitizers
+#       The whole test suite under AddressSanitizer, then under ThreadSanitizer
+#       (Scripts/sanitized_tests.sh; PostgreSQL too with ARVIS_TEST_POSTGRES). CI runs the first and
+#       only the server's tests under the second: both whole do not fit in its 90 minutes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 fuzz=$root/Fuzz
@@ -27,12 +31,17 @@ while [ $# -gt 0 ]; do
   --replay) mode=replay; shift ;;
   --merge) mode=merge; shift ;;
   --build) mode=build; shift ;;
-  -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+  --sanitizers) mode=sanitizers; shift ;;
+  -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
   Fuzz*) targets+=("$1"); shift ;;
   *) echo "fuzz_campaign: unknown argument $1 (targets: ${all[*]})" >&2; exit 2 ;;
   esac
 done
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+if [ "$mode" = sanitizers ]; then
+  "$root/Scripts/sanitized_tests.sh" address
+  exec "$root/Scripts/sanitized_tests.sh" thread
+fi
 
 # What each target reads: its dictionary and its longest input. The model targets mutate the small
 # seeds (fuzz_seeds.py makes them without pictures): 64 KB, as the others; only whole crates are
