@@ -64,7 +64,7 @@ struct JPEGDecoder {
             case 0xDD:
                 guard segment.count >= 2 else { throw invalid("its restart interval is truncated") }
                 state.restartInterval = Int(segment[segment.startIndex]) << 8 | Int(segment[segment.startIndex + 1])
-            case 0xE1 where state.orientation == nil && state.frame?.scansDecoded ?? 0 == 0:
+            case 0xE1 where state.orientation == nil && (state.frame?.scansDecoded ?? 0) == 0:
                 state.orientation = Self.exifOrientation(segment)
             case 0xEE:
                 if segment.count >= 12, segment.starts(with: Array("Adobe".utf8)) {
