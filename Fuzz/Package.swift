@@ -26,6 +26,7 @@ let targets: [(name: String, modules: [String])] = [
     ("FuzzPosePacket", ["ARVisSpatial"]),
     ("FuzzRoomMessage", ["ARVisSpatial"]),
     ("FuzzHTTPBody", ["ARVisSpec", "ARVisSupport"]),
+    ("FuzzHTTPField", ["ARVisSupport"]),
 ]
 
 let package = Package(

@@ -22,7 +22,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 fuzz=$root/Fuzz
-all=(FuzzSpecJSON FuzzSpecYAML FuzzLink FuzzPNG FuzzJPEG FuzzGLB FuzzGLTF FuzzUSDZ FuzzUSDC FuzzUSDA FuzzGeoJSON FuzzPosePacket FuzzRoomMessage FuzzHTTPBody)
+all=(FuzzSpecJSON FuzzSpecYAML FuzzLink FuzzPNG FuzzJPEG FuzzGLB FuzzGLTF FuzzUSDZ FuzzUSDC FuzzUSDA FuzzGeoJSON FuzzPosePacket FuzzRoomMessage FuzzHTTPBody FuzzHTTPField)
 runs=10000000 seconds=7200 mode=campaign targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -59,6 +59,7 @@ dictionary() {
   FuzzGeoJSON) echo "$fuzz/Dictionaries/geojson.dict" ;;
   FuzzRoomMessage) echo "$fuzz/Dictionaries/room.dict" ;;
   FuzzHTTPBody) echo "$fuzz/Dictionaries/rows.dict" ;;
+  FuzzHTTPField) echo "$fuzz/Dictionaries/fields.dict" ;;
   *) echo "" ;;
   esac
 }
@@ -66,6 +67,7 @@ longest() {
   case "$1" in
   FuzzPosePacket) echo 128 ;;
   FuzzLink) echo 4096 ;;
+  FuzzHTTPField) echo 8192 ;;
   FuzzUSDC) echo 262144 ;;
   *) echo 65536 ;;
   esac

@@ -26,13 +26,14 @@ import struct
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import zipfile
 import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TARGETS = ["FuzzSpecJSON", "FuzzSpecYAML", "FuzzLink", "FuzzPNG", "FuzzJPEG", "FuzzGLB", "FuzzGLTF",
            "FuzzUSDZ", "FuzzUSDC", "FuzzUSDA", "FuzzGeoJSON", "FuzzPosePacket", "FuzzRoomMessage",
-           "FuzzHTTPBody"]
+           "FuzzHTTPBody", "FuzzHTTPField"]
 LARGEST = 1 << 20  # seeds past 1 MB teach the fuzzer nothing a smaller one does not, and slow it
 
 
@@ -284,6 +285,19 @@ def row_bodies(seeds, shared):
                 seeds.add("FuzzHTTPBody", b"\x02" + text.getvalue().encode())
 
 
+def header_fields(seeds):
+    """If-Match lists of the tags the server gives the examples' versions, and Last-Event-ID cursors
+    naming datasets after them: the first byte picks which (0 a list, 1 a cursor), as FuzzHTTPField
+    reads it."""
+    seeds.add("FuzzHTTPField", b"\x00*")
+    for number, path in enumerate(files(ROOT / "Examples", ".json", ".yaml"), 1):
+        tag = f'"{number}-{hashlib.sha256(path.read_bytes()).hexdigest()[:16]}"'
+        seeds.add("FuzzHTTPField", b"\x00" + tag.encode())
+        seeds.add("FuzzHTTPField", b"\x00" + f'W/{tag}, "{number + 1}-0000000000000000"'.encode())
+        seeds.add("FuzzHTTPField", b"\x00" + urllib.parse.quote(tag).encode())
+        seeds.add("FuzzHTTPField", b"\x01" + f"version={number}&rows={path.stem}:{number * 7},sensor:0".encode())
+
+
 def spec_dictionary(out, arvis):
     """Every property name and string keyword of `arvis schema`, one libFuzzer dictionary entry each."""
     if not arvis or not pathlib.Path(arvis).is_file():
@@ -324,6 +338,7 @@ def main():
     pose_packets(seeds, arguments.shared)
     room_messages(seeds)
     row_bodies(seeds, arguments.shared)
+    header_fields(seeds)
     spec_dictionary(arguments.out, arguments.arvis)
     for target, count in seeds.counts.items():
         print(f"{target}: {count} seeds")

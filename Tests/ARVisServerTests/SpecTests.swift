@@ -68,6 +68,34 @@ struct SpecTests: ServerTesting {
         }
     }
 
+    @Test func anIfMatchListSavesWhenOneOfItsTagsNamesTheLatest() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Museum")
+            let uri = "/api/v1/projects/\(slug)/specs/label"
+            func save(_ content: String, ifMatch: String) async throws -> TestResponse {
+                var headers = owner
+                headers[.ifMatch] = ifMatch
+                return try await client.execute(
+                    uri: uri, method: .put, headers: headers,
+                    body: ByteBuffer(string: "{\"text\": {\"content\": \"\(content)\"}}"))
+            }
+            let first = try await client.execute(
+                uri: uri, method: .put, headers: owner, body: ByteBuffer(string: Self.widget))
+            let old = try #require(first.headers[.eTag])
+            let latest = try #require(try await save("Two", ifMatch: old).headers[.eTag])
+
+            let listed = try await save("Three", ifMatch: "\(old), W/\(latest)")
+            #expect(listed.status == .ok, "a list naming the latest among others lets the save through")
+            #expect(try decode(Components.Schemas.SavedVersion.self, listed).version == 3)
+            let stale = try await save("Four", ifMatch: "\(old), \(latest)")
+            #expect(stale.status == .preconditionFailed, "a list naming only older versions is refused")
+            let broken = try await save("Four", ifMatch: "\(latest) \(old)")
+            #expect(broken.status == .preconditionFailed, "two tags without a comma are no list")
+            #expect(try errorCode(broken) == "preconditionFailed")
+        }
+    }
+
     @Test func anInvalidSpecGetsTheValidatorsDiagnostics() async throws {
         try await withServer { client in
             let owner = try await signIn(client, "ana")

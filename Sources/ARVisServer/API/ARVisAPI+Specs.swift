@@ -2,6 +2,7 @@ import ARVisGraphics
 import ARVisSpec
 import ARVisSpecYAML
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -32,21 +33,10 @@ extension ARVisAPI {
                 "the spec has \(errors) error\(errors == 1 ? "" : "s"); nothing was saved",
                 diagnostics: diagnostics)
         }
-        var expected: (version: Int, hashPrefix: String)?
-        if let ifMatch, ifMatch.trimmingCharacters(in: .whitespaces) != "*" {
-            guard let tag = SpecVersion.parse(etag: ifMatch) else {
-                throw APIError(
-                    .preconditionFailed, "preconditionFailed",
-                    "If-Match \(ifMatch) is not an ETag of this spec; fetch it again")
-            }
-            expected = tag
-        } else if ifMatch != nil {
-            guard let latest = try await store.spec(projectID: access.project.id, name: name) else {
-                throw APIError(
-                    .preconditionFailed, "preconditionFailed", "If-Match * but the spec '\(name)' does not exist")
-            }
-            expected = (latest.version, latest.contentHash)
-        } else if ifNoneMatch?.trimmingCharacters(in: .whitespaces) == "*" {
+        var expected: (number: Int, hashPrefix: String)?
+        if let ifMatch {
+            expected = try await replacedVersion(ifMatch: ifMatch, name: name, projectID: access.project.id)
+        } else if let ifNoneMatch, EntityTagList(parsing: ifNoneMatch) == .any {
             expected = (0, "")
         }
         try await requireQuota(.versions(1), projectID: access.project.id)
@@ -54,9 +44,36 @@ extension ARVisAPI {
             try await store.saveSpec(
                 projectID: access.project.id, name: name, body: body, contentHash: hash,
                 mediaType: syntax.mediaType, authorID: access.account?.id,
-                expectedVersion: expected?.version, expectedHashPrefix: expected?.hashPrefix)
+                expectedVersion: expected?.number, expectedHashPrefix: expected?.hashPrefix)
         }
         return Saved(version: version, warnings: diagnostics)
+    }
+
+    /// The version an `If-Match` field lets a save replace: the latest for `*` (there must be one);
+    /// else the tag of its list that names the latest (RFC 9110 lets a list name several), or its
+    /// first tag when none does, which the store then refuses.
+    /// - Throws: ``APIError`` `412` when the field names no version of this spec, or `*` one that
+    ///   does not exist.
+    private func replacedVersion(ifMatch: String, name: String, projectID: String) async throws -> (
+        number: Int, hashPrefix: String
+    ) {
+        let list = EntityTagList(parsing: ifMatch)
+        if list == .any {
+            guard let latest = try await store.spec(projectID: projectID, name: name) else {
+                throw APIError(
+                    .preconditionFailed, "preconditionFailed", "If-Match * but the spec '\(name)' does not exist")
+            }
+            return (latest.version, latest.contentHash)
+        }
+        var named: [(number: Int, hashPrefix: String)] = []
+        if case .tags(let tags) = list { named = tags.compactMap(\.version) }
+        guard let first = named.first else {
+            throw APIError(
+                .preconditionFailed, "preconditionFailed",
+                "If-Match \(ifMatch) is not an ETag of this spec; fetch it again")
+        }
+        guard named.count > 1, let latest = try await store.spec(projectID: projectID, name: name) else { return first }
+        return named.first { $0.number == latest.version && latest.contentHash.hasPrefix($0.hashPrefix) } ?? first
     }
 
     /// The latest version of a spec (or version `number`), with its body.

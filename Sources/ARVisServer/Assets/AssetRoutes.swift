@@ -183,7 +183,7 @@ struct AssetRoutes: Sendable {
         _ key: String, size: Int, mediaType: String, headers: HTTPFields, request: Request, context: ServerContext
     ) async throws -> Response {
         var headers = headers
-        if let tag = headers[.eTag], ETagList.names(tag, request.headers[.ifNoneMatch]) {
+        if let tag = headers[.eTag], EntityTagList.names(tag, inIfNoneMatch: request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = mediaType

@@ -251,7 +251,7 @@ struct HubRoutes: Sendable {
     /// Content-Security-Policy of a page or drawing.
     static func response(_ file: ServedFile, etag: String, request: Request, policy: String? = nil) -> Response {
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
-        if ETagList.names(etag, request.headers[.ifNoneMatch]) {
+        if EntityTagList.names(etag, inIfNoneMatch: request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }
         headers.append(HTTPField(name: .contentType, value: file.mediaType))

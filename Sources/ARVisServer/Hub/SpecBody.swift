@@ -1,6 +1,7 @@
 import ARVisSpec
 import ARVisSpecYAML
 import ARVisStore
+import ARVisSupport
 import Foundation
 
 extension SpecVersion {
@@ -15,34 +16,10 @@ extension SpecVersion {
 
     /// The strong `ETag` of this version: its number and a prefix of its content hash, so a spec
     /// deleted and created again never matches an old tag.
-    var etag: String { "\"\(version)-\(contentHash.prefix(16))\"" }
-
-    /// The version and hash prefix an `ETag` of ``etag``'s form names, or `nil`.
-    static func parse(etag: String) -> (version: Int, hashPrefix: String)? {
-        // Generated clients percent-encode the quotes of header values; both spellings are accepted.
-        var text = Substring((etag.removingPercentEncoding ?? etag).trimmingCharacters(in: .whitespaces))
-        if text.hasPrefix("W/") { text = text.dropFirst(2) }
-        guard text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 else { return nil }
-        let parts = text.dropFirst().dropLast().split(separator: "-", maxSplits: 1)
-        guard parts.count == 2, let version = Int(parts[0]), version > 0 else { return nil }
-        return (version, String(parts[1]))
-    }
+    var etag: String { EntityTag(version: version, contentHash: contentHash).field }
 
     /// Whether an `If-None-Match` list names this version.
     func isNamed(byAnyOf header: String?) -> Bool {
-        ETagList.names(etag, header)
-    }
-}
-
-/// `If-None-Match` lists, as every route that answers `304` reads them.
-enum ETagList {
-    /// Whether `header` names `etag`: the tag itself, its weak form `W/…`, or `*`. Generated clients
-    /// percent-encode the quotes of header values; both spellings are accepted.
-    static func names(_ etag: String, _ header: String?) -> Bool {
-        guard let header = header.map({ $0.removingPercentEncoding ?? $0 }) else { return false }
-        return header.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag == "W/" + etag
-        }
+        EntityTagList.names(etag, inIfNoneMatch: header)
     }
 }

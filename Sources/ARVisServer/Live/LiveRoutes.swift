@@ -152,7 +152,8 @@ struct LiveRoutes: Sendable {
                             case .text(let text):
                                 // The message's bytes are shared with every other client's: written as they are, not copied.
                                 try await writer.write(
-                                    ByteBuffer(string: "id: \(SpecCursor(outbox.cursors).lastEventID)\ndata: "))
+                                    ByteBuffer(string: "id: \(SpecCursor(cursors: outbox.cursors).lastEventID)\ndata: ")
+                                )
                                 try await writer.write(text)
                                 try await writer.write(ByteBuffer(string: "\n\n"))
                             case .binary: break
@@ -285,57 +286,10 @@ struct LiveRoutes: Sendable {
     }
 }
 
-/// Where a spec stream's client is: the version it holds and the last row of each dataset.
-///
-/// Written `version=3&rows=sensor:120,door:7` — in the query of a new connection, and as the `id:`
-/// of every Server-Sent Event (which a browser sends back as `Last-Event-ID` when it reconnects).
-struct SpecCursor: Sendable, Equatable {
-    var version: Int?
-    var rows: [String: Int64] = [:]
-
-    init(version: Int?, rows: [String: Int64]) {
-        self.version = version
-        self.rows = rows
-    }
-
+extension SpecCursor {
+    /// The cursor of a new connection's query: `version=3&rows=sensor:120,door:7`.
     init(_ query: Parameters) {
-        version = query["version"].flatMap { Int(String($0)) }
-        rows = Self.rows(query["rows"].map(String.init) ?? "")
-    }
-
-    init(lastEventID: String) {
-        var query: [String: String] = [:]
-        for pair in lastEventID.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { query[String(parts[0])] = String(parts[1]) }
-        }
-        version = query["version"].flatMap(Int.init)
-        rows = Self.rows(query["rows"] ?? "")
-    }
-
-    /// From an outbox's cursors (`spec`, and `rows:<dataset>`).
-    init(_ cursors: [String: Int64]) {
-        version = cursors["spec"].map { Int(saturating: Double($0)) }
-        for (stream, cursor) in cursors where stream.hasPrefix("rows:") { rows[String(stream.dropFirst(5))] = cursor }
-    }
-
-    var lastEventID: String {
-        var parts: [String] = []
-        if let version { parts.append("version=\(version)") }
-        if !rows.isEmpty {
-            parts.append(
-                "rows=" + rows.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ","))
-        }
-        return parts.joined(separator: "&")
-    }
-
-    private static func rows(_ text: String) -> [String: Int64] {
-        var rows: [String: Int64] = [:]
-        for item in text.split(separator: ",") {
-            let parts = item.split(separator: ":")
-            if parts.count == 2, let sequence = Int64(parts[1]), sequence >= 0 { rows[String(parts[0])] = sequence }
-        }
-        return rows
+        self.init(version: query["version"].map(String.init), rows: query["rows"].map(String.init))
     }
 }
 

@@ -1,4 +1,5 @@
 import ARVisGraphics
+import ARVisSupport
 import HTTPTypes
 import Hummingbird
 
@@ -40,7 +41,7 @@ struct WebFile: Sendable {
 
     private func response(to request: Request) -> Response {
         var headers: HTTPFields = [.contentType: mediaType, .cacheControl: "no-cache", .eTag: etag]
-        if ETagList.names(etag, request.headers[.ifNoneMatch]) {
+        if EntityTagList.names(etag, inIfNoneMatch: request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }
         SecurityHeaders.append(to: &headers)
