@@ -19,14 +19,19 @@ struct BinaryTests {
         return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
     }()
 
-    struct Run {
+    struct Run: Sendable {
         var status: Int32
         var output: String
         var error: String
     }
 
-    /// Runs the binary with `arguments`, `input` on standard input and standard output sent to `stdout` (a pipe by default).
-    static func run(_ arguments: [String], input: Data? = nil, stdout: FileHandle? = nil) throws -> Run {
+    /// Runs the binary with `arguments`, `input` on standard input and standard output sent to `stdout`
+    /// (a pipe by default), waiting for it on a thread of its own (see `offThePool`).
+    static func run(_ arguments: [String], input: Data? = nil, stdout: FileHandle? = nil) async throws -> Run {
+        try await offThePool("arvis") { try waitingRun(arguments, input: input, stdout: stdout) }
+    }
+
+    private static func waitingRun(_ arguments: [String], input: Data?, stdout: FileHandle?) throws -> Run {
         signal(SIGPIPE, SIG_IGN)  // arvis may stop reading input early, by design
         let process = Process()
         process.executableURL = binary  // each test is enabled only when it exists
@@ -60,9 +65,9 @@ struct BinaryTests {
     }
 
     @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
-    func validatePrintsLocatedDiagnosticsAndExitsOne() throws {
+    func validatePrintsLocatedDiagnosticsAndExitsOne() async throws {
         let spec = try scratch.file("bad.json", #"{"text": {"content": "a", "fontStyle": {"size": 0}}}"#)
-        let run = try Self.run(["validate", spec.path])
+        let run = try await Self.run(["validate", spec.path])
         #expect(run.status == 1)
         #expect(
             run.output == "\(spec.path):1:49: error: text.fontStyle.size: a font size must be greater than 0, found 0\n"
@@ -71,25 +76,25 @@ struct BinaryTests {
     }
 
     @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
-    func versionAndMisspelledCommands() throws {
-        #expect(try Self.run(["--version"]).output == ARVisCommand.version + "\n")
-        let misspelled = try Self.run(["rendr", "x.json"])
+    func versionAndMisspelledCommands() async throws {
+        #expect(try await Self.run(["--version"]).output == ARVisCommand.version + "\n")
+        let misspelled = try await Self.run(["rendr", "x.json"])
         #expect(misspelled.status == 2)
         #expect(misspelled.error.hasPrefix("error: unknown command 'rendr'; did you mean 'render'?"))
     }
 
     @Test(
         .enabled(if: binary != nil && FileManager.default.fileExists(atPath: "/dev/full"), "needs arvis and /dev/full"))
-    func aFullDiskIsAnErrorNotACrash() throws {
+    func aFullDiskIsAnErrorNotACrash() async throws {
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        let run = try Self.run(["schema"], stdout: full)
+        let run = try await Self.run(["schema"], stdout: full)
         #expect(run.status == 2)
         #expect(run.error == "error: cannot write to standard output: No space left on device\n")
     }
 
     @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
-    func endlessInputStopsAtTheLimit() throws {
-        let run = try Self.run(
+    func endlessInputStopsAtTheLimit() async throws {
+        let run = try await Self.run(
             ["validate", "--max-input-mb", "1", "-"], input: Data(repeating: UInt8(ascii: "["), count: 3_000_000))
         #expect(run.status == 2)
         #expect(
@@ -98,14 +103,14 @@ struct BinaryTests {
     }
 
     @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
-    func linksListsEveryLinkAndTheChainsTheyEmbed() throws {
+    func linksListsEveryLinkAndTheChainsTheyEmbed() async throws {
         let child = IARVisLink.percentEncoded(#"{"text": {"content": "[Getty](https://www.getty.edu)"}}"#)
         let spec = try scratch.file(
             "links.json",
             """
             {"text": {"content": "[a](iARVis://openComponent?json=\(child)&anchor=top&size=[600,400]) [b](iARVis://link?href=https%3A%2F%2Fa.example) [c](iARVis://nope)"}}
             """)
-        let run = try Self.run(["links", spec.path])
+        let run = try await Self.run(["links", spec.path])
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(run.output)")
@@ -117,7 +122,7 @@ struct BinaryTests {
         #expect(lines[2] == "\(spec.path):1:22: link https://a.example (text.content)")
         #expect(lines[3].hasSuffix("invalid iARVis://nope (text.content)"))
         #expect(run.error == "4 links\n")
-        let json = try Self.run(["links", "--format", "json", spec.path])
+        let json = try await Self.run(["links", "--format", "json", spec.path])
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
         #expect(
             entries.first?["kind"] as? String == "openComponent"
@@ -125,14 +130,14 @@ struct BinaryTests {
     }
 
     @Test(.enabled(if: binary != nil, "arvis is not built beside the tests"))
-    func renderSaysWhatItWrote() throws {
+    func renderSaysWhatItWrote() async throws {
         let output = try scratch.folder().appendingPathComponent("chart.png")
         let chart = Corpus.packageRoot.appendingPathComponent("Examples/laptop-benchmark-bar-chart.json").path
-        let run = try Self.run(["render", chart, "-o", output.path])
+        let run = try await Self.run(["render", chart, "-o", output.path])
         #expect(run.status == 0)
         #expect(run.error.hasPrefix("wrote \(output.path) ("))
         #expect(run.error.hasSuffix(" px PNG)\n"))
-        #expect(try Self.run(["render", chart, "--quiet", "-o", output.path]).error.isEmpty)
+        #expect(try await Self.run(["render", chart, "--quiet", "-o", output.path]).error.isEmpty)
     }
 }
 

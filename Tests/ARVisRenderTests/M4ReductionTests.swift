@@ -42,17 +42,21 @@ struct M4ReductionTests {
     }
 
     /// The bar: at most 1 % of a chart-sized picture's pixels differ by more than 10 %.
+    /// Drawn off the pool: seconds of drawing (see ``offThePool(_:_:)``).
     @Test(arguments: [1.0, 2.0])
-    func aReducedLineLooksLikeTheWholeLine(scale: Double) throws {
-        let points = Self.walk(300_000, width: 900, seed: UInt64(scale * 7))
-        let kept = M4Reduction.kept(points, columnWidth: ChartPlotter.columnWidth, span: 900)
-        #expect(kept.count < points.count / 4)
-        #expect(kept.first == 0 && kept.last == points.count - 1)
-        let stroke = Stroke(color: .black, width: 1, isRound: true)
-        let whole = [Element.shape(Shape(path: .polyline(points), stroke: stroke))]
-        let reduced = [Element.shape(Shape(path: .polyline(kept.map { points[$0] }), stroke: stroke))]
-        let share = try Self.differingShare(
-            whole, reduced, width: Int(940 * scale), height: Int(240 * scale), scale: scale)
+    func aReducedLineLooksLikeTheWholeLine(scale: Double) async throws {
+        let (count, kept, share) = try await offThePool { () throws -> (Int, [Int], Double) in
+            let points = Self.walk(300_000, width: 900, seed: UInt64(scale * 7))
+            let kept = M4Reduction.kept(points, columnWidth: ChartPlotter.columnWidth, span: 900)
+            let stroke = Stroke(color: .black, width: 1, isRound: true)
+            let whole = [Element.shape(Shape(path: .polyline(points), stroke: stroke))]
+            let reduced = [Element.shape(Shape(path: .polyline(kept.map { points[$0] }), stroke: stroke))]
+            let share = try Self.differingShare(
+                whole, reduced, width: Int(940 * scale), height: Int(240 * scale), scale: scale)
+            return (points.count, kept, share)
+        }
+        #expect(kept.count < count / 4)
+        #expect(kept.first == 0 && kept.last == count - 1)
         #expect(share <= 0.01, "\(share * 100) % of pixels differ")
     }
 
@@ -64,32 +68,37 @@ struct M4ReductionTests {
     }
 
     /// Binned points look like every point: a dense two-colour Gaussian scatter of 200 000 points with
-    /// 5-point symbols, drawn at 1× and 2×.
+    /// 5-point symbols, drawn at 1× and 2×, off the pool (see ``offThePool(_:_:)``).
     @Test(arguments: [1.0, 2.0])
-    func binnedPointsLookLikeEveryPoint(scale: Double) throws {
-        var generator = SeededGenerator(seed: UInt64(scale * 11))
-        func gaussian() -> Double {
-            let (u, v) = (
-                Double.random(in: Double.ulpOfOne...1, using: &generator), Double.random(in: 0...1, using: &generator)
-            )
-            return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-        }
-        let points = (0..<200_000).map { _ in Point(150 + 40 * gaussian(), 100 + 30 * gaussian()) }
-        let colors = points.indices.map {
-            $0 % 3 == 0 ? DrawingColor(red: 255, green: 149, blue: 0) : DrawingColor(red: 0, green: 122, blue: 255)
-        }
-        let kept = PointBinning.kept(points, colors: colors)
-        #expect(kept.count < points.count * 6 / 10)
-        func dots(_ indices: [Int]) -> [Element] {
-            indices.map {
-                .shape(
-                    Shape(
-                        path: .ellipse(in: Rect(x: points[$0].x - 2.5, y: points[$0].y - 2.5, width: 5, height: 5)),
-                        fill: colors[$0]))
+    func binnedPointsLookLikeEveryPoint(scale: Double) async throws {
+        let (count, keptCount, share) = try await offThePool { () throws -> (Int, Int, Double) in
+            var generator = SeededGenerator(seed: UInt64(scale * 11))
+            func gaussian() -> Double {
+                let (u, v) = (
+                    Double.random(in: Double.ulpOfOne...1, using: &generator),
+                    Double.random(in: 0...1, using: &generator)
+                )
+                return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
             }
+            let points = (0..<200_000).map { _ in Point(150 + 40 * gaussian(), 100 + 30 * gaussian()) }
+            let colors = points.indices.map {
+                $0 % 3 == 0 ? DrawingColor(red: 255, green: 149, blue: 0) : DrawingColor(red: 0, green: 122, blue: 255)
+            }
+            let kept = PointBinning.kept(points, colors: colors)
+            func dots(_ indices: [Int]) -> [Element] {
+                indices.map {
+                    .shape(
+                        Shape(
+                            path: .ellipse(in: Rect(x: points[$0].x - 2.5, y: points[$0].y - 2.5, width: 5, height: 5)),
+                            fill: colors[$0]))
+                }
+            }
+            let share = try Self.differingShare(
+                dots(Array(points.indices)), dots(kept), width: Int(300 * scale), height: Int(200 * scale),
+                scale: scale)
+            return (points.count, kept.count, share)
         }
-        let share = try Self.differingShare(
-            dots(Array(points.indices)), dots(kept), width: Int(300 * scale), height: Int(200 * scale), scale: scale)
+        #expect(keptCount < count * 6 / 10)
         #expect(share <= 0.01, "\(share * 100) % of pixels differ")
     }
 
