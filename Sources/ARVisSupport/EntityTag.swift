@@ -73,12 +73,12 @@ public enum EntityTagList: Sendable, Hashable {
 
     /// Reads a field; `nil` when it is neither `*` nor a list of at least one well-formed tag.
     public init?(parsing field: String) {
-        let text = field.removingPercentEncoding ?? field
-        if text.trimmingCharacters(in: Self.whitespace) == "*" {
+        let bytes = Array((field.removingPercentEncoding ?? field).utf8)
+        if bytes.filter({ !Self.isSpace($0) }) == [0x2A] {  // * between optional spaces
             self = .any
             return
         }
-        guard let tags = Self.tags(Array(text.utf8)), !tags.isEmpty else { return nil }
+        guard let tags = Self.tags(bytes), !tags.isEmpty else { return nil }
         self = .tags(tags)
     }
 
@@ -110,7 +110,8 @@ public enum EntityTagList: Sendable, Hashable {
         }
     }
 
-    private static let whitespace = CharacterSet(charactersIn: " \t")
+    /// Whether `byte` is a field's optional whitespace: a space or a tab (RFC 9110 §5.6.3).
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     /// The tags of a list: members between commas and optional spaces or tabs, empty members
     /// skipped (RFC 9110 §5.6.1); `nil` when a member is not a tag.
@@ -119,7 +120,7 @@ public enum EntityTagList: Sendable, Hashable {
         var index = 0
         func skip(_ isSkipped: (UInt8) -> Bool) { while index < bytes.count, isSkipped(bytes[index]) { index += 1 } }
         while true {
-            skip { $0 == 0x20 || $0 == 0x09 || $0 == 0x2C }
+            skip { isSpace($0) || $0 == 0x2C }
             guard index < bytes.count else { return tags }
             let weak = bytes[index...].starts(with: [0x57, 0x2F])  // W/
             if weak { index += 2 }
@@ -129,7 +130,7 @@ public enum EntityTagList: Sendable, Hashable {
             else { return nil }
             tags.append(EntityTag(checked: String(decoding: bytes[start..<end], as: UTF8.self), weak: weak))
             index = end + 1
-            skip { $0 == 0x20 || $0 == 0x09 }
+            skip(isSpace)
             guard index == bytes.count || bytes[index] == 0x2C else { return nil }
         }
     }

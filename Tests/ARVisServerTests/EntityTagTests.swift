@@ -22,6 +22,7 @@ struct EntityTagTests {
         #expect(list == .tags(tags))
         #expect(list?.field == "\"1-a\", W/\"2-b\", \"\"")
         #expect(EntityTagList(parsing: " * ") == .any)
+        #expect(EntityTagList(parsing: "\t*") == .any)
     }
 
     @Test func aPercentEncodedFieldIsReadDecoded() {
@@ -29,7 +30,9 @@ struct EntityTagTests {
         #expect(EntityTagList(parsing: "%2A") == .any)
     }
 
-    @Test(arguments: ["", " , ", "1-a", "\"1-a", "\"1-a\" \"2-b\"", "w/\"1-a\"", "\"1 a\"", "\"1-a\"x", "*, \"1-a\""])
+    @Test(arguments: [
+        "", " , ", "1-a", "\"1-a", "\"1-a\" \"2-b\"", "w/\"1-a\"", "\"1 a\"", "\"1-a\"x", "*, \"1-a\"", "* *", "**",
+    ])
     func aFieldThatIsNoListIsRefused(_ field: String) {
         #expect(EntityTagList(parsing: field) == nil)
     }
