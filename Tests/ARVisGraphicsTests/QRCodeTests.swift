@@ -68,7 +68,8 @@ struct QRCodeTests {
         let folder = try scratch.folder()
         // Seconds of encoding, drawing and waiting on zbarimg: off the pool (see `offThePool`).
         let (versions, reads) = try await offThePool("qr codes") { try Self.readEveryVersionAndLevel(in: folder) }
-        #expect(versions == Array(repeating: true, count: 160), "a code came out in another version")
+        #expect(versions.count == 40 * QRCode.ErrorCorrection.allCases.count)
+        #expect(!versions.contains(false), "a code came out in another version")
         for read in reads {
             #expect(read.status == 0, "zbarimg failed on \(read.first)…")
             // With -Sbinary every symbol's bytes follow each other; compare the concatenation.
