@@ -1,12 +1,13 @@
-import ARVisSpec
-import ARVisSupport
-import Foundation
 // What the server reads of a request with its own code (the generated operations' JSON bodies are
 // sent through the running server by schemathesis): a dataset append as JSON lines, JSON or CSV
 // (`DatasetRows`, behind `POST …/datasets/{dataset}/rows`), and an upload's `Repr-Digest` field
 // (`DigestField`). The first byte picks which, the rest is the body or the field. Rows read are
 // compact JSON objects within the row limits, and read again as JSON lines or as a JSON array they
 // are the same rows; a digest read is 32 bytes, and written as a field it reads back the same.
+
+import ARVisSpec
+import ARVisSupport
+import Foundation
 import FuzzDriver
 
 @_cdecl("FuzzHTTPBody_main")

@@ -1,10 +1,11 @@
-import ARVisSupport
 // The request header fields the server reads with its own code: an `If-Match` or `If-None-Match`
 // list (`EntityTagList`, which a spec save and every `304` read) and a live stream's `Last-Event-ID`
 // (`SpecCursor`). The first byte picks which (even: a list, odd: a cursor), the rest is the field.
 // A list read names each of its tags, strongly only the strong ones, and written again reads back the
 // same; a version's tag reads back its number and hash prefix. A cursor holds no negative sequence,
 // and written as an event's `id:` reads back the same.
+
+import ARVisSupport
 import FuzzDriver
 
 @_cdecl("FuzzHTTPField_main")

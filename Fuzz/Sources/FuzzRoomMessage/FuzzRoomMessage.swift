@@ -1,8 +1,9 @@
-import ARVisSpatial
 // Room text frames (the JSON messages and the OpenTok sample's legacy signal), read as the server
 // reads them: a message or a located error. A message read writes back (`RoomMessage.text`) to text
 // that reads to the same message, its values stay within their checks, and a signal's content is
 // judged without a trap.
+
+import ARVisSpatial
 import FuzzDriver
 
 @_cdecl("FuzzRoomMessage_main")

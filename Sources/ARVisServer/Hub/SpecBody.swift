@@ -17,9 +17,4 @@ extension SpecVersion {
     /// The strong `ETag` of this version: its number and a prefix of its content hash, so a spec
     /// deleted and created again never matches an old tag.
     var etag: String { EntityTag(version: version, contentHash: contentHash).field }
-
-    /// Whether an `If-None-Match` list names this version.
-    func isNamed(byAnyOf header: String?) -> Bool {
-        EntityTagList.names(etag, inIfNoneMatch: header)
-    }
 }

@@ -93,7 +93,7 @@ struct SpecRoutes: Sendable {
         if let name = HTTPField.Name.arvisVersion {
             headers.append(HTTPField(name: name, value: String(version.version)))
         }
-        if version.isNamed(byAnyOf: request.headers[.ifNoneMatch]) {
+        if EntityTagList.names(version.etag, inIfNoneMatch: request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }
         let stored = SpecSyntax(mediaType: version.mediaType)
