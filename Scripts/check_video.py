@@ -15,6 +15,8 @@ Checked:
 - the annotation reaches the phone and a second expert; a frozen frame is annotated with its pose;
 - the phone stopping and sharing again, a late expert (video within 2 s), a non-member refused,
   a malformed offer refused while the video goes on; no console error; nothing leaves the machine;
+- the pages' frame readers, stopped while frames flow and their tracks after, leave no VideoFrame
+  unclosed (Chromium says so on the console after a garbage collection finds one);
 - with camera-access granted, the phone sends the AR session's own camera images, each with its
   XR frame's pose: exact frames, clicks within 1 cm;
 - a computer's camera shared from Studio, without a pose: its frames exact, and a click on it
@@ -72,6 +74,33 @@ MOTION = """(() => {
 })()"""
 
 
+# The pages' frame readers and writers (media/frame-stream.js) against a live track: `rounds`
+# readers, each stopped while frames flow and its track stopped after (writes then refused); or
+# ("leak") one VideoFrame dropped unclosed on purpose. Returns the frames read.
+FRAME_ROUNDS = """async ([mode, rounds]) => {
+  const { readFrames, writeFrame } = await import("/media/frame-stream.js");
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const canvas = new OffscreenCanvas(64, 48);
+  canvas.getContext("2d").fillRect(0, 0, 8, 8);
+  if (mode === "leak") { new VideoFrame(canvas, { timestamp: 0 }); return 0; }
+  let read = 0;
+  for (let round = 0; round < rounds; round++) {
+    const track = new MediaStreamTrackGenerator({ kind: "video" }), writer = track.writable.getWriter();
+    let flowing = true, time = 0;
+    const flow = (async () => {
+      while (flowing) { await writeFrame(writer, new VideoFrame(canvas, { timestamp: 1000 * time++ })).catch(() => {}); await pause(1); }
+    })();
+    const frames = readFrames(track, () => { read += 1; }, { maxBufferSize: 1 });
+    await pause(20 + 10 * Math.random());
+    await frames.stop();
+    track.stop();
+    await pause(5);
+    flowing = false;
+    await flow;
+  }
+  return read;
+}"""
+
 def decode_packet(text):
     """A Base64 pose packet: {viewport, frame, position, orientation, intrinsics}."""
     packet = base64.b64decode(text)
@@ -100,6 +129,36 @@ def floor_hit(position, orientation, intrinsics, viewport, tap):
 def percentile(values, p):
     return float(np.percentile(np.array(values, float), p)) if values else float("inf")
 
+
+def check_frame_stream(launch, base, rounds=150):
+    """Readers stopped while frames flow, and their tracks after, leave no VideoFrame unclosed.
+    Chromium says "A VideoFrame was garbage collected without being closed" on the console 10 s
+    after a garbage collection finds one (a CI run failed on it); a page that drops one on purpose
+    shows this check would see it."""
+    browser = launch("--js-flags=--expose-gc")
+    pages, said = {}, {}
+    for mode in ("leak", "stop"):
+        pages[mode], said[mode] = browser.new_page(), []
+        pages[mode].on("console", lambda message, mode=mode: said[mode].append(message.text))
+        pages[mode].goto(base + "/")
+    read = pages["stop"].evaluate(FRAME_ROUNDS, ["stop", rounds])
+    pages["leak"].evaluate(FRAME_ROUNDS, ["leak", 0])
+    # Two collections (the first may find the frames still held by the evaluation's promise), then
+    # the console's 10 s, until the dropped frame is said. (Playwright hands on console messages
+    # only while it is called: so its own waits, not time.sleep.)
+    for _ in range(2):
+        for page in pages.values():
+            page.evaluate("gc()")
+        pages["stop"].wait_for_timeout(300)
+    deadline = time.time() + 15
+    while time.time() < deadline and not any("garbage collected" in text for text in said["leak"]):
+        pages["leak"].wait_for_timeout(500)
+    pages["stop"].wait_for_timeout(1000)
+    unclosed = {mode: sum("garbage collected without being closed" in text for text in said[mode]) for mode in pages}
+    check(f"a VideoFrame dropped unclosed on purpose is said on the console ({unclosed['leak']})", unclosed["leak"] > 0, said["leak"][:3])
+    check(f"{rounds} frame readers stopped while frames flowed, their tracks after: no frame left unclosed ({read} frames read)",
+          unclosed["stop"] == 0 and read > rounds, said["stop"][:3])
+    browser.close()
 
 def studio(desk, port, base, username, room="main"):
     """A Studio room page, signed in as `username`."""
@@ -567,6 +626,7 @@ def main():
             # phone draws its XR frames in WebGL (SwiftShader); the experts' pages draw in 2D only,
             # in software without a GPU process, as a computer without a GPU would.
             launch = lambda *extra: playwright.chromium.launch(executable_path="/usr/bin/chromium", args=MEDIA_FLAGS + list(extra))  # noqa: E731
+            check_frame_stream(launch, base)
             browser, desk = launch(), launch("--disable-gpu")
             phone, expert = share_view(browser, desk, port, base, link)
             path = wait_for(expert, "window.studioRoom.videoPath", 20)

@@ -138,3 +138,25 @@ test("a member answers the publisher's offer and hands on its track; a new offer
   side.left("p");
   assert.ok(FakePeer.made[1].closed && side.connection === null);
 });
+
+test("a member's peer closes only once its track is no longer used, then its receiver is released", async () => {
+  FakePeer.made = [];
+  const order = [];
+  let finish;
+  const side = videoViewer({
+    send: () => {}, createPeer: () => new FakePeer(),
+    onTrack: () => () => new Promise((resolve) => { finish = () => { order.push("track"); resolve(); }; }),
+    onReceiver: () => () => order.push("receiver"),
+  });
+  await side.signal({ from: "p", kind: "offer", sdp: "v=0 offer" });
+  const peer = FakePeer.made[0];
+  peer.ontrack({ track: "video", receiver: "receiver" });
+  side.close();
+  await settle();
+  assert.ok(!peer.closed, "open while a frame may still be read");
+  assert.deepEqual(order, []);
+  finish();
+  await settle();
+  assert.deepEqual(order, ["track", "receiver"]);
+  assert.ok(peer.closed);
+});

@@ -42,7 +42,8 @@ export class RoomMembers {
 
 /// Shares `camera` (a video track) in the room whose members `room` (a RoomMembers) follows,
 /// signalling with `send(message)`. `poseOf(size, time)`: the pose packet of a picture, or null.
-/// Returns {receive(message) (every room message), stop(), log, peers}.
+/// Returns {receive(message) (every room message), stop(), log, peers}; `stop()` returns a promise
+/// that settles once the camera is stopped.
 export function shareCamera({ camera, room, send, poseOf }) {
   const video = taggedVideo(camera, poseOf);
   const stream = new MediaStream([video.track]);
@@ -70,6 +71,6 @@ export function shareCamera({ camera, room, send, poseOf }) {
       else if (message.type === "memberLeft") publisher.left(message.id);
       else if (message.type === "signal") publisher.signal(message).catch((error) => console.warn("A signal from " + message.from + " was not taken:", error));
     },
-    stop() { publisher.close(); video.stop(); },
+    stop() { publisher.close(); return video.stop(); },
   };
 }

@@ -20,11 +20,15 @@ async function addCandidate(peer, candidate) {
   await peer.connection.addIceCandidate(candidate === null ? null : candidate);
 }
 
-/// Closes a peer's connection and releases what was attached to it.
+/// Releases what was attached to a peer, then closes its connection — once that release is done,
+/// when it returns a promise (a viewer stops reading frames before its track ends:
+/// media/frame-stream.js).
 function release(peer) {
-  peer.connection.close();
-  if (typeof peer.release === "function") peer.release();
+  const detach = peer.release;
   peer.release = null;
+  const detached = typeof detach === "function" ? detach() : null;
+  if (detached && typeof detached.then === "function") detached.catch(() => {}).finally(() => peer.connection.close());
+  else peer.connection.close();
 }
 
 async function describe(peer, description) {
@@ -107,11 +111,12 @@ export function videoPublisher({ track, stream, send, createPeer, onSender = () 
   };
 }
 
-/// A member's side: answers the publisher's offer and hands its track to `onTrack(track, from)`;
-/// `onWait(from)` when the publisher has no place for it yet (an offer follows when one frees).
-/// `accepts(from)`: whether an offer from that member is taken (only publishers' are).
-/// `onReceiver(receiver)` strips the frame metadata, and may return a function that releases it
-/// when the peer goes. Returns {signal(message), left(id), close()}.
+/// A member's side: answers the publisher's offer and hands its track to `onTrack(track, from)`,
+/// which may return a function that stops using the track when the peer goes (returning a promise:
+/// the peer's connection closes once it settles); `onWait(from)` when the publisher has no place
+/// for it yet (an offer follows when one frees). `accepts(from)`: whether an offer from that member
+/// is taken (only publishers' are). `onReceiver(receiver)` strips the frame metadata, and may return
+/// a function that releases it when the peer goes. Returns {signal(message), left(id), close()}.
 export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {}, onWait = () => {}, accepts = () => true }) {
   let peer = null, from = null;
 
@@ -132,7 +137,12 @@ export function videoViewer({ send, createPeer, onTrack, onReceiver = () => {}, 
         close();
         const sender = (from = message.from);
         const current = (peer = peerOf(createPeer, sender, send));
-        current.connection.ontrack = (event) => { current.release = onReceiver(event.receiver) || null; onTrack(event.track, sender); };
+        current.connection.ontrack = (event) => {
+          const detachReceiver = onReceiver(event.receiver), detachTrack = onTrack(event.track, sender);
+          const releaseReceiver = typeof detachReceiver === "function" ? detachReceiver : () => {};
+          // The track first (it may take a frame's time), then the receiver, then the connection.
+          current.release = typeof detachTrack === "function" ? () => Promise.resolve(detachTrack()).then(releaseReceiver, releaseReceiver) : releaseReceiver;
+        };
         await describe(current, { type: "offer", sdp: message.sdp });
         const answer = await current.connection.createAnswer();
         if (peer !== current) return;  // replaced by a newer offer meanwhile

@@ -4,6 +4,7 @@
 // encoder. Needs MediaStreamTrackProcessor and MediaStreamTrackGenerator (Chromium).
 
 import { base64Of } from "./frame-metadata.js";
+import { readFrames, writeFrame } from "./frame-stream.js";
 import { drawTag, tagRows, writeTag } from "./frame-tag.js";
 
 /// Whether this browser can publish tagged video.
@@ -37,17 +38,19 @@ async function inMemory(picture, width, height, counter, timestamp) {
 
 /// Publishes `camera` (a video MediaStreamTrack) tagged. `poseOf(size, time, timestamp)` gives the
 /// pose packet (an ArrayBuffer, or null) for a picture of `size` ([w, h], the picture without the
-/// tag) captured at `time` (ms since the epoch), whose VideoFrame timestamp is `timestamp` (µs). Returns {track, addPort(port), removePort(port), stop(), log}:
-/// `log.sent` holds the last pictures sent as [counter, capture time, Base64 pose packet or null].
+/// tag) captured at `time` (ms since the epoch), whose VideoFrame timestamp is `timestamp` (µs).
+/// Returns {track, addPort(port), removePort(port), stop(), log}: `log.sent` holds the last
+/// pictures sent as [counter, capture time, Base64 pose packet or null], and `log.ended` is set
+/// when the camera ended by itself. `stop()` stops reading the camera first, then stops it and the
+/// track; it returns a promise that settles once both are stopped.
 export function taggedVideo(camera, poseOf) {
   const generator = new MediaStreamTrackGenerator({ kind: "video" });
   const writer = generator.writable.getWriter();
-  const reader = new MediaStreamTrackProcessor({ track: camera }).readable.getReader();
   const ports = new Set();
   const log = { counter: 0, sent: [], size: null };
-  let canvas = null, g = null, stopped = false;
+  let canvas = null, g = null;
 
-  /// Tags one camera picture and writes it to the track.
+  /// Tags one camera picture (closed once read) and writes it to the track.
   async function send(picture) {
     const captureTime = performance.timeOrigin + performance.now();
     if (!canvas) {
@@ -64,27 +67,22 @@ export function taggedVideo(camera, poseOf) {
       tagged = new VideoFrame(canvas, { timestamp });
     }
     picture.close();
-    const pose = poseOf(log.size, captureTime, timestamp);
-    for (const port of ports) port.postMessage({ counter, captureTime, pose, size: log.size });
-    log.sent.push([counter, captureTime, pose ? base64Of(pose) : null]);
-    if (log.sent.length > 3000) log.sent.splice(0, 1000);
-    await writer.write(tagged);
+    try {
+      const pose = poseOf(log.size, captureTime, timestamp);
+      for (const port of ports) port.postMessage({ counter, captureTime, pose, size: log.size });
+      log.sent.push([counter, captureTime, pose ? base64Of(pose) : null]);
+      if (log.sent.length > 3000) log.sent.splice(0, 1000);
+    } catch (error) {
+      tagged.close();
+      throw error;
+    }
+    await writeFrame(writer, tagged);
   }
 
-  async function pump() {
-    for (;;) {
-      const { value: picture, done } = await reader.read();
-      if (done || stopped) { if (picture) picture.close(); break; }
-      // One picture that fails is skipped (and said); the video goes on.
-      try { await send(picture); } catch (error) {
-        try { picture.close(); } catch (closed) { /* already closed */ }
-        console.error("A camera picture could not be sent:", error);
-      }
-    }
-    // The camera ended (unplugged, or taken by another app): the track ends with it.
-    if (!stopped) { log.ended = true; generator.stop(); }
-  }
-  pump().catch(() => {});
+  // One picture that fails is skipped (and said); the video goes on.
+  const pictures = readFrames(camera, send, { failure: "A camera picture could not be sent:" });
+  // The camera ended (unplugged, or taken by another app): the track ends with it.
+  pictures.ended.then((byItself) => { if (byItself) { log.ended = true; generator.stop(); } });
 
   return {
     track: generator,
@@ -92,11 +90,11 @@ export function taggedVideo(camera, poseOf) {
     addPort: (port) => ports.add(port),
     removePort: (port) => ports.delete(port),
     stop() {
-      stopped = true;
-      reader.cancel().catch(() => {});
-      writer.close().catch(() => {});
-      generator.stop();
-      camera.stop();
+      return pictures.stop().then(() => {
+        writer.close().catch(() => {});
+        generator.stop();
+        camera.stop();
+      });
     },
   };
 }

@@ -3,6 +3,8 @@
 // MediaStreamTrackProcessor where the browser has it (every decoded frame, exactly), else
 // through a video element's requestVideoFrameCallback.
 
+import { readFrames } from "./frame-stream.js";
+
 /// The metadata of the last `limit` received frames, by RTP timestamp and by counter (for
 /// browsers whose shown frames carry no RTP timestamp: the viewer reads the counter from the
 /// picture's tag instead).
@@ -43,27 +45,16 @@ export class FrameMetadata {
 /// Shows `track` (the remote video): `onFrame(picture, metadata)` for each frame shown, where
 /// `picture` is something drawImage takes and is only valid during the call; metadata is null
 /// for a frame that carried none, or whose RTP timestamp the browser does not give (the picture's
-/// tag then finds it: `FrameMetadata.ofCounter`). Returns {stop()}.
+/// tag then finds it: `FrameMetadata.ofCounter`). Returns {stop()}: it returns a promise that
+/// settles once no frame is being read (stop it before the track ends: media/frame-stream.js).
 export function showFrames(track, metadata, onFrame) {
   if (typeof MediaStreamTrackProcessor === "function") {
     // One frame held at most: a slow page skips to the newest frame instead of falling behind.
-    const reader = new MediaStreamTrackProcessor({ track, maxBufferSize: 1 }).readable.getReader();
-    let stopped = false;
-    (async () => {
-      for (;;) {
-        const { value: frame, done } = await reader.read();
-        if (done) break;
-        try {
-          if (!stopped) {
-            const rtp = typeof frame.metadata === "function" ? frame.metadata().rtpTimestamp : undefined;
-            onFrame(frame, rtp === undefined ? null : await metadata.arriving(rtp));
-          }
-        } catch (error) {
-          console.error("A video frame could not be shown:", error);
-        } finally { frame.close(); }
-      }
-    })().catch(() => {});  // the track ended
-    return { stop() { stopped = true; reader.cancel().catch(() => {}); } };
+    const frames = readFrames(track, async (frame) => {
+      const rtp = typeof frame.metadata === "function" ? frame.metadata().rtpTimestamp : undefined;
+      onFrame(frame, rtp === undefined ? null : await metadata.arriving(rtp));
+    }, { maxBufferSize: 1, failure: "A video frame could not be shown:" });
+    return { stop: () => frames.stop() };
   }
   // In the page, hidden: some browsers call back only for a video element that is in the document.
   const video = document.createElement("video");
@@ -77,5 +68,12 @@ export function showFrames(track, metadata, onFrame) {
   };
   next();
   video.play().catch(() => {});
-  return { stop() { video.cancelVideoFrameCallback(handle); video.srcObject = null; video.remove(); } };
+  return {
+    stop() {
+      video.cancelVideoFrameCallback(handle);
+      video.srcObject = null;
+      video.remove();
+      return Promise.resolve();
+    },
+  };
 }

@@ -519,10 +519,11 @@ async function toggleShare(ar) {
   ar.video = shareViewVideo(ar.share, () => (ar.lost ? null : ar.published), log.share, say, ar.xrCamera);
 }
 
-/// Stops sharing the view: the video, the session's camera copy, the room.
+/// Stops sharing the view: the video, the session's camera copy (once the video no longer reads
+/// it: media/frame-stream.js), the room.
 function stopSharing(ar) {
-  ar.video.stop();
-  if (ar.xrCamera) ar.xrCamera.stop();
+  const xrCamera = ar.xrCamera;
+  ar.video.stop().finally(() => { if (xrCamera) xrCamera.stop(); });
   ar.share.close();
   ar.share = ar.xrCamera = null;
 }

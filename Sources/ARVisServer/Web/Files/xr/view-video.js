@@ -61,6 +61,13 @@ export function shareViewVideo(share, latestPose, log, say, xrCamera = null) {
       if (camera) camera.receive(message);
       else if (message.type === "welcome" && !starting) start();
     },
-    stop() { stopped = true; if (camera) camera.stop(); camera = null; log.video = "off"; },
+    /// Stops the video; the promise it returns settles once the camera is stopped.
+    stop() {
+      stopped = true;
+      const stopping = camera ? camera.stop() : Promise.resolve();
+      camera = null;
+      log.video = "off";
+      return stopping;
+    },
   };
 }

@@ -4,6 +4,7 @@
 // picture and its pose come from the same moment by construction, and the camera is not opened a
 // second time (where ARCore holds it, getUserMedia may be refused).
 
+import { writeFrame } from "../media/frame-stream.js";
 import { sentSize } from "../media/tagged-video.js";
 
 /// Whether the session can give its camera images: `camera-access` granted, and the bindings there.
@@ -137,7 +138,7 @@ export function xrCameraSource(gl, session) {
       if (poses.size > posesKept) poses.delete(poses.keys().next().value);
       writing = true;
       const picture = new VideoFrame(rgbaToI420(pixels, size[0], size[1], planes), { format: "I420", codedWidth: size[0], codedHeight: size[1], timestamp });
-      writer.write(picture).catch(() => {}).finally(() => { writing = false; });
+      writeFrame(writer, picture).catch(() => {}).finally(() => { writing = false; });
     },
     poseOf(pictureSize, time, timestamp) {
       return poses.has(timestamp) ? poses.get(timestamp) : null;

@@ -49,10 +49,12 @@ export function watchVideo({ room, send, onFrame, onState }) {
     },
     onTrack: (track, from) => {
       if (display) display.stop();
-      display = showFrames(track, metadata, (picture, found) => onFrame(picture, found, metadata));
+      const shown = (display = showFrames(track, metadata, (picture, found) => onFrame(picture, found, metadata)));
       onState("live");
       if (viewer.connection) followPath(viewer.connection, from);
       track.onended = () => onState("ended");
+      // The frames stop being read before the peer's connection closes (media/frame-stream.js).
+      return () => shown.stop();
     },
     onWait: () => onState("waiting"),
     // Offers are taken from the room's publishers and its SFU only (never from another member).
