@@ -165,9 +165,12 @@ struct ServeBinaryTests {
             }
         }
         process.terminate()  // SIGTERM
-        process.waitUntilExit()
+        let ended = try await offThePool("arvis serve") { () -> (Process.TerminationReason, Int32) in
+            process.waitUntilExit()
+            return (process.terminationReason, process.terminationStatus)
+        }
         #expect(healthy, "no answer on port \(port)")
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(ended.0 == .exit && ended.1 == 0)
     }
 
     @Test func refusesPortsOutOfRange() async {

@@ -140,7 +140,8 @@ struct BlobStoreTests: ServerTesting {
         guard let weed = try await SeaweedFS.start() else { return }
         defer { weed.stop() }
         let blobs = S3BlobStore(client: S3Client(weed.location, credentials: weed.credentials))
-        let configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4)
+        var configuration = ServerConfiguration(dataDirectory: try scratch.folder().path, passwordCost: 4)
+        configuration.idleTimeout = testIdleTimeout
         let store = try await Store.open(sqliteAt: configuration.databasePath)
         defer { Task { await store.close() } }
         let app = try ARVisServer.application(

@@ -18,6 +18,12 @@ typealias ClientSchemas = Components.Schemas
 /// The contract's operations as the generated client has them (see ``ClientSchemas``).
 typealias ClientOperations = Operations
 
+/// How long the in-process servers keep an idle connection open. HummingbirdTesting's live client
+/// holds one connection and does not open another when the server closes it, and on a loaded run a
+/// test can go longer than the product's 30 seconds between two requests: its next request then
+/// fails with "I/O on closed channel". Tests of idleness set their own.
+let testIdleTimeout: TimeInterval = 600
+
 /// What the server suites share: a server in process (HummingbirdTesting's router client) on a
 /// fresh SQLite file per test, and JSON helpers.
 protocol ServerTesting {
@@ -36,6 +42,7 @@ extension ServerTesting {
         var configuration = ServerConfiguration(
             dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3,
             maximumSpecBytes: maximumSpecBytes, allowedOrigins: allowedOrigins, maximumAssetBytes: maximumAssetBytes)
+        configuration.idleTimeout = testIdleTimeout
         configure(&configuration)
         let store = try await Store.open(sqliteAt: configuration.databasePath)
         do {
