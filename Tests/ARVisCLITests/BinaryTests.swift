@@ -165,12 +165,13 @@ struct ServeBinaryTests {
             }
         }
         process.terminate()  // SIGTERM
-        let ended = try await offThePool("arvis serve") { () -> (Process.TerminationReason, Int32) in
+        let ended = try await offThePool("arvis serve") {
+            () -> (reason: Process.TerminationReason, status: Int32) in
             process.waitUntilExit()
             return (process.terminationReason, process.terminationStatus)
         }
         #expect(healthy, "no answer on port \(port)")
-        #expect(ended.0 == .exit && ended.1 == 0)
+        #expect(ended.reason == .exit && ended.status == 0)
     }
 
     @Test func refusesPortsOutOfRange() async {
