@@ -69,6 +69,7 @@ import threading
 import time
 import traceback
 import urllib.parse
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checking import Checks, call, free_port  # noqa: E402
@@ -1236,11 +1237,212 @@ def quotas(context):
             quota_refusal(context, "the 101st row in the project", request(server, "POST", f"/api/v1/projects/{slug}/datasets/sensor/rows", {"n": 61}, token))
 
 
+# MARK: 10. The second attack (issue 51)
+
+def grey_png(side):
+    """A `side`² 8-bit greyscale PNG of one grey: 16 KB deflated at 4096², 16 M pixels decoded."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = (b"\0" + b"\x80" * side) * side
+    header = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
+
+
+def texture_bomb(materials, side=4096):
+    """One triangle drawn with `materials` materials, each naming two images (base colour and
+    emissive) of one shared greyscale picture: 2·K images, one buffer view."""
+    document, binary = triangle_document()
+    binary += struct.pack("<6f", 0, 0, 1, 0, 0, 1)
+    picture = grey_png(side)
+    document["buffers"][0]["byteLength"] = len(binary) + len(picture)
+    document["bufferViews"] += [{"buffer": 0, "byteOffset": 36, "byteLength": 24},
+                                {"buffer": 0, "byteOffset": len(binary), "byteLength": len(picture)}]
+    document["accessors"].append({"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"})
+    document["images"] = [{"bufferView": 2, "mimeType": "image/png"} for _ in range(2 * materials)]
+    document["textures"] = [{"source": n} for n in range(2 * materials)]
+    document["materials"] = [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 2 * n}},
+                              "emissiveTexture": {"index": 2 * n + 1}, "emissiveFactor": [1, 1, 1]} for n in range(materials)]
+    document["meshes"] = [{"primitives": [{"attributes": {"POSITION": 0, "TEXCOORD_0": 1}, "material": n} for n in range(materials)]}]
+    return glb(document, binary + picture)
+
+
+def texture_bombs(context, server, token, slug):
+    """(a) A 50 KB GLB naming one 4096² picture from 200 images is processed within the bounds."""
+    data = texture_bomb(100)
+    with server.attack(f"10a a texture bomb ({len(data) // 1024} KB, 100 materials of one 4096² picture)"):
+        reply = upload(server, token, slug, "bomb", data)
+        asset = settle(server, token, slug, reply.json().get("id"), seconds=120) if reply.status == 201 else None
+        context.checks(f"10a the texture bomb is processed or refused: {reply.status} {(asset or {}).get('status')}",
+                       reply.status >= 400 or (asset or {}).get("status") in ("ready", "failed"))
+
+
+def frames(connection, seconds=20):
+    """Reads a hand-made WebSocket until it closes: the close frame's code, or None."""
+    connection.settimeout(seconds)
+    data = b""
+    with contextlib.suppress(OSError):
+        while True:
+            chunk = connection.recv(1 << 20)
+            if not chunk:
+                break
+            data += chunk
+    at = 0
+    while at + 2 <= len(data):
+        opcode, length = data[at] & 0x0F, data[at + 1] & 0x7F
+        at += 2
+        if length == 126:
+            length, at = struct.unpack(">H", data[at:at + 2])[0], at + 2
+        elif length == 127:
+            length, at = struct.unpack(">Q", data[at:at + 8])[0], at + 8
+        if opcode == 8 and length >= 2:
+            return struct.unpack(">H", data[at:at + 2])[0]
+        at += length
+    return None
+
+
+def room_socket(port, slug, token, room="main"):
+    """A room member upgraded by hand with a 4 KB receive buffer, its token as the subprotocol."""
+    connection = socket.socket()
+    connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    connection.settimeout(10)
+    connection.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    connection.sendall(f"GET /live/{slug}/rooms/{room} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                       f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                       f"Sec-WebSocket-Protocol: arvis, arvis.bearer.{token}\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        byte = connection.recv(1)
+        if not byte:
+            break
+        head += byte
+    return connection, head.startswith(b"HTTP/1.1 101")
+
+
+def signal_flood(context, server, token, slug, senders=6, each=200):
+    """(b) Members of one account send 32 KB signals to a member that never reads: it is closed
+    with 4000 once its queue passes its bound, and a sender past its rate is closed with 1008."""
+    slow, upgraded = room_socket(server.port, slug, token)
+    context.checks("10b the slow member joins the room", upgraded)
+    sdp = "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n" + "a=x:" + "y" * 32_000 + "\r\n"
+    codes = []
+    target = None
+    with server.attack(f"10b {senders} members send {each} signals of 32 KB each to a member that never reads"):
+        for _ in range(senders):
+            sender = websocket(server, f"/live/{slug}/rooms/main", token)
+            welcome = json.loads(sender.recv(timeout=10))
+            # The first sender finds the slow member alone in the room.
+            target = target or next((member["id"] for member in welcome.get("members", [])), None)
+            assert target, f"no member in the welcome: {str(welcome)[:300]}"
+            message = json.dumps({"type": "signal", "to": target, "kind": "offer", "sdp": sdp})
+            with contextlib.suppress(Exception):
+                for _ in range(each):
+                    sender.send(message)
+            sender.close()
+        codes.append(frames(slow))
+    slow.close()
+    context.checks(f"10b the member that never read was closed with 4000: {codes}", codes == [4000])
+    flooder = websocket(server, f"/live/{slug}/rooms/main", token)
+    flooder.recv(timeout=10)
+    closed = None
+    from websockets.exceptions import ConnectionClosed
+    try:
+        for _ in range(2_000):
+            flooder.send(json.dumps({"type": "signal", "to": "0000000000000000", "kind": "bye"}))
+        flooder.recv(timeout=10)
+        while True:
+            flooder.recv(timeout=10)
+    except ConnectionClosed as error:
+        closed = error.rcvd.code if error.rcvd else None
+    except Exception:  # noqa: BLE001 - a timeout: not closed
+        closed = None
+    context.checks(f"10b 2 000 signals at once close the sender with 1008: {closed}", closed == 1008)
+
+
+def catch_up(context, server, token, slug, versions=33, readers=8):
+    """(c) Clients of a public spec asking for every version from 1 and never reading, and room
+    members asking for every event from 0."""
+    spec = lambda n: big_spec(f"version {n}", size=1_000_000)  # noqa: E731
+    for number in range(1, versions + 1):
+        assert save(server, token, slug, "tour", spec(number)).status in (200, 201), "saving a 1 MB version"
+    sockets = []
+    with server.attack(f"10c {readers} anonymous WebSockets from version 1 of {versions} versions of 1 MB, never read"):
+        for _ in range(readers):
+            sockets.append(slow_websocket(server.port, f"/live/{slug}/tour?version=1"))
+        time.sleep(3)
+    for connection, _ in sockets:
+        connection.close()
+    context.checks(f"10c {sum(ok for _, ok in sockets)} of {readers} catch-up sockets upgraded", all(ok for _, ok in sockets))
+
+
+def chunked_quota(context):
+    """(d) Chunked uploads past the asset quota are refused and leave no file."""
+    with context.serve("--quota-asset-bytes", "100000") as server:
+        token = account(server, "uploader")
+        slug = project(server, token, "Drop", "private", "drop")
+        body = triangle_glb() + b"\0" * 300_000
+        statuses = []
+        with server.attack("10d five chunked uploads of 300 KB past a 100 KB quota"):
+            for _ in range(5):
+                connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+                try:
+                    connection.request("POST", f"/api/v1/projects/{slug}/assets?name=big",
+                                       body=iter([body[at:at + 16_384] for at in range(0, len(body), 16_384)]),
+                                       headers={"Authorization": f"Bearer {token}", "Content-Type": "model/gltf-binary"},
+                                       encode_chunked=True)
+                    statuses.append(connection.getresponse().status)
+                except OSError as error:
+                    statuses.append(type(error).__name__)
+                finally:
+                    connection.close()
+        context.checks(f"10d every chunked upload past the quota gets 403: {statuses}", statuses == [403] * 5)
+        left = [name for folder, _, names in os.walk(os.path.join(server.data, "assets")) for name in names]
+        context.checks(f"10d no file is left by the refused uploads: {left[:5]}", not left)
+
+
+def links_and_metrics(context, server, token, slug):
+    """(e) A private project's asset links carry a grant, never the token; a write never takes
+    the token from the address. (f) Odd request methods mint no metrics series; /health/ready says
+    nothing of the store's address."""
+    reply = upload(server, token, slug, "triangle", triangle_glb())
+    listed = request(server, "GET", f"/api/v1/projects/{slug}/assets", token=token)
+    text = listed.body.decode("utf-8", "replace")
+    links = [link for asset in listed.json().get("assets", []) for link in asset.get("links", {}).values()]
+    context.checks(f"10e {len(links)} asset links carry a grant and no session token",
+                   reply.status == 201 and links and all("grant=" in link for link in links) and token not in text)
+    write = request(server, "POST", f"/api/v1/projects/{slug}/assets?name=x&access_token={urllib.parse.quote(token, safe='')}",
+                    triangle_glb(), content_type="model/gltf-binary")
+    context.checks(f"10e an upload with access_token in the address is refused: {write.status}", write.status in (401, 403, 404))
+
+    def series():
+        body = request(server, "GET", "/metrics").body.decode("utf-8", "replace")
+        return sum(1 for line in body.splitlines() if line.startswith("arvis_http_requests_total"))
+    before = series()
+    for number in range(300):
+        with contextlib.suppress(OSError):
+            request(server, f"X{number}", "/health", timeout=5)
+    after = series()
+    context.checks(f"10f 300 odd methods add at most a few series ({before} → {after})", after - before <= 4)
+    ready = request(server, "GET", "/health/ready")
+    context.checks(f"10f /health/ready answers {ready.status} without the data folder's path",
+                   ready.status == 200 and server.data.encode() not in ready.body)
+
+
+def second_attack(context):
+    with context.serve() as server:
+        token = account(server, "attacker")
+        texture_bombs(context, server, token, project(server, token, "Bombs", "private", "bombs"))
+        signal_flood(context, server, token, project(server, token, "Room", "private", "room"))
+        catch_up(context, server, token, project(server, token, "Feed", "public", "feed"))
+        links_and_metrics(context, server, token, project(server, token, "Vault", "private", "vault"))
+    chunked_quota(context)
+
+
 # MARK: Main
 
 SCENARIOS = {1: ("instancing bomb", instancing_bomb), 2: ("page cache poisoning", page_poisoning), 3: ("revocation of open streams", revocation),
              4: ("slow clients", slow_clients), 5: ("blocking work", blocking_work), 6: ("plan bomb", plan_bomb), 7: ("accounts", accounts),
-             8: ("tokens and connections", tokens_and_connections), 9: ("quotas", quotas)}
+             8: ("tokens and connections", tokens_and_connections), 9: ("quotas", quotas), 10: ("the second attack", second_attack)}
 
 
 def main():

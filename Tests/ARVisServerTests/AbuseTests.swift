@@ -186,10 +186,10 @@ struct AbuseTests: ServerTesting {
         let key = LiveHub.SpecKey(projectID: "p", name: "tour")
         let expired = Outbox()
         let anonymous = Outbox()
-        _ = hub.watch(
+        _ = try hub.watch(
             key, outbox: expired,
             grant: LiveHub.Grant(projectID: "p", slug: "site", token: "expired", accountID: "a", role: nil))
-        _ = hub.watch(
+        _ = try hub.watch(
             key, outbox: anonymous,
             grant: LiveHub.Grant(projectID: "p", slug: "site", token: nil, accountID: nil, role: nil))
         let running = Task { try await hub.run() }

@@ -76,6 +76,68 @@ struct OutboxTests {
         #expect(reason.code == 4000)
     }
 
+    /// Issue 51, item 2: signals, marks, presence and refusals are bounded as versions are.
+    @Test(arguments: [(count: 5, size: 10), (count: 2, size: 6_000)])
+    func everyKindOfMessageIsBounded(count: Int, size: Int) async {
+        let outbox = Outbox(capacity: 4, byteCapacity: 10_000)
+        let text = ByteBuffer(repeating: UInt8(ascii: "s"), count: size)
+        for _ in 0..<count { outbox.send(.text(text)) }
+        guard case .close(let reason) = await outbox.next() else {
+            Issue.record("expected a close once \(count) messages of \(size) bytes wait")
+            return
+        }
+        #expect(reason.code == 4000)
+    }
+
+    /// Issue 51, item 3: a catch-up is bounded too, but for one message alone (a spec's latest
+    /// version must reach a client that holds nothing).
+    @Test func aCatchUpPastTheBoundClosesButOneLargeMessagePasses() async {
+        let large = ByteBuffer(repeating: UInt8(ascii: "v"), count: 20_000)
+        let alone = Outbox(byteCapacity: 10_000)
+        alone.sendFirst([.ordered(stream: "spec", cursor: 1, text: large)])
+        #expect(await alone.next() == .text(large))
+        let many = Outbox(byteCapacity: 10_000)
+        many.sendFirst((1...3).map { .ordered(stream: "spec", cursor: Int64($0), text: large) })
+        guard case .close(let reason) = await many.next() else {
+            Issue.record("expected a close for 60 000 bytes of catch-up")
+            return
+        }
+        #expect(reason.code == 4000)
+        let counted = Outbox(capacity: 2)
+        counted.sendFirst((1...3).map { .ordered(stream: "e", cursor: Int64($0), text: ByteBuffer(string: "e")) })
+        guard case .close = await counted.next() else {
+            Issue.record("expected a close for three messages past a capacity of two")
+            return
+        }
+    }
+
+    @Test func aMemberOverItsRateIsHeldBackUntilTheBucketFills() {
+        let rate = MessageRate(rate: 10, burst: 3)
+        let start = NIODeadline.now()
+        #expect((0..<3).allSatisfy { _ in rate.take(now: start) })
+        #expect(!rate.take(now: start))
+        #expect(!rate.take(now: start + .milliseconds(50)))
+        #expect(rate.take(now: start + .milliseconds(150)))
+        #expect(!rate.take(now: start + .milliseconds(150)))
+        #expect((0..<3).allSatisfy { _ in rate.take(now: start + .seconds(10)) })
+    }
+
+    @Test func theCacheDropsTheLeastRecentlyUsedFirst() {
+        var cache = LRUCache<String, Int>(capacity: 3, weightCapacity: 100)
+        cache.insert(1, weight: 40, for: "a")
+        cache.insert(2, weight: 40, for: "b")
+        #expect(cache.value(for: "a") == 1)
+        cache.insert(3, weight: 40, for: "c")  // over 100: "b", used longest ago, goes
+        #expect(cache.value(for: "b") == nil && cache.value(for: "a") == 1 && cache.value(for: "c") == 3)
+        cache.insert(4, weight: 101, for: "d")  // heavier than the whole cache: not kept
+        #expect(cache.value(for: "d") == nil && cache.weight == 80)
+        cache.insert(5, weight: 1, for: "e")
+        cache.insert(6, weight: 1, for: "f")  // a fourth entry: the oldest, "a", goes
+        #expect(cache.count == 3 && cache.value(for: "a") == nil)
+        cache.removeAll { $0 == "c" }
+        #expect(cache.count == 2 && cache.weight == 2)
+    }
+
     @Test func bytesTakenFromTheQueueNoLongerCount() async {
         let outbox = Outbox(byteCapacity: 10_000)
         let version = ByteBuffer(repeating: UInt8(ascii: "x"), count: 4_000)

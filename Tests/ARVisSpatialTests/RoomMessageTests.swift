@@ -88,4 +88,15 @@ struct RoomMessageTests {
         #expect(AnnotateMessage(tap: [0, 0], text: text).problem != nil)
         #expect(MarkMessage(tap: [0, 0], text: String(text.dropLast())).problem == nil)
     }
+
+    /// Issue 51, item 2: 2 000 characters of combining marks were 59 KB; the bytes are bounded too.
+    @Test func aTextOfFewCharactersButManyBytesIsRefused() {
+        let stacked = "a" + String(repeating: "\u{301}", count: 20)
+        let text = String(repeating: stacked, count: 400)
+        #expect(text.count == 400 && text.utf8.count > RoomMessage.maximumTextBytes)
+        #expect(MarkMessage(tap: [0, 0], text: text).problem?.contains("bytes") == true)
+        #expect(AnnotateMessage(tap: [0, 0], text: text).problem != nil)
+        let cjk = String(repeating: "木", count: RoomMessage.maximumTextLength)
+        #expect(MarkMessage(tap: [0, 0], text: cjk).problem == nil)
+    }
 }

@@ -1,7 +1,7 @@
 // API paths and links (studio/core/paths.js) and roles (studio/core/roles.js).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { path, projectPath, withAccessToken } from "../../Sources/ARVisServer/Web/Files/studio/core/paths.js";
+import { path, projectPath, withQuery } from "../../Sources/ARVisServer/Web/Files/studio/core/paths.js";
 import { canEdit } from "../../Sources/ARVisServer/Web/Files/studio/core/roles.js";
 
 test("paths escape each part", () => {
@@ -12,11 +12,10 @@ test("paths escape each part", () => {
   assert.equal(projectPath("museum"), "/api/v1/projects/museum");
 });
 
-test("links carry the token as access_token, after any query", () => {
-  assert.equal(withAccessToken("/a/thumb.png", null), "/a/thumb.png");
-  assert.equal(withAccessToken("/a/thumb.png", ""), "/a/thumb.png");
-  assert.equal(withAccessToken("/a/thumb.png", "t+k/=="), "/a/thumb.png?access_token=t%2Bk%2F%3D%3D");
-  assert.equal(withAccessToken("/a/thumb.png?size=360", "tok"), "/a/thumb.png?size=360&access_token=tok");
+test("a query parameter follows any query the link has, encoded", () => {
+  assert.equal(withQuery("/a/thumb.png", "size", 360), "/a/thumb.png?size=360");
+  assert.equal(withQuery("/a/thumb.png?grant=1.ab", "size", 360), "/a/thumb.png?grant=1.ab&size=360");
+  assert.equal(withQuery("/a", "n a", "t+k/=="), "/a?n%20a=t%2Bk%2F%3D%3D");
 });
 
 test("owners and editors edit; viewers and visitors do not", () => {

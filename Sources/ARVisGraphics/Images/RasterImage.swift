@@ -51,6 +51,37 @@ public struct RasterImage: Sendable, Hashable {
         return JPEGDecoder(bytes, maximumPixels: maximumPixels).displaySize()
     }
 
+    /// The picture reduced by a whole factor, each pixel the mean of a square of the original's, so
+    /// it has at most `maximumPixels` pixels (itself when it has no more already).
+    public func reduced(toAtMost maximumPixels: Int) -> RasterImage {
+        guard width * height > maximumPixels, maximumPixels > 0 else { return self }
+        var factor = Int((Double(width * height) / Double(maximumPixels)).squareRoot().rounded(.up))
+        while ((width + factor - 1) / factor) * ((height + factor - 1) / factor) > maximumPixels { factor += 1 }
+        let outWidth = (width + factor - 1) / factor
+        let outHeight = (height + factor - 1) / factor
+        var sums = [UInt32](repeating: 0, count: outWidth * outHeight * 4)
+        var counts = [UInt32](repeating: 0, count: outWidth * outHeight)
+        pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<height {
+                let row = (y / factor) * outWidth
+                for x in 0..<width {
+                    let to = row + x / factor
+                    let from = (y * width + x) * 4
+                    for channel in 0..<4 { sums[to * 4 + channel] += UInt32(pixels[from + channel]) }
+                    counts[to] += 1
+                }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: sums.count)
+        for index in counts.indices {
+            let count = counts[index]
+            for channel in 0..<4 {
+                out[index * 4 + channel] = UInt8((sums[index * 4 + channel] + count / 2) / count)
+            }
+        }
+        return RasterImage(width: outWidth, height: outHeight, pixels: out)
+    }
+
     /// Checks a picture's declared size before any pixel is decoded.
     static func checkSize(width: Int, height: Int, maximumPixels: Int, format: String) throws(GraphicsError) {
         guard width > 0, height > 0 else {

@@ -88,8 +88,9 @@ struct GLTFReader {
         }
         var context = try GLTFBuffers(document: document, glbBuffer: glbBuffer, external: external)
         var model = Model()
-        model.textures = readImages(document, &context)
-        model.materials = try readMaterials(document, textureCount: model.textures.count)
+        let images = try readImages(document, &context)
+        model.textures = images.textures
+        model.materials = try readMaterials(document, textureOfImage: images.ofImage)
         // A material whose picture could not be read is drawn with its factors alone.
         let unreadable = Set(model.textures.indices.filter { model.textures[$0].data.isEmpty })
         for index in model.materials.indices where !unreadable.isEmpty {
@@ -176,33 +177,67 @@ struct GLTFReader {
         return Matrix4(columns: columns)
     }
 
-    private mutating func readImages(_ document: GLTFDocument, _ context: inout GLTFBuffers) -> [Texture] {
-        (document.images ?? []).enumerated().map { index, image in
-            let location = "images[\(index)]"
-            do {
-                let bytes: [UInt8]
-                if let view = image.bufferView {
-                    bytes = try context.viewBytes(view, location: location)
-                } else if let uri = image.uri {
-                    bytes = try context.load(uri: uri, location: location)
-                } else {
-                    throw ModelError(.invalid, "the image has neither a bufferView nor a uri", location: location)
-                }
-                guard let format = Texture.format(of: bytes) else {
-                    throw ModelError(
-                        .unsupported, "the image is neither PNG nor JPEG (\(image.mimeType ?? "unknown type"))",
-                        location: location)
-                }
-                return Texture(name: image.name ?? "", data: bytes, format: format)
-            } catch {
-                // The model still draws without this picture; the material falls back to its factors.
-                warnings.append("\(error); drawn without it")
-                return Texture(name: image.name ?? "", data: [], format: .png)
+    /// The model's textures, one per distinct picture (images sharing a buffer view or the same
+    /// bytes are one texture, read and later decoded once), and the texture of each glTF image.
+    /// - Throws: ``ModelError`` `tooLarge` past the limit's images.
+    private mutating func readImages(_ document: GLTFDocument, _ context: inout GLTFBuffers) throws(ModelError) -> (
+        textures: [Texture], ofImage: [Int]
+    ) {
+        let images = document.images ?? []
+        guard images.count <= limits.textures else {
+            throw ModelError(
+                .tooLarge, "the file has \(images.count) images, more than the \(limits.textures) allowed",
+                location: "images")
+        }
+        var textures: [Texture] = []
+        var ofImage: [Int] = []
+        var byView: [Int: Int] = [:]
+        var byBytes: [[UInt8]: Int] = [:]
+        for (index, image) in images.enumerated() {
+            if let view = image.bufferView, let known = byView[view] {
+                ofImage.append(known)
+                continue
             }
+            let texture = readImage(image, location: "images[\(index)]", &context)
+            let number = texture.data.isEmpty ? nil : byBytes[texture.data]
+            if let number {
+                ofImage.append(number)
+            } else {
+                textures.append(texture)
+                ofImage.append(textures.count - 1)
+                if !texture.data.isEmpty { byBytes[texture.data] = textures.count - 1 }
+            }
+            if let view = image.bufferView { byView[view] = ofImage[index] }
+        }
+        return (textures, ofImage)
+    }
+
+    private mutating func readImage(_ image: GLTFDocument.Image, location: String, _ context: inout GLTFBuffers)
+        -> Texture
+    {
+        do {
+            let bytes: [UInt8]
+            if let view = image.bufferView {
+                bytes = try context.viewBytes(view, location: location)
+            } else if let uri = image.uri {
+                bytes = try context.load(uri: uri, location: location)
+            } else {
+                throw ModelError(.invalid, "the image has neither a bufferView nor a uri", location: location)
+            }
+            guard let format = Texture.format(of: bytes) else {
+                throw ModelError(
+                    .unsupported, "the image is neither PNG nor JPEG (\(image.mimeType ?? "unknown type"))",
+                    location: location)
+            }
+            return Texture(name: image.name ?? "", data: bytes, format: format)
+        } catch {
+            // The model still draws without this picture; the material falls back to its factors.
+            warnings.append("\(error); drawn without it")
+            return Texture(name: image.name ?? "", data: [], format: .png)
         }
     }
 
-    private func readMaterials(_ document: GLTFDocument, textureCount: Int) throws(ModelError) -> [Material] {
+    private func readMaterials(_ document: GLTFDocument, textureOfImage: [Int]) throws(ModelError) -> [Material] {
         let textures = document.textures ?? []
         func image(_ info: GLTFDocument.TextureInfo?, _ location: String) throws(ModelError) -> Int? {
             guard let info else { return nil }
@@ -210,10 +245,10 @@ struct GLTFReader {
                 throw ModelError(.invalid, "texture \(info.index) does not exist", location: location)
             }
             guard let source = textures[info.index].source else { return nil }
-            guard (0..<textureCount).contains(source) else {
+            guard textureOfImage.indices.contains(source) else {
                 throw ModelError(.invalid, "image \(source) does not exist", location: "textures[\(info.index)].source")
             }
-            return source
+            return textureOfImage[source]
         }
         return try (document.materials ?? []).enumerated().map { (index, material) throws(ModelError) in
             let location = "materials[\(index)]"

@@ -18,22 +18,40 @@ extension Model {
 
     /// The model with every composed texture made: its sources decoded once each, the channels
     /// copied byte for byte (the smaller source sampled up to the larger's size) and written as an
-    /// 8-bit RGB PNG. A composition whose source cannot be decoded is dropped, with a warning, and
-    /// its materials keep their constant metalness and roughness.
-    public func composingTextures(warnings: inout [String]) -> Model {
+    /// 8-bit RGB PNG. A composition whose source cannot be decoded, or whose sources would take the
+    /// pixels decoded past `pixelBudget` (counted from their headers first), is dropped, with a
+    /// warning, and its materials keep their constant metalness and roughness. A source is kept
+    /// decoded only until the last composition that uses it is made.
+    public func composingTextures(warnings: inout [String], pixelBudget: Int = 4 * 4_096 * 4_096) -> Model {
         guard textures.contains(where: { $0.composition != nil }) else { return self }
         var model = self
+        var uses: [Int: Int] = [:]
+        for texture in textures {
+            for source in [texture.composition?.roughness, texture.composition?.metallic].compactMap({ $0 }) {
+                uses[source.texture, default: 0] += 1
+            }
+        }
+        var budget = pixelBudget
         var decoded: [Int: RasterImage?] = [:]
         func picture(_ index: Int) -> RasterImage? {
             if let known = decoded[index] { return known }
-            let image =
-                textures.indices.contains(index)
-                ? try? RasterImage(decoding: textures[index].data, maximumPixels: 16_777_216) : nil
+            let area = textureSize(index).map { $0.width.multipliedReportingOverflow(by: $0.height) }
+            guard let area, !area.overflow, area.partialValue <= budget else {
+                decoded[index] = .some(nil)
+                return nil
+            }
+            budget -= area.partialValue
+            let image = try? RasterImage(decoding: textures[index].data, maximumPixels: 16_777_216)
             decoded[index] = image
             return image
         }
+        func release(_ index: Int) {
+            uses[index, default: 1] -= 1
+            if uses[index] == 0, decoded[index] != nil { decoded[index] = .some(nil) }
+        }
         for index in model.textures.indices {
             guard let composition = model.textures[index].composition else { continue }
+            defer { [composition.roughness, composition.metallic].compactMap { $0?.texture }.forEach(release) }
             var channels: [(image: RasterImage, channel: Int, target: Int)] = []
             var failed: String?
             for (source, target) in [(composition.roughness, 1), (composition.metallic, 2)] {

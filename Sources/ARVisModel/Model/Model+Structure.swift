@@ -23,6 +23,9 @@ extension Model {
         public var drawnTriangles = 20_000_000
         /// The deepest node hierarchy.
         public var depth = 256
+        /// The most texture images (each distinct picture is decoded at most once, within the
+        /// renderer's pixel budget).
+        public var textures = 1_024
 
         /// The default limits.
         public init() {}
@@ -131,6 +134,10 @@ extension Model {
             )
         }
         try checkDrawnTriangles(limits: limits)
+        guard textures.count <= limits.textures else {
+            throw ModelError(
+                .tooLarge, "the model has \(textures.count) textures, more than the \(limits.textures) allowed")
+        }
         for (index, material) in materials.enumerated() {
             for texture in material.textureIndices where !textures.indices.contains(texture) {
                 throw ModelError(.invalid, "texture \(texture) does not exist", location: "materials[\(index)]")

@@ -6,11 +6,6 @@ import Foundation
 /// the interpolated texture coordinate, lit by a key and a fill light with a Blinn-Phong specular
 /// term standing in for PBR's (Fresnel from metalness, lobe width from roughness).
 struct Shader {
-    /// A decoded texture: 8-bit RGBA, sampled bilinearly with repeat wrapping.
-    struct Picture {
-        let width: Int, height: Int, pixels: [UInt8]
-    }
-
     private struct InstanceData {
         var mesh: Mesh
         var material: Material
@@ -21,7 +16,8 @@ struct Shader {
     }
 
     private let instances: [InstanceData]
-    private let pictures: [Int: Picture]
+    /// The decoded textures: 8-bit RGBA, sampled bilinearly with repeat wrapping.
+    private let pictures: [Int: RasterImage]
     private let keyLight: SIMD3<Float>, fillLight: SIMD3<Float>, toViewer: SIMD3<Float>
 
     private static let linear: [Float] = (0..<256).map { value in
@@ -62,16 +58,13 @@ struct Shader {
                 ?? Material(baseColorFactor: SIMD4(0.8, 0.8, 0.8, 1), metallicFactor: 0, roughnessFactor: 0.6)
             return InstanceData(mesh: mesh, material: material, normals: normals, positions: positions)
         }
-        var pictures: [Int: Picture] = [:]
-        for data in self.instances {
-            for index in [data.material.baseColorTexture, data.material.emissiveTexture].compactMap({ $0 })
-            where pictures[index] == nil {
-                if let image = try? RasterImage(decoding: model.textures[index].data, maximumPixels: 16_777_216) {
-                    pictures[index] = Picture(width: image.width, height: image.height, pixels: image.pixels)
-                }
-            }
-        }
-        self.pictures = pictures
+        pictures =
+            TexturePictures(
+                self.instances.flatMap {
+                    [$0.material.baseColorTexture, $0.material.emissiveTexture].compactMap { $0 }
+                },
+                of: model
+            ).pictures
         let f = SIMD3<Float>((camera.target - camera.eye).normalized)
         let r = SIMD3<Float>((camera.target - camera.eye).normalized.cross(camera.up).normalized)
         let u = SIMD3<Float>(SIMD3<Double>(r).cross(SIMD3<Double>(f)))
@@ -157,7 +150,7 @@ struct Shader {
     }
 
     /// Bilinear sample in linear light (alpha straight), repeat wrapping.
-    private func sample(_ picture: Picture, _ uv: SIMD2<Float>) -> SIMD4<Float> {
+    private func sample(_ picture: RasterImage, _ uv: SIMD2<Float>) -> SIMD4<Float> {
         // Coordinates past Float's range (huge ones interpolated) have no place on the picture.
         guard uv.x.isFinite, uv.y.isFinite, abs(uv.x) < 1e7, abs(uv.y) < 1e7 else { return SIMD4(1, 1, 1, 1) }
         let x = (uv.x - uv.x.rounded(.down)) * Float(picture.width) - 0.5

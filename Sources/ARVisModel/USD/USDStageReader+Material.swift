@@ -141,6 +141,12 @@ extension USDStageReader {
             name = String(name[name.index(after: open)..<name.index(before: name.endIndex)])
         }
         while name.hasPrefix("./") { name.removeFirst(2) }
+        // The same file spelt another way is the same texture: its bytes are copied and decoded once.
+        if let known = textureIndex["file:" + name] {
+            textureIndex[asset] = known
+            return known
+        }
+        defer { textureIndex["file:" + name] = textureIndex[asset] }
         let candidates = [folder.isEmpty ? name : folder + "/" + name, name]
         var found = candidates.compactMap({ files[$0] }).first
         if found == nil, let external, !name.hasPrefix("/"), !name.contains("..") {

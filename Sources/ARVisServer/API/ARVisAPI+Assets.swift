@@ -4,9 +4,20 @@ import Foundation
 import OpenAPIRuntime
 
 extension ARVisAPI {
-    /// An asset as the API shows it, with the links a client follows.
-    static func schema(_ asset: Asset, project: String) -> Components.Schemas.Asset {
+    /// An asset as the API shows it, with the links a client follows: in a private project each
+    /// carries a short-lived read-only grant for this asset (``AssetGrants``), so a page never puts
+    /// its session token in a link a person may copy.
+    func schema(_ asset: Asset, in access: ProjectAccess) async throws -> Components.Schemas.Asset {
+        let grant =
+            access.project.visibility == .private
+            ? try await grants.grant(projectID: access.project.id, assetID: asset.id) : nil
+        return Self.schema(asset, project: access.project.slug, grant: grant)
+    }
+
+    /// An asset as the API shows it, its links carrying `grant` when there is one.
+    static func schema(_ asset: Asset, project: String, grant: String?) -> Components.Schemas.Asset {
         let base = "/api/v1/projects/\(project)/assets/\(asset.id)"
+        let query = grant.map { "?grant=" + $0 } ?? ""
         let summary = asset.summary.flatMap {
             try? JSONDecoder().decode(Components.Schemas.AssetSummary.self, from: Data($0.utf8))
         }
@@ -16,8 +27,8 @@ extension ARVisAPI {
             status: .init(rawValue: asset.status.rawValue) ?? .failed, failure: asset.failure, summary: summary,
             uploader: asset.uploaderName, createdAt: asset.createdAt, trashedAt: asset.trashedAt,
             links: .init(
-                glb: base + "/model.glb", usdz: base + "/model.usdz", thumbnail: base + "/thumbnail.png",
-                viewer: "/a/\(project)/\(asset.id)"))
+                glb: base + "/model.glb" + query, usdz: base + "/model.usdz" + query,
+                thumbnail: base + "/thumbnail.png" + query, viewer: "/a/\(project)/\(asset.id)" + query))
     }
 
     /// A gallery name: 1 to 200 characters, no control characters, trimmed.
@@ -36,13 +47,15 @@ extension ARVisAPI {
         let access = try await access(input.path.project, needs: trashed ? .viewer : nil)
         let order = Store.AssetOrder(rawValue: input.query.sort?.rawValue ?? "name") ?? .name
         let assets = try await store.assets(projectID: access.project.id, trashed: trashed, order: order)
-        return .ok(.init(body: .json(.init(assets: assets.map { Self.schema($0, project: access.project.slug) }))))
+        var listed: [Components.Schemas.Asset] = []
+        for asset in assets { listed.append(try await schema(asset, in: access)) }
+        return .ok(.init(body: .json(.init(assets: listed))))
     }
 
     func getAsset(_ input: Operations.GetAsset.Input) async throws -> Operations.GetAsset.Output {
         let access = try await access(input.path.project)
         return .ok(
-            .init(body: .json(Self.schema(try await asset(input.path.id, in: access), project: access.project.slug))))
+            .init(body: .json(try await schema(try await asset(input.path.id, in: access), in: access))))
     }
 
     func renameAsset(_ input: Operations.RenameAsset.Input) async throws -> Operations.RenameAsset.Output {
@@ -55,7 +68,7 @@ extension ARVisAPI {
             throw APIError.notFound("no asset \(input.path.id)")
         }
         return .ok(
-            .init(body: .json(Self.schema(try await asset(input.path.id, in: access), project: access.project.slug))))
+            .init(body: .json(try await schema(try await asset(input.path.id, in: access), in: access))))
     }
 
     func trashAsset(_ input: Operations.TrashAsset.Input) async throws -> Operations.TrashAsset.Output {
@@ -72,7 +85,7 @@ extension ARVisAPI {
             throw APIError.notFound("no asset \(input.path.id) in the trash")
         }
         return .ok(
-            .init(body: .json(Self.schema(try await asset(input.path.id, in: access), project: access.project.slug))))
+            .init(body: .json(try await schema(try await asset(input.path.id, in: access), in: access))))
     }
 
     /// The asset `id` of the project, out of the trash.

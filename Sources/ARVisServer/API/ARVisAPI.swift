@@ -3,6 +3,7 @@ import ARVisSpec
 import ARVisStore
 import Foundation
 import HummingbirdBcrypt
+import Logging
 import OpenAPIRuntime
 
 /// The handlers of the operations in `openapi.yaml` this server implements (the generator's filter
@@ -79,7 +80,9 @@ struct ARVisAPI: APIProtocol {
         if drain.isDraining { return unavailable("draining", "this instance is stopping") }
         guard await store.ping() else { return unavailable("unavailable", "the database does not answer") }
         do { try await library.blobs.checkReady() } catch {
-            return unavailable("storageUnavailable", "the file store cannot be used: \(error)")
+            // The store's address and its error text are for the operator's log, not for anyone asking.
+            library.logger.warning("health: the file store cannot be used: \(error)")
+            return unavailable("storageUnavailable", "the file store cannot be used")
         }
         return .ok(
             .init(

@@ -14,17 +14,34 @@ extension ARVisAPI {
     /// saying what is held, what the write adds and the quota). The check and the write are not
     /// one transaction: concurrent writes may pass a quota by a few, never without bound.
     func requireQuota(_ charge: QuotaCharge, projectID: String) async throws {
+        let (held, adding, quota, what) = try await standing(charge, projectID: projectID)
+        guard adding > quota - held else { return }
+        throw Self.quotaExceeded(held: held, adding: adding, quota: quota, what: what)
+    }
+
+    /// How many bytes of assets project `projectID` may still add, and the refusal of an upload
+    /// that turns out to add `bytes` more than that (an upload whose length is not known before it
+    /// arrives is metered against it as it comes).
+    func assetBytesLeft(projectID: String) async throws -> (left: Int, refusal: @Sendable (Int) -> APIError) {
+        let (held, _, quota, what) = try await standing(.assetBytes(0), projectID: projectID)
+        return (max(0, quota - held), { Self.quotaExceeded(held: held, adding: $0, quota: quota, what: what) })
+    }
+
+    private func standing(_ charge: QuotaCharge, projectID: String) async throws -> (
+        held: Int, adding: Int, quota: Int, what: String
+    ) {
         let usage = try await store.usage(projectID: projectID)
         let quotas = configuration.quotas
-        let (held, adding, quota, what): (Int, Int, Int, String) =
-            switch charge {
-            case .anchors(let count): (usage.anchors, count, quotas.anchors, "anchors")
-            case .assetBytes(let bytes): (usage.assetBytes, bytes, quotas.assetBytes, "bytes of assets")
-            case .rows(let count): (usage.rows, count, quotas.rows, "dataset rows")
-            case .versions(let count): (usage.versions, count, quotas.versions, "spec versions")
-            }
-        guard adding > quota - held else { return }
-        throw APIError(
+        return switch charge {
+        case .anchors(let count): (usage.anchors, count, quotas.anchors, "anchors")
+        case .assetBytes(let bytes): (usage.assetBytes, bytes, quotas.assetBytes, "bytes of assets")
+        case .rows(let count): (usage.rows, count, quotas.rows, "dataset rows")
+        case .versions(let count): (usage.versions, count, quotas.versions, "spec versions")
+        }
+    }
+
+    private static func quotaExceeded(held: Int, adding: Int, quota: Int, what: String) -> APIError {
+        APIError(
             .forbidden, "quotaExceeded",
             "the project holds \(held) \(what) and this adds \(adding); its quota is \(quota): delete some, or ask the operator to raise it"
         )

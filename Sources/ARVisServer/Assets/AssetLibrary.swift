@@ -65,21 +65,23 @@ final class AssetLibrary: Service, Sendable {
         return hash
     }
 
-    /// Streams an upload into the blob store: at most `limit` bytes, hashed as it arrives, never held
-    /// whole in memory. The file's format is told by its first bytes.
+    /// Streams an upload into the blob store: at most `limit` bytes and what the project's `quota`
+    /// leaves, hashed as it arrives, never held whole in memory. The file's format is told by its
+    /// first bytes. Refused, it leaves nothing stored.
     ///
     /// When the client declared the file's SHA-256 and format (`declared`), the upload goes to its
     /// key at once and is kept only if its bytes hash to it; else it is staged under a provisional
     /// name and then given its key (in a bucket, a copy inside the store).
     /// - Returns: its SHA-256 in hex, its size and format.
-    /// - Throws: ``APIError`` `413` past `limit`, `415` for a file that is neither GLB nor USDZ (or
+    /// - Throws: ``APIError`` `413` past `limit`, the quota's `403` past what it leaves, `415` for a file that is neither GLB nor USDZ (or
     ///   not the declared format), `400` for a file that does not hash to the declared SHA-256;
     ///   ``BlobStoreError`` when it cannot be stored.
     func receive(
         _ body: some AsyncSequence<ByteBuffer, any Error>, limit: Int,
+        quota: (left: Int, refusal: @Sendable (Int) -> APIError),
         declared: (hash: String, format: ModelFormat)? = nil
     ) async throws -> (hash: String, size: Int, format: ModelFormat) {
-        let meter = UploadMeter(limit: limit)
+        let meter = UploadMeter(limit: limit, quota: quota)
         let chunks = body.map { buffer in try meter.take(buffer) }
         if let declared {
             try await blobs.store(chunks, as: Self.modelKey(declared.hash, declared.format)) {
@@ -311,17 +313,25 @@ final class AssetLibrary: Service, Sendable {
 /// format. Used by one upload at a time, in order.
 final class UploadMeter: @unchecked Sendable {
     private let limit: Int
+    private let quota: (left: Int, refusal: @Sendable (Int) -> APIError)
     private var hasher = Digest.Hasher()
     private var size = 0
     private var head: [UInt8] = []
 
-    init(limit: Int) { self.limit = limit }
+    /// - Parameters:
+    ///   - limit: the largest upload.
+    ///   - quota: what the project's quota leaves, and the refusal of an upload of more.
+    init(limit: Int, quota: (left: Int, refusal: @Sendable (Int) -> APIError)) {
+        self.limit = limit
+        self.quota = quota
+    }
 
     /// Counts and hashes `buffer`, then passes it on.
-    /// - Throws: ``APIError`` `413` once past the limit.
+    /// - Throws: ``APIError`` `413` once past the limit, the quota's refusal (`403`) once past what it leaves.
     func take(_ buffer: ByteBuffer) throws -> ByteBuffer {
         size += buffer.readableBytes
         guard size <= limit else { throw AssetRoutes.tooLarge(limit) }
+        guard size <= quota.left else { throw quota.refusal(size) }
         buffer.withUnsafeReadableBytes { bytes in
             hasher.update(data: bytes)
             if head.count < 8 { head += bytes.prefix(8 - head.count) }

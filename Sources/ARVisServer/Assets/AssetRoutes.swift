@@ -63,9 +63,11 @@ struct AssetRoutes: Sendable {
             .contentTooLarge, "tooLarge", "a model is at most \(limit / 1_000_000) MB (arvis serve --max-asset-mb)")
     }
 
-    /// The request's bearer token: the `Authorization` header, else `access_token` (links a browser follows).
-    static func token(_ request: Request) -> String? {
-        RequestToken.current ?? request.uri.queryParameters.get("access_token")
+    /// The request's bearer token: the `Authorization` header, else — for a read — `access_token`
+    /// (links a browser follows). A write (an upload) takes the header alone, so a token copied
+    /// with a link cannot change anything.
+    static func token(_ request: Request, forWrite: Bool) -> String? {
+        RequestToken.current ?? (forWrite ? nil : request.uri.queryParameters.get("access_token"))
     }
 
     private func access(_ request: Request, _ context: ServerContext, needs: Role? = nil) async throws -> (
@@ -77,7 +79,8 @@ struct AssetRoutes: Sendable {
             return granted
         }
         let access = try await api.access(
-            try context.parameters.require("project"), needs: needs, token: Self.token(request))
+            try context.parameters.require("project"), needs: needs,
+            token: Self.token(request, forWrite: needs.map { $0 >= .editor } ?? false))
         guard let id = context.parameters.get("id") else { return (access, nil) }
         return (access, try await api.asset(id, in: access))
     }
@@ -105,8 +108,11 @@ struct AssetRoutes: Sendable {
         }
         try await api.requireQuota(
             .assetBytes(request.headers[.contentLength].flatMap(Int.init) ?? 0), projectID: access.project.id)
+        // A chunked upload is metered against what the quota leaves as it arrives: refused past it,
+        // with nothing stored.
         let stored = try await api.library.receive(
-            request.body, limit: limit, declared: try Self.declaredContent(request.headers, mediaType: mediaType))
+            request.body, limit: limit, quota: try await api.assetBytesLeft(projectID: access.project.id),
+            declared: try Self.declaredContent(request.headers, mediaType: mediaType))
         try await api.requireQuota(.assetBytes(stored.size), projectID: access.project.id)
         let asset = try await api.store.addAsset(
             projectID: access.project.id,
@@ -114,7 +120,7 @@ struct AssetRoutes: Sendable {
                 name: name, format: stored.format.rawValue, contentHash: stored.hash, size: stored.size,
                 uploaderID: access.account?.id))
         api.library.process(projectID: access.project.id, asset: asset)
-        let body = try JSONText.data(ARVisAPI.schema(asset, project: access.project.slug))
+        let body = try JSONText.data(try await api.schema(asset, in: access))
         var headers: HTTPFields = [
             .contentType: "application/json; charset=utf-8",
             .location: "/api/v1/projects/\(access.project.slug)/assets/\(asset.id)",

@@ -3,6 +3,7 @@ import ARVisSpec
 import ARVisStore
 import ARVisSupport
 import Foundation
+import HTTPTypes
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -52,7 +53,14 @@ final class LiveHub: Service, Sendable {
         var specs: [SpecKey: [Int: Outbox]] = [:]
         var rooms: [RoomKey: Room] = [:]
         var grants: [Int: (grant: Grant, outbox: Outbox)] = [:]
+        /// Live connections open per account.
+        var accounts: [String: Int] = [:]
     }
+
+    /// The most members a room holds on one instance (a device and the experts watching it).
+    static let membersPerRoom = 100
+    /// The most live connections one account holds open on one instance.
+    static let connectionsPerAccount = 200
 
     let store: Store
     let specs: SpecSnapshots
@@ -60,6 +68,10 @@ final class LiveHub: Service, Sendable {
     let exchange: RoomExchange?
     private let events: AsyncStream<StoreEvent>
     private let subscribers = NIOLockedValueBox(Subscribers())
+    /// Rooms' event messages by event sequence, shared by the live fan-out and every catch-up that
+    /// replays the same events (an event's message never changes: a later one removes what it added).
+    private let roomMessages = NIOLockedValueBox(
+        LRUCache<Int64, Outbox.Message>(capacity: 10_000, weightCapacity: 16 << 20))
     private let logger: Logger
     private let authorize: Authorizer
     /// How often clients that connected with a token are checked again, so the streams of a
@@ -118,9 +130,22 @@ final class LiveHub: Service, Sendable {
 
     // MARK: Subscriptions
 
+    /// Counts a connection of the grant's account, refusing one past ``connectionsPerAccount``.
+    private static func admit(_ grant: Grant, _ state: inout Subscribers) throws {
+        guard let account = grant.accountID, grant.roomLink == nil else { return }
+        guard state.accounts[account, default: 0] < connectionsPerAccount else {
+            throw APIError(
+                .tooManyRequests, "tooManyConnections",
+                "an account holds at most \(connectionsPerAccount) live connections open: close some")
+        }
+        state.accounts[account, default: 0] += 1
+    }
+
     /// Adds a client of a spec stream; returns its token for ``leave(_:)``.
-    func watch(_ key: SpecKey, outbox: Outbox, grant: Grant) -> Int {
-        subscribers.withLockedValue { state in
+    /// - Throws: ``APIError`` `429` past the account's connections.
+    func watch(_ key: SpecKey, outbox: Outbox, grant: Grant) throws -> Int {
+        try subscribers.withLockedValue { state in
+            try Self.admit(grant, &state)
             state.next += 1
             state.specs[key, default: [:]][state.next] = outbox
             state.grants[state.next] = (grant, outbox)
@@ -131,8 +156,14 @@ final class LiveHub: Service, Sendable {
     }
 
     /// Adds a member to a room (made on first use); returns the room and the member's token.
-    func join(_ key: RoomKey, member: Room.Member, grant: Grant) -> (room: Room, token: Int) {
-        subscribers.withLockedValue { state in
+    /// - Throws: ``APIError`` `429` past the room's members or the account's connections.
+    func join(_ key: RoomKey, member: Room.Member, grant: Grant) throws -> (room: Room, token: Int) {
+        try subscribers.withLockedValue { state in
+            if let open = state.rooms[key], open.memberCount >= Self.membersPerRoom {
+                throw APIError(
+                    .tooManyRequests, "roomFull", "a room holds at most \(Self.membersPerRoom) members: try later")
+            }
+            try Self.admit(grant, &state)
             state.next += 1
             state.grants[state.next] = (grant, member.outbox)
             let room: Room
@@ -156,6 +187,11 @@ final class LiveHub: Service, Sendable {
         subscribers.withLockedValue { state in
             state.clients -= 1
             ServerMetrics.recordLiveClients(state.clients)
+            if let account = state.grants[token]?.grant.accountID, let open = state.accounts[account],
+                state.grants[token]?.grant.roomLink == nil
+            {
+                state.accounts[account] = open > 1 ? open - 1 : nil
+            }
             state.grants[token] = nil
             for (key, var outboxes) in state.specs where outboxes.removeValue(forKey: token) != nil {
                 state.specs[key] = outboxes.isEmpty ? nil : outboxes
@@ -219,6 +255,15 @@ final class LiveHub: Service, Sendable {
     /// A room's message for an event, with what it names read from the store; `nil` when the event
     /// is not a room's or what it names is gone again.
     private func roomMessage(_ event: StoreEvent) async throws -> Outbox.Message? {
+        if let made = roomMessages.withLockedValue({ $0.value(for: event.sequence) }) { return made }
+        guard let text = try await roomText(event) else { return nil }
+        let message = Outbox.Message.ordered(stream: "events", cursor: event.sequence, text: ByteBuffer(string: text))
+        roomMessages.withLockedValue { $0.insert(message, weight: message.size, for: event.sequence) }
+        return message
+    }
+
+    /// The text of ``roomMessage(_:)``, read from the store.
+    private func roomText(_ event: StoreEvent) async throws -> String? {
         let text: String
         switch event.kind {
         case .annotationAdded:
@@ -237,7 +282,7 @@ final class LiveHub: Service, Sendable {
         case .specSaved, .specDeleted, .rowsAppended, .accessChanged:
             return nil
         }
-        return .ordered(stream: "events", cursor: event.sequence, text: ByteBuffer(string: text))
+        return text
     }
 
     private func specChanged(_ event: StoreEvent) async throws {
@@ -313,6 +358,8 @@ final class LiveHub: Service, Sendable {
 
     /// The most events a room member resuming is replayed; one further behind gets the room afresh.
     static let replayLimit = 5_000
+    /// The most bytes of events a room member resuming is replayed; past them it gets the room afresh.
+    static let replayBytes = 4 << 20
 
     /// What a member joining a room is sent first: `welcome` (the `introduction`, with the room's annotations, or — for a member resuming after event `since` — the events it
     /// missed, when there are not too many).
@@ -332,10 +379,14 @@ final class LiveHub: Service, Sendable {
                                 room: key.room, sequence: since, annotations: nil, introduction: introduction))
                     )
                 ]
+                var bytes = 0
                 for event in missed where Self.room(of: event) == nil || Self.room(of: event) == key.room {
-                    if let message = try await roomMessage(event) { messages.append(message) }
+                    guard let message = try await roomMessage(event) else { continue }
+                    bytes += message.size
+                    guard bytes <= Self.replayBytes else { break }
+                    messages.append(message)
                 }
-                return messages
+                if bytes <= Self.replayBytes { return messages }
             }
         }
         let annotations = try await store.annotations(projectID: key.projectID, room: key.room)
@@ -346,10 +397,27 @@ final class LiveHub: Service, Sendable {
 
     /// The most versions a resuming client is sent one by one; one further behind gets the latest.
     static let versionReplayLimit = 32
+    /// The most bytes of versions a resuming client is sent one by one; past them it gets the latest
+    /// version (with what changed since the one it holds) instead.
+    static let versionReplayBytes = 4 << 20
+
+    /// Every version after `version` up to `newest`, each as an update from the one before; empty
+    /// when they add up to more than ``versionReplayBytes``.
+    private func replay(_ key: SpecKey, from version: Int, to newest: Int) async throws -> [Outbox.Message] {
+        var messages: [Outbox.Message] = []
+        var bytes = 0
+        for next in (version + 1)...newest {
+            guard let update = try await specs.update(key, to: next, from: next - 1) else { continue }
+            bytes += update.size
+            guard bytes <= Self.versionReplayBytes else { return [] }
+            messages.append(update)
+        }
+        return messages
+    }
 
     /// What a client connecting to a spec stream is sent first: the current version (with what
     /// changed since `version`, the version it holds; nothing when it holds the current one), or,
-    /// up to ``versionReplayLimit`` versions behind, each version it missed; then the rows of each dataset
+    /// up to ``versionReplayLimit`` versions and ``versionReplayBytes`` behind, each version it missed; then the rows of each dataset
     /// its charts follow (the window, or what came after the row sequence it holds).
     func catchUp(_ key: SpecKey, holding version: Int?, rowsAfter: [String: Int64]) async throws -> [Outbox.Message] {
         guard let latest = try await specs.latest(key) else {
@@ -360,11 +428,11 @@ final class LiveHub: Service, Sendable {
         if let version, version == newest {
             messages.append(.holding(stream: "spec", cursor: Int64(version)))
         } else if let version, version > 0, version < newest, newest - version <= Self.versionReplayLimit {
-            // A client resuming gets every version it missed, in order, as if it had stayed.
-            for next in (version + 1)...newest {
-                if let update = try await specs.update(key, to: next, from: next - 1) { messages.append(update) }
-            }
-        } else if let update = try await specs.update(key, to: newest, from: version) {
+            // A client resuming gets every version it missed, in order, as if it had stayed, unless
+            // they are too large: then the latest, as to a client further behind.
+            messages = try await replay(key, from: version, to: newest)
+        }
+        if messages.isEmpty, let update = try await specs.update(key, to: newest, from: version) {
             messages.append(update)
         }
         for (name, use) in latest.digest.datasets.sorted(by: { $0.key < $1.key }) {
@@ -394,9 +462,11 @@ final class SpecSnapshots: Sendable {
     }
 
     private let store: Store
-    private let kept = NIOLockedValueBox<(snapshots: [String: Snapshot], bytes: Int)>(([:], 0))
-    /// The most versions kept, and the most bytes they may take (large specs keep fewer).
-    private let capacity = 512, byteCapacity = 24 << 20
+    /// The versions read, the latest of each spec and a few recent ones; large specs keep fewer.
+    private let kept = NIOLockedValueBox(LRUCache<String, Snapshot>(capacity: 512, weightCapacity: 24 << 20))
+    /// The update messages made, shared by every client that needs the same one (the clients of a
+    /// spec catching up from the same version).
+    private let messages = NIOLockedValueBox(LRUCache<String, ByteBuffer>(capacity: 256, weightCapacity: 32 << 20))
 
     /// Where versions are read and their messages made: a large spec takes a moment of CPU, which
     /// must not hold up the server's tasks.
@@ -408,10 +478,8 @@ final class SpecSnapshots: Sendable {
     /// Forgets every version of a deleted spec (one created again counts from 1 with other content).
     func forgetDeleted(_ key: LiveHub.SpecKey) {
         let prefix = "\(key.projectID)/\(key.name)/"
-        kept.withLockedValue { kept in
-            kept.snapshots = kept.snapshots.filter { !$0.key.hasPrefix(prefix) }
-            kept.bytes = kept.snapshots.values.reduce(0) { $0 + $1.weight }
-        }
+        kept.withLockedValue { $0.removeAll { $0.hasPrefix(prefix) } }
+        messages.withLockedValue { $0.removeAll { $0.hasPrefix(prefix) } }
     }
 
     /// The latest version of a spec, or `nil` when it has none (the store's read cache knows which
@@ -425,6 +493,11 @@ final class SpecSnapshots: Sendable {
     func update(_ key: LiveHub.SpecKey, to new: Int, from old: Int?) async throws -> Outbox.Message? {
         guard let current = try await snapshot(key, new) else { return nil }
         let previous = try await old.asyncMap { try await snapshot(key, $0) } ?? nil
+        let name =
+            Self.name(key, new) + "/\(old ?? 0)/\(current.version.contentHash)/\(previous?.version.contentHash ?? "")"
+        if let made = messages.withLockedValue({ $0.value(for: name) }) {
+            return .ordered(stream: "spec", cursor: Int64(new), text: made)
+        }
         let text = try await pool.run(client: nil) {
             let (changed, removed) = current.digest.changes(since: previous?.digest)
             return ByteBuffer(
@@ -432,13 +505,14 @@ final class SpecSnapshots: Sendable {
                     name: key.name, version: current.version, changed: changed,
                     redrawn: current.digest.redrawn(since: previous?.digest), removed: removed, json: current.json))
         }
+        messages.withLockedValue { $0.insert(text, weight: text.readableBytes, for: name) }
         return .ordered(stream: "spec", cursor: Int64(new), text: text)
     }
 
     /// Version `number` of a spec, or `nil` when there is no such version.
     private func snapshot(_ key: LiveHub.SpecKey, _ number: Int) async throws -> Snapshot? {
         guard number >= 1 else { return nil }
-        if let hit = kept.withLockedValue({ $0.snapshots[Self.name(key, number)] }) { return hit }
+        if let hit = kept.withLockedValue({ $0.value(for: Self.name(key, number)) }) { return hit }
         guard let version = try await store.spec(projectID: key.projectID, name: key.name, version: number) else {
             return nil
         }
@@ -447,7 +521,7 @@ final class SpecSnapshots: Sendable {
 
     private func remember(_ key: LiveHub.SpecKey, _ version: SpecVersion) async throws -> Snapshot {
         let name = Self.name(key, version.version)
-        if let hit = kept.withLockedValue({ $0.snapshots[name] }), hit.version.contentHash == version.contentHash {
+        if let hit = kept.withLockedValue({ $0.value(for: name) }), hit.version.contentHash == version.contentHash {
             return hit
         }
         let snapshot = try await pool.run(client: nil) {
@@ -459,12 +533,7 @@ final class SpecSnapshots: Sendable {
                 version: bare, json: json, digest: WidgetDigest(document),
                 weight: json.utf8.count * 3)
         }
-        let size = snapshot.weight
-        kept.withLockedValue { kept in
-            if kept.snapshots.count >= capacity || kept.bytes + size > byteCapacity { kept = ([:], 0) }
-            kept.snapshots[name] = snapshot
-            kept.bytes += size
-        }
+        kept.withLockedValue { $0.insert(snapshot, weight: snapshot.weight, for: name) }
         return snapshot
     }
 

@@ -18,7 +18,8 @@ import ServiceLifecycle
 ///   else a member; `?since=seq` resumes after an event sequence.
 ///
 /// A token goes in `Authorization: Bearer`, or — where a browser cannot set headers — in the
-/// WebSocket subprotocol `arvis.bearer.<token>` (offered with `arvis`) or `?access_token=`.
+/// WebSocket subprotocol `arvis.bearer.<token>` (offered with `arvis`), or, for a spec stream
+/// alone, `?access_token=`.
 struct LiveRoutes: Sendable {
     let api: ARVisAPI
     let hub: LiveHub
@@ -82,7 +83,7 @@ struct LiveRoutes: Sendable {
     private func specAccess(_ request: Request, parameters: Parameters) async throws -> (
         key: LiveHub.SpecKey, grant: LiveHub.Grant
     ) {
-        let token = Self.token(request)
+        let token = Self.token(request, fromQuery: true)
         let access = try await api.access(try parameters.require("project"), token: token)
         let name = try parameters.require("name")
         guard ItemName.isValid(name),
@@ -106,7 +107,7 @@ struct LiveRoutes: Sendable {
         let outbox = Outbox()
         do {
             let (key, grant) = try await specAccess(request, parameters: parameters)
-            let token = hub.watch(key, outbox: outbox, grant: grant)
+            let token = try hub.watch(key, outbox: outbox, grant: grant)
             defer { hub.leave(token) }
             let cursor = SpecCursor(request.uri.queryParameters)
             outbox.sendFirst(try await hub.catchUp(key, holding: cursor.version, rowsAfter: cursor.rows))
@@ -131,7 +132,7 @@ struct LiveRoutes: Sendable {
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 let outbox = Outbox()
-                let token = hub.watch(key, outbox: outbox, grant: grant)
+                let token = try hub.watch(key, outbox: outbox, grant: grant)
                 defer { hub.leave(token) }
                 outbox.sendFirst(try await hub.catchUp(key, holding: cursor.version, rowsAfter: cursor.rows))
                 let heartbeat = Task {
@@ -182,8 +183,8 @@ struct LiveRoutes: Sendable {
         var access: ProjectAccess
         var key: LiveHub.RoomKey
         var publishes: Bool
-        /// The room link it joined with, if any, and the owner who made it.
-        var link: (token: String, creator: String?)? = nil
+        /// The room link it joined with, if any, the owner who made it, and when it expires.
+        var link: (token: String, creator: String?, expiresAt: Date)? = nil
     }
 
     private func roomAccess(_ request: Request, parameters: Parameters) async throws -> RoomAccess {
@@ -203,7 +204,7 @@ struct LiveRoutes: Sendable {
             return RoomAccess(
                 access: ProjectAccess(project: project, account: nil, role: .editor),
                 key: LiveHub.RoomKey(projectID: project.id, room: room), publishes: publishes,
-                link: (link, found.creatorID))
+                link: (link, found.creatorID, found.expiresAt))
         }
         let access = try await api.access(slug, needs: publishes ? .editor : .viewer, token: Self.token(request))
         return RoomAccess(
@@ -228,7 +229,7 @@ struct LiveRoutes: Sendable {
             if let link = joining.link { grant.accountID = link.creator }
             let profile = Room.Profile(
                 role: joining.publishes ? "publisher" : "member", name: joining.access.account?.username)
-            let (room, token) = hub.join(
+            let (room, token) = try hub.join(
                 joining.key, member: Room.Member(outbox: outbox, channel: channel, profile: profile), grant: grant)
             defer { hub.leave(token) }
             let since = request.uri.queryParameters["since"].flatMap { Int64(String($0)) }
@@ -239,6 +240,14 @@ struct LiveRoutes: Sendable {
                 sfu: sfu.map { _ in Room.Introduction.SFU(directViewers: api.configuration.directViewers) })
             outbox.sendFirst(try await hub.roomCatchUp(joining.key, introducing: introduction, after: since))
             outbox.allowDirect()
+            // A link's device is closed the moment its link expires, not at the next periodic check.
+            let expiry = joining.link.map { link in
+                Task {
+                    try await Task.sleep(for: .seconds(max(0, link.expiresAt.timeIntervalSinceNow)))
+                    outbox.close(.revoked("the room link expired"))
+                }
+            }
+            defer { expiry?.cancel() }
             let session = RoomSession(
                 api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox, profile: profile,
                 sfu: sfu)
@@ -252,17 +261,19 @@ struct LiveRoutes: Sendable {
 
     // MARK: Tokens
 
-    /// The bearer token of a live request: the header, the `arvis.bearer.` subprotocol, or `access_token`.
+    /// The bearer token of a live request: the header, the `arvis.bearer.` subprotocol, or — for a
+    /// spec stream, which only reads (an `EventSource` cannot set headers) — `access_token`. A room,
+    /// where members write, never takes a token from its address.
     /// (A WebSocket's handler runs after the upgrade, outside ``ServerResponder``'s task, so
     /// the stream reads its token from the request it was upgraded from.)
-    static func token(_ request: Request) -> String? {
+    static func token(_ request: Request, fromQuery: Bool = false) -> String? {
         if let bearer = SessionToken.bearer(request.headers[.authorization]) { return bearer }
         if let token = offeredProtocols(request).first(where: { $0.hasPrefix("arvis.bearer.") })?.dropFirst(
             "arvis.bearer.".count), !token.isEmpty
         {
             return String(token)
         }
-        return request.uri.queryParameters["access_token"].map(String.init)
+        return fromQuery ? request.uri.queryParameters["access_token"].map(String.init) : nil
     }
 
     /// The room link a device offers as the subprotocol `arvis.link.TOKEN`, if any.

@@ -4,8 +4,8 @@ import NIOCore
 /// What one live client is sent, queued until its connection takes it.
 ///
 /// Bounded, and never a backlog of poses: a pose replaces the one not yet sent (a slow viewer gets
-/// the newest). Everything else — spec versions, rows, annotations, trees — is kept in order; a
-/// client so far behind that ``capacity`` messages or ``byteCapacity`` bytes wait is closed with
+/// the newest). Everything else — spec versions, rows, annotations, trees, signals, marks, presence
+/// — is kept in order; a client so far behind that ``capacity`` messages or ``byteCapacity`` bytes wait is closed with
 /// ``LiveClose/tooFarBehind`` and resumes from the last sequence number it holds.
 ///
 /// A message's bytes are made once and shared by every outbox it is queued in (and by the socket
@@ -73,12 +73,13 @@ final class Outbox: Sendable {
         self.byteCapacity = byteCapacity
     }
 
-    /// Queues `message`; past ``capacity`` the client is closed as too far behind instead.
+    /// Queues `message`; past ``capacity`` messages or ``byteCapacity`` bytes (whatever the kind:
+    /// versions, signals, marks, presence, refusals) the client is closed as too far behind instead.
     func send(_ message: Message) {
         let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLockedValue { state in
             guard !state.finished else { return nil }
             let full = state.queue.count - state.head >= capacity || state.queuedBytes + message.size > byteCapacity
-            if full, case .ordered = message {
+            if full {
                 Self.replaceQueue(&state, with: .close(.tooFarBehind(state.cursors)))
             } else {
                 state.queue.append(message)
@@ -90,13 +91,22 @@ final class Outbox: Sendable {
     }
 
     /// Queues `messages` ahead of everything waiting (a catch-up that must precede live messages
-    /// queued while it was read; those it covers are then skipped by their cursors).
+    /// queued while it was read; those it covers are then skipped by their cursors). The same bounds
+    /// hold as for ``send(_:)``, but for one message larger than ``byteCapacity`` alone (a spec's
+    /// latest version must reach a client that has nothing).
     func sendFirst(_ messages: [Message]) {
         let waiter: (CheckedContinuation<Frame?, Never>, Frame?)? = state.withLockedValue { state in
             guard !state.finished else { return nil }
-            state.queue.replaceSubrange(0..<state.head, with: messages)
-            state.head = 0
-            state.queuedBytes += messages.reduce(0) { $0 + $1.size }
+            let bytes = messages.reduce(0) { $0 + $1.size }
+            let count = state.queue.count - state.head + messages.count
+            let byteBound = max(byteCapacity, messages.map(\.size).max() ?? 0)
+            if count > capacity || state.queuedBytes + bytes > byteBound {
+                Self.replaceQueue(&state, with: .close(.tooFarBehind(state.cursors)))
+            } else {
+                state.queue.replaceSubrange(0..<state.head, with: messages)
+                state.head = 0
+                state.queuedBytes += bytes
+            }
             return Self.handOver(&state)
         }
         if let (continuation, frame) = waiter { continuation.resume(returning: frame) }

@@ -75,6 +75,9 @@ final class Room: Sendable {
     /// Whether nobody on this instance is in the room.
     var isEmpty: Bool { state.withLockedValue { $0.members.isEmpty } }
 
+    /// How many members are in the room on this instance.
+    var memberCount: Int { state.withLockedValue { $0.members.count } }
+
     /// Adds a member; a newcomer gets the latest pose at once, and the others (on every instance)
     /// hear it joined.
     func add(_ member: Member, token: Int) {

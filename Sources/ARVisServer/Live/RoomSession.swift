@@ -31,11 +31,16 @@ struct RoomSession: Sendable {
     let profile: Room.Profile
     /// The server's SFU, when it has one.
     let sfu: VideoRelay?
+    /// How fast it may send.
+    let rates = MemberRates()
 
     func receive(_ message: WebSocketMessage) async throws {
         switch message {
-        case .binary(let buffer): try publish(buffer)
+        case .binary(let buffer):
+            // A pose past the member's rate is dropped: the next one replaces it anyway.
+            if rates.poses.take() { try publish(buffer) }
         case .text(let text):
+            guard rates.texts.take() else { throw MemberRates.tooManyTexts }
             try await requireAccess()
             try await handle(try read(text), text: text)
         }

@@ -48,8 +48,17 @@ enum ServerMetrics {
 final class RequestInstruments: Sendable {
     private struct Key: Hashable {
         var route: String
-        var method: HTTPRequest.Method
+        var method: String
         var status: Int
+    }
+
+    /// The methods counted by name; any other (a client may send any token) counts as `other`, so
+    /// requests cannot mint new series.
+    static let namedMethods: Set<HTTPRequest.Method> = [.get, .head, .post, .put, .patch, .delete, .options]
+
+    /// The `method` label of a request's method.
+    static func label(_ method: HTTPRequest.Method) -> String {
+        namedMethods.contains(method) ? method.rawValue : "other"
     }
 
     private struct Instruments: Sendable {
@@ -63,10 +72,10 @@ final class RequestInstruments: Sendable {
         route: String?, method: HTTPRequest.Method, status: HTTPResponse.Status, since start: ContinuousClock.Instant
     ) {
         let elapsed = ContinuousClock.now - start
-        let key = Key(route: route ?? "unmatched", method: method, status: status.code)
+        let key = Key(route: route ?? "unmatched", method: Self.label(method), status: status.code)
         let found = instruments.withLockedValue { instruments in
             if let found = instruments[key] { return found }
-            let dimensions = [("route", key.route), ("method", method.rawValue), ("status", String(key.status))]
+            let dimensions = [("route", key.route), ("method", key.method), ("status", String(key.status))]
             let made = Instruments(
                 counter: Metrics.Counter(label: "arvis_http_requests_total", dimensions: dimensions),
                 timer: Metrics.Timer(

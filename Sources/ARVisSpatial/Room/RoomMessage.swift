@@ -26,6 +26,8 @@ public enum RoomMessage: Sendable, Hashable {
 
     /// The longest annotation or mark text, in characters.
     public static let maximumTextLength = 2_000
+    /// The longest annotation or mark text, in bytes of UTF-8 (2 000 characters of any script fit).
+    public static let maximumTextBytes = 8_000
 
     /// The `type`s a JSON message may have.
     public static let types = ["annotate", "deleteAnnotation", "mark", "plant", "removeTree", "planes", "signal"]

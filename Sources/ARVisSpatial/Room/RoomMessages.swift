@@ -6,10 +6,15 @@ private func tapProblem(_ tap: [Double]) -> String? {
         ? nil : "tap is [x, y], each a number from 0 to 1"
 }
 
-/// Why the text of `what` is refused: past ``RoomMessage/maximumTextLength`` characters.
+/// Why the text of `what` is refused: past ``RoomMessage/maximumTextLength`` characters or
+/// ``RoomMessage/maximumTextBytes`` bytes of UTF-8 (a character may carry any number of combining
+/// marks, so characters alone do not bound its size).
 private func textProblem(_ text: String?, of what: String) -> String? {
-    guard let text, text.count > RoomMessage.maximumTextLength else { return nil }
-    return "\(what)'s text is at most \(RoomMessage.maximumTextLength) characters"
+    guard let text,
+        text.utf8.count > RoomMessage.maximumTextBytes || text.count > RoomMessage.maximumTextLength
+    else { return nil }
+    return
+        "\(what)'s text is at most \(RoomMessage.maximumTextLength) characters and \(RoomMessage.maximumTextBytes) bytes of UTF-8"
 }
 
 private func finite(_ numbers: [Double], count: Int) -> Bool {

@@ -543,8 +543,9 @@ const logAnnotations = (ar) => {
 const firstFrame = () => crypto.getRandomValues(new Uint32Array(1))[0] >>> 1;
 
 /// Where a room link from the page's address is kept once read: the address loses it, so it is
-/// neither in the history nor shown on screen.
-const roomLinkKey = "arvis.roomLink";
+/// neither in the history nor shown on screen. It is kept for its project and room alone, so
+/// another project's page in the same tab never uses it.
+const roomLinkKey = "arvis.roomLink:" + body.dataset.project + "/" + (new URLSearchParams(location.search).get("room") || "main");
 {
   const link = new URLSearchParams(location.hash.slice(1)).get("link");
   if (link) {

@@ -1,10 +1,9 @@
 // The API client (openapi.yaml): JSON in and out, the session's bearer token, errors as APIError.
 
-import { withAccessToken } from "./paths.js";
 import { session } from "./session.js";
 import { say } from "./toast.js";
 
-export { path, projectPath } from "./paths.js";
+export { path, projectPath, withQuery } from "./paths.js";
 
 /// An error the API answered: its status, code and message (and diagnostics for a spec).
 export class APIError extends Error {
@@ -44,9 +43,6 @@ export async function api(method, path, options) {
   if (!response.ok) throw new APIError(response.status, json);
   return options.withResponse ? { json, text, response } : json;
 }
-
-/// A link a browser follows (images, frames) carrying the session's token, for private projects.
-export const withToken = (url) => withAccessToken(url, session.token);
 
 /// Runs `work`, showing its error; returns its value (`true` for an answer with no body, such as
 /// a `204`), or undefined when it failed.

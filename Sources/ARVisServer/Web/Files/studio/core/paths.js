@@ -6,7 +6,7 @@ export const path = (...parts) => "/" + parts.map(encodeURIComponent).join("/");
 /// The API path of project `slug`, and of what is under it.
 export const projectPath = (slug, ...rest) => path("api", "v1", "projects", slug, ...rest);
 
-/// `url` carrying `token` as `access_token` (for links a browser follows: images, frames), or `url`
-/// unchanged without a token.
-export const withAccessToken = (url, token) =>
-  token ? url + (url.includes("?") ? "&" : "?") + "access_token=" + encodeURIComponent(token) : url;
+/// `url` with the query parameter `name` set to `value` (encoded), after any query it has: an asset
+/// link carries its read grant, and a thumbnail's size follows it.
+export const withQuery = (url, name, value) =>
+  url + (url.includes("?") ? "&" : "?") + encodeURIComponent(name) + "=" + encodeURIComponent(String(value));

@@ -1,7 +1,9 @@
 // A project's gallery: its 3D models as a grid of thumbnails, drag-and-drop (or chosen) uploads
-// with a progress bar, the orbit viewer, AR links, rename, trash and restore.
+// with a progress bar, the orbit viewer, AR links, rename, trash and restore. An asset's links come
+// from the server as they are to be followed: in a private project each carries a short-lived
+// read grant for that asset alone, never the session's token.
 
-import { api, attempt, projectPath, withToken } from "../core/api.js";
+import { api, attempt, projectPath, withQuery } from "../core/api.js";
 import { h } from "../core/dom.js";
 import { onLeave, projectNav, show } from "../core/page.js";
 import { canEdit } from "../core/roles.js";
@@ -22,7 +24,7 @@ function assetActions(slug, asset, { editable, trash, view }) {
   }
   return [
     ready ? h("button", { type: "button", onclick: () => view(asset) }, "View " + asset.name) : null,
-    ready ? h("a", { rel: "ar", href: withToken(links.usdz), class: "button" }, "AR (iPhone)") : null,
+    ready ? h("a", { rel: "ar", href: links.usdz, class: "button" }, "AR (iPhone)") : null,
     editable ? h("button", { type: "button", onclick: async () => {
       const name = prompt("A new name for " + asset.name, asset.name);
       if (!name || name.trim() === asset.name) return;
@@ -37,7 +39,7 @@ function assetActions(slug, asset, { editable, trash, view }) {
 function assetCard(slug, asset, options) {
   const links = asset.links || {};
   return h("li", { class: "card asset", dataset: { id: asset.id, status: asset.status } },
-    asset.status === "ready" ? h("img", { src: withToken(links.thumbnail + "?size=360"), alt: asset.name + " (thumbnail)", width: 180, height: 180, loading: "lazy" })
+    asset.status === "ready" ? h("img", { src: withQuery(links.thumbnail, "size", 360), alt: asset.name + " (thumbnail)", width: 180, height: 180, loading: "lazy" })
       : h("div", { class: "placeholder" }, asset.status === "failed" ? "Could not be read" : "Processing…"),
     h("p", { class: "title" }, asset.name),
     h("p", { class: "muted" }, asset.format.toUpperCase() + " · " + (asset.size / 1e6).toFixed(2) + " MB" + (asset.summary ? " · " + asset.summary.triangles.toLocaleString() + " triangles" : "")),
@@ -48,9 +50,9 @@ function assetCard(slug, asset, options) {
 /// The orbit viewer of an asset in a frame, with its links.
 function showViewer(viewer, asset) {
   viewer.hidden = false;
-  viewer.replaceChildren(h("h2", {}, asset.name), h("iframe", { src: withToken(asset.links.viewer), title: "Orbit viewer of " + asset.name, class: "asset-frame" }),
-    h("p", {}, h("a", { href: withToken(asset.links.viewer), target: "_blank", rel: "noopener" }, "Open the viewer on its own (View in AR on phones)"), " · ",
-      h("a", { href: withToken(asset.links.glb), download: "" }, "GLB"), " · ", h("a", { href: withToken(asset.links.usdz), download: "" }, "USDZ"), " · ",
+  viewer.replaceChildren(h("h2", {}, asset.name), h("iframe", { src: asset.links.viewer, title: "Orbit viewer of " + asset.name, class: "asset-frame" }),
+    h("p", {}, h("a", { href: asset.links.viewer, target: "_blank", rel: "noopener" }, "Open the viewer on its own (View in AR on phones)"), " · ",
+      h("a", { href: asset.links.glb, download: "" }, "GLB"), " · ", h("a", { href: asset.links.usdz, download: "" }, "USDZ"), " · ",
       h("button", { type: "button", onclick: () => { viewer.hidden = true; } }, "Close viewer")));
   viewer.scrollIntoView({ block: "nearest" });
 }
