@@ -79,7 +79,8 @@ def main():
                 page.screenshot(path=os.path.join(SHOTS, f"viewer-{asset['name']}.png"))
                 first = canvas_png(page)
                 ours = mask_of_png(first)
-                thumbnail = call(base, "GET", asset["links"]["thumbnail"] + "?size=1024")
+                link = asset["links"]["thumbnail"]
+                thumbnail = call(base, "GET", link + ("&" if "?" in link else "?") + "size=1024")
                 theirs = mask_of_png(thumbnail, size=(ours.shape[1], ours.shape[0]))
                 score = iou(ours, theirs)
                 check(f"{asset['name']}: the first frame's silhouette matches the server thumbnail (IoU {score:.3f} >= 0.9)", score >= 0.9)

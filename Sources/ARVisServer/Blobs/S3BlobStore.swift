@@ -161,13 +161,11 @@ final class BlobCache: Sendable {
     let capacity: Int
     /// The largest blob kept: 2 MB (a 1024-pixel thumbnail is about half that).
     let largest: Int
-    private let state = NIOLockedValueBox(State())
+    private let state: NIOLockedValueBox<State>
 
     private struct State {
-        var entries: [String: (bytes: ByteBuffer, used: UInt64)] = [:]
+        var entries: LRUCache<String, ByteBuffer>
         var sizes: [String: Int] = [:]
-        var total = 0
-        var clock: UInt64 = 0
     }
 
     /// The most sizes remembered; past it, the memory starts again.
@@ -176,19 +174,15 @@ final class BlobCache: Sendable {
     init(capacity: Int = 64 << 20, largest: Int = 2 << 20) {
         self.capacity = capacity
         self.largest = largest
+        state = NIOLockedValueBox(State(entries: LRUCache(capacity: .max, weightCapacity: capacity)))
     }
 
     func bytes(of key: String) -> ByteBuffer? {
-        state.withLockedValue { state in
-            guard let entry = state.entries[key] else { return nil }
-            state.clock += 1
-            state.entries[key]?.used = state.clock
-            return entry.bytes
-        }
+        state.withLockedValue { $0.entries.value(for: key) }
     }
 
     func size(of key: String) -> Int? {
-        state.withLockedValue { $0.sizes[key] ?? $0.entries[key]?.bytes.readableBytes }
+        state.withLockedValue { $0.sizes[key] ?? $0.entries.value(for: key)?.readableBytes }
     }
 
     func remember(size: Int, of key: String) {
@@ -202,24 +196,12 @@ final class BlobCache: Sendable {
     func keep(_ bytes: ByteBuffer, for key: String) {
         remember(size: bytes.readableBytes, of: key)
         guard bytes.readableBytes <= largest else { return }
-        state.withLockedValue { state in
-            state.clock += 1
-            if let old = state.entries.updateValue((bytes, state.clock), forKey: key) {
-                state.total -= old.bytes.readableBytes
-            }
-            state.total += bytes.readableBytes
-            while state.total > capacity,
-                let oldest = state.entries.min(by: { $0.value.used < $1.value.used })
-            {
-                state.entries[oldest.key] = nil
-                state.total -= oldest.value.bytes.readableBytes
-            }
-        }
+        state.withLockedValue { $0.entries.insert(bytes, weight: bytes.readableBytes, for: key) }
     }
 
     func forget(_ key: String) {
         state.withLockedValue { state in
-            if let old = state.entries.removeValue(forKey: key) { state.total -= old.bytes.readableBytes }
+            state.entries.remove(key)
             state.sizes[key] = nil
         }
     }
