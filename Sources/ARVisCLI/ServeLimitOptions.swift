@@ -34,6 +34,11 @@ struct ServeLimitOptions: ParsableArguments {
     @Option(name: .customLong("quota-rows"), help: "Dataset rows one project may hold over all its datasets.")
     var rows = ProjectQuotas().rows
 
+    @Option(
+        name: .customLong("quota-row-bytes"),
+        help: "Bytes of dataset rows (as compact JSON) one project may hold over all its datasets.")
+    var rowBytes = ProjectQuotas().rowBytes
+
     @Option(name: .customLong("quota-versions"), help: "Spec versions one project may hold over all its specs.")
     var versions = ProjectQuotas().versions
 
@@ -46,7 +51,7 @@ struct ServeLimitOptions: ParsableArguments {
             throw ValidationError("--idle-timeout must be between 1 and 86400 seconds")
         }
         guard maximumPlanTrees >= 1 else { throw ValidationError("--max-plan-trees must be at least 1") }
-        guard anchors >= 0, assetBytes >= 0, rows >= 0, versions >= 0 else {
+        guard anchors >= 0, assetBytes >= 0, rows >= 0, rowBytes >= 0, versions >= 0 else {
             throw ValidationError("a --quota-… value must not be negative")
         }
     }
@@ -61,6 +66,7 @@ struct ServeLimitOptions: ParsableArguments {
         configuration.quotas.anchors = anchors
         configuration.quotas.assetBytes = assetBytes
         configuration.quotas.rows = rows
+        configuration.quotas.rowBytes = rowBytes
         configuration.quotas.versions = versions
     }
 }

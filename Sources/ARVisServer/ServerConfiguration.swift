@@ -185,6 +185,8 @@ public struct ProjectQuotas: Sendable, Hashable {
     public var assetBytes = 2_000_000_000
     /// Dataset rows, over all datasets: 1 000 000.
     public var rows = 1_000_000
+    /// Bytes of dataset rows (compact JSON), over all datasets: 100 MB.
+    public var rowBytes = 100_000_000
     /// Spec versions, over all specs: 10 000.
     public var versions = 10_000
 

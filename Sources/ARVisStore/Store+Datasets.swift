@@ -42,21 +42,52 @@ extension Store {
     }
 
     /// The newest rows of a dataset, oldest first: at most `last` of them, none older than `since`,
-    /// none at or before sequence `after`, none after sequence `through`.
+    /// none at or before sequence `after`, none after sequence `through`, and no more of the oldest
+    /// than fit in `maximumBytes` (the newest row always does).
     public func rows(
         projectID: String, dataset: String, last: Int = rowsPerDataset, since: Date? = nil,
-        after: Int64 = 0, through: Int64 = .max
+        after: Int64 = 0, through: Int64 = .max, maximumBytes: Int = .max
     ) async throws(StoreError) -> [DatasetRow] {
-        try await withDatabase { database in
-            try await database.raw(
-                """
-                SELECT seq, row, created_at FROM dataset_rows WHERE project_id = \(bind: projectID) AND dataset = \(bind: dataset)
-                AND seq > \(bind: after) AND seq <= \(bind: through) AND created_at >= \(bind: since?.timeIntervalSince1970 ?? 0)
-                ORDER BY seq DESC LIMIT \(bind: max(0, last))
-                """
-            ).all().map(Self.datasetRow).reversed()
-        }
+        try await rowWindow(
+            projectID: projectID, dataset: dataset, last: last, since: since, after: after, through: through,
+            maximumBytes: maximumBytes
+        ).rows
     }
+
+    /// The rows ``rows(projectID:dataset:last:since:after:through:maximumBytes:)`` returns, and
+    /// whether `maximumBytes` left out older rows the other bounds let in. The rows are read newest
+    /// first, a page at a time, so a window of large rows is never read whole.
+    public func rowWindow(
+        projectID: String, dataset: String, last: Int = rowsPerDataset, since: Date? = nil,
+        after: Int64 = 0, through: Int64 = .max, maximumBytes: Int
+    ) async throws(StoreError) -> (rows: [DatasetRow], truncated: Bool) {
+        var newestFirst: [DatasetRow] = []
+        var bytes = 0
+        var below = through
+        while newestFirst.count < last {
+            let (through, limit) = (below, min(max(0, last - newestFirst.count), Self.rowPage))
+            let page = try await withDatabase { database in
+                try await database.raw(
+                    """
+                    SELECT seq, row, created_at FROM dataset_rows WHERE project_id = \(bind: projectID) AND dataset = \(bind: dataset)
+                    AND seq > \(bind: after) AND seq <= \(bind: through) AND created_at >= \(bind: since?.timeIntervalSince1970 ?? 0)
+                    ORDER BY seq DESC LIMIT \(bind: limit)
+                    """
+                ).all().map(Self.datasetRow)
+            }
+            for row in page {
+                bytes += row.json.utf8.count
+                if bytes > maximumBytes, !newestFirst.isEmpty { return (newestFirst.reversed(), true) }
+                newestFirst.append(row)
+            }
+            guard page.count == Self.rowPage, let oldest = page.last else { break }
+            below = oldest.sequence - 1
+        }
+        return (newestFirst.reversed(), false)
+    }
+
+    /// The rows read at once by ``rowWindow(projectID:dataset:last:since:after:through:maximumBytes:)``.
+    static let rowPage = 1_000
 
     /// A project's datasets by name, with how many rows each holds.
     public func datasets(projectID: String) async throws(StoreError) -> [(name: String, rows: Int)] {

@@ -8,6 +8,8 @@ public struct ProjectUsage: Sendable, Hashable {
     public var assetBytes: Int
     /// Dataset rows over every dataset.
     public var rows: Int
+    /// Bytes of those rows, as stored (compact JSON).
+    public var rowBytes: Int
     /// Spec versions over every spec.
     public var versions: Int
 }
@@ -15,20 +17,25 @@ public struct ProjectUsage: Sendable, Hashable {
 extension Store {
     /// What project `projectID` holds now.
     public func usage(projectID: String) async throws(StoreError) -> ProjectUsage {
-        try await withDatabase { database in
+        // A row's bytes, not its characters: SQLite's LENGTH of text counts characters.
+        let bytes = engine == .sqlite ? "LENGTH(CAST(row AS BLOB))" : "OCTET_LENGTH(row)"
+        return try await withDatabase { database in
             let row = try await database.raw(
                 """
                 SELECT (SELECT COUNT(*) FROM anchors WHERE project_id = \(bind: projectID)) AS anchors,
                 (SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM assets WHERE project_id = \(bind: projectID)) AS asset_bytes,
                 (SELECT COUNT(*) FROM dataset_rows WHERE project_id = \(bind: projectID)) AS row_count,
+                (SELECT CAST(COALESCE(SUM(\(unsafeRaw: bytes)), 0) AS BIGINT)
+                    FROM dataset_rows WHERE project_id = \(bind: projectID)) AS row_bytes,
                 (SELECT COUNT(*) FROM spec_versions WHERE project_id = \(bind: projectID)) AS versions
                 """
             ).first()
-            guard let row else { return ProjectUsage(anchors: 0, assetBytes: 0, rows: 0, versions: 0) }
+            guard let row else { return ProjectUsage(anchors: 0, assetBytes: 0, rows: 0, rowBytes: 0, versions: 0) }
             return ProjectUsage(
                 anchors: try row.decode(column: "anchors", as: Int.self),
                 assetBytes: try row.decode(column: "asset_bytes", as: Int.self),
                 rows: try row.decode(column: "row_count", as: Int.self),
+                rowBytes: try row.decode(column: "row_bytes", as: Int.self),
                 versions: try row.decode(column: "versions", as: Int.self))
         }
     }

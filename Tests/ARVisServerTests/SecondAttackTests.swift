@@ -102,6 +102,43 @@ struct SecondAttackTests: ServerTesting {
         }.map(\.lastPathComponent)
     }
 
+    // MARK: 4. Datasets counted in bytes, answered in pages
+
+    @Test func rowsAreQuotaedInBytesAndAnsweredInPages() async throws {
+        try await withServer(configure: { $0.quotas.rowBytes = 4_500_000 }) { client in
+            let owner = try await signIn(client, "olga")
+            let slug = try await createProject(client, owner, name: "Feed", visibility: "public")
+            let text = String(repeating: "x", count: 1_000)
+            let row = "{" + (0..<7).map { "\"c\($0)\": \"\(text)\"" }.joined(separator: ", ") + "}"
+            var headers = owner
+            headers[.contentType] = "application/x-ndjson"
+            let append = Array(repeating: row, count: 120).joined(separator: "\n")
+            for _ in 0..<5 {
+                let appended = try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/datasets/feed/rows", method: .post, headers: headers,
+                    body: ByteBuffer(string: append))
+                #expect(appended.status == .created)
+            }
+            let refused = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/datasets/feed/rows", method: .post, headers: headers,
+                body: ByteBuffer(string: append))
+            let code = try errorCode(refused)
+            #expect(refused.status == .forbidden && code == "quotaExceeded")
+            let page = try await client.execute(uri: "/api/v1/projects/\(slug)/datasets/feed/rows?last=1000", method: .get)
+            let answer = try object(page)
+            let rows = try #require(answer["rows"] as? [[String: Any]])
+            #expect(answer["more"] as? Bool == true && page.body.readableBytes <= 4_200_000)
+            #expect(rows.count < 600 && rows.count > 400, "\(rows.count) rows in 4 MB")
+            let first = try #require(rows.first?["seq"] as? Int)
+            let next = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/datasets/feed/rows?last=1000&before=\(first)", method: .get)
+            let nextAnswer = try object(next)
+            let older = try #require(nextAnswer["rows"] as? [[String: Any]])
+            #expect(older.count == 600 - rows.count && nextAnswer["more"] == nil)
+            #expect((older.last?["seq"] as? Int).map { $0 == first - 1 } == true)
+        }
+    }
+
     // MARK: 9. Connections per account and members per room
 
     @Test func anAccountsConnectionsAndARoomsMembersAreBounded() async throws {

@@ -71,4 +71,17 @@ struct DatasetRowsTests {
         #expect(throws: RowError.self) { try read(body, as: "application/x-ndjson") }
         #expect(try read("{" + columns.dropLast().joined(separator: ", ") + "}", as: "application/x-ndjson").count == 1)
     }
+
+    /// Issue 51, item 4: 64 columns of 1 000 characters made 64 KB rows; a row is at most 8 KB.
+    @Test func aRowHoldsAtMost8KB() throws {
+        let text = String(repeating: "x", count: DatasetRows.maximumStringLength)
+        let wide = "{" + (0..<9).map { "\"c\($0)\": \"\(text)\"" }.joined(separator: ", ") + "}"
+        #expect {
+            try read(wide, as: "application/x-ndjson")
+        } throws: { error in
+            (error as? RowError)?.message.contains("at most \(DatasetRows.maximumRowBytes)") == true
+        }
+        let narrow = "{" + (0..<7).map { "\"c\($0)\": \"\(text)\"" }.joined(separator: ", ") + "}"
+        #expect(try read(narrow, as: "application/x-ndjson").count == 1)
+    }
 }

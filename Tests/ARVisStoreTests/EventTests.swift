@@ -119,7 +119,7 @@ struct EventTests {
         let project = try await store.createProject(slug: "site", name: "Site", visibility: .private, ownerID: ana.id)
         #expect(
             try await store.usage(projectID: project.id)
-                == ProjectUsage(anchors: 0, assetBytes: 0, rows: 0, versions: 0))
+                == ProjectUsage(anchors: 0, assetBytes: 0, rows: 0, rowBytes: 0, versions: 0))
         _ = try await store.saveSpec(
             projectID: project.id, name: "a", body: Array("{}".utf8), contentHash: "a", mediaType: "application/json",
             authorID: ana.id)
@@ -137,7 +137,7 @@ struct EventTests {
         }
         #expect(
             try await store.usage(projectID: project.id)
-                == ProjectUsage(anchors: 0, assetBytes: 2_500_001_000, rows: 3, versions: 2))
+                == ProjectUsage(anchors: 0, assetBytes: 2_500_001_000, rows: 3, rowBytes: 21, versions: 2))
         // The server's secrets are made once; processing attempts count up and back down, never below 0.
         let secret = try await store.serverSecret(named: "grants") { "first" }
         let again = try await store.serverSecret(named: "grants") { "second" }
@@ -179,6 +179,31 @@ struct EventTests {
         #expect(try await store.datasets(projectID: project.id).map(\.rows) == [5])
         #expect(try await store.deleteDataset(projectID: project.id, dataset: "sensor"))
         #expect(try await store.rows(projectID: project.id, dataset: "sensor").isEmpty)
+        await store.close()
+    }
+
+    /// Issue 51, item 4: a window of large rows is read a page at a time and cut at a byte budget,
+    /// the newest rows kept.
+    @Test(arguments: StoreTests.engines) func aRowWindowStopsAtItsBytes(_ engine: Store.Engine) async throws {
+        let store = try await store(engine)
+        let ana = try await store.createAccount(username: "ana", passwordHash: "h")
+        let project = try await store.createProject(slug: "hall", name: "Hall", visibility: .public, ownerID: ana.id)
+        // Rows of one size: the number padded to four digits.
+        let rows = (1...2_500).map { #"{"v":"\#(String(repeating: "x", count: 90 + 4 - String($0).count))\#($0)"}"# }
+        _ = try await store.appendRows(projectID: project.id, dataset: "sensor", rows)
+        let size = rows[0].utf8.count
+        let cut = try await store.rowWindow(
+            projectID: project.id, dataset: "sensor", last: 2_000, maximumBytes: 1_500 * size + size / 2)
+        #expect(cut.truncated && cut.rows.count == 1_500)
+        #expect(cut.rows.last?.json == rows.last && cut.rows.first?.json == rows[1_000])
+        let whole = try await store.rowWindow(projectID: project.id, dataset: "sensor", last: 2_000, maximumBytes: .max)
+        #expect(!whole.truncated && whole.rows.count == 2_000 && whole.rows.first?.json == rows[500])
+        let older = try await store.rows(
+            projectID: project.id, dataset: "sensor", last: 10, through: cut.rows[0].sequence - 1)
+        #expect(older.last?.json == rows[999])
+        let one = try await store.rowWindow(projectID: project.id, dataset: "sensor", last: 5, maximumBytes: 1)
+        #expect(one.rows.map(\.json) == [rows.last] && one.truncated, "the newest row always comes")
+        #expect(try await store.usage(projectID: project.id).rowBytes == rows.reduce(0) { $0 + $1.utf8.count })
         await store.close()
     }
 

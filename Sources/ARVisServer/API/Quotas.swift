@@ -6,6 +6,7 @@ enum QuotaCharge {
     case anchors(Int)
     case assetBytes(Int)
     case rows(Int)
+    case rowBytes(Int)
     case versions(Int)
 }
 
@@ -36,6 +37,7 @@ extension ARVisAPI {
         case .anchors(let count): (usage.anchors, count, quotas.anchors, "anchors")
         case .assetBytes(let bytes): (usage.assetBytes, bytes, quotas.assetBytes, "bytes of assets")
         case .rows(let count): (usage.rows, count, quotas.rows, "dataset rows")
+        case .rowBytes(let bytes): (usage.rowBytes, bytes, quotas.rowBytes, "bytes of dataset rows")
         case .versions(let count): (usage.versions, count, quotas.versions, "spec versions")
         }
     }

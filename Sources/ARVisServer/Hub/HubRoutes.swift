@@ -142,7 +142,7 @@ struct HubRoutes: Sendable {
         for (name, link) in try renderer.datasetLinks(of: widget, in: version).sorted(by: { $0.key < $1.key }) {
             let stored = try await api.store.rows(
                 projectID: projectID, dataset: name, last: link.rowLimit,
-                since: link.seconds.map { Date(timeIntervalSinceNow: -$0) })
+                since: link.seconds.map { Date(timeIntervalSinceNow: -$0) }, maximumBytes: DatasetRoutes.windowBytes)
             live.rows[name] = stored.map { Self.values(of: $0.json) }
             live.key += "/rows:\(name)@\(stored.last?.sequence ?? 0)x\(stored.count)"
         }

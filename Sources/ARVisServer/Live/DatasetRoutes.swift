@@ -15,6 +15,9 @@ struct DatasetRoutes: Sendable {
     static let maximumBodyBytes = 1_000_000
     /// The most rows of one append.
     static let maximumRows = 10_000
+    /// The most bytes of rows one answer, or one window a chart follows, carries: past it the
+    /// oldest rows asked for are left out (an answer says `"more": true`; `before=` reads on).
+    static let windowBytes = 4_000_000
 
     func register(on router: Router<ServerContext>) {
         let rows = "/api/v1/projects/{project}/datasets/{dataset}/rows"
@@ -51,6 +54,7 @@ struct DatasetRoutes: Sendable {
             throw APIError(.contentTooLarge, "tooLarge", "an append is at most \(Self.maximumRows) rows")
         }
         try await api.requireQuota(.rows(rows.count), projectID: access.project.id)
+        try await api.requireQuota(.rowBytes(rows.reduce(0) { $0 + $1.utf8.count }), projectID: access.project.id)
         let stored = try await api.store.appendRows(projectID: access.project.id, dataset: name, rows)
         let body =
             "{\"appended\":\(stored.count),\"first\":\(stored.first?.sequence ?? 0),\"last\":\(stored.last?.sequence ?? 0)}"
@@ -72,16 +76,19 @@ struct DatasetRoutes: Sendable {
         let last = try number("last", Int.self) ?? DatasetLink.defaultRows
         let seconds = try number("seconds", Double.self)
         let after = try number("after", Int64.self) ?? 0
-        guard (1...DatasetLink.largestRows).contains(last), after >= 0,
+        let before = try number("before", Int64.self) ?? .max
+        guard (1...DatasetLink.largestRows).contains(last), after >= 0, before >= 1,
             seconds.map({ $0.isFinite && $0 > 0 && $0 <= 31_536_000 }) ?? true
         else {
             throw APIError.badRequest(
-                "last is 1 to \(DatasetLink.largestRows), seconds more than 0 and at most a year, after 0 or more")
+                "last is 1 to \(DatasetLink.largestRows), seconds more than 0 and at most a year, after 0 or more, before 1 or more"
+            )
         }
-        let rows = try await api.store.rows(
+        let window = try await api.store.rowWindow(
             projectID: access.project.id, dataset: name, last: last,
-            since: seconds.map { Date().addingTimeInterval(-$0) }, after: after)
-        let body = LiveMessages.rowList(rows)
+            since: seconds.map { Date().addingTimeInterval(-$0) }, after: after, through: before - 1,
+            maximumBytes: Self.windowBytes)
+        let body = LiveMessages.rowList(window.rows, more: window.truncated)
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: body)))

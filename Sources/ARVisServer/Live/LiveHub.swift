@@ -439,7 +439,8 @@ final class LiveHub: Service, Sendable {
             let after = rowsAfter[name]
             let since = use.link.seconds.map { Date().addingTimeInterval(-$0) }
             let rows = try await store.rows(
-                projectID: key.projectID, dataset: name, last: use.link.rowLimit, since: since, after: after ?? 0)
+                projectID: key.projectID, dataset: name, last: use.link.rowLimit, since: since, after: after ?? 0,
+                maximumBytes: DatasetRoutes.windowBytes)
             let text = ByteBuffer(
                 string: LiveMessages.rows(dataset: name, widgets: use.widgets, rows: rows, reset: after == nil))
             messages.append(.ordered(stream: "rows:" + name, cursor: rows.last?.sequence ?? after ?? 0, text: text))

@@ -81,10 +81,14 @@ enum LiveMessages {
         }
     }
 
-    /// `{"rows": [row, …]}`: a dataset's rows as `GET …/rows` answers them.
-    static func rowList(_ rows: [DatasetRow]) -> String {
-        struct RowList: Encodable { var rows: [Row] }
-        return text(RowList(rows: rows.map(Row.init)))
+    /// `{"rows": [row, …], "more"?: true}`: a dataset's rows as `GET …/rows` answers them; `more` when
+    /// older rows asked for were left out for the answer's size.
+    static func rowList(_ rows: [DatasetRow], more: Bool = false) -> String {
+        struct RowList: Encodable {
+            var rows: [Row]
+            var more: Bool?
+        }
+        return text(RowList(rows: rows.map(Row.init), more: more ? true : nil))
     }
 
     /// `annotations`: the room's, for a member joining afresh; `nil` for one resuming (the events it

@@ -29,6 +29,9 @@ public enum DatasetRows {
     public static let maximumColumns = 64
     /// The longest string value, in characters.
     public static let maximumStringLength = 1_000
+    /// The most bytes of a row, as compact JSON (the columns and values above allow far more: a
+    /// row is a reading, not a document).
+    public static let maximumRowBytes = 8_192
 
     /// The rows of `body`, sent as `contentType` (its parameters ignored).
     /// - Throws: ``RowError`` `unsupportedMediaType` for a type other than JSON lines, JSON or CSV,
@@ -108,7 +111,13 @@ public enum DatasetRows {
             }
         }
         // Every value was checked finite above: the encoding cannot fail.
-        return JSONText.text(values)
+        let text = JSONText.text(values)
+        guard text.utf8.count <= maximumRowBytes else {
+            throw RowError(
+                .invalidRow,
+                "\(location) is \(text.utf8.count) bytes as JSON; a row is at most \(maximumRowBytes)")
+        }
+        return text
     }
 }
 
