@@ -42,6 +42,24 @@ struct ServeLimitOptions: ParsableArguments {
     @Option(name: .customLong("quota-versions"), help: "Spec versions one project may hold over all its specs.")
     var versions = ProjectQuotas().versions
 
+    @Option(name: .customLong("quota-annotations"), help: "Annotations one project may hold over all its rooms.")
+    var annotations = ProjectQuotas().annotations
+
+    @Option(name: .customLong("quota-trees"), help: "Planted trees one project may hold.")
+    var trees = ProjectQuotas().trees
+
+    @Option(name: .customLong("quota-areas"), help: "Planting areas one project may hold.")
+    var areas = ProjectQuotas().areas
+
+    @Option(name: .customLong("quota-plans"), help: "Saved plans one project may hold.")
+    var plans = ProjectQuotas().plans
+
+    @Option(name: .customLong("quota-room-links"), help: "Room links one project may hold.")
+    var roomLinks = ProjectQuotas().roomLinks
+
+    @Option(name: .customLong("projects-per-account"), help: "Projects one account may own, its trash included.")
+    var projectsPerAccount = ProjectQuotas().projectsPerAccount
+
     func validate() throws {
         guard (4...31).contains(passwordCost) else { throw ValidationError("--password-cost must be between 4 and 31") }
         guard (1...1_000_000).contains(signUpsPerAddress) else {
@@ -51,8 +69,9 @@ struct ServeLimitOptions: ParsableArguments {
             throw ValidationError("--idle-timeout must be between 1 and 86400 seconds")
         }
         guard maximumPlanTrees >= 1 else { throw ValidationError("--max-plan-trees must be at least 1") }
-        guard anchors >= 0, assetBytes >= 0, rows >= 0, rowBytes >= 0, versions >= 0 else {
-            throw ValidationError("a --quota-… value must not be negative")
+        let counts = [anchors, assetBytes, rows, rowBytes, versions, annotations, trees, areas, plans, roomLinks]
+        guard counts.allSatisfy({ $0 >= 0 }), projectsPerAccount >= 0 else {
+            throw ValidationError("a --quota-… or --projects-per-account value must not be negative")
         }
     }
 
@@ -68,5 +87,11 @@ struct ServeLimitOptions: ParsableArguments {
         configuration.quotas.rows = rows
         configuration.quotas.rowBytes = rowBytes
         configuration.quotas.versions = versions
+        configuration.quotas.annotations = annotations
+        configuration.quotas.trees = trees
+        configuration.quotas.areas = areas
+        configuration.quotas.plans = plans
+        configuration.quotas.roomLinks = roomLinks
+        configuration.quotas.projectsPerAccount = projectsPerAccount
     }
 }

@@ -189,6 +189,19 @@ public struct ProjectQuotas: Sendable, Hashable {
     public var rowBytes = 100_000_000
     /// Spec versions, over all specs: 10 000.
     public var versions = 10_000
+    /// Annotations, over all rooms: 2 000 (each at most 8 000 bytes of text, so a room's welcome
+    /// stays within a live client's queue).
+    public var annotations = 2_000
+    /// Planted trees: 200 000 (as many as one plan may hold).
+    public var trees = 200_000
+    /// Planting areas: 1 000.
+    public var areas = 1_000
+    /// Saved plans: 1 000.
+    public var plans = 1_000
+    /// Room links: 1 000.
+    public var roomLinks = 1_000
+    /// Projects one account may own, its trash included: 100.
+    public var projectsPerAccount = 100
 
     /// The default quotas.
     public init() {}

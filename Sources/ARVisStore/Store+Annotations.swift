@@ -191,26 +191,21 @@ extension Store {
         ).run()
     }
 
-    /// A project's annotations (of one room, if given), oldest first.
-    public func annotations(projectID: String, room: String? = nil) async throws(StoreError) -> [Annotation] {
+    /// A project's annotations (of one room, if given), oldest first: at most `limit`, and only those
+    /// after the annotation `after` (a page's last) when given.
+    public func annotations(projectID: String, room: String? = nil, after: String? = nil, limit: Int = .max)
+        async throws(StoreError) -> [Annotation]
+    {
         try await withDatabase { database in
-            let rows: [any SQLRow]
-            if let room {
-                rows = try await database.raw(
-                    """
-                    SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
-                    WHERE project_id = \(bind: projectID) AND room = \(bind: room) ORDER BY created_at, annotations.id
-                    """
-                ).all()
-            } else {
-                rows = try await database.raw(
-                    """
-                    SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
-                    WHERE project_id = \(bind: projectID) ORDER BY created_at, annotations.id
-                    """
-                ).all()
-            }
-            return try rows.map(Self.annotation)
+            try await database.raw(
+                """
+                SELECT annotations.*, accounts.username FROM annotations LEFT JOIN accounts ON accounts.id = annotations.author_id
+                WHERE project_id = \(bind: projectID) AND (\(bind: room == nil) OR room = \(bind: room ?? ""))
+                AND (\(bind: after == nil) OR (annotations.created_at, annotations.id) > (
+                    SELECT created_at, id FROM annotations WHERE project_id = \(bind: projectID) AND id = \(bind: after ?? "")))
+                ORDER BY annotations.created_at, annotations.id LIMIT \(bind: min(limit, Int(Int32.max)))
+                """
+            ).all().map(Self.annotation)
         }
     }
 

@@ -144,13 +144,16 @@ extension Store {
         }
     }
 
-    /// A project's trees, oldest first.
-    public func trees(projectID: String) async throws(StoreError) -> [Tree] {
+    /// A project's trees, oldest first: at most `limit`, and only those after the tree `after` (a
+    /// page's last) when given.
+    public func trees(projectID: String, after: String? = nil, limit: Int = .max) async throws(StoreError) -> [Tree] {
         try await withDatabase { database in
             try await database.raw(
                 """
                 SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
-                WHERE project_id = \(bind: projectID) ORDER BY planted_at, trees.id
+                WHERE project_id = \(bind: projectID) AND (\(bind: after == nil) OR (planted_at, trees.id) > (
+                    SELECT planted_at, id FROM trees WHERE project_id = \(bind: projectID) AND id = \(bind: after ?? "")))
+                ORDER BY planted_at, trees.id LIMIT \(bind: min(limit, Int(Int32.max)))
                 """
             ).all().map(Self.tree)
         }

@@ -12,6 +12,16 @@ public struct ProjectUsage: Sendable, Hashable {
     public var rowBytes: Int
     /// Spec versions over every spec.
     public var versions: Int
+    /// Annotations over every room.
+    public var annotations = 0
+    /// Planted trees.
+    public var trees = 0
+    /// Planting areas.
+    public var areas = 0
+    /// Saved plans.
+    public var plans = 0
+    /// Room links, expired ones not yet purged included.
+    public var roomLinks = 0
 }
 
 extension Store {
@@ -27,7 +37,12 @@ extension Store {
                 (SELECT COUNT(*) FROM dataset_rows WHERE project_id = \(bind: projectID)) AS row_count,
                 (SELECT CAST(COALESCE(SUM(\(unsafeRaw: bytes)), 0) AS BIGINT)
                     FROM dataset_rows WHERE project_id = \(bind: projectID)) AS row_bytes,
-                (SELECT COUNT(*) FROM spec_versions WHERE project_id = \(bind: projectID)) AS versions
+                (SELECT COUNT(*) FROM spec_versions WHERE project_id = \(bind: projectID)) AS versions,
+                (SELECT COUNT(*) FROM annotations WHERE project_id = \(bind: projectID)) AS annotations,
+                (SELECT COUNT(*) FROM trees WHERE project_id = \(bind: projectID)) AS trees,
+                (SELECT COUNT(*) FROM areas WHERE project_id = \(bind: projectID)) AS areas,
+                (SELECT COUNT(*) FROM plans WHERE project_id = \(bind: projectID)) AS plans,
+                (SELECT COUNT(*) FROM room_links WHERE project_id = \(bind: projectID)) AS room_links
                 """
             ).first()
             guard let row else { return ProjectUsage(anchors: 0, assetBytes: 0, rows: 0, rowBytes: 0, versions: 0) }
@@ -36,7 +51,21 @@ extension Store {
                 assetBytes: try row.decode(column: "asset_bytes", as: Int.self),
                 rows: try row.decode(column: "row_count", as: Int.self),
                 rowBytes: try row.decode(column: "row_bytes", as: Int.self),
-                versions: try row.decode(column: "versions", as: Int.self))
+                versions: try row.decode(column: "versions", as: Int.self),
+                annotations: try row.decode(column: "annotations", as: Int.self),
+                trees: try row.decode(column: "trees", as: Int.self),
+                areas: try row.decode(column: "areas", as: Int.self),
+                plans: try row.decode(column: "plans", as: Int.self),
+                roomLinks: try row.decode(column: "room_links", as: Int.self))
+        }
+    }
+
+    /// How many projects account `accountID` owns, the trashed ones included.
+    public func ownedProjectCount(accountID: String) async throws(StoreError) -> Int {
+        try await withDatabase { database in
+            try await database.raw(
+                "SELECT COUNT(*) AS count FROM members WHERE account_id = \(bind: accountID) AND role = 'owner'"
+            ).first(decodingColumn: "count", as: Int.self) ?? 0
         }
     }
 }

@@ -124,7 +124,8 @@ struct SecondAttackTests: ServerTesting {
                 body: ByteBuffer(string: append))
             let code = try errorCode(refused)
             #expect(refused.status == .forbidden && code == "quotaExceeded")
-            let page = try await client.execute(uri: "/api/v1/projects/\(slug)/datasets/feed/rows?last=1000", method: .get)
+            let page = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/datasets/feed/rows?last=1000", method: .get)
             let answer = try object(page)
             let rows = try #require(answer["rows"] as? [[String: Any]])
             #expect(answer["more"] as? Bool == true && page.body.readableBytes <= 4_200_000)
@@ -136,6 +137,67 @@ struct SecondAttackTests: ServerTesting {
             let older = try #require(nextAnswer["rows"] as? [[String: Any]])
             #expect(older.count == 600 - rows.count && nextAnswer["more"] == nil)
             #expect((older.last?["seq"] as? Int).map { $0 == first - 1 } == true)
+        }
+    }
+
+    // MARK: 8. Quotas on everything a project holds, lists in pages
+
+    @Test func treesAreasRoomLinksAndProjectsStopAtTheirQuotasAndListsComeInPages() async throws {
+        try await withServer(configure: {
+            $0.quotas.trees = 5
+            $0.quotas.areas = 1
+            $0.quotas.roomLinks = 1
+            $0.quotas.projectsPerAccount = 2
+        }) { client in
+            let owner = try await signIn(client, "olga")
+            let slug = try await createProject(client, owner, name: "Forest", visibility: "public")
+            var statuses: [HTTPResponse.Status] = []
+            for index in 0..<6 {
+                statuses.append(
+                    try await client.execute(
+                        uri: "/api/v1/projects/\(slug)/trees", method: .post, headers: owner,
+                        body: try json(["species": "Quercus suber", "position": ["x": index * 20, "z": 0]])
+                    ).status)
+            }
+            #expect(statuses == Array(repeating: .created, count: 5) + [.forbidden])
+            var pages: [[String]] = []
+            var after: String?
+            repeat {
+                let uri = "/api/v1/projects/\(slug)/trees?limit=2" + (after.map { "&after=\($0)" } ?? "")
+                let page = try object(try await client.execute(uri: uri, method: .get))
+                pages.append(((page["trees"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+                after = page["next"] as? String
+            } while after != nil && pages.count < 10
+            #expect(pages.map(\.count) == [2, 2, 1] && Set(pages.joined()).count == 5)
+            let tooMany = try await client.execute(uri: "/api/v1/projects/\(slug)/trees?limit=10001", method: .get)
+            #expect(tooMany.status == .badRequest)
+
+            let area = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/planting-area.geojson")))
+            let areas = [
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: owner,
+                    body: try json(["name": "One", "area": area])),
+                try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/areas", method: .post, headers: owner,
+                    body: try json(["name": "Two", "area": area])),
+            ]
+            #expect(areas.map(\.status) == [.created, .forbidden])
+            var links: [HTTPResponse.Status] = []
+            for _ in 0..<2 {
+                links.append(
+                    try await client.execute(
+                        uri: "/api/v1/projects/\(slug)/rooms/main/links", method: .post, headers: owner,
+                        body: ByteBuffer(string: "{}")
+                    ).status)
+            }
+            #expect(links == [.created, .forbidden])
+            try await createProject(client, owner, name: "Second")
+            let third = try await client.execute(
+                uri: "/api/v1/projects", method: .post, headers: owner,
+                body: try json(["name": "Third", "visibility": "private"]))
+            let thirdCode = try errorCode(third)
+            #expect(third.status == .forbidden && thirdCode == "quotaExceeded")
         }
     }
 

@@ -182,6 +182,40 @@ struct EventTests {
         await store.close()
     }
 
+    /// Issue 51, item 8: trees and annotations are listed a page at a time, after the last of a page.
+    @Test(arguments: StoreTests.engines) func treesAndAnnotationsComeInPages(_ engine: Store.Engine) async throws {
+        let store = try await store(engine)
+        let ana = try await store.createAccount(username: "ana", passwordHash: "h")
+        let project = try await store.createProject(slug: "wood", name: "Wood", visibility: .public, ownerID: ana.id)
+        for index in 0..<3 {
+            _ = try await store.plantTree(
+                projectID: project.id,
+                Tree(
+                    species: "Quercus suber", spacing: 5, x: Double(index) * 10, y: 0, z: 0, plantedBy: nil,
+                    clientID: nil),
+                plantedByID: ana.id, largestSpacing: 10)
+            for room in ["a", "b"] {
+                _ = try await store.placeAnnotation(
+                    projectID: project.id,
+                    Annotation(
+                        room: room, x: 0, y: 0, z: Double(index), text: "\(room)\(index)", frame: 1, author: nil,
+                        clientID: nil),
+                    authorID: ana.id)
+            }
+        }
+        let first = try await store.trees(projectID: project.id, limit: 2)
+        let rest = try await store.trees(projectID: project.id, after: first.last?.id, limit: 2)
+        #expect(first.count == 2 && rest.count == 1 && Set((first + rest).map(\.id)).count == 3)
+        let page = try await store.annotations(projectID: project.id, room: "b", limit: 2)
+        let next = try await store.annotations(projectID: project.id, room: "b", after: page.last?.id, limit: 2)
+        #expect((page + next).map(\.text) == ["b0", "b1", "b2"])
+        #expect(try await store.annotations(projectID: project.id).count == 6)
+        #expect(try await store.usage(projectID: project.id).annotations == 6)
+        #expect(try await store.usage(projectID: project.id).trees == 3)
+        #expect(try await store.ownedProjectCount(accountID: ana.id) == 1)
+        await store.close()
+    }
+
     /// Issue 51, item 4: a window of large rows is read a page at a time and cut at a byte budget,
     /// the newest rows kept.
     @Test(arguments: StoreTests.engines) func aRowWindowStopsAtItsBytes(_ engine: Store.Engine) async throws {

@@ -16,9 +16,16 @@ extension ARVisAPI {
 
     func listAnnotations(_ input: Operations.ListAnnotations.Input) async throws -> Operations.ListAnnotations.Output {
         let access = try await access(input.path.project)
+        let limit = try Self.pageLimit(input.query.limit)
         let annotations = try await store.annotations(
-            projectID: access.project.id, room: try input.query.room.map(Self.room))
-        return .ok(.init(body: .json(.init(annotations: annotations.map(Self.schema)))))
+            projectID: access.project.id, room: try input.query.room.map(Self.room), after: input.query.after,
+            limit: limit + 1)
+        let page = annotations.prefix(limit)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        annotations: page.map(Self.schema), next: annotations.count > limit ? page.last?.id : nil))))
     }
 
     func deleteAnnotation(_ input: Operations.DeleteAnnotation.Input) async throws -> Operations.DeleteAnnotation.Output

@@ -34,6 +34,7 @@ extension ARVisAPI {
 
     func createArea(_ input: Operations.CreateArea.Input) async throws -> Operations.CreateArea.Output {
         let access = try await access(input.path.project, needs: .editor)
+        try await requireQuota(.areas(1), projectID: access.project.id)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest("send JSON {name, area, exclusions?}")
         }
@@ -116,6 +117,7 @@ extension ARVisAPI {
 
     func createPlan(_ input: Operations.CreatePlan.Input) async throws -> Operations.CreatePlan.Output {
         let access = try await access(input.path.project, needs: .editor)
+        try await requireQuota(.plans(1), projectID: access.project.id)
         guard case .json(let request) = input.body else {
             throw APIError.badRequest("send JSON {area, species?, spacing?, layout?, count?, seed?}")
         }
@@ -233,6 +235,7 @@ extension ARVisAPI {
             throw APIError.invalid("invalidClientId", "a clientId is 1 to 100 characters")
         }
         let species = try Self.catalogSpecies(request.species)
+        try await requireQuota(.trees(1), projectID: access.project.id)
         let tree = Tree(
             species: species.latinName, spacing: species.spacing, x: position.x, y: y, z: position.z,
             plantedBy: access.account?.username, clientID: request.clientId)
@@ -245,8 +248,11 @@ extension ARVisAPI {
 
     func listTrees(_ input: Operations.ListTrees.Input) async throws -> Operations.ListTrees.Output {
         let access = try await access(input.path.project)
+        let limit = try Self.pageLimit(input.query.limit)
+        let trees = try await store.trees(projectID: access.project.id, after: input.query.after, limit: limit + 1)
+        let page = trees.prefix(limit)
         return .ok(
-            .init(body: .json(.init(trees: try await store.trees(projectID: access.project.id).map(Self.schema)))))
+            .init(body: .json(.init(trees: page.map(Self.schema), next: trees.count > limit ? page.last?.id : nil))))
     }
 
     func removeTree(_ input: Operations.RemoveTree.Input) async throws -> Operations.RemoveTree.Output {

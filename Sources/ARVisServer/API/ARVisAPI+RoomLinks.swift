@@ -10,6 +10,7 @@ extension ARVisAPI {
     func createRoomLink(_ input: Operations.CreateRoomLink.Input) async throws -> Operations.CreateRoomLink.Output {
         let access = try await access(input.path.project, needs: .owner)
         guard case .json(let request) = input.body else { throw APIError.badRequest("send JSON {minutes?, spec?}") }
+        try await requireQuota(.roomLinks(1), projectID: access.project.id)
         let room = try Self.room(input.path.room)
         let minutes = request.minutes ?? 60
         guard (1...1440).contains(minutes) else {

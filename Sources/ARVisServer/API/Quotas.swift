@@ -8,6 +8,11 @@ enum QuotaCharge {
     case rows(Int)
     case rowBytes(Int)
     case versions(Int)
+    case annotations(Int)
+    case trees(Int)
+    case areas(Int)
+    case plans(Int)
+    case roomLinks(Int)
 }
 
 extension ARVisAPI {
@@ -28,6 +33,24 @@ extension ARVisAPI {
         return (max(0, quota - held), { Self.quotaExceeded(held: held, adding: $0, quota: quota, what: what) })
     }
 
+    /// The items of a page of a list: `limit`, 1 to 10 000, else 1 000.
+    static func pageLimit(_ limit: Int?) throws -> Int {
+        guard let limit else { return 1_000 }
+        guard (1...10_000).contains(limit) else { throw APIError.badRequest("limit is 1 to 10000") }
+        return limit
+    }
+
+    /// Refuses a project past the number an account may own (`403 quotaExceeded`).
+    func requireProjectQuota(accountID: String) async throws {
+        let owned = try await store.ownedProjectCount(accountID: accountID)
+        let quota = configuration.quotas.projectsPerAccount
+        guard owned >= quota else { return }
+        throw APIError(
+            .forbidden, "quotaExceeded",
+            "the account owns \(owned) projects; an account owns at most \(quota): delete some (and empty the trash), or ask the operator to raise it"
+        )
+    }
+
     private func standing(_ charge: QuotaCharge, projectID: String) async throws -> (
         held: Int, adding: Int, quota: Int, what: String
     ) {
@@ -39,6 +62,11 @@ extension ARVisAPI {
         case .rows(let count): (usage.rows, count, quotas.rows, "dataset rows")
         case .rowBytes(let bytes): (usage.rowBytes, bytes, quotas.rowBytes, "bytes of dataset rows")
         case .versions(let count): (usage.versions, count, quotas.versions, "spec versions")
+        case .annotations(let count): (usage.annotations, count, quotas.annotations, "annotations")
+        case .trees(let count): (usage.trees, count, quotas.trees, "trees")
+        case .areas(let count): (usage.areas, count, quotas.areas, "planting areas")
+        case .plans(let count): (usage.plans, count, quotas.plans, "plans")
+        case .roomLinks(let count): (usage.roomLinks, count, quotas.roomLinks, "room links")
         }
     }
 

@@ -226,6 +226,7 @@ struct RoomSession: Sendable {
             room: joining.key.room, x: point.x, y: point.y, z: point.z, text: text, frame: Int64(scene.pose.frameID),
             author: joining.access.account?.username, clientID: clientID)
         try await change(clientID) {
+            try await api.requireQuota(.annotations(1), projectID: joining.key.projectID)
             _ = try await answering { () async throws(StoreError) in
                 try await api.store.placeAnnotation(
                     projectID: joining.key.projectID, annotation, authorID: joining.access.account?.id)

@@ -58,10 +58,21 @@ function plantedTrees(slug, frame, state, map) {
   return h("p", { class: "muted" }, "Planted trees: ", count, " ", status);
 }
 
+/// Every planted tree of project `slug`, page after page.
+async function allTrees(slug) {
+  const trees = [];
+  for (let after = null; ;) {
+    const page = await api("GET", projectPath(slug, "trees") + "?limit=10000" + (after ? "&after=" + encodeURIComponent(after) : ""));
+    trees.push(...page.trees);
+    if (!page.next) return trees;
+    after = page.next;
+  }
+}
+
 export async function plantingPage(project, rest) {
   const slug = project.slug, editable = canEdit(project);
-  const [{ areas }, { plans }, { trees }] = await Promise.all([api("GET", projectPath(slug, "areas")), api("GET", projectPath(slug, "plans")),
-    api("GET", projectPath(slug, "trees"))]);
+  const [{ areas }, { plans }, trees] = await Promise.all([api("GET", projectPath(slug, "areas")), api("GET", projectPath(slug, "plans")),
+    allTrees(slug)]);
   const shapes = new Map(await Promise.all(areas.map(async (area) => [area.id, await api("GET", projectPath(slug, "areas", area.id, "geojson"))])));
   const state = { selected: areas.some((area) => area.id === rest[0]) ? rest[0] : areas.length ? areas[0].id : null, plan: null, planGeoJSON: null, draft: null,
     trees: new Map(trees.map((tree) => [tree.id, tree])) };
