@@ -1,4 +1,4 @@
-"""Replays the attacks of issue 25 against a live `arvis serve` on loopback, each under an RSS
+"""Replays the attacks of issues 25 and 51 against a live `arvis serve` on loopback, each under an RSS
 watchdog (VmRSS every 100 ms: under 1 GiB, the server never dies) and a /health prober (a fresh
 connection every 50 ms: within 200 ms) that are checked for every attack.
 
@@ -34,6 +34,15 @@ connection every 50 ms: within 200 ms) that are checked for every attack.
   9. Quotas (`--quota-anchors 5 --quota-versions 5 --quota-rows 100`): the 6th anchor (each from a
      new session), the 6th spec version and the 101st dataset row of a project get 403
      `quotaExceeded`.
+ 10. The second attack (issue 51). (a) A 50 KB GLB naming one 4096² PNG from 200 images of 100
+     materials is processed under the watchdog. (b) Six members of one account send 200 signals of
+     32 KB each to a member that never reads: it is closed with 4000; 2 000 signals at once close
+     their sender with 1008. (c) Eight anonymous WebSockets resume a public spec from version 1 of
+     33 versions of 1 MB and never read. (d) Five chunked uploads past the asset quota get 403 and
+     leave no file. (e) A private project's asset links carry a grant and no token; an upload with
+     `?access_token=` is refused. (f) Odd methods mint no metrics series; /health/ready names no
+     path. (g) A 64 KB row is refused, rows stop at their byte quota, an anonymous read of 100 000
+     rows answers at most 4 MB. (h) Trees stop at their quota and are listed in pages.
 
 Each scenario starts its own server (`arvis serve --data TMP --port P --host 127.0.0.1
 --password-cost 4` plus its flags) in a temporary folder removed at the end. A server that
@@ -79,7 +88,8 @@ PASSWORD = "a long enough password"
 RSS_LIMIT_MB = 1024
 HEALTH_LIMIT_MS = 200
 # Flags issue 25 adds: ARVIS_ABUSE_OLD=1 leaves them out (with their values).
-NEW_FLAGS = {"--password-cost", "--idle-timeout", "--quota-anchors", "--quota-asset-bytes", "--quota-rows", "--quota-versions"}
+NEW_FLAGS = {"--password-cost", "--idle-timeout", "--quota-anchors", "--quota-asset-bytes", "--quota-rows", "--quota-versions",
+             "--quota-row-bytes", "--quota-trees"}
 SERVERS = []
 
 
@@ -1415,6 +1425,36 @@ def links_and_metrics(context, server, token, slug):
                    ready.status == 200 and server.data.encode() not in ready.body)
 
 
+def datasets_and_quotas(context):
+    """(g) Rows of 64 columns of 1 000 characters are refused; a project's rows stop at their byte
+    quota; an anonymous read of 100 000 rows answers at most 4 MB, with `more`. (h) Trees past their
+    quota are refused, and the list comes in pages."""
+    with context.serve("--quota-row-bytes", "4500000", "--quota-trees", "3") as server:
+        token = account(server, "logger")
+        slug = project(server, token, "Feed", "public", "feed")
+        path = f"/api/v1/projects/{slug}/datasets/feed/rows"
+        with server.attack("10g rows counted in bytes and read in pages"):
+            wide = json.dumps({f"c{n}": "x" * 1000 for n in range(64)})
+            refused = request(server, "POST", path, wide.encode(), token, content_type="application/x-ndjson")
+            context.checks(f"10g a 64 KB row is refused: {refused.status}", refused.status == 422, repr(refused))
+            row = json.dumps({f"c{n}": "x" * 1000 for n in range(7)})
+            statuses = [request(server, "POST", path, "\n".join([row] * 120).encode(), token,
+                                content_type="application/x-ndjson").status for _ in range(6)]
+            context.checks(f"10g the rows stop at the project's byte quota: {statuses}", statuses == [201] * 5 + [403])
+            reply = request(server, "GET", path + "?last=100000")
+            answer = reply.json()
+            context.checks(f"10g an anonymous read of 100 000 rows answers {len(reply.body) / 1e6:.1f} MB with more",
+                           reply.status == 200 and len(reply.body) <= 4_200_000 and answer.get("more") is True)
+        with server.attack("10h trees past their quota, listed in pages"):
+            trees = [request(server, "POST", f"/api/v1/projects/{slug}/trees",
+                             {"species": "Quercus suber", "position": {"x": n * 20, "z": 0}}, token).status for n in range(4)]
+            context.checks(f"10h the 4th tree past a quota of 3 gets 403: {trees}", trees == [201, 201, 201, 403])
+            first = request(server, "GET", f"/api/v1/projects/{slug}/trees?limit=2").json()
+            rest = request(server, "GET", f"/api/v1/projects/{slug}/trees?limit=2&after={first.get('next')}").json()
+            context.checks("10h the trees come in pages of 2 and 1",
+                           len(first.get("trees", [])) == 2 and len(rest.get("trees", [])) == 1 and "next" not in rest)
+
+
 def second_attack(context):
     with context.serve() as server:
         token = account(server, "attacker")
@@ -1423,6 +1463,7 @@ def second_attack(context):
         catch_up(context, server, token, project(server, token, "Feed", "public", "feed"))
         links_and_metrics(context, server, token, project(server, token, "Vault", "private", "vault"))
     chunked_quota(context)
+    datasets_and_quotas(context)
 
 
 # MARK: Main
