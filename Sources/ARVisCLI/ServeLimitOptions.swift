@@ -24,6 +24,16 @@ struct ServeLimitOptions: ParsableArguments {
         help: "The most trees one plan may hold, estimated before planning (422 beyond).")
     var maximumPlanTrees = 200_000
 
+    @Option(
+        name: .customLong("room-members"),
+        help: "Members one room may hold on an instance (a device and the experts watching it; 1008 roomFull beyond).")
+    var roomMembers = 250
+
+    @Option(
+        name: .customLong("live-connections-per-account"),
+        help: "Spec streams and room connections one account may hold open on an instance (429 beyond).")
+    var liveConnectionsPerAccount = 1_000
+
     @Option(name: .customLong("quota-anchors"), help: "Anchors one project may hold.")
     var anchors = ProjectQuotas().anchors
 
@@ -69,6 +79,9 @@ struct ServeLimitOptions: ParsableArguments {
             throw ValidationError("--idle-timeout must be between 1 and 86400 seconds")
         }
         guard maximumPlanTrees >= 1 else { throw ValidationError("--max-plan-trees must be at least 1") }
+        guard roomMembers >= 2, liveConnectionsPerAccount >= 1 else {
+            throw ValidationError("--room-members must be at least 2 and --live-connections-per-account at least 1")
+        }
         let counts = [anchors, assetBytes, rows, rowBytes, versions, annotations, trees, areas, plans, roomLinks]
         guard counts.allSatisfy({ $0 >= 0 }), projectsPerAccount >= 0 else {
             throw ValidationError("a --quota-… or --projects-per-account value must not be negative")
@@ -81,6 +94,8 @@ struct ServeLimitOptions: ParsableArguments {
         configuration.signUpsPerAddress = signUpsPerAddress
         configuration.idleTimeout = Double(idleTimeout)
         configuration.maximumPlanTrees = maximumPlanTrees
+        configuration.roomMembers = roomMembers
+        configuration.liveConnectionsPerAccount = liveConnectionsPerAccount
         configuration.quotas = ProjectQuotas()
         configuration.quotas.anchors = anchors
         configuration.quotas.assetBytes = assetBytes

@@ -70,7 +70,10 @@ public enum ARVisServer {
         WebFile.register(on: router)
         let sfu = configuration.sfu.map { VideoRelay(endpoint: $0, secret: configuration.sfuSecret, logger: logger) }
         let exchange = store.isShared ? RoomExchange(store: store, logger: logger, sfu: sfu) : nil
-        let live = LiveHub(store: store, logger: logger, exchange: exchange) { grant in try await api.recheck(grant) }
+        let live = LiveHub(
+            store: store, logger: logger, exchange: exchange, membersPerRoom: configuration.roomMembers,
+            connectionsPerAccount: configuration.liveConnectionsPerAccount
+        ) { grant in try await api.recheck(grant) }
         let webSocketRouter = Router(context: ServerContext.self)
         LiveRoutes(api: api, hub: live, sfu: sfu).register(on: router, webSocketRouter: webSocketRouter)
         var services: [any Service] = [

@@ -42,6 +42,10 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: TimeInterval = 30
     /// The largest tree count a plan may have (`422` past it, estimated before planning): 200 000.
     public var maximumPlanTrees = 200_000
+    /// The most members of one room on one instance: 250.
+    public var roomMembers = 250
+    /// The most live connections (spec streams and rooms) one account holds on one instance: 1 000.
+    public var liveConnectionsPerAccount = 1_000
     /// Per-project quotas (`403 quotaExceeded` past them).
     public var quotas = ProjectQuotas()
     /// The largest spec (or planting area) body accepted (`413` above): 5 MB.

@@ -205,11 +205,11 @@ struct SecondAttackTests: ServerTesting {
 
     @Test func anAccountsConnectionsAndARoomsMembersAreBounded() async throws {
         let store = try await Store.open(sqliteAt: try scratch.folder().appendingPathComponent("arvis.sqlite").path)
-        let hub = LiveHub(store: store, logger: .quiet)
+        let hub = LiveHub(store: store, logger: .quiet, membersPerRoom: 100, connectionsPerAccount: 200)
         let grant = LiveHub.Grant(projectID: "p", slug: "site", token: "t", accountID: "a", role: .viewer)
         let key = LiveHub.SpecKey(projectID: "p", name: "tour")
         var tokens: [Int] = []
-        for _ in 0..<LiveHub.connectionsPerAccount { tokens.append(try hub.watch(key, outbox: Outbox(), grant: grant)) }
+        for _ in 0..<hub.connectionsPerAccount { tokens.append(try hub.watch(key, outbox: Outbox(), grant: grant)) }
         let refused = #expect(throws: APIError.self) { try hub.watch(key, outbox: Outbox(), grant: grant) }
         #expect(refused?.code == "tooManyConnections")
         hub.leave(tokens.removeLast())
@@ -218,7 +218,7 @@ struct SecondAttackTests: ServerTesting {
 
         let room = LiveHub.RoomKey(projectID: "p", room: "main")
         var members: [Int] = []
-        for index in 0..<LiveHub.membersPerRoom {
+        for index in 0..<hub.membersPerRoom {
             let member = LiveHub.Grant(projectID: "p", slug: "site", token: nil, accountID: "m\(index)", role: .viewer)
             members.append(try hub.join(room, member: Room.Member(outbox: Outbox()), grant: member).token)
         }

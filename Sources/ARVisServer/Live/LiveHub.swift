@@ -58,9 +58,9 @@ final class LiveHub: Service, Sendable {
     }
 
     /// The most members a room holds on one instance (a device and the experts watching it).
-    static let membersPerRoom = 100
+    let membersPerRoom: Int
     /// The most live connections one account holds open on one instance.
-    static let connectionsPerAccount = 200
+    let connectionsPerAccount: Int
 
     let store: Store
     let specs: SpecSnapshots
@@ -82,10 +82,14 @@ final class LiveHub: Service, Sendable {
     ///   - sessionCheckInterval: how often clients that connected with a token are checked again.
     ///   - authorize: checks a client's grant again (throws the refusal a new connection would get).
     ///   - exchange: reaches the rooms' members on other instances (on a shared store).
+    ///   - membersPerRoom: the most members of a room on this instance.
+    ///   - connectionsPerAccount: the most live connections of one account on this instance.
     init(
         store: Store, logger: Logger, sessionCheckInterval: Duration = .seconds(60), exchange: RoomExchange? = nil,
-        authorize: @escaping Authorizer = { _ in }
+        membersPerRoom: Int = 250, connectionsPerAccount: Int = 1_000, authorize: @escaping Authorizer = { _ in }
     ) {
+        self.membersPerRoom = membersPerRoom
+        self.connectionsPerAccount = connectionsPerAccount
         self.store = store
         self.exchange = exchange
         self.logger = logger
@@ -131,21 +135,32 @@ final class LiveHub: Service, Sendable {
     // MARK: Subscriptions
 
     /// Counts a connection of the grant's account, refusing one past ``connectionsPerAccount``.
-    private static func admit(_ grant: Grant, _ state: inout Subscribers) throws {
+    private func admit(_ grant: Grant, _ state: inout Subscribers) throws {
         guard let account = grant.accountID, grant.roomLink == nil else { return }
+        try check(account: account, state)
+        state.accounts[account, default: 0] += 1
+    }
+
+    private func check(account: String, _ state: Subscribers) throws {
         guard state.accounts[account, default: 0] < connectionsPerAccount else {
             throw APIError(
                 .tooManyRequests, "tooManyConnections",
                 "an account holds at most \(connectionsPerAccount) live connections open: close some")
         }
-        state.accounts[account, default: 0] += 1
+    }
+
+    /// Refuses a grant whose account holds as many live connections as it may already (an event
+    /// stream asks before its answer starts, so the refusal is a `429`).
+    func requireCapacity(for grant: Grant) throws {
+        guard let account = grant.accountID, grant.roomLink == nil else { return }
+        try subscribers.withLockedValue { try check(account: account, $0) }
     }
 
     /// Adds a client of a spec stream; returns its token for ``leave(_:)``.
     /// - Throws: ``APIError`` `429` past the account's connections.
     func watch(_ key: SpecKey, outbox: Outbox, grant: Grant) throws -> Int {
         try subscribers.withLockedValue { state in
-            try Self.admit(grant, &state)
+            try admit(grant, &state)
             state.next += 1
             state.specs[key, default: [:]][state.next] = outbox
             state.grants[state.next] = (grant, outbox)
@@ -159,11 +174,11 @@ final class LiveHub: Service, Sendable {
     /// - Throws: ``APIError`` `429` past the room's members or the account's connections.
     func join(_ key: RoomKey, member: Room.Member, grant: Grant) throws -> (room: Room, token: Int) {
         try subscribers.withLockedValue { state in
-            if let open = state.rooms[key], open.memberCount >= Self.membersPerRoom {
+            if let open = state.rooms[key], open.memberCount >= membersPerRoom {
                 throw APIError(
-                    .tooManyRequests, "roomFull", "a room holds at most \(Self.membersPerRoom) members: try later")
+                    .tooManyRequests, "roomFull", "a room holds at most \(membersPerRoom) members: try later")
             }
-            try Self.admit(grant, &state)
+            try admit(grant, &state)
             state.next += 1
             state.grants[state.next] = (grant, member.outbox)
             let room: Room

@@ -122,6 +122,7 @@ struct LiveRoutes: Sendable {
     /// The same stream as Server-Sent Events: `data:` is the message, `id:` the cursor to resume from.
     private func events(_ request: Request, parameters: Parameters) async throws -> Response {
         let (key, grant) = try await specAccess(request, parameters: parameters)
+        try hub.requireCapacity(for: grant)
         let cursor =
             HTTPField.Name.lastEventID.flatMap { request.headers[$0] }.map(SpecCursor.init(lastEventID:))
             ?? SpecCursor(request.uri.queryParameters)

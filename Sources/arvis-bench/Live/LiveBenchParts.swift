@@ -45,9 +45,12 @@ final class ServerProcess: Sendable {
         let port = try await ServeBench.freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
+        // The bench's clients are one account's, many to a room: the limits a server keeps against
+        // one account's abuse are set past them.
+        let limits = ["--live-connections-per-account", "100000"]
         process.arguments =
-            ["serve", "--data", folder.path, "--port", String(port)] + (database.map { ["--database", $0] } ?? [])
-            + arguments
+            ["serve", "--data", folder.path, "--port", String(port)] + limits
+            + (database.map { ["--database", $0] } ?? []) + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
