@@ -59,25 +59,31 @@ public struct RasterImage: Sendable, Hashable {
         while ((width + factor - 1) / factor) * ((height + factor - 1) / factor) > maximumPixels { factor += 1 }
         let outWidth = (width + factor - 1) / factor
         let outHeight = (height + factor - 1) / factor
-        var sums = [UInt32](repeating: 0, count: outWidth * outHeight * 4)
+        var sums = [SIMD4<UInt32>](repeating: .zero, count: outWidth * outHeight)
         var counts = [UInt32](repeating: 0, count: outWidth * outHeight)
         pixels.withUnsafeBufferPointer { pixels in
-            for y in 0..<height {
-                let row = (y / factor) * outWidth
-                for x in 0..<width {
-                    let to = row + x / factor
-                    let from = (y * width + x) * 4
-                    for channel in 0..<4 { sums[to * 4 + channel] += UInt32(pixels[from + channel]) }
-                    counts[to] += 1
+            sums.withUnsafeMutableBufferPointer { sums in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    for y in 0..<height {
+                        let row = (y / factor) * outWidth
+                        var from = y * width * 4
+                        for x in 0..<width {
+                            let pixel = SIMD4(
+                                UInt32(pixels[from]), UInt32(pixels[from + 1]), UInt32(pixels[from + 2]),
+                                UInt32(pixels[from + 3]))
+                            sums[row + x / factor] &+= pixel
+                            counts[row + x / factor] &+= 1
+                            from += 4
+                        }
+                    }
                 }
             }
         }
-        var out = [UInt8](repeating: 0, count: sums.count)
+        var out = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
         for index in counts.indices {
             let count = counts[index]
-            for channel in 0..<4 {
-                out[index * 4 + channel] = UInt8((sums[index * 4 + channel] + count / 2) / count)
-            }
+            let mean = (sums[index] &+ SIMD4(repeating: count / 2)) / SIMD4(repeating: count)
+            for channel in 0..<4 { out[index * 4 + channel] = UInt8(truncatingIfNeeded: mean[channel]) }
         }
         return RasterImage(width: outWidth, height: outHeight, pixels: out)
     }

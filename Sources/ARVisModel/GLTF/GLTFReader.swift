@@ -192,20 +192,20 @@ struct GLTFReader {
         var textures: [Texture] = []
         var ofImage: [Int] = []
         var byView: [Int: Int] = [:]
-        var byBytes: [[UInt8]: Int] = [:]
+        var byBytes: [ContentKey: Int] = [:]
         for (index, image) in images.enumerated() {
             if let view = image.bufferView, let known = byView[view] {
                 ofImage.append(known)
                 continue
             }
             let texture = readImage(image, location: "images[\(index)]", &context)
-            let number = texture.data.isEmpty ? nil : byBytes[texture.data]
+            let number = texture.data.isEmpty ? nil : byBytes[ContentKey(bytes: texture.data)]
             if let number {
                 ofImage.append(number)
             } else {
                 textures.append(texture)
                 ofImage.append(textures.count - 1)
-                if !texture.data.isEmpty { byBytes[texture.data] = textures.count - 1 }
+                if !texture.data.isEmpty { byBytes[ContentKey(bytes: texture.data)] = textures.count - 1 }
             }
             if let view = image.bufferView { byView[view] = ofImage[index] }
         }

@@ -11,9 +11,9 @@ struct TexturePictures {
     static let decodedPixels = 4 * 4_096 * 4_096
     /// The largest picture decoded (as before the budget: a 4096² texture).
     static let largestPicture = 4_096 * 4_096
-    /// The most pixels one picture is kept at once decoded (a 1024² picture), enough for a
-    /// thumbnail's samples.
-    static let keptPixelsEach = 1_024 * 1_024
+    /// The most pixels one picture is kept at once decoded (a 2048² picture), as many as a
+    /// 1024-pixel thumbnail's samples across.
+    static let keptPixelsEach = 2_048 * 2_048
     /// The most pixels all pictures are kept at.
     static let keptPixels = 16 * 1_024 * 1_024
 
@@ -25,17 +25,17 @@ struct TexturePictures {
     init(
         _ textures: [Int], of model: Model, decodedPixels: Int = Self.decodedPixels, keptPixels: Int = Self.keptPixels
     ) {
-        var groups: [[UInt8]: [Int]] = [:]
-        var order: [[UInt8]] = []
+        var groups: [ContentKey: [Int]] = [:]
+        var order: [ContentKey] = []
         for index in Set(textures).sorted() where model.textures.indices.contains(index) {
-            let data = model.textures[index].data
+            let data = ContentKey(bytes: model.textures[index].data)
             if groups[data] == nil { order.append(data) }
             groups[data, default: []].append(index)
         }
-        var accepted: [[UInt8]] = []
+        var accepted: [ContentKey] = []
         var pixels = 0
         for data in order {
-            guard let size = RasterImage.displaySize(of: data), size.width > 0, size.height > 0 else { continue }
+            guard let size = RasterImage.displaySize(of: data.bytes), size.width > 0, size.height > 0 else { continue }
             let (area, overflow) = size.width.multipliedReportingOverflow(by: size.height)
             guard !overflow, pixels + area <= decodedPixels else { continue }
             pixels += area
@@ -43,7 +43,9 @@ struct TexturePictures {
         }
         let keptEach = max(1, min(Self.keptPixelsEach, keptPixels / max(1, accepted.count)))
         for data in accepted {
-            guard let image = try? RasterImage(decoding: data, maximumPixels: Self.largestPicture) else { continue }
+            guard let image = try? RasterImage(decoding: data.bytes, maximumPixels: Self.largestPicture) else {
+                continue
+            }
             let kept = image.reduced(toAtMost: keptEach)
             for index in groups[data, default: []] { pictures[index] = kept }
         }
