@@ -55,12 +55,13 @@ public struct RasterImage: Sendable, Hashable {
     /// it has at most `maximumPixels` pixels (itself when it has no more already).
     public func reduced(toAtMost maximumPixels: Int) -> RasterImage {
         guard width * height > maximumPixels, maximumPixels > 0 else { return self }
-        var factor = Int((Double(width * height) / Double(maximumPixels)).squareRoot().rounded(.up))
+        // The smallest whole factor that fits: at most the longer side, where one pixel remains.
+        var factor = 2
         while ((width + factor - 1) / factor) * ((height + factor - 1) / factor) > maximumPixels { factor += 1 }
         let outWidth = (width + factor - 1) / factor
         let outHeight = (height + factor - 1) / factor
-        var sums = [SIMD4<UInt32>](repeating: .zero, count: outWidth * outHeight)
-        var counts = [UInt32](repeating: 0, count: outWidth * outHeight)
+        var sums = [SIMD4<UInt64>](repeating: .zero, count: outWidth * outHeight)
+        var counts = [UInt64](repeating: 0, count: outWidth * outHeight)
         pixels.withUnsafeBufferPointer { pixels in
             sums.withUnsafeMutableBufferPointer { sums in
                 counts.withUnsafeMutableBufferPointer { counts in
@@ -69,8 +70,8 @@ public struct RasterImage: Sendable, Hashable {
                         var from = y * width * 4
                         for x in 0..<width {
                             let pixel = SIMD4(
-                                UInt32(pixels[from]), UInt32(pixels[from + 1]), UInt32(pixels[from + 2]),
-                                UInt32(pixels[from + 3]))
+                                UInt64(pixels[from]), UInt64(pixels[from + 1]), UInt64(pixels[from + 2]),
+                                UInt64(pixels[from + 3]))
                             sums[row + x / factor] &+= pixel
                             counts[row + x / factor] &+= 1
                             from += 4
