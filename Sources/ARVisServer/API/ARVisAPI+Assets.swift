@@ -8,16 +8,11 @@ extension ARVisAPI {
     /// carries a short-lived read-only grant for this asset (``AssetGrants``), so a page never puts
     /// its session token in a link a person may copy.
     func schema(_ asset: Asset, in access: ProjectAccess) async throws -> Components.Schemas.Asset {
-        let grant =
+        let query =
             access.project.visibility == .private
-            ? try await grants.grant(projectID: access.project.id, assetID: asset.id) : nil
-        return Self.schema(asset, project: access.project.slug, grant: grant)
-    }
-
-    /// An asset as the API shows it, its links carrying `grant` when there is one.
-    static func schema(_ asset: Asset, project: String, grant: String?) -> Components.Schemas.Asset {
+            ? "?grant=" + (try await grants.grant(projectID: access.project.id, assetID: asset.id)) : ""
+        let project = access.project.slug
         let base = "/api/v1/projects/\(project)/assets/\(asset.id)"
-        let query = grant.map { "?grant=" + $0 } ?? ""
         let summary = asset.summary.flatMap {
             try? JSONDecoder().decode(Components.Schemas.AssetSummary.self, from: Data($0.utf8))
         }

@@ -92,6 +92,13 @@ struct ARVisAPI: APIProtocol {
                         blobStore: library.blobs is S3BlobStore ? .s3 : .folder))))
     }
 
+    /// The items of a page of a list: `limit`, 1 to 10 000, else 1 000.
+    static func pageLimit(_ limit: Int?) throws -> Int {
+        guard let limit else { return 1_000 }
+        guard (1...10_000).contains(limit) else { throw APIError.badRequest("limit is 1 to 10000") }
+        return limit
+    }
+
     static func error(_ code: String, _ message: String) -> Components.Schemas._Error {
         .init(error: .init(code: code, message: message))
     }

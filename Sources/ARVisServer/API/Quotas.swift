@@ -16,28 +16,25 @@ enum QuotaCharge {
 }
 
 extension ARVisAPI {
-    /// Refuses a write that would take project `projectID` past a quota (`403 quotaExceeded`,
-    /// saying what is held, what the write adds and the quota). The check and the write are not
+    /// Refuses a write that would take project `projectID` past one of its quotas (`403
+    /// quotaExceeded`, saying what is held, what the write adds and the quota), the project's usage
+    /// read once for all of `charges`. The check and the write are not
     /// one transaction: concurrent writes may pass a quota by a few, never without bound.
-    func requireQuota(_ charge: QuotaCharge, projectID: String) async throws {
-        let (held, adding, quota, what) = try await standing(charge, projectID: projectID)
-        guard adding > quota - held else { return }
-        throw Self.quotaExceeded(held: held, adding: adding, quota: quota, what: what)
+    func requireQuota(_ charges: QuotaCharge..., projectID: String) async throws {
+        let usage = try await store.usage(projectID: projectID)
+        for charge in charges {
+            let (held, adding, quota, what) = standing(charge, usage)
+            guard adding > quota - held else { continue }
+            throw Self.quotaExceeded(held: held, adding: adding, quota: quota, what: what)
+        }
     }
 
     /// How many bytes of assets project `projectID` may still add, and the refusal of an upload
     /// that turns out to add `bytes` more than that (an upload whose length is not known before it
     /// arrives is metered against it as it comes).
     func assetBytesLeft(projectID: String) async throws -> (left: Int, refusal: @Sendable (Int) -> APIError) {
-        let (held, _, quota, what) = try await standing(.assetBytes(0), projectID: projectID)
+        let (held, _, quota, what) = standing(.assetBytes(0), try await store.usage(projectID: projectID))
         return (max(0, quota - held), { Self.quotaExceeded(held: held, adding: $0, quota: quota, what: what) })
-    }
-
-    /// The items of a page of a list: `limit`, 1 to 10 000, else 1 000.
-    static func pageLimit(_ limit: Int?) throws -> Int {
-        guard let limit else { return 1_000 }
-        guard (1...10_000).contains(limit) else { throw APIError.badRequest("limit is 1 to 10000") }
-        return limit
     }
 
     /// Refuses a project past the number an account may own (`403 quotaExceeded`).
@@ -51,10 +48,10 @@ extension ARVisAPI {
         )
     }
 
-    private func standing(_ charge: QuotaCharge, projectID: String) async throws -> (
+    /// What `usage` holds of what `charge` adds to, what it adds, the quota, and what it counts.
+    private func standing(_ charge: QuotaCharge, _ usage: ProjectUsage) -> (
         held: Int, adding: Int, quota: Int, what: String
     ) {
-        let usage = try await store.usage(projectID: projectID)
         let quotas = configuration.quotas
         return switch charge {
         case .anchors(let count): (usage.anchors, count, quotas.anchors, "anchors")

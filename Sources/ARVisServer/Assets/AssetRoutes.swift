@@ -106,12 +106,14 @@ struct AssetRoutes: Sendable {
                 .unsupportedMediaType, "unsupportedMediaType",
                 "send the file as model/gltf-binary, model/vnd.usdz+zip or application/octet-stream")
         }
-        try await api.requireQuota(
-            .assetBytes(request.headers[.contentLength].flatMap(Int.init) ?? 0), projectID: access.project.id)
-        // A chunked upload is metered against what the quota leaves as it arrives: refused past it,
-        // with nothing stored.
+        // What the quota leaves: an upload of known length past it is refused at once, one of
+        // unknown length (chunked) as it arrives, with nothing stored.
+        let quota = try await api.assetBytesLeft(projectID: access.project.id)
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > quota.left {
+            throw quota.refusal(length)
+        }
         let stored = try await api.library.receive(
-            request.body, limit: limit, quota: try await api.assetBytesLeft(projectID: access.project.id),
+            request.body, limit: limit, quota: quota,
             declared: try Self.declaredContent(request.headers, mediaType: mediaType))
         try await api.requireQuota(.assetBytes(stored.size), projectID: access.project.id)
         let asset = try await api.store.addAsset(

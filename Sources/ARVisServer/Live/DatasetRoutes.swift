@@ -53,8 +53,8 @@ struct DatasetRoutes: Sendable {
         guard rows.count <= Self.maximumRows else {
             throw APIError(.contentTooLarge, "tooLarge", "an append is at most \(Self.maximumRows) rows")
         }
-        try await api.requireQuota(.rows(rows.count), projectID: access.project.id)
-        try await api.requireQuota(.rowBytes(rows.reduce(0) { $0 + $1.utf8.count }), projectID: access.project.id)
+        try await api.requireQuota(
+            .rows(rows.count), .rowBytes(rows.reduce(0) { $0 + $1.utf8.count }), projectID: access.project.id)
         let stored = try await api.store.appendRows(projectID: access.project.id, dataset: name, rows)
         let body =
             "{\"appended\":\(stored.count),\"first\":\(stored.first?.sequence ?? 0),\"last\":\(stored.last?.sequence ?? 0)}"
