@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "ARVisSpec", dependencies: ["ARVisSupport"], swiftSettings: swiftSettings),
         // Drawing vocabulary, TrueType fonts, and the SVG / PNG / HTML writers. Foundation only; knows no specs
         // (it uses ARVisSpec's LinkPolicy only, so every writer follows the one link rule).
-        .target(name: "ARVisGraphics", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: swiftSettings),
+        .target(name: "ARVisGraphics", dependencies: ["ARVisSupport"], swiftSettings: swiftSettings),
         // Spec -> drawing: layout, Markdown text, media, tables and the chart engine. Foundation only.
         .target(
             name: "ARVisRender", dependencies: ["ARVisSupport", "ARVisSpec", "ARVisGraphics"],
@@ -100,7 +100,7 @@ let package = Package(
         .target(
             name: "ARVisStore",
             dependencies: [
-                "ARVisSupport", "ARVisSpec", .product(name: "SQLiteKit", package: "sqlite-kit"),
+                "ARVisSupport", .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -187,7 +187,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "ARVisTestSupport", dependencies: ["ARVisSupport", "ARVisSpec", "ARVisSpatial"],
+            name: "ARVisTestSupport", dependencies: ["ARVisSupport", "ARVisSpatial"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ARVisSpecTests",

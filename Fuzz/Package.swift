@@ -39,7 +39,7 @@ let package = Package(
             name: "ARVisSpecYAML",
             dependencies: ["ARVisSupport", "ARVisSpec", .product(name: "Yams", package: "Yams")],
             swiftSettings: settings),
-        .target(name: "ARVisGraphics", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: settings),
+        .target(name: "ARVisGraphics", dependencies: ["ARVisSupport"], swiftSettings: settings),
         .target(name: "ARVisSpatial", dependencies: ["ARVisSupport", "ARVisSpec"], swiftSettings: settings),
         .target(
             name: "ARVisModel", dependencies: ["ARVisSupport", "ARVisSpatial", "ARVisSpec", "ARVisGraphics"],

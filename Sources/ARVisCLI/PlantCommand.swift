@@ -2,6 +2,7 @@ import ARVisGraphics
 import ARVisPipeline
 import ARVisPlanting
 import ARVisSpec
+import ARVisSupport
 import ArgumentParser
 import Foundation
 
@@ -101,10 +102,10 @@ struct PlantCommand: ParsableCommand {
     var svg: String?
 
     func validate() throws {
-        if let output, output != "-", !["geojson", "json"].contains((output as NSString).pathExtension.lowercased()) {
+        if let output, output != "-", GeoJSONFormat(path: output) == nil {
             throw ValidationError("-o \(output): the plan is GeoJSON; name it .geojson or .json")
         }
-        if let svg, !["svg", "png"].contains((svg as NSString).pathExtension.lowercased()) {
+        if let svg, ![.svg, .png].contains(WidgetFormat(path: svg)) {
             throw ValidationError("--svg \(svg): the drawing is written as .svg or .png")
         }
         if let spacing, !(spacing > 0) { throw ValidationError("--spacing must be greater than 0, found \(spacing)") }
@@ -205,7 +206,7 @@ struct PlantCommand: ParsableCommand {
     /// Writes the plan's drawing as SVG, or PNG for a .png name.
     private func draw(_ plan: PlantingPlan, to path: String) throws {
         let drawing = PlanDrawing(title: "Planting plan: \((area as NSString).lastPathComponent)").drawing(plan)
-        guard path.lowercased().hasSuffix(".png") else {
+        guard WidgetFormat(path: path) == .png else {
             return try reporting.save(Data(SVGWriter().write(drawing).utf8), to: path, what: "SVG plan")
         }
         do {

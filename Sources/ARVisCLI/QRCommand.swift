@@ -1,6 +1,7 @@
 import ARVisGraphics
 import ARVisPipeline
 import ARVisSpec
+import ARVisSupport
 public import ArgumentParser
 import Foundation
 
@@ -81,7 +82,7 @@ struct QRCommand: ParsableCommand {
     private var resolvedFormat: Format? {
         if let format { return format }
         guard let output, output != "-" else { return .svg }
-        return Format(rawValue: (output as NSString).pathExtension.lowercased())
+        return Format(path: output)
     }
 
     func run() throws {

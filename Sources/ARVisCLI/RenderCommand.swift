@@ -74,9 +74,8 @@ struct RenderCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard scale >= 0.25, scale <= 8 else { throw ValidationError("--scale must be between 0.25 and 8") }
-        if let output, format == nil, !outputIsFolder, case let ext = (output as NSString).pathExtension.lowercased(),
-            !ext.isEmpty,
-            !Self.fileExtensions.contains(ext)
+        if let output, format == nil, !outputIsFolder, !OutputFormat.fileExtension(of: output).isEmpty,
+            OutputFormat(path: output) == nil
         {
             throw ValidationError(
                 "-o \(output): render writes .svg, .png or .html files (or a folder); give one of those or --format")
@@ -85,11 +84,7 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     private var resolvedFormat: OutputFormat {
-        if let format { return format }
-        let lowered = (output ?? "").lowercased()
-        if lowered.hasSuffix(".png") { return .png }
-        if lowered.hasSuffix(".html") || lowered.hasSuffix(".htm") { return .html }
-        return .svg
+        format ?? output.flatMap { OutputFormat(path: $0) } ?? .svg
     }
 
     func run() async throws {
@@ -122,13 +117,10 @@ struct RenderCommand: AsyncParsableCommand {
         }
     }
 
-    /// The output extensions render knows.
-    static let fileExtensions = ["svg", "png", "html", "htm"]
-
     /// Whether `-o` names a file (a name with an extension render writes), not a folder.
     private var outputIsFile: Bool {
         guard let output, output != "-" else { return true }
-        return Self.fileExtensions.contains((output as NSString).pathExtension.lowercased())
+        return OutputFormat(path: output) != nil
     }
 
     /// Whether `-o` names a folder: it ends in `/` or is an existing directory.

@@ -4,6 +4,7 @@ import ARVisPipeline
 import ARVisRender
 import ARVisSpatial
 import ARVisSpec
+import ARVisSupport
 public import ArgumentParser
 import Foundation
 
@@ -64,9 +65,7 @@ struct SceneCommand: AsyncParsableCommand {
     var file: String
 
     func validate() throws {
-        if let output, output != "-", format == nil, case let ext = (output as NSString).pathExtension.lowercased(),
-            !OutputFormat.allCases.map(\.rawValue).contains(ext)
-        {
+        if let output, output != "-", format == nil, OutputFormat(path: output) == nil {
             throw ValidationError(
                 "-o \(output): scene writes .json, .gltf, .glb or .usdz files; give one of those or --format")
         }
@@ -98,12 +97,7 @@ struct SceneCommand: AsyncParsableCommand {
     }
 
     private var resolvedFormat: OutputFormat {
-        if let format { return format }
-        let lowered = (output ?? "").lowercased()
-        if lowered.hasSuffix(".glb") { return .glb }
-        if lowered.hasSuffix(".usdz") { return .usdz }
-        if lowered.hasSuffix(".gltf") { return .gltf }
-        return .json
+        format ?? output.flatMap { OutputFormat(path: $0) } ?? .json
     }
 
     /// `environment` with the child widgets its links open; `url=` components fetched with the safe loader.

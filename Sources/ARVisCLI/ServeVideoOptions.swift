@@ -15,9 +15,16 @@ struct ServeVideoOptions: ParsableArguments {
     @Option(
         name: .customLong("turn-secret"),
         help: ArgumentHelp(
-            "The secret shared with the TURN servers (coturn's static-auth-secret): each room member gets TURN credentials signed with it, valid 12 hours. Or set ARVIS_TURN_SECRET, which keeps it out of the process list.",
+            "The secret shared with the TURN servers (coturn's static-auth-secret): a room member that starts video gets TURN credentials signed with it, valid --turn-lifetime minutes and renewed over the room's socket. Or set ARVIS_TURN_SECRET, which keeps it out of the process list.",
             valueName: "secret"))
     var turnSecret: String?
+
+    @Option(
+        name: .customLong("turn-lifetime"),
+        help: ArgumentHelp(
+            "How long a member's TURN credentials work, 10 to 60 minutes. A TURN server cannot be told to refuse credentials it was given, so a member removed from a project keeps them this long.",
+            valueName: "minutes"))
+    var turnLifetime = 20
 
     @Flag(
         name: .customLong("relay-only"),
@@ -66,6 +73,10 @@ struct ServeVideoOptions: ParsableArguments {
         if !hasTURN, relayOnly {
             throw ValidationError("--relay-only sends video through TURN: give a turn: or turns: --ice-server too")
         }
+        let lifetime = TimeInterval(turnLifetime) * 60
+        guard ServerConfiguration.turnCredentialLifetimes.contains(lifetime) else {
+            throw ValidationError("--turn-lifetime must be 10 to 60 minutes, found \(turnLifetime)")
+        }
         if !hasTURN, turnSecret != nil {
             throw ValidationError("--turn-secret signs TURN credentials: give a turn: or turns: --ice-server too")
         }
@@ -80,6 +91,7 @@ struct ServeVideoOptions: ParsableArguments {
     func apply(to configuration: inout ServerConfiguration) {
         configuration.iceServers = iceServers
         configuration.turnSecret = Self.secret(turnSecret, environment: "ARVIS_TURN_SECRET")
+        configuration.turnCredentialLifetime = TimeInterval(turnLifetime) * 60
         configuration.relayOnly = relayOnly
         configuration.sfu = sfu
         configuration.sfuSecret = Self.secret(sfuSecret, environment: "ARVIS_SFU_SECRET")

@@ -1,3 +1,4 @@
+import ARVisSupport
 public import Foundation
 import HTTPTypes
 import HummingbirdWSClient
@@ -158,41 +159,43 @@ public struct LiveSpecWatcher: Sendable {
 }
 
 /// Where a watcher is in the stream: the version and each dataset's last row it holds.
-final class LiveCursor: @unchecked Sendable {
-    private let lock = NSLock()
-    private var version: Int?
-    private var rows: [String: Int] = [:]
+final class LiveCursor: Sendable {
+    private struct Position {
+        var version: Int?
+        var rows: [String: Int] = [:]
+    }
 
-    init(version: Int?) { self.version = version }
+    private let position: Locked<Position>
+
+    init(version: Int?) { position = Locked(Position(version: version)) }
 
     func advance(with update: LiveUpdate) {
-        lock.withLock {
-            if update.type == "spec", let number = update.version { version = number }
-            if update.type == "deleted" { version = nil }
+        position.withLock { position in
+            if update.type == "spec", let number = update.version { position.version = number }
+            if update.type == "deleted" { position.version = nil }
             if update.type == "rows", let dataset = update.dataset, let last = update.lastRow {
-                rows[dataset] = max(rows[dataset] ?? 0, last)
+                position.rows[dataset] = max(position.rows[dataset] ?? 0, last)
             }
         }
     }
 
     /// `?version=N&rows=name:seq,…`, or nothing before the first update.
     var query: String {
-        lock.withLock {
-            var items: [String] = []
-            if let version { items.append("version=\(version)") }
-            if !rows.isEmpty {
-                items.append(
-                    "rows=" + rows.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ","))
-            }
-            return items.isEmpty ? "" : "?" + items.joined(separator: "&")
+        let position = position.value
+        var items: [String] = []
+        if let version = position.version { items.append("version=\(version)") }
+        if !position.rows.isEmpty {
+            items.append(
+                "rows="
+                    + position.rows.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ","))
         }
+        return items.isEmpty ? "" : "?" + items.joined(separator: "&")
     }
 }
 
 /// Set once, read after.
-private final class FinishFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+private final class FinishFlag: Sendable {
+    private let value = Locked(false)
+    func set() { value.value = true }
+    var isSet: Bool { value.value }
 }

@@ -1,7 +1,7 @@
 public import ARVisSupport
 
 /// The 3D file formats ARVis reads and writes.
-public enum ModelFormat: String, Sendable, Hashable, CaseIterable, Codable {
+public enum ModelFormat: String, FileFormat, Hashable, Codable {
     /// Binary glTF 2.0 (read and written).
     case glb
     /// glTF 2.0 JSON with embedded or neighbouring buffers (read).
@@ -19,22 +19,27 @@ public enum ModelFormat: String, Sendable, Hashable, CaseIterable, Codable {
         if bytes.starts(with: CrateReader.magic) { return .usdc }
         if bytes.starts(with: Array("#usda".utf8)) { return .usda }
         if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .usdz }
-        if let name = fileName?.lowercased(), let dot = name.lastIndex(of: ".") {
-            return ModelFormat(rawValue: String(name[name.index(after: dot)...]))
-        }
+        if let fileName, !fileExtension(of: fileName).isEmpty { return ModelFormat(path: fileName) }
         return bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
             ? .gltf : nil
     }
 
-    /// The MIME type served for the format.
-    public var mimeType: String {
+    /// The media type served for the format.
+    public var mediaType: String { mediaTypes[0] }
+
+    /// The media types that name the format, the served one first (a USDZ also as
+    /// `model/vnd.usd+zip`; a USD layer's is the same for both encodings).
+    public var mediaTypes: [String] {
         switch self {
-        case .glb: "model/gltf-binary"
-        case .gltf: "model/gltf+json"
-        case .usdz: "model/vnd.usdz+zip"
-        case .usdc, .usda: "model/vnd.usd"
+        case .glb: ["model/gltf-binary"]
+        case .gltf: ["model/gltf+json"]
+        case .usdz: ["model/vnd.usdz+zip", "model/vnd.usd+zip"]
+        case .usdc, .usda: ["model/vnd.usd"]
         }
     }
+
+    /// `.glb`, `.gltf`, `.usdz`, `.usdc` or `.usda`.
+    public var fileExtensions: [String] { [rawValue] }
 }
 
 /// Reads and writes 3D files: the one entry point for GLB, glTF, USDZ, USDC and USDA.

@@ -1,5 +1,6 @@
 public import ARVisGraphics
 public import ARVisSpec
+public import ARVisSupport
 
 /// Turns specs into drawings: every widget of an environment, a component or a chart, laid out as an
 /// iPhone shows it, ready for ``SVGWriter``, ``PNGWriter`` or ``HTMLWriter``.

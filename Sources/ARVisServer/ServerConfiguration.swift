@@ -87,8 +87,14 @@ public struct ServerConfiguration: Sendable {
         return nil
     }
 
-    /// How long a member's TURN credentials work: 12 hours.
-    public var turnCredentialLifetime: TimeInterval = 12 * 3_600
+    /// How long a member's TURN credentials work: 20 minutes by default, 10 to 60
+    /// (``turnCredentialLifetimes``). A member's browser asks for new ones before they expire.
+    public var turnCredentialLifetime: TimeInterval = 20 * 60
+
+    /// The lifetimes TURN credentials may have, in seconds: short, because a TURN server cannot be
+    /// told to refuse credentials it was given before they expire (a member removed from a project
+    /// keeps its credentials until then).
+    public static let turnCredentialLifetimes: ClosedRange<TimeInterval> = 600...3_600
 
     /// Whether `url` names a TURN server (`turn:` or `turns:`), whose credentials need ``turnSecret``.
     public static func isTURN(_ url: String) -> Bool { url.lowercased().hasPrefix("turn") }

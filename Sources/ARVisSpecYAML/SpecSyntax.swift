@@ -1,26 +1,30 @@
 public import ARVisSpec
+public import ARVisSupport
 public import Foundation
 
 /// The syntax a spec is written in, JSON or YAML, and the one place a spec's bytes become a document:
 /// the command line (by a file's extension) and the server (by a body's `Content-Type`, or a stored
 /// version's media type) both read through it. Without a name or a type, the first character decides.
-public enum SpecSyntax: String, Sendable, CaseIterable {
+public enum SpecSyntax: String, FileFormat {
     case json, yaml
 
     /// The media type a spec of this syntax is stored and served with.
     public var mediaType: String { self == .json ? "application/json" : "application/yaml" }
 
+    /// `.json`; `.yaml` or `.yml`.
+    public var fileExtensions: [String] { self == .json ? ["json"] : ["yaml", "yml"] }
+
+    /// The media types that name the syntax (besides any `+json` type, which is JSON).
+    public var mediaTypes: [String] {
+        self == .json
+            ? ["application/json", "text/json"]
+            : ["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"]
+    }
+
     /// The syntax of the file at `path`: `.yaml`/`.yml` and `.json` name it, else its bytes' first
     /// character.
     public init(path: String, bytes: some Collection<UInt8>) {
-        let lowered = path.lowercased()
-        if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") {
-            self = .yaml
-        } else if lowered.hasSuffix(".json") {
-            self = .json
-        } else {
-            self = SpecReader.looksLikeJSON(bytes) ? .json : .yaml
-        }
+        self = Self(path: path) ?? (SpecReader.looksLikeJSON(bytes) ? .json : .yaml)
     }
 
     /// The syntax a `Content-Type` names; `nil` when it names neither (a server answers `415`).
@@ -30,19 +34,17 @@ public enum SpecSyntax: String, Sendable, CaseIterable {
             self = SpecReader.looksLikeJSON(body) ? .json : .yaml
             return
         }
-        let type =
-            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        switch type {
-        case "application/json", "text/json": self = .json
-        case "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml": self = .yaml
-        default:
-            guard type.hasSuffix("+json") else { return nil }
+        if let syntax = Self(mediaType: contentType) {
+            self = syntax
+        } else if Self.essence(ofMediaType: contentType).hasSuffix("+json") {
             self = .json
+        } else {
+            return nil
         }
     }
 
     /// The syntax of a stored spec's media type (``mediaType``); anything else is JSON.
-    public init(mediaType: String) {
+    public init(storedMediaType mediaType: String) {
         self = mediaType == SpecSyntax.yaml.mediaType ? .yaml : .json
     }
 

@@ -35,6 +35,21 @@ public struct EntityTag: Sendable, Hashable {
         self.init(checked: "\(version)-\(contentHash.prefix(16))", weak: false)
     }
 
+    /// The strong tag of made content, its `parts` joined by dashes (a content hash's prefix, a
+    /// widget's key, a format): a character an entity tag cannot hold (a quote, a space, a control
+    /// character) becomes `_`, so every tag ARVis writes is well formed.
+    ///
+    /// ```swift
+    /// EntityTag(joining: ["9f86d081884c7d65", "chart one", "png"]).field  // "\"9f86d081884c7d65-chart_one-png\""
+    /// ```
+    public init(joining parts: [String]) {
+        let text = parts.joined(separator: "-")
+        let safe =
+            text.utf8.allSatisfy(Self.isTagByte)
+            ? text : String(decoding: text.utf8.map { Self.isTagByte($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
+        self.init(checked: safe, weak: false)
+    }
+
     /// The tag as a field writes it: `"…"` or `W/"…"`.
     public var field: String { (isWeak ? "W/\"" : "\"") + opaque + "\"" }
 
@@ -99,6 +114,13 @@ public enum EntityTagList: Sendable, Hashable {
     public static func names(_ field: String, inIfNoneMatch header: String?) -> Bool {
         guard let header, let list = EntityTagList(parsing: header), let tag = Self.tags(Array(field.utf8))?.first
         else { return false }
+        return list.names(tag, comparison: .weak)
+    }
+
+    /// Whether an `If-None-Match` field names `tag` (weak comparison); `false` when it is absent or
+    /// malformed.
+    public static func names(_ tag: EntityTag, inIfNoneMatch header: String?) -> Bool {
+        guard let header, let list = EntityTagList(parsing: header) else { return false }
         return list.names(tag, comparison: .weak)
     }
 

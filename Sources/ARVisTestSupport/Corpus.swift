@@ -36,6 +36,8 @@ public enum Corpus {
     public static func jsonFiles(under folder: URL?) -> [URL] {
         guard let folder, let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         else { return [] }
-        return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
+        return walker.compactMap { $0 as? URL }.filter { $0.lastPathComponent.hasSuffix(".json") }.sorted {
+            $0.path < $1.path
+        }
     }
 }

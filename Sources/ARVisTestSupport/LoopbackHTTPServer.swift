@@ -1,3 +1,4 @@
+import ARVisSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Darwin
 
 /// A minimal HTTP/1.1 server on a loopback address, for testing what clients fetch: each request is
 /// answered by a handler, and every request line and `Host` header is recorded.
-public final class LoopbackHTTPServer: @unchecked Sendable {
+public final class LoopbackHTTPServer: Sendable {
     /// How the server answers one request.
     public enum Reply: Sendable {
         /// 200 with this body.
@@ -37,8 +38,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public let address: String
     private let socket: Int32
     private let handler: @Sendable (String) -> Reply
-    private let lock = NSLock()
-    private var received: [Request] = []
+    private let received = Locked<[Request]>([])
 
     /// Starts a server on `address` (a 127.x.y.z address) and an ephemeral port.
     public init(address: String = "127.0.0.1", handler: @escaping @Sendable (String) -> Reply) throws {
@@ -79,7 +79,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public func url(_ path: String) -> String { "http://\(address):\(port)\(path)" }
 
     /// The requests received so far.
-    public var requests: [Request] { lock.withLock { received } }
+    public var requests: [Request] { received.value }
 
     /// Stops listening.
     public func stop() {
@@ -110,7 +110,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             lines.first { $0.lowercased().hasPrefix("host:") }.map {
                 String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces)
             } ?? ""
-        lock.withLock { received.append(Request(path: path, host: host)) }
+        received.withLock { $0.append(Request(path: path, host: host)) }
         switch handler(path) {
         case .ok(let body, let contentLength):
             let length = contentLength ? "Content-Length: \(body.count)\r\n" : ""

@@ -3,6 +3,7 @@ import ARVisPlanting
 import ARVisRender
 import ARVisSpatial
 import ARVisSpec
+import ARVisSupport
 import ArgumentParser
 import Foundation
 

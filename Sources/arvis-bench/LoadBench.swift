@@ -46,7 +46,7 @@ struct Load: ParsableCommand {
             throw ValidationError("no corpus at \(root.path); pass --file")
         }
         var best: (path: String, size: Int)?
-        for case let url as URL in walker where url.pathExtension == "json" {
+        for case let url as URL in walker where url.lastPathComponent.hasSuffix(".json") {
             let size = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
             if size > best?.size ?? -1 { best = (url.path, size) }
         }

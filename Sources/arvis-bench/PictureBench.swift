@@ -1,6 +1,7 @@
 import ARVisGraphics
 import ARVisRender
 import ARVisSpec
+import ARVisSupport
 import ArgumentParser
 import Foundation
 
@@ -86,6 +87,8 @@ struct PictureBench: ParsableCommand {
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
             return []
         }
-        return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
+        return walker.compactMap { $0 as? URL }.filter { $0.lastPathComponent.hasSuffix(".json") }.sorted {
+            $0.path < $1.path
+        }
     }
 }

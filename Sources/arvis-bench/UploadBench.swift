@@ -60,10 +60,8 @@ struct UploadBench: AsyncParsableCommand {
 }
 
 /// Samples a server's resident memory every 10 ms on a thread of its own and keeps the peak.
-final class PeakSampler: @unchecked Sendable {
-    private let lock = NSLock()
-    private var peak = 0
-    private var running = true
+final class PeakSampler: Sendable {
+    private let state = Locked((peak: 0, running: true))
 
     init(_ server: ServerProcess) {
         Thread { [self] in
@@ -74,15 +72,15 @@ final class PeakSampler: @unchecked Sendable {
         }.start()
     }
 
-    private var isRunning: Bool { lock.withLock { running } }
+    private var isRunning: Bool { state.value.running }
 
-    private func record(_ kilobytes: Int) { lock.withLock { peak = max(peak, kilobytes) } }
+    private func record(_ kilobytes: Int) { state.withLock { $0.peak = max($0.peak, kilobytes) } }
 
     /// Stops sampling; returns the peak in kilobytes.
     func stop() -> Int {
-        lock.withLock {
-            running = false
-            return peak
+        state.withLock { state in
+            state.running = false
+            return state.peak
         }
     }
 }

@@ -1,6 +1,7 @@
 import ARVisGraphics
 import ARVisPlanting
 import ARVisSpec
+import ARVisSupport
 import Foundation
 import Testing
 

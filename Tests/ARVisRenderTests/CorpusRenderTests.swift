@@ -1,6 +1,7 @@
 import ARVisGraphics
 import ARVisRender
 import ARVisSpec
+import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import ARVisGraphics
 import ARVisRender
 import ARVisSpec
+import ARVisSupport
 import Foundation
 import Testing
 

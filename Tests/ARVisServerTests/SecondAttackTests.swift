@@ -69,13 +69,13 @@ struct SecondAttackTests: ServerTesting {
         let chunks = (0..<8).map { index in
             ByteBuffer(bytes: index == 0 ? Self.cubeGLB : [UInt8](repeating: 0, count: 16_384))
         }
-        let refusal: @Sendable (Int) -> APIError = { APIError(.forbidden, "quotaExceeded", "adds \($0)") }
+        let refusal: @Sendable (Int) -> APIError = { APIError(.forbidden, .quotaExceeded, "adds \($0)") }
         for _ in 0..<3 {
             let error = await #expect(throws: APIError.self) {
                 _ = try await library.receive(
                     Self.stream(chunks), limit: 10_000_000, quota: (left: 50_000, refusal: refusal))
             }
-            #expect(error?.code == "quotaExceeded")
+            #expect(error?.code == .quotaExceeded)
         }
         let left = try Self.files(under: folder)
         #expect(left.isEmpty, "a refused upload left \(left)")
@@ -211,7 +211,7 @@ struct SecondAttackTests: ServerTesting {
         var tokens: [Int] = []
         for _ in 0..<hub.connectionsPerAccount { tokens.append(try hub.watch(key, outbox: Outbox(), grant: grant)) }
         let refused = #expect(throws: APIError.self) { try hub.watch(key, outbox: Outbox(), grant: grant) }
-        #expect(refused?.code == "tooManyConnections")
+        #expect(refused?.code == .tooManyConnections)
         hub.leave(tokens.removeLast())
         tokens.append(try hub.watch(key, outbox: Outbox(), grant: grant))
         for token in tokens { hub.leave(token) }
@@ -225,7 +225,7 @@ struct SecondAttackTests: ServerTesting {
         let full = #expect(throws: APIError.self) {
             try hub.join(room, member: Room.Member(outbox: Outbox()), grant: grant)
         }
-        #expect(full?.code == "roomFull")
+        #expect(full?.code == .roomFull)
         for member in members { hub.leave(member) }
         await store.close()
     }

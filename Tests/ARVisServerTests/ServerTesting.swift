@@ -199,7 +199,7 @@ extension ServerTesting {
 
     /// The `error.code` of an error response.
     func errorCode(_ response: TestResponse) throws -> String? {
-        try? decode(Components.Schemas._Error.self, response).error.code
+        try? decode(Components.Schemas._Error.self, response).error.code.value2
     }
 }
 

@@ -160,30 +160,37 @@ struct SignallingTests: ServerTesting {
         }
     }
 
-    @Test func turnCredentialsAreCoturnsRESTScheme() {
+    @Test func turnCredentialsAreCoturnsRESTScheme() throws {
         var configuration = ServerConfiguration()
         configuration.iceServers = [
             "stun:turn.example:3478", "turn:turn.example:3478?transport=udp", "turns:turn.example:5349",
         ]
         configuration.turnSecret = "north-wind"
-        let servers = ICEServer.servers(
-            for: "0123456789abcdef", in: configuration, now: Date(timeIntervalSince1970: 1_700_000_000))
-        #expect(servers.first == ICEServer(urls: ["stun:turn.example:3478"]))
+        configuration.turnCredentialLifetime = 12 * 3_600
+        let granted = try #require(
+            ICEServer.withTURN(
+                for: "0123456789abcdef", in: configuration, now: Date(timeIntervalSince1970: 1_700_000_000)))
+        #expect(granted.servers.first == ICEServer(urls: ["stun:turn.example:3478"]))
+        #expect(granted.expires == 1_700_043_200)
         // Python: base64(hmac.new(b"north-wind", b"1700043200:0123456789abcdef", sha1).digest()).
         #expect(
-            servers.last
+            granted.servers.last
                 == ICEServer(
                     urls: ["turn:turn.example:3478?transport=udp", "turns:turn.example:5349"],
                     username: "1700043200:0123456789abcdef", credential: "Tywgu/C6tMeKnCsQvosgRBJgqdk="))
+        #expect(ICEServer.stun(in: configuration) == [ICEServer(urls: ["stun:turn.example:3478"])])
         configuration.turnSecret = nil
-        #expect(ICEServer.servers(for: "x", in: configuration).count == 1, "no TURN without a secret to sign with")
+        #expect(ICEServer.withTURN(for: "x", in: configuration) == nil, "no TURN without a secret to sign with")
+        #expect(!ICEServer.offersTURN(in: configuration))
         for url in ["http://turn.example", "turn:", "stun:a b", "turn:host/path"] {
             #expect(ServerConfiguration.iceServerProblem(url) != nil, "\(url)")
         }
         #expect(ServerConfiguration.iceServerProblem("turn:[::1]:3478?transport=tcp") == nil)
     }
 
-    @Test func theWelcomeHandsEachMemberItsOwnTURNCredentials() async throws {
+    /// A welcome carries the STUN servers only; TURN credentials come to a member that asks (as it
+    /// starts video), valid 20 minutes by default, its own, and only so many per account.
+    @Test func turnCredentialsComeOnlyWhenAskedForAndNotTooOften() async throws {
         try await withServer(
             live: true,
             configure: {
@@ -198,14 +205,29 @@ struct SignallingTests: ServerTesting {
             let welcome = try await device.next(ofType: "welcome")
             let you = try #require(welcome["you"] as? String)
             let servers = try #require(welcome["iceServers"] as? [[String: Any]])
-            #expect(servers.first?["urls"] as? [String] == ["stun:127.0.0.1:3478"])
-            let turn = try #require(servers.last)
+            #expect(servers.count == 1 && servers.first?["urls"] as? [String] == ["stun:127.0.0.1:3478"])
+            #expect(servers.first?["username"] == nil, "no TURN credentials before video starts")
+            #expect(welcome["turn"] as? Bool == true)
+            #expect(welcome["iceTransportPolicy"] as? String == "relay", "--relay-only: video through TURN only")
+
+            try await device.send(#"{"type": "turnCredentials"}"#)
+            let granted = try await device.next(ofType: "turnCredentials")
+            let turn = try #require((granted["iceServers"] as? [[String: Any]])?.last)
             let username = try #require(turn["username"] as? String)
             #expect(username.hasSuffix(":" + you))
             let expiry = try #require(Double(username.split(separator: ":")[0]))
-            #expect(abs(expiry - Date().timeIntervalSince1970 - 12 * 3_600) < 60)
+            #expect(abs(expiry - Date().timeIntervalSince1970 - 20 * 60) < 60)
+            #expect(granted["expires"] as? Double == expiry)
             #expect(turn["credential"] as? String == ICEServer.credential(username, secret: "north-wind"))
-            #expect(welcome["iceTransportPolicy"] as? String == "relay", "--relay-only: video through TURN only")
+
+            // Ten at once, then one every 30 s, per account.
+            for _ in 0..<9 {
+                try await device.send(#"{"type": "turnCredentials"}"#)
+                _ = try await device.next(ofType: "turnCredentials")
+            }
+            try await device.send(#"{"type": "turnCredentials"}"#)
+            let refused = try await device.next(ofType: "refused")
+            #expect(refused["code"] as? String == "tooManyCredentials")
         }
     }
 

@@ -1,5 +1,6 @@
 import ARVisSpatial
 import ARVisSpec
+import ARVisSupport
 import ARVisTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import ARVisSpec
+import ARVisSupport
 import ARVisTestSupport
 import Foundation
 import Testing

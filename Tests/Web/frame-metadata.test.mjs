@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { appendTrailer, encodeTrailer, stripTrailer, trailerBytes }
   from "../../Sources/ARVisServer/Web/Files/media/frame-metadata.js";
-import { encodePose } from "../../Sources/ARVisServer/Web/Files/xr/pose-packet.js";
+import { encodePose } from "../../Sources/ARVisServer/Web/Files/protocol/pose-packet.js";
 
 const hex = (bytes) => Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
 const frameOf = (...values) => new Uint8Array(values).buffer;

@@ -1,10 +1,12 @@
-// The room's wire protocol (studio/rooms/room-protocol.js): ARVis pose packets (62 bytes) and JSON
-// messages as the Studio's room page reads them.
+// The room's wire protocol (protocol/room-protocol.js) and the pose packet codec
+// (protocol/pose-packet.js): ARVis pose packets (62 bytes) written as phones send them and read as
+// the Studio and the video pages read them, and JSON messages.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { test } from "node:test";
-import { decodePose, lastSeen, posePacketBytes, readRoomFrame, reconnectDelay, refusedClose, roomProtocols, roomURL }
-  from "../../Sources/ARVisServer/Web/Files/studio/rooms/room-protocol.js";
+import { crc32, decodePose, encodePose, posePacketBytes } from "../../Sources/ARVisServer/Web/Files/protocol/pose-packet.js";
+import { lastSeen, readRoomFrame, reconnectDelay, refusedClose, roomProtocols, roomURL }
+  from "../../Sources/ARVisServer/Web/Files/protocol/room-protocol.js";
 
 /// An ArrayBuffer holding exactly the bytes of `hex`.
 const bytes = (hex) => new Uint8Array(hex.match(/../g).map((pair) => parseInt(pair, 16))).buffer;
@@ -121,4 +123,21 @@ test("reconnecting backs off from half a second to ten; refusals are not retried
   assert.equal(refusedClose(1008), true);
   assert.equal(refusedClose(4003), true);
   for (const code of [1000, 1001, 1006, 1011, 1012, 4000]) assert.equal(refusedClose(code), false, String(code));
+});
+
+function near(actual, expected, tolerance = 1e-6, message = "") {
+  assert.equal(actual.length, expected.length, message);
+  Array.from(actual).forEach((value, index) => assert.ok(Math.abs(value - expected[index]) <= tolerance, `${message} [${index}]: ${value} ≠ ${expected[index]}`));
+}
+
+test("pose packets read back as room-protocol.js reads them, with a valid CRC-32", () => {
+  assert.equal(crc32(new TextEncoder().encode("123456789")), 0xcbf43926);
+  const packet = encodePose({ viewport: [360, 780], frame: 7, time: 12.5, position: [0.1, 1.6, 2], orientation: [0, -0.38268343, 0, -0.92387953], intrinsics: [675.5, 675.5, 180, 390] });
+  const pose = decodePose(packet);
+  assert.deepEqual(pose.viewport, [360, 780]);
+  assert.equal(pose.frame, 7);
+  near(pose.position, [0.1, 1.6, 2], 1e-6);
+  near(pose.orientation, [0, 0.38268343, 0, 0.92387953], 1e-6, "w ≥ 0: the same turn");
+  const view = new DataView(packet);
+  assert.equal(view.getUint32(58, true), crc32(new Uint8Array(packet, 0, 58)));
 });

@@ -7,7 +7,7 @@ import { RoomMembers } from "../../Sources/ARVisServer/Web/Files/media/camera-sh
 import { FrameMetadata } from "../../Sources/ARVisServer/Web/Files/media/video-display.js";
 import { base64Of } from "../../Sources/ARVisServer/Web/Files/media/frame-metadata.js";
 import { videoPath } from "../../Sources/ARVisServer/Web/Files/studio/rooms/expert-video.js";
-import { pictureIntrinsics } from "../../Sources/ARVisServer/Web/Files/xr/pose-packet.js";
+import { pictureIntrinsics } from "../../Sources/ARVisServer/Web/Files/xr/view-intrinsics.js";
 
 test("a publisher follows who is in the room, and how to reach them", () => {
   const room = new RoomMembers();

@@ -1,12 +1,11 @@
 // The AR view's pure parts: placement rules (xr/placement.js), the scene graph re-based on
-// placements (xr/scene-model.js), pose packets and intrinsics (xr/pose-packet.js), the panel's
+// placements (xr/scene-model.js), intrinsics and taps (xr/view-intrinsics.js), the panel's
 // rectangle, the texture scale and the snapshot mode of browsers without WebXR.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { imageFrameOnHit, invert, placedNode, quadOfImage, rotationX, rotationY, translation, worldPlacement } from "../../Sources/ARVisServer/Web/Files/xr/placement.js";
 import { drawnQuads, needsRedraw, nodeMatrix, readScene, targetPoses } from "../../Sources/ARVisServer/Web/Files/xr/scene-model.js";
-import { crc32, encodePose, intrinsicsOf, tapOnView } from "../../Sources/ARVisServer/Web/Files/xr/pose-packet.js";
-import { decodePose } from "../../Sources/ARVisServer/Web/Files/studio/rooms/room-protocol.js";
+import { intrinsicsOf, tapOnView } from "../../Sources/ARVisServer/Web/Files/xr/view-intrinsics.js";
 import { panelRect } from "../../Sources/ARVisServer/Web/Files/xr/widget-panel.js";
 import { textureBudget, textureScale } from "../../Sources/ARVisServer/Web/Files/xr/widget-textures.js";
 import { fallbackMode } from "../../Sources/ARVisServer/Web/Files/xr/ar-mode.js";
@@ -83,18 +82,6 @@ test("a save redraws the changed widgets and the children their links open, noth
   assert.ok(needsRedraw("world-lobby-widget1", changed, scene));
   assert.ok(!needsRedraw("image1-widget1", changed, scene));
   assert.ok(needsRedraw("world-lobby-widget1-__text-9f", changed, scene), "a link child of a changed widget");
-});
-
-test("pose packets read back as room-protocol.js reads them, with a valid CRC-32", () => {
-  assert.equal(crc32(new TextEncoder().encode("123456789")), 0xcbf43926);
-  const packet = encodePose({ viewport: [360, 780], frame: 7, time: 12.5, position: [0.1, 1.6, 2], orientation: [0, -0.38268343, 0, -0.92387953], intrinsics: [675.5, 675.5, 180, 390] });
-  const pose = decodePose(packet);
-  assert.deepEqual(pose.viewport, [360, 780]);
-  assert.equal(pose.frame, 7);
-  near(pose.position, [0.1, 1.6, 2], 1e-6);
-  near(pose.orientation, [0, 0.38268343, 0, 0.92387953], 1e-6, "w ≥ 0: the same turn");
-  const view = new DataView(packet);
-  assert.equal(view.getUint32(58, true), crc32(new Uint8Array(packet, 0, 58)));
 });
 
 test("intrinsics and taps follow the view's projection", () => {

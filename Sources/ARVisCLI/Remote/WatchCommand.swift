@@ -1,4 +1,5 @@
 import ARVisClient
+import ARVisSupport
 import ArgumentParser
 import Foundation
 
@@ -62,12 +63,11 @@ struct WatchCommand: AsyncParsableCommand {
 }
 
 /// Counts, from any task.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class Counter: Sendable {
+    private let value = Locked(0)
     /// Adds one; returns the new count.
     func increment() -> Int {
-        lock.withLock {
+        value.withLock { value in
             value += 1
             return value
         }

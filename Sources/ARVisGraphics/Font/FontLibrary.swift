@@ -224,16 +224,15 @@ public final class FontLibrary: Sendable {
 }
 
 /// Libraries loaded so far, by directory.
-private final class LibraryCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var libraries: [String: FontLibrary] = [:]
+private final class LibraryCache: Sendable {
+    private let libraries = Locked<[String: FontLibrary]>([:])
 
     func library(for directory: String) throws -> FontLibrary {
-        lock.lock()
-        defer { lock.unlock() }
-        if let library = libraries[directory] { return library }
-        let library = try FontLibrary(directory: directory)
-        libraries[directory] = library
-        return library
+        try libraries.withLock { libraries in
+            if let library = libraries[directory] { return library }
+            let library = try FontLibrary(directory: directory)
+            libraries[directory] = library
+            return library
+        }
     }
 }

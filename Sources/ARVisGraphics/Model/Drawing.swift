@@ -1,4 +1,4 @@
-public import ARVisSpec
+public import ARVisSupport
 
 /// A picture: a tree of shapes, text, images and groups on a canvas of a given extent.
 ///

@@ -1,4 +1,4 @@
-public import ARVisSpec
+public import ARVisSupport
 import Foundation
 
 /// A point in drawing units (CSS pixels at 1×), y growing downwards.

@@ -1,4 +1,4 @@
-import ARVisSpec
+import ARVisSupport
 
 extension QRCode {
     /// The light margin around the symbol that readers need, in modules (the standard asks for 4).

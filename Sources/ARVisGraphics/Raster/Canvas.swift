@@ -1,4 +1,3 @@
-import ARVisSpec
 import ARVisSupport
 import Foundation
 

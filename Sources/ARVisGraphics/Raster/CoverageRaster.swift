@@ -1,4 +1,3 @@
-import ARVisSpec
 import ARVisSupport
 
 /// Anti-aliased coverage of filled outlines by signed-area accumulation.

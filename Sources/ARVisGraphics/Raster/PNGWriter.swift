@@ -1,4 +1,3 @@
-import ARVisSpec
 public import ARVisSupport
 import Foundation
 

@@ -1,4 +1,4 @@
-import ARVisSpec
+import ARVisSupport
 
 /// Writes self-contained HTML pages: one drawing with its SVG inline and a small vanilla script that
 /// shows tooltips on hover and switches segmented controls; or a gallery page linking several.

@@ -1,4 +1,4 @@
-import ARVisSpec
+import ARVisSupport
 
 /// Writes a ``Drawing`` as SVG 1.1 text: deterministic, with a `viewBox`, `<title>`/`<desc>`, text as
 /// `<text>` and links as `<a>`.

@@ -1,6 +1,7 @@
 public import ARVisGraphics
 public import ARVisModel
 import ARVisSpatial
+public import ARVisSupport
 
 /// Bytes made for a caller, with the media type they are served or saved as: what every output
 /// format below produces, for the command line to write and the server to answer with.
@@ -18,7 +19,7 @@ public struct Output: Sendable, Hashable {
 }
 
 /// What a widget's drawing is written as.
-public enum WidgetFormat: String, Sendable, CaseIterable {
+public enum WidgetFormat: String, FileFormat {
     /// SVG 1.1, text as text.
     case svg
     /// PNG at a scale, text drawn with the bundled fonts.
@@ -34,6 +35,12 @@ public enum WidgetFormat: String, Sendable, CaseIterable {
         case .html: "text/html; charset=utf-8"
         }
     }
+
+    /// `.svg`, `.png`, `.html` or `.htm`.
+    public var fileExtensions: [String] { self == .html ? ["html", "htm"] : [rawValue] }
+
+    /// The media type without its parameters.
+    public var mediaTypes: [String] { [String(mediaType.prefix { $0 != ";" })] }
 
     /// `drawing` in this format. `fonts` is asked for only by PNG; pictures it cannot decode are
     /// drawn as placeholders and named in `warnings`.
@@ -52,7 +59,7 @@ public enum WidgetFormat: String, Sendable, CaseIterable {
 }
 
 /// What a laid-out scene is written as.
-public enum SceneFormat: String, Sendable, CaseIterable {
+public enum SceneFormat: String, FileFormat {
     /// The scene graph as JSON: every node's transform, size and link.
     case json
     /// glTF 2.0 JSON with its buffers and textures inline.
@@ -68,9 +75,15 @@ public enum SceneFormat: String, Sendable, CaseIterable {
         case .json: "application/json"
         case .gltf: "model/gltf+json"
         case .glb: "model/gltf-binary"
-        case .usdz: ModelFormat.usdz.mimeType
+        case .usdz: ModelFormat.usdz.mediaType
         }
     }
+
+    /// `.json`, `.gltf`, `.glb` or `.usdz`.
+    public var fileExtensions: [String] { [rawValue] }
+
+    /// The media types that name it (a USDZ also as `model/vnd.usd+zip`).
+    public var mediaTypes: [String] { self == .usdz ? ModelFormat.usdz.mediaTypes : [mediaType] }
 }
 
 extension TexturedScene {
@@ -89,7 +102,7 @@ extension TexturedScene {
 }
 
 /// What a QR Code is written as.
-public enum CodeFormat: String, Sendable, CaseIterable {
+public enum CodeFormat: String, FileFormat {
     /// SVG, one path of dark modules.
     case svg
     /// PNG, one pixel per module unit.
@@ -97,6 +110,12 @@ public enum CodeFormat: String, Sendable, CaseIterable {
 
     /// The media type of this format.
     public var mediaType: String { self == .svg ? "image/svg+xml" : "image/png" }
+
+    /// `.svg` or `.png`.
+    public var fileExtensions: [String] { [rawValue] }
+
+    /// Its media type.
+    public var mediaTypes: [String] { [mediaType] }
 }
 
 extension QRCode {

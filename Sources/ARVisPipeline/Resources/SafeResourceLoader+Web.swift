@@ -126,38 +126,23 @@ enum HostResolver {
     }
 }
 
-/// A value shared between threads behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
-
 /// A continuation resumed once: by the work, or by the deadline with a default value.
-final class OneShot<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Value, Never>?
+final class OneShot<Value: Sendable>: Sendable {
+    private let continuation = Locked<CheckedContinuation<Value, Never>?>(nil)
 
     /// Holds `continuation` and resumes it with `fallback` at `deadline` unless the work resumed it first.
     func wait(_ continuation: CheckedContinuation<Value, Never>, default fallback: Value, deadline: DispatchTime) {
-        lock.withLock { self.continuation = continuation }
+        self.continuation.value = continuation
         DispatchQueue.global().asyncAfter(deadline: deadline) { self.resume(fallback) }
     }
 
     /// Resumes the continuation with `value`, if nothing has yet.
     func resume(_ value: Value) {
-        let continuation = lock.withLock {
-            let held = self.continuation
-            self.continuation = nil
+        let held = continuation.withLock { held in
+            defer { held = nil }
             return held
         }
-        continuation?.resume(returning: value)
+        held?.resume(returning: value)
     }
 }
 
@@ -174,8 +159,7 @@ final class DownloadSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// Where tasks are started and cancelled, in order.
     let control = DispatchQueue(label: "arvis.download-session")
-    private let lock = NSLock()
-    private var downloads: [Int: Download] = [:]
+    private let downloads = Locked<[Int: Download]>([:])
     private lazy var session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
@@ -187,19 +171,19 @@ final class DownloadSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// Starts `request`, whose events go to `download`; call on `control`.
     func start(_ request: URLRequest, for download: Download) -> URLSessionDataTask {
         let task = session.dataTask(with: request)
-        lock.withLock { downloads[task.taskIdentifier] = download }
+        downloads.withLock { $0[task.taskIdentifier] = download }
         task.resume()
         return task
     }
 
     /// Stops sending events for `task` and cancels it; call on `control`.
     func finish(_ task: URLSessionTask) {
-        _ = lock.withLock { downloads.removeValue(forKey: task.taskIdentifier) }
+        _ = downloads.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         task.cancel()
     }
 
     private func download(for task: URLSessionTask) -> Download? {
-        lock.withLock { downloads[task.taskIdentifier] }
+        downloads.withLock { $0[task.taskIdentifier] }
     }
 
     func urlSession(
@@ -230,7 +214,7 @@ final class DownloadSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
 }
 
 /// One HTTP exchange without following redirects, its body capped as it streams in.
-final class Download: @unchecked Sendable {
+final class Download: Sendable {
     /// What came back.
     enum Outcome: Sendable {
         case body([UInt8])
@@ -240,8 +224,7 @@ final class Download: @unchecked Sendable {
     private let maximumBytes: Int
     private let reference: String
     private let outcome = OneShot<Result<Outcome, PipelineError>>()
-    private let lock = NSLock()
-    private var body: [UInt8] = []
+    private let body = Locked<[UInt8]>([])
 
     private init(maximumBytes: Int, reference: String) {
         self.maximumBytes = maximumBytes
@@ -294,7 +277,7 @@ final class Download: @unchecked Sendable {
 
     /// Adds `data` to the body; `false` once the body is over the limit.
     func received(_ data: Data) -> Bool {
-        let fits = lock.withLock {
+        let fits = body.withLock { body in
             guard body.count + data.count <= maximumBytes else { return false }
             body += data
             return true
@@ -304,7 +287,7 @@ final class Download: @unchecked Sendable {
     }
 
     func completed(_ error: (any Error)?) {
-        guard let error else { return outcome.resume(.success(.body(lock.withLock { body }))) }
+        guard let error else { return outcome.resume(.success(.body(body.value))) }
         let timedOut = (error as? URLError)?.code == .timedOut
         outcome.resume(
             failure(

@@ -1,5 +1,6 @@
 public import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// A plan drawn as a map: the areas and their holes, exclusion zones, standing trees, the planned trees

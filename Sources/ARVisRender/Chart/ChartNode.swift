@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// `chart`: a Swift Charts–style plot. `maxWidth`/`maxHeight` fix the frame (height 200 when absent,
 /// as iARVis caps it), `padding` defaults to 16 above and below.

@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// Annotations, tooltips and click targets drawn over a chart's plot.
 extension ChartPlotter {

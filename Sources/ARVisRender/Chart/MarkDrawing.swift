@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// A mark as drawn: its elements and where each data row ended up (for annotations and hit areas).
 struct DrawnMark {

@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// The space a parent offers a child; `nil` on an axis asks for the child's ideal length.
 struct Proposal: Hashable {

@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// The components a widget's `iARVis://openComponent` links open, each drawn once (by the same
 /// renderer, in the child widget the link describes) as an overlay of the widget's drawing. Chains

@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// `image`: the downloaded picture as a data URI, or a neutral placeholder of the same size with the file's name.

@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// `padding`: insets around the content; edges left out get the system padding, as in SwiftUI.
 struct PaddingNode: LayoutNode {

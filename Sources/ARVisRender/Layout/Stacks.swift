@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// The direction a stack lays its elements out in.
 enum Axis {

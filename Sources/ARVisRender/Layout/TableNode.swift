@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// `table`, as iARVis draws it (`TableView.swift`): `vertical`, one row per title — the title in
 /// bold, then its values; `horizontal`, the titles in bold as a header row over one row per record,

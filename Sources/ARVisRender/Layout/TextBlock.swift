@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// The typographic settings of a text block.
 struct TextStyle: Hashable {

@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSpec
+import ARVisSupport
 
 /// The widget's card: its size, padding, background, scrolling (a clip; iOS hides scroll bars at rest)
 /// and expand button.

@@ -1,6 +1,7 @@
 import ARVisGraphics
 import ARVisSpec
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HummingbirdBcrypt
 import Logging
@@ -60,7 +61,7 @@ struct ARVisAPI: APIProtocol {
 
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
         guard await store.ping() else {
-            return .serviceUnavailable(.init(body: .json(Self.error("unavailable", "the database does not answer"))))
+            return .serviceUnavailable(.init(body: .json(Self.error(.unavailable, "the database does not answer"))))
         }
         return .ok(
             .init(
@@ -74,15 +75,15 @@ struct ARVisAPI: APIProtocol {
     }
 
     func healthReady(_ input: Operations.HealthReady.Input) async throws -> Operations.HealthReady.Output {
-        func unavailable(_ code: String, _ message: String) -> Operations.HealthReady.Output {
+        func unavailable(_ code: APIError.Code, _ message: String) -> Operations.HealthReady.Output {
             .serviceUnavailable(.init(body: .json(Self.error(code, message))))
         }
-        if drain.isDraining { return unavailable("draining", "this instance is stopping") }
-        guard await store.ping() else { return unavailable("unavailable", "the database does not answer") }
+        if drain.isDraining { return unavailable(.draining, "this instance is stopping") }
+        guard await store.ping() else { return unavailable(.unavailable, "the database does not answer") }
         do { try await library.blobs.checkReady() } catch {
             // The store's address and its error text are for the operator's log, not for anyone asking.
             library.logger.warning("health: the file store cannot be used: \(error)")
-            return unavailable("storageUnavailable", "the file store cannot be used")
+            return unavailable(.storageUnavailable, "the file store cannot be used")
         }
         return .ok(
             .init(
@@ -99,13 +100,13 @@ struct ARVisAPI: APIProtocol {
         return limit
     }
 
-    static func error(_ code: String, _ message: String) -> Components.Schemas._Error {
-        .init(error: .init(code: code, message: message))
+    static func error(_ code: APIError.Code, _ message: String) -> Components.Schemas._Error {
+        .init(error: .init(code: .init(value1: .init(rawValue: code.name), value2: code.name), message: message))
     }
 
     /// The answer to a password outside 10–200 characters.
     static let weakPassword = Components.Responses.Unprocessable(
-        body: .json(error("weakPassword", "a password is 10 to 200 characters")))
+        body: .json(error(.weakPassword, "a password is 10 to 200 characters")))
 
     static func isAcceptablePassword(_ password: String) -> Bool { (10...200).contains(password.count) }
 

@@ -41,7 +41,7 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
             let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
             if request.method == .options { return Response(status: .noContent, headers: [.allow: allow]) }
             var refusal = APIError(
-                .methodNotAllowed, "methodNotAllowed",
+                .methodNotAllowed, .methodNotAllowed,
                 "\(request.uri.path) answers \(allow), not \(request.method.rawValue)")
             refusal.extraHeaders = [.allow: allow]
             throw refusal

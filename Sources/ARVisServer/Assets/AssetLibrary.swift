@@ -88,12 +88,12 @@ final class AssetLibrary: Service, Sendable {
                 let (hash, _, head) = meter.result()
                 guard try Self.format(of: head) == declared.format else {
                     throw APIError(
-                        .unsupportedMediaType, "unsupportedModel",
+                        .unsupportedMediaType, .unsupportedModel,
                         "the file is not the \(declared.format.rawValue.uppercased()) its Content-Type says")
                 }
                 guard hash == declared.hash else {
                     throw APIError(
-                        .badRequest, "digestMismatch",
+                        .badRequest, .digestMismatch,
                         "the file's SHA-256 is \(hash), not the \(declared.hash) its Repr-Digest declares; nothing was stored"
                     )
                 }
@@ -118,7 +118,7 @@ final class AssetLibrary: Service, Sendable {
     /// - Throws: ``APIError`` `415` for a file that is neither GLB nor USDZ.
     private static func format(of head: [UInt8]) throws -> ModelFormat {
         guard let format = ModelFormat.detect(head), format == .glb || format == .usdz else {
-            throw APIError(.unsupportedMediaType, "unsupportedModel", "upload a GLB (binary glTF) or a USDZ file")
+            throw APIError(.unsupportedMediaType, .unsupportedModel, "upload a GLB (binary glTF) or a USDZ file")
         }
         return format
     }
@@ -267,7 +267,7 @@ final class AssetLibrary: Service, Sendable {
         try stop.check()
         if let conversion = made.conversion {
             try await blobs.write(
-                Self.modelKey(hash, other), ByteBuffer(bytes: conversion), contentType: other.mimeType)
+                Self.modelKey(hash, other), ByteBuffer(bytes: conversion), contentType: other.mediaType)
         }
         for (size, png) in made.thumbnails {
             try await blobs.write(Self.thumbnailKey(hash, size: size), ByteBuffer(bytes: png), contentType: "image/png")
@@ -355,24 +355,22 @@ extension Sequence {
 }
 
 /// Identifiers under a lock.
-final class PendingSet: @unchecked Sendable {
-    private let lock = NSLock()
-    private var members = Set<String>()
+final class PendingSet: Sendable {
+    private let members = Locked(Set<String>())
 
     /// Adds `id`; returns whether it was absent.
-    func insert(_ id: String) -> Bool { lock.withLock { members.insert(id).inserted } }
+    func insert(_ id: String) -> Bool { members.withLock { $0.insert(id).inserted } }
 
-    func remove(_ id: String) { lock.withLock { _ = members.remove(id) } }
+    func remove(_ id: String) { members.withLock { _ = $0.remove(id) } }
 }
 
 /// A flag one thread raises and another checks: how a stopping server reaches work on a thread of its own.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var raised = false
+final class StopFlag: Sendable {
+    private let raised = Locked(false)
 
-    func raise() { lock.withLock { raised = true } }
+    func raise() { raised.value = true }
 
-    var isRaised: Bool { lock.withLock { raised } }
+    var isRaised: Bool { raised.value }
 
     /// Throws `CancellationError` once raised.
     func check() throws {

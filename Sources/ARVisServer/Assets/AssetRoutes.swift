@@ -34,19 +34,28 @@ struct AssetRoutes: Sendable {
         return (access, try await api.asset(id, in: access))
     }
 
+    /// The model format an upload's `Content-Type` names; `nil` for none or `application/octet-stream`
+    /// (the file's first bytes decide).
+    /// - Throws: ``APIError`` `415` for any other type.
+    static func declaredFormat(_ contentType: String?) throws -> ModelFormat? {
+        guard let contentType, !ModelFormat.essence(ofMediaType: contentType).isEmpty else { return nil }
+        if let format = ModelFormat(mediaType: contentType), format == .glb || format == .usdz { return format }
+        guard ModelFormat.essence(ofMediaType: contentType) == "application/octet-stream" else {
+            throw APIError(
+                .unsupportedMediaType, .unsupportedMediaType,
+                "send the file as model/gltf-binary, model/vnd.usdz+zip or application/octet-stream")
+        }
+        return nil
+    }
+
     /// The SHA-256 (hex) and format an upload declares: a `sha-256` member of `Repr-Digest` (or of
     /// `Content-Digest`, the same for a body sent as it is; RFC 9530) and a model's Content-Type.
     /// `nil` unless both are there.
     /// - Throws: ``APIError`` `400` for a `sha-256` member that is not 32 bytes in Base64 between colons.
-    static func declaredContent(_ headers: HTTPFields, mediaType: String?) throws -> (
+    static func declaredContent(_ headers: HTTPFields, format: ModelFormat?) throws -> (
         hash: String, format: ModelFormat
     )? {
-        let format: ModelFormat
-        switch mediaType {
-        case "model/gltf-binary": format = .glb
-        case "model/vnd.usdz+zip", "model/vnd.usd+zip": format = .usdz
-        default: return nil
-        }
+        guard let format else { return nil }
         let names = [HTTPField.Name.reprDigest, .contentDigest].compactMap { $0 }
         guard let field = names.lazy.compactMap({ headers[$0] }).first else { return nil }
         switch DigestField(parsing: field) {
@@ -60,7 +69,7 @@ struct AssetRoutes: Sendable {
 
     static func tooLarge(_ limit: Int) -> APIError {
         APIError(
-            .contentTooLarge, "tooLarge", "a model is at most \(limit / 1_000_000) MB (arvis serve --max-asset-mb)")
+            .contentTooLarge, .tooLarge, "a model is at most \(limit / 1_000_000) MB (arvis serve --max-asset-mb)")
     }
 
     /// The request's bearer token: the `Authorization` header, else — for a read — `access_token`
@@ -93,19 +102,7 @@ struct AssetRoutes: Sendable {
         let name = try ARVisAPI.assetName(rawName)
         let limit = api.configuration.maximumAssetBytes
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw Self.tooLarge(limit) }
-        let mediaType = request.headers[.contentType].map {
-            ($0.split(separator: ";", omittingEmptySubsequences: false).first ?? "").trimmingCharacters(
-                in: .whitespaces
-            ).lowercased()
-        }
-        let accepted: Set<String> = [
-            "model/gltf-binary", "model/vnd.usdz+zip", "model/vnd.usd+zip", "application/octet-stream",
-        ]
-        if let mediaType, !mediaType.isEmpty, !accepted.contains(mediaType) {
-            throw APIError(
-                .unsupportedMediaType, "unsupportedMediaType",
-                "send the file as model/gltf-binary, model/vnd.usdz+zip or application/octet-stream")
-        }
+        let format = try Self.declaredFormat(request.headers[.contentType])
         // What the quota leaves: an upload of known length past it is refused at once, one of
         // unknown length (chunked) as it arrives, with nothing stored.
         let quota = try await api.assetBytesLeft(projectID: access.project.id)
@@ -114,7 +111,7 @@ struct AssetRoutes: Sendable {
         }
         let stored = try await api.library.receive(
             request.body, limit: limit, quota: quota,
-            declared: try Self.declaredContent(request.headers, mediaType: mediaType))
+            declared: try Self.declaredContent(request.headers, format: format))
         try await api.requireQuota(.assetBytes(stored.size), projectID: access.project.id)
         let asset = try await api.store.addAsset(
             projectID: access.project.id,
@@ -138,12 +135,12 @@ struct AssetRoutes: Sendable {
         switch asset.status {
         case .failed:
             throw APIError(
-                .conflict, "notReadable", "the model could not be read: \(asset.failure ?? "unknown reason")")
+                .conflict, .notReadable, "the model could not be read: \(asset.failure ?? "unknown reason")")
         case .ready:
             api.library.process(projectID: access.project.id, asset: asset)
-            throw APIError(.conflict, "notReady", "the file is being made again; try again in a moment")
+            throw APIError(.conflict, .notReady, "the file is being made again; try again in a moment")
         case .processing:
-            throw APIError(.conflict, "notReady", "the asset is still being processed; try again in a moment")
+            throw APIError(.conflict, .notReady, "the asset is still being processed; try again in a moment")
         }
     }
 
@@ -163,12 +160,13 @@ struct AssetRoutes: Sendable {
                     ? Character($0) : "_"
             })
         var headers: HTTPFields = [
-            .eTag: "\"\(asset.contentHash.prefix(32))-\(format.rawValue)\"", .cacheControl: "no-cache",
+            .eTag: EntityTag(joining: [String(asset.contentHash.prefix(32)), format.rawValue]).field,
+            .cacheControl: "no-cache",
             .acceptRanges: "bytes",
         ]
         headers[.contentDisposition] = "inline; filename=\"\(safeName).\(format.rawValue)\""
         return try await file(
-            key, size: size, mediaType: format.mimeType, headers: headers, request: request, context: context)
+            key, size: size, mediaType: format.mediaType, headers: headers, request: request, context: context)
     }
 
     private func thumbnail(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -180,7 +178,10 @@ struct AssetRoutes: Sendable {
         }
         let key = AssetLibrary.thumbnailKey(asset.contentHash, size: size)
         let length = try await readyFile(key, of: asset, in: access)
-        let headers: HTTPFields = [.eTag: "\"\(asset.contentHash.prefix(32))-\(size)\"", .cacheControl: "no-cache"]
+        let headers: HTTPFields = [
+            .eTag: EntityTag(joining: [String(asset.contentHash.prefix(32)), "\(size)"]).field,
+            .cacheControl: "no-cache",
+        ]
         return try await file(
             key, size: length, mediaType: "image/png", headers: headers, request: request, context: context)
     }
@@ -203,7 +204,7 @@ struct AssetRoutes: Sendable {
         }
         guard let range = ByteRange.parse(rangeHeader, size: size) else {
             let error = APIError(
-                .rangeNotSatisfiable, "rangeNotSatisfiable",
+                .rangeNotSatisfiable, .rangeNotSatisfiable,
                 "the range \(rangeHeader.prefix(100)) is not one range inside the \(size)-byte file")
             var response = try error.response(from: request, context: context)
             response.headers[.contentRange] = "bytes */\(size)"

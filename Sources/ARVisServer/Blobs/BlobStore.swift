@@ -125,12 +125,12 @@ extension APIError {
         switch error.kind {
         case .unavailable:
             self.init(
-                .serviceUnavailable, "storageUnavailable",
+                .serviceUnavailable, .storageUnavailable,
                 "the file store cannot be reached just now; try again in \(BlobStoreError.retryAfterSeconds) s")
             extraHeaders[.retryAfter] = String(BlobStoreError.retryAfterSeconds)
         case .full:
             self.init(
-                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "insufficientStorage",
+                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), .insufficientStorage,
                 "the server's file store is full; nothing was stored")
         case .failed:
             return nil

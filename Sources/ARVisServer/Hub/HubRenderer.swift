@@ -6,6 +6,7 @@ import ARVisSpatial
 import ARVisSpec
 import ARVisSpecYAML
 import ARVisStore
+import ARVisSupport
 import Foundation
 import HTTPTypes
 import NIOConcurrencyHelpers
@@ -53,7 +54,7 @@ struct HubRenderer: Sendable {
 
     /// What a version's drawings depend on: its bytes and the syntax they are read in.
     static func contentKey(of version: SpecVersion) -> String {
-        "\(version.contentHash).\(SpecSyntax(mediaType: version.mediaType).rawValue)"
+        "\(version.contentHash).\(SpecSyntax(storedMediaType: version.mediaType).rawValue)"
     }
 
     /// Runs `work` on the renders' pool (or the previews') for the client of the request being handled.
@@ -230,7 +231,7 @@ struct HubRenderer: Sendable {
     ) async throws -> Output {
         guard case .environment(var environment) = try version.document() else {
             throw APIError.invalid(
-                "notAnEnvironment", "the spec '\(version.name)' is a widget, not an environment: a scene needs targets")
+                .notAnEnvironment, "the spec '\(version.name)' is a widget, not an environment: a scene needs targets")
         }
         if openingLinks { environment = environment.openingLinks { _ in nil } }
         var options = RenderOptions()
@@ -242,7 +243,7 @@ struct HubRenderer: Sendable {
             do {
                 return try scene.encode(as: format, scale: 1, models: placed)
             } catch {
-                throw APIError.invalid("exportFailed", "the scene of '\(name)' cannot be exported: \(error)")
+                throw APIError.invalid(.exportFailed, "the scene of '\(name)' cannot be exported: \(error)")
             }
         }
         // Scene JSON is layout only, drawn nowhere: answered at once, never queued behind renders.
@@ -257,7 +258,7 @@ struct HubRenderer: Sendable {
                     let code = try QRCode(encoding: text, errorCorrection: .medium)
                     return try code.encode(as: png ? .png : .svg, moduleSize: png ? 8 : 4, fonts: requireFonts)
                 } catch let error as APIError { throw error } catch {
-                    throw APIError.invalid("qrFailed", "no QR Code for this link: \(error)")
+                    throw APIError.invalid(.qrFailed, "no QR Code for this link: \(error)")
                 }
             }
         }
@@ -278,7 +279,7 @@ struct HubRenderer: Sendable {
     private func requireFonts() throws -> FontLibrary {
         guard let fonts else {
             throw APIError(
-                .serviceUnavailable, "fontsMissing",
+                .serviceUnavailable, .fontsMissing,
                 "the server has no fonts for PNG output (install fonts-dejavu-core)")
         }
         return fonts

@@ -36,11 +36,11 @@ struct HubRoutes: Sendable {
             default: throw APIError.badRequest("links is open (with the widgets openComponent links open) or closed")
             }
             let scene = try await self.renderer.scene(.json, of: version, openingLinks: openingLinks)
-            return Self.response(scene, etag: "\"\(HubRenderer.hexPrefix(of: scene))\"", request: request)
+            return Self.response(scene, etag: HubRenderer.tag(of: scene), request: request)
         }
         drawing.get("/s/{project}/{name}/scene.glb") { request, context in
             let (_, version) = try await self.latest(request, context)
-            return Self.response(try await self.renderer.scene(.glb, of: version), etag: version.etag, request: request)
+            return Self.response(try await self.renderer.scene(.glb, of: version), etag: version.tag, request: request)
         }
         drawing.get("/s/{project}/{name}/scene.usdz") { request, context in
             let (access, version) = try await self.latest(request, context)
@@ -49,7 +49,7 @@ struct HubRoutes: Sendable {
             let output = try await self.renderer.scene(.usdz, of: version, modelsKey: key) {
                 await self.models(of: placed)
             }
-            return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output))\"", request: request)
+            return Self.response(output, etag: HubRenderer.tag(of: output), request: request)
         }
         drawing.get("/s/{project}/{name}/qr.{format}") { request, context in try await self.qrCode(request, context) }
     }
@@ -172,7 +172,7 @@ struct HubRoutes: Sendable {
     ) async throws -> Response {
         let parts = file.split(separator: ".")
         guard parts.count == 2, let widget = WidgetReference(parts[0]),
-            let format = WidgetFormat(rawValue: String(parts[1]))
+            let format = WidgetFormat(fileExtension: parts[1])
         else {
             throw APIError.notFound(
                 "a widget is named by its number from 1 or its scene id, and a format: 1.svg, 1.png or image1-widget1.html"
@@ -181,20 +181,22 @@ struct HubRoutes: Sendable {
         var scale = 2.0
         if let text = request.uri.queryParameters.get("scale") {
             guard let value = Double(text), HubRenderer.scales.contains(value) else {
-                throw APIError.invalid("invalidScale", "scale is 1, 2 or 3")
+                throw APIError.invalid(.invalidScale, "scale is 1, 2 or 3")
             }
             scale = value
         }
         let output = try await renderer.widget(widget, format: format, scale: scale, of: version, live: live)
-        let rows = live.key.isEmpty ? "" : "-" + HubRenderer.hexPrefix(of: Array(live.key.utf8))
-        let tag = "\"\(version.contentHash.prefix(16))-\(widget.key)-\(format.rawValue)-\(scale)\(rows)\""
+        let rows = live.key.isEmpty ? [] : [HubRenderer.hexPrefix(of: Array(live.key.utf8))]
+        let tag = EntityTag(
+            joining: [String(version.contentHash.prefix(16)), widget.key, format.rawValue, "\(scale)"] + rows)
         return response(output, etag: tag, request: request, policy: format == .png ? nil : HubPage.widgetPolicy)
     }
 
     private func qrCode(_ request: Request, _ context: ServerContext) async throws -> Response {
         let (access, version) = try await latest(request, context)
-        let format = try context.parameters.require("format")
-        guard format == "svg" || format == "png" else { throw APIError.notFound("a QR Code is qr.svg or qr.png") }
+        guard let format = CodeFormat(fileExtension: try context.parameters.require("format")) else {
+            throw APIError.notFound("a QR Code is qr.svg or qr.png")
+        }
         let links = HubLinks(base: baseURL(request), project: access.project.slug, name: version.name)
         let text: String
         switch request.uri.queryParameters.get("target") ?? "iarvis" {
@@ -208,8 +210,8 @@ struct HubRoutes: Sendable {
             text = embedded
         default: throw APIError.badRequest("target is iarvis, json or page")
         }
-        let output = try await renderer.qrCode(text, png: format == "png")
-        return Self.response(output, etag: "\"\(HubRenderer.hexPrefix(of: output))\"", request: request)
+        let output = try await renderer.qrCode(text, png: format == .png)
+        return Self.response(output, etag: HubRenderer.tag(of: output), request: request)
     }
 
     private func page(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -230,7 +232,7 @@ struct HubRoutes: Sendable {
             return Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8")
         }
         return Self.response(
-            output, etag: "\"\(HubRenderer.hexPrefix(of: output))\"", request: request, policy: HubPage.policy)
+            output, etag: HubRenderer.tag(of: output), request: request, policy: HubPage.policy)
     }
 
     /// Where the phone page of `version` is kept: everything the page shows — the project (its id,
@@ -249,8 +251,8 @@ struct HubRoutes: Sendable {
 
     /// A made file as a response with its `ETag`, or `304` when the client has it; `policy` is the
     /// Content-Security-Policy of a page or drawing.
-    static func response(_ file: ServedFile, etag: String, request: Request, policy: String? = nil) -> Response {
-        var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
+    static func response(_ file: ServedFile, etag: EntityTag, request: Request, policy: String? = nil) -> Response {
+        var headers: HTTPFields = [.eTag: etag.field, .cacheControl: "no-cache"]
         if EntityTagList.names(etag, inIfNoneMatch: request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }
@@ -260,7 +262,7 @@ struct HubRoutes: Sendable {
     }
 
     /// An output made for this request only, as ``response(_:etag:request:policy:)-(ServedFile,_,_,_)``.
-    static func response(_ output: Output, etag: String, request: Request, policy: String? = nil) -> Response {
+    static func response(_ output: Output, etag: EntityTag, request: Request, policy: String? = nil) -> Response {
         response(ServedFile(output), etag: etag, request: request, policy: policy)
     }
 }
@@ -311,10 +313,14 @@ extension HubRenderer {
         String(Digest.sha256Hex(bytes).prefix(16))
     }
 
-    /// The same of a made file's bytes, hashed where they are (not copied out of its buffer).
-    static func hexPrefix(of file: ServedFile) -> String {
-        String(Digest.hex(file.body.withUnsafeReadableBytes(Digest.sha256)).prefix(16))
+    /// The strong tag of a made file: the first 16 hex digits of the SHA-256 of its bytes, hashed
+    /// where they are (not copied out of its buffer).
+    static func tag(of file: ServedFile) -> EntityTag {
+        EntityTag(joining: [String(Digest.hex(file.body.withUnsafeReadableBytes(Digest.sha256)).prefix(16))])
     }
+
+    /// The same of made bytes.
+    static func tag(of bytes: [UInt8]) -> EntityTag { EntityTag(joining: [hexPrefix(of: bytes)]) }
 }
 
 /// Links that open a GLB in Google's Scene Viewer on Android (in AR where the phone can).

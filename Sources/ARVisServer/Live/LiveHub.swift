@@ -61,6 +61,9 @@ final class LiveHub: Service, Sendable {
     let membersPerRoom: Int
     /// The most live connections one account holds open on one instance.
     let connectionsPerAccount: Int
+    /// TURN credentials handed out, per account (or per room link's device): 10 at once, then one
+    /// every 30 s — what renewing them in a few tabs takes, not a supply for others.
+    let turnGrants = RateBuckets(rate: 1.0 / 30, burst: 10, capacity: 10_000)
 
     let store: Store
     let specs: SpecSnapshots
@@ -144,7 +147,7 @@ final class LiveHub: Service, Sendable {
     private func check(account: String, _ state: Subscribers) throws {
         guard state.accounts[account, default: 0] < connectionsPerAccount else {
             throw APIError(
-                .tooManyRequests, "tooManyConnections",
+                .tooManyRequests, .tooManyConnections,
                 "an account holds at most \(connectionsPerAccount) live connections open: close some")
         }
     }
@@ -176,7 +179,7 @@ final class LiveHub: Service, Sendable {
         try subscribers.withLockedValue { state in
             if let open = state.rooms[key], open.memberCount >= membersPerRoom {
                 throw APIError(
-                    .tooManyRequests, "roomFull", "a room holds at most \(membersPerRoom) members: try later")
+                    .tooManyRequests, .roomFull, "a room holds at most \(membersPerRoom) members: try later")
             }
             try admit(grant, &state)
             state.next += 1

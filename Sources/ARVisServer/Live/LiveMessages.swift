@@ -106,11 +106,12 @@ enum LiveMessages {
             var you: String
             var members: [Room.Profile]
             var iceServers: [ICEServer]
+            var turn: Bool
             var iceTransportPolicy: String
             var sfu: Room.Introduction.SFU?
 
             enum CodingKeys: CodingKey {
-                case type, room, role, seq, annotations, you, members, iceServers, iceTransportPolicy, sfu
+                case type, room, role, seq, annotations, you, members, iceServers, turn, iceTransportPolicy, sfu
             }
 
             func encode(to encoder: any Encoder) throws {
@@ -123,6 +124,7 @@ enum LiveMessages {
                 try container.encode(you, forKey: .you)
                 try container.encode(members, forKey: .members)
                 try container.encode(iceServers, forKey: .iceServers)
+                try container.encode(turn, forKey: .turn)
                 try container.encode(iceTransportPolicy, forKey: .iceTransportPolicy)
                 try container.encodeIfPresent(sfu, forKey: .sfu)
             }
@@ -131,7 +133,7 @@ enum LiveMessages {
             Welcome(
                 room: room, role: introduction.member.role, seq: sequence,
                 annotations: annotations?.map { ARVisAPI.schema($0) }, you: introduction.member.id,
-                members: introduction.others, iceServers: introduction.iceServers,
+                members: introduction.others, iceServers: introduction.iceServers, turn: introduction.offersTURN,
                 iceTransportPolicy: introduction.iceTransportPolicy, sfu: introduction.sfu))
     }
 
@@ -229,10 +231,21 @@ enum LiveMessages {
         return Self.text(Mark(tap: tap, text: text, author: author, clientId: clientID))
     }
 
-    static func refused(clientID: String?, code: String, message: String) -> String {
+    /// `{"type": "turnCredentials", "iceServers": [...], "expires"}`: the STUN servers and the TURN
+    /// servers with a member's credentials, and when those expire (Unix seconds).
+    static func turnCredentials(_ servers: [ICEServer], expires: Int) -> String {
+        struct Credentials: Encodable {
+            var type = "turnCredentials"
+            var iceServers: [ICEServer]
+            var expires: Int
+        }
+        return text(Credentials(iceServers: servers, expires: expires))
+    }
+
+    static func refused(clientID: String?, code: APIError.Code, message: String) -> String {
         struct Refused: Encodable {
             var clientId: String?
-            var code: String
+            var code: APIError.Code
             var message: String
 
             enum CodingKeys: CodingKey { case type, clientId, code, message }

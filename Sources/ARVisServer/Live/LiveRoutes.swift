@@ -36,7 +36,7 @@ struct LiveRoutes: Sendable {
             try self.api.drain.admit()
             _ = try await self.roomAccess(request, parameters: context.parameters)
             throw APIError(
-                .upgradeRequired, "upgradeRequired", "a room is a WebSocket: connect with Upgrade: websocket")
+                .upgradeRequired, .upgradeRequired, "a room is a WebSocket: connect with Upgrade: websocket")
         }
         router.get("/live/{project}/{name}") { request, context in
             try self.api.drain.admit()
@@ -236,7 +236,8 @@ struct LiveRoutes: Sendable {
             let since = request.uri.queryParameters["since"].flatMap { Int64(String($0)) }
             let introduction = Room.Introduction(
                 member: profile, others: room.profiles(except: token),
-                iceServers: ICEServer.servers(for: profile.id, in: api.configuration),
+                iceServers: ICEServer.stun(in: api.configuration),
+                offersTURN: ICEServer.offersTURN(in: api.configuration),
                 iceTransportPolicy: api.configuration.relayOnly ? "relay" : "all",
                 sfu: sfu.map { _ in Room.Introduction.SFU(directViewers: api.configuration.directViewers) })
             outbox.sendFirst(try await hub.roomCatchUp(joining.key, introducing: introduction, after: since))
@@ -251,7 +252,7 @@ struct LiveRoutes: Sendable {
             defer { expiry?.cancel() }
             let session = RoomSession(
                 api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox, profile: profile,
-                sfu: sfu)
+                sfu: sfu, turnGrants: hub.turnGrants)
             await LiveConnection.pump(
                 outbox, inbound: inbound, outbound: outbound, drain: api.drain, receive: session.receive)
             await sfu?.left(profile.id)

@@ -49,7 +49,7 @@ final class Drain: Sendable {
     func admit() throws {
         guard isDraining else { return }
         var refusal = APIError(
-            .serviceUnavailable, "draining", "this instance is stopping; connect again and another one will answer")
+            .serviceUnavailable, .draining, "this instance is stopping; connect again and another one will answer")
         refusal.extraHeaders[.retryAfter] = "1"
         throw refusal
     }

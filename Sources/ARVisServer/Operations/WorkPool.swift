@@ -67,7 +67,7 @@ final class WorkPool: Sendable {
             return true
         }
         guard admitted else {
-            var refusal = APIError(.tooManyRequests, "tooBusy", "too many \(name) are under way; try again in a second")
+            var refusal = APIError(.tooManyRequests, .tooBusy, "too many \(name) are under way; try again in a second")
             refusal.extraHeaders[.retryAfter] = "1"
             throw refusal
         }

@@ -32,19 +32,21 @@ struct PreviewRoutes: Sendable {
         router.get("/preview/{preview}/scene.glb") { request, context in
             let version = try await self.kept(context)
             return HubRoutes.response(
-                try await self.renderer.scene(.glb, of: version), etag: "\"\(version.contentHash.prefix(16))\"",
+                try await self.renderer.scene(.glb, of: version),
+                etag: EntityTag(joining: [String(version.contentHash.prefix(16))]),
                 request: request)
         }
         router.get("/preview/{preview}/scene") { request, context in
             let version = try await self.kept(context)
             guard case .environment = try version.document() else {
                 throw APIError.invalid(
-                    "notAnEnvironment", "this preview is a widget, not an environment: a scene needs targets")
+                    .notAnEnvironment, "this preview is a widget, not an environment: a scene needs targets")
             }
             let html = ScenePreviewPage(model: "/preview/\(version.contentHash)/scene.glb").html
             return HubRoutes.response(
                 Output(bytes: Array(html.utf8), mediaType: "text/html; charset=utf-8"),
-                etag: "\"\(version.contentHash.prefix(16))-page\"", request: request, policy: AssetViewerPage.policy)
+                etag: EntityTag(joining: [String(version.contentHash.prefix(16)), "page"]), request: request,
+                policy: AssetViewerPage.policy)
         }
     }
 
@@ -61,7 +63,7 @@ struct PreviewRoutes: Sendable {
         let body = try await request.bodyBytes(upTo: limit, orThrow: SpecRoutes.tooLarge(limit))
         guard let syntax = SpecSyntax(contentType: request.headers[.contentType], body: body) else {
             throw APIError(
-                .unsupportedMediaType, "unsupportedMediaType", "send the spec as application/json or application/yaml")
+                .unsupportedMediaType, .unsupportedMediaType, "send the spec as application/json or application/yaml")
         }
         let name = request.uri.queryParameters.get("name").flatMap { ItemName.isValid($0) ? $0 : nil } ?? "spec"
         let read = syntax.read(Data(body), file: name)
@@ -104,7 +106,7 @@ struct PreviewRoutes: Sendable {
     private func preview(of document: SpecDocument, body: [UInt8], syntax: SpecSyntax) async throws -> Preview {
         guard let version = await renderer.keepPreview(body, syntax: syntax) else {
             throw APIError(
-                .contentTooLarge, "tooLarge",
+                .contentTooLarge, .tooLarge,
                 "a spec over \(renderer.largestKept / 1_000_000) MB is checked but not drawn for preview")
         }
         let base = "/preview/\(version.contentHash)"

@@ -52,7 +52,7 @@ struct StudioPage: Sendable {
     /// The JSON Schema of specs (`arvis schema`), made on the first request for it.
     private static let schema = Output(
         bytes: Array(SpecSchema.json().utf8), mediaType: "application/schema+json")
-    private static let schemaTag = "\"\(HubRenderer.hexPrefix(of: schema.bytes))\""
+    private static let schemaTag = HubRenderer.tag(of: schema.bytes)
 
     /// `GET /`, and `GET /schema.json`: the JSON Schema of specs, which the editor completes keys
     /// and values from.

@@ -11,15 +11,15 @@ struct WebFile: Sendable {
     let path: String
     /// Its text.
     let text: String
-    /// Its strong `ETag`: the first 16 hex digits of its SHA-256.
-    let etag: String
+    /// Its strong entity tag: the first 16 hex digits of its SHA-256.
+    let etag: EntityTag
 
     /// Every embedded file, by path.
     static let all: [WebFile] = EmbeddedFiles.texts.keys.sorted().compactMap { key in
         guard key.hasPrefix(folder), let text = EmbeddedFiles.texts[key] else { return nil }
         return WebFile(
             path: "/" + key.dropFirst(folder.count), text: text,
-            etag: "\"\(Digest.sha256Hex(Array(text.utf8)).prefix(16))\"")
+            etag: HubRenderer.tag(of: Array(text.utf8)))
     }
 
     /// The embedded files' folder in the target.
@@ -40,7 +40,7 @@ struct WebFile: Sendable {
     }
 
     private func response(to request: Request) -> Response {
-        var headers: HTTPFields = [.contentType: mediaType, .cacheControl: "no-cache", .eTag: etag]
+        var headers: HTTPFields = [.contentType: mediaType, .cacheControl: "no-cache", .eTag: etag.field]
         if EntityTagList.names(etag, inIfNoneMatch: request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }

@@ -1,4 +1,5 @@
 public import ARVisSpec
+import ARVisSupport
 import Foundation
 
 /// A widget positioned in the world: its resolved anchor, the pose of its quad (centred on the origin

@@ -23,6 +23,9 @@ public enum RoomMessage: Sendable, Hashable {
     case mark(MarkMessage)
     /// The OpenTok sample's `x:y:z:tapX:tapY`, the tap in view points.
     case legacy(AnnotationSignal)
+    /// A request for TURN credentials, sent when the member starts video and again before the
+    /// credentials it holds expire.
+    case turnCredentials
 
     /// The longest annotation or mark text, in characters.
     public static let maximumTextLength = 2_000
@@ -30,7 +33,9 @@ public enum RoomMessage: Sendable, Hashable {
     public static let maximumTextBytes = 8_000
 
     /// The `type`s a JSON message may have.
-    public static let types = ["annotate", "deleteAnnotation", "mark", "plant", "removeTree", "planes", "signal"]
+    public static let types = [
+        "annotate", "deleteAnnotation", "mark", "plant", "removeTree", "planes", "signal", "turnCredentials",
+    ]
 
     /// Reads a text frame: JSON when it starts with `{`, else the legacy signal.
     /// - Throws: ``SpatialError`` `invalidMessage` when a JSON message is not its type's shape or its
@@ -57,6 +62,7 @@ public enum RoomMessage: Sendable, Hashable {
         case "planes": self = .planes(try Self.decode(data))
         case "signal": self = .signal(try Self.decode(data))
         case "mark": self = .mark(try Self.decode(data))
+        case "turnCredentials": self = .turnCredentials
         default:
             throw SpatialError(
                 .unsupportedMessage,
@@ -75,6 +81,7 @@ public enum RoomMessage: Sendable, Hashable {
         case .planes(let message): Self.json(message, type: "planes")
         case .signal(let message): Self.json(message, type: "signal")
         case .mark(let message): Self.json(message, type: "mark")
+        case .turnCredentials: #"{"type":"turnCredentials"}"#
         case .legacy(let signal):
             [
                 signal.legacyPoint?.x ?? 0, signal.legacyPoint?.y ?? 0, signal.legacyPoint?.z ?? 0, signal.tap.x,

@@ -1,3 +1,5 @@
+public import ARVisSupport
+
 /// Builds a list of components from statements, as SwiftUI builds views.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// A stretch of text with one inline style.
 public struct StyledSpan: Sendable, Hashable {
     /// The text, with Markdown syntax removed.

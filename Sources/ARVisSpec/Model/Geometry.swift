@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// A point, offset or extent in metres, written `[x, y, z]`: the one 3-vector of ARVis, from the
 /// spec's positions to the spatial math.
 public typealias Vec3 = SIMD3<Double>
@@ -54,24 +56,6 @@ extension Quaternion: NodeCodable {
     package static var schema: Schema {
         NumberList.schema(names: ["x", "y", "z", "w"], description: "unit quaternion [x, y, z, w]")
     }
-}
-
-/// A width and a height in points (drawing units, CSS pixels at 1×), written `[width, height]` in a
-/// spec, where both must be positive.
-public struct Size: Sendable, Hashable {
-    /// The horizontal length.
-    public var width: Double
-    /// The vertical length.
-    public var height: Double
-
-    /// Creates a size.
-    public init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-    }
-
-    /// Nothing at all.
-    public static let zero = Size(width: 0, height: 0)
 }
 
 extension Size: NodeCodable {

@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// Font size, weight, design and colour of a text component.
 public struct FontStyle: Sendable, Hashable {
     /// Size in points.

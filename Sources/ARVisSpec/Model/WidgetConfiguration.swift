@@ -1,3 +1,5 @@
+public import ARVisSupport
+
 /// A widget: a component shown on a plane attached to a target, with its size and placement.
 ///
 /// Keys iARVis requires but that have a natural default (`positionOffset`) are optional in ARVis.

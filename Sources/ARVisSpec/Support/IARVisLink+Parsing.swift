@@ -1,3 +1,4 @@
+import ARVisSupport
 import Foundation
 
 extension IARVisLink {
@@ -63,7 +64,7 @@ extension IARVisLink {
 
     /// Whether `url` has the `iARVis` scheme (in any case).
     public static func isIARVis(_ url: String) -> Bool {
-        URLCheck.schemeOf(url) == "iarvis"
+        LinkPolicy.scheme(of: url) == "iarvis"
     }
 
     /// Reads an `iARVis:` link.
@@ -87,7 +88,7 @@ extension IARVisLink {
         case "link":
             try parameters.allow(["href"], action: "link")
             let href = try parameters.required("href", action: "link")
-            guard URLCheck.schemeOf(href) != nil else {
+            guard LinkPolicy.scheme(of: href) != nil else {
                 throw Problem(
                     message: "href \"\(href.prefix(80))\" is not an absolute URL",
                     hint: "give a whole URL such as https://example.org, percent-encoded")
@@ -158,7 +159,7 @@ extension IARVisLink {
         func source(action: String) throws(Problem) -> Source {
             switch (values["url"], values["json"]) {
             case (let url?, nil):
-                guard let scheme = URLCheck.schemeOf(url), scheme == "http" || scheme == "https" else {
+                guard let scheme = LinkPolicy.scheme(of: url), scheme == "http" || scheme == "https" else {
                     throw Problem(
                         message: "\(action)'s url \"\(url.prefix(80))\" is not an http or https URL",
                         hint: "give the JSON file's web address")

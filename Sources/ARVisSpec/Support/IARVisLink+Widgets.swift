@@ -1,3 +1,4 @@
+import ARVisSupport
 import Foundation
 
 extension IARVisLink.OpenComponent {

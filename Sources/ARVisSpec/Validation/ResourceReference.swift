@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// What a resource URL in a spec points at, read from its text alone, without the disk or the network.
 ///
 /// ```swift
@@ -18,7 +20,7 @@ public enum ResourceReference: Sendable, Hashable {
 
     /// Reads a resource URL.
     public init(_ text: String) {
-        switch URLCheck.schemeOf(text) {
+        switch LinkPolicy.scheme(of: text) {
         case nil: self = .file(path: Self.percentDecoded(text))
         case "http", "https": self = .web(url: text, host: Self.host(of: text))
         case "file": self = .file(path: Self.path(ofFileURL: text))

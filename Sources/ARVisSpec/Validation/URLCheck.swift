@@ -1,3 +1,5 @@
+import ARVisSupport
+
 /// Checks URLs for the place they are used.
 package enum URLCheck {
     /// Where a URL is used, which decides the schemes it may have.
@@ -24,7 +26,7 @@ package enum URLCheck {
                 hint: "percent-encode it (a space is %20)")
             return false
         }
-        let scheme = schemeOf(text)
+        let scheme = LinkPolicy.scheme(of: text)
         switch use {
         case .resource:
             guard let scheme else {
@@ -69,7 +71,7 @@ package enum URLCheck {
     /// the grammar's own and are read and checked as iARVis reads them (``IARVisLinkCheck``).
     package static func checkLink(_ url: String, at offset: Int, _ context: DecodingContext) {
         context.recordLink(url, at: offset)
-        if schemeOf(url) == "iarvis" { return IARVisLinkCheck.check(url, at: offset, context) }
+        if LinkPolicy.scheme(of: url) == "iarvis" { return IARVisLinkCheck.check(url, at: offset, context) }
         warnIfRefused(url, at: offset, context)
     }
 
@@ -95,16 +97,6 @@ package enum URLCheck {
     package static func checkMarkdownLinks(_ markdown: String, at offset: Int, _ context: DecodingContext) {
         guard hasLinkSyntax(markdown) else { return }
         for link in InlineMarkdown.links(in: markdown) { checkLink(link, at: offset, context) }
-    }
-
-    /// The lower-cased scheme of `text` (`https`, `iarvis` …), or `nil` for a relative reference.
-    package static func schemeOf(_ text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let scheme = text[..<colon]
-        guard let first = scheme.first, first.isASCII, first.isLetter,
-            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else { return nil }
-        return scheme.lowercased()
     }
 
     /// The schema of a URL string.

@@ -5,6 +5,7 @@
 
 import { videoPublisher } from "./room-video.js";
 import { taggedVideo } from "./tagged-video.js";
+import { TurnCredentials } from "./turn-credentials.js";
 import { attachTransform, peerConfiguration, preferVP8 } from "./video-transforms.js";
 
 /// Asks for a camera: the one facing away on a phone, 640 × 480 where it can.
@@ -15,15 +16,20 @@ export async function openCamera() {
   return stream.getVideoTracks()[0];
 }
 
-/// Who is in the room, as a publisher needs it: kept from `welcome`, `memberJoined` and `memberLeft`.
+/// Who is in the room, as a publisher needs it: kept from `welcome`, `memberJoined` and `memberLeft`;
+/// and the ICE servers for video, with TURN credentials asked for when video starts (`turn`).
 export class RoomMembers {
-  constructor() { this.members = new Map(); this.iceServers = []; this.iceTransportPolicy = "all"; this.sfu = null; }
+  constructor(turn = new TurnCredentials()) { this.members = new Map(); this.turn = turn; this.iceTransportPolicy = "all"; this.sfu = null; }
+
+  /// The STUN servers, and the TURN servers with credentials once video has asked for them.
+  get iceServers() { return this.turn.servers; }
 
   /// Reads a room message; true when it was about members.
   read(message) {
+    if (this.turn.read(message)) return false;
     if (message.type === "welcome") {
       this.members = new Map((message.members || []).map((member) => [member.id, member]));
-      this.iceServers = message.iceServers || [];
+      this.turn.welcome(message);
       this.iceTransportPolicy = message.iceTransportPolicy || "all";
       // {id, directViewers} when the server forwards video through an SFU.
       this.sfu = message.sfu || null;
@@ -50,7 +56,7 @@ export function shareCamera({ camera, room, send, poseOf }) {
   const publisher = videoPublisher({
     track: video.track, stream, send,
     ...(room.sfu ? { sfu: room.sfu.id, maxPeers: room.sfu.directViewers } : {}),
-    createPeer: () => new RTCPeerConnection(peerConfiguration(room.iceServers, room.iceTransportPolicy)),
+    createPeer: () => room.turn.track(new RTCPeerConnection(peerConfiguration(room.iceServers, room.iceTransportPolicy))),
     onSender: (sender, connection) => {
       const transceiver = connection.getTransceivers().find((candidate) => candidate.sender === sender);
       if (transceiver) preferVP8(transceiver);
@@ -60,17 +66,30 @@ export function shareCamera({ camera, room, send, poseOf }) {
       return () => { video.removePort(transform.port); transform.close(); };
     },
   });
-  publisher.welcome({ members: [...room.members.values()] });
+  // Every step of the negotiation waits for TURN credentials (at once while they are fresh), in
+  // the order the room's messages came.
+  const inTurn = videoTurns(room, send);
+  inTurn(() => publisher.welcome({ members: [...room.members.values()] }));
   return {
     log: video.log,
     get peers() { return publisher.peers; },
     receive(message) {
       // A new welcome is a new connection, with a new member id: every peer starts again.
-      if (message.type === "welcome") { publisher.close(); publisher.welcome(message); }
-      else if (message.type === "memberJoined" && message.member) publisher.joined(message.member);
-      else if (message.type === "memberLeft") publisher.left(message.id);
-      else if (message.type === "signal") publisher.signal(message).catch((error) => console.warn("A signal from " + message.from + " was not taken:", error));
+      if (message.type === "welcome") inTurn(() => { publisher.close(); publisher.welcome(message); });
+      else if (message.type === "memberJoined" && message.member) inTurn(() => publisher.joined(message.member));
+      else if (message.type === "memberLeft") inTurn(() => publisher.left(message.id));
+      else if (message.type === "signal") inTurn(() => publisher.signal(message).catch((error) => console.warn("A signal from " + message.from + " was not taken:", error)));
     },
-    stop() { publisher.close(); return video.stop(); },
+    stop() { room.turn.stop(); publisher.close(); return video.stop(); },
+  };
+}
+
+/// Runs a video page's steps one after another, each once `room` holds fresh TURN credentials
+/// (asked for over `send` when it has none): `inTurn(step)`.
+export function videoTurns(room, send) {
+  let queue = Promise.resolve();
+  return (step) => {
+    queue = queue.then(() => room.turn.ready(send)).then(step).catch((error) => console.warn("A video step failed:", error));
+    return queue;
   };
 }

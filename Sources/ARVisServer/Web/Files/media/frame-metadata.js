@@ -12,7 +12,7 @@
 //   …  4 bytes  "ARVF"
 // Frames without the magic ending (another publisher's, or a codec's own) pass through whole.
 
-import { decodePose, posePacketBytes } from "../studio/rooms/room-protocol.js";
+import { decodePose, posePacketBytes } from "../protocol/pose-packet.js";
 
 /// The Base64 text of an ArrayBuffer (a pose packet, as a room's annotate message carries it).
 export const base64Of = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer)));

@@ -3,7 +3,7 @@
 // rooms' ARVis pose packets, and the surfaces it found; it hears the room's annotations. The pose
 // goes through one `publish(packet)` so a video sender can carry the same packet with each frame.
 
-import { lastSeen, readRoomFrame, reconnectDelay, refusedClose, roomProtocols, roomURL } from "../studio/rooms/room-protocol.js";
+import { lastSeen, readRoomFrame, reconnectDelay, refusedClose, roomProtocols, roomURL } from "../protocol/room-protocol.js";
 
 /// Checks a room link with the server: {project, room, spec, expiresAt}; throws an Error whose
 /// `code` is the API's (`roomLinkExpired`, `notFound`).

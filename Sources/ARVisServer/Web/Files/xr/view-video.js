@@ -8,7 +8,8 @@
 
 import { RoomMembers, openCamera, shareCamera } from "../media/camera-share.js";
 import { canPublishVideo } from "../media/tagged-video.js";
-import { encodePose, pictureIntrinsics } from "./pose-packet.js";
+import { encodePose } from "../protocol/pose-packet.js";
+import { pictureIntrinsics } from "./view-intrinsics.js";
 
 /// The pose packet of a picture of `size` ([w, h]) taken with the view's `pose` (as published, or
 /// null): its intrinsics re-expressed in the picture's pixels (the AR view shows the camera filled).

@@ -2,7 +2,7 @@
 // reconnects and resumes after the last event it saw.
 
 import { session } from "../core/session.js";
-import { lastSeen, readRoomFrame, reconnectDelay, refusedClose, roomProtocols, roomURL } from "./room-protocol.js";
+import { lastSeen, readRoomFrame, reconnectDelay, refusedClose, roomProtocols, roomURL } from "../../protocol/room-protocol.js";
 
 /// Joins room `room` of project `slug` as a member: `onMessage(json)` for text messages,
 /// `onStatus(text)` as the connection changes, `onPose(pose)` for pose packets. Returns

@@ -3,6 +3,7 @@
 // with the metadata of that very frame (found by its RTP timestamp).
 
 import { videoViewer } from "../../media/room-video.js";
+import { videoTurns } from "../../media/camera-share.js";
 import { FrameMetadata, showFrames } from "../../media/video-display.js";
 import { attachTransform, peerConfiguration } from "../../media/video-transforms.js";
 
@@ -41,7 +42,7 @@ export function watchVideo({ room, send, onFrame, onState }) {
     send,
     createPeer: () => {
       onState("connecting");
-      const connection = new RTCPeerConnection(peerConfiguration(room.iceServers, room.iceTransportPolicy));
+      const connection = room.turn.track(new RTCPeerConnection(peerConfiguration(room.iceServers, room.iceTransportPolicy)));
       connection.onconnectionstatechange = () => {
         if (["failed", "closed"].includes(connection.connectionState)) onState("ended");
       };
@@ -67,15 +68,21 @@ export function watchVideo({ room, send, onFrame, onState }) {
       return () => transform.close();
     },
   });
+  // An offer's answer waits for TURN credentials (asked for with the first offer, renewed while the
+  // video lasts); the signals keep the order they came in.
+  const inTurn = videoTurns(room, send);
   return {
     /// Every room message, after `room` has read it.
     receive(message) {
-      if (message.type === "signal") viewer.signal(message).catch((error) => { console.warn("A signal from " + message.from + " was not taken:", error); onState("ended"); });
-      else if (message.type === "memberLeft" && viewer.connection) {
-        viewer.left(message.id);
-        if (!viewer.connection) onState("ended");
+      if (message.type === "signal") inTurn(() => viewer.signal(message).catch((error) => { console.warn("A signal from " + message.from + " was not taken:", error); onState("ended"); }));
+      else if (message.type === "memberLeft") {
+        inTurn(() => {
+          if (!viewer.connection) return;
+          viewer.left(message.id);
+          if (!viewer.connection) onState("ended");
+        });
       }
     },
-    close() { clearInterval(pathTimer); if (display) display.stop(); viewer.close(); },
+    close() { clearInterval(pathTimer); room.turn.stop(); if (display) display.stop(); viewer.close(); },
   };
 }

@@ -1,0 +1,44 @@
+import ARVisPipeline
+import ARVisStore
+import ARVisSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// GeoJSON as it was stored, byte for byte (thousands of trees are not decoded and re-encoded on
+/// every read):
+/// - `GET /api/v1/projects/{project}/plans/{id}`: a plan's, as `arvis plant` writes it;
+/// - `GET /api/v1/projects/{project}/areas/{id}/geojson`: an area's polygons and exclusion zones as
+///   sent, `{"area": …, "exclusions": … or null}`, for maps that draw them.
+struct PlanRoutes: Sendable {
+    let api: ARVisAPI
+
+    func register(on router: Router<ServerContext>) {
+        router.get("/api/v1/projects/{project}/plans/{id}") { request, context in
+            let access = try await api.access(
+                try context.parameters.require("project"))
+            let id = try context.parameters.require("id")
+            guard let plan = try await api.store.plan(projectID: access.project.id, id: id), let geojson = plan.geojson
+            else {
+                throw APIError.notFound("no plan \(id)")
+            }
+            return HubRoutes.response(
+                Output(bytes: geojson, mediaType: "application/geo+json"), etag: EntityTag(joining: ["\(plan.id)"]),
+                request: request)
+        }
+        router.get("/api/v1/projects/{project}/areas/{id}/geojson") { request, context in
+            let access = try await api.access(
+                try context.parameters.require("project"))
+            let id = try context.parameters.require("id")
+            guard let area = try await api.store.area(projectID: access.project.id, id: id) else {
+                throw APIError.notFound("no area \(id)")
+            }
+            let bytes =
+                Array("{\"area\":".utf8) + area.area + Array(",\"exclusions\":".utf8)
+                + (area.exclusions ?? Array("null".utf8)) + [UInt8(ascii: "}")]
+            return HubRoutes.response(
+                Output(bytes: bytes, mediaType: "application/json"), etag: EntityTag(joining: ["\(area.id)"]),
+                request: request)
+        }
+    }
+}
