@@ -15,7 +15,7 @@ const refusals = new Set(["turnUnavailable", "tooManyCredentials"]);
 
 export class TurnCredentials {
   /// `now()`: the time in milliseconds; `setTimer(work, ms)`, `clearTimer(timer)`: as setTimeout.
-  constructor({ now = () => Date.now(), setTimer = setTimeout, clearTimer = clearTimeout } = {}) {
+  constructor({ now = () => Date.now(), setTimer = (work, ms) => setTimeout(work, ms), clearTimer = (timer) => clearTimeout(timer) } = {}) {
     Object.assign(this, { now, setTimer, clearTimer });
     this.offered = false;
     this.stun = [];
