@@ -25,7 +25,7 @@ public enum ModelFormat: String, FileFormat, Hashable, Codable {
     }
 
     /// The media type served for the format.
-    public var mediaType: String { mediaTypes[0] }
+    public var mediaType: String { mediaTypes.first ?? "application/octet-stream" }
 
     /// The media types that name the format, the served one first (a USDZ also as
     /// `model/vnd.usd+zip`; a USD layer's is the same for both encodings).
