@@ -9,8 +9,7 @@ import Foundation
 /// ModelFormat(mediaType: "model/vnd.usd+zip")       // .usdz
 /// ```
 public protocol FileFormat: RawRepresentable<String>, CaseIterable, Sendable {
-    /// The extensions of this format's files, lowercased, without the dot; the first is the one
-    /// written.
+    /// The extensions of this format's files, lowercased, without the dot.
     var fileExtensions: [String] { get }
     /// The media types that name this format, lowercased, without parameters.
     var mediaTypes: [String] { get }
@@ -50,7 +49,4 @@ extension FileFormat {
     public static func fileExtension(of path: some StringProtocol) -> String {
         (String(path) as NSString).pathExtension.lowercased()
     }
-
-    /// The extension this format's files are written with.
-    public var fileExtension: String { fileExtensions.first ?? rawValue }
 }
