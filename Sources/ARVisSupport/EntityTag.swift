@@ -109,14 +109,6 @@ public enum EntityTagList: Sendable, Hashable {
         }
     }
 
-    /// Whether an `If-None-Match` field names the tag `field` writes (weak comparison); `false` when
-    /// either is absent or malformed.
-    public static func names(_ field: String, inIfNoneMatch header: String?) -> Bool {
-        guard let header, let list = EntityTagList(parsing: header), let tag = Self.tags(Array(field.utf8))?.first
-        else { return false }
-        return list.names(tag, comparison: .weak)
-    }
-
     /// Whether an `If-None-Match` field names `tag` (weak comparison); `false` when it is absent or
     /// malformed.
     public static func names(_ tag: EntityTag, inIfNoneMatch header: String?) -> Bool {

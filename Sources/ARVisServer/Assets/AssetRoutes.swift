@@ -159,14 +159,14 @@ struct AssetRoutes: Sendable {
                     && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_".unicodeScalars.contains($0))
                     ? Character($0) : "_"
             })
-        var headers: HTTPFields = [
-            .eTag: EntityTag(joining: [String(asset.contentHash.prefix(32)), format.rawValue]).field,
-            .cacheControl: "no-cache",
-            .acceptRanges: "bytes",
+        let headers: HTTPFields = [
+            .cacheControl: "no-cache", .acceptRanges: "bytes",
+            .contentDisposition: "inline; filename=\"\(safeName).\(format.rawValue)\"",
         ]
-        headers[.contentDisposition] = "inline; filename=\"\(safeName).\(format.rawValue)\""
         return try await file(
-            key, size: size, mediaType: format.mediaType, headers: headers, request: request, context: context)
+            key, size: size, mediaType: format.mediaType,
+            tag: EntityTag(joining: [String(asset.contentHash.prefix(32)), format.rawValue]), headers: headers,
+            request: request, context: context)
     }
 
     private func thumbnail(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -178,21 +178,22 @@ struct AssetRoutes: Sendable {
         }
         let key = AssetLibrary.thumbnailKey(asset.contentHash, size: size)
         let length = try await readyFile(key, of: asset, in: access)
-        let headers: HTTPFields = [
-            .eTag: EntityTag(joining: [String(asset.contentHash.prefix(32)), "\(size)"]).field,
-            .cacheControl: "no-cache",
-        ]
         return try await file(
-            key, size: length, mediaType: "image/png", headers: headers, request: request, context: context)
+            key, size: length, mediaType: "image/png",
+            tag: EntityTag(joining: [String(asset.contentHash.prefix(32)), "\(size)"]),
+            headers: [.cacheControl: "no-cache"],
+            request: request, context: context)
     }
 
-    /// A file as a response: `304` when the client holds its `ETag`, `206` for one satisfiable byte
-    /// range, `416` for one outside the file, else the whole file; streamed from the blob store.
+    /// A file as a response, tagged `tag`: `304` when the client holds it, `206` for one satisfiable
+    /// byte range, `416` for one outside the file, else the whole file; streamed from the blob store.
     private func file(
-        _ key: String, size: Int, mediaType: String, headers: HTTPFields, request: Request, context: ServerContext
+        _ key: String, size: Int, mediaType: String, tag: EntityTag, headers: HTTPFields, request: Request,
+        context: ServerContext
     ) async throws -> Response {
         var headers = headers
-        if let tag = headers[.eTag], EntityTagList.names(tag, inIfNoneMatch: request.headers[.ifNoneMatch]) {
+        headers[.eTag] = tag.field
+        if EntityTagList.names(tag, inIfNoneMatch: request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = mediaType
