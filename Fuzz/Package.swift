@@ -14,7 +14,7 @@ let settings: [SwiftSetting] = [
 let targets: [(name: String, modules: [String])] = [
     ("FuzzSpecJSON", ["ARVisSpec", "FuzzSpecChecks"]),
     ("FuzzSpecYAML", ["ARVisSpec", "ARVisSpecYAML", "FuzzSpecChecks"]),
-    ("FuzzLink", ["ARVisSpec"]),
+    ("FuzzLink", ["ARVisSpec", "ARVisSupport"]),
     ("FuzzPNG", ["ARVisGraphics", "FuzzPictureChecks"]),
     ("FuzzJPEG", ["ARVisGraphics", "FuzzPictureChecks"]),
     ("FuzzGLB", ["ARVisModel", "FuzzModelChecks"]),

@@ -1,5 +1,6 @@
 // iARVis link parsing: an action or a problem; the openVisConfig link made for an http(s) URL or for
 // JSON reads back to it, and one made for any other URL is refused.
+import ARVisSupport
 import FuzzDriver
 
 @testable import ARVisSpec
@@ -13,7 +14,7 @@ func test(_ bytes: [UInt8]) {
     let text = String(decoding: bytes, as: UTF8.self)
     _ = try? IARVisLink.parse(text)
     let byURL = try? IARVisLink.parse(IARVisLink.openVisConfig(text))
-    let web = URLCheck.schemeOf(text).map { $0 == "http" || $0 == "https" } ?? false
+    let web = LinkPolicy.scheme(of: text).map { $0 == "http" || $0 == "https" } ?? false
     FuzzDriver.require(
         byURL == (web ? .openVisConfig(.url(text)) : nil),
         "the link made for the URL reads back as \(String(describing: byURL))")
