@@ -48,7 +48,8 @@ public enum ARVisServer {
         router.middlewares.add(MethodNotAllowedMiddleware(document: APIDocument.shared))
         router.middlewares.add(ModuleErrorMiddleware())
         let library = AssetLibrary(blobs: blobs, store: store, logger: logger)
-        let api = ARVisAPI(store: store, configuration: configuration, library: library, drain: drain)
+        let services = ServerServices(store: store, configuration: configuration, library: library, drain: drain)
+        let api = ARVisAPI(services: services)
         // Routes that limit per client see its address (sign-ins, sign-ups, spec checks, drawings); the
         // hub's cached spec files, its busiest route, do without the cost.
         let addressed = router.group().add(middleware: RequestAddressMiddleware())
@@ -57,36 +58,36 @@ public enum ARVisServer {
             middlewares: [
                 ErrorShapeMiddleware(), BodyLimitMiddleware(configuration: configuration),
             ])
-        SpecRoutes(api: api).register(on: addressed)
-        PlanRoutes(api: api).register(on: router)
-        DatasetRoutes(api: api).register(on: router)
+        SpecRoutes(services: services).register(on: addressed)
+        PlanRoutes(services: services).register(on: router)
+        DatasetRoutes(services: services).register(on: router)
         DocumentRoutes.register(on: router)
         let renderer = HubRenderer(fonts: try? FontLibrary.standard())
-        let hub = HubRoutes(api: api, renderer: renderer)
+        let hub = HubRoutes(services: services, renderer: renderer)
         hub.register(on: router, drawing: addressed)
-        PreviewRoutes(api: api, renderer: renderer).register(on: addressed)
+        PreviewRoutes(services: services, renderer: renderer).register(on: addressed)
         StudioPage.register(on: router, configuration: configuration)
-        AssetRoutes(api: api).register(on: router)
+        AssetRoutes(services: services).register(on: router)
         WebFile.register(on: router)
         let sfu = configuration.sfu.map { VideoRelay(endpoint: $0, secret: configuration.sfuSecret, logger: logger) }
         let exchange = store.isShared ? RoomExchange(store: store, logger: logger, sfu: sfu) : nil
         let live = LiveHub(
             store: store, logger: logger, exchange: exchange, membersPerRoom: configuration.roomMembers,
             connectionsPerAccount: configuration.liveConnectionsPerAccount
-        ) { grant in try await api.recheck(grant) }
+        ) { grant in try await services.recheck(grant) }
         let webSocketRouter = Router(context: ServerContext.self)
-        LiveRoutes(api: api, hub: live, sfu: sfu).register(on: router, webSocketRouter: webSocketRouter)
-        var services: [any Service] = [
+        LiveRoutes(services: services, hub: live, sfu: sfu).register(on: router, webSocketRouter: webSocketRouter)
+        var running: [any Service] = [
             Housekeeper(store: store, logger: logger, library: library), live, library, MemoryReturn(),
         ]
-        if let sfu { services.append(sfu) }
+        if let sfu { running.append(sfu) }
         let responder = ServerResponder(
             router: router.buildResponder(), hub: hub, answersHubReads: configuration.allowedOrigins.isEmpty,
             instruments: RequestInstruments())
         return Application(
             responder: responder, server: server(configuration, webSocketRouter: webSocketRouter),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
-            services: services, logger: logger)
+            services: running, logger: logger)
     }
 
     /// Where the gallery's files are kept: the bucket of ``ServerConfiguration/blobStore``, else the

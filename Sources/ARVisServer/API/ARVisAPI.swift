@@ -14,45 +14,22 @@ struct ARVisAPI: APIProtocol {
     /// anchors, observations and annotations.
     static let worldRadius = 100_000.0
 
-    let store: Store
-    let configuration: ServerConfiguration
-    /// Failed password checks per account and client address: guessing is slow, and a stranger's
-    /// guesses never lock the owner out (their address counts apart).
-    let accountLimiter: SignInLimiter
-    /// Failed sign-ins per client address.
-    let addressLimiter: SignInLimiter
-    /// Sign-ups per client address.
-    let signUpLimiter: SignInLimiter
-    /// The gallery's files and their processing.
-    let library: AssetLibrary
-    /// Signed links to assets' files.
-    let grants: AssetGrants
-    /// Where bcrypt runs: off the server's tasks, a few at a time.
-    let passwords: WorkPool
-    /// Where saved specs are read and checked (a 5 MB spec takes a moment of CPU).
-    let specChecks: WorkPool
-    /// A hash checked when the account does not exist, so an unknown name takes as long to refuse
-    /// as a wrong password (names cannot be told apart by timing).
-    let decoyHash: String
-    /// The instance leaving at a SIGTERM: live connections closed, `/health/ready` not ready.
-    let drain: Drain
+    /// What every operation works with.
+    let services: ServerServices
+
+    init(services: ServerServices) {
+        self.services = services
+    }
 
     init(store: Store, configuration: ServerConfiguration, library: AssetLibrary, drain: Drain = Drain()) {
-        self.drain = drain
-        self.store = store
-        self.configuration = configuration
-        self.library = library
-        grants = AssetGrants(store: store)
-        accountLimiter = SignInLimiter(limit: configuration.signInAttempts, window: configuration.signInWindow)
-        addressLimiter = SignInLimiter(
-            limit: configuration.signInAttemptsPerAddress, window: configuration.signInWindow)
-        signUpLimiter = SignInLimiter(limit: configuration.signUpsPerAddress, window: configuration.signUpWindow)
-        passwords = WorkPool(
-            "password checks", limits: .init(running: WorkPool.backgroundThreads, perClient: 16, waiting: 256))
-        specChecks = WorkPool(
-            "spec checks", limits: .init(running: WorkPool.backgroundThreads, perClient: 8, waiting: 64))
-        decoyHash = Bcrypt.hash(SessionToken.make(), cost: Self.cost(configuration))
+        self.init(services: ServerServices(store: store, configuration: configuration, library: library, drain: drain))
     }
+
+    var store: Store { services.store }
+    var configuration: ServerConfiguration { services.configuration }
+    var library: AssetLibrary { services.library }
+    var grants: AssetGrants { services.grants }
+    var drain: Drain { services.drain }
 
     /// The version `/health` reports.
     static let version = ARVisVersion.current
@@ -109,32 +86,4 @@ struct ARVisAPI: APIProtocol {
         body: .json(error(.weakPassword, "a password is 10 to 200 characters")))
 
     static func isAcceptablePassword(_ password: String) -> Bool { (10...200).contains(password.count) }
-
-    /// The configured bcrypt cost, clamped to bcrypt's 4–31.
-    private static func cost(_ configuration: ServerConfiguration) -> UInt8 {
-        UInt8(clamping: min(31, max(4, configuration.passwordCost)))
-    }
-
-    /// The stored hash of a new password, at the configured bcrypt cost, made on ``passwords``.
-    func passwordHash(_ password: String) async throws -> String {
-        let cost = Self.cost(configuration)
-        return try await passwords.run(client: RequestAddress.current) {
-            Bcrypt.hash(Self.prepared(password), cost: cost)
-        }
-    }
-
-    /// Whether `password` matches the stored `hash` (`nil`: no account, checked against the decoy
-    /// so the answer takes as long), on ``passwords``.
-    func passwordMatches(_ password: String, hash: String?) async throws -> Bool {
-        let stored = hash ?? decoyHash
-        let matches = try await passwords.run(client: RequestAddress.current) {
-            Bcrypt.verify(Self.prepared(password), hash: stored)
-        }
-        return matches && hash != nil
-    }
-
-    /// bcrypt over the password's SHA-256 (base64), so passwords longer than bcrypt's 72 bytes still count whole.
-    static func prepared(_ password: String) -> String {
-        Data(Digest.sha256(Array(password.utf8))).base64EncodedString()
-    }
 }

@@ -29,7 +29,7 @@ extension ARVisAPI {
         guard Self.isAcceptablePassword(credentials.password) else { return .unprocessableContent(Self.weakPassword) }
         // Counted per client address (in-process calls have none).
         if let address = RequestAddress.current {
-            if let seconds = await signUpLimiter.retryAfter(address) {
+            if let seconds = await services.signUpLimiter.retryAfter(address) {
                 return .tooManyRequests(
                     .init(
                         headers: .init(retryAfter: seconds),
@@ -38,9 +38,9 @@ extension ARVisAPI {
                                 .tooManySignUps,
                                 "too many accounts were made from this address; try again in \(seconds) s"))))
             }
-            await signUpLimiter.recordFailure(address)
+            await services.signUpLimiter.recordFailure(address)
         }
-        let hash = try await passwordHash(credentials.password)
+        let hash = try await services.passwordHash(credentials.password)
         do {
             let account = try await store.createAccount(username: credentials.username, passwordHash: hash)
             return .created(.init(body: .json(.init(username: account.username, createdAt: account.createdAt))))
@@ -106,7 +106,7 @@ extension ARVisAPI {
             return .tooManyRequests(.init(headers: .init(retryAfter: seconds), body: .json(refusal)))
         }
         guard Self.isAcceptablePassword(change.newPassword) else { return .unprocessableContent(Self.weakPassword) }
-        let hash = try await passwordHash(change.newPassword)
+        let hash = try await services.passwordHash(change.newPassword)
         try await store.changePasswordHash(accountID: account.id, to: hash, keeping: SessionToken.hash(token))
         return .noContent(.init())
     }
@@ -140,26 +140,26 @@ extension ARVisAPI {
     func checkPassword(_ password: String, username: String, signingIn: Bool = false) async throws -> PasswordCheck {
         let address = RequestAddress.current ?? "-"
         let key = "\(username.lowercased()) \(address)"
-        if let seconds = await accountLimiter.retryAfter(key) {
+        if let seconds = await services.accountLimiter.retryAfter(key) {
             return .wait(
                 seconds,
                 Self.error(
                     .tooManyAttempts,
                     "too many wrong passwords for this account from this address; try again in \(seconds) s"))
         }
-        if signingIn, let seconds = await addressLimiter.retryAfter(address) {
+        if signingIn, let seconds = await services.addressLimiter.retryAfter(address) {
             return .wait(
                 seconds,
                 Self.error(.tooManyAttempts, "too many failed sign-ins from this address; try again in \(seconds) s"))
         }
         let found = try await store.credentials(username: username)
-        guard try await passwordMatches(password, hash: found?.passwordHash), let found else {
-            await accountLimiter.recordFailure(key)
-            if signingIn { await addressLimiter.recordFailure(address) }
+        guard try await services.passwordMatches(password, hash: found?.passwordHash), let found else {
+            await services.accountLimiter.recordFailure(key)
+            if signingIn { await services.addressLimiter.recordFailure(address) }
             return .wrong
         }
         // An address's failures stay counted: signing in to one account does not buy guesses at others.
-        await accountLimiter.recordSuccess(key)
+        await services.accountLimiter.recordSuccess(key)
         return .matches(found.account)
     }
 }

@@ -9,7 +9,8 @@ import OpenAPIRuntime
 
 /// The bearer token of the request being handled, set by ``ServerResponder`` (the one place a
 /// request's `Authorization: Bearer <token>` is read, for every handler of the request): what
-/// ``ARVisAPI/access(_:needs:includingTrashed:token:)`` and the other checks read by default.
+/// the generated operations read (``ARVisAPI/access(_:needs:includingTrashed:)``); the hand routes
+/// read ``ServerContext/token``.
 enum RequestToken {
     @TaskLocal static var current: String?
 }

@@ -52,7 +52,7 @@ extension ARVisAPI {
         let anchor = Anchor(
             session: request.session, pose: try Self.pose(request.pose), payload: payload, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(lifetime) * 86_400))
-        try await requireQuota(.anchors(1), projectID: access.project.id)
+        try await services.requireQuota(.anchors(1), projectID: access.project.id)
         let saved = try await store.saveAnchor(projectID: access.project.id, anchor)
         return .created(.init(body: .json(Self.schema(saved))))
     }

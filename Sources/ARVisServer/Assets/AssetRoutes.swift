@@ -9,7 +9,7 @@ import Hummingbird
 /// and byte ranges, thumbnails, the orbit viewer page and its script. Documented in `openapi.yaml`,
 /// served here because their bodies are files, not JSON.
 struct AssetRoutes: Sendable {
-    let api: ARVisAPI
+    let services: ServerServices
 
     static let base = "/api/v1/projects/{project}/assets"
 
@@ -27,11 +27,11 @@ struct AssetRoutes: Sendable {
     /// Read access to the asset a valid grant names (its project not in the trash); `nil` otherwise.
     private func granted(_ grant: String, _ context: ServerContext) async throws -> (ProjectAccess, Asset?)? {
         guard let id = context.parameters.get("id"),
-            let project = try await api.store.project(slug: try context.parameters.require("project")),
-            project.trashedAt == nil, try await api.grants.isValid(grant, projectID: project.id, assetID: id)
+            let project = try await services.store.project(slug: try context.parameters.require("project")),
+            project.trashedAt == nil, try await services.grants.isValid(grant, projectID: project.id, assetID: id)
         else { return nil }
         let access = ProjectAccess(project: project, account: nil, role: nil)
-        return (access, try await api.asset(id, in: access))
+        return (access, try await services.asset(id, in: access))
     }
 
     /// The model format an upload's `Content-Type` names; `nil` for none or `application/octet-stream`
@@ -75,8 +75,8 @@ struct AssetRoutes: Sendable {
     /// The request's bearer token: the `Authorization` header, else — for a read — `access_token`
     /// (links a browser follows). A write (an upload) takes the header alone, so a token copied
     /// with a link cannot change anything.
-    static func token(_ request: Request, forWrite: Bool) -> String? {
-        RequestToken.current ?? (forWrite ? nil : request.uri.queryParameters.get("access_token"))
+    static func token(_ request: Request, _ context: ServerContext, forWrite: Bool) -> String? {
+        context.token ?? (forWrite ? nil : request.uri.queryParameters.get("access_token"))
     }
 
     private func access(_ request: Request, _ context: ServerContext, needs: Role? = nil) async throws -> (
@@ -87,11 +87,11 @@ struct AssetRoutes: Sendable {
         {
             return granted
         }
-        let access = try await api.access(
+        let access = try await services.access(
             try context.parameters.require("project"), needs: needs,
-            token: Self.token(request, forWrite: needs.map { $0 >= .editor } ?? false))
+            token: Self.token(request, context, forWrite: needs.map { $0 >= .editor } ?? false))
         guard let id = context.parameters.get("id") else { return (access, nil) }
-        return (access, try await api.asset(id, in: access))
+        return (access, try await services.asset(id, in: access))
     }
 
     private func upload(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -100,26 +100,26 @@ struct AssetRoutes: Sendable {
             throw APIError.badRequest("name the asset: ?name=Chair")
         }
         let name = try ARVisAPI.assetName(rawName)
-        let limit = api.configuration.maximumAssetBytes
+        let limit = services.configuration.maximumAssetBytes
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw Self.tooLarge(limit) }
         let format = try Self.declaredFormat(request.headers[.contentType])
         // What the quota leaves: an upload of known length past it is refused at once, one of
         // unknown length (chunked) as it arrives, with nothing stored.
-        let quota = try await api.assetBytesLeft(projectID: access.project.id)
+        let quota = try await services.assetBytesLeft(projectID: access.project.id)
         if let length = request.headers[.contentLength].flatMap(Int.init), length > quota.left {
             throw quota.refusal(length)
         }
-        let stored = try await api.library.receive(
+        let stored = try await services.library.receive(
             request.body, limit: limit, quota: quota,
             declared: try Self.declaredContent(request.headers, format: format))
-        try await api.requireQuota(.assetBytes(stored.size), projectID: access.project.id)
-        let asset = try await api.store.addAsset(
+        try await services.requireQuota(.assetBytes(stored.size), projectID: access.project.id)
+        let asset = try await services.store.addAsset(
             projectID: access.project.id,
             Asset(
                 name: name, format: stored.format.rawValue, contentHash: stored.hash, size: stored.size,
                 uploaderID: access.account?.id))
-        api.library.process(projectID: access.project.id, asset: asset)
-        let body = try JSONText.data(try await api.schema(asset, in: access))
+        services.library.process(projectID: access.project.id, asset: asset)
+        let body = try JSONText.data(try await services.schema(asset, in: access))
         var headers: HTTPFields = [
             .contentType: "application/json; charset=utf-8",
             .location: "/api/v1/projects/\(access.project.slug)/assets/\(asset.id)",
@@ -131,13 +131,13 @@ struct AssetRoutes: Sendable {
     /// The size of a file the library made or stored, or `409` while it is being made. A made file
     /// that went missing (a crash before it was stored) is made again.
     private func readyFile(_ key: String, of asset: Asset, in access: ProjectAccess) async throws -> Int {
-        if let size = try await api.library.blobs.size(of: key) { return size }
+        if let size = try await services.library.blobs.size(of: key) { return size }
         switch asset.status {
         case .failed:
             throw APIError(
                 .conflict, .notReadable, "the model could not be read: \(asset.failure ?? "unknown reason")")
         case .ready:
-            api.library.process(projectID: access.project.id, asset: asset)
+            services.library.process(projectID: access.project.id, asset: asset)
             throw APIError(.conflict, .notReady, "the file is being made again; try again in a moment")
         case .processing:
             throw APIError(.conflict, .notReady, "the asset is still being processed; try again in a moment")
@@ -198,7 +198,7 @@ struct AssetRoutes: Sendable {
         }
         headers[.contentType] = mediaType
         SecurityHeaders.append(to: &headers)
-        let blobs = api.library.blobs
+        let blobs = services.library.blobs
         guard let rangeHeader = request.headers[.range] else {
             let body = try await blobs.body(key, range: nil, length: size, context: context)
             return Response(status: .ok, headers: headers, body: body)
@@ -223,10 +223,10 @@ struct AssetRoutes: Sendable {
         // Anyone may read a public or unlisted project's files; a private one's links carry a grant.
         let grant =
             access.project.visibility == .private
-            ? try await api.grants.grant(projectID: access.project.id, assetID: asset.id) : nil
+            ? try await services.grants.grant(projectID: access.project.id, assetID: asset.id) : nil
         let page = AssetViewerPage(
             asset: asset, project: access.project,
-            base: HubLinks.baseURL(of: request, configuration: api.configuration),
+            base: HubLinks.baseURL(of: request, configuration: services.configuration),
             grant: grant)
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"]
         SecurityHeaders.append(to: &headers, policy: AssetViewerPage.policy)

@@ -9,7 +9,7 @@ import Hummingbird
 /// JSON or CSV, are kept as compact JSON objects, and come out byte for byte as the live streams
 /// send them.
 struct DatasetRoutes: Sendable {
-    let api: ARVisAPI
+    let services: ServerServices
 
     /// The largest body of one append.
     static let maximumBodyBytes = 1_000_000
@@ -35,8 +35,7 @@ struct DatasetRoutes: Sendable {
     }
 
     private func append(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let access = try await api.access(
-            try context.parameters.require("project"), needs: .editor)
+        let access = try await services.access(context, needs: .editor)
         let name = try dataset(context)
         let bytes = try await request.bodyBytes(
             upTo: Self.maximumBodyBytes,
@@ -48,9 +47,9 @@ struct DatasetRoutes: Sendable {
         guard rows.count <= Self.maximumRows else {
             throw APIError(.contentTooLarge, .tooLarge, "an append is at most \(Self.maximumRows) rows")
         }
-        try await api.requireQuota(
+        try await services.requireQuota(
             .rows(rows.count), .rowBytes(rows.reduce(0) { $0 + $1.utf8.count }), projectID: access.project.id)
-        let stored = try await api.store.appendRows(projectID: access.project.id, dataset: name, rows)
+        let stored = try await services.store.appendRows(projectID: access.project.id, dataset: name, rows)
         let body = try JSONText.data(
             Appended(appended: stored.count, first: stored.first?.sequence ?? 0, last: stored.last?.sequence ?? 0))
         return Response(
@@ -66,8 +65,7 @@ struct DatasetRoutes: Sendable {
     }
 
     private func list(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let access = try await api.access(
-            try context.parameters.require("project"))
+        let access = try await services.access(context)
         let name = try dataset(context)
         let query = request.uri.queryParameters
         func number<T: LosslessStringConvertible>(_ key: String, _ type: T.Type) throws -> T? {
@@ -86,7 +84,7 @@ struct DatasetRoutes: Sendable {
                 "last is 1 to \(DatasetLink.largestRows), seconds more than 0 and at most a year, after 0 or more, before 1 or more"
             )
         }
-        let window = try await api.store.rowWindow(
+        let window = try await services.store.rowWindow(
             projectID: access.project.id, dataset: name, last: last,
             since: seconds.map { Date().addingTimeInterval(-$0) }, after: after, through: before - 1,
             maximumBytes: Self.windowBytes)

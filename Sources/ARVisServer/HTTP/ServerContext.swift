@@ -13,6 +13,9 @@ struct ServerContext: RequestContext, RemoteAddressRequestContext, WebSocketRequ
     /// The connection (an event stream sets its send buffer; rooms write poses to a WebSocket's on
     /// its event loop).
     let channel: any Channel
+    /// The request's bearer token (`Authorization: Bearer …`), set by ``ServerResponder``: who a
+    /// hand route's checks ask for (``ServerServices/access(_:needs:)``).
+    var token: String?
     /// The handler of a WebSocket upgrade, held until its connection ends (``endWebSocket()``).
     var webSocket: WebSocketHandlerReference<ServerContext> { upgrade.reference }
     private let upgrade = WebSocketUpgrade()

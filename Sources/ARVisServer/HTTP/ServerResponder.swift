@@ -1,8 +1,8 @@
 import Hummingbird
 import Logging
 
-/// What the server answers every request with, around the router: the request's bearer token as
-/// ``RequestToken``, one log line (method, path and status — never the query, which may carry an
+/// What the server answers every request with, around the router: the request's bearer token (in
+/// the context for the hand routes, as ``RequestToken`` for the generated operations), one log line (method, path and status — never the query, which may carry an
 /// `access_token`), and the request metrics by route. The hub's busiest reads (``HubRead``: the
 /// spec as iARVis loads it, widgets' files) are answered here without the router's route lookup and
 /// middleware chain.
@@ -20,10 +20,12 @@ struct ServerResponder: HTTPResponder {
 
     func respond(to request: Request, context: ServerContext) async throws -> Response {
         let start = ContinuousClock.now
+        var context = context
+        context.token = SessionToken.bearer(request.headers[.authorization])
         do {
             let (response, route) =
-                if let token = SessionToken.bearer(request.headers[.authorization]) {
-                    try await RequestToken.$current.withValue(token) { try await answer(request, context) }
+                if let token = context.token {
+                    try await RequestToken.$current.withValue(token) { [context] in try await answer(request, context) }
                 } else {
                     try await answer(request, context)
                 }

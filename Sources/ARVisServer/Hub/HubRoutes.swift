@@ -11,7 +11,7 @@ import Hummingbird
 /// The spec hub: stable URLs under `/s/{project}/{name}` that a device opens without an account,
 /// for specs of unlisted and public projects (or with a member's token).
 struct HubRoutes: Sendable {
-    let api: ARVisAPI
+    let services: ServerServices
     let renderer: HubRenderer
 
     /// Registers the spec file on `router` and what is drawn on `drawing` (routes that know the
@@ -19,13 +19,14 @@ struct HubRoutes: Sendable {
     func register(on router: Router<ServerContext>, drawing: some RouterMethods<ServerContext>) {
         router.get(RouterPath(HubRead.specFileRoute)) { request, context in
             try await self.specFile(
-                try context.parameters.require("name"), of: try context.parameters.require("project"), request: request)
+                try context.parameters.require("name"), of: try context.parameters.require("project"), request: request,
+                context: context)
         }
         drawing.get("/s/{project}/{name}") { request, context in try await self.page(request, context) }
         drawing.get(RouterPath(HubRead.widgetRoute)) { request, context in
             try await self.widget(
                 try context.parameters.require("widget"), of: try context.parameters.require("name"),
-                in: try context.parameters.require("project"), request: request)
+                in: try context.parameters.require("project"), request: request, context: context)
         }
         drawing.get("/s/{project}/{name}/scene.json") { request, context in
             let (_, version) = try await self.latest(request, context)
@@ -59,29 +60,34 @@ struct HubRoutes: Sendable {
     func answer(_ read: HubRead, request: Request, context: ServerContext) async throws -> Response {
         switch read {
         case .specFile(let project, let name):
-            return try await specFile(name, of: project, request: request)
+            return try await specFile(name, of: project, request: request, context: context)
         case .widget(let project, let name, let file):
             return try await RequestAddress.$current.withValue(context.remoteAddress?.ipAddress) {
-                try await widget(file, of: name, in: project, request: request)
+                try await widget(file, of: name, in: project, request: request, context: context)
             }
         }
     }
 
     /// The latest version of the spec `name` in the project `project`, as iARVis loads it (JSON).
-    func specFile(_ name: String, of project: String, request: Request) async throws -> Response {
-        let (_, version) = try await latest(name, in: project)
+    func specFile(_ name: String, of project: String, request: Request, context: ServerContext) async throws -> Response
+    {
+        let (_, version) = try await latest(name, in: project, token: context.token)
         return try SpecRoutes.response(version, request: request, asJSON: true)
     }
 
     /// The project access and latest version the request names.
     private func latest(_ request: Request, _ context: ServerContext) async throws -> (ProjectAccess, SpecVersion) {
-        try await latest(try context.parameters.require("name"), in: try context.parameters.require("project"))
+        try await latest(
+            try context.parameters.require("name"), in: try context.parameters.require("project"), token: context.token)
     }
 
-    /// The project access and latest version of the spec `name` in the project `project`.
-    private func latest(_ name: String, in project: String) async throws -> (ProjectAccess, SpecVersion) {
-        let access = try await api.access(project)
-        return (access, try await api.spec(name, in: access))
+    /// The project access and latest version of the spec `name` in the project `project`, for the
+    /// bearer of `token`.
+    private func latest(_ name: String, in project: String, token: String?) async throws -> (
+        ProjectAccess, SpecVersion
+    ) {
+        let access = try await services.access(project, token: token)
+        return (access, try await services.spec(name, in: access))
     }
 
     /// The placements' gallery assets, ready, by the `model` string that names them by URL
@@ -93,7 +99,7 @@ struct HubRoutes: Sendable {
         var found: [(reference: String, asset: Asset)] = []
         for reference in Set((environment.placements ?? []).map(\.model)) {
             guard let id = Self.assetID(in: reference),
-                let asset = try await api.store.asset(projectID: access.project.id, id: id),
+                let asset = try await services.store.asset(projectID: access.project.id, id: id),
                 asset.status == .ready
             else { continue }
             found.append((reference, asset))
@@ -105,7 +111,7 @@ struct HubRoutes: Sendable {
     private func models(of placed: [(reference: String, asset: Asset)]) async -> [String: Model] {
         var models: [String: Model] = [:]
         for (reference, asset) in placed {
-            models[reference] = try? await api.library.model(of: asset, in: .glb)
+            models[reference] = try? await services.library.model(of: asset, in: .glb)
         }
         return models
     }
@@ -119,8 +125,10 @@ struct HubRoutes: Sendable {
     }
 
     /// A widget of the latest version of the spec `name` in the project `project`, named by `file`.
-    func widget(_ file: String, of name: String, in project: String, request: Request) async throws -> Response {
-        let (access, version) = try await latest(name, in: project)
+    func widget(
+        _ file: String, of name: String, in project: String, request: Request, context: ServerContext
+    ) async throws -> Response {
+        let (access, version) = try await latest(name, in: project, token: context.token)
         var live = LiveRows.none
         switch request.uri.queryParameters.get("rows") {
         case nil, "spec": break
@@ -140,7 +148,7 @@ struct HubRoutes: Sendable {
     {
         var live = LiveRows.none
         for (name, link) in try renderer.datasetLinks(of: widget, in: version).sorted(by: { $0.key < $1.key }) {
-            let stored = try await api.store.rows(
+            let stored = try await services.store.rows(
                 projectID: projectID, dataset: name, last: link.rowLimit,
                 since: link.seconds.map { Date(timeIntervalSinceNow: -$0) }, maximumBytes: DatasetRoutes.windowBytes)
             live.rows[name] = stored.map { Self.values(of: $0.json) }
@@ -246,7 +254,7 @@ struct HubRoutes: Sendable {
     }
 
     private func baseURL(_ request: Request) -> String {
-        HubLinks.baseURL(of: request, configuration: api.configuration)
+        HubLinks.baseURL(of: request, configuration: services.configuration)
     }
 
     /// A made file as a response with its `ETag`, or `304` when the client has it; `policy` is the

@@ -21,7 +21,7 @@ import ServiceLifecycle
 /// WebSocket subprotocol `arvis.bearer.<token>` (offered with `arvis`), or, for a spec stream
 /// alone, `?access_token=`.
 struct LiveRoutes: Sendable {
-    let api: ARVisAPI
+    let services: ServerServices
     let hub: LiveHub
     /// Forwards rooms' video through Janus, when the server has an SFU.
     var sfu: VideoRelay? = nil
@@ -33,20 +33,20 @@ struct LiveRoutes: Sendable {
 
     func register(on router: Router<ServerContext>, webSocketRouter: Router<ServerContext>) {
         router.get("/live/{project}/rooms/{room}") { request, context -> Response in
-            try self.api.drain.admit()
+            try self.services.drain.admit()
             _ = try await self.roomAccess(request, parameters: context.parameters)
             throw APIError(
                 .upgradeRequired, .upgradeRequired, "a room is a WebSocket: connect with Upgrade: websocket")
         }
         router.get("/live/{project}/{name}") { request, context in
-            try self.api.drain.admit()
+            try self.services.drain.admit()
             let response = try await self.events(request, parameters: context.parameters)
             Self.limitSendBuffer(of: context.channel)
             return response
         }
         webSocketRouter.ws("/live/{project}/rooms/{room}") { request, context in
             // While draining, the HTTP route answers: 503, so the load balancer tries another instance.
-            guard !self.api.drain.isDraining,
+            guard !self.services.drain.isDraining,
                 (try? await self.roomAccess(request, parameters: context.parameters)) != nil
             else {
                 return .dontUpgrade
@@ -60,7 +60,7 @@ struct LiveRoutes: Sendable {
                 channel: context.requestContext.channel)
         }
         webSocketRouter.ws("/live/{project}/{name}") { request, context in
-            guard !self.api.drain.isDraining,
+            guard !self.services.drain.isDraining,
                 (try? await self.specAccess(request, parameters: context.parameters)) != nil
             else {
                 return .dontUpgrade
@@ -84,7 +84,7 @@ struct LiveRoutes: Sendable {
         key: LiveHub.SpecKey, grant: LiveHub.Grant
     ) {
         let token = Self.token(request, fromQuery: true)
-        let access = try await api.access(try parameters.require("project"), token: token)
+        let access = try await services.access(try parameters.require("project"), token: token)
         let name = try parameters.require("name")
         guard ItemName.isValid(name),
             try await hub.specs.latest(LiveHub.SpecKey(projectID: access.project.id, name: name)) != nil
@@ -111,7 +111,7 @@ struct LiveRoutes: Sendable {
             defer { hub.leave(token) }
             let cursor = SpecCursor(request.uri.queryParameters)
             outbox.sendFirst(try await hub.catchUp(key, holding: cursor.version, rowsAfter: cursor.rows))
-            await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound, drain: api.drain) { _ in
+            await LiveConnection.pump(outbox, inbound: inbound, outbound: outbound, drain: services.drain) { _ in
                 throw LiveClose.unsupported("a spec stream takes no messages")
             }
         } catch {
@@ -145,7 +145,7 @@ struct LiveRoutes: Sendable {
                 defer { heartbeat.cancel() }
                 // A stream never ends by itself: drained, or at a graceful shutdown, it is closed, so the
                 // server can stop.
-                try await api.drain.whileOpen(onDrain: { outbox.close(.reconnectElsewhere) }) {
+                try await services.drain.whileOpen(onDrain: { outbox.close(.reconnectElsewhere) }) {
                     try await withGracefulShutdownHandler {
                         while let frame = await outbox.next() {
                             switch frame {
@@ -198,7 +198,7 @@ struct LiveRoutes: Sendable {
             guard publishes else {
                 throw APIError.forbidden("a room link joins its room as the publisher: connect with ?role=publisher")
             }
-            let (found, project) = try await api.roomLink(link)
+            let (found, project) = try await services.roomLink(link)
             guard project.slug == slug, found.room == room else {
                 throw APIError.forbidden("this room link opens the room '\(found.room)' of '\(project.slug)'")
             }
@@ -207,7 +207,7 @@ struct LiveRoutes: Sendable {
                 key: LiveHub.RoomKey(projectID: project.id, room: room), publishes: publishes,
                 link: (link, found.creatorID, found.expiresAt))
         }
-        let access = try await api.access(slug, needs: publishes ? .editor : .viewer, token: Self.token(request))
+        let access = try await services.access(slug, needs: publishes ? .editor : .viewer, token: Self.token(request))
         return RoomAccess(
             access: access, key: LiveHub.RoomKey(projectID: access.project.id, room: room), publishes: publishes)
     }
@@ -236,10 +236,10 @@ struct LiveRoutes: Sendable {
             let since = request.uri.queryParameters["since"].flatMap { Int64(String($0)) }
             let introduction = Room.Introduction(
                 member: profile, others: room.profiles(except: token),
-                iceServers: ICEServer.stun(in: api.configuration),
-                offersTURN: ICEServer.offersTURN(in: api.configuration),
-                iceTransportPolicy: api.configuration.relayOnly ? "relay" : "all",
-                sfu: sfu.map { _ in Room.Introduction.SFU(directViewers: api.configuration.directViewers) })
+                iceServers: ICEServer.stun(in: services.configuration),
+                offersTURN: ICEServer.offersTURN(in: services.configuration),
+                iceTransportPolicy: services.configuration.relayOnly ? "relay" : "all",
+                sfu: sfu.map { _ in Room.Introduction.SFU(directViewers: services.configuration.directViewers) })
             outbox.sendFirst(try await hub.roomCatchUp(joining.key, introducing: introduction, after: since))
             outbox.allowDirect()
             // A link's device is closed the moment its link expires, not at the next periodic check.
@@ -251,10 +251,11 @@ struct LiveRoutes: Sendable {
             }
             defer { expiry?.cancel() }
             let session = RoomSession(
-                api: api, joining: joining, grant: grant, room: room, token: token, outbox: outbox, profile: profile,
+                services: services, joining: joining, grant: grant, room: room, token: token, outbox: outbox,
+                profile: profile,
                 sfu: sfu, turnGrants: hub.turnGrants)
             await LiveConnection.pump(
-                outbox, inbound: inbound, outbound: outbound, drain: api.drain, receive: session.receive)
+                outbox, inbound: inbound, outbound: outbound, drain: services.drain, receive: session.receive)
             await sfu?.left(profile.id)
         } catch {
             await LiveConnection.refuse(outbound, error)

@@ -34,7 +34,7 @@ extension ARVisAPI {
 
     func createArea(_ input: Operations.CreateArea.Input) async throws -> Operations.CreateArea.Output {
         let access = try await access(input.path.project, needs: .editor)
-        try await requireQuota(.areas(1), projectID: access.project.id)
+        try await services.requireQuota(.areas(1), projectID: access.project.id)
         guard case .json(let body) = input.body else {
             throw APIError.badRequest("send JSON {name, area, exclusions?}")
         }
@@ -117,7 +117,7 @@ extension ARVisAPI {
 
     func createPlan(_ input: Operations.CreatePlan.Input) async throws -> Operations.CreatePlan.Output {
         let access = try await access(input.path.project, needs: .editor)
-        try await requireQuota(.plans(1), projectID: access.project.id)
+        try await services.requireQuota(.plans(1), projectID: access.project.id)
         guard case .json(let request) = input.body else {
             throw APIError.badRequest("send JSON {area, species?, spacing?, layout?, count?, seed?}")
         }
@@ -215,35 +215,9 @@ extension ARVisAPI {
         guard case .json(let request) = input.body else {
             throw APIError.badRequest("send JSON {species, position: {x, y?, z}, clientId?}")
         }
-        let result = try await plant(request, in: access)
+        let result = try await services.plant(request, in: access)
         let body = Self.schema(result.tree)
         return result.planted ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
-    }
-
-    /// Plants a tree for an editor (the REST route and shared planting in rooms).
-    /// - Returns: the tree, and `false` when a retry found it planted under the same `clientId`.
-    /// - Throws: ``APIError`` `422` for a position or species that is not one, `409` when too close to a tree.
-    func plant(_ request: Components.Schemas.TreePlanting, in access: ProjectAccess) async throws -> (
-        tree: Tree, planted: Bool
-    ) {
-        let position = request.position
-        let y = position.y ?? 0
-        guard [position.x, y, position.z].allSatisfy({ $0.isFinite && abs($0) <= Self.worldRadius }) else {
-            throw APIError.invalid(.invalidPosition, "a position is metres within ±100 000 of the project's origin")
-        }
-        if let clientID = request.clientId, !(1...100).contains(clientID.count) {
-            throw APIError.invalid(.invalidClientId, "a clientId is 1 to 100 characters")
-        }
-        let species = try Self.catalogSpecies(request.species)
-        try await requireQuota(.trees(1), projectID: access.project.id)
-        let tree = Tree(
-            species: species.latinName, spacing: species.spacing, x: position.x, y: y, z: position.z,
-            plantedBy: access.account?.username, clientID: request.clientId)
-        return try await answering { () async throws(StoreError) in
-            try await store.plantTree(
-                projectID: access.project.id, tree, plantedByID: access.account?.id,
-                largestSpacing: Self.largestCatalogSpacing)
-        }
     }
 
     func listTrees(_ input: Operations.ListTrees.Input) async throws -> Operations.ListTrees.Output {
@@ -261,5 +235,33 @@ extension ARVisAPI {
             throw APIError.notFound("no tree \(input.path.id)")
         }
         return .noContent(.init())
+    }
+}
+
+extension ServerServices {
+    /// Plants a tree for an editor (the REST route and shared planting in rooms).
+    /// - Returns: the tree, and `false` when a retry found it planted under the same `clientId`.
+    /// - Throws: ``APIError`` `422` for a position or species that is not one, `409` when too close to a tree.
+    func plant(_ request: Components.Schemas.TreePlanting, in access: ProjectAccess) async throws -> (
+        tree: Tree, planted: Bool
+    ) {
+        let position = request.position
+        let y = position.y ?? 0
+        guard [position.x, y, position.z].allSatisfy({ $0.isFinite && abs($0) <= ARVisAPI.worldRadius }) else {
+            throw APIError.invalid(.invalidPosition, "a position is metres within ±100 000 of the project's origin")
+        }
+        if let clientID = request.clientId, !(1...100).contains(clientID.count) {
+            throw APIError.invalid(.invalidClientId, "a clientId is 1 to 100 characters")
+        }
+        let species = try ARVisAPI.catalogSpecies(request.species)
+        try await requireQuota(.trees(1), projectID: access.project.id)
+        let tree = Tree(
+            species: species.latinName, spacing: species.spacing, x: position.x, y: y, z: position.z,
+            plantedBy: access.account?.username, clientID: request.clientId)
+        return try await answering { () async throws(StoreError) in
+            try await store.plantTree(
+                projectID: access.project.id, tree, plantedByID: access.account?.id,
+                largestSpacing: ARVisAPI.largestCatalogSpacing)
+        }
     }
 }

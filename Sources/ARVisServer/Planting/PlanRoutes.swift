@@ -11,14 +11,14 @@ import Hummingbird
 /// - `GET /api/v1/projects/{project}/areas/{id}/geojson`: an area's polygons and exclusion zones as
 ///   sent, `{"area": …, "exclusions": … or null}`, for maps that draw them.
 struct PlanRoutes: Sendable {
-    let api: ARVisAPI
+    let services: ServerServices
 
     func register(on router: Router<ServerContext>) {
         router.get("/api/v1/projects/{project}/plans/{id}") { request, context in
-            let access = try await api.access(
-                try context.parameters.require("project"))
+            let access = try await services.access(context)
             let id = try context.parameters.require("id")
-            guard let plan = try await api.store.plan(projectID: access.project.id, id: id), let geojson = plan.geojson
+            guard let plan = try await services.store.plan(projectID: access.project.id, id: id),
+                let geojson = plan.geojson
             else {
                 throw APIError.notFound("no plan \(id)")
             }
@@ -27,10 +27,9 @@ struct PlanRoutes: Sendable {
                 request: request)
         }
         router.get("/api/v1/projects/{project}/areas/{id}/geojson") { request, context in
-            let access = try await api.access(
-                try context.parameters.require("project"))
+            let access = try await services.access(context)
             let id = try context.parameters.require("id")
-            guard let area = try await api.store.area(projectID: access.project.id, id: id) else {
+            guard let area = try await services.store.area(projectID: access.project.id, id: id) else {
                 throw APIError.notFound("no area \(id)")
             }
             let bytes =

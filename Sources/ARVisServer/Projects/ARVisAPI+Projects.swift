@@ -72,7 +72,7 @@ extension ARVisAPI {
         guard case .json(let creation) = input.body else {
             throw APIError.badRequest("send JSON {name, slug?, visibility}")
         }
-        try await requireProjectQuota(accountID: account.id)
+        try await services.requireProjectQuota(accountID: account.id)
         let name = try Self.projectName(creation.name)
         let slug = creation.slug ?? Self.slug(from: name)
         guard Self.isValidSlug(slug) else {

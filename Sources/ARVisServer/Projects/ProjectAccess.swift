@@ -1,5 +1,6 @@
 import ARVisStore
 import Foundation
+import Hummingbird
 
 /// What a request may do in a project: who asks, in which role.
 struct ProjectAccess: Sendable {
@@ -11,11 +12,11 @@ struct ProjectAccess: Sendable {
     var role: Role?
 }
 
-extension ARVisAPI {
+extension ServerServices {
     /// The account the bearer token signs in, `nil` without a token.
     /// - Throws: ``APIError`` `401` when a token is sent but does not sign anyone in (signed out,
     ///   expired or revoked), so a client knows to sign in again instead of seeing less.
-    func signedIn(token: String? = RequestToken.current) async throws -> Account? {
+    func signedIn(token: String?) async throws -> Account? {
         guard let token else { return nil }
         guard let account = try await store.account(tokenHash: SessionToken.hash(token)) else {
             throw APIError.tokenNotValid
@@ -24,7 +25,7 @@ extension ARVisAPI {
     }
 
     /// The signed-in account; throws ``APIError/signInFirst`` without one.
-    func requireAccount(token: String? = RequestToken.current) async throws -> Account {
+    func requireAccount(token: String?) async throws -> Account {
         guard let account = try await signedIn(token: token) else { throw APIError.signInFirst }
         return account
     }
@@ -36,7 +37,7 @@ extension ARVisAPI {
     /// - Throws: ``APIError`` `401` for a write without a valid token, `404`, or `403` for a role below `needs`.
     func access(
         _ slug: String, needs: Role? = nil, includingTrashed: Bool = false,
-        token: String? = RequestToken.current
+        token: String?
     ) async throws -> ProjectAccess {
         let account = needs == nil ? try await signedIn(token: token) : try await requireAccount(token: token)
         guard let project = try await store.project(slug: slug) else { throw APIError.notFound("no project '\(slug)'") }
@@ -57,5 +58,33 @@ extension ARVisAPI {
             }
         }
         return ProjectAccess(project: project, account: account, role: role)
+    }
+}
+
+extension ARVisAPI {
+    // The generated operations get no request context: ``ServerResponder`` hands them the request's
+    // bearer token as ``RequestToken``, read here, the one place they read it.
+
+    /// ``ServerServices/signedIn(token:)`` for the request being handled.
+    func signedIn() async throws -> Account? {
+        try await services.signedIn(token: RequestToken.current)
+    }
+
+    /// ``ServerServices/requireAccount(token:)`` for the request being handled.
+    func requireAccount() async throws -> Account {
+        try await services.requireAccount(token: RequestToken.current)
+    }
+
+    /// ``ServerServices/access(_:needs:includingTrashed:token:)`` for the request being handled.
+    func access(_ slug: String, needs: Role? = nil, includingTrashed: Bool = false) async throws -> ProjectAccess {
+        try await services.access(slug, needs: needs, includingTrashed: includingTrashed, token: RequestToken.current)
+    }
+}
+
+extension ServerServices {
+    /// ``access(_:needs:includingTrashed:token:)`` of a hand route's request to the project its
+    /// `{project}` path parameter names, for the request's bearer token.
+    func access(_ context: ServerContext, needs: Role? = nil) async throws -> ProjectAccess {
+        try await access(try context.parameters.require("project"), needs: needs, token: context.token)
     }
 }

@@ -15,7 +15,7 @@ enum QuotaCharge {
     case roomLinks(Int)
 }
 
-extension ARVisAPI {
+extension ServerServices {
     /// Refuses a write that would take project `projectID` past one of its quotas (`403
     /// quotaExceeded`, saying what is held, what the write adds and the quota), the project's usage
     /// read once for all of `charges`. The check and the write are not

@@ -10,7 +10,7 @@ extension ARVisAPI {
     func createRoomLink(_ input: Operations.CreateRoomLink.Input) async throws -> Operations.CreateRoomLink.Output {
         let access = try await access(input.path.project, needs: .owner)
         guard case .json(let request) = input.body else { throw APIError.badRequest("send JSON {minutes?, spec?}") }
-        try await requireQuota(.roomLinks(1), projectID: access.project.id)
+        try await services.requireQuota(.roomLinks(1), projectID: access.project.id)
         let room = try Self.room(input.path.room)
         let minutes = request.minutes ?? 60
         guard (1...1440).contains(minutes) else {
@@ -23,7 +23,8 @@ extension ARVisAPI {
             )
         }
         if let spec = request.spec {
-            _ = try await self.spec(spec, in: access)  // a link to a spec that does not exist is a 404 now, not later
+            // A link to a spec that does not exist is a 404 now, not later.
+            _ = try await services.spec(spec, in: access)
         }
         let token = SessionToken.make()
         let link = RoomLink(
@@ -75,12 +76,15 @@ extension ARVisAPI {
 
     func lookUpRoomLink(_ input: Operations.LookUpRoomLink.Input) async throws -> Operations.LookUpRoomLink.Output {
         guard case .json(let request) = input.body else { throw APIError.badRequest("send JSON {token}") }
-        let (link, project) = try await roomLink(request.token)
+        let (link, project) = try await services.roomLink(request.token)
         return .ok(
             .init(
                 body: .json(.init(project: project.slug, room: link.room, spec: link.spec, expiresAt: link.expiresAt))))
     }
 
+}
+
+extension ServerServices {
     /// Checks what a live client was let in with again: its room link, or its token's role.
     /// - Throws: the ``APIError`` a new connection would get.
     func recheck(_ grant: LiveHub.Grant) async throws {

@@ -20,7 +20,7 @@ import WSCore
 /// while the member still holds the access it joined with (poses, many a second, are not checked
 /// one by one: a member whose access ends is closed by the live hub).
 struct RoomSession: Sendable {
-    let api: ARVisAPI
+    let services: ServerServices
     let joining: LiveRoutes.RoomAccess
     /// What the member joined with, checked again before each message that changes the room.
     let grant: LiveHub.Grant
@@ -51,7 +51,7 @@ struct RoomSession: Sendable {
     /// Closes the connection with ``LiveClose/revoked(_:)`` when the member lost its access.
     private func requireAccess() async throws {
         do {
-            try await api.recheck(grant)
+            try await services.recheck(grant)
         } catch let refusal as APIError {
             throw LiveClose.revoked(refusal.message)
         }
@@ -102,7 +102,7 @@ struct RoomSession: Sendable {
     /// expire: valid the server's ``ServerConfiguration/turnCredentialLifetime``, and only so many
     /// per account (``LiveHub/turnGrants``).
     private func grantTURN() {
-        guard let granted = ICEServer.withTURN(for: profile.id, in: api.configuration) else {
+        guard let granted = ICEServer.withTURN(for: profile.id, in: services.configuration) else {
             return refuse(nil, .turnUnavailable, "this server has no TURN server: video goes peer to peer")
         }
         guard turnGrants.take(grant.accountID ?? "member \(profile.id)") else {
@@ -244,9 +244,9 @@ struct RoomSession: Sendable {
             room: joining.key.room, x: point.x, y: point.y, z: point.z, text: text, frame: Int64(scene.pose.frameID),
             author: joining.access.account?.username, clientID: clientID)
         try await change(clientID) {
-            try await api.requireQuota(.annotations(1), projectID: joining.key.projectID)
+            try await services.requireQuota(.annotations(1), projectID: joining.key.projectID)
             _ = try await answering { () async throws(StoreError) in
-                try await api.store.placeAnnotation(
+                try await services.store.placeAnnotation(
                     projectID: joining.key.projectID, annotation, authorID: joining.access.account?.id)
             }
         }
@@ -255,8 +255,9 @@ struct RoomSession: Sendable {
     private func delete(_ message: IdentifierMessage) async throws {
         try requireEditor("deleting an annotation")
         guard
-            try await api.store.annotation(projectID: joining.key.projectID, id: message.id)?.room == joining.key.room,
-            try await api.store.deleteAnnotation(projectID: joining.key.projectID, id: message.id)
+            try await services.store.annotation(projectID: joining.key.projectID, id: message.id)?.room
+                == joining.key.room,
+            try await services.store.deleteAnnotation(projectID: joining.key.projectID, id: message.id)
         else {
             return refuse(message.clientId, .notFound, "no annotation \(message.id) in this room")
         }
@@ -282,12 +283,12 @@ struct RoomSession: Sendable {
             species: message.species,
             position: .init(x: message.position.x, y: message.position.y, z: message.position.z),
             clientId: message.clientId)
-        try await change(message.clientId) { _ = try await api.plant(request, in: joining.access) }
+        try await change(message.clientId) { _ = try await services.plant(request, in: joining.access) }
     }
 
     private func removeTree(_ message: IdentifierMessage) async throws {
         try requireEditor("removing a tree")
-        guard try await api.store.removeTree(projectID: joining.key.projectID, id: message.id) else {
+        guard try await services.store.removeTree(projectID: joining.key.projectID, id: message.id) else {
             return refuse(message.clientId, .notFound, "no tree \(message.id) in this project")
         }
     }

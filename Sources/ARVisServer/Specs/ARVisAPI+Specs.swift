@@ -8,6 +8,60 @@ import HTTPTypes
 import OpenAPIRuntime
 
 extension ARVisAPI {
+    static func schema(_ version: SpecVersion) -> Components.Schemas.SpecVersion {
+        .init(version: version.version, etag: version.etag, author: version.author ?? "", createdAt: version.createdAt)
+    }
+
+    func listSpecs(_ input: Operations.ListSpecs.Input) async throws -> Operations.ListSpecs.Output {
+        let access = try await access(input.path.project)
+        let specs = try await store.specs(projectID: access.project.id)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        specs: specs.map {
+                            .init(name: $0.name, version: $0.version, etag: $0.etag, updatedAt: $0.createdAt)
+                        }))))
+    }
+
+    func listSpecVersions(_ input: Operations.ListSpecVersions.Input) async throws -> Operations.ListSpecVersions.Output
+    {
+        let access = try await access(input.path.project)
+        let versions =
+            ItemName.isValid(input.path.name)
+            ? try await store.versions(projectID: access.project.id, name: input.path.name) : []
+        guard !versions.isEmpty else {
+            throw APIError.notFound("no spec '\(input.path.name)' in '\(access.project.slug)'")
+        }
+        return .ok(.init(body: .json(.init(versions: versions.map(Self.schema)))))
+    }
+
+    func restoreSpecVersion(_ input: Operations.RestoreSpecVersion.Input) async throws
+        -> Operations.RestoreSpecVersion.Output
+    {
+        let access = try await access(input.path.project, needs: .editor)
+        let old = try await services.spec(input.path.name, in: access, version: input.path.version)
+        let saved = try await services.saveSpec(
+            old.body ?? [], syntax: SpecSyntax(storedMediaType: old.mediaType), name: old.name, in: access, ifMatch: nil
+        )
+        return .created(
+            .init(
+                headers: .init(eTag: saved.version.etag),
+                body: .json(.init(version: saved.version.version, etag: saved.version.etag))))
+    }
+
+    func deleteSpec(_ input: Operations.DeleteSpec.Input) async throws -> Operations.DeleteSpec.Output {
+        let access = try await access(input.path.project, needs: .editor)
+        guard ItemName.isValid(input.path.name),
+            try await store.deleteSpec(projectID: access.project.id, name: input.path.name)
+        else {
+            throw APIError.notFound("no spec '\(input.path.name)' in '\(access.project.slug)'")
+        }
+        return .noContent(.init())
+    }
+}
+
+extension ServerServices {
     /// The result of saving: the new version and the warnings the validator had.
     struct Saved: Sendable {
         var version: SpecVersion
@@ -87,57 +141,5 @@ extension ARVisAPI {
                     ?? "no spec '\(name)' in '\(access.project.slug)'")
         }
         return version
-    }
-
-    static func schema(_ version: SpecVersion) -> Components.Schemas.SpecVersion {
-        .init(version: version.version, etag: version.etag, author: version.author ?? "", createdAt: version.createdAt)
-    }
-
-    func listSpecs(_ input: Operations.ListSpecs.Input) async throws -> Operations.ListSpecs.Output {
-        let access = try await access(input.path.project)
-        let specs = try await store.specs(projectID: access.project.id)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        specs: specs.map {
-                            .init(name: $0.name, version: $0.version, etag: $0.etag, updatedAt: $0.createdAt)
-                        }))))
-    }
-
-    func listSpecVersions(_ input: Operations.ListSpecVersions.Input) async throws -> Operations.ListSpecVersions.Output
-    {
-        let access = try await access(input.path.project)
-        let versions =
-            ItemName.isValid(input.path.name)
-            ? try await store.versions(projectID: access.project.id, name: input.path.name) : []
-        guard !versions.isEmpty else {
-            throw APIError.notFound("no spec '\(input.path.name)' in '\(access.project.slug)'")
-        }
-        return .ok(.init(body: .json(.init(versions: versions.map(Self.schema)))))
-    }
-
-    func restoreSpecVersion(_ input: Operations.RestoreSpecVersion.Input) async throws
-        -> Operations.RestoreSpecVersion.Output
-    {
-        let access = try await access(input.path.project, needs: .editor)
-        let old = try await spec(input.path.name, in: access, version: input.path.version)
-        let saved = try await saveSpec(
-            old.body ?? [], syntax: SpecSyntax(storedMediaType: old.mediaType), name: old.name, in: access, ifMatch: nil
-        )
-        return .created(
-            .init(
-                headers: .init(eTag: saved.version.etag),
-                body: .json(.init(version: saved.version.version, etag: saved.version.etag))))
-    }
-
-    func deleteSpec(_ input: Operations.DeleteSpec.Input) async throws -> Operations.DeleteSpec.Output {
-        let access = try await access(input.path.project, needs: .editor)
-        guard ItemName.isValid(input.path.name),
-            try await store.deleteSpec(projectID: access.project.id, name: input.path.name)
-        else {
-            throw APIError.notFound("no spec '\(input.path.name)' in '\(access.project.slug)'")
-        }
-        return .noContent(.init())
     }
 }

@@ -13,7 +13,7 @@ import Hummingbird
 /// generated layer, which would decode and re-encode the JSON: key order, trailing commas, YAML and
 /// the line numbers that diagnostics point at would not survive.
 struct SpecRoutes: Sendable {
-    let api: ARVisAPI
+    let services: ServerServices
 
     func register(on router: some RouterMethods<ServerContext>) {
         let spec = "/api/v1/projects/{project}/specs/{name}"
@@ -25,39 +25,36 @@ struct SpecRoutes: Sendable {
     }
 
     private func get(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let access = try await api.access(
-            try context.parameters.require("project"))
-        let version = try await api.spec(try context.parameters.require("name"), in: access)
+        let access = try await services.access(context)
+        let version = try await services.spec(try context.parameters.require("name"), in: access)
         return try Self.response(
             version, request: request, asJSON: Self.prefersJSON(request.headers[.accept], stored: version))
     }
 
     private func getVersion(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let access = try await api.access(
-            try context.parameters.require("project"))
+        let access = try await services.access(context)
         guard let number = context.parameters.get("version", as: Int.self), number >= 1 else {
             throw APIError.badRequest("a version is a whole number from 1")
         }
-        let version = try await api.spec(try context.parameters.require("name"), in: access, version: number)
+        let version = try await services.spec(try context.parameters.require("name"), in: access, version: number)
         return try Self.response(
             version, request: request, asJSON: Self.prefersJSON(request.headers[.accept], stored: version))
     }
 
     private func put(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let access = try await api.access(
-            try context.parameters.require("project"), needs: .editor)
+        let access = try await services.access(context, needs: .editor)
         let name = try context.parameters.require("name")
         guard ItemName.isValid(name) else {
             throw APIError.badRequest(
                 "a spec name is 1 to 100 letters, digits, '_' or '-', starting with a letter or digit")
         }
-        let limit = api.configuration.maximumSpecBytes
+        let limit = services.configuration.maximumSpecBytes
         let body = try await request.bodyBytes(upTo: limit, orThrow: Self.tooLarge(limit))
         guard let syntax = SpecSyntax(contentType: request.headers[.contentType], body: body) else {
             throw APIError(
                 .unsupportedMediaType, .unsupportedMediaType, "send the spec as application/json or application/yaml")
         }
-        let saved = try await api.saveSpec(
+        let saved = try await services.saveSpec(
             body, syntax: syntax, name: name, in: access,
             ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch])
         struct SavedAnswer: Encodable {

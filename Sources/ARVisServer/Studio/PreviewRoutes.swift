@@ -19,11 +19,11 @@ import Hummingbird
 /// of its syntax and bytes: its URLs can be neither guessed nor enumerated, so they need no token,
 /// which lets the Studio frame them.
 struct PreviewRoutes: Sendable {
-    let api: ARVisAPI
+    let services: ServerServices
     let renderer: HubRenderer
 
     func register(on router: some RouterMethods<ServerContext>) {
-        router.post("/api/v1/preview") { request, _ in try await self.preview(request) }
+        router.post("/api/v1/preview") { request, context in try await self.preview(request, context) }
         router.get("/preview/{preview}/widgets/{widget}") { request, context in
             try await HubRoutes.widget(
                 try context.parameters.require("widget"), of: try await self.kept(context), request: request,
@@ -57,9 +57,9 @@ struct PreviewRoutes: Sendable {
         return version
     }
 
-    private func preview(_ request: Request) async throws -> Response {
-        _ = try await api.requireAccount()
-        let limit = api.configuration.maximumSpecBytes
+    private func preview(_ request: Request, _ context: ServerContext) async throws -> Response {
+        _ = try await services.requireAccount(token: context.token)
+        let limit = services.configuration.maximumSpecBytes
         let body = try await request.bodyBytes(upTo: limit, orThrow: SpecRoutes.tooLarge(limit))
         guard let syntax = SpecSyntax(contentType: request.headers[.contentType], body: body) else {
             throw APIError(
