@@ -59,10 +59,13 @@ let package = Package(
     targets: [
         // Core support every module shares: the one error contract, conversions that cannot trap. No imports.
         .target(name: "ARVisSupport", swiftSettings: swiftSettings),
+        // The server's wire vocabulary: entity tags, digest fields, live cursors, dataset rows. Foundation
+        // only, apart from the server, so the fuzzers link it.
+        .target(name: "ARVisWire", dependencies: ["ARVisSupport"], swiftSettings: swiftSettings),
         // Core: the grammar. Foundation only, so iOS apps can link it.
         .target(name: "ARVisSpec", dependencies: ["ARVisSupport"], swiftSettings: swiftSettings),
         // Drawing vocabulary, TrueType fonts, and the SVG / PNG / HTML writers. Foundation only; knows no specs
-        // (it uses ARVisSpec's LinkPolicy only, so every writer follows the one link rule).
+        // (every writer follows ARVisSupport's one link rule, LinkPolicy).
         .target(name: "ARVisGraphics", dependencies: ["ARVisSupport"], swiftSettings: swiftSettings),
         // Spec -> drawing: layout, Markdown text, media, tables and the chart engine. Foundation only.
         .target(
@@ -114,8 +117,8 @@ let package = Package(
         .target(
             name: "ARVisServer",
             dependencies: [
-                "ARVisSupport", "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender", "ARVisSpatial",
-                "ARVisPipeline", "ARVisStore",
+                "ARVisSupport", "ARVisWire", "ARVisSpec", "ARVisSpecYAML", "ARVisGraphics", "ARVisRender",
+                "ARVisSpatial", "ARVisPipeline", "ARVisStore",
                 "ARVisModel", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -192,6 +195,11 @@ let package = Package(
         .testTarget(
             name: "ARVisSpecTests",
             dependencies: ["ARVisSupport", "ARVisSpec", "ARVisTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ARVisWireTests",
+            dependencies: ["ARVisSupport", "ARVisWire"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -25,8 +25,8 @@ let targets: [(name: String, modules: [String])] = [
     ("FuzzGeoJSON", ["ARVisSpec", "ARVisPlanting"]),
     ("FuzzPosePacket", ["ARVisSpatial"]),
     ("FuzzRoomMessage", ["ARVisSpatial"]),
-    ("FuzzHTTPBody", ["ARVisSpec", "ARVisSupport"]),
-    ("FuzzHTTPField", ["ARVisSupport"]),
+    ("FuzzHTTPBody", ["ARVisSupport", "ARVisWire"]),
+    ("FuzzHTTPField", ["ARVisSupport", "ARVisWire"]),
 ]
 
 let package = Package(
@@ -34,6 +34,7 @@ let package = Package(
     dependencies: [.package(url: "https://github.com/jpsim/Yams", from: "6.0.0")],
     targets: [
         .target(name: "ARVisSupport", swiftSettings: settings),
+        .target(name: "ARVisWire", dependencies: ["ARVisSupport"], swiftSettings: settings),
         .target(name: "ARVisSpec", dependencies: ["ARVisSupport"], swiftSettings: settings),
         .target(
             name: "ARVisSpecYAML",

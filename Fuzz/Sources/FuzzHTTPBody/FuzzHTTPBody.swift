@@ -5,8 +5,8 @@
 // compact JSON objects within the row limits, and read again as JSON lines or as a JSON array they
 // are the same rows; a digest read is 32 bytes, and written as a field it reads back the same.
 
-import ARVisSpec
 import ARVisSupport
+import ARVisWire
 import Foundation
 import FuzzDriver
 

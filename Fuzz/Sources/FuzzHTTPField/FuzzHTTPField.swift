@@ -6,6 +6,7 @@
 // and written as an event's `id:` reads back the same.
 
 import ARVisSupport
+import ARVisWire
 import FuzzDriver
 
 @_cdecl("FuzzHTTPField_main")

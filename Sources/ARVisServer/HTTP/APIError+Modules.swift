@@ -7,6 +7,7 @@ import ARVisSpatial
 import ARVisSpec
 import ARVisStore
 import ARVisSupport
+import ARVisWire
 import HTTPTypes
 import Hummingbird
 

@@ -4,6 +4,7 @@ import ARVisPipeline
 import ARVisSpec
 import ARVisStore
 import ARVisSupport
+import ARVisWire
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,6 +1,7 @@
 import ARVisPipeline
 import ARVisStore
 import ARVisSupport
+import ARVisWire
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -2,6 +2,7 @@ import ARVisSpec
 import ARVisSpecYAML
 import ARVisStore
 import ARVisSupport
+import ARVisWire
 import Foundation
 
 extension SpecVersion {

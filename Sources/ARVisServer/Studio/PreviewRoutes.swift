@@ -4,6 +4,7 @@ import ARVisSpec
 import ARVisSpecYAML
 import ARVisStore
 import ARVisSupport
+import ARVisWire
 import Foundation
 import HTTPTypes
 import Hummingbird

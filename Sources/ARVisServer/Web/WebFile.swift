@@ -1,5 +1,6 @@
 import ARVisGraphics
 import ARVisSupport
+import ARVisWire
 import HTTPTypes
 import Hummingbird
 

@@ -1,4 +1,5 @@
 import ARVisSupport
+import ARVisWire
 import Foundation
 import Testing
 

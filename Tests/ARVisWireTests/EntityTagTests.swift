@@ -1,4 +1,5 @@
 import ARVisSupport
+import ARVisWire
 import Testing
 
 struct EntityTagTests {

@@ -1,5 +1,5 @@
-import ARVisSpec
 import ARVisSupport
+import ARVisWire
 import Testing
 
 struct DatasetRowsTests {
