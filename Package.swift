@@ -136,11 +136,11 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "OTel", package: "swift-otel"),
             ],
-            exclude: ["Web/Files"],
+            exclude: ["Web/Files", "Web/Templates"],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator"), "EmbedFiles"]
         ),
-        // Build time: the server's browser code and openapi.yaml as Swift strings (nothing generated is committed).
+        // Build time: the server's browser code, page templates and openapi.yaml as Swift strings (nothing generated is committed).
         .executableTarget(name: "embed-files", swiftSettings: swiftSettings),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         // A client of the server, generated from the same openapi.yaml (URLSession transport: iOS apps link

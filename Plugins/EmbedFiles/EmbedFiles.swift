@@ -1,15 +1,16 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds a target's browser code (every file under `Web/Files`) and its `openapi.yaml` in the
-/// target's code at build time, as `EmbeddedFiles.texts` keyed by path: the binary serves them with
-/// nothing beside it, and no generated file is committed.
+/// Embeds a target's browser code (every file under `Web/Files`), its pages' templates
+/// (`Web/Templates`) and its `openapi.yaml` in the target's code at build time, as
+/// `EmbeddedFiles.texts` keyed by path: the binary serves them with nothing beside it, and no
+/// generated file is committed.
 @main
 struct EmbedFiles: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         let root = target.directoryURL
         let inputs =
-            files(under: root.appending(path: "Web/Files"))
+            files(under: root.appending(path: "Web/Files")) + files(under: root.appending(path: "Web/Templates"))
             + [root.appending(path: "openapi.yaml")]
             .filter { FileManager.default.fileExists(atPath: $0.path) }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedFiles.swift")

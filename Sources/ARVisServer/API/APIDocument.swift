@@ -101,32 +101,25 @@ struct APIDocument: Sendable {
         for operation in operations where !tags.contains(operation.tag) { tags.append(operation.tag) }
         let sections = tags.map { tag in
             let rows = operations.filter { $0.tag == tag }.map { operation in
-                """
-                <tr id="\(operation.identifier.xmlEscaped)"><td class="method \(operation.method.rawValue.lowercased())">\(operation.method.rawValue)</td>\
-                <td><code>\(operation.path.xmlEscaped)</code></td><td>\(operation.summary.xmlEscaped)</td>\
-                <td>\(operation.statuses.sorted().joined(separator: " "))</td></tr>
-                """
-            }.joined(separator: "\n")
-            return
-                "<h2>\(tag.xmlEscaped)</h2>\n<table><tr><th>method</th><th>path</th><th>what</th><th>answers</th></tr>\n\(rows)\n</table>"
-        }.joined(separator: "\n")
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>ARVis server API</title>
-            <style>body{font:15px/1.45 system-ui,sans-serif;max-width:1100px;margin:0 auto;padding:16px;color:#1c1c1e}\
-            table{border-collapse:collapse;width:100%;margin-bottom:24px}td,th{border-bottom:1px solid #ddd;padding:6px;text-align:left;vertical-align:top}\
-            .method{font-weight:600;font-family:ui-monospace,monospace}.get{color:#0a7}.post{color:#07c}.put,.patch{color:#b70}.delete{color:#c22}\
-            pre{white-space:pre-wrap;background:#f4f4f6;padding:12px;border-radius:8px}</style></head>
-            <body>
-            <h1>ARVis server API</h1>
-            <p>The machine-readable contract: <a href="/openapi.yaml">/openapi.yaml</a> (OpenAPI 3.1).</p>
-            <pre>\(description.xmlEscaped)</pre>
-            \(sections)
-            </body>
-            </html>
-
-            """
+                Self.row.render([
+                    "identifier": operation.identifier.xmlEscaped,
+                    "methodClass": operation.method.rawValue.lowercased(),
+                    "method": operation.method.rawValue, "path": operation.path.xmlEscaped,
+                    "summary": operation.summary.xmlEscaped,
+                    "statuses": operation.statuses.sorted().joined(separator: " "),
+                ])
+            }
+            return Self.section.render(["tag": tag.xmlEscaped, "rows": rows.joined(separator: "\n")])
+        }
+        return Self.page.render([
+            "style": PageTemplate.style("api-reference.css"), "description": description.xmlEscaped,
+            "sections": sections.joined(separator: "\n"),
+        ])
     }
+
+    /// The reference page (`Web/Templates/api-reference.html`), a tag's section of it, and an
+    /// operation's row.
+    private static let page = PageTemplate("api-reference.html")
+    private static let section = PageTemplate("api-reference-section.html")
+    private static let row = PageTemplate("api-reference-row.html")
 }

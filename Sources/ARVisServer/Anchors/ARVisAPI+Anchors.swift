@@ -65,17 +65,16 @@ extension ARVisAPI {
 
     func getAnchor(_ input: Operations.GetAnchor.Input) async throws -> Operations.GetAnchor.Output {
         let access = try await access(input.path.project)
-        guard let anchor = try await store.anchor(projectID: access.project.id, id: input.path.id) else {
-            throw APIError.notFound("no anchor \(input.path.id)")
-        }
+        let anchor = try APIError.found(
+            await store.anchor(projectID: access.project.id, id: input.path.id), else: "no anchor \(input.path.id)")
         return .ok(.init(body: .json(Self.schema(anchor))))
     }
 
     func deleteAnchor(_ input: Operations.DeleteAnchor.Input) async throws -> Operations.DeleteAnchor.Output {
         let access = try await access(input.path.project, needs: .editor)
-        guard try await store.deleteAnchor(projectID: access.project.id, id: input.path.id) else {
-            throw APIError.notFound("no anchor \(input.path.id)")
-        }
+        try APIError.found(
+            await store.deleteAnchor(projectID: access.project.id, id: input.path.id),
+            else: "no anchor \(input.path.id)")
         return .noContent(.init())
     }
 

@@ -50,17 +50,16 @@ extension ARVisAPI {
 
     func trashAsset(_ input: Operations.TrashAsset.Input) async throws -> Operations.TrashAsset.Output {
         let access = try await access(input.path.project, needs: .editor)
-        guard try await store.trashAsset(projectID: access.project.id, id: input.path.id) else {
-            throw APIError.notFound("no asset \(input.path.id)")
-        }
+        try APIError.found(
+            await store.trashAsset(projectID: access.project.id, id: input.path.id), else: "no asset \(input.path.id)")
         return .noContent(.init())
     }
 
     func restoreAsset(_ input: Operations.RestoreAsset.Input) async throws -> Operations.RestoreAsset.Output {
         let access = try await access(input.path.project, needs: .editor)
-        guard try await store.restoreAsset(projectID: access.project.id, id: input.path.id) else {
-            throw APIError.notFound("no asset \(input.path.id) in the trash")
-        }
+        try APIError.found(
+            await store.restoreAsset(projectID: access.project.id, id: input.path.id),
+            else: "no asset \(input.path.id) in the trash")
         return .ok(
             .init(
                 body: .json(try await services.schema(try await services.asset(input.path.id, in: access), in: access)))
@@ -94,9 +93,7 @@ extension ServerServices {
 
     /// The asset `id` of the project, out of the trash.
     func asset(_ id: String, in access: ProjectAccess) async throws -> Asset {
-        guard let asset = try await store.asset(projectID: access.project.id, id: id) else {
-            throw APIError.notFound("no asset \(id)")
-        }
+        let asset = try APIError.found(await store.asset(projectID: access.project.id, id: id), else: "no asset \(id)")
         return asset
     }
 }

@@ -43,46 +43,26 @@ struct AssetViewerPage {
             }
         }
         let status = asset.status == .failed ? "This model could not be read: \((asset.failure ?? "").xmlEscaped)" : ""
-        let warnings = (summary?.warnings ?? []).map { "<li>\($0.xmlEscaped)</li>" }.joined()
-        let thumbnail =
+        let warnings = (summary?.warnings ?? []).map { Self.warning.render(["text": $0.xmlEscaped]) }.joined()
+        let poster =
             asset.status == .ready
-            ? "<img class=\"poster\" src=\"\(link("thumbnail.png?size=1024").xmlEscaped)\" alt=\"\(name), drawn by the server\">"
-            : ""
-        return HubPage.head(title: "\(name) — \(project.name.xmlEscaped)", style: Self.style) + """
-            <body>
-            <header><h1>\(name)</h1><p>\(project.name.xmlEscaped) · \(facts.joined(separator: " · ").xmlEscaped)</p></header>
-            <main>
-            <div class="stage">
-            \(thumbnail)
-            <canvas id="view" tabindex="0" data-model="\(glb.xmlEscaped)" aria-label="3D view of \(name). Drag to turn it, shift-drag or two fingers to move it, wheel or pinch to zoom, double-tap to reset; arrow keys turn, plus and minus zoom, 0 resets."></canvas>
-            </div>
-            <p id="status" role="status" aria-live="polite">\(status)</p>
-            <nav>
-            <button id="reset" type="button">Reset view</button>
-            <a id="ar-ios" rel="ar" href="\(usdz.xmlEscaped)"><img src="\(link("thumbnail.png?size=360").xmlEscaped)" alt="">View in AR</a>
-            <a id="ar-android" href="\(sceneViewer.xmlEscaped)">View in AR</a>
-            <a href="\(glb.xmlEscaped)" download>GLB</a>
-            <a href="\(usdz.xmlEscaped)" download>USDZ</a>
-            </nav>
-            \(warnings.isEmpty ? "" : "<ul class=\"warnings\">\(warnings)</ul>")
-            </main>
-            <script type="module" src="/viewer.js"></script>
-            </body>
-            </html>
-
-            """
+            ? Self.poster.render(["src": link("thumbnail.png?size=1024").xmlEscaped, "name": name]) : ""
+        return PageTemplate.head(title: "\(name) — \(project.name.xmlEscaped)", style: Self.style)
+            + Self.page.render([
+                "name": name, "projectName": project.name.xmlEscaped,
+                "facts": facts.joined(separator: " · ").xmlEscaped,
+                "poster": poster, "glb": glb.xmlEscaped, "usdz": usdz.xmlEscaped, "status": status,
+                "arThumbnail": link("thumbnail.png?size=360").xmlEscaped, "sceneViewer": sceneViewer.xmlEscaped,
+                "warnings": warnings.isEmpty ? "" : Self.warnings.render(["items": warnings]),
+            ])
     }
 
-    private static let style = """
-        body{font:16px/1.4 -apple-system,system-ui,sans-serif;margin:0 auto;max-width:960px;padding:16px;color:#1c1c1e;background:#f2f2f7}\
-        h1{font-size:1.5em;margin:0;overflow-wrap:anywhere}header p{margin:4px 0 12px;color:#636366}\
-        .stage{position:relative;width:100%;max-width:80vh;aspect-ratio:1/1;margin:0 auto;background:#fff;border-radius:12px;overflow:hidden}\
-        .stage canvas,.stage .poster{position:absolute;inset:0;width:100%;height:100%;touch-action:none}\
-        .stage .poster{object-fit:contain;pointer-events:none}canvas:focus-visible{outline:3px solid #007aff}\
-        #status{min-height:1.4em;color:#636366;text-align:center}\
-        nav{display:flex;flex-wrap:wrap;gap:8px;justify-content:center;margin:8px 0}\
-        nav a,nav button{padding:10px 14px;border-radius:10px;background:#fff;color:#0060df;text-decoration:none;border:0;font:inherit;cursor:pointer}\
-        nav a img{width:24px;height:24px;vertical-align:middle;margin-right:6px;border-radius:4px}nav a[hidden]{display:none}\
-        .warnings{color:#8a5300;font-size:.9em}
-        """
+    /// The page after its head (`Web/Templates/viewer.html`).
+    private static let page = PageTemplate("viewer.html")
+    /// The server's thumbnail, shown until the first frame.
+    private static let poster = PageTemplate("viewer-poster.html")
+    /// What the server warned of the model: the list, and one warning.
+    private static let warnings = PageTemplate("viewer-warnings.html")
+    private static let warning = PageTemplate("viewer-warning.html")
+    private static let style = PageTemplate.style("viewer.css")
 }

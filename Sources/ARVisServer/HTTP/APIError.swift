@@ -34,6 +34,17 @@ struct APIError: Error, HTTPResponseError {
         .unauthorized, .unauthorized, "the bearer token is not valid (signed out, expired or revoked): sign in again")
 
     static func notFound(_ message: String) -> APIError { APIError(.notFound, .notFound, message) }
+
+    /// `value`, or ``notFound(_:)`` saying `missing` when there is none (a read of one thing by name).
+    static func found<Value>(_ value: Value?, else missing: @autoclosure () -> String) throws(APIError) -> Value {
+        guard let value else { throw notFound(missing()) }
+        return value
+    }
+
+    /// Nothing when `done`; ``notFound(_:)`` saying `missing` when what a change names was not there.
+    static func found(_ done: Bool, else missing: @autoclosure () -> String) throws(APIError) {
+        guard done else { throw notFound(missing()) }
+    }
     static func forbidden(_ message: String) -> APIError { APIError(.forbidden, .forbidden, message) }
     static func invalid(_ code: Code, _ message: String) -> APIError {
         APIError(.unprocessableContent, code, message)

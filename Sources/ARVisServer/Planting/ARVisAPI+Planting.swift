@@ -56,17 +56,15 @@ extension ARVisAPI {
 
     func getArea(_ input: Operations.GetArea.Input) async throws -> Operations.GetArea.Output {
         let access = try await access(input.path.project)
-        guard let area = try await store.area(projectID: access.project.id, id: input.path.id) else {
-            throw APIError.notFound("no area \(input.path.id)")
-        }
+        let area = try APIError.found(
+            await store.area(projectID: access.project.id, id: input.path.id), else: "no area \(input.path.id)")
         return .ok(.init(body: .json(Self.schema(area))))
     }
 
     func deleteArea(_ input: Operations.DeleteArea.Input) async throws -> Operations.DeleteArea.Output {
         let access = try await access(input.path.project, needs: .editor)
-        guard try await store.deleteArea(projectID: access.project.id, id: input.path.id) else {
-            throw APIError.notFound("no area \(input.path.id)")
-        }
+        try APIError.found(
+            await store.deleteArea(projectID: access.project.id, id: input.path.id), else: "no area \(input.path.id)")
         return .noContent(.init())
     }
 
@@ -121,9 +119,8 @@ extension ARVisAPI {
         guard case .json(let request) = input.body else {
             throw APIError.badRequest("send JSON {area, species?, spacing?, layout?, count?, seed?}")
         }
-        guard let area = try await store.area(projectID: access.project.id, id: request.area) else {
-            throw APIError.notFound("no area \(request.area)")
-        }
+        let area = try APIError.found(
+            await store.area(projectID: access.project.id, id: request.area), else: "no area \(request.area)")
         let features = try Self.features(area: Data(area.area), exclusions: area.exclusions.map { Data($0) })
         let planting: AreaPlanting
         do {
@@ -231,9 +228,8 @@ extension ARVisAPI {
 
     func removeTree(_ input: Operations.RemoveTree.Input) async throws -> Operations.RemoveTree.Output {
         let access = try await access(input.path.project, needs: .editor)
-        guard try await store.removeTree(projectID: access.project.id, id: input.path.id) else {
-            throw APIError.notFound("no tree \(input.path.id)")
-        }
+        try APIError.found(
+            await store.removeTree(projectID: access.project.id, id: input.path.id), else: "no tree \(input.path.id)")
         return .noContent(.init())
     }
 }

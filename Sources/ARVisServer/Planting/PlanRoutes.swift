@@ -30,9 +30,8 @@ struct PlanRoutes: Sendable {
         router.get("/api/v1/projects/{project}/areas/{id}/geojson") { request, context in
             let access = try await services.access(context)
             let id = try context.parameters.require("id")
-            guard let area = try await services.store.area(projectID: access.project.id, id: id) else {
-                throw APIError.notFound("no area \(id)")
-            }
+            let area = try APIError.found(
+                await services.store.area(projectID: access.project.id, id: id), else: "no area \(id)")
             let bytes =
                 Array("{\"area\":".utf8) + area.area + Array(",\"exclusions\":".utf8)
                 + (area.exclusions ?? Array("null".utf8)) + [UInt8(ascii: "}")]

@@ -32,9 +32,9 @@ extension ARVisAPI {
     func deleteAnnotation(_ input: Operations.DeleteAnnotation.Input) async throws -> Operations.DeleteAnnotation.Output
     {
         let access = try await access(input.path.project, needs: .editor)
-        guard try await store.deleteAnnotation(projectID: access.project.id, id: input.path.id) else {
-            throw APIError.notFound("no annotation \(input.path.id)")
-        }
+        try APIError.found(
+            await store.deleteAnnotation(projectID: access.project.id, id: input.path.id),
+            else: "no annotation \(input.path.id)")
         return .noContent(.init())
     }
 }

@@ -139,22 +139,11 @@ struct ScenePreviewPage {
     var model: String
 
     var html: String {
-        HubPage.head(title: "Scene preview", style: Self.style) + """
-            <body>
-            <div class="stage">
-            <canvas id="view" tabindex="0" data-model="\(model.xmlEscaped)" aria-label="3D view of the scene: its targets, widgets and placements. Drag to turn it, shift-drag or two fingers to move it, wheel or pinch to zoom, double-tap or 0 to reset."></canvas>
-            </div>
-            <p id="status" role="status" aria-live="polite"></p>
-            <script type="module" src="/viewer.js"></script>
-            </body>
-            </html>
-
-            """
+        PageTemplate.head(title: "Scene preview", style: Self.style)
+            + Self.page.render(["model": model.xmlEscaped])
     }
 
-    private static let style = """
-        html,body{margin:0;height:100%;background:#fff;font:14px/1.4 -apple-system,system-ui,sans-serif;color:#636366}\
-        .stage{position:absolute;inset:0}.stage canvas{width:100%;height:100%;touch-action:none;display:block}\
-        canvas:focus-visible{outline:3px solid #007aff;outline-offset:-3px}#status{position:absolute;left:8px;bottom:4px;margin:0}
-        """
+    /// The page after its head (`Web/Templates/scene-preview.html`).
+    private static let page = PageTemplate("scene-preview.html")
+    private static let style = PageTemplate.style("scene-preview.css")
 }

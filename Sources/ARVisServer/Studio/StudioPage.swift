@@ -22,32 +22,12 @@ struct StudioPage: Sendable {
     }
 
     var html: String {
-        let tiles = tileOrigin == nil ? "" : (mapTiles ?? "").xmlEscaped
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="arvis-map-tiles" content="\(tiles)">
-            <link rel="icon" href="data:,">
-            <link rel="stylesheet" href="/studio/style.css">
-            <title>ARVis Studio</title>
-            </head>
-            <body>
-            <a class="skip" href="#main">Skip to content</a>
-            <header class="bar"><a class="brand" href="#/">ARVis Studio</a><nav id="account" aria-label="Account"></nav></header>
-            <main id="main" tabindex="-1"><p class="muted">Loading…</p></main>
-            <div id="toast" role="status" aria-live="polite"></div>
-            <script type="module" src="\(Self.script)"></script>
-            </body>
-            </html>
-
-            """
+        Self.page.render(["mapTiles": tileOrigin == nil ? "" : (mapTiles ?? "").xmlEscaped])
     }
 
-    /// The Studio's one script, the module `Web/Files/studio/app.js`: it imports the others.
-    static let script = "/studio/app.js"
+    /// The page (`Web/Templates/studio.html`): its one script, the module `/studio/app.js`, imports
+    /// the others.
+    private static let page = PageTemplate("studio.html")
 
     /// The JSON Schema of specs (`arvis schema`), made on the first request for it.
     private static let schema = Output(
