@@ -41,9 +41,10 @@ done
 # mode, where that is a warning (with the bare /regex/ literals the tests use). The usual build keeps
 # checking ARVis in Swift 6 mode.
 #
-# Both builds keep line tables only (enough for every report's stack) and make no index: full debug
-# info and the index-while-building cost a debug build time and disk, and nothing reads them here.
-flags=(--disable-index-store -Xswiftc -gline-tables-only)
+# Both builds keep line tables only, enough for every report's stack: full debug info costs a debug
+# build time and disk, and nothing reads it here. (The index stays: on Linux the test build finds
+# the tests through it.)
+flags=(-Xswiftc -gline-tables-only)
 [ "$sanitizer" = thread ] && flags+=(-Xswiftc -swift-version -Xswiftc 5 -Xswiftc -enable-upcoming-feature -Xswiftc BareSlashRegexLiterals)
 ASAN_OPTIONS=detect_leaks=0 swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" ${flags[@]+"${flags[@]}"}
 [ "$build_only" = 1 ] && exit 0
