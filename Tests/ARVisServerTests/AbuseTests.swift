@@ -307,10 +307,9 @@ struct AbuseTests: ServerTesting {
         let configuration = ServerConfiguration(
             dataDirectory: try scratch.folder().path, passwordCost: 4, signInAttempts: 3)
         let api = ARVisAPI(
-            store: store, configuration: configuration,
-            library: AssetLibrary(
-                directory: configuration.assetDirectory, store: store,
-                logger: .quiet))
+            services: ServerServices(
+                store: store, configuration: configuration,
+                library: AssetLibrary(directory: configuration.assetDirectory, store: store, logger: .quiet)))
         _ = try await api.signUp(.init(body: .json(.init(username: "vera", password: "correct horse battery"))))
         func signIn(_ password: String, from address: String) async throws -> Operations.SignIn.Output {
             try await RequestAddress.$current.withValue(address) {

@@ -21,10 +21,6 @@ struct ARVisAPI: APIProtocol {
         self.services = services
     }
 
-    init(store: Store, configuration: ServerConfiguration, library: AssetLibrary, drain: Drain = Drain()) {
-        self.init(services: ServerServices(store: store, configuration: configuration, library: library, drain: drain))
-    }
-
     var store: Store { services.store }
     var configuration: ServerConfiguration { services.configuration }
     var library: AssetLibrary { services.library }

@@ -2,8 +2,9 @@ import Hummingbird
 import Logging
 
 /// What the server answers every request with, around the router: the request's bearer token (in
-/// the context for the hand routes, as ``RequestToken`` for the generated operations), one log line (method, path and status — never the query, which may carry an
-/// `access_token`), and the request metrics by route. The hub's busiest reads (``HubRead``: the
+/// the context for the hand routes, as ``RequestToken`` for the generated operations), one log
+/// line (method, path and status — never the query, which may carry an `access_token`), and the
+/// request metrics by route. The hub's busiest reads (``HubRead``: the
 /// spec as iARVis loads it, widgets' files) are answered here without the router's route lookup and
 /// middleware chain.
 ///

@@ -63,7 +63,8 @@ extension ServerServices {
 
 extension ARVisAPI {
     // The generated operations get no request context: ``ServerResponder`` hands them the request's
-    // bearer token as ``RequestToken``, read here, the one place they read it.
+    // bearer token as ``RequestToken``, read here for every check (and by sign-out and password
+    // change, which end that token's session).
 
     /// ``ServerServices/signedIn(token:)`` for the request being handled.
     func signedIn() async throws -> Account? {
