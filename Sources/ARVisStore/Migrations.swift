@@ -219,6 +219,16 @@ enum Migrations {
             // every instance continues its trace.
             "ALTER TABLE events ADD COLUMN trace_parent TEXT"
         ],
+        [
+            // Issue 53: trees planted in AR stand at a scale and a turn, in a tap group, from a
+            // device session (undo takes back a group; a session's trees go together).
+            "ALTER TABLE trees ADD COLUMN scale DOUBLE PRECISION NOT NULL DEFAULT 1",
+            "ALTER TABLE trees ADD COLUMN yaw DOUBLE PRECISION NOT NULL DEFAULT 0",
+            "ALTER TABLE trees ADD COLUMN group_id TEXT",
+            "ALTER TABLE trees ADD COLUMN session TEXT",
+            "CREATE INDEX trees_by_group ON trees(project_id, group_id)",
+            "CREATE INDEX trees_by_session ON trees(project_id, session)",
+        ],
     ]
 
     /// The PostgreSQL functions the store calls, defined again at every start: they are code, not

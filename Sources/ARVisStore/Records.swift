@@ -187,11 +187,17 @@ public struct Tree: Sendable, Hashable {
     public var plantedAt: Date
     /// The planting client's id for the change, so a retry is applied once.
     public var clientID: String?
+    /// How it stands: its scale (1 is the species' own size) and its turn about the frame's y axis,
+    /// in radians (counter-clockwise seen from above).
+    public var scale: Double, yaw: Double
+    /// The tap group it was planted in, and the device session that planted it (AR planting).
+    public var group: String?, session: String?
 
     /// Creates a tree.
     public init(
         id: String = UUID().uuidString.lowercased(), species: String, spacing: Double, x: Double, y: Double, z: Double,
-        plantedBy: String? = nil, plantedAt: Date = Date(), clientID: String? = nil
+        plantedBy: String? = nil, plantedAt: Date = Date(), clientID: String? = nil, scale: Double = 1,
+        yaw: Double = 0, group: String? = nil, session: String? = nil
     ) {
         self.id = id
         self.species = species
@@ -202,7 +208,29 @@ public struct Tree: Sendable, Hashable {
         self.plantedBy = plantedBy
         self.plantedAt = plantedAt
         self.clientID = clientID
+        self.scale = scale
+        self.yaw = yaw
+        self.group = group
+        self.session = session
     }
+}
+
+/// What a tap group's planner decides from the trees standing around the tap.
+public enum TreeGroupDecision: Sendable {
+    /// Plant these trees.
+    case plant([Tree])
+    /// Plant nothing: `reason` says why, `blocking` are the standing trees in the way.
+    case refuse(blocking: [Tree], reason: String)
+}
+
+/// What ``Store/plantTreeGroup(projectID:session:clientID:around:_:within:plantedByID:decide:)`` did.
+public enum TreeGroupOutcome: Sendable, Hashable {
+    /// The group was planted now.
+    case planted([Tree])
+    /// The group was planted before under the same client id; nothing changed.
+    case retried([Tree])
+    /// Nothing was planted: `reason` says why, `blocking` are the trees in the way.
+    case refused(blocking: [Tree], reason: String)
 }
 
 /// An anchor of a project: a pose in the project frame, what the app attaches, and when it expires.

@@ -132,16 +132,109 @@ extension Store {
                         nearest.tree.plantedBy.map { " by \($0)" } ?? "", max(tree.spacing, nearest.tree.spacing)),
                     location: "trees/\(nearest.tree.id)")
             }
-            try await database.raw(
-                """
-                INSERT INTO trees (id, project_id, species, spacing, x, y, z, planted_by, planted_at, client_id) VALUES
-                (\(bind: tree.id), \(bind: projectID), \(bind: tree.species), \(bind: tree.spacing), \(bind: tree.x), \(bind: tree.y), \(bind: tree.z),
-                 \(bind: plantedByID), \(bind: tree.plantedAt.timeIntervalSince1970), \(bind: tree.clientID))
-                """
-            ).run()
+            try await Self.insert(tree, projectID: projectID, plantedByID: plantedByID, on: database)
             try await events.record(.treePlanted, projectID: projectID, subject: tree.id, on: database)
             return (tree, true)
         }
+    }
+
+    /// Plants a group of trees the way `decide` chooses from the trees standing around it, in one
+    /// transaction holding the project's planting lock, so two devices tapping at once never store
+    /// two trees closer than `decide` allows.
+    ///
+    /// `decide` gets every tree whose position lies within `radius` of (`x`, `z`) on each ground axis
+    /// and every tree of `session`, and returns the trees to plant (each already given its group and
+    /// session) or a refusal. A group whose first tree carries a `clientID` planted before is a
+    /// retry: that group is returned and nothing changes.
+    public func plantTreeGroup(
+        projectID: String, session: String, clientID: String?, around x: Double, _ z: Double, within radius: Double,
+        plantedByID: String?, decide: @escaping @Sendable ([Tree]) -> TreeGroupDecision
+    ) async throws(StoreError) -> TreeGroupOutcome {
+        try await recordingTransaction(lock: "trees:\(projectID)") { database, events in
+            if let clientID,
+                let earlier = try await database.raw(
+                    """
+                    SELECT group_id FROM trees WHERE project_id = \(bind: projectID) AND client_id = \(bind: clientID)
+                    """
+                ).first()?.decode(column: "group_id", as: String?.self)
+            {
+                return .retried(try await Self.trees(of: earlier, projectID: projectID, on: database))
+            }
+            let standing = try await database.raw(
+                """
+                SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
+                WHERE project_id = \(bind: projectID) AND ((x BETWEEN \(bind: x - radius) AND \(bind: x + radius)
+                AND z BETWEEN \(bind: z - radius) AND \(bind: z + radius)) OR session = \(bind: session))
+                """
+            ).all().map(Self.tree)
+            switch decide(standing) {
+            case .refuse(let blocking, let reason):
+                return .refused(blocking: blocking, reason: reason)
+            case .plant(let trees):
+                for tree in trees {
+                    try await Self.insert(tree, projectID: projectID, plantedByID: plantedByID, on: database)
+                }
+                try await events.record(trees.map { (.treePlanted, $0.id, nil) }, projectID: projectID, on: database)
+                return .planted(trees)
+            }
+        }
+    }
+
+    /// Removes the trees of a tap group; returns how many there were.
+    public func removeTreeGroup(projectID: String, id: String) async throws(StoreError) -> Int {
+        try await removeTrees(projectID: projectID, where: "group_id", is: id)
+    }
+
+    /// Removes the trees a device session planted; returns how many there were.
+    public func removeTrees(projectID: String, session: String) async throws(StoreError) -> Int {
+        try await removeTrees(projectID: projectID, where: "session", is: session)
+    }
+
+    /// Removes every tree of a project; returns how many there were.
+    public func removeAllTrees(projectID: String) async throws(StoreError) -> Int {
+        try await removeTrees(projectID: projectID, where: "project_id", is: projectID)
+    }
+
+    /// Removes the trees whose `column` is `value`, announcing each.
+    private func removeTrees(projectID: String, where column: String, is value: String) async throws(StoreError) -> Int
+    {
+        try await recordingTransaction(lock: "trees:\(projectID)") { database, events in
+            let ids = try await database.raw(
+                "SELECT id FROM trees WHERE project_id = \(bind: projectID) AND \(ident: column) = \(bind: value)"
+            ).all().map { try $0.decode(column: "id", as: String.self) }
+            guard !ids.isEmpty else { return 0 }
+            try await database.raw(
+                "DELETE FROM trees WHERE project_id = \(bind: projectID) AND \(ident: column) = \(bind: value)"
+            ).run()
+            try await events.record(ids.map { (.treeRemoved, $0, nil) }, projectID: projectID, on: database)
+            return ids.count
+        }
+    }
+
+    /// The trees of a tap group (in the order of their ids).
+    private static func trees(of group: String?, projectID: String, on database: any SQLDatabase) async throws -> [Tree]
+    {
+        try await database.raw(
+            """
+            SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
+            WHERE project_id = \(bind: projectID) AND group_id = \(bind: group ?? "") ORDER BY planted_at, trees.id
+            """
+        ).all().map(Self.tree)
+    }
+
+    /// Inserts one tree.
+    private static func insert(_ tree: Tree, projectID: String, plantedByID: String?, on database: any SQLDatabase)
+        async throws
+    {
+        try await database.raw(
+            """
+            INSERT INTO trees (id, project_id, species, spacing, x, y, z, planted_by, planted_at, client_id,
+                               scale, yaw, group_id, session) VALUES
+            (\(bind: tree.id), \(bind: projectID), \(bind: tree.species), \(bind: tree.spacing), \(bind: tree.x), \(bind: tree.y), \(bind: tree.z),
+             \(bind: plantedByID), \(bind: tree.plantedAt.storePrecision.timeIntervalSince1970), \(bind: tree.clientID),
+             \(bind: tree.scale), \(bind: tree.yaw), \(bind: tree.group), \(bind: tree.session))
+            """
+        ).run()
     }
 
     /// A project's trees, oldest first: at most `limit`, and only those after the tree `after` (a
@@ -225,7 +318,10 @@ extension Store {
             plantedBy: try row.decodeNil(column: "username")
                 ? nil : try row.decode(column: "username", as: String.self),
             plantedAt: Date(timeIntervalSince1970: try row.decode(column: "planted_at", as: Double.self)),
-            clientID: try row.decodeNil(column: "client_id")
-                ? nil : try row.decode(column: "client_id", as: String.self))
+            clientID: try row.decode(column: "client_id", as: String?.self),
+            scale: try row.decode(column: "scale", as: Double.self),
+            yaw: try row.decode(column: "yaw", as: Double.self),
+            group: try row.decode(column: "group_id", as: String?.self),
+            session: try row.decode(column: "session", as: String?.self))
     }
 }

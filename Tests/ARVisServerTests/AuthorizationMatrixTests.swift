@@ -101,6 +101,13 @@ struct AuthorizationMatrixTests: ServerTesting {
             method: .post, path: "/api/v1/projects/garden/trees",
             body: #"{"species": "Pinus pinea", "position": {"x": 1, "z": 2}}"#,
             visibility: "public", expected: [401, 403, 201, 201, 403, 401]),
+        Route(
+            method: .post, path: "/api/v1/projects/garden/trees/groups",
+            body: #"{"species": "Pinus pinea", "position": {"x": 1, "z": 2}, "count": 3, "session": "s1"}"#,
+            visibility: "public", expected: [401, 403, 201, 201, 403, 401]),
+        Route(
+            method: .delete, path: "/api/v1/projects/garden/trees/sessions/s1",
+            expected: [401, 403, 404, 404, 404, 401]),
         Route(method: .get, path: "/api/v1/projects/garden/anchors", expected: read),
         Route(
             method: .post, path: "/api/v1/projects/garden/anchors",

@@ -15,6 +15,12 @@ struct RoomMessageTests {
         .removeTree(IdentifierMessage(id: "t1")),
         .plant(PlantMessage(species: "Quercus robur", position: .init(x: 1, z: -2.5), clientId: "c3")),
         .plant(PlantMessage(species: "Fagus", position: .init(x: 1, y: 0.25, z: 2))),
+        .plantGroup(
+            PlantGroupMessage(
+                species: "Pinus pinea", position: .init(x: 1, y: 0, z: 2), count: 5, scale: 1.5, session: "phone-1",
+                clientId: "c4")),
+        .plantGroup(PlantGroupMessage(species: "Pinus pinea", position: .init(x: 0, z: 0), session: "s")),
+        .removeTreeGroup(IdentifierMessage(id: "g1", clientId: "c5")),
         .planes(PlanesMessage(planes: [.init(point: [0, 0, 0], normal: [0, 1, 0])])),
         .mark(MarkMessage(tap: [0.1, 0.9], text: "here")),
         .signal(SignalMessage(to: "m1", kind: "offer", sdp: "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n")),

@@ -18,6 +18,8 @@ struct APIError: Error, HTTPResponseError {
     var message: String
     /// The diagnostics of a spec that does not validate.
     var diagnostics: [Diagnostic]?
+    /// More about the refusal, by code (`error.details`).
+    var details: Details?
     /// Headers the answer needs besides the content type, such as `Allow` on `405`.
     var extraHeaders = HTTPFields()
 
@@ -51,14 +53,23 @@ struct APIError: Error, HTTPResponseError {
     }
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, .badRequest, message) }
 
-    /// The JSON body.
-    var body: Data { Self.body(code, message, diagnostics: diagnostics) }
+    /// More about a refusal: the trees in the way of a tap group (`noSpace`).
+    struct Details: Encodable, Sendable {
+        /// The trees in the way, where they stand.
+        var trees: [Components.Schemas.Tree]
+    }
 
-    /// The one error shape: `{"diagnostics": [...], "error": {"code", "message"}}`, diagnostics only
-    /// for a spec that does not validate.
-    static func body(_ code: Code, _ message: String, diagnostics: [Diagnostic]? = nil) -> Data {
+    /// The JSON body.
+    var body: Data { Self.body(code, message, diagnostics: diagnostics, details: details) }
+
+    /// The one error shape: `{"diagnostics": [...], "error": {"code", "message", "details"?}}`,
+    /// diagnostics only for a spec that does not validate.
+    static func body(_ code: Code, _ message: String, diagnostics: [Diagnostic]? = nil, details: Details? = nil)
+        -> Data
+    {
         // Strings, numbers and arrays of them always encode.
-        (try? JSONText.data(Shape(diagnostics: diagnostics, error: .init(code: code, message: message)))) ?? Data()
+        (try? JSONText.data(
+            Shape(diagnostics: diagnostics, error: .init(code: code, message: message, details: details)))) ?? Data()
     }
 
     /// The body's shape.
@@ -66,6 +77,7 @@ struct APIError: Error, HTTPResponseError {
         struct Reason: Encodable {
             var code: Code
             var message: String
+            var details: Details?
         }
 
         var diagnostics: [Diagnostic]?

@@ -82,6 +82,9 @@ extension ErrorCode<APIErrorDomain> {
     static let methodNotAllowed = Self("methodNotAllowed")
     /// A dataset append holds no rows.
     static let noRows = Self("noRows")
+    /// A tap group finds no room: trees in the way, or too far from the session's trees (ReforestAR's
+    /// "couldn't find space"); `details.trees` are the trees in the way.
+    static let noSpace = Self("noSpace")
     /// The spec is a widget, not an environment: a scene needs targets.
     static let notAnEnvironment = Self("notAnEnvironment")
     /// A tap does not meet the world.
@@ -168,7 +171,8 @@ extension ErrorCode<APIErrorDomain> {
         .insufficientStorage, .internal, .invalid, .invalidArea, .invalidClientId, .invalidLifetime, .invalidLocation,
         .invalidName, .invalidOrientation, .invalidPose, .invalidPosition, .invalidRow, .invalidScale, .invalidSession,
         .invalidShare, .invalidSignal, .invalidSlug, .invalidSpacing, .invalidSpatialInput, .invalidSpec,
-        .invalidTreesPerTap, .invalidUsername, .methodNotAllowed, .noRows, .notAnEnvironment, .notFinite, .notFound,
+        .invalidTreesPerTap, .invalidUsername, .methodNotAllowed, .noRows, .noSpace, .notAnEnvironment, .notFinite,
+        .notFound,
         .notReadable, .notReady, .notUTF8, .outOfRange, .outsideFrame, .preconditionFailed, .privateProject, .qrFailed,
         .quotaExceeded, .rangeNotSatisfiable, .renderFailed, .roomFull, .roomLinkExpired, .roomLinkRevoked,
         .sfuUnavailable, .storageUnavailable, .tooBusy, .tooFewObservations, .tooLarge, .tooManyAttempts,

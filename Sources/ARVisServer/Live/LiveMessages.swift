@@ -242,13 +242,17 @@ enum LiveMessages {
         return text(Credentials(iceServers: servers, expires: expires))
     }
 
-    static func refused(clientID: String?, code: APIError.Code, message: String) -> String {
+    /// A change refused to its sender: `{"type": "refused", "clientId", "code", "message", "details"?}`.
+    static func refused(
+        clientID: String?, code: APIError.Code, message: String, details: APIError.Details? = nil
+    ) -> String {
         struct Refused: Encodable {
             var clientId: String?
             var code: APIError.Code
             var message: String
+            var details: APIError.Details?
 
-            enum CodingKeys: CodingKey { case type, clientId, code, message }
+            enum CodingKeys: CodingKey { case type, clientId, code, message, details }
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
@@ -256,9 +260,10 @@ enum LiveMessages {
                 try container.encode(clientId, forKey: .clientId)  // null when the change had no client id
                 try container.encode(code, forKey: .code)
                 try container.encode(message, forKey: .message)
+                try container.encodeIfPresent(details, forKey: .details)
             }
         }
-        return text(Refused(clientId: clientID, code: code, message: message))
+        return text(Refused(clientId: clientID, code: code, message: message, details: details))
     }
 
     /// The `data:` of a Server-Sent Events `close` event: `{"code", "reason"}`.

@@ -204,7 +204,8 @@ extension ARVisAPI {
         .init(
             id: tree.id, species: tree.species, position: .init(x: tree.x, y: tree.y, z: tree.z),
             plantedBy: tree.plantedBy,
-            plantedAt: tree.plantedAt, clientId: tree.clientID)
+            plantedAt: tree.plantedAt, clientId: tree.clientID, spacing: tree.spacing, scale: tree.scale,
+            yaw: tree.yaw, group: tree.group, session: tree.session)
     }
 
     func plantTree(_ input: Operations.PlantTree.Input) async throws -> Operations.PlantTree.Output {
@@ -215,6 +216,32 @@ extension ARVisAPI {
         let result = try await services.plant(request, in: access)
         let body = Self.schema(result.tree)
         return result.planted ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
+    }
+
+    func plantTreeGroup(_ input: Operations.PlantTreeGroup.Input) async throws -> Operations.PlantTreeGroup.Output {
+        let access = try await access(input.path.project, needs: .editor)
+        guard case .json(let request) = input.body else {
+            throw APIError.badRequest("send JSON {species, position: {x, y?, z}, count?, scale?, session, clientId?}")
+        }
+        let result = try await services.plantGroup(request, in: access)
+        return result.planted ? .created(.init(body: .json(result.group))) : .ok(.init(body: .json(result.group)))
+    }
+
+    func removeTreeGroup(_ input: Operations.RemoveTreeGroup.Input) async throws -> Operations.RemoveTreeGroup.Output {
+        let access = try await access(input.path.project, needs: .editor)
+        try await services.removeTreeGroup(input.path.id, in: access)
+        return .noContent(.init())
+    }
+
+    func removeSessionTrees(_ input: Operations.RemoveSessionTrees.Input) async throws
+        -> Operations.RemoveSessionTrees.Output
+    {
+        let access = try await access(input.path.project, needs: .editor)
+        let removed = try await answering { () async throws(StoreError) in
+            try await store.removeTrees(projectID: access.project.id, session: input.path.session)
+        }
+        guard removed > 0 else { throw APIError.notFound("session \(input.path.session) planted no tree here") }
+        return .ok(.init(body: .json(.init(removed: removed))))
     }
 
     func listTrees(_ input: Operations.ListTrees.Input) async throws -> Operations.ListTrees.Output {
@@ -258,6 +285,124 @@ extension ServerServices {
             try await store.plantTree(
                 projectID: access.project.id, tree, plantedByID: access.account?.id,
                 largestSpacing: ARVisAPI.largestCatalogSpacing)
+        }
+    }
+}
+
+extension ServerServices {
+    /// Plants a ReforestAR tap group for an editor (the REST route and `plantGroup` in rooms): checks
+    /// the request, then has ``ProjectTapGroup`` place the group among the stored trees inside the
+    /// store's planting transaction.
+    /// - Returns: the group, and `false` when a retry found it planted under the same `clientId`.
+    /// - Throws: ``APIError`` `422` for a value out of range or an unknown species, `409` `noSpace`
+    ///   (with the trees in the way) when the group finds no room.
+    func plantGroup(_ request: Components.Schemas.TreeGroupPlanting, in access: ProjectAccess) async throws -> (
+        group: Components.Schemas.TreeGroup, planted: Bool
+    ) {
+        let tap = try Self.tapPosition(request.position)
+        let count = request.count ?? 1
+        guard ProjectTapGroup.counts.contains(count) else {
+            throw APIError.invalid(.invalidTreesPerTap, "count is 1 to 10 trees per tap")
+        }
+        let scale = request.scale ?? 1
+        guard scale.isFinite, ProjectTapGroup.scales.contains(scale) else {
+            throw APIError.invalid(.invalidScale, "scale is 0.01 to 5.01, ReforestAR's slider")
+        }
+        guard request.session.range(of: "^[A-Za-z0-9_-]{1,100}$", options: .regularExpression) != nil else {
+            throw APIError.invalid(.invalidSession, "a session is 1 to 100 letters, digits, - and _")
+        }
+        if let clientID = request.clientId, !(1...100).contains(clientID.count) {
+            throw APIError.invalid(.invalidClientId, "a clientId is 1 to 100 characters")
+        }
+        let species = try ARVisAPI.catalogSpecies(request.species)
+        try await requireQuota(.trees(count), projectID: access.project.id)
+        let group = ProjectTapGroup(scale: scale, count: count)
+        let planting = TreeGroupRequest(
+            group: group, species: species.latinName, session: request.session, clientID: request.clientId,
+            plantedBy: access.account?.username)
+        // Built outside the typed-throws closure: with this closure literal and `self.store` inside it,
+        // Swift 6.3.1's debug build released `self` twice on return (a crash in the task allocator).
+        let decide: @Sendable ([Tree]) -> TreeGroupDecision = { planting.decide(at: tap, among: $0) }
+        let (store, radius) = (self.store, group.reach + max(group.spacing, ARVisAPI.largestCatalogSpacing))
+        let outcome = try await answering { () async throws(StoreError) in
+            try await store.plantTreeGroup(
+                projectID: access.project.id, session: request.session, clientID: request.clientId, around: tap.x,
+                tap.z,
+                within: radius, plantedByID: access.account?.id, decide: decide)
+        }
+        switch outcome {
+        case .planted(let trees), .retried(let trees):
+            let schema = Components.Schemas.TreeGroup(
+                id: trees.first?.group ?? "", trees: trees.map(ARVisAPI.schema))
+            if case .planted = outcome { return (schema, true) }
+            return (schema, false)
+        case .refused(let blocking, let reason):
+            var error = APIError(.conflict, .noSpace, reason)
+            error.details = .init(trees: blocking.map(ARVisAPI.schema))
+            throw error
+        }
+    }
+
+    /// Takes back a tap group for an editor.
+    /// - Throws: ``APIError`` `404` when the project has no such group.
+    func removeTreeGroup(_ id: String, in access: ProjectAccess) async throws {
+        let removed = try await answering { () async throws(StoreError) in
+            try await store.removeTreeGroup(projectID: access.project.id, id: id)
+        }
+        try APIError.found(removed > 0, else: "no tree group \(id) in this project")
+    }
+
+    /// A tap's position, checked: finite metres within the project's world.
+    private static func tapPosition(_ position: Components.Schemas.FramePosition) throws(APIError) -> Vec3 {
+        let y = position.y ?? 0
+        guard [position.x, y, position.z].allSatisfy({ $0.isFinite && abs($0) <= ARVisAPI.worldRadius }) else {
+            throw APIError.invalid(.invalidPosition, "a position is metres within ±100 000 of the project's origin")
+        }
+        return Vec3(position.x, y, position.z)
+    }
+}
+
+/// One tap's planting: the group's rules, the species and who plants, turned into stored trees.
+private struct TreeGroupRequest: Sendable {
+    let group: ProjectTapGroup
+    let species: String
+    let session: String
+    let clientID: String?
+    let plantedBy: String?
+
+    /// Places the group among `standing` (the store's trees around the tap and the session's).
+    func decide(at tap: Vec3, among standing: [Tree]) -> TreeGroupDecision {
+        let trees = standing.map {
+            ProjectTapGroup.Standing(
+                position: Vec3($0.x, $0.y, $0.z), spacing: $0.spacing, sameSession: $0.session == session)
+        }
+        var generator = SystemRandomNumberGenerator()
+        switch group.plant(at: tap, among: trees, using: &generator) {
+        case .placed(let placements):
+            let id = UUID().uuidString.lowercased()
+            let now = Date()
+            return .plant(
+                placements.enumerated().map { index, placement in
+                    Tree(
+                        species: species, spacing: group.spacing, x: placement.position.x, y: placement.position.y,
+                        z: placement.position.z, plantedBy: plantedBy, plantedAt: now,
+                        clientID: index == 0 ? clientID : nil, scale: group.planner.rules.s, yaw: placement.yaw,
+                        group: id, session: session)
+                })
+        case .noSpace(let blocking):
+            let rules = group.planner.rules
+            let reason =
+                blocking.isEmpty
+                ? String(
+                    format:
+                        "no room: ReforestAR plants a group within %g m (5 × scale × count) of every tree this session planted; tap nearer to them, or start a new session",
+                    rules.maximumFromOthers)
+                : String(
+                    format:
+                        "no room for %d tree%@ here: %d tree%@ in the way (each keeps its spacing, at least %g m); tap elsewhere",
+                    rules.n, rules.n == 1 ? "" : "s", blocking.count, blocking.count == 1 ? " stands" : "s stand",
+                    rules.minimumDistance)
+            return .refuse(blocking: blocking.map { standing[$0] }, reason: reason)
         }
     }
 }

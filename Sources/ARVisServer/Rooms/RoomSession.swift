@@ -87,7 +87,9 @@ struct RoomSession: Sendable {
         case .annotate(let message): try await annotate(message)
         case .deleteAnnotation(let message): try await delete(message)
         case .plant(let message): try await plant(message)
+        case .plantGroup(let message): await plantGroup(message)
         case .removeTree(let message): try await removeTree(message)
+        case .removeTreeGroup(let message): await removeTreeGroup(message)
         case .planes(let message): try setPlanes(message)
         case .signal(let message): await relay(message, text: text)
         case .mark(let message): try mark(message)
@@ -122,14 +124,18 @@ struct RoomSession: Sendable {
         }
     }
 
-    private func refuse(_ clientID: String?, _ code: APIError.Code, _ message: String) {
-        outbox.send(.text(ByteBuffer(string: LiveMessages.refused(clientID: clientID, code: code, message: message))))
+    private func refuse(_ clientID: String?, _ code: APIError.Code, _ message: String, details: APIError.Details? = nil)
+    {
+        outbox.send(
+            .text(
+                ByteBuffer(
+                    string: LiveMessages.refused(clientID: clientID, code: code, message: message, details: details))))
     }
 
     /// Runs a change, answering a refusal (a `4xx` of the API) to the sender.
     private func change(_ clientID: String?, _ work: () async throws -> Void) async throws {
         do { try await work() } catch let error as APIError where error.status.code < 500 {
-            refuse(clientID, error.code, error.message)
+            refuse(clientID, error.code, error.message, details: error.details)
         }
     }
 
@@ -284,6 +290,33 @@ struct RoomSession: Sendable {
             position: .init(x: message.position.x, y: message.position.y, z: message.position.z),
             clientId: message.clientId)
         try await change(message.clientId) { _ = try await services.plant(request, in: joining.access) }
+    }
+
+    /// A tap group from the AR view; refused, not closed, when the member may not plant, so the
+    /// phone can say why and stay in AR.
+    private func plantGroup(_ message: PlantGroupMessage) async {
+        let request = Components.Schemas.TreeGroupPlanting(
+            species: message.species,
+            position: .init(x: message.position.x, y: message.position.y, z: message.position.z),
+            count: message.count, scale: message.scale, session: message.session, clientId: message.clientId)
+        try? await change(message.clientId) {
+            try mayPlant()
+            _ = try await services.plantGroup(request, in: joining.access)
+        }
+    }
+
+    private func removeTreeGroup(_ message: IdentifierMessage) async {
+        try? await change(message.clientId) {
+            try mayPlant()
+            try await services.removeTreeGroup(message.id, in: joining.access)
+        }
+    }
+
+    /// Refuses a member who may not plant (a viewer, a room link) with the API's `403`.
+    private func mayPlant() throws(APIError) {
+        guard joining.link == nil, let role = joining.access.role, role >= .editor else {
+            throw APIError.forbidden("planting needs the editor role in this project")
+        }
     }
 
     private func removeTree(_ message: IdentifierMessage) async throws {

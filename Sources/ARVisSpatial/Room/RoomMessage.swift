@@ -13,8 +13,12 @@ public enum RoomMessage: Sendable, Hashable {
     case deleteAnnotation(IdentifierMessage)
     /// Plant a tree, as `POST …/trees` does.
     case plant(PlantMessage)
+    /// Plant a ReforestAR tap group, as `POST …/trees/groups` does.
+    case plantGroup(PlantGroupMessage)
     /// Remove a planted tree.
     case removeTree(IdentifierMessage)
+    /// Take back a tap group.
+    case removeTreeGroup(IdentifierMessage)
     /// The planes the publishing device has found.
     case planes(PlanesMessage)
     /// WebRTC signalling for one member, or for the server's SFU.
@@ -34,7 +38,8 @@ public enum RoomMessage: Sendable, Hashable {
 
     /// The `type`s a JSON message may have.
     public static let types = [
-        "annotate", "deleteAnnotation", "mark", "plant", "removeTree", "planes", "signal", "turnCredentials",
+        "annotate", "deleteAnnotation", "mark", "plant", "plantGroup", "removeTree", "removeTreeGroup", "planes",
+        "signal", "turnCredentials",
     ]
 
     /// Reads a text frame: JSON when it starts with `{`, else the legacy signal.
@@ -58,7 +63,9 @@ public enum RoomMessage: Sendable, Hashable {
         case "annotate": self = .annotate(try Self.decode(data))
         case "deleteAnnotation": self = .deleteAnnotation(try Self.decode(data))
         case "plant": self = .plant(try Self.decode(data))
+        case "plantGroup": self = .plantGroup(try Self.decode(data))
         case "removeTree": self = .removeTree(try Self.decode(data))
+        case "removeTreeGroup": self = .removeTreeGroup(try Self.decode(data))
         case "planes": self = .planes(try Self.decode(data))
         case "signal": self = .signal(try Self.decode(data))
         case "mark": self = .mark(try Self.decode(data))
@@ -77,7 +84,9 @@ public enum RoomMessage: Sendable, Hashable {
         case .annotate(let message): Self.json(message, type: "annotate")
         case .deleteAnnotation(let message): Self.json(message, type: "deleteAnnotation")
         case .plant(let message): Self.json(message, type: "plant")
+        case .plantGroup(let message): Self.json(message, type: "plantGroup")
         case .removeTree(let message): Self.json(message, type: "removeTree")
+        case .removeTreeGroup(let message): Self.json(message, type: "removeTreeGroup")
         case .planes(let message): Self.json(message, type: "planes")
         case .signal(let message): Self.json(message, type: "signal")
         case .mark(let message): Self.json(message, type: "mark")

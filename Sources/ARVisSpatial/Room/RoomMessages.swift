@@ -156,6 +156,42 @@ public struct PlantMessage: Codable, Hashable, Sendable, RoomMessageContent {
     }
 }
 
+/// `{"type": "plantGroup", "species", "position": {"x", "y"?, "z"}, "count"?, "scale"?, "session",
+/// "clientId"?}`: a ReforestAR tap group, as `POST …/trees/groups` takes.
+public struct PlantGroupMessage: Codable, Hashable, Sendable, RoomMessageContent {
+    static let name = "plantGroup"
+    static let shape =
+        "{\"type\": \"plantGroup\", \"species\": string, \"position\": {\"x\", \"y\"?, \"z\"} in metres, \"count\"?: 1…10, \"scale\"?: 0.01…5.01, \"session\": string, \"clientId\"?}"
+    /// The species' name, as the project's planting knows it.
+    public var species: String
+    /// The tap's hit point, in the project's frame.
+    public var position: PlantMessage.Position
+    /// Trees per tap.
+    public var count: Int?
+    /// ReforestAR's scale slider.
+    public var scale: Double?
+    /// The device's AR session.
+    public var session: String
+    /// The sender's id for this change, echoed in a refusal and kept against retries.
+    public var clientId: String?
+
+    /// Creates a message.
+    public init(
+        species: String, position: PlantMessage.Position, count: Int? = nil, scale: Double? = nil, session: String,
+        clientId: String? = nil
+    ) {
+        (self.species, self.position, self.count, self.scale) = (species, position, count, scale)
+        (self.session, self.clientId) = (session, clientId)
+    }
+
+    /// What is wrong with the shape of the values (the message a room refuses it with), or `nil`;
+    /// the ranges are the planting's to check, as for `POST …/trees/groups`.
+    public var problem: String? {
+        PlantMessage(species: species, position: position, clientId: clientId).problem
+            ?? (session.isEmpty || session.count > 100 ? "a session is 1 to 100 characters" : nil)
+    }
+}
+
 /// `{"type": "planes", "planes": [{"point": [x, y, z], "normal": [x, y, z]}]}`: the planes the device has found.
 public struct PlanesMessage: Codable, Hashable, Sendable, RoomMessageContent {
     /// One plane: a point on it and its normal, `[x, y, z]` each, in metres.
