@@ -238,7 +238,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ARVisPipelineTests",
-            dependencies: ["ARVisSupport", "ARVisPipeline", "ARVisTestSupport"],
+            dependencies: [
+                "ARVisSupport", "ARVisPipeline", "ARVisModel", "ARVisPlanting", "ARVisSpatial", "ARVisTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -13,6 +13,9 @@ For every fixture made by make_model_fixtures.py:
   the silhouettes agree (IoU >= 0.97).
 - Damaged files: every fixture truncated and corrupted gives a one-line error and exit 1 or 2,
   never a crash or a hang.
+- Tree models (`arvis species --model`): every catalog species side by side as USDZ passes the ARKit
+  checks, and usd-core reads the same world-space points from it as trimesh from the GLB; each tree is
+  as tall as the mean of its catalog heights (`arvis species --format json`).
 Prints 'N passed, N failed'.
 """
 import io
@@ -204,6 +207,28 @@ def damaged(name):
         check(f"{kind} {name}: a clear error, no crash (exit {result.returncode})", ok, result.stderr[-300:])
 
 
+def tree_models():
+    glb, usdz = os.path.join(WORK, "trees.glb"), os.path.join(WORK, "trees.usdz")
+    results = [arvis("species", "--model", path) for path in (glb, usdz)]
+    check("arvis species --model writes GLB and USDZ", all(r.returncode == 0 for r in results),
+          " ".join(r.stderr for r in results))
+    if any(r.returncode != 0 for r in results):
+        return
+    issues = compliance(usdz)
+    check("the species' models as USDZ pass the ARKit checks", not issues, issues)
+    expected, got = gltf_world_points(glb), usd_world_points(usdz)
+    check("usd-core and trimesh read the same tree models", same_point_sets(expected, got), f"{len(expected)} vs {len(got)}")
+    catalog = json.loads(arvis("species", "--format", "json").stdout)
+    scene = trimesh.load(glb, force="scene")
+    tops = sorted(round(float(scene.geometry[g].vertices[:, 1].max()), 3) for _, g in
+                  (scene.graph[n] for n in scene.graph.nodes_geometry))
+    heights = sorted(round((s["minimumHeight"] + s["maximumHeight"]) / 2, 3) for s in catalog)
+    # Each tree's crown reaches its height (its trunk's top is lower, so tops hold more values).
+    check("each species' model is as tall as its catalog heights say", set(heights) <= set(tops),
+          f"{sorted(set(heights) - set(tops))} not reached")
+
+
+tree_models()
 for fixture in ("cube.glb", "sphere.glb", "hierarchy.glb"):
     glb_to_usdz(fixture)
 for fixture in ("zup_cm.usdz", "yup_text.usdz", "plain.usda", "plain.usdc"):

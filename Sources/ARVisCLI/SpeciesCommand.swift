@@ -1,4 +1,7 @@
+import ARVisModel
+import ARVisPipeline
 import ARVisPlanting
+import ARVisSupport
 import ArgumentParser
 import Foundation
 
@@ -11,11 +14,16 @@ struct SpeciesCommand: ParsableCommand {
             Search ignores case and accents, and matches whole names, beginnings of names or words, and names \
             with a typing mistake or two. Each entry gives the spacing `arvis plant` uses for it.
 
+            --model writes the low-poly model the server draws for the species found (its mean height, a \
+            crown as wide as its spacing, its crown form), every match side by side along x, as GLB or USDZ \
+            (AR Quick Look, on a horizontal plane) by the file's extension.
+
             Examples:
               arvis species
               arvis species sobreiro
               arvis species "pinheiro manso" --details
               arvis species quercus --format json
+              arvis species "Pinus pinea" --model stone-pine.usdz
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -31,16 +39,44 @@ struct SpeciesCommand: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
+    @Option(name: .long, help: ArgumentHelp("Write the matches' models to this .glb or .usdz file.", valueName: "file"))
+    var model: String?
+
     func run() throws {
         let matches = SpeciesCatalog.standard.search(query ?? "").map(\.species)
         guard !matches.isEmpty else {
             let shown = (query ?? "").count > 60 ? (query ?? "").prefix(57) + "…" : Substring(query ?? "")
             throw CommandFailure.input("no species matches '\(shown)'; `arvis species` lists them all")
         }
+        if let model { return try write(matches, to: model) }
         switch format {
         case .json: try Console.write(json(matches))
         case .text: try Console.write(matches.map(text).joined(separator: details ? "\n\n" : "\n") + "\n")
         }
+    }
+
+    /// Writes the species' models in a row along x, each a spacing from the last.
+    private func write(_ matches: [Species], to path: String) throws {
+        let isUSDZ = path.lowercased().hasSuffix(".usdz")
+        guard isUSDZ || path.lowercased().hasSuffix(".glb") else {
+            throw CommandFailure.usage("--model writes a .glb or a .usdz file; '\(path)' is neither")
+        }
+        var x = 0.0
+        let trees = matches.enumerated().map { index, species in
+            if index > 0 { x += (matches[index - 1].spacing + species.spacing) / 2 }
+            return PlantingScene.Tree(species: species.latinName, position: SIMD3(x, 0, 0))
+        }
+        let scene = PlantingScene(trees).model
+        let bytes: [UInt8]
+        do {
+            bytes =
+                isUSDZ
+                ? try USDZWriter(anchoring: .plane(alignment: "horizontal")).write(scene) : try GLBWriter().write(scene)
+        } catch {
+            throw CommandFailure.input("the models could not be written: \(error.message)")
+        }
+        try OutputFile.write(
+            Data(bytes), to: path, what: "\(matches.count) species, \(isUSDZ ? "USDZ" : "GLB")", report: true)
     }
 
     private func text(_ species: Species) -> String {

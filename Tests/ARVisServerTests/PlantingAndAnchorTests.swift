@@ -95,6 +95,45 @@ struct PlantingAndAnchorTests: ServerTesting {
         }
     }
 
+    @Test func aSessionIsAlignedToTheProjectByAGeolocationFixAndACompass() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "olga")
+            let slug = try await createProject(client, owner, name: "Hillside", visibility: "public")
+            let uri = "/api/v1/projects/\(slug)/align/geo"
+            // Standing 10 m east of the origin of a project whose −z points north, looking north,
+            // at the session's origin, looking down its −z: the project's origin is 10 m to the left.
+            let reading: [String: Any] = [
+                "latitude": 39.6129, "longitude": -8.6623 + 10 / (111_320 * cos(39.6129 * Double.pi / 180)),
+                "accuracy": 3, "heading": 0, "headingAccuracy": 5, "position": [0, 1.5, 0], "forward": [0, -0.2, -1],
+            ]
+            let noLocation = try await client.execute(uri: uri, method: .post, headers: owner, body: try json(reading))
+            #expect(noLocation.status == .unprocessableContent)
+            #expect(try errorMessage(noLocation).contains("marker"))
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)", method: .patch, headers: owner,
+                body: try json(["location": ["latitude": 39.6129, "longitude": -8.6623]]))
+            let aligned = try await client.execute(uri: uri, method: .post, headers: owner, body: try json(reading))
+            #expect(aligned.status == .ok)
+            let body = try object(aligned)
+            let transform = try #require(body["transform"] as? [Double])
+            #expect(
+                abs(transform[12] + 10) < 0.1 && abs(transform[14]) < 0.01,
+                "the origin is 10 m to the left: \(transform)")
+            #expect(abs(transform[0] - 1) < 1e-6, "the frames are not turned")
+            #expect(body["accuracy"] as? Double == 3 && abs((body["distance"] as? Double ?? 0) - 10) < 0.1)
+            var lookingUp = reading
+            lookingUp["forward"] = [0, 1, 0]
+            let up = try await client.execute(uri: uri, method: .post, headers: owner, body: try json(lookingUp))
+            #expect(try errorCode(up) == "invalidPose")
+            var elsewhere = reading
+            elsewhere["latitude"] = 38.7
+            #expect(
+                try errorCode(
+                    try await client.execute(uri: uri, method: .post, headers: owner, body: try json(elsewhere)))
+                    == "invalidLocation")
+        }
+    }
+
     @Test func anchorsAreCappedPerSessionAndExpire() async throws {
         try await withServer { client in
             let owner = try await signIn(client, "olga")

@@ -195,6 +195,9 @@ struct DocumentTests: ServerTesting {
             #expect(options.status == .noContent)
             #expect(options.headers[.allow] == "GET")
             #expect(try await client.execute(uri: "/nowhere", method: .post).status == .notFound)
+            // Where paths overlap, the router's choice answers: `…/trees/groups` is not a tree's id.
+            let groups = try await client.execute(uri: "/api/v1/projects/garden/trees/groups", method: .delete)
+            #expect(groups.status == .methodNotAllowed && groups.headers[.allow] == "POST")
         }
     }
 }

@@ -197,4 +197,42 @@ struct TreeGroupTests: ServerTesting {
             for socket in [ana, vera] { try await socket.close() }
         }
     }
+
+    @Test func speciesModelsAndThePlantingAreServedAs3DFiles() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "olga")
+            let slug = try await createProject(client, owner, name: "Forest")
+            let found = try await client.execute(uri: "/api/v1/species?q=pinheiro%20manso", method: .get)
+            let pine = try #require((try object(found)["species"] as? [[String: Any]])?.first)
+            #expect(pine["crown"] as? String == "umbrella")
+            let path = try #require(pine["model"] as? String)
+            #expect(path == "/api/v1/species/pinus-pinea/model.glb")
+            let model = try await client.execute(uri: path, method: .get)
+            #expect(model.status == .ok && model.headers[.contentType] == "model/gltf-binary")
+            #expect(Array(model.body.readableBytesView.prefix(4)) == Array("glTF".utf8))
+            let etag = try #require(model.headers[.eTag])
+            let again = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified)
+            #expect(
+                try await client.execute(uri: "/api/v1/species/pinus-nothing/model.glb", method: .get).status
+                    == .notFound)
+
+            let empty = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/trees.usdz", method: .get, headers: owner)
+            #expect(empty.status == .unprocessableContent)
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/trees/groups", method: .post, headers: owner,
+                body: try tap(0, 0, count: 4, scale: 1.2))
+            for (ext, media, magic) in [("glb", "model/gltf-binary", "glTF"), ("usdz", "model/vnd.usdz+zip", "PK")] {
+                let file = try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/trees.\(ext)", method: .get, headers: owner)
+                #expect(file.status == .ok && file.headers[.contentType] == media)
+                #expect(Array(file.body.readableBytesView.prefix(magic.utf8.count)) == Array(magic.utf8))
+            }
+            let stranger = try await signIn(client, "otto")
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/\(slug)/trees.glb", method: .get, headers: stranger)
+                    .status == .notFound, "a private project's planting is not a stranger's")
+        }
+    }
 }

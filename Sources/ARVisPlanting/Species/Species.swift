@@ -19,6 +19,8 @@ public struct Species: Sendable, Hashable, Identifiable, Codable {
     public var description: String
     /// Where the figures come from.
     public var source: String
+    /// The shape of a mature crown, for the tree's model.
+    public var crown: CrownForm
 
     /// The Latin name identifies a species.
     public var id: String { latinName }
@@ -29,7 +31,7 @@ public struct Species: Sendable, Hashable, Identifiable, Codable {
     /// Creates a species entry.
     public init(
         latinName: String, englishNames: [String], portugueseNames: [String], spacing: Double, minimumHeight: Double,
-        maximumHeight: Double, description: String, source: String
+        maximumHeight: Double, description: String, source: String, crown: CrownForm = .rounded
     ) {
         self.latinName = latinName
         self.englishNames = englishNames
@@ -39,7 +41,20 @@ public struct Species: Sendable, Hashable, Identifiable, Codable {
         self.maximumHeight = maximumHeight
         self.description = description
         self.source = source
+        self.crown = crown
     }
+}
+
+/// The shape of a tree's mature crown.
+public enum CrownForm: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A cone from low on the trunk to the top: most pines and cypresses when young.
+    case conical
+    /// A broad dome: oaks, chestnuts, ashes.
+    case rounded
+    /// A flat, wide top on a long bare trunk: the stone pine's.
+    case umbrella
+    /// Narrow and upright: the Italian cypress.
+    case columnar
 }
 
 /// The species ARVis knows, and search over their names.

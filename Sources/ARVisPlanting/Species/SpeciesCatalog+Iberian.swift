@@ -48,7 +48,8 @@ extension SpeciesCatalog {
             spacing: 3, minimumHeight: 20, maximumHeight: 35,
             description: "Columnar evergreen conifer planted for windbreaks and as a fire-resistant barrier.",
             source:
-                "\(atlas), «Cupressus sempervirens in Europe» (20–30 m, over 30 m in good conditions). Spacing: 3 m, as in windbreak rows."
+                "\(atlas), «Cupressus sempervirens in Europe» (20–30 m, over 30 m in good conditions). Spacing: 3 m, as in windbreak rows.",
+            crown: .columnar
         ),
         Species(
             latinName: "Eucalyptus globulus", englishNames: ["Tasmanian blue gum", "southern blue gum"],
@@ -56,7 +57,8 @@ extension SpeciesCatalog {
             spacing: 3, minimumHeight: 30, maximumHeight: 55,
             description:
                 "Introduced fast-growing pulpwood tree covering about a quarter of Portugal's forest; new plantations are restricted by law.",
-            source: "\(atlas), «Eucalyptus in Europe». Spacing: 3 × 3 m, within Portugal's usual 1 100–1 600 trees/ha."),
+            source: "\(atlas), «Eucalyptus in Europe». Spacing: 3 × 3 m, within Portugal's usual 1 100–1 600 trees/ha.",
+            crown: .columnar),
         Species(
             latinName: "Fraxinus angustifolia", englishNames: ["narrow-leaved ash"],
             portugueseNames: ["freixo", "freixo-de-folhas-estreitas"],
@@ -79,7 +81,8 @@ extension SpeciesCatalog {
             description:
                 "Native pine of the Atlantic coast and central mountains; timber and resin, Portugal's main conifer.",
             source:
-                "\(atlas), «Pinus pinaster in Europe» (20–30 m, exceptionally 40 m). Spacing: Centro PINUS, Manual de boas práticas para o pinheiro-bravo (2020): planting densities near 1 600 trees/ha."
+                "\(atlas), «Pinus pinaster in Europe» (20–30 m, exceptionally 40 m). Spacing: Centro PINUS, Manual de boas práticas para o pinheiro-bravo (2020): planting densities near 1 600 trees/ha.",
+            crown: .conical
         ),
         Species(
             latinName: "Pinus pinea", englishNames: ["stone pine", "umbrella pine"],
@@ -88,7 +91,8 @@ extension SpeciesCatalog {
             description:
                 "Umbrella-crowned pine of sandy southern soils, grown for pine nuts; less fire-sensitive than other pines.",
             source:
-                "\(atlas), «Pinus pinea in Europe» (grows up to 25–30 m). Spacing: Diretrizes de silvicultura para a gestão do Pinus pinea para a produção de pinha em Portugal: wide spacing for cone production."
+                "\(atlas), «Pinus pinea in Europe» (grows up to 25–30 m). Spacing: Diretrizes de silvicultura para a gestão do Pinus pinea para a produção de pinha em Portugal: wide spacing for cone production.",
+            crown: .umbrella
         ),
         Species(
             latinName: "Pinus sylvestris", englishNames: ["Scots pine"],
@@ -97,7 +101,8 @@ extension SpeciesCatalog {
             description:
                 "Cold-hardy pine of the northern mountains (Gerês); rare in Portugal, common in the Iberian interior.",
             source:
-                "\(atlas), «Pinus sylvestris in Europe». Spacing: 2 × 2 m (2 500 trees/ha), the usual density in Iberian plantations."
+                "\(atlas), «Pinus sylvestris in Europe». Spacing: 2 × 2 m (2 500 trees/ha), the usual density in Iberian plantations.",
+            crown: .conical
         ),
         Species(
             latinName: "Pyrus bourgaeana", englishNames: ["Iberian pear"],

@@ -73,13 +73,16 @@ struct APIDocument: Sendable {
     }
 
     /// The methods the document allows on a request path, `[]` when no path of the document matches.
+    ///
+    /// Where templates overlap (`…/trees/groups` and `…/trees/{id}`), the one the router picks
+    /// answers: the router takes a literal segment over a parameter, segment by segment.
     func methods(for requestPath: Substring) -> Set<HTTPRequest.Method> {
         let segments = requestPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        var methods: Set<HTTPRequest.Method> = []
-        for template in templates where Self.matches(template.segments, segments) {
-            methods.formUnion(template.methods)
+        let matching = templates.filter { Self.matches($0.segments, segments) }.map { template in
+            (literals: template.segments.map { $0.contains("{") ? 0 : 1 }, methods: template.methods)
         }
-        return methods
+        guard let chosen = matching.map(\.literals).max(by: { $0.lexicographicallyPrecedes($1) }) else { return [] }
+        return matching.filter { $0.literals == chosen }.reduce(into: []) { $0.formUnion($1.methods) }
     }
 
     /// Whether `segments` fit a template's, `{name}` standing for one non-empty segment or part of one.

@@ -1,3 +1,4 @@
+import ARVisPlanting
 import ARVisSpatial
 import ARVisSpec
 import ARVisStore
@@ -123,5 +124,66 @@ extension ARVisAPI {
                     .init(
                         transform: transform, rmsError: registration.rmsResidual, inliers: registration.inliers.count,
                         anchors: moved))))
+    }
+
+    func alignByGeo(_ input: Operations.AlignByGeo.Input) async throws -> Operations.AlignByGeo.Output {
+        let access = try await access(input.path.project)
+        guard case .json(let request) = input.body else {
+            throw APIError.badRequest(
+                "send JSON {latitude, longitude, accuracy, heading, headingAccuracy, position, forward, groundHeight?}")
+        }
+        guard let location = access.project.location else {
+            throw APIError.invalid(
+                .invalidLocation,
+                "'\(access.project.slug)' has no location to align to: an owner sets one (PATCH the project's location), or align by the project's marker"
+            )
+        }
+        let reading = try Self.geoReading(request)
+        let site = GeoAlignment.ProjectSite(
+            origin: GeoCoordinate(latitude: location.latitude, longitude: location.longitude),
+            heading: location.heading)
+        let alignment: GeoAlignment
+        do { alignment = try GeoAlignment(reading, site: site, groundHeight: request.groundHeight ?? 0) } catch {
+            switch error {
+            case .noForwardDirection:
+                throw APIError.invalid(.invalidPose, "forward points straight up or down: hold the phone up to align")
+            case .tooFar(let distance, let limit):
+                throw APIError.invalid(
+                    .invalidLocation,
+                    String(
+                        format: "the fix is %.1f km from the project; alignment works within %.0f km of it",
+                        distance / 1000, limit / 1000))
+            }
+        }
+        let transform = alignment.sessionFromProject.columns.flatMap { [$0.x, $0.y, $0.z, $0.w] }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        transform: transform, accuracy: alignment.accuracy,
+                        headingAccuracy: alignment.headingAccuracy,
+                        errorPerMetre: alignment.errorPerMetre,
+                        distance: GeoFrame(origin: site.origin).distance(site.origin, reading.coordinate)))))
+    }
+
+    /// A geo reading from the document's form, its numbers checked.
+    private static func geoReading(_ request: Components.Schemas.GeoReading) throws(APIError) -> GeoAlignment.Reading {
+        let vectors = [request.position, request.forward]
+        guard vectors.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0.isFinite && abs($0) <= worldRadius } }) else {
+            throw APIError.invalid(.invalidPosition, "position and forward are [x, y, z] in metres within ±100 000")
+        }
+        guard (-90...90).contains(request.latitude), (-180...180).contains(request.longitude),
+            (0...10_000).contains(request.accuracy), (0..<360).contains(request.heading),
+            (0...180).contains(request.headingAccuracy)
+        else {
+            throw APIError.invalid(
+                .invalidLocation,
+                "latitude is −90…90, longitude −180…180, accuracy 0…10 000 m, heading 0…<360°, headingAccuracy 0…180°")
+        }
+        return GeoAlignment.Reading(
+            coordinate: GeoCoordinate(latitude: request.latitude, longitude: request.longitude),
+            accuracy: request.accuracy, heading: request.heading, headingAccuracy: request.headingAccuracy,
+            position: Vec3(request.position[0], request.position[1], request.position[2]),
+            forward: Vec3(request.forward[0], request.forward[1], request.forward[2]))
     }
 }

@@ -22,7 +22,10 @@ extension ARVisAPI {
                             .init(
                                 latinName: match.species.latinName, englishName: match.species.englishNames.first ?? "",
                                 portugueseName: match.species.portugueseNames.first ?? "",
-                                spacing: match.species.spacing)
+                                spacing: match.species.spacing, minimumHeight: match.species.minimumHeight,
+                                maximumHeight: match.species.maximumHeight,
+                                crown: .init(rawValue: match.species.crown.rawValue),
+                                model: TreeModelRoutes.modelPath(of: match.species))
                         }))))
     }
 
