@@ -11,6 +11,24 @@ struct HubTests: ServerTesting {
     let scratch = ScratchFolder("server-hub")
 
     /// An unlisted project `museum` holding the two-target environment as `tour` and the bar chart as `chart`.
+    @Test func theProjectsMarkerIsAPictureAndAPageToPrint() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "ana")
+            let slug = try await createProject(client, owner, name: "Hill (side)", visibility: "private")
+            let png = try await client.execute(uri: "/s/\(slug)/marker.png", method: .get, headers: owner)
+            #expect(png.status == .ok && png.headers[.contentType] == "image/png")
+            let pdf = try await client.execute(uri: "/s/\(slug)/marker.pdf", method: .get, headers: owner)
+            #expect(pdf.status == .ok && pdf.headers[.contentType] == "application/pdf")
+            let text = String(decoding: pdf.body.readableBytesView, as: UTF8.self)
+            #expect(text.hasPrefix("%PDF-1.4") && text.hasSuffix("%%EOF\n"))
+            #expect(text.contains("(ARVis marker of the project Hill \\(side\\) \\(\(slug)\\))"), "the name is escaped")
+            let stranger = try await signIn(client, "otto")
+            #expect(
+                try await client.execute(uri: "/s/\(slug)/marker.png", method: .get, headers: stranger).status
+                    == .notFound)
+        }
+    }
+
     private func publish(
         _ client: any TestClientProtocol, visibility: String = "unlisted", projectName: String = "Museum"
     ) async throws -> String {

@@ -265,6 +265,24 @@ struct HubRenderer: Sendable {
     }
 
     /// The file under `key`, made by `make` on a miss and kept.
+    /// A project's marker saying `text` (``ProjectMarker``): a PNG 1 000 pixels square, or an A4 PDF
+    /// page with it printed at ``ProjectMarker/printedWidth`` and `caption` under it.
+    func marker(_ text: String, pdf caption: [String]?) async throws -> ServedFile {
+        try await cached("marker/\(caption?.joined(separator: "\n") ?? "png")/\(text)", kind: "marker") {
+            try await drawing {
+                do {
+                    let png = try PNGWriter(fonts: requireFonts(), background: .white).write(
+                        ProjectMarker(text: text).drawing(side: 1000))
+                    guard let caption else { return Output(bytes: png, mediaType: "image/png") }
+                    let sheet = try PDFPictureSheet(png: png, width: ProjectMarker.printedWidth * 1000, lines: caption)
+                    return Output(bytes: sheet.bytes, mediaType: "application/pdf")
+                } catch let error as APIError { throw error } catch {
+                    throw APIError.invalid(.qrFailed, "no marker for this link: \(error)")
+                }
+            }
+        }
+    }
+
     func cached(_ key: String, kind: String, _ make: () async throws -> Output) async throws -> ServedFile {
         if let hit = cache.file(key) { return hit }
         ServerMetrics.countRender(kind)

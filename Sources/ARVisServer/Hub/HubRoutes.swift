@@ -24,6 +24,11 @@ struct HubRoutes: Sendable {
                 context: context)
         }
         drawing.get("/s/{project}/{name}") { request, context in try await self.page(request, context) }
+        for format in ["png", "pdf"] {
+            drawing.get("/s/{project}/marker.\(format)") { request, context in
+                try await self.marker(request, context, pdf: format == "pdf")
+            }
+        }
         drawing.get(RouterPath(HubRead.widgetRoute)) { request, context in
             try await self.widget(
                 try context.parameters.require("widget"), of: try context.parameters.require("name"),
@@ -220,6 +225,23 @@ struct HubRoutes: Sendable {
         default: throw APIError.badRequest("target is iarvis, json or page")
         }
         let output = try await renderer.qrCode(text, png: format == .png)
+        return Self.response(output, etag: HubRenderer.tag(of: output), request: request)
+    }
+
+    /// The project's marker: its QR code opens the project's planting in the Studio.
+    private func marker(_ request: Request, _ context: ServerContext, pdf: Bool) async throws -> Response {
+        let access = try await services.access(context)
+        let slug = access.project.slug
+        let text = "\(baseURL(request))/#/p/\(slug)/planting"
+        let caption = [
+            "ARVis marker of the project \(access.project.name) (\(slug))",
+            String(
+                format:
+                    "Print at 100 %% (no scaling): the picture is %.0f mm wide. Lay it flat where the project's frame begins;",
+                ProjectMarker.printedWidth * 1000),
+            "its top edge is the frame's -z axis (forward), its centre the origin.",
+        ]
+        let output = try await renderer.marker(text, pdf: pdf ? caption : nil)
         return Self.response(output, etag: HubRenderer.tag(of: output), request: request)
     }
 
