@@ -163,14 +163,18 @@ extension Store {
             let standing = try await database.raw(
                 """
                 SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
-                WHERE project_id = \(bind: projectID) AND ((x BETWEEN \(bind: x - radius) AND \(bind: x + radius)
-                AND z BETWEEN \(bind: z - radius) AND \(bind: z + radius)) OR session = \(bind: session))
+                WHERE project_id = \(bind: projectID) AND x BETWEEN \(bind: x - radius) AND \(bind: x + radius)
+                AND z BETWEEN \(bind: z - radius) AND \(bind: z + radius)
+                UNION
+                SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
+                WHERE project_id = \(bind: projectID) AND session = \(bind: session)
                 """
             ).all().map(Self.tree)
             switch decide(standing) {
             case .refuse(let blocking, let reason):
                 return .refused(blocking: blocking, reason: reason)
-            case .plant(let trees):
+            case .plant(var trees):
+                for index in trees.indices { trees[index].plantedAt = trees[index].plantedAt.storePrecision }
                 for tree in trees {
                     try await Self.insert(tree, projectID: projectID, plantedByID: plantedByID, on: database)
                 }

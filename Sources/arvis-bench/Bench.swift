@@ -9,7 +9,8 @@ struct Bench: AsyncParsableCommand {
         subcommands: [
             Load.self, RenderBench.self, RenderVersusVega.self, RelocalizationBench.self, PacketBench.self,
             PlacementBench.self, RelocalizationVersusOpen3D.self, TapsBench.self, PoissonBench.self,
-            PlantVersusScipy.self, PlanBench.self, HostileBench.self, PictureBench.self, ServeBench.self,
+            PlantVersusScipy.self, TreeGroupBench.self, PlanBench.self, HostileBench.self, PictureBench.self,
+            ServeBench.self,
             LiveBench.self, ModelsBench.self, UploadBench.self, StudioBench.self, ClusterBench.self,
         ]
     )

@@ -1,5 +1,6 @@
 import ARVisTestSupport
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import ARVisStore
@@ -38,6 +39,64 @@ struct EventTests {
             group.cancelAll()
             return first
         }
+    }
+
+    @Test(arguments: StoreTests.engines) func aTreeGroupIsPlantedAndTakenBackWholeWithItsEvents(
+        _ engine: Store.Engine
+    ) async throws {
+        let store = try await store(engine)
+        let ana = try await store.createAccount(username: "ana", passwordHash: "h")
+        let project = try await store.createProject(slug: "hill", name: "Hill", visibility: .public, ownerID: ana.id)
+        _ = try await store.plantTree(
+            projectID: project.id, Tree(species: "Quercus suber", spacing: 8, x: 0, y: 0, z: 0, session: "old"),
+            plantedByID: ana.id, largestSpacing: 8)
+        _ = try await store.plantTree(
+            projectID: project.id, Tree(species: "Quercus suber", spacing: 8, x: 500, y: 0, z: 0, session: "phone"),
+            plantedByID: ana.id, largestSpacing: 8)
+        let feed = store.eventFeed()
+        // The planner sees the trees around the tap and the session's, wherever they are.
+        let seen = NIOLockedValueBox<[String]>([])
+        let group = (0..<3).map {
+            Tree(species: "Pinus pinea", spacing: 1, x: 10 + Double($0), y: 0, z: 0, group: "g1", session: "phone")
+        }
+        let planted = try await store.plantTreeGroup(
+            projectID: project.id, session: "phone", clientID: "tap-1", around: 10, 0, within: 12, plantedByID: ana.id
+        ) { standing in
+            seen.withLockedValue { $0 = standing.map { "\($0.x)" }.sorted() }
+            var trees = group
+            trees[0].clientID = "tap-1"
+            return .plant(trees)
+        }
+        #expect(seen.withLockedValue { $0 } == ["0.0", "500.0"])
+        guard case .planted(let trees) = planted else {
+            Issue.record("planted: \(planted)")
+            return await store.close()
+        }
+        #expect(trees.map(\.x) == [10, 11, 12])
+        let retried = try await store.plantTreeGroup(
+            projectID: project.id, session: "phone", clientID: "tap-1", around: 10, 0, within: 12, plantedByID: ana.id
+        ) { _ in .refuse(blocking: [], reason: "not asked") }
+        guard case .retried(let again) = retried else {
+            Issue.record("retried: \(retried)")
+            return await store.close()
+        }
+        #expect(Set(again.map(\.id)) == Set(trees.map(\.id)) && again.allSatisfy { $0.plantedBy == "ana" })
+        let refused = try await store.plantTreeGroup(
+            projectID: project.id, session: "phone", clientID: "tap-2", around: 0, 0, within: 1, plantedByID: ana.id
+        ) { standing in .refuse(blocking: standing, reason: "in the way") }
+        guard case .refused(let blocking, "in the way") = refused else {
+            Issue.record("refused: \(refused)")
+            return await store.close()
+        }
+        #expect(blocking.count == 5, "the oak at the tap, the session's four")
+        #expect(try await store.removeTreeGroup(projectID: project.id, id: "g1") == 3)
+        #expect(try await store.removeTreeGroup(projectID: project.id, id: "g1") == 0)
+        #expect(try await store.removeTrees(projectID: project.id, session: "phone") == 1)
+        #expect(try await store.trees(projectID: project.id).map(\.session) == ["old"])
+        let events = try await take(7, from: feed)
+        #expect(
+            events.map(\.kind) == Array(repeating: .treePlanted, count: 3) + Array(repeating: .treeRemoved, count: 4))
+        await store.close()
     }
 
     @Test(arguments: StoreTests.engines) func changesAreLoggedWithTheirEventsInOrder(_ engine: Store.Engine)

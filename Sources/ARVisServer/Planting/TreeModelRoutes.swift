@@ -19,9 +19,10 @@ struct TreeModelRoutes: Sendable {
 
     /// Every catalog species' model as GLB, by Latin name, made on first use.
     static let speciesModels: [String: [UInt8]] = Dictionary(
-        uniqueKeysWithValues: SpeciesCatalog.standard.species.compactMap { species in
+        SpeciesCatalog.standard.species.compactMap { species in
             (try? GLBWriter().write(SpeciesModel(species).model)).map { (species.latinName, $0) }
-        })
+        },
+        uniquingKeysWith: { first, _ in first })
 
     /// The catalog species a path names: its Latin name with `-` or a space between the words, in
     /// any case (`pinus-pinea`).

@@ -87,9 +87,9 @@ struct RoomSession: Sendable {
         case .annotate(let message): try await annotate(message)
         case .deleteAnnotation(let message): try await delete(message)
         case .plant(let message): try await plant(message)
-        case .plantGroup(let message): await plantGroup(message)
+        case .plantGroup(let message): try await plantGroup(message)
         case .removeTree(let message): try await removeTree(message)
-        case .removeTreeGroup(let message): await removeTreeGroup(message)
+        case .removeTreeGroup(let message): try await removeTreeGroup(message)
         case .planes(let message): try setPlanes(message)
         case .signal(let message): await relay(message, text: text)
         case .mark(let message): try mark(message)
@@ -294,19 +294,19 @@ struct RoomSession: Sendable {
 
     /// A tap group from the AR view; refused, not closed, when the member may not plant, so the
     /// phone can say why and stay in AR.
-    private func plantGroup(_ message: PlantGroupMessage) async {
+    private func plantGroup(_ message: PlantGroupMessage) async throws {
         let request = Components.Schemas.TreeGroupPlanting(
             species: message.species,
             position: .init(x: message.position.x, y: message.position.y, z: message.position.z),
             count: message.count, scale: message.scale, session: message.session, clientId: message.clientId)
-        try? await change(message.clientId) {
+        try await change(message.clientId) {
             try mayPlant()
             _ = try await services.plantGroup(request, in: joining.access)
         }
     }
 
-    private func removeTreeGroup(_ message: IdentifierMessage) async {
-        try? await change(message.clientId) {
+    private func removeTreeGroup(_ message: IdentifierMessage) async throws {
+        try await change(message.clientId) {
             try mayPlant()
             try await services.removeTreeGroup(message.id, in: joining.access)
         }
