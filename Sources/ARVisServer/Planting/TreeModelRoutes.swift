@@ -54,23 +54,33 @@ struct TreeModelRoutes: Sendable {
             }
         }
         router.get("/api/v1/projects/{project}/trees.usdz") { request, context in
-            try await planting(request, context, mediaType: "model/vnd.usdz+zip") { (model) throws(ModelError) in
+            try await planting(request, context, mediaType: "model/vnd.usdz+zip", limit: Self.usdzTrees) {
+                (model) throws(ModelError) in
                 try USDZWriter(anchoring: .plane(alignment: "horizontal")).write(model)
             }
         }
     }
 
-    /// The project's trees written by `write`; `422` for a project with no tree.
+    /// The most trees a USDZ holds: USD has no shared meshes here, so each tree carries its own
+    /// copy (about 6 kB); AR Quick Look would not draw more at once anyway.
+    static let usdzTrees = 5_000
+
+    /// The project's trees written by `write`; `422` for a project with no tree or more than `limit`.
     private func planting(
-        _ request: Request, _ context: ServerContext, mediaType: String,
+        _ request: Request, _ context: ServerContext, mediaType: String, limit: Int = .max,
         write: @Sendable (Model) throws(ModelError) -> [UInt8]
     ) async throws -> Response {
         let access = try await services.access(context)
         let trees = try await answering { () async throws(StoreError) in
-            try await services.store.trees(projectID: access.project.id)
+            try await services.store.trees(projectID: access.project.id, limit: limit == .max ? .max : limit + 1)
         }
         guard !trees.isEmpty else {
             throw APIError.invalid(.noRows, "the project has no tree yet: plant one first")
+        }
+        guard trees.count <= limit else {
+            throw APIError(
+                .unprocessableContent, .tooLarge,
+                "the planting has more than \(limit) trees, the most a USDZ of it holds: GET …/trees.glb has them all")
         }
         let scene = PlantingScene(
             trees.map {
