@@ -21,7 +21,9 @@ struct TreeGroupBench: AsyncParsableCommand {
     var taps = 200
 
     func validate() throws {
-        guard stored >= 4, taps >= 1 else { throw ValidationError("--stored is at least 4 and --taps at least 1") }
+        guard (4...1_000_000).contains(stored), (1...100_000).contains(taps) else {
+            throw ValidationError("--stored is 4 to 1 000 000 and --taps 1 to 100 000")
+        }
     }
 
     func run() async throws {

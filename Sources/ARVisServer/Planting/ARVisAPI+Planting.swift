@@ -271,18 +271,12 @@ extension ServerServices {
     func plant(_ request: Components.Schemas.TreePlanting, in access: ProjectAccess) async throws -> (
         tree: Tree, planted: Bool
     ) {
-        let position = request.position
-        let y = position.y ?? 0
-        guard [position.x, y, position.z].allSatisfy({ $0.isFinite && abs($0) <= ARVisAPI.worldRadius }) else {
-            throw APIError.invalid(.invalidPosition, "a position is metres within ±100 000 of the project's origin")
-        }
-        if let clientID = request.clientId, !(1...100).contains(clientID.count) {
-            throw APIError.invalid(.invalidClientId, "a clientId is 1 to 100 characters")
-        }
+        let position = try Self.tapPosition(request.position)
+        try Self.checkClientID(request.clientId)
         let species = try ARVisAPI.catalogSpecies(request.species)
         try await requireQuota(.trees(1), projectID: access.project.id)
         let tree = Tree(
-            species: species.latinName, spacing: species.spacing, x: position.x, y: y, z: position.z,
+            species: species.latinName, spacing: species.spacing, x: position.x, y: position.y, z: position.z,
             plantedBy: access.account?.username, clientID: request.clientId)
         return try await answering { () async throws(StoreError) in
             try await store.plantTree(
@@ -314,24 +308,25 @@ extension ServerServices {
         guard request.session.range(of: "^[A-Za-z0-9_-]{1,100}$", options: .regularExpression) != nil else {
             throw APIError.invalid(.invalidSession, "a session is 1 to 100 letters, digits, - and _")
         }
-        if let clientID = request.clientId, !(1...100).contains(clientID.count) {
-            throw APIError.invalid(.invalidClientId, "a clientId is 1 to 100 characters")
-        }
+        try Self.checkClientID(request.clientId)
         let species = try ARVisAPI.catalogSpecies(request.species)
         try await requireQuota(.trees(count), projectID: access.project.id)
         let group = ProjectTapGroup(scale: scale, count: count)
         let planting = TreeGroupRequest(
             group: group, species: species.latinName, session: request.session, clientID: request.clientId,
             plantedBy: access.account?.username)
-        // Built outside the typed-throws closure: with this closure literal and `self.store` inside it,
-        // Swift 6.3.1's debug build released `self` twice on return (a crash in the task allocator).
-        let decide: @Sendable ([Tree]) -> TreeGroupDecision = { planting.decide(at: tap, among: $0) }
-        let (store, radius) = (self.store, group.reach + max(group.spacing, ARVisAPI.largestCatalogSpacing))
-        let outcome = try await answering { () async throws(StoreError) in
-            try await store.plantTreeGroup(
+        // Called directly, not through `answering`'s typed-throws closure: Swift 6.3.1's debug build
+        // miscompiles that closure here (a double release of `self`, or a null dereference, on return).
+        let outcome: TreeGroupOutcome
+        do {
+            outcome = try await store.plantTreeGroup(
                 projectID: access.project.id, session: request.session, clientID: request.clientId, around: tap.x,
-                tap.z,
-                within: radius, plantedByID: access.account?.id, decide: decide)
+                tap.z, within: group.reach + max(group.spacing, ARVisAPI.largestCatalogSpacing),
+                plantedByID: access.account?.id
+            ) { planting.decide(at: tap, among: $0) }
+        } catch {
+            guard let refusal = APIError(error as any Error) else { throw error }
+            throw refusal
         }
         switch outcome {
         case .planted(let trees), .retried(let trees):
@@ -355,7 +350,14 @@ extension ServerServices {
         try APIError.found(removed > 0, else: "no tree group \(id) in this project")
     }
 
-    /// A tap's position, checked: finite metres within the project's world.
+    /// Refuses a client id that is not 1 to 100 characters.
+    private static func checkClientID(_ clientID: String?) throws(APIError) {
+        if let clientID, !(1...100).contains(clientID.count) {
+            throw APIError.invalid(.invalidClientId, "a clientId is 1 to 100 characters")
+        }
+    }
+
+    /// A tree's or a tap's position, checked: finite metres within the project's world (`y` 0 when absent).
     private static func tapPosition(_ position: Components.Schemas.FramePosition) throws(APIError) -> Vec3 {
         let y = position.y ?? 0
         guard [position.x, y, position.z].allSatisfy({ $0.isFinite && abs($0) <= ARVisAPI.worldRadius }) else {
