@@ -247,6 +247,14 @@ extension ARVisAPI {
         return .ok(.init(body: .json(.init(removed: removed))))
     }
 
+    func removeAllTrees(_ input: Operations.RemoveAllTrees.Input) async throws -> Operations.RemoveAllTrees.Output {
+        let access = try await access(input.path.project, needs: .owner)
+        let removed = try await answering { () async throws(StoreError) in
+            try await store.removeAllTrees(projectID: access.project.id)
+        }
+        return .ok(.init(body: .json(.init(removed: removed))))
+    }
+
     func listTrees(_ input: Operations.ListTrees.Input) async throws -> Operations.ListTrees.Output {
         let access = try await access(input.path.project)
         let limit = try Self.pageLimit(input.query.limit)
