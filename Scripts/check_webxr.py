@@ -320,12 +320,12 @@ def guard(context, port):
     return context
 
 
-def phone(browser, port, url, expected=(), **config):
+def phone(browser, port, url, expected=(), init="", **config):
     """A phone (360 × 780 points, 2 pixels a point) with the scripted runtime, on `url` (console
-    errors containing one of `expected` are not counted)."""
+    errors containing one of `expected` are not counted; `init`: more script to run first)."""
     context = guard(browser.new_context(viewport={"width": VIEW[0], "height": VIEW[1]}, device_scale_factor=RATIO, is_mobile=True, has_touch=True), port)
     settings = {"viewport": list(VIEW), "pixelRatio": FRAMEBUFFER_RATIO, "fovY": FOV_Y, **config}
-    context.add_init_script(RUNTIME + f"\n;window.__xr.configure({json.dumps(settings)});")
+    context.add_init_script(RUNTIME + f"\n;window.__xr.configure({json.dumps(settings)});\n" + init)
     page = watch(context.new_page(), expected)
     devices[page] = {"fovY": settings["fovY"], "viewer": None}
     page.goto(url)

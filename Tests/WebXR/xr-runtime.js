@@ -24,6 +24,18 @@
 //   __xr.project([x, y, z])   → {x, y (framebuffer px, bottom-left), cssX, cssY (top-left), depth} | null
 //   __xr.session              the live XRSession or null; __xr.sessionCount, __xr.frameCount, __xr.requested,
 //   __xr.anchors(), __xr.moveAnchors(pose), __xr.setVisibility(state), __xr.endSession(), __xr.math
+//   __xr.setOrigin({position, orientation} | null)  where the NEXT session's origin ("local-floor";
+//                             "local" above it) stands in the world: a session starts wherever the
+//                             device is, so every other pose the page gets is relative to it
+//   __xr.setImage(index, {…, noise})   noise: metres of scatter of each of the picture's corners,
+//                             drawn afresh every frame, the pose fitted to them (seeded: configure({seed}))
+//   __xr.setGeo({latitude, longitude, accuracy} | null)   what navigator.geolocation answers
+//   configure({north, compassNoise})   the heading (degrees clockwise from north) of the world's −z:
+//                             with it, every frame fires `deviceorientationabsolute` with the viewer's
+//                             W3C angles, its heading off by a normal draw of `compassNoise` degrees
+//   configure({persistentAnchors: N})  anchors get requestPersistentHandle (refused once N handles
+//                             are kept) and sessions restorePersistentAnchor / deletePersistentAnchor /
+//                             persistentAnchors; kept handles outlive sessions (not the page)
 //
 // Conventions (WebXR's): matrices are Float32Array(16), column-major; a hit pose's +Y is the
 // surface normal, its +Z points along the surface towards where the ray came from (ARCore's);
@@ -170,7 +182,35 @@
     return out;
   }
 
-  const math = { add, sub, dot, cross, normalize, quatNormalize, quatMultiply, quatConjugate, quatRotate, quatFromBasis,
+  /// A seeded uniform generator in [0, 1) (mulberry32) and a normal draw from it.
+  function seeded(seed) {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6D2B79F5) >>> 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const gaussian = (random) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+
+  /// The W3C DeviceOrientation angles (alpha, beta, gamma, degrees; Z-X'-Y'' intrinsic, Earth's
+  /// frame x east, y north, z up) of a device whose pose in the world is `q`, the world's −z
+  /// heading `north` degrees clockwise from north.
+  function deviceAngles(q, north) {
+    const h = north * Math.PI / 180, ch = Math.cos(h), sh = Math.sin(h);
+    const toEarth = (v) => [v[0] * ch - v[2] * sh, -v[0] * sh - v[2] * ch, v[1]];
+    const x = toEarth(quatRotate(q, [1, 0, 0])), y = toEarth(quatRotate(q, [0, 1, 0])), z = toEarth(quatRotate(q, [0, 0, 1]));
+    // R = [x y z] = Rz(α)·Rx(β)·Ry(γ): R21 = sin β, R01 = −sin α cos β, R11 = cos α cos β, R20 = −cos β sin γ, R22 = cos β cos γ.
+    const beta = Math.asin(Math.max(-1, Math.min(1, y[2])));
+    let alpha, gamma;
+    if (Math.cos(beta) > 1e-6) { alpha = Math.atan2(-y[0], y[1]); gamma = Math.atan2(-x[2], z[2]); }
+    else { alpha = Math.atan2(x[1], x[0]); gamma = 0; }
+    const degrees = (angle) => angle * 180 / Math.PI;
+    return { alpha: (degrees(alpha) + 360) % 360, beta: degrees(beta), gamma: degrees(gamma) };
+  }
+
+  const math = { seeded, gaussian, deviceAngles, add, sub, dot, cross, normalize, quatNormalize, quatMultiply, quatConjugate, quatRotate, quatFromBasis,
     rigidMatrix, rigidInverse, compose, relative, perspective, rayPlane, firstHit, surfaceOrientation, rayOrientation,
     tapDirection, transform4 };
 
@@ -375,6 +415,7 @@
       this._pose = pose;
       this._deleted = false;
       this.anchorSpace = new XRSpace(secret, session, () => (this._deleted ? null : this._pose));
+      if (session._persistent) this.requestPersistentHandle = () => persist(this);
     }
 
     delete() {
@@ -383,6 +424,35 @@
       const pending = this._session._newAnchors.get(this);
       if (pending) { this._session._newAnchors.delete(this); pending.reject(domException("InvalidStateError", "the anchor was deleted")); }
     }
+  }
+
+  /// A handle for `anchor` that outlives its session, unless `persistentAnchors` handles are kept.
+  function persist(anchor) {
+    if (anchor._deleted || anchor._session._ended) return Promise.reject(domException("InvalidStateError", "requestPersistentHandle: the anchor is gone"));
+    if (anchor._handle) return Promise.resolve(anchor._handle);
+    if (runtime.persisted.size >= runtime.config.persistentAnchors) {
+      return Promise.reject(domException("NotAllowedError", `this device keeps at most ${runtime.config.persistentAnchors} persistent anchor(s)`));
+    }
+    anchor._handle = global.crypto.randomUUID();
+    runtime.persisted.set(anchor._handle, anchor._pose);
+    return Promise.resolve(anchor._handle);
+  }
+
+  /// Gives `session` the persistent-anchor methods of the anchors module.
+  function persistentMethods(session) {
+    session._persistent = true;
+    session.restorePersistentAnchor = (handle) => {
+      const pose = runtime.persisted.get(handle);
+      if (session._ended) return Promise.reject(domException("InvalidStateError", "the session ended"));
+      if (!pose) return Promise.reject(domException("InvalidStateError", "no persistent anchor " + handle));
+      const anchor = new XRAnchor(secret, session, pose);
+      anchor._handle = handle;
+      session._anchors.add(anchor);
+      runtime.anchors.push(anchor);
+      return new Promise((resolve, reject) => session._newAnchors.set(anchor, { resolve, reject }));
+    };
+    session.deletePersistentAnchor = (handle) => runtime.persisted.delete(handle) ? Promise.resolve() : Promise.reject(domException("InvalidStateError", "no persistent anchor " + handle));
+    Object.defineProperty(session, "persistentAnchors", { get: () => Object.freeze([...runtime.persisted.keys()]) });
   }
 
   /// A transient screen touch: its target ray goes from the viewer through the touched pixel.
@@ -616,7 +686,7 @@
       Object.assign(this, {
         _enabled: init.enabled, _ended: false, _hitSources: new Set(), _anchors: new Set(), _newAnchors: new Map(),
         _callbacks: [], _nextHandle: 1, _cancelled: new Set(), _pending: null, _viewport: init.viewport, _pixelRatio: init.pixelRatio,
-        _overlay: init.overlay, _trackedImages: init.trackedImages, _inputSources: [],
+        _overlay: init.overlay, _trackedImages: init.trackedImages, _inputSources: [], _origin: runtime.origin || identity(),
         _renderState: { depthNear: 0.1, depthFar: 1000, inlineVerticalFieldOfView: null, baseLayer: null, layers: [] },
       });
       this._trackedImages.forEach((image, index) => {
@@ -647,10 +717,11 @@
 
     requestReferenceSpace(type) {
       if (this._ended) return Promise.reject(domException("InvalidStateError", "the session ended"));
+      const origin = this._origin;
       const locate = {
         viewer: (state) => state.viewer,
-        local: () => ({ p: [0, runtime.config.localHeight, 0], q: [0, 0, 0, 1] }),
-        "local-floor": () => identity(),
+        local: () => compose(origin, { p: [0, runtime.config.localHeight, 0], q: [0, 0, 0, 1] }),
+        "local-floor": () => origin,
       }[type];
       if (!locate || (type === "local-floor" && !this._enabled.includes("local-floor"))) {
         return Promise.reject(domException("NotSupportedError", `the reference space "${type}" is not supported`));
@@ -763,6 +834,7 @@
         overlay: enabled.includes("dom-overlay") ? options.domOverlay.root : null,
         trackedImages: enabled.includes("image-tracking") ? trackedImages : [],
       });
+      if (typeof config.persistentAnchors === "number" && enabled.includes("anchors")) persistentMethods(session);
       runtime.session = session;
       runtime.sessionCount += 1;
       if (session._overlay) showOnlyOverlay(session._overlay, true);
@@ -822,12 +894,43 @@
     requested: null,
     anchors: [],
     auto: 0,
+    origin: null,
+    geo: null,
+    persisted: new Map(),
+    random: seeded(1),
+    compassRandom: seeded(2),
   };
   const compatible = new WeakSet();
   const layerBuffers = new WeakMap();
 
   /// A snapshot of the scripted world for one frame.
-  const worldState = () => ({ viewer: runtime.viewer, images: Object.assign({}, runtime.images), time: global.performance.now() });
+  const worldState = () => ({ viewer: runtime.viewer, images: noisyImages(), time: global.performance.now() });
+
+  /// The images as seen this frame. An image with `noise` is seen as a tracker sees a picture: its
+  /// four corners each off by a normal draw of `noise` metres on every axis, and its pose fitted to
+  /// them (the centre their mean; +X from the left edge to the right, +Z from the top to the bottom).
+  function noisyImages() {
+    const seen = {}, session = runtime.session;
+    for (const [index, image] of Object.entries(runtime.images)) {
+      const tracked = session && session._trackedImages[index];
+      if (!image.noise || !tracked) { seen[index] = image; continue; }
+      const a = tracked.widthInMeters / 2, b = a * (tracked.height / tracked.width || 1), draw = () => gaussian(runtime.random) * image.noise;
+      const [tl, tr, br, bl] = [[-a, 0, -b], [a, 0, -b], [a, 0, b], [-a, 0, b]].map((corner) => add(add(image.pose.p, quatRotate(image.pose.q, corner)), [draw(), draw(), draw()]));
+      const x = normalize(sub(add(tr, br), add(tl, bl))), down = sub(add(br, bl), add(tl, tr));
+      const z = normalize(sub(down, scale(x, dot(x, down)))), y = cross(z, x);
+      seen[index] = Object.assign({}, image, { pose: { p: scale(add(add(tl, tr), add(br, bl)), 0.25), q: quatNormalize(quatFromBasis(x, y, z)) } });
+    }
+    return seen;
+  }
+
+  /// Fires the compass's `deviceorientationabsolute` for the viewer, when the world has a north.
+  function fireCompass() {
+    const north = runtime.config.north;
+    if (typeof north !== "number" || !runtime.viewer || typeof global.DeviceOrientationEvent !== "function") return;
+    const off = (runtime.config.compassNoise || 0) * gaussian(runtime.compassRandom);
+    const angles = deviceAngles(runtime.viewer.q, north + off);
+    global.dispatchEvent(new global.DeviceOrientationEvent("deviceorientationabsolute", Object.assign({ absolute: true }, angles)));
+  }
 
   /// The hit-test results of every active source of `frame`'s session (sorted along each ray).
   function computeHits(frame) {
@@ -857,6 +960,7 @@
     if (session._pending) { Object.assign(session._renderState, session._pending); session._pending = null; }
     const layer = session._renderState.baseLayer;
     if (!layer) return 0;
+    fireCompass();
     const xrFrame = new XRFrame(secret, session, worldState(), true);
     updateAnchors(session);
     xrFrame.trackedAnchors = new Set(session._anchors);
@@ -971,10 +1075,17 @@
 
   const control = {
     math,
-    configure(options) { Object.assign(runtime.config, options || {}); return Object.assign({}, runtime.config); },
+    configure(options) {
+      Object.assign(runtime.config, options || {});
+      // Two streams, so the pictures' scatter does not depend on how many frames ran without them.
+      if (options && options.seed !== undefined) { runtime.random = seeded(options.seed); runtime.compassRandom = seeded(options.seed + 1); }
+      return Object.assign({}, runtime.config);
+    },
+    setOrigin(pose) { runtime.origin = pose ? poseOf(pose) : null; },
+    setGeo(fix) { runtime.geo = fix ? Object.assign({}, fix) : null; },
     setViewer(pose) { runtime.viewer = pose ? poseOf(pose) : null; },
     setImage(index, pose) {
-      if (pose) runtime.images[index] = { pose: poseOf(pose), state: pose.state || "tracked", measuredWidthInMeters: pose.measuredWidthInMeters };
+      if (pose) runtime.images[index] = { pose: poseOf(pose), state: pose.state || "tracked", measuredWidthInMeters: pose.measuredWidthInMeters, noise: Number(pose.noise) || 0 };
       else delete runtime.images[index];
     },
     setLight(light) { Object.assign(runtime.light, light || {}); },
@@ -1001,6 +1112,21 @@
     get requested() { return runtime.requested; },
   };
 
+  /// navigator.geolocation answering with the fix setGeo scripted (an error without one).
+  function scriptedGeolocation() {
+    const answer = (success, failure) => setTimeout(() => {
+      const fix = runtime.geo;
+      if (!fix) { if (failure) failure({ code: 2, message: "no position scripted" }); return; }
+      success({ timestamp: Date.now(), coords: { latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy, altitude: null, altitudeAccuracy: null, heading: null, speed: null } });
+    }, 0);
+    let watches = 0;
+    return {
+      getCurrentPosition: (success, failure) => answer(success, failure),
+      watchPosition: (success, failure) => { answer(success, failure); return ++watches; },
+      clearWatch: () => {},
+    };
+  }
+
   // --- Installation -----------------------------------------------------------------------------
 
   const classes = { XRSystem, XRSession, XRSpace, XRReferenceSpace, XRFrame, XRPose, XRViewerPose, XRView, XRViewport, XRRenderState,
@@ -1008,6 +1134,7 @@
     XRImageTrackingResult, XRSessionEvent, XRInputSourceEvent, XRInputSourcesChangeEvent, XRCamera, XRWebGLBinding };
   for (const [name, value] of Object.entries(classes)) Object.defineProperty(global, name, { value, configurable: true, writable: true });
   if (global.navigator) Object.defineProperty(global.navigator, "xr", { value: new XRSystem(secret), configurable: true });
+  if (global.navigator) Object.defineProperty(global.navigator, "geolocation", { value: scriptedGeolocation(), configurable: true });
   for (const name of ["WebGLRenderingContext", "WebGL2RenderingContext"]) {
     if (!global[name]) continue;
     Object.defineProperty(global[name].prototype, "makeXRCompatible", {

@@ -82,6 +82,13 @@ export class MapView {
     this.draw();
   }
 
+  /// Draws once at the next animation frame, however often it is asked for before then (a burst of
+  /// live trees redraws the map once).
+  redraw() {
+    if (this.pending) return;
+    this.pending = requestAnimationFrame(() => { this.pending = 0; this.draw(); });
+  }
+
   draw() {
     const surface = canvas2D(this.canvas);
     if (!surface) return;

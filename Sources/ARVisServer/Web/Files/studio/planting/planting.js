@@ -52,7 +52,7 @@ function plantedTrees(slug, frame, state, map) {
     else if (message.type === "treeRemoved") state.trees.delete(message.id);
     else return;
     count.textContent = String(state.trees.size);
-    map.draw();
+    map.redraw();
   }, (text) => { if (frame) status.textContent = text; });
   onLeave(() => socket.close());
   return h("p", { class: "muted" }, "Planted trees: ", count, " ", status);

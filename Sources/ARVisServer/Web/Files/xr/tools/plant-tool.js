@@ -1,0 +1,141 @@
+// The Plant tool (ReforestAR on the phone): a species from the catalog, trees per tap (1–10) and
+// ReforestAR's scale slider; a tap on level ground sends the point, in the project's frame, to the
+// server, which makes the tap group, checks every spacing and stores it (POST …/trees/groups). The
+// trees drawn are the server's — the answer's and the room's broadcasts — never placed here. A tap
+// refused for spacing shows the trees in the way in red. Undo takes back this session's last group;
+// editors remove this session's trees, owners every tree.
+
+import { transformPoint } from "../../viewer/matrix.js";
+import { positionOf } from "../placement.js";
+
+/// Whether a hit pose is level ground (its normal within about 25° of up).
+const isLevel = (hit) => hit && hit.matrix[5] > 0.9;
+
+/// A species' name in the reader's language, as `arvis species` gives them.
+const localName = (species) => (navigator.language || "").toLowerCase().startsWith("pt") ? species.portugueseName : species.englishName;
+
+/// The Plant tool of session core `ar`, planting for `planting` ({token, role, species}) in the
+/// project's `frame`, drawn by tree `layer`.
+export function plantTool(ar, { planting, frame, layer }) {
+  const { $, say, log, project } = ar, panel = $("ar-plant-panel"), button = $("ar-plant");
+  const api = `/api/v1/projects/${encodeURIComponent(project)}/trees`;
+  const session = crypto.randomUUID(), groups = [];
+  const owner = planting.role === "owner";
+  let requested = null;
+  log.plant = { session, taps: [], refusals: [], enabled: ["editor", "owner"].includes(planting.role) };
+  button.hidden = !log.plant.enabled;
+  $("ar-plant-clear-all").hidden = !owner;
+  fillSpecies($("ar-plant-species"), planting.species);
+  for (const id of ["ar-plant-count", "ar-plant-scale"]) $(id).oninput = () => { $(id + "-value").textContent = $(id).value; };
+
+  function refuse(reason, text) {
+    log.plant.refusals.push({ reason, text, at: ar.now() });
+    say(text);
+  }
+
+  function select() {
+    if (!frame.matrix) { refuse("unaligned", "Not planted: find the project's frame first (the marker, Align by GPS, or Align by taps), so the trees land where others see them."); return; }
+    requested = { tappedAt: ar.now() };
+  }
+
+  /// A tap is answered in the next frame, where the reticle's hit is.
+  function onFrame() {
+    if (!requested) return;
+    const tap = requested;
+    requested = null;
+    if (!isLevel(ar.hit)) { refuse("surface", "Not planted: no level ground under the reticle. Aim at the ground until the reticle shows, then tap."); return; }
+    if (layer.reconnecting()) { refuse("offline", "Not planted: the connection to the server is down (reconnecting…). Nothing was saved; tap again once it is back."); return; }
+    const [x, y, z] = transformPoint(frame.inverse, positionOf(ar.hit.matrix));
+    const body = { species: $("ar-plant-species").value, position: { x, y, z }, count: Number($("ar-plant-count").value),
+      scale: Number(Number($("ar-plant-scale").value).toFixed(2)), session, clientId: crypto.randomUUID() };
+    const record = { clientId: body.clientId, tappedAt: tap.tappedAt, sent: body, answeredAt: null, drawnAt: null, group: null, trees: [] };
+    log.plant.taps.push(record);
+    plant(body, record);
+  }
+
+  async function plant(body, record) {
+    let response, answer;
+    try {
+      response = await fetch(`${api}/groups`, { method: "POST", headers: headers(true), body: JSON.stringify(body) });
+      answer = await response.json().catch(() => ({}));
+    } catch (error) {
+      record.status = "offline";
+      refuse("offline", "Not planted: the server could not be reached. Nothing was saved; tap again once the connection is back.");
+      return;
+    }
+    record.answeredAt = ar.now();
+    record.status = response.status;
+    if (ar.ended) return;
+    if (!response.ok) {
+      const error = answer.error || {}, blocking = ((error.details && error.details.trees) || []).map((tree) => tree.id);
+      record.blocking = blocking;
+      if (blocking.length) layer.showInRed(blocking);
+      refuse(error.code || String(response.status), "Not planted: " + (error.message || "HTTP " + response.status) + (blocking.length ? ` (${blocking.length} in the way, in red)` : ""));
+      return;
+    }
+    record.group = answer.id;
+    record.trees = answer.trees.map((tree) => tree.id);
+    layer.upsert(answer.trees);
+    if (response.status === 201) groups.push({ id: answer.id, trees: record.trees });
+    say(`Planted ${answer.trees.length} ${answer.trees.length === 1 ? "tree" : "trees"} of ${body.species}.`);
+  }
+
+  /// After a frame is drawn: when each answered tap's trees were first on screen.
+  function drawn() {
+    for (const record of log.plant.taps) {
+      if (record.drawnAt || !record.trees.length) continue;
+      if (record.trees.every((id) => layer.isDrawn(id))) record.drawnAt = ar.now();
+    }
+  }
+
+  const headers = (json) => ({ Authorization: "Bearer " + planting.token, ...(json ? { "Content-Type": "application/json" } : {}) });
+
+  /// DELETE `path`; says `done(answer)` or the API's error.
+  async function remove(path, done) {
+    try {
+      const response = await fetch(path, { method: "DELETE", headers: headers(false) });
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok) { say("Not removed: " + ((answer.error && answer.error.message) || "HTTP " + response.status)); return false; }
+      say(done(answer));
+      return true;
+    } catch (error) {
+      say("Not removed: the server could not be reached.");
+      return false;
+    }
+  }
+
+  $("ar-plant-undo").onclick = async () => {
+    const group = groups[groups.length - 1];
+    if (!group) { say("Nothing to undo: this session planted no group yet."); return; }
+    if (await remove(`${api}/groups/${encodeURIComponent(group.id)}`, () => `Took back the last group (${group.trees.length} trees).`)) {
+      groups.pop();
+      group.trees.forEach((id) => layer.remove(id));
+    }
+  };
+  $("ar-plant-clear").onclick = () => remove(`${api}/sessions/${session}`, (answer) => { groups.length = 0; return `Removed the ${answer.removed} trees this session planted.`; });
+  // A dialog cannot open over an immersive session: removing every tree takes a second press.
+  let confirmUntil = 0;
+  $("ar-plant-clear-all").onclick = () => {
+    if (performance.now() > confirmUntil) { confirmUntil = performance.now() + 4000; say("Press “Remove all trees” again within 4 s to remove every tree of the project, planted by anyone."); return; }
+    confirmUntil = 0;
+    remove(api, (answer) => `Removed all ${answer.removed} trees of the project.`);
+  };
+
+  return {
+    name: "plant", button, select, frame: onFrame, drawn,
+    activate() { panel.hidden = false; say(frame.matrix ? "Aim at the ground and tap to plant." : "Find the project's frame first: the marker, Align by GPS, or Align by taps."); },
+    deactivate() { panel.hidden = true; requested = null; },
+    reticle: () => "level",
+    dispose() { panel.hidden = true; },
+  };
+}
+
+/// The catalog's species as options: the local name, and the Latin name the server stores.
+function fillSpecies(select, species) {
+  select.replaceChildren(...species.map((entry) => {
+    const option = document.createElement("option");
+    option.value = entry.latinName;
+    option.textContent = `${localName(entry)} (${entry.latinName})`;
+    return option;
+  }));
+}
