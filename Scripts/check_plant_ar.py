@@ -159,9 +159,13 @@ def set_control(page, selector, value):
     page.evaluate("([selector, value]) => { const e = document.querySelector(selector); e.value = value; e.dispatchEvent(new Event('input')); }", [selector, value])
 
 
+def pick_species(page, latin):
+    page.click(f"#ar-plant-species button[data-value='{latin}']")
+
+
 def choose_plant(page, species, count, scale):
     page.click("#ar-plant")
-    page.select_option("#ar-plant-species", species)
+    pick_species(page, species)
     set_control(page, "#ar-plant-count", str(count))
     set_control(page, "#ar-plant-scale", str(scale))
 
@@ -181,7 +185,7 @@ def tap_and_wait(page, timeout=8.0):
         const plant = window.arvisXR.plant, record = plant.taps[taps];
         if (plant.refusals.length > refusals && (!record || record.status)) return { refused: plant.refusals[plant.refusals.length - 1], record: record || null };
         if (record && record.drawnAt) return { record };
-        await new Promise((resolve) => setTimeout(resolve, 4));
+        await new Promise((resolve) => setTimeout(resolve, 16));  // a phone's 60 Hz
       }
       return { timeout: true, record: window.arvisXR.plant.taps[taps] || null };
     }""", [before[0], before[1], timeout * 1000])
@@ -313,7 +317,7 @@ def simultaneous(ana_page, rui_page, base, tokens):
     """Twenty taps at once from two phones along a line beside the planted groups, both phones at each
     spot in turn: whatever they race for, no pair is stored closer than its spacing."""
     spot = np.array([float(MARKER[0]), 0.0, float(MARKER[2] + 7.0)])
-    choose_plant(rui_page, ana_page.evaluate("document.querySelector('#ar-plant-species').value"), 5, 0.71)
+    choose_plant(rui_page, ana_page.evaluate("document.querySelector('#ar-plant-species').dataset.value"), 5, 0.71)
     for k in range(10):
         for page in (ana_page, rui_page):
             aim_at_ground(page, spot + [k * 1.0 - 4.5, 0.0, 0.0], distance=1.5)
@@ -354,17 +358,19 @@ def refusals(page, context, base, tokens, shrub):
     count = lambda: len(stored_trees(base, tokens["olga"]))  # noqa: E731
     status = lambda: page.locator("#ar-status").inner_text()  # noqa: E731
     page.click("#ar-plant")  # the Plant tool again (Exit ended it)
-    page.select_option("#ar-plant-species", shrub["latinName"])
+    pick_species(page, shrub["latinName"])
     before = count()
     xr.aim(page, look([0.0, 1.5, 0.0], [0.0, 3.0, -1.0]))  # the sky: no surface
     answer = tap_and_wait(page)
     check("a tap off any surface is refused with a message", (answer.get("refused") or {}).get("reason") == "surface" and "no level ground" in status(), answer)
-    page.evaluate("""() => { const o = document.createElement('option'); o.value = 'Quercus imaginaria'; o.textContent = 'x';
-      document.querySelector('#ar-plant-species').append(o); document.querySelector('#ar-plant-species').value = 'Quercus imaginaria'; }""")
+    # A species the catalog lost since the page read it.
+    page.evaluate("""() => { const list = document.querySelector('#ar-plant-species'), gone = list.firstChild.cloneNode(true);
+      gone.dataset.value = 'Quercus imaginaria'; gone.onclick = () => { list.dataset.value = gone.dataset.value; }; list.append(gone); }""")
+    pick_species(page, "Quercus imaginaria")
     aim_at_ground(page, [-4.0, 0.0, 4.0])
     answer = tap_and_wait(page)
     check(f"an unknown species is refused with the API's message ({status()})", (answer.get("record") or {}).get("status") in (400, 404, 422) and "Not planted" in status(), answer)
-    page.select_option("#ar-plant-species", shrub["latinName"])
+    pick_species(page, shrub["latinName"])
     trees = stored_trees(base, tokens["olga"])
     target = trees[0]
     aim_at_ground(page, project_to_world([target["position"]["x"], 0.0, target["position"]["z"]]))

@@ -86,7 +86,8 @@ async function run(session, ready, overlay) {
   const reticleTexture = ar.painter.texture(reticleCanvas());
   const markerIndex = ready.member && ready.member.marker && ar.trackedScores[ready.place.images.length] === "trackable" ? ready.place.images.length : -1;
   const place = placeTool(ar, ready.place), annotateButton = $("ar-annotate");
-  const share = ar.share = shareTool(ar, annotateButton);
+  // Sharing stopped: its Annotate tool goes with it, and taps go back to Place.
+  const share = ar.share = shareTool(ar, annotateButton, () => { if (active.name === "annotate") choose(place); });
   const projectView = ready.member ? projectLayer(ar, ready.member, markerIndex) : null;
   const modes = [annotateTool(ar, share)];
   if (projectView) modes.push(plantTool(ar, { planting: ready.member, frame: projectView.frame, layer: projectView.trees }));
@@ -113,9 +114,10 @@ async function run(session, ready, overlay) {
   $("ar-exit").onclick = () => session.end();
   $("ar-replace").onclick = () => { if (active !== place) choose(place); place.replace(); };
   session.addEventListener("select", (event) => {
+    // A tap while tracking is lost would act where the reticle is once it is back: refused.
+    if (ar.lost) { say("Tracking lost: tap again once the view is back."); return; }
     if (projectView && projectView.frame.tapping) { ar.frameTap = true; return; }
-    // Annotating without a shared view, a tap reaches the widgets as it would without the tool.
-    if (active === place || (active.name === "annotate" && !share.room)) place.select(event); else active.select(event);
+    tapTaker(active, place, share).select(event);
   });
   session.addEventListener("end", () => {
     ar.ended = true;
@@ -129,21 +131,32 @@ async function run(session, ready, overlay) {
     const lose = ar.gl.getExtension("WEBGL_lose_context");
     if (lose) lose.loseContext();
     overlay.hidden = true;
-    for (const mode of modes) mode.button.setAttribute("aria-pressed", "false");
+    for (const mode of modes) { mode.button.setAttribute("aria-pressed", "false"); mode.button.onclick = null; }
+    // What belonged to this session's member stays off until the next session shows it again.
+    $("ar-plant").hidden = true;
+    $("ar-align-taps").setAttribute("aria-pressed", "false");
     log.state = "ended";
     window.dispatchEvent(new Event("arvis-ar-ended"));
   });
   const frame = (time, xrFrame) => {
     session.requestAnimationFrame(frame);
     const started = performance.now();
-    onFrame(ar, xrFrame, { tools, active, place, projectView, reticleTexture });
+    onFrame(ar, xrFrame, { tools, taker: tapTaker(active, place, share), place, projectView, reticleTexture });
     log.frameTimes.push(performance.now() - started);
     if (log.frameTimes.length > 600) log.frameTimes.shift();
   };
   session.requestAnimationFrame(frame);
 }
 
-function onFrame(ar, xrFrame, { tools, active, place, projectView, reticleTexture }) {
+/// The tool a tap goes to: Place while it still places the environment (before any note or tree),
+/// and while annotating without a shared view (the tap reaches the widgets then); else the tool in
+/// charge. Planting needs no placed environment: the Plant tool takes taps at once.
+function tapTaker(active, place, share) {
+  if (active.name === "annotate" && (!share.room || place.reticle())) return place;
+  return active;
+}
+
+function onFrame(ar, xrFrame, { tools, taker, place, projectView, reticleTexture }) {
   const pose = xrFrame.getViewerPose(ar.space);
   if (!pose) {
     if (!ar.lost) say("Tracking lost: move the phone slowly around the room…");
@@ -153,7 +166,7 @@ function onFrame(ar, xrFrame, { tools, active, place, projectView, reticleTextur
   if (ar.lost) { ar.lost = false; say(""); place.setPlacing(); }
   ar.viewer = pose.transform.matrix;
   const aligning = projectView && projectView.frame.tapping;
-  const wants = aligning ? "level" : active.reticle();
+  const wants = aligning ? "level" : taker.reticle();
   ar.hit = wants ? hitOf(ar, xrFrame) : null;
   if (ar.hit && ar.hit.matrix[5] > 0.9) ar.groundHeight = ar.hit.matrix[13];
   if (ar.frameTap) { ar.frameTap = false; projectView.tap(ar.hit && ar.hit.matrix[5] > 0.9 ? ar.hit : null); }

@@ -13,8 +13,8 @@ export async function sessionCore(session, { project, base, log, say, banner, $,
   const layer = new XRWebGLLayer(session, gl);
   session.updateRenderState({ baseLayer: layer, depthNear: 0.01, depthFar: 1000 });
   const features = session.enabledFeatures || [];
-  let space;
-  try { space = await session.requestReferenceSpace("local-floor"); } catch (error) { space = await session.requestReferenceSpace("local"); }
+  let space, floorSpace = true;
+  try { space = await session.requestReferenceSpace("local-floor"); } catch (error) { space = await session.requestReferenceSpace("local"); floorSpace = false; }
   const viewerSpace = await session.requestReferenceSpace("viewer");
   const hitSource = await session.requestHitTestSource({ space: viewerSpace });
   const probe = features.includes("light-estimation") && session.requestLightProbe ? await session.requestLightProbe().catch(() => null) : null;
@@ -22,7 +22,7 @@ export async function sessionCore(session, { project, base, log, say, banner, $,
   const firstFrame = crypto.getRandomValues(new Uint32Array(1))[0] >>> 1;
   const ar = {
     session, gl, layer, space, hitSource, probe, features, trackedScores: scores, painter: createQuadRenderer(gl), project, base, log, say, banner, $, now,
-    viewer: null, projection: null, hit: null, light: 1, lightDirection: [0.3, 0.9, 0.3], ended: false, lost: false, planes: [], groundHeight: null,
+    viewer: null, projection: null, hit: null, light: 1, lightDirection: [0.3, 0.9, 0.3], ended: false, lost: false, planes: [], groundHeight: null, floorSpace,
     // Pose packets' frame ids start at random, so two sessions in one room never name the same frame.
     firstFrame, frameId: firstFrame,
     lighting: () => ({ direction: ar.lightDirection, intensity: ar.light }),
@@ -56,6 +56,10 @@ export function readLight(ar, xrFrame) {
   if (!estimate) return;
   const i = estimate.primaryLightIntensity, d = estimate.primaryLightDirection;
   ar.light = Math.min(1.5, Math.max(0.3, Math.max(i.x, i.y, i.z)));
-  if (Math.hypot(d.x, d.y, d.z) > 0) ar.lightDirection = [d.x, d.y, d.z];
+  // The direction is in the probe's space: turned into the session's.
+  const probe = xrFrame.getPose(ar.probe.probeSpace, ar.space), m = probe && probe.transform.matrix;
+  if (m && Math.hypot(d.x, d.y, d.z) > 0) {
+    ar.lightDirection = [m[0] * d.x + m[4] * d.y + m[8] * d.z, m[1] * d.x + m[5] * d.y + m[9] * d.z, m[2] * d.x + m[6] * d.y + m[10] * d.z];
+  }
 }
 

@@ -26,18 +26,27 @@ const settled = 300, kept = 600;
 /// `show(text)`: the overlay's alignment line; `log`: arvisXR.frame.
 export function projectFrame(ar, { project, markerIndex, location, access, show, log }) {
   const anchorKey = "arvis.frameAnchor:" + project, compass = followCompass();
-  const state = { matrix: null, inverse: null, method: "none", error: null, taps: [], tapping: 0, sightings: [], anchor: null, anchorMade: false };
-  let ignoredNote = "";
+  const state = { matrix: null, inverse: null, method: "none", error: null, taps: [], tapping: 0, sightings: [], anchor: null, anchorMade: false, tapAnchor: null };
+  let ignoredNote = "", shownAt = 0;
 
   function set(method, matrix, error, quality) {
+    const changed = method !== state.method;
     Object.assign(state, { method, matrix: Float32Array.from(matrix), inverse: Float32Array.from(invert(matrix)), error });
     Object.assign(log, { method, quality, error, matrix: Array.from(matrix), alignedAt: performance.timeOrigin + performance.now() });
-    show(`Frame: ${quality}`);
+    // The line is read aloud (aria-live): rewritten when the method changes, else twice a second at most.
+    if (changed || performance.now() - shownAt > 500) { shownAt = performance.now(); show(`Frame: ${quality}`); }
   }
 
+  /// The ways this session has to find the frame, for the overlay.
+  const ways = () => [markerIndex >= 0 ? "point the camera at the project's marker" : null, location ? "Align by GPS" : null, "Align by taps"].filter(Boolean).join(", or ");
+
   function describeNone() {
-    const ways = [markerIndex >= 0 ? "point the camera at the project's marker" : null, location ? "Align by GPS" : null, "Align by taps"].filter(Boolean);
-    show("Frame: not found yet — " + ways.join(", or ") + "." + (ignoredNote ? " " + ignoredNote : ""));
+    show("Frame: not found yet — " + ways() + "." + (ignoredNote ? " " + ignoredNote : ""));
+  }
+
+  /// This device's kept anchor for the project, or null (a damaged entry is dropped).
+  function storedAnchor() {
+    try { return JSON.parse(localStorage.getItem(anchorKey) || "null"); } catch (error) { localStorage.removeItem(anchorKey); return null; }
   }
 
   /// Each frame: the marker's sightings, the restored anchor's pose, a new anchor once settled.
@@ -45,7 +54,7 @@ export function projectFrame(ar, { project, markerIndex, location, access, show,
     if (markerIndex >= 0 && xrFrame.getImageTrackingResults) followMarker(xrFrame);
     if (state.anchor && (state.method === "none" || state.method === "anchor") && xrFrame.trackedAnchors && xrFrame.trackedAnchors.has(state.anchor.anchor)) {
       const pose = xrFrame.getPose(state.anchor.anchor.anchorSpace, ar.space);
-      if (pose) set("anchor", pose.transform.matrix, state.anchor.error, `this device's anchor (${state.anchor.quality})`);
+      if (pose) set("anchor", pose.transform.matrix, state.anchor.error, `this device's anchor (kept ${state.anchor.quality}; found again by the device, which may add centimetres)`);
     }
     if (!state.anchorMade && ((state.method === "marker" && state.sightings.length >= settled) || state.method === "taps")) keepAnchor(xrFrame);
   }
@@ -73,13 +82,16 @@ export function projectFrame(ar, { project, markerIndex, location, access, show,
     if (!ar.features.includes("anchors") || !xrFrame.createAnchor) return;
     const matrix = state.matrix, [x, y, z] = positionOf(matrix), yaw = Math.atan2(matrix[8], matrix[10]);
     const quality = log.quality, method = state.method, error = state.error;
+    if (state.tapAnchor && state.tapAnchor.delete) state.tapAnchor.delete();
+    state.tapAnchor = null;
     xrFrame.createAnchor(new XRRigidTransform({ x, y, z }, { x: 0, y: Math.sin(yaw / 2), z: 0, w: Math.cos(yaw / 2) }), ar.space).then(async (anchor) => {
       if (ar.ended) return;
+      state.tapAnchor = anchor;
       if (!anchor.requestPersistentHandle) { log.anchor = "not persistent (this browser keeps anchors for one session)"; return; }
-      const previous = JSON.parse(localStorage.getItem(anchorKey) || "null");
+      const previous = storedAnchor();
       try {
         const handle = await anchor.requestPersistentHandle();
-        localStorage.setItem(anchorKey, JSON.stringify({ handle, quality: `from ${method === "marker" ? "the marker" : "two taps"}, ${quality.replace(/^.*?\((.*)\)$/, "$1")}`, error }));
+        localStorage.setItem(anchorKey, JSON.stringify({ handle, quality: `after ${method === "marker" ? "the marker" : "two taps"} at ${quality.replace(/^.*?\((.*)\)$/, "$1")}`, error }));
         if (previous && previous.handle !== handle && ar.session.deletePersistentAnchor) ar.session.deletePersistentAnchor(previous.handle).catch(() => {});
         log.anchor = "kept";
       } catch (refusal) {
@@ -90,8 +102,8 @@ export function projectFrame(ar, { project, markerIndex, location, access, show,
 
   /// Restores this device's anchor from an earlier session, where the browser keeps them.
   function restoreAnchor() {
-    const stored = JSON.parse(localStorage.getItem(anchorKey) || "null");
-    if (!stored || !ar.session.restorePersistentAnchor) return;
+    const stored = storedAnchor();
+    if (!stored || !ar.features.includes("anchors") || !ar.session.restorePersistentAnchor) return;
     ar.session.restorePersistentAnchor(stored.handle).then((anchor) => {
       state.anchor = { anchor, quality: stored.quality, error: stored.error };
       log.anchor = "restored";
@@ -127,15 +139,19 @@ export function projectFrame(ar, { project, markerIndex, location, access, show,
     if (!location) { show("Frame: this project has no location (set it in the Studio's Settings) — align by the marker or by taps."); return; }
     show("Frame: reading the location and the compass…");
     try {
+      // The ground's height: the floor's own where the session has local-floor, else a level surface seen.
+      const ground = ar.groundHeight ?? (ar.floorSpace ? 0 : null);
+      if (ground === null) throw new Error("the ground has not been seen yet: aim at it until the reticle shows, then try again");
       const fix = await currentFix(), heading = compass.latest();
       if (!heading || performance.now() - heading.at > 2000) throw new Error("no compass reading (this browser gives no absolute orientation)");
+      if (ar.ended) return;
       const m = ar.viewer, body = { ...fix, heading: heading.heading, headingAccuracy: heading.headingAccuracy,
-        position: positionOf(m), forward: [-m[8], -m[9], -m[10]], groundHeight: ar.groundHeight || 0 };
+        position: positionOf(m), forward: [-m[8], -m[9], -m[10]], groundHeight: ground };
       const headers = { "Content-Type": "application/json", ...(access.token ? { Authorization: "Bearer " + access.token } : {}) };
       const response = await fetch(`/api/v1/projects/${encodeURIComponent(project)}/align/geo`, { method: "POST", headers, body: JSON.stringify(body) });
       const answer = await response.json().catch(() => ({}));
       if (!response.ok) throw new Error((answer.error && answer.error.message) || "HTTP " + response.status);
-      if (ar.ended || ["marker", "taps"].includes(state.method)) return;
+      if (ar.ended || ["marker", "anchor", "taps"].includes(state.method)) return;
       log.geo = { ...answer, device: body.position };
       const here = answer.accuracy + answer.errorPerMetre * answer.distance;
       set("geo", answer.transform, here, `GPS and compass (±${here.toFixed(1)} m at the origin, ${answer.distance.toFixed(0)} m away; ±${(answer.errorPerMetre * 10).toFixed(1)} m more per 10 m)`);
@@ -147,7 +163,7 @@ export function projectFrame(ar, { project, markerIndex, location, access, show,
   restoreAnchor();
   describeNone();
   return {
-    frame, tap, beginTaps, alignByGeo,
+    frame, tap, beginTaps, alignByGeo, ways,
     get tapping() { return state.tapping > 0; },
     get matrix() { return state.matrix; },
     get inverse() { return state.inverse; },

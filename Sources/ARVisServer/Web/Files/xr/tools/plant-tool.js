@@ -17,7 +17,7 @@ const localName = (species) => (navigator.language || "").toLowerCase().startsWi
 /// The Plant tool of session core `ar`, planting for `planting` ({token, role, species}) in the
 /// project's `frame`, drawn by tree `layer`.
 export function plantTool(ar, { planting, frame, layer }) {
-  const { $, say, log, project } = ar, panel = $("ar-plant-panel"), button = $("ar-plant");
+  const { $, say, log, project } = ar, panel = $("ar-plant-panel"), button = $("ar-plant"), species = $("ar-plant-species");
   const api = `/api/v1/projects/${encodeURIComponent(project)}/trees`;
   const session = crypto.randomUUID(), groups = [];
   const owner = planting.role === "owner";
@@ -25,7 +25,7 @@ export function plantTool(ar, { planting, frame, layer }) {
   log.plant = { session, taps: [], refusals: [], enabled: ["editor", "owner"].includes(planting.role) };
   button.hidden = !log.plant.enabled;
   $("ar-plant-clear-all").hidden = !owner;
-  fillSpecies($("ar-plant-species"), planting.species);
+  fillSpecies(species, planting.species);
   for (const id of ["ar-plant-count", "ar-plant-scale"]) $(id).oninput = () => { $(id + "-value").textContent = $(id).value; };
 
   function refuse(reason, text) {
@@ -34,7 +34,7 @@ export function plantTool(ar, { planting, frame, layer }) {
   }
 
   function select() {
-    if (!frame.matrix) { refuse("unaligned", "Not planted: find the project's frame first (the marker, Align by GPS, or Align by taps), so the trees land where others see them."); return; }
+    if (!frame.matrix) { refuse("unaligned", `Not planted: find the project's frame first (${frame.ways()}), so the trees land where others see them.`); return; }
     requested = { tappedAt: ar.now() };
   }
 
@@ -44,9 +44,11 @@ export function plantTool(ar, { planting, frame, layer }) {
     const tap = requested;
     requested = null;
     if (!isLevel(ar.hit)) { refuse("surface", "Not planted: no level ground under the reticle. Aim at the ground until the reticle shows, then tap."); return; }
-    if (layer.reconnecting()) { refuse("offline", "Not planted: the connection to the server is down (reconnecting…). Nothing was saved; tap again once it is back."); return; }
+    // A tap is never queued: while the room that shows the trees is down, it is refused. (A member
+    // the room refuses — a viewer — is answered by the server.)
+    if (!["live", "refused"].includes(layer.state())) { refuse("offline", "Not planted: the connection to the server is down (connecting…). Nothing was saved; tap again once it is back."); return; }
     const [x, y, z] = transformPoint(frame.inverse, positionOf(ar.hit.matrix));
-    const body = { species: $("ar-plant-species").value, position: { x, y, z }, count: Number($("ar-plant-count").value),
+    const body = { species: species.dataset.value, position: { x, y, z }, count: Number($("ar-plant-count").value),
       scale: Number(Number($("ar-plant-scale").value).toFixed(2)), session, clientId: crypto.randomUUID() };
     const record = { clientId: body.clientId, tappedAt: tap.tappedAt, sent: body, answeredAt: null, drawnAt: null, group: null, trees: [] };
     log.plant.taps.push(record);
@@ -73,6 +75,7 @@ export function plantTool(ar, { planting, frame, layer }) {
       refuse(error.code || String(response.status), "Not planted: " + (error.message || "HTTP " + response.status) + (blocking.length ? ` (${blocking.length} in the way, in red)` : ""));
       return;
     }
+    if (!Array.isArray(answer.trees)) { refuse("answer", "Not planted: the server's answer was not a tree group."); return; }
     record.group = answer.id;
     record.trees = answer.trees.map((tree) => tree.id);
     layer.upsert(answer.trees);
@@ -106,7 +109,7 @@ export function plantTool(ar, { planting, frame, layer }) {
 
   $("ar-plant-undo").onclick = async () => {
     const group = groups[groups.length - 1];
-    if (!group) { say("Nothing to undo: this session planted no group yet."); return; }
+    if (!group) { say("Nothing to undo: no group of this session is left to take back."); return; }
     if (await remove(`${api}/groups/${encodeURIComponent(group.id)}`, () => `Took back the last group (${group.trees.length} trees).`)) {
       groups.pop();
       group.trees.forEach((id) => layer.remove(id));
@@ -118,24 +121,32 @@ export function plantTool(ar, { planting, frame, layer }) {
   $("ar-plant-clear-all").onclick = () => {
     if (performance.now() > confirmUntil) { confirmUntil = performance.now() + 4000; say("Press “Remove all trees” again within 4 s to remove every tree of the project, planted by anyone."); return; }
     confirmUntil = 0;
-    remove(api, (answer) => `Removed all ${answer.removed} trees of the project.`);
+    remove(api, (answer) => { groups.length = 0; return `Removed all ${answer.removed} trees of the project.`; });
   };
 
   return {
     name: "plant", button, select, frame: onFrame, drawn,
-    activate() { panel.hidden = false; say(frame.matrix ? "Aim at the ground and tap to plant." : "Find the project's frame first: the marker, Align by GPS, or Align by taps."); },
+    activate() { panel.hidden = false; say(frame.matrix ? "Aim at the ground and tap to plant." : `Find the project's frame first: ${frame.ways()}.`); },
     deactivate() { panel.hidden = true; requested = null; },
     reticle: () => "level",
     dispose() { panel.hidden = true; },
   };
 }
 
-/// The catalog's species as options: the local name, and the Latin name the server stores.
-function fillSpecies(select, species) {
-  select.replaceChildren(...species.map((entry) => {
-    const option = document.createElement("option");
-    option.value = entry.latinName;
-    option.textContent = `${localName(entry)} (${entry.latinName})`;
-    return option;
+/// The catalog's species as a list of buttons (a native <select> opens outside WebXR's DOM overlay
+/// on phones): the local name, the Latin name the server stores as the list's `data-value`.
+function fillSpecies(list, species) {
+  const choose = (button) => {
+    for (const other of list.children) other.setAttribute("aria-selected", String(other === button));
+    list.dataset.value = button.dataset.value;
+  };
+  list.replaceChildren(...species.map((entry) => {
+    const button = document.createElement("button");
+    Object.assign(button, { type: "button", title: entry.latinName, textContent: localName(entry) });
+    button.setAttribute("role", "option");
+    button.dataset.value = entry.latinName;
+    button.onclick = () => choose(button);
+    return button;
   }));
+  if (list.firstChild) choose(list.firstChild);
 }

@@ -10,8 +10,9 @@ import { picturePacket, shareViewVideo } from "../view-video.js";
 import { hasCameraAccess, xrCameraSource } from "../xr-camera.js";
 import { roomAccess } from "./room-access.js";
 
-/// The Share tool of session core `ar`; `annotate`: the Annotate tool's button, shown while sharing.
-export function shareTool(ar, annotateButton) {
+/// The Share tool of session core `ar`; `annotateButton`: the Annotate tool's button, shown while
+/// sharing; `stopped()`: called when sharing stops.
+export function shareTool(ar, annotateButton, stopped) {
   const { log, say, $ } = ar, button = $("ar-share");
   const share = { room: null, starting: false, video: null, xrCamera: null, published: null, markers: new Map(), elsewhere: new Set() };
   button.setAttribute("aria-pressed", "false");
@@ -67,6 +68,7 @@ export function shareTool(ar, annotateButton) {
     share.room = share.xrCamera = null;
     button.setAttribute("aria-pressed", "false");
     annotateButton.hidden = true;
+    stopped();
   }
 
   /// Whether a room's annotation was placed on one of this session's frames: only those are in this

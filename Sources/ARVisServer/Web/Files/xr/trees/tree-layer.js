@@ -20,7 +20,7 @@ const refusedRetry = 30000;
 /// frameToSession, light) → draw calls, dispose()}.
 export function treeLayer(gl, { project, access, catalog, on }) {
   const trees = new Map(), red = new Map(), gone = new Set(), renderer = createTreeRenderer(gl), loading = new Set();
-  let dirty = true, socket = null, closed = false, since = null, retry = 0, timer = 0, state = "joining";
+  let dirty = true, socket = null, closed = false, since = null, retry = 0, timer = 0, state = "joining", loaded = false;
 
   function upsert(list, at) {
     for (const tree of list) {
@@ -103,7 +103,10 @@ export function treeLayer(gl, { project, access, catalog, on }) {
       if (!frame || !frame.message) return;
       const message = frame.message;
       since = lastSeen(since, message);
-      if (message.type === "tree") upsert([message.tree], performance.timeOrigin + performance.now());
+      // The first welcome, and one after a gap the room could not replay (its annotations are not
+      // null then), is followed by reading every tree again.
+      if (message.type === "welcome" && (!loaded || message.annotations !== null)) read(loaded);
+      else if (message.type === "tree") upsert([message.tree], performance.timeOrigin + performance.now());
       else if (message.type === "treeRemoved") remove(message.id);
     };
     socket.onclose = (event) => {
@@ -117,16 +120,26 @@ export function treeLayer(gl, { project, access, catalog, on }) {
     };
   }
 
-  // Join first, then read: an event that arrives meanwhile is kept (both are idempotent by id).
+  /// Reads every tree (after the room's welcome, so nothing planted meanwhile is missed: both are
+  /// idempotent by id); `reset`: the room missed events, so what was shown is replaced.
+  function read(reset) {
+    readAll().then((list) => {
+      if (closed) return;
+      if (reset) { trees.clear(); gone.clear(); dirty = true; }
+      loaded = true;
+      upsert(list.filter((tree) => !trees.has(tree.id) && !gone.has(tree.id)));
+    }).catch((error) => on.status(error.message + " (read again on the next join)"));
+  }
+
   connect();
-  readAll().then((list) => upsert(list.filter((tree) => !trees.has(tree.id) && !gone.has(tree.id)))).catch((error) => on.status(error.message));
+  if (!access.token && !access.link) read(false);
 
   return {
     trees, upsert, remove, showInRed, draw,
     /// Whether tree `id` was in the last frame drawn.
     isDrawn: (id) => !dirty && trees.has(id) && renderer.has(trees.get(id).species),
-    /// Whether the room was joined and its connection is down now (not: refused, or never joined).
-    reconnecting: () => state === "reconnecting",
+    /// The room's state: "joining", "live", "reconnecting" or "refused".
+    state: () => state,
     dispose() {
       closed = true;
       clearTimeout(timer);
