@@ -273,6 +273,20 @@ extension Store {
         }
     }
 
+    /// Tree `id` and the other trees of its tap group (only itself for a tree planted alone), for a
+    /// reader of the event log that is about to need them all: one read instead of one per tree.
+    public func treeAndGroup(projectID: String, id: String) async throws(StoreError) -> [Tree] {
+        try await withDatabase { database in
+            try await database.raw(
+                """
+                SELECT trees.*, accounts.username FROM trees LEFT JOIN accounts ON accounts.id = trees.planted_by
+                WHERE project_id = \(bind: projectID) AND (trees.id = \(bind: id) OR group_id = (
+                    SELECT group_id FROM trees WHERE project_id = \(bind: projectID) AND id = \(bind: id)))
+                """
+            ).all().map(Self.tree)
+        }
+    }
+
     /// Deletes the row `id` of a project's table, logging `event` when it existed; returns whether it did.
     func deleteRow(
         from table: String, projectID: String, id: String, announcing event: StoreEvent.Kind? = nil,

@@ -89,6 +89,12 @@ struct EventTests {
             return await store.close()
         }
         #expect(blocking.count == 5, "the oak at the tap, the session's four")
+        // An event reader gets a tree with its group in one read; a tree planted alone, itself.
+        let read = try await store.treeAndGroup(projectID: project.id, id: trees[1].id)
+        #expect(Set(read.map(\.id)) == Set(trees.map(\.id)))
+        let alone = try #require(try await store.trees(projectID: project.id).first { $0.session == "old" })
+        #expect(try await store.treeAndGroup(projectID: project.id, id: alone.id).map(\.id) == [alone.id])
+        #expect(try await store.treeAndGroup(projectID: "elsewhere", id: alone.id).isEmpty)
         #expect(try await store.removeTreeGroup(projectID: project.id, id: "g1") == 3)
         #expect(try await store.removeTreeGroup(projectID: project.id, id: "g1") == 0)
         #expect(try await store.removeTrees(projectID: project.id, session: "phone") == 1)

@@ -75,6 +75,9 @@ final class LiveHub: Service, Sendable {
     /// replays the same events (an event's message never changes: a later one removes what it added).
     private let roomMessages = NIOLockedValueBox(
         LRUCache<Int64, Outbox.Message>(capacity: 10_000, weightCapacity: 16 << 20))
+    /// Trees read with the first of their tap group's events, kept for the group's next events (a
+    /// group's trees are logged together, so they arrive together).
+    private let groupTrees = NIOLockedValueBox(LRUCache<String, ARVisStore.Tree>(capacity: 256, weightCapacity: 256))
     private let logger: Logger
     private let authorize: Authorizer
     /// How often clients that connected with a token are checked again, so the streams of a
@@ -290,7 +293,7 @@ final class LiveHub: Service, Sendable {
             }
             text = LiveMessages.annotation(annotation, sequence: event.sequence)
         case .treePlanted:
-            guard let tree = try await store.tree(projectID: event.projectID, id: event.subject) else { return nil }
+            guard let tree = try await plantedTree(event) else { return nil }
             text = LiveMessages.tree(tree, sequence: event.sequence)
         case .anchorSaved:
             guard let anchor = try await store.anchor(projectID: event.projectID, id: event.subject) else { return nil }
@@ -301,6 +304,25 @@ final class LiveHub: Service, Sendable {
             return nil
         }
         return text
+    }
+
+    /// The tree a `treePlanted` event names: read with its group's other trees, which the group's
+    /// next events then find without a read.
+    private func plantedTree(_ event: StoreEvent) async throws -> ARVisStore.Tree? {
+        let key = event.projectID + "/" + event.subject
+        if let kept = groupTrees.withLockedValue({ cache in
+            defer { cache.remove(key) }
+            return cache.value(for: key)
+        }) {
+            return kept
+        }
+        let trees = try await store.treeAndGroup(projectID: event.projectID, id: event.subject)
+        groupTrees.withLockedValue { cache in
+            for tree in trees where tree.id != event.subject {
+                cache.insert(tree, weight: 1, for: event.projectID + "/" + tree.id)
+            }
+        }
+        return trees.first { $0.id == event.subject }
     }
 
     private func specChanged(_ event: StoreEvent) async throws {
