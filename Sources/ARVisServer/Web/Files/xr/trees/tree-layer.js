@@ -82,7 +82,8 @@ export function treeLayer(gl, { project, access, catalog, on }) {
   async function readAll() {
     const headers = access.token ? { Authorization: "Bearer " + access.token } : {};
     const list = [];
-    for (let after = null; ;) {
+    // At most 100 pages (a million trees): a server that kept answering `next` cannot hold the page.
+    for (let after = null, pages = 0; pages < 100; pages++) {
       const response = await fetch(`/api/v1/projects/${encodeURIComponent(project)}/trees?limit=10000` + (after ? "&after=" + encodeURIComponent(after) : ""), { headers });
       if (!response.ok) throw new Error("the project's trees could not be read (HTTP " + response.status + ")");
       const page = await response.json();
@@ -90,6 +91,7 @@ export function treeLayer(gl, { project, access, catalog, on }) {
       if (!page.next) return list;
       after = page.next;
     }
+    return list;
   }
 
   function connect() {
