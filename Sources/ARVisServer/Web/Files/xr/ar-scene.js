@@ -2,6 +2,7 @@
 // room, and a quad per widget with its texture. A new version swaps only the textures of the
 // widgets it changed; added widgets appear and removed ones go, in the same session.
 
+import { errorMessage } from "./api-request.js";
 import { invert } from "./placement.js";
 import { drawnQuads, needsRedraw, nodeMatrix, readScene, targetPoses } from "./scene-model.js";
 import { placeholderCanvas, labelCanvas } from "./quad-renderer.js";
@@ -11,7 +12,7 @@ import { widgetTextures } from "./widget-textures.js";
 export async function fetchScene(url) {
   const response = await fetch(url, { cache: "no-cache" });
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error((answer.error && answer.error.message) || "the scene answered " + response.status);
+  if (!response.ok) throw new Error(errorMessage(answer, "the scene answered " + response.status));
   return readScene(answer);
 }
 

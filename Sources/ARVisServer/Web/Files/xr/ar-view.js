@@ -10,7 +10,7 @@
 import { multiply } from "../viewer/matrix.js";
 import { rotationX } from "./placement.js";
 import { reticleCanvas } from "./quad-renderer.js";
-import { hitOf, readLight, sessionCore } from "./session-core.js";
+import { hitOf, isLevel, readLight, sessionCore } from "./session-core.js";
 import { prepareProject, projectLayer } from "./project-layer.js";
 import { annotateTool } from "./tools/annotate-tool.js";
 import { placeTool } from "./tools/place-tool.js";
@@ -168,12 +168,12 @@ function onFrame(ar, xrFrame, { tools, taker, place, projectView, reticleTexture
   const aligning = projectView && projectView.frame.tapping;
   const wants = aligning ? "level" : taker.reticle();
   ar.hit = wants ? hitOf(ar, xrFrame) : null;
-  if (ar.hit && ar.hit.matrix[5] > 0.9) ar.groundHeight = ar.hit.matrix[13];
-  if (ar.frameTap) { ar.frameTap = false; projectView.tap(ar.hit && ar.hit.matrix[5] > 0.9 ? ar.hit : null); }
+  if (isLevel(ar.hit)) ar.groundHeight = ar.hit.matrix[13];
+  if (ar.frameTap) { ar.frameTap = false; projectView.tap(isLevel(ar.hit) ? ar.hit : null); }
   readLight(ar, xrFrame);
   if (projectView) projectView.onFrame(xrFrame);
   for (const tool of tools) if (tool.frame) tool.frame(xrFrame, pose);
-  const reticle = ar.hit && (wants === "any" || ar.hit.matrix[5] > 0.9) ? ar.hit.matrix : null;
+  const reticle = ar.hit && (wants === "any" || isLevel(ar.hit)) ? ar.hit.matrix : null;
   draw(ar, pose, tools, projectView, reticle, reticleTexture);
   for (const tool of tools) if (tool.drawn) tool.drawn();
 }

@@ -3,6 +3,7 @@
 // AR: the member's role, the project's location, the species catalog and the marker's picture.
 // Without a member's token on this phone there is nothing to read: the spec alone is shown.
 
+import { apiRequest } from "./api-request.js";
 import { prepareMarker, projectFrame } from "./frame/project-frame.js";
 import { treeLayer } from "./trees/tree-layer.js";
 
@@ -10,11 +11,10 @@ import { treeLayer } from "./trees/tree-layer.js";
 export async function prepareProject(project) {
   const token = localStorage.getItem("arvis.token");
   if (!token) return null;
-  const headers = { Authorization: "Bearer " + token };
-  const [answer, catalog] = await Promise.all([fetch(`/api/v1/projects/${encodeURIComponent(project)}`, { headers }), fetch("/api/v1/species")]);
-  if (!answer.ok || !catalog.ok) return null;
-  const info = await answer.json();
-  return { token, role: info.role || null, location: info.location || null, species: (await catalog.json()).species, marker: await prepareMarker(project).catch(() => null) };
+  const [member, catalog] = await Promise.all([apiRequest("GET", `/api/v1/projects/${encodeURIComponent(project)}`, { token }), apiRequest("GET", "/api/v1/species")]);
+  if (!member.response.ok || !catalog.response.ok) return null;
+  const info = member.answer;
+  return { token, role: info.role || null, location: info.location || null, species: catalog.answer.species, marker: await prepareMarker(project).catch(() => null) };
 }
 
 /// The project's frame and trees in session core `ar`, for `prepared` (prepareProject's answer);
@@ -24,6 +24,8 @@ export function projectLayer(ar, prepared, markerIndex) {
   const access = { token: prepared.token, link: null, room: "planting" };
   log.frame = { method: "none", markerTracked: markerIndex >= 0 };
   log.trees = { arrivals: [], drawCalls: 0, status: null };
+  // Arrivals not drawn yet: the only ones a frame looks at (a tree removed first is dropped).
+  let undrawn = [];
   const frame = projectFrame(ar, { project: ar.project, markerIndex, location: prepared.location, access, show: (text) => { line.textContent = text; log.frame.shown = text; }, log: log.frame });
   const catalog = new Map(prepared.species.filter((entry) => entry.model).map((entry) => [entry.latinName, entry.model]));
   const trees = treeLayer(ar.gl, { project: ar.project, access, catalog, on: {
@@ -32,7 +34,14 @@ export function projectLayer(ar, prepared, markerIndex) {
       log.trees.status = text;
       if (text !== "live") ar.say("Planted trees: " + text); else if (shown) ar.say("");
     },
-    arrived: (list, at) => { for (const tree of list) log.trees.arrivals.push({ id: tree.id, at, drawnAt: null }); },
+    arrived: (list, at) => {
+      for (const tree of list) {
+        const arrival = { id: tree.id, at, drawnAt: null };
+        log.trees.arrivals.push(arrival);
+        undrawn.push(arrival);
+      }
+      if (log.trees.arrivals.length > 2000) log.trees.arrivals.splice(0, 1000);
+    },
   } });
   bar.hidden = false;
   $("ar-align-geo").hidden = !prepared.location;
@@ -53,9 +62,12 @@ export function projectLayer(ar, prepared, markerIndex) {
     draw(viewProjection) {
       if (!frame.matrix) return;
       log.trees.drawCalls = trees.draw(viewProjection, frame.matrix, ar.lighting());
+      if (!undrawn.length) return;
       const now = ar.now();
-      for (const arrival of log.trees.arrivals) if (!arrival.drawnAt && trees.isDrawn(arrival.id)) arrival.drawnAt = now;
-      if (log.trees.arrivals.length > 2000) log.trees.arrivals.splice(0, 1000);
+      undrawn = undrawn.filter((arrival) => {
+        if (trees.isDrawn(arrival.id)) arrival.drawnAt = now;
+        return !arrival.drawnAt && trees.trees.has(arrival.id);
+      });
     },
     dispose() { bar.hidden = true; frame.dispose(); trees.dispose(); },
   };

@@ -3,6 +3,7 @@
 // rooms' ARVis pose packets, and the surfaces it found; it hears the room's annotations. The pose
 // goes through one `publish(packet)` so a video sender can carry the same packet with each frame.
 
+import { errorMessage } from "./api-request.js";
 import { lastSeen, readRoomFrame, reconnectDelay, refusedClose, roomProtocols, roomURL } from "../protocol/room-protocol.js";
 
 /// Checks a room link with the server: {project, room, spec, expiresAt}; throws an Error whose
@@ -13,7 +14,7 @@ export async function lookUpRoomLink(token) {
   });
   const answer = await response.json().catch(() => ({}));
   if (response.ok) return answer;
-  const error = new Error((answer.error && answer.error.message) || "the room link was refused (" + response.status + ")");
+  const error = new Error(errorMessage(answer, "the room link was refused (" + response.status + ")"));
   error.code = (answer.error && answer.error.code) || "refused";
   throw error;
 }

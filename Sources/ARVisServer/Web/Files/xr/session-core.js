@@ -2,8 +2,12 @@
 // where there is one), the viewer's hit test, the light probe, the tracked pictures' scores, and the
 // little the tools ask of the session (where a tap's ray points, where a room point is on screen).
 
+import { transformPoint } from "../viewer/matrix.js";
 import { invert } from "./placement.js";
 import { createQuadRenderer } from "./quad-renderer.js";
+
+/// Whether a hit ({matrix}) is on level ground: its normal within about 25° of up.
+export const isLevel = (hit) => !!hit && hit.matrix[5] > 0.9;
 
 /// The session core every tool shares.
 export async function sessionCore(session, { project, base, log, say, banner, $, now }) {
@@ -33,8 +37,7 @@ export async function sessionCore(session, { project, base, log, say, banner, $,
     },
     /// A room point on the overlay, in CSS pixels, or null behind the viewer.
     toScreen(point) {
-      const m = invert(ar.viewer), p = ar.projection;
-      const local = [m[0] * point[0] + m[4] * point[1] + m[8] * point[2] + m[12], m[1] * point[0] + m[5] * point[1] + m[9] * point[2] + m[13], m[2] * point[0] + m[6] * point[1] + m[10] * point[2] + m[14]];
+      const local = transformPoint(invert(ar.viewer), point), p = ar.projection;
       if (local[2] >= 0) return null;
       const x = p[0] * local[0] / -local[2] - p[8], y = p[5] * local[1] / -local[2] - p[9];
       return [(x + 1) / 2 * innerWidth, (1 - y) / 2 * innerHeight];

@@ -5,6 +5,7 @@
 // alignment (a GPS fix and the compass, solved by the server). The overlay always says which is in
 // force and how good it is.
 
+import { apiRequest, errorMessage } from "../api-request.js";
 import { invert, positionOf } from "../placement.js";
 import { currentFix, followCompass } from "./geo-reading.js";
 import { markerSighting, markerWidth, meanFrame } from "./marker-frame.js";
@@ -147,10 +148,8 @@ export function projectFrame(ar, { project, markerIndex, location, access, show,
       if (ar.ended) return;
       const m = ar.viewer, body = { ...fix, heading: heading.heading, headingAccuracy: heading.headingAccuracy,
         position: positionOf(m), forward: [-m[8], -m[9], -m[10]], groundHeight: ground };
-      const headers = { "Content-Type": "application/json", ...(access.token ? { Authorization: "Bearer " + access.token } : {}) };
-      const response = await fetch(`/api/v1/projects/${encodeURIComponent(project)}/align/geo`, { method: "POST", headers, body: JSON.stringify(body) });
-      const answer = await response.json().catch(() => ({}));
-      if (!response.ok) throw new Error((answer.error && answer.error.message) || "HTTP " + response.status);
+      const { response, answer } = await apiRequest("POST", `/api/v1/projects/${encodeURIComponent(project)}/align/geo`, { token: access.token, body });
+      if (!response.ok) throw new Error(errorMessage(answer, "HTTP " + response.status));
       if (ar.ended || ["marker", "anchor", "taps"].includes(state.method)) return;
       log.geo = { ...answer, device: body.position };
       const here = answer.accuracy + answer.errorPerMetre * answer.distance;

@@ -6,10 +6,9 @@
 // editors remove this session's trees, owners every tree.
 
 import { transformPoint } from "../../viewer/matrix.js";
+import { apiRequest, errorMessage } from "../api-request.js";
 import { positionOf } from "../placement.js";
-
-/// Whether a hit pose is level ground (its normal within about 25° of up).
-const isLevel = (hit) => hit && hit.matrix[5] > 0.9;
+import { isLevel } from "../session-core.js";
 
 /// A species' name in the reader's language, as `arvis species` gives them.
 const localName = (species) => (navigator.language || "").toLowerCase().startsWith("pt") ? species.portugueseName : species.englishName;
@@ -58,8 +57,7 @@ export function plantTool(ar, { planting, frame, layer }) {
   async function plant(body, record) {
     let response, answer;
     try {
-      response = await fetch(`${api}/groups`, { method: "POST", headers: headers(true), body: JSON.stringify(body) });
-      answer = await response.json().catch(() => ({}));
+      ({ response, answer } = await apiRequest("POST", `${api}/groups`, { token: planting.token, body }));
     } catch (error) {
       record.status = "offline";
       refuse("offline", "Not planted: the server could not be reached. Nothing was saved; tap again once the connection is back.");
@@ -72,7 +70,7 @@ export function plantTool(ar, { planting, frame, layer }) {
       const error = answer.error || {}, blocking = ((error.details && error.details.trees) || []).map((tree) => tree.id);
       record.blocking = blocking;
       if (blocking.length) layer.showInRed(blocking);
-      refuse(error.code || String(response.status), "Not planted: " + (error.message || "HTTP " + response.status) + (blocking.length ? ` (${blocking.length} in the way, in red)` : ""));
+      refuse(error.code || String(response.status), "Not planted: " + errorMessage(answer, "HTTP " + response.status) + (blocking.length ? ` (${blocking.length} in the way, in red)` : ""));
       return;
     }
     if (!Array.isArray(answer.trees)) { refuse("answer", "Not planted: the server's answer was not a tree group."); return; }
@@ -91,14 +89,11 @@ export function plantTool(ar, { planting, frame, layer }) {
     }
   }
 
-  const headers = (json) => ({ Authorization: "Bearer " + planting.token, ...(json ? { "Content-Type": "application/json" } : {}) });
-
   /// DELETE `path`; says `done(answer)` or the API's error.
   async function remove(path, done) {
     try {
-      const response = await fetch(path, { method: "DELETE", headers: headers(false) });
-      const answer = await response.json().catch(() => ({}));
-      if (!response.ok) { say("Not removed: " + ((answer.error && answer.error.message) || "HTTP " + response.status)); return false; }
+      const { response, answer } = await apiRequest("DELETE", path, { token: planting.token });
+      if (!response.ok) { say("Not removed: " + errorMessage(answer, "HTTP " + response.status)); return false; }
       say(done(answer));
       return true;
     } catch (error) {

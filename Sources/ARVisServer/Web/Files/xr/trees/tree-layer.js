@@ -6,6 +6,7 @@
 
 import { parseGLB } from "../../viewer/glb.js";
 import { lastSeen, readRoomFrame, reconnectDelay, refusedClose, roomProtocols, roomURL } from "../../protocol/room-protocol.js";
+import { apiRequest } from "../api-request.js";
 import { bakeModel, createTreeRenderer, packInstances } from "./tree-renderer.js";
 
 /// How long a tree in the way of a refused tap stays red, ms.
@@ -80,13 +81,12 @@ export function treeLayer(gl, { project, access, catalog, on }) {
   }
 
   async function readAll() {
-    const headers = access.token ? { Authorization: "Bearer " + access.token } : {};
     const list = [];
     // At most 100 pages (a million trees): a server that kept answering `next` cannot hold the page.
     for (let after = null, pages = 0; pages < 100; pages++) {
-      const response = await fetch(`/api/v1/projects/${encodeURIComponent(project)}/trees?limit=10000` + (after ? "&after=" + encodeURIComponent(after) : ""), { headers });
+      const path = `/api/v1/projects/${encodeURIComponent(project)}/trees?limit=10000` + (after ? "&after=" + encodeURIComponent(after) : "");
+      const { response, answer: page } = await apiRequest("GET", path, { token: access.token });
       if (!response.ok) throw new Error("the project's trees could not be read (HTTP " + response.status + ")");
-      const page = await response.json();
       list.push(...page.trees);
       if (!page.next) return list;
       after = page.next;
