@@ -272,3 +272,30 @@ let package = Package(
         ),
     ]
 )
+
+// `ARVIS_PACKAGE=core` declares only the Foundation-only part: every target whose dependencies are
+// such targets or Yams, their suites, and Yams. AddressSanitizer's run in CI builds only this part
+// (Scripts/sanitized_tests.sh address --core): the code that handles memory by hand lives there, and
+// the rest of the suite runs un-instrumented in CI's `swift test` (docs/fuzzing.md, "In CI").
+if Context.environment["ARVIS_PACKAGE"] == "core" {
+    var core: Set<String> = []
+    func isCore(_ dependency: Target.Dependency) -> Bool {
+        switch dependency {
+        case .targetItem(let name, _), .byNameItem(let name, _): core.contains(name)
+        case .productItem(_, let package, _, _): package == "Yams"
+        @unknown default: false
+        }
+    }
+    var grown = true
+    while grown {
+        let next = package.targets.filter { $0.type != .plugin && $0.dependencies.allSatisfy(isCore) }.map(\.name)
+        grown = next.count > core.count
+        core = Set(next)
+    }
+    package.targets.removeAll { !core.contains($0.name) || $0.type == .executable }
+    package.products.removeAll { !core.contains($0.name) }  // each product is named after its one target
+    package.dependencies.removeAll {
+        guard case .sourceControl(_, let location, _) = $0.kind else { return true }
+        return !location.hasSuffix("/Yams")
+    }
+}

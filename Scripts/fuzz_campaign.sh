@@ -17,8 +17,9 @@
 #       Only builds the targets (release, -sanitize=fuzzer,address).
 #   Scripts/fuzz_campaign.sh --sanitizers
 #       The whole test suite under AddressSanitizer, then under ThreadSanitizer
-#       (Scripts/sanitized_tests.sh; PostgreSQL too with ARVIS_TEST_POSTGRES). CI runs the first;
-#       the second does not fit in its 90 minutes beside the rest (docs/fuzzing.md, "In CI").
+#       (Scripts/sanitized_tests.sh; PostgreSQL too with ARVIS_TEST_POSTGRES). CI runs only the
+#       Foundation-only modules' suites under the first (--core); both whole do not fit in its hour
+#       beside the rest (docs/fuzzing.md, "In CI").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 fuzz=$root/Fuzz

@@ -9,9 +9,13 @@
 #       time after the others (see below).
 #   Scripts/sanitized_tests.sh address|thread --server
 #       Only the server's tests (ARVisServerTests), one at a time: the quick check of the server's
-#       concurrency (5 min under thread after the build; .ci/run runs this, and the whole suite
-#       under address).
-#   Scripts/sanitized_tests.sh thread --build-only
+#       concurrency (5 min under thread after the build).
+#   Scripts/sanitized_tests.sh address|thread --core
+#       Only the Foundation-only modules and their suites (ARVIS_PACKAGE=core, see Package.swift),
+#       built into .build-asan-core or .build-tsan-core: the code that handles memory by hand. CI
+#       runs this under address (2 min to build, 5 to run); the whole suite runs there
+#       un-instrumented, and whole under both sanitizers with the fuzz campaigns (docs/fuzzing.md).
+#   Scripts/sanitized_tests.sh address|thread [--core] --build-only
 #       Only builds.
 #
 # The build's own tools (swift-openapi-generator) are built sanitized too, and leak at exit by
@@ -24,11 +28,12 @@ shift || true
 case "$sanitizer" in
 address) scratch=.build-asan ;;
 thread) scratch=.build-tsan ;;
-*) echo "usage: Scripts/sanitized_tests.sh address|thread [--filter PATTERN | --server | --build-only]" >&2; exit 2 ;;
+*) echo "usage: Scripts/sanitized_tests.sh address|thread [--filter PATTERN | --server | --core] [--build-only]" >&2; exit 2 ;;
 esac
-filter=() build_only=0 server_only=0
+filter=() build_only=0 server_only=0 core_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
+  --core) core_only=1; scratch=$scratch-core; export ARVIS_PACKAGE=core; shift ;;
   --filter) filter=(--filter "$2"); shift 2 ;;
   --server) server_only=1; shift ;;
   --build-only) build_only=1; shift ;;
@@ -62,7 +67,7 @@ run() { swift test --sanitize="$sanitizer" --scratch-path "$scratch" --skip-buil
 : > "$log"
 if [ "$server_only" = 1 ]; then
   run --filter ARVisServerTests --no-parallel
-elif [ ${#filter[@]} -eq 0 ]; then
+elif [ ${#filter[@]} -eq 0 ] && [ "$core_only" = 0 ]; then
   # Under ThreadSanitizer the CPU-bound tests (renders, layouts) run ten times slower and hold both
   # threads of Swift's cooperative pool for minutes, so a live server started beside them gets no
   # turn and its client times out (the first run lost all 28 socket tests so). AddressSanitizer slows
@@ -71,7 +76,7 @@ elif [ ${#filter[@]} -eq 0 ]; then
   run --skip ARVisServerTests
   run --filter ARVisServerTests --no-parallel
 else
-  run ${filter[@]+"${filter[@]}"}
+  run ${filter[@]+"${filter[@]}"}  # a filter's tests, or the core's (no server among them): one run
 fi
 grep -E "^(✔|✘) Test run" "$log" || true
 reports=$(grep -cE "^(==[0-9]+==ERROR: |WARNING: ThreadSanitizer:|SUMMARY: (Address|Leak|Thread)Sanitizer)" "$log" || true)
