@@ -17,6 +17,8 @@
 #       un-instrumented, and whole under both sanitizers with the fuzz campaigns (docs/fuzzing.md).
 #   Scripts/sanitized_tests.sh address|thread [--core] --build-only
 #       Only builds.
+#   … --skip PATTERN
+#       Leaves out the tests PATTERN matches (swift test's --skip; may be given more than once).
 #
 # The build's own tools (swift-openapi-generator) are built sanitized too, and leak at exit by
 # design of their one-shot run: leaks are not checked while building, only in the tests.
@@ -28,13 +30,14 @@ shift || true
 case "$sanitizer" in
 address) scratch=.build-asan ;;
 thread) scratch=.build-tsan ;;
-*) echo "usage: Scripts/sanitized_tests.sh address|thread [--filter PATTERN | --server | --core] [--build-only]" >&2; exit 2 ;;
+*) echo "usage: Scripts/sanitized_tests.sh address|thread [--filter PATTERN | --server | --core] [--skip PATTERN] [--build-only]" >&2; exit 2 ;;
 esac
-filter=() build_only=0 server_only=0 core_only=0
+filter=() skip=() build_only=0 server_only=0 core_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
   --core) core_only=1; scratch=$scratch-core; export ARVIS_PACKAGE=core; shift ;;
   --filter) filter=(--filter "$2"); shift 2 ;;
+  --skip) skip+=(--skip "$2"); shift 2 ;;
   --server) server_only=1; shift ;;
   --build-only) build_only=1; shift ;;
   *) echo "sanitized_tests: unknown argument $1" >&2; exit 2 ;;
@@ -63,7 +66,7 @@ export LSAN_OPTIONS=suppressions=$root/Scripts/sanitizers/lsan.supp:print_suppre
 export TSAN_OPTIONS=halt_on_error=0:exitcode=66:suppressions=$root/Scripts/sanitizers/tsan.supp:second_deadlock_stack=1
 export SWIFT_BACKTRACE=enable=no
 status=0
-run() { swift test --sanitize="$sanitizer" --scratch-path "$scratch" --skip-build ${flags[@]+"${flags[@]}"} "$@" >> "$log" 2>&1 || status=$?; }
+run() { swift test --sanitize="$sanitizer" --scratch-path "$scratch" --skip-build ${flags[@]+"${flags[@]}"} ${skip[@]+"${skip[@]}"} "$@" >> "$log" 2>&1 || status=$?; }
 : > "$log"
 if [ "$server_only" = 1 ]; then
   run --filter ARVisServerTests --no-parallel
