@@ -5,7 +5,8 @@ extension Store {
     /// The most anchors one device session keeps; saving more evicts the oldest (Bubble Vision's cap).
     public static let anchorsPerSession = 100
 
-    /// Saves an anchor; when its session then holds more than ``anchorsPerSession``, the oldest go.
+    /// Saves an anchor; when its session then holds more than ``anchorsPerSession``, the oldest go
+    /// (each announced as deleted).
     public func saveAnchor(projectID: String, _ anchor: Anchor) async throws(StoreError) -> Anchor {
         var anchor = anchor
         anchor.createdAt = anchor.createdAt.storePrecision
@@ -20,13 +21,19 @@ extension Store {
             ).run()
             try await events.record(.anchorSaved, projectID: projectID, subject: anchor.id, on: database)
             guard let session = anchor.session else { return }
-            try await database.raw(
+            // The evicted go as a deletion does, announced, so every device drops them too.
+            let evicted = try await database.raw(
                 """
-                DELETE FROM anchors WHERE project_id = \(bind: projectID) AND session = \(bind: session) AND id NOT IN (
+                SELECT id FROM anchors WHERE project_id = \(bind: projectID) AND session = \(bind: session) AND id NOT IN (
                     SELECT id FROM anchors WHERE project_id = \(bind: projectID) AND session = \(bind: session)
                     ORDER BY created_at DESC, id DESC LIMIT \(bind: Self.anchorsPerSession))
                 """
-            ).run()
+            ).all().map { try $0.decode(column: "id", as: String.self) }
+            for id in evicted {
+                try await database.raw("DELETE FROM anchors WHERE project_id = \(bind: projectID) AND id = \(bind: id)")
+                    .run()
+                try await events.record(.anchorDeleted, projectID: projectID, subject: id, on: database)
+            }
         }
         return anchor
     }

@@ -171,6 +171,52 @@ struct PlantingAndAnchorTests: ServerTesting {
         }
     }
 
+    /// Bubbles are anchors whose payload says so: kept when they keep a bubble's rules, refused with
+    /// the field named when they break one, never stored for a viewer.
+    @Test func bubblesAreAnchorsThatKeepABubblesRules() async throws {
+        try await withServer { client in
+            let owner = try await signIn(client, "olga")
+            let slug = try await createProject(client, owner, name: "Bubbles")
+            let viewer = try await signIn(client, "vera")
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/members/vera", method: .put, headers: owner,
+                body: try json(["role": "viewer"]))
+            let uri = "/api/v1/projects/\(slug)/anchors"
+            let pose: [String: Any] = ["position": [0, 1.2, -0.8], "orientation": [0, 0, 0, 1]]
+            func blow(_ payload: [String: Any], as headers: HTTPFields) async throws -> TestResponse {
+                try await client.execute(
+                    uri: uri, method: .post, headers: headers,
+                    body: try json(["pose": pose, "session": "phone", "payload": payload]))
+            }
+            let pane: [String: Any] = ["kind": "pane", "width": 0.6, "height": 0.4, "thicknessOffset": 20, "phase": 1]
+            #expect(try await blow(pane, as: owner).status == .created)
+            let trail: [String: Any] = ["kind": "trail", "up": [0, 1, 0], "points": [0, 0, 0, 12, 0, -3, 11, 1, 0]]
+            #expect(try await blow(trail, as: owner).status == .created)
+            for (broken, field) in [
+                (["kind": "pane", "width": 3], "payload.width"),
+                (["kind": "pane", "width": 0.6, "thicknessOffset": 1_000], "payload.thicknessOffset"),
+                (
+                    ["kind": "trail", "up": [0, 1, 0], "points": Array(repeating: 10, count: 3 * 1_025)],
+                    "payload.points"
+                ),
+                (["kind": "trail", "up": [0, 1, 0], "points": [0, 0, 0, 0.5, 0, 0]], "payload.points[3]"),
+            ] as [([String: Any], String)] {
+                let refused = try await blow(broken, as: owner)
+                #expect(refused.status == .unprocessableContent)
+                #expect(try errorCode(refused) == "invalidBubble")
+                #expect(String(buffer: refused.body).contains(field), "\(String(buffer: refused.body))")
+            }
+            #expect(try await blow(pane, as: viewer).status == .forbidden)
+            // Another app's payload with a kind of its own is its business.
+            #expect(try await blow(["kind": "note", "width": 99], as: owner).status == .created)
+            let anchors = try decode(
+                Operations.ListAnchors.Output.Ok.Body.JsonPayload.self,
+                try await client.execute(uri: uri, method: .get, headers: owner)
+            ).anchors
+            #expect(anchors.count == 3, "the pane, the trail and the note; nothing refused was stored")
+        }
+    }
+
     @Test func relocalizingMapsEveryAnchorIntoTheNewSession() async throws {
         try await withServer { client in
             let owner = try await signIn(client, "olga")

@@ -405,17 +405,26 @@ struct StoreTests {
         let ana = try await store.createAccount(username: "ana", passwordHash: "h")
         let project = try await store.createProject(slug: "panes", name: "Panes", visibility: .private, ownerID: ana.id)
         let start = Date()
+        var saved: [Anchor] = []
         for index in 0..<105 {
-            _ = try await store.saveAnchor(
-                projectID: project.id,
-                Anchor(
-                    session: "s", pose: [Double(index), 0, 0, 0, 0, 0, 1], payload: Array("{}".utf8),
-                    createdAt: start.addingTimeInterval(Double(index)), expiresAt: start.addingTimeInterval(86_400)))
+            saved.append(
+                try await store.saveAnchor(
+                    projectID: project.id,
+                    Anchor(
+                        session: "s", pose: [Double(index), 0, 0, 0, 0, 0, 1], payload: Array("{}".utf8),
+                        createdAt: start.addingTimeInterval(Double(index)), expiresAt: start.addingTimeInterval(86_400))
+                ))
         }
         let kept = try await store.anchors(projectID: project.id, session: "s", now: start)
         #expect(kept.count == 100)
         #expect(kept.first?.pose.first == 5)
         #expect(kept.first?.pose == [5, 0, 0, 0, 0, 0, 1])
+        // Each evicted anchor is announced as deleted, after the save that pushed it out.
+        let events = try await store.events(projectID: project.id, after: 0)
+        let deleted = events.filter { $0.kind == .anchorDeleted }.map(\.subject)
+        #expect(deleted == saved.prefix(5).map(\.id))
+        let sixth = try #require(events.firstIndex { $0.kind == .anchorSaved && $0.subject == saved[100].id })
+        #expect(events.firstIndex { $0.kind == .anchorDeleted } ?? -1 > sixth)
         await store.close()
     }
 

@@ -13,6 +13,7 @@
 //                   overlayInput, cameraAccess})   — in an init script after this one, so the page's first
 //                   isSessionSupported sees it; viewport and pixelRatio are read at requestSession
 //   __xr.setViewer({position: [x, y, z], orientation: [x, y, z, w]} | null)   (null: tracking lost)
+//   __xr.setEmulated(bool)    the viewer pose's emulatedPosition from now on (positional tracking lost)
 //   __xr.setImage(index, {position, orientation, state?, measuredWidthInMeters?} | null)
 //   __xr.setLight({direction: [x, y, z], intensity: [r, g, b], sphericalHarmonics: [27]})
 //   __xr.tap(x, y)            → {dispatched, reason?, origin?, direction?}  (CSS px of the view)
@@ -532,7 +533,7 @@
     constructor(token, session, state, animationFrame) {
       illegal(token);
       this.session = session;
-      this._state = state; // {viewer, images, time}
+      this._state = state; // {viewer, emulated, images, time}
       this._active = true;
       this._animationFrame = animationFrame;
       this._hits = new Map();
@@ -553,7 +554,10 @@
       if (!(referenceSpace instanceof XRReferenceSpace)) throw new TypeError("getViewerPose needs an XRReferenceSpace");
       const base = referenceSpace._locate(this._state);
       if (!this._state.viewer || !base) return null;
-      return new XRViewerPose(secret, this.session, relative(base, this._state.viewer), this.session._projection());
+      const pose = new XRViewerPose(secret, this.session, relative(base, this._state.viewer), this.session._projection());
+      // Positional tracking lost: the device still turns the view, and says its position is a guess.
+      pose.emulatedPosition = !!this._state.emulated;
+      return pose;
     }
 
     getPose(space, baseSpace) {
@@ -886,6 +890,7 @@
       trackable: true, viewport: null, pixelRatio: null, fovY: 60, localHeight: 0, requireActivation: true, overlayInput: true,
       planes: [{ point: [0, 0, 0], normal: [0, 1, 0] }, { point: [0, 0, -2], normal: [0, 0, 1] }] },
     viewer: { p: [0, 1.5, 0], q: [0, 0, 0, 1] },
+    emulated: false,
     images: {},
     light: { direction: [0, 1, 0], intensity: [1, 1, 1], sphericalHarmonics: new Array(27).fill(0) },
     session: null,
@@ -904,7 +909,7 @@
   const layerBuffers = new WeakMap();
 
   /// A snapshot of the scripted world for one frame.
-  const worldState = () => ({ viewer: runtime.viewer, images: noisyImages(), time: global.performance.now() });
+  const worldState = () => ({ viewer: runtime.viewer, emulated: runtime.emulated, images: noisyImages(), time: global.performance.now() });
 
   /// The images as seen this frame. An image with `noise` is seen as a tracker sees a picture: its
   /// four corners each off by a normal draw of `noise` metres on every axis, and its pose fitted to
@@ -1084,6 +1089,8 @@
     setOrigin(pose) { runtime.origin = pose ? poseOf(pose) : null; },
     setGeo(fix) { runtime.geo = fix ? Object.assign({}, fix) : null; },
     setViewer(pose) { runtime.viewer = pose ? poseOf(pose) : null; },
+    /// Whether the viewer's position is emulated from now on (WebXR's sign of lost positional tracking).
+    setEmulated(emulated) { runtime.emulated = !!emulated; },
     setImage(index, pose) {
       if (pose) runtime.images[index] = { pose: poseOf(pose), state: pose.state || "tracked", measuredWidthInMeters: pose.measuredWidthInMeters, noise: Number(pose.noise) || 0 };
       else delete runtime.images[index];

@@ -49,6 +49,7 @@ extension ARVisAPI {
             throw APIError.invalid(.invalidSession, "a session is 1 to 100 characters")
         }
         let payload = try request.payload.map { Array(try JSONEncoder().encode($0)) }
+        if let payload { try Self.checkBubble(payload) }
         let now = Date()
         let anchor = Anchor(
             session: request.session, pose: try Self.pose(request.pose), payload: payload, createdAt: now,
@@ -56,6 +57,18 @@ extension ARVisAPI {
         try await services.requireQuota(.anchors(1), projectID: access.project.id)
         let saved = try await store.saveAnchor(projectID: access.project.id, anchor)
         return .created(.init(body: .json(Self.schema(saved))))
+    }
+
+    /// A payload that says it is a bubble (`kind` `pane` or `trail`) must keep a bubble's rules
+    /// (ARVisSpatial's ``Bubble``); any other payload is the app's own.
+    /// - Throws: ``APIError`` `422` `invalidBubble`, naming the field, when it breaks one.
+    static func checkBubble(_ payload: [UInt8]) throws(APIError) {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)) else { return }
+        do {
+            _ = try Bubble(payload: value)
+        } catch {
+            throw APIError.invalid(.invalidBubble, error.location.map { "\($0): \(error.message)" } ?? error.message)
+        }
     }
 
     func listAnchors(_ input: Operations.ListAnchors.Input) async throws -> Operations.ListAnchors.Output {

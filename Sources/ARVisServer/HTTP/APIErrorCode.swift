@@ -42,6 +42,8 @@ extension ErrorCode<APIErrorDomain> {
     static let invalid = Self("invalid")
     /// A planting area holds no polygon, or does not read.
     static let invalidArea = Self("invalidArea")
+    /// An anchor's payload says it is a bubble (a pane, a trail) and breaks a bubble's rule.
+    static let invalidBubble = Self("invalidBubble")
     /// A `clientId` is not 1 to 100 characters.
     static let invalidClientId = Self("invalidClientId")
     /// A lifetime (an anchor's, a room link's) is out of its range.
@@ -168,7 +170,8 @@ extension ErrorCode<APIErrorDomain> {
     static let all: [Self] = [
         .ambiguousSpecies, .badCredentials, .badRequest, .cannotPlan, .cannotRelocalize, .conflict,
         .databaseUnavailable, .digestMismatch, .draining, .exportFailed, .fontsMissing, .forbidden,
-        .insufficientStorage, .internal, .invalid, .invalidArea, .invalidClientId, .invalidLifetime, .invalidLocation,
+        .insufficientStorage, .internal, .invalid, .invalidArea, .invalidBubble, .invalidClientId, .invalidLifetime,
+        .invalidLocation,
         .invalidName, .invalidOrientation, .invalidPose, .invalidPosition, .invalidRow, .invalidScale, .invalidSession,
         .invalidShare, .invalidSignal, .invalidSlug, .invalidSpacing, .invalidSpatialInput, .invalidSpec,
         .invalidTreesPerTap, .invalidUsername, .methodNotAllowed, .noRows, .noSpace, .notAnEnvironment, .notFinite,

@@ -24,6 +24,18 @@ export function fromTRS(t, q, s) {
     t[0], t[1], t[2], 1]);
 }
 
+/// The unit quaternion [x, y, z, w] of the rotation in `m`'s upper 3 × 3 (orthonormal), w ≥ 0.
+export function quaternionOf(m) {
+  const [a, b, c, , d, e, f, , g, h, i] = m, trace = a + e + i;
+  let q;
+  if (trace > 0) { const s = 2 * Math.sqrt(1 + trace); q = [(f - h) / s, (g - c) / s, (b - d) / s, s / 4]; }
+  else if (a > e && a > i) { const s = 2 * Math.sqrt(1 + a - e - i); q = [s / 4, (d + b) / s, (g + c) / s, (f - h) / s]; }
+  else if (e > i) { const s = 2 * Math.sqrt(1 + e - a - i); q = [(d + b) / s, s / 4, (h + f) / s, (g - c) / s]; }
+  else { const s = 2 * Math.sqrt(1 + i - a - e); q = [(g + c) / s, (h + f) / s, s / 4, (b - d) / s]; }
+  const length = Math.hypot(...q) * (q[3] < 0 ? -1 : 1);
+  return q.map((v) => v / length);
+}
+
 /// The point `p` transformed by `m`.
 export function transformPoint(m, p) {
   return [m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12], m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13], m[2] * p[0] + m[6] * p[1] + m[10] * p[2] + m[14]];

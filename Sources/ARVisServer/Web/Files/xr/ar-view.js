@@ -3,8 +3,8 @@
 // with what the tools need, keeps its reference spaces and hit test, runs the frame loop (each
 // tool's frame, then its drawing), sends each tap to the tool in charge, and shows the tool bar in
 // the DOM overlay (#ar-overlay) with the tools the member may use. A tool is an object with any of
-// `frame(xrFrame, pose)`, `draw(view)` (with a GL program of its own), `drawQuads(view)` (in the quad
-// painter's pass), `drawn()` and `dispose()`; a tool that takes taps has a `button`, `activate()`,
+// `frame(xrFrame, pose)`, `lost()` (a frame without a viewer pose), `draw(view)` (with a GL program of
+// its own), `drawQuads(view)` (in the quad painter's pass), `drawn()` and `dispose()`; a tool that takes taps has a `button`, `activate()`,
 // `deactivate()`, `select(event)` and `reticle()` ("any", "level" or null).
 
 import { multiply } from "../viewer/matrix.js";
@@ -13,6 +13,7 @@ import { reticleCanvas } from "./quad-renderer.js";
 import { hitOf, isLevel, readLight, sessionCore } from "./session-core.js";
 import { prepareProject, projectLayer } from "./project-layer.js";
 import { annotateTool } from "./tools/annotate-tool.js";
+import { bubbleTool } from "./tools/bubble-tool.js";
 import { placeTool } from "./tools/place-tool.js";
 import { preparePlace } from "./tools/place-prepare.js";
 import { plantTool } from "./tools/plant-tool.js";
@@ -90,7 +91,10 @@ async function run(session, ready, overlay) {
   const share = ar.share = shareTool(ar, annotateButton, () => { if (active.name === "annotate") choose(place); });
   const projectView = ready.member ? projectLayer(ar, ready.member, markerIndex) : null;
   const modes = [annotateTool(ar, share)];
-  if (projectView) modes.push(plantTool(ar, { planting: ready.member, frame: projectView.frame, layer: projectView.trees }));
+  if (projectView) {
+    modes.push(plantTool(ar, { planting: ready.member, frame: projectView.frame, layer: projectView.trees, room: projectView.room }));
+    modes.push(bubbleTool(ar, { member: ready.member, frame: projectView.frame, layer: projectView.bubbles, room: projectView.room }));
+  }
   const tools = [place, share, ...modes];
   let active = place;
   const choose = (tool) => {
@@ -134,6 +138,7 @@ async function run(session, ready, overlay) {
     for (const mode of modes) { mode.button.setAttribute("aria-pressed", "false"); mode.button.onclick = null; }
     // What belonged to this session's member stays off until the next session shows it again.
     $("ar-plant").hidden = true;
+    $("ar-bubbles").hidden = true;
     $("ar-align-taps").setAttribute("aria-pressed", "false");
     log.state = "ended";
     window.dispatchEvent(new Event("arvis-ar-ended"));
@@ -161,6 +166,7 @@ function onFrame(ar, xrFrame, { tools, taker, place, projectView, reticleTexture
   if (!pose) {
     if (!ar.lost) say("Tracking lost: move the phone slowly around the room…");
     ar.lost = true;
+    for (const tool of tools) if (tool.lost) tool.lost();
     return;
   }
   if (ar.lost) { ar.lost = false; say(""); place.setPlacing(); }
@@ -199,6 +205,7 @@ function draw(ar, pose, tools, projectView, reticle, reticleTexture) {
     if (reticle) ar.painter.quad(Array.from(multiply(reticle, multiply(rotationX(-Math.PI / 2), [0.15, 0, 0, 0, 0, 0.15, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]))), [1, 1], reticleTexture, 0.9);
     gl.disable(gl.DEPTH_TEST);
     ar.painter.end();
+    if (projectView) projectView.drawFilm(view);
   }
 }
 

@@ -14,8 +14,8 @@ import { isLevel } from "../session-core.js";
 const localName = (species) => (navigator.language || "").toLowerCase().startsWith("pt") ? species.portugueseName : species.englishName;
 
 /// The Plant tool of session core `ar`, planting for `planting` ({token, role, species}) in the
-/// project's `frame`, drawn by tree `layer`.
-export function plantTool(ar, { planting, frame, layer }) {
+/// project's `frame`, drawn by tree `layer`, live from the project's `room`.
+export function plantTool(ar, { planting, frame, layer, room }) {
   const { $, say, log, project } = ar, panel = $("ar-plant-panel"), button = $("ar-plant"), species = $("ar-plant-species");
   const api = `/api/v1/projects/${encodeURIComponent(project)}/trees`;
   const session = crypto.randomUUID(), groups = [];
@@ -45,7 +45,7 @@ export function plantTool(ar, { planting, frame, layer }) {
     if (!isLevel(ar.hit)) { refuse("surface", "Not planted: no level ground under the reticle. Aim at the ground until the reticle shows, then tap."); return; }
     // A tap is never queued: while the room that shows the trees is down, it is refused. (A member
     // the room refuses — a viewer — is answered by the server.)
-    if (!["live", "refused"].includes(layer.state())) { refuse("offline", "Not planted: the connection to the server is down (connecting…). Nothing was saved; tap again once it is back."); return; }
+    if (!["live", "refused"].includes(room.state())) { refuse("offline", "Not planted: the connection to the server is down (connecting…). Nothing was saved; tap again once it is back."); return; }
     const [x, y, z] = transformPoint(frame.inverse, positionOf(ar.hit.matrix));
     const body = { species: species.dataset.value, position: { x, y, z }, count: Number($("ar-plant-count").value),
       scale: Number(Number($("ar-plant-scale").value).toFixed(2)), session, clientId: crypto.randomUUID() };

@@ -5,23 +5,19 @@
 // Nothing here places a tree: every position is the server's.
 
 import { parseGLB } from "../../viewer/glb.js";
-import { lastSeen, readRoomFrame, reconnectDelay, refusedClose, roomProtocols, roomURL } from "../../protocol/room-protocol.js";
 import { apiRequest } from "../api-request.js";
 import { bakeModel, createTreeRenderer, packInstances } from "./tree-renderer.js";
 
 /// How long a tree in the way of a refused tap stays red, ms.
 const redFor = 4000;
 
-/// How long to wait before joining the room again after a refusal, ms.
-const refusedRetry = 30000;
-
-/// The trees of `project` on `gl`. `access`: {token, link, room} as the page joins rooms;
-/// `catalog`: Map of species name → model path; `on`: {status(text), arrived(trees, at)}.
-/// Returns {trees (Map id → tree), upsert(list), remove(id), showInRed(ids), draw(viewProjection,
-/// frameToSession, light) → draw calls, dispose()}.
-export function treeLayer(gl, { project, access, catalog, on }) {
+/// The trees of `project` on `gl`, kept live from `room` (project-room.js); `token`: the member's,
+/// for reading; `catalog`: Map of species name → model path; `on`: {status(text), arrived(trees,
+/// at)}. Returns {trees (Map id → tree), upsert(list), remove(id), showInRed(ids),
+/// draw(viewProjection, frameToSession, light) → draw calls, dispose()}.
+export function treeLayer(gl, { project, room, token, catalog, on }) {
   const trees = new Map(), red = new Map(), gone = new Set(), renderer = createTreeRenderer(gl), loading = new Set();
-  let dirty = true, socket = null, closed = false, since = null, retry = 0, timer = 0, state = "joining", loaded = false;
+  let dirty = true, closed = false, loaded = false;
 
   function upsert(list, at) {
     for (const tree of list) {
@@ -85,7 +81,7 @@ export function treeLayer(gl, { project, access, catalog, on }) {
     // At most 100 pages (a million trees): a server that kept answering `next` cannot hold the page.
     for (let after = null, pages = 0; pages < 100; pages++) {
       const path = `/api/v1/projects/${encodeURIComponent(project)}/trees?limit=10000` + (after ? "&after=" + encodeURIComponent(after) : "");
-      const { response, answer: page } = await apiRequest("GET", path, { token: access.token });
+      const { response, answer: page } = await apiRequest("GET", path, { token });
       if (!response.ok) throw new Error("the project's trees could not be read (HTTP " + response.status + ")");
       list.push(...page.trees);
       if (!page.next) return list;
@@ -94,58 +90,35 @@ export function treeLayer(gl, { project, access, catalog, on }) {
     return list;
   }
 
-  function connect() {
-    if (closed || (!access.token && !access.link)) return;
-    const protocols = access.link ? ["arvis", "arvis.link." + access.link] : roomProtocols(access.token);
-    socket = new WebSocket(roomURL(location.protocol, location.host, project, access.room, since), protocols);
-    socket.binaryType = "arraybuffer";
-    socket.onopen = () => { retry = 0; state = "live"; on.status("live"); };
-    socket.onmessage = (event) => {
-      const frame = readRoomFrame(event.data);
-      if (!frame || !frame.message) return;
-      const message = frame.message;
-      since = lastSeen(since, message);
-      // The first welcome, and one after a gap the room could not replay (its annotations are not
-      // null then), is followed by reading every tree again.
-      if (message.type === "welcome" && (!loaded || message.annotations !== null)) read(loaded);
-      else if (message.type === "tree") upsert([message.tree], performance.timeOrigin + performance.now());
-      else if (message.type === "treeRemoved") remove(message.id);
-    };
-    socket.onclose = (event) => {
-      socket = null;
-      if (closed) return;
-      // Refused (or access revoked): asked again now and then, as access can come back.
-      const refused = refusedClose(event.code);
-      state = refused ? "refused" : "reconnecting";
-      on.status(refused ? "refused: " + (event.reason || "no access to the project's room") : "reconnecting");
-      timer = setTimeout(connect, refused ? refusedRetry : reconnectDelay(retry++));
-    };
-  }
+  // The first welcome, and one after a gap the room could not replay (its annotations are not null
+  // then), is followed by reading every tree again.
+  const stop = room.listen((message) => {
+    if (message.type === "welcome" && (!loaded || message.annotations !== null)) read(loaded);
+    else if (message.type === "tree") upsert([message.tree], performance.timeOrigin + performance.now());
+    else if (message.type === "treeRemoved") remove(message.id);
+  });
 
   /// Reads every tree (after the room's welcome, so nothing planted meanwhile is missed: both are
   /// idempotent by id); `reset`: the room missed events, so what was shown is replaced.
   function read(reset) {
+    if (reset) gone.clear();  // removals heard while the read is on the way still apply to its answer
     readAll().then((list) => {
       if (closed) return;
-      if (reset) { trees.clear(); gone.clear(); dirty = true; }
+      if (reset) { trees.clear(); dirty = true; }
       loaded = true;
       upsert(list.filter((tree) => !trees.has(tree.id) && !gone.has(tree.id)));
     }).catch((error) => on.status(error.message + " (read again on the next join)"));
   }
 
-  connect();
-  if (!access.token && !access.link) read(false);
+  if (!room.joins) read(false);
 
   return {
     trees, upsert, remove, showInRed, draw,
     /// Whether tree `id` was in the last frame drawn.
     isDrawn: (id) => !dirty && trees.has(id) && renderer.has(trees.get(id).species),
-    /// The room's state: "joining", "live", "reconnecting" or "refused".
-    state: () => state,
     dispose() {
       closed = true;
-      clearTimeout(timer);
-      if (socket) socket.close(1000, "left AR");
+      stop();
       renderer.dispose();
     },
   };
