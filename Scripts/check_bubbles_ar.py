@@ -391,6 +391,12 @@ def refusals(base, tokens, browser, port):
     body["payload"]["width"] = 0.6
     status, answer = xr.api_error(base, "POST", f"/api/v1/projects/{PROJECT}/anchors", body, tokens["vera"])
     check("a viewer's blow is refused (403 in the API's error shape)", status == 403 and answer and answer["error"]["code"], answer)
+    status, answer = xr.api_error(base, "DELETE", f"/api/v1/projects/{PROJECT}/bubbles", token=tokens["ana"])
+    check("an editor may not remove every bubble (403 in the API's error shape)", status == 403 and answer and answer["error"]["code"], answer)
+    bubbles = [a for a in anchors(base, tokens["olga"]) if (a.get("payload") or {}).get("kind") in ("pane", "trail")]
+    removed = call(base, "DELETE", f"/api/v1/projects/{PROJECT}/bubbles", token=tokens["olga"])["removed"]
+    left = [a for a in anchors(base, tokens["olga"]) if (a.get("payload") or {}).get("kind") in ("pane", "trail")]
+    check(f"the owner removes every bubble in one call ({removed} of {len(bubbles)})", removed == len(bubbles) > 0 and not left)
     vera = plant.member_phone(browser, port, base, tokens["vera"], REFUSED)
     plant.enter(vera, plant.random_origin())
     check("a viewer's phone offers no Bubbles tool", vera.locator("#ar-bubbles").is_hidden())

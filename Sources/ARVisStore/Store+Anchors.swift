@@ -29,11 +29,7 @@ extension Store {
                     ORDER BY created_at DESC, id DESC LIMIT \(bind: Self.anchorsPerSession))
                 """
             ).all().map { try $0.decode(column: "id", as: String.self) }
-            for id in evicted {
-                try await database.raw("DELETE FROM anchors WHERE project_id = \(bind: projectID) AND id = \(bind: id)")
-                    .run()
-                try await events.record(.anchorDeleted, projectID: projectID, subject: id, on: database)
-            }
+            try await Self.deleteAnchors(evicted, projectID: projectID, on: database, events)
         }
         return anchor
     }
@@ -71,6 +67,41 @@ extension Store {
                 """
             ).first().map(Self.anchor)
         }
+    }
+
+    /// Deletes every anchor of a project whose payload is a JSON object with one of `kinds` as its
+    /// `kind` (a bubble's `pane` or `trail`), announcing each; returns how many.
+    public func deleteAnchors(projectID: String, kinds: Set<String>) async throws(StoreError) -> Int {
+        try await recordingTransaction(lock: "anchors:\(projectID)") { database, events in
+            let rows = try await database.raw("SELECT id, payload FROM anchors WHERE project_id = \(bind: projectID)")
+                .all()
+            let ids = try rows.compactMap { row -> String? in
+                guard try !row.decodeNil(column: "payload"),
+                    let payload = try? JSONDecoder().decode(
+                        Kinded.self, from: row.decode(column: "payload", as: Data.self)),
+                    let kind = payload.kind, kinds.contains(kind)
+                else { return nil }
+                return try row.decode(column: "id", as: String.self)
+            }
+            try await Self.deleteAnchors(ids, projectID: projectID, on: database, events)
+            return ids.count
+        }
+    }
+
+    /// A payload's `kind`, if it has one.
+    private struct Kinded: Decodable {
+        var kind: String?
+    }
+
+    /// Deletes anchors `ids` of a project and announces each.
+    private static func deleteAnchors(
+        _ ids: [String], projectID: String, on database: any SQLDatabase, _ events: EventRecorder
+    ) async throws {
+        for id in ids {
+            try await database.raw("DELETE FROM anchors WHERE project_id = \(bind: projectID) AND id = \(bind: id)")
+                .run()
+        }
+        try await events.record(ids.map { (.anchorDeleted, $0, nil) }, projectID: projectID, on: database)
     }
 
     /// Deletes an anchor; returns whether it existed.

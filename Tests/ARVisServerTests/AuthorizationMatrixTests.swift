@@ -109,6 +109,7 @@ struct AuthorizationMatrixTests: ServerTesting {
             method: .delete, path: "/api/v1/projects/garden/trees/sessions/s1",
             expected: [401, 403, 404, 404, 404, 401]),
         Route(method: .delete, path: "/api/v1/projects/garden/trees", expected: [401, 403, 403, 200, 404, 401]),
+        Route(method: .delete, path: "/api/v1/projects/garden/bubbles", expected: [401, 403, 403, 200, 404, 401]),
         Route(method: .get, path: "/api/v1/projects/garden/anchors", expected: read),
         Route(
             method: .post, path: "/api/v1/projects/garden/anchors",

@@ -214,6 +214,23 @@ struct PlantingAndAnchorTests: ServerTesting {
                 try await client.execute(uri: uri, method: .get, headers: owner)
             ).anchors
             #expect(anchors.count == 3, "the pane, the trail and the note; nothing refused was stored")
+            let editor = try await signIn(client, "edna")
+            _ = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/members/edna", method: .put, headers: owner,
+                body: try json(["role": "editor"]))
+            #expect(
+                try await client.execute(uri: "/api/v1/projects/\(slug)/bubbles", method: .delete, headers: editor)
+                    .status
+                    == .forbidden, "only owners remove every bubble")
+            let cleared = try decode(
+                Operations.RemoveAllBubbles.Output.Ok.Body.JsonPayload.self,
+                try await client.execute(uri: "/api/v1/projects/\(slug)/bubbles", method: .delete, headers: owner))
+            #expect(cleared.removed == 2, "the pane and the trail")
+            let left = try decode(
+                Operations.ListAnchors.Output.Ok.Body.JsonPayload.self,
+                try await client.execute(uri: uri, method: .get, headers: owner)
+            ).anchors
+            #expect(left.count == 1, "the note stays")
         }
     }
 

@@ -425,6 +425,19 @@ struct StoreTests {
         #expect(deleted == saved.prefix(5).map(\.id))
         let sixth = try #require(events.firstIndex { $0.kind == .anchorSaved && $0.subject == saved[100].id })
         #expect(events.firstIndex { $0.kind == .anchorDeleted } ?? -1 > sixth)
+        // Anchors by their payload's kind: bubbles go, announced; the rest stay.
+        for payload in [#"{"kind":"pane","width":0.6}"#, #"{"kind":"trail"}"#, #"{"kind":"note"}"#, "[1]"] {
+            _ = try await store.saveAnchor(
+                projectID: project.id,
+                Anchor(
+                    session: "t", pose: [0, 0, 0, 0, 0, 0, 1], payload: Array(payload.utf8), createdAt: start,
+                    expiresAt: start.addingTimeInterval(86_400)))
+        }
+        let last = try await store.lastEventSequence()
+        #expect(try await store.deleteAnchors(projectID: project.id, kinds: ["pane", "trail"]) == 2)
+        #expect(try await store.anchors(projectID: project.id, session: "t", now: start).count == 2)
+        let announced = try await store.events(projectID: project.id, after: last)
+        #expect(announced.map(\.kind) == [.anchorDeleted, .anchorDeleted])
         await store.close()
     }
 

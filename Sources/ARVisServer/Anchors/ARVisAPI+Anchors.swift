@@ -92,6 +92,16 @@ extension ARVisAPI {
         return .noContent(.init())
     }
 
+    func removeAllBubbles(_ input: Operations.RemoveAllBubbles.Input) async throws
+        -> Operations.RemoveAllBubbles.Output
+    {
+        let access = try await access(input.path.project, needs: .owner)
+        let removed = try await answering { () async throws(StoreError) in
+            try await store.deleteAnchors(projectID: access.project.id, kinds: Bubble.kinds)
+        }
+        return .ok(.init(body: .json(.init(removed: removed))))
+    }
+
     /// Registers a new session against the project's anchors (ARVisSpatial's robust rigid
     /// registration over the observed anchors) and returns every anchor in the session's frame.
     func relocalize(_ input: Operations.Relocalize.Input) async throws -> Operations.Relocalize.Output {

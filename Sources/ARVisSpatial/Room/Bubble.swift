@@ -37,6 +37,9 @@ public enum Bubble: Equatable, Sendable {
         public var sliceCount: Int { points.count / 3 }
     }
 
+    /// The payload kinds that are bubbles.
+    public static let kinds: Set<String> = ["pane", "trail"]
+
     /// The most slices a trail holds (the seed's SliceRing).
     public static let maxSlices = 1024
     /// The widths a pane may have (m).

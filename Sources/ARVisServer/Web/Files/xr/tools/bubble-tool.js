@@ -165,11 +165,13 @@ export function bubbleTool(ar, { member, frame, layer, room }) {
   $("ar-bubble-clear").onclick = async () => {
     if (performance.now() > confirmUntil) { confirmUntil = performance.now() + 4000; say("Press “Remove all bubbles” again within 4 s to remove every pane and trail of the project."); return; }
     confirmUntil = 0;
-    const ids = [...layer.panes.keys(), ...layer.trails.keys()];
-    const answers = await Promise.all(ids.map((id) => apiRequest("DELETE", `${api}/${encodeURIComponent(id)}`, { token: member.token }).catch(() => null)));
-    const removed = answers.filter((answer) => answer && answer.response.ok).length;
-    ids.forEach((id, k) => { if (answers[k] && answers[k].response.ok) layer.remove(id); });
-    say(removed === ids.length ? `Removed all ${removed} bubbles.` : `Removed ${removed} of ${ids.length} bubbles; the rest could not be removed.`);
+    try {
+      const { response, answer } = await apiRequest("DELETE", `/api/v1/projects/${encodeURIComponent(project)}/bubbles`, { token: member.token });
+      // The room's anchorDeleted events take each one off every device, this one too.
+      say(response.ok ? `Removed all ${answer.removed} bubbles of the project.` : "Not removed: " + errorMessage(answer, "HTTP " + response.status));
+    } catch (error) {
+      say("Not removed: the server could not be reached.");
+    }
   };
 
   return {
