@@ -41,6 +41,11 @@ export function transformPoint(m, p) {
   return [m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12], m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13], m[2] * p[0] + m[6] * p[1] + m[10] * p[2] + m[14]];
 }
 
+/// The direction `d` turned by `m`'s upper 3 × 3 (no translation).
+export function transformDirection(m, d) {
+  return [m[0] * d[0] + m[4] * d[1] + m[8] * d[2], m[1] * d[0] + m[5] * d[1] + m[9] * d[2], m[2] * d[0] + m[6] * d[1] + m[10] * d[2]];
+}
+
 /// The inverse transpose of the upper 3×3 of `m`, as a mat3 (column-major): what turns normals.
 export function normalMatrix(m) {
   const a = m[0], b = m[1], c = m[2], d = m[4], e = m[5], f = m[6], g = m[8], h = m[9], i = m[10];

@@ -2,7 +2,7 @@
 // where there is one), the viewer's hit test, the light probe, the tracked pictures' scores, and the
 // little the tools ask of the session (where a tap's ray points, where a room point is on screen).
 
-import { transformPoint } from "../viewer/matrix.js";
+import { transformDirection, transformPoint } from "../viewer/matrix.js";
 import { invert } from "./placement.js";
 import { createQuadRenderer } from "./quad-renderer.js";
 
@@ -62,7 +62,7 @@ export function readLight(ar, xrFrame) {
   // The direction is in the probe's space: turned into the session's.
   const probe = xrFrame.getPose(ar.probe.probeSpace, ar.space), m = probe && probe.transform.matrix;
   if (m && Math.hypot(d.x, d.y, d.z) > 0) {
-    ar.lightDirection = [m[0] * d.x + m[4] * d.y + m[8] * d.z, m[1] * d.x + m[5] * d.y + m[9] * d.z, m[2] * d.x + m[6] * d.y + m[10] * d.z];
+    ar.lightDirection = transformDirection(m, [d.x, d.y, d.z]);
   }
 }
 

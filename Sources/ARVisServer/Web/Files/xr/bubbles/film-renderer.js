@@ -13,7 +13,7 @@
 
 import { linkProgram } from "../../viewer/program.js";
 import { paneMesh } from "./pane-mesh.js";
-import { filmTable, tableLookup } from "./thin-film.js";
+import { filmTable, srgb, tableLookup } from "./thin-film.js";
 import { vertexFloats } from "./trail.js";
 
 /// Floats per pane instance: its matrix in the project's frame, its size as the mesh's scale (16),
@@ -86,8 +86,7 @@ in vec2 film;
 in float phase;
 out vec4 colour;
 ${tableLookup}
-vec3 decode(vec3 c) { return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), step(0.04045, c)); }
-vec3 encode(vec3 c) { return mix(12.92 * c, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(0.0031308, c)); }
+${srgb}
 void main() {
   float t = time + phase;
   float thickness = fixedThickness >= 0.0 ? fixedThickness

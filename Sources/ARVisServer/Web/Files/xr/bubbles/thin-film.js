@@ -20,6 +20,11 @@ export const tableThickness = 1000;
 /// The table's texels: thicknesses by view angles.
 export const tableSize = [512, 64];
 
+/// sRGB's transfer function both ways (IEC 61966-2-1), GLSL for the table and the panes' shader.
+export const srgb = `
+vec3 decode(vec3 c) { return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), step(0.04045, c)); }
+vec3 encode(vec3 c) { return mix(12.92 * c, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(0.0031308, c)); }`;
+
 // One triangle covering the viewport.
 const vertexShader = `#version 300 es
 void main() {
@@ -40,10 +45,7 @@ float airy(float r, float cosDelta) {
   return 2.0 * r2 * (1.0 - cosDelta) / max(1.0 - 2.0 * r2 * cosDelta + r2 * r2, 1e-6);
 }
 
-float encode(float linear) {
-  return linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1.0 / 2.4) - 0.055;
-}
-
+${srgb}
 void main() {
   float thickness = (gl_FragCoord.x - 0.5) / (size.x - 1.0) * thickest;
   float cosI = (gl_FragCoord.y - 0.5) / (size.y - 1.0);
@@ -58,8 +60,7 @@ void main() {
     float cosDelta = cos(mod(path / (${firstWavelength.toFixed(1)} + ${wavelengthStep.toFixed(1)} * float(k)), 6.28318530718));
     sum += 0.5 * (airy(rs, cosDelta) + airy(rp, cosDelta)) * weights[k];
   }
-  vec3 clipped = clamp(sum, 0.0, 1.0);
-  colour = vec4(encode(clipped.r), encode(clipped.g), encode(clipped.b), 1.0);
+  colour = vec4(encode(clamp(sum, 0.0, 1.0)), 1.0);
 }`;
 
 /// The film's colour table on `gl`: a TEXTURE_2D (RGBA8, sRGB-encoded, linear filtering, clamped)

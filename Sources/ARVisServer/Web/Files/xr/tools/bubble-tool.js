@@ -7,8 +7,8 @@
 // of the phone and is saved when the finger lifts, when it is full (1 024 slices) or when tracking
 // is lost. Nothing is drawn before the server has it, except the trail being painted.
 
-import { multiply, quaternionOf, transformPoint } from "../../viewer/matrix.js";
-import { apiRequest, errorMessage } from "../api-request.js";
+import { multiply, quaternionOf, transformDirection, transformPoint } from "../../viewer/matrix.js";
+import { apiRequest, errorMessage, removeAndSay, secondPress } from "../api-request.js";
 import { encodePoints } from "../bubbles/bubble-layer.js";
 import { blowGate } from "../bubbles/gating.js";
 import { paneSize } from "../bubbles/pane-mesh.js";
@@ -160,18 +160,10 @@ export function bubbleTool(ar, { member, frame, layer, room }) {
   paintButton.onpointerup = paintButton.onpointercancel = () => stopPainting("released");
   surface.onclick = () => surface.setAttribute("aria-pressed", String(surface.getAttribute("aria-pressed") !== "true"));
 
-  // A dialog cannot open over an immersive session: removing every bubble takes a second press.
-  let confirmUntil = 0;
-  $("ar-bubble-clear").onclick = async () => {
-    if (performance.now() > confirmUntil) { confirmUntil = performance.now() + 4000; say("Press “Remove all bubbles” again within 4 s to remove every pane and trail of the project."); return; }
-    confirmUntil = 0;
-    try {
-      const { response, answer } = await apiRequest("DELETE", `/api/v1/projects/${encodeURIComponent(project)}/bubbles`, { token: member.token });
-      // The room's anchorDeleted events take each one off every device, this one too.
-      say(response.ok ? `Removed all ${answer.removed} bubbles of the project.` : "Not removed: " + errorMessage(answer, "HTTP " + response.status));
-    } catch (error) {
-      say("Not removed: the server could not be reached.");
-    }
+  // The room's anchorDeleted events take each bubble off every device, this one too.
+  const confirmed = secondPress(say, "Press “Remove all bubbles” again within 4 s to remove every pane and trail of the project.");
+  $("ar-bubble-clear").onclick = () => {
+    if (confirmed()) removeAndSay(`/api/v1/projects/${encodeURIComponent(project)}/bubbles`, member.token, say, (answer) => `Removed all ${answer.removed} bubbles of the project.`);
   };
 
   return {
@@ -183,9 +175,4 @@ export function bubbleTool(ar, { member, frame, layer, room }) {
     reticle: () => "any",
     dispose() { stopPainting("released"); disposed = true; clearTimeout(pickerTimer); panel.hidden = true; },
   };
-}
-
-/// A direction turned by `m`'s rotation.
-function transformDirection(m, d) {
-  return [m[0] * d[0] + m[4] * d[1] + m[8] * d[2], m[1] * d[0] + m[5] * d[1] + m[9] * d[2], m[2] * d[0] + m[6] * d[1] + m[10] * d[2]];
 }

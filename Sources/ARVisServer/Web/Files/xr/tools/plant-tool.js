@@ -6,7 +6,7 @@
 // editors remove this session's trees, owners every tree.
 
 import { transformPoint } from "../../viewer/matrix.js";
-import { apiRequest, errorMessage } from "../api-request.js";
+import { apiRequest, errorMessage, removeAndSay, secondPress } from "../api-request.js";
 import { positionOf } from "../placement.js";
 import { isLevel } from "../session-core.js";
 
@@ -89,18 +89,7 @@ export function plantTool(ar, { planting, frame, layer, room }) {
     }
   }
 
-  /// DELETE `path`; says `done(answer)` or the API's error.
-  async function remove(path, done) {
-    try {
-      const { response, answer } = await apiRequest("DELETE", path, { token: planting.token });
-      if (!response.ok) { say("Not removed: " + errorMessage(answer, "HTTP " + response.status)); return false; }
-      say(done(answer));
-      return true;
-    } catch (error) {
-      say("Not removed: the server could not be reached.");
-      return false;
-    }
-  }
+  const remove = (path, done) => removeAndSay(path, planting.token, say, done);
 
   $("ar-plant-undo").onclick = async () => {
     const group = groups[groups.length - 1];
@@ -111,12 +100,9 @@ export function plantTool(ar, { planting, frame, layer, room }) {
     }
   };
   $("ar-plant-clear").onclick = () => remove(`${api}/sessions/${session}`, (answer) => { groups.length = 0; return `Removed the ${answer.removed} trees this session planted.`; });
-  // A dialog cannot open over an immersive session: removing every tree takes a second press.
-  let confirmUntil = 0;
+  const confirmed = secondPress(say, "Press “Remove all trees” again within 4 s to remove every tree of the project, planted by anyone.");
   $("ar-plant-clear-all").onclick = () => {
-    if (performance.now() > confirmUntil) { confirmUntil = performance.now() + 4000; say("Press “Remove all trees” again within 4 s to remove every tree of the project, planted by anyone."); return; }
-    confirmUntil = 0;
-    remove(api, (answer) => { groups.length = 0; return `Removed all ${answer.removed} trees of the project.`; });
+    if (confirmed()) remove(api, (answer) => { groups.length = 0; return `Removed all ${answer.removed} trees of the project.`; });
   };
 
   return {
