@@ -515,16 +515,17 @@ def forest_run(browser, port, base, tokens, species, results):
     check(f"the owner removes every tree ({removed})", removed == planted and not stored_trees(base, owner, "forest"))
 
 
-def usdz_check(base, token):
+def usdz_check(base, token, name="trees.usdz", what="the project's planting"):
+    """GET /api/v1/projects/PROJECT/`name` passes usd-core's ARKit checker with no error, failed check or warning."""
     from pxr import UsdUtils  # noqa: PLC0415 — usd-core, only here
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "trees.usdz")
+        path = os.path.join(folder, name)
         with open(path, "wb") as file:
-            file.write(call(base, "GET", f"/api/v1/projects/{PROJECT}/trees.usdz", token=token))
+            file.write(call(base, "GET", f"/api/v1/projects/{PROJECT}/{name}", token=token))
         checker = UsdUtils.ComplianceChecker(arkit=True)
         checker.CheckCompliance(path)
         problems = checker.GetErrors() + checker.GetFailedChecks() + checker.GetWarnings()
-    check("the project's planting as USDZ passes the ARKit checker clean", not problems, problems[:3])
+    check(f"{what} as USDZ passes the ARKit checker clean", not problems, problems[:3])
 
 
 def main():

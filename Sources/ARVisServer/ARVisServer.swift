@@ -61,6 +61,7 @@ public enum ARVisServer {
         SpecRoutes(services: services).register(on: addressed)
         PlanRoutes(services: services).register(on: router)
         TreeModelRoutes(services: services).register(on: router)
+        BubbleModelRoutes(services: services).register(on: router)
         DatasetRoutes(services: services).register(on: router)
         DocumentRoutes.register(on: router)
         let renderer = HubRenderer(fonts: try? FontLibrary.standard())

@@ -229,6 +229,10 @@ enum Migrations {
             "CREATE INDEX trees_by_group ON trees(project_id, group_id)",
             "CREATE INDEX trees_by_session ON trees(project_id, session)",
         ],
+        [
+            // Issue 54: the cap on the anchors one device session keeps is the project's setting.
+            "ALTER TABLE projects ADD COLUMN anchors_per_session INTEGER NOT NULL DEFAULT 100"
+        ],
     ]
 
     /// The PostgreSQL functions the store calls, defined again at every start: they are code, not

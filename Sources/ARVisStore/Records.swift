@@ -51,6 +51,8 @@ public struct Project: Sendable, Hashable {
     public var trashedAt: Date?
     /// Where its frame is on Earth, if it has one.
     public var location: ProjectFrame?
+    /// The most anchors one device session keeps (Bubble Vision's cap); saving more evicts the oldest.
+    public var anchorsPerSession = Store.defaultAnchorsPerSession
 }
 
 /// The geographic origin of a project's frame (ReforestAR's project origin): positions in the
@@ -82,12 +84,18 @@ public struct ProjectChange: Sendable, Hashable {
     public var visibility: Visibility?
     /// A new frame: `.some(nil)` removes it.
     public var location: ProjectFrame??
+    /// A new cap on the anchors one device session keeps.
+    public var anchorsPerSession: Int?
 
     /// Creates a change.
-    public init(name: String? = nil, visibility: Visibility? = nil, location: ProjectFrame?? = nil) {
+    public init(
+        name: String? = nil, visibility: Visibility? = nil, location: ProjectFrame?? = nil,
+        anchorsPerSession: Int? = nil
+    ) {
         self.name = name
         self.visibility = visibility
         self.location = location
+        self.anchorsPerSession = anchorsPerSession
     }
 }
 

@@ -2,11 +2,13 @@ public import Foundation
 import SQLKit
 
 extension Store {
-    /// The most anchors one device session keeps; saving more evicts the oldest (Bubble Vision's cap).
-    public static let anchorsPerSession = 100
+    /// The most anchors one device session keeps unless the project says otherwise (Bubble Vision's cap).
+    public static let defaultAnchorsPerSession = 100
+    /// The caps a project may set.
+    public static let anchorsPerSessionRange = 1...1_000
 
-    /// Saves an anchor; when its session then holds more than ``anchorsPerSession``, the oldest go
-    /// (each announced as deleted).
+    /// Saves an anchor; when its session then holds more than the project's
+    /// ``Project/anchorsPerSession``, the oldest go (each announced as deleted).
     public func saveAnchor(projectID: String, _ anchor: Anchor) async throws(StoreError) -> Anchor {
         var anchor = anchor
         anchor.createdAt = anchor.createdAt.storePrecision
@@ -21,12 +23,15 @@ extension Store {
             ).run()
             try await events.record(.anchorSaved, projectID: projectID, subject: anchor.id, on: database)
             guard let session = anchor.session else { return }
+            let cap =
+                try await database.raw("SELECT anchors_per_session FROM projects WHERE id = \(bind: projectID)")
+                .first(decodingColumn: "anchors_per_session", as: Int.self) ?? Self.defaultAnchorsPerSession
             // The evicted go as a deletion does, announced, so every device drops them too.
             let evicted = try await database.raw(
                 """
                 SELECT id FROM anchors WHERE project_id = \(bind: projectID) AND session = \(bind: session) AND id NOT IN (
                     SELECT id FROM anchors WHERE project_id = \(bind: projectID) AND session = \(bind: session)
-                    ORDER BY created_at DESC, id DESC LIMIT \(bind: Self.anchorsPerSession))
+                    ORDER BY created_at DESC, id DESC LIMIT \(bind: cap))
                 """
             ).all().map { try $0.decode(column: "id", as: String.self) }
             try await Self.deleteAnchors(evicted, projectID: projectID, on: database, events)

@@ -6,14 +6,13 @@ extension Store {
     /// Creates a project with `ownerID` as its owner.
     /// - Throws: ``StoreError`` `conflict` when the slug is taken.
     public func createProject(
-        slug: String, name: String, visibility: Visibility, location: ProjectFrame? = nil, ownerID: String,
-        now date: Date = Date()
+        slug: String, name: String, visibility: Visibility, location: ProjectFrame? = nil,
+        anchorsPerSession: Int = Store.defaultAnchorsPerSession, ownerID: String, now date: Date = Date()
     ) async throws(StoreError) -> Project {
         let now = date.storePrecision
         let project = Project(
             id: UUID().uuidString.lowercased(), slug: slug, name: name, visibility: visibility, createdAt: now,
-            trashedAt: nil,
-            location: location)
+            trashedAt: nil, location: location, anchorsPerSession: anchorsPerSession)
         defer { cache.forgetProjects() }
         try await transaction { database in
             guard try await database.raw("SELECT id FROM projects WHERE slug = \(bind: slug)").first() == nil else {
@@ -21,9 +20,10 @@ extension Store {
             }
             try await database.raw(
                 """
-                INSERT INTO projects (id, slug, name, visibility, created_at, latitude, longitude, altitude, heading) VALUES
+                INSERT INTO projects (id, slug, name, visibility, created_at, latitude, longitude, altitude, heading, anchors_per_session) VALUES
                 (\(bind: project.id), \(bind: slug), \(bind: name), \(bind: visibility.rawValue), \(bind: now.timeIntervalSince1970),
-                 \(bind: location?.latitude), \(bind: location?.longitude), \(bind: location?.altitude), \(bind: location?.heading))
+                 \(bind: location?.latitude), \(bind: location?.longitude), \(bind: location?.altitude), \(bind: location?.heading),
+                 \(bind: anchorsPerSession))
                 """
             ).run()
             try await database.raw(
@@ -77,7 +77,7 @@ extension Store {
         }
     }
 
-    /// Changes a project's name, visibility or frame.
+    /// Changes a project's name, visibility, frame or anchor cap.
     /// - Throws: ``StoreError`` `notFound` when there is no such project.
     public func updateProject(id: String, _ change: ProjectChange) async throws(StoreError) -> Project {
         defer { cache.forgetProjects() }
@@ -92,6 +92,7 @@ extension Store {
                     altitude = \(bind: location?.altitude), heading = \(bind: location?.heading)
                     """)
             }
+            if let cap = change.anchorsPerSession { assignments.append("anchors_per_session = \(bind: cap)") }
             if !assignments.isEmpty {
                 try await database.raw(
                     "UPDATE projects SET \(assignments.joined(separator: ", ")) WHERE id = \(bind: id)"
@@ -157,6 +158,7 @@ extension Store {
             name: try row.decode(column: "name", as: String.self),
             visibility: Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private,
             createdAt: Date(timeIntervalSince1970: try row.decode(column: "created_at", as: Double.self)),
-            trashedAt: trashed.map(Date.init(timeIntervalSince1970:)), location: location)
+            trashedAt: trashed.map(Date.init(timeIntervalSince1970:)), location: location,
+            anchorsPerSession: try row.decode(column: "anchors_per_session", as: Int.self))
     }
 }

@@ -155,6 +155,24 @@ struct PlantingAndAnchorTests: ServerTesting {
             #expect(anchors.count == 100, "a session keeps 100 anchors")
             let payload = anchors.first?.payload?.value as? [String: (any Sendable)?]
             #expect((payload?["n"] as? Int) == 1, "the oldest went first")
+            // The cap is the project's setting, the owners': a lower one applies from the next save.
+            let project = "/api/v1/projects/\(slug)"
+            for refused in [0, 1_001] {
+                let response = try await client.execute(
+                    uri: project, method: .patch, headers: owner, body: try json(["anchorsPerSession": refused]))
+                #expect(try errorCode(response) == "invalidAnchorCap")
+            }
+            let lowered = try await client.execute(
+                uri: project, method: .patch, headers: owner, body: try json(["anchorsPerSession": 5]))
+            #expect(try decode(Components.Schemas.Project.self, lowered).anchorsPerSession == 5)
+            _ = try await client.execute(
+                uri: uri, method: .post, headers: owner,
+                body: try json(["pose": ["position": [0, 0, 0], "orientation": [0, 0, 0, 1]], "session": "s1"]))
+            let kept = try decode(
+                Operations.ListAnchors.Output.Ok.Body.JsonPayload.self,
+                try await client.execute(uri: uri + "?session=s1", method: .get, headers: owner)
+            ).anchors
+            #expect(kept.count == 5, "the session keeps the project's 5 newest")
             let big = try await client.execute(
                 uri: uri, method: .post, headers: owner,
                 body: try json([
@@ -214,6 +232,12 @@ struct PlantingAndAnchorTests: ServerTesting {
                 try await client.execute(uri: uri, method: .get, headers: owner)
             ).anchors
             #expect(anchors.count == 3, "the pane, the trail and the note; nothing refused was stored")
+            for (ext, magic) in [("glb", "glTF"), ("usdz", "PK")] {
+                let file = try await client.execute(
+                    uri: "/api/v1/projects/\(slug)/bubbles.\(ext)", method: .get, headers: owner)
+                #expect(file.status == .ok)
+                #expect(Array(file.body.readableBytesView.prefix(magic.utf8.count)) == Array(magic.utf8))
+            }
             let editor = try await signIn(client, "edna")
             _ = try await client.execute(
                 uri: "/api/v1/projects/\(slug)/members/edna", method: .put, headers: owner,
@@ -231,6 +255,9 @@ struct PlantingAndAnchorTests: ServerTesting {
                 try await client.execute(uri: uri, method: .get, headers: owner)
             ).anchors
             #expect(left.count == 1, "the note stays")
+            let none = try await client.execute(
+                uri: "/api/v1/projects/\(slug)/bubbles.glb", method: .get, headers: owner)
+            #expect(try errorCode(none) == "noRows")
         }
     }
 

@@ -160,6 +160,29 @@ struct SignallingTests: ServerTesting {
         }
     }
 
+    /// Where the project's frame lies in the publisher's session reaches every member (the Studio
+    /// draws the project's bubbles with it); only the publisher may say it.
+    @Test func theProjectsFrameInTheDevicesSessionReachesEveryMember() async throws {
+        try await withServer(live: true) { client in
+            let (slug, owner, viewer) = try await room(client)
+            let port = try #require(client.port)
+            let (device, _) = try await join(port, slug, token: owner, publisher: true)
+            let (expert, _) = try await join(port, slug, token: owner)
+            let (watcher, _) = try await join(port, slug, token: viewer)
+            try await device.send(
+                #"{"type": "projectFrame", "position": [1, 0, -2], "orientation": [0, 0.6, 0, 0.8]}"#)
+            for member in [expert, watcher] {
+                let frame = try await member.next(ofType: "projectFrame")
+                #expect(frame["position"] as? [Double] == [1, 0, -2])
+                #expect(frame["orientation"] as? [Double] == [0, 0.6, 0, 0.8])
+            }
+            try await device.send(#"{"type": "projectFrame"}"#)
+            #expect(try await expert.next(ofType: "projectFrame")["position"] == nil, "the device lost the frame")
+            try await expert.send(#"{"type": "projectFrame", "position": [0, 0, 0], "orientation": [0, 0, 0, 1]}"#)
+            #expect(try await expert.closeFrame()?.closeCode == .policyViolation, "only the publisher says it")
+        }
+    }
+
     @Test func turnCredentialsAreCoturnsRESTScheme() throws {
         var configuration = ServerConfiguration()
         configuration.iceServers = [

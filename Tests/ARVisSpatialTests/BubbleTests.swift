@@ -19,6 +19,7 @@ struct BubbleTests {
         #expect(pane.width == 0.6)
         #expect(abs(pane.height - 0.4) < 1e-12)
         #expect(pane.thicknessOffset == 0)
+        #expect(pane.phase == 3.2)
     }
 
     @Test func aTrailReadsItsSlices() throws {
@@ -47,6 +48,7 @@ struct BubbleTests {
         (#"{"kind":"pane","width":"wide"}"#, "payload.width"),
         (#"{"kind":"pane","width":0.6,"height":0.01}"#, "payload.height"),
         (#"{"kind":"pane","width":0.6,"thicknessOffset":900}"#, "payload.thicknessOffset"),
+        (#"{"kind":"pane","width":0.6,"phase":1e300}"#, "payload.phase"),
         (#"{"kind":"trail","up":[0,0,0],"points":[0,0,0,10,0,0]}"#, "payload.up"),
         (#"{"kind":"trail","up":[0,1],"points":[0,0,0,10,0,0]}"#, "payload.up"),
         (#"{"kind":"trail","up":[0,1,0]}"#, "payload.points"),

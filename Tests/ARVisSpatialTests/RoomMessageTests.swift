@@ -23,6 +23,8 @@ struct RoomMessageTests {
         .removeTreeGroup(IdentifierMessage(id: "g1", clientId: "c5")),
         .planes(PlanesMessage(planes: [.init(point: [0, 0, 0], normal: [0, 1, 0])])),
         .mark(MarkMessage(tap: [0.1, 0.9], text: "here")),
+        .projectFrame(ProjectFrameMessage(position: [1, 0, -2.5], orientation: [0, 0.7071, 0, 0.7071])),
+        .projectFrame(ProjectFrameMessage()),
         .signal(SignalMessage(to: "m1", kind: "offer", sdp: "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n")),
         .signal(SignalMessage(to: "m1", kind: "candidate", candidate: .null)),
         .signal(
@@ -65,6 +67,8 @@ struct RoomMessageTests {
         (#"{"type": "planes", "planes": [{"point": [0, 0, 0], "normal": [0, 0, 0]}]}"#, "must not be zero"),
         (#"{"type": "removeTree", "id": "t1", "clientId": ""}"#, "a clientId is 1 to 100 characters"),
         (#"{"type": "signal", "to": "", "kind": "bye"}"#, "to is a member id"),
+        (#"{"type": "projectFrame", "position": [0, 0, 0]}"#, "both a position and an orientation, or neither"),
+        (#"{"type": "projectFrame", "position": [0, 0, 0], "orientation": [0, 0, 0, 0]}"#, "not all 0"),
     ])
     func aBrokenMessageIsInvalidAndSaysWhy(text: String, reason: String) {
         #expect {

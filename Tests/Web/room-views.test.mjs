@@ -69,3 +69,25 @@ test("the orbit view: the target at the centre, nothing behind the eye", () => {
   assert.equal(orbitToScreen([0, 0, 6], view), null);
   near(orbitToScreen([0, 0, -1], { ...view, yaw: Math.PI / 2 }), [200 + 360 / 6, 150], 1e-9, "yaw turns the world about y");
 });
+
+test("the project's bubbles take their place in the room once the device has found the project's frame", async () => {
+  const { paneCorners, roomBubbles } = await import("../../Sources/ARVisServer/Web/Files/studio/rooms/room-bubbles.js");
+  const turned = paneCorners({ pose: { position: [1, 2, 3], orientation: [0, Math.SQRT1_2, 0, Math.SQRT1_2] }, payload: { kind: "pane", width: 0.6 } });
+  [[1, 2.2, 2.7], [1, 2.2, 3.3], [1, 1.8, 3.3], [1, 1.8, 2.7]].forEach((corner, k) => corner.forEach((v, c) => assert.ok(Math.abs(turned[k][c] - v) < 1e-12, `corner ${k}`)));
+  let changes = 0;
+  const bubbles = roomBubbles("garden", () => changes++);
+  bubbles.receive({ type: "anchor", anchor: { id: "p", pose: { position: [0, 1, 0], orientation: [0, 0, 0, 1] }, payload: { kind: "pane", width: 0.6, height: 0.4 } } });
+  bubbles.receive({ type: "anchor", anchor: { id: "t", pose: { position: [0, 1, 0], orientation: [0, 0, 0, 1] }, payload: { kind: "trail", up: [0, 1, 0], points: [0, 0, 0, 10, 0, 0] } } });
+  bubbles.receive({ type: "anchor", anchor: { id: "n", pose: { position: [0, 0, 0], orientation: [0, 0, 0, 1] }, payload: { kind: "note" } } });
+  assert.equal(bubbles.count(), 2, "another app's anchor is not a bubble");
+  assert.deepEqual(bubbles.drawn(), [], "no place in the room before the frame is known");
+  bubbles.receive({ type: "projectFrame", position: [5, 0, 0], orientation: [0, 0, 0, 1] });
+  const [pane, trail] = bubbles.drawn();
+  assert.deepEqual(pane.points[0], [5.3, 1.2, 0]);
+  assert.deepEqual(trail.points, [[5, 1, 0], [5.01, 1, 0]]);
+  bubbles.receive({ type: "anchorDeleted", id: "p" });
+  assert.equal(bubbles.drawn().length, 1);
+  bubbles.receive({ type: "projectFrame" });
+  assert.deepEqual(bubbles.drawn(), [], "the device lost the frame");
+  assert.equal(changes, 5, "each change to what is drawn, not the note");
+});

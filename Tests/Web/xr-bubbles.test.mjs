@@ -125,7 +125,8 @@ test("a pane is blown 0.8 m along the viewer's forward, turned as the viewer; on
 });
 
 test("a trail's points survive their millimetre encoding, and rebuild the same ribbon", async () => {
-  const { decodePoints, encodePoints, ribbonOf } = await import("../../Sources/ARVisServer/Web/Files/xr/bubbles/bubble-layer.js");
+  const { ribbonOf } = await import("../../Sources/ARVisServer/Web/Files/xr/bubbles/bubble-layer.js");
+  const { decodePoints, encodePoints } = await import("../../Sources/ARVisServer/Web/Files/protocol/bubble-payload.js");
   const painted = trail([0, 1, 0]);
   for (let k = 0; k < 3000 && !painted.full(); k++) painted.add([Math.cos(k / 90) * 2, 1 + 0.3 * Math.sin(k / 40), Math.sin(k / 90) * 2 + k / 500]);
   const points = painted.slices.map((slice) => slice.position), origin = points[0];

@@ -103,6 +103,25 @@ struct GLTFDocument: Codable {
         var alphaMode: String?
         var alphaCutoff: Double?
         var doubleSided: Bool?
+        var extensions: MaterialExtensions?
+    }
+
+    /// The material extensions ARVis reads and writes.
+    struct MaterialExtensions: Codable {
+        var iridescence: Iridescence?
+
+        enum CodingKeys: String, CodingKey {
+            case iridescence = "KHR_materials_iridescence"
+        }
+    }
+
+    /// `KHR_materials_iridescence`.
+    struct Iridescence: Codable {
+        var iridescenceFactor: Double?
+        var iridescenceIor: Double?
+        var iridescenceThicknessMinimum: Double?
+        var iridescenceThicknessMaximum: Double?
+        var iridescenceThicknessTexture: TextureInfo?
     }
 
     struct Texture: Codable {

@@ -14,10 +14,10 @@ struct GLTFReader {
     var warnings: [String] = []
 
     private static let glbMagic: UInt32 = 0x4654_6C67
-    /// Extensions whose data ARVis can ignore and still draw the model correctly enough.
+    /// Extensions ARVis reads, or whose data it can ignore and still draw the model correctly enough.
     private static let ignorableExtensions: Set<String> = [
         "KHR_materials_emissive_strength", "KHR_texture_transform", "KHR_materials_ior", "KHR_materials_specular",
-        "KHR_materials_unlit", "KHR_mesh_quantization",
+        "KHR_materials_unlit", "KHR_mesh_quantization", "KHR_materials_iridescence",
     ]
 
     /// Reads a `.glb` file.
@@ -94,10 +94,7 @@ struct GLTFReader {
         // A material whose picture could not be read is drawn with its factors alone.
         let unreadable = Set(model.textures.indices.filter { model.textures[$0].data.isEmpty })
         for index in model.materials.indices where !unreadable.isEmpty {
-            for keyPath in [
-                \Material.baseColorTexture, \.metallicRoughnessTexture, \.normalTexture, \.occlusionTexture,
-                \.emissiveTexture,
-            ] {
+            for keyPath in Material.textureKeyPaths {
                 if let texture = model.materials[index][keyPath: keyPath], unreadable.contains(texture) {
                     model.materials[index][keyPath: keyPath] = nil
                 }
@@ -237,7 +234,9 @@ struct GLTFReader {
         }
     }
 
-    private func readMaterials(_ document: GLTFDocument, textureOfImage: [Int]) throws(ModelError) -> [Material] {
+    private mutating func readMaterials(_ document: GLTFDocument, textureOfImage: [Int]) throws(ModelError)
+        -> [Material]
+    {
         let textures = document.textures ?? []
         func image(_ info: GLTFDocument.TextureInfo?, _ location: String) throws(ModelError) -> Int? {
             guard let info else { return nil }
@@ -249,6 +248,16 @@ struct GLTFReader {
                 throw ModelError(.invalid, "image \(source) does not exist", location: "textures[\(info.index)].source")
             }
             return textureOfImage[source]
+        }
+        var films: [Material.Iridescence?] = []
+        for (index, material) in (document.materials ?? []).enumerated() {
+            let film = Self.iridescence(material.extensions?.iridescence)
+            if material.extensions?.iridescence != nil, film == nil {
+                warnings.append(
+                    "materials[\(index)]: KHR_materials_iridescence is ignored: its factor is 0 to 1, its index 1 or more, its thicknesses finite nanometres with the thinnest first"
+                )
+            }
+            films.append(film)
         }
         return try (document.materials ?? []).enumerated().map { (index, material) throws(ModelError) in
             let location = "materials[\(index)]"
@@ -272,8 +281,28 @@ struct GLTFReader {
                 emissiveFactor: SIMD3(emissive.map { Float($0) }),
                 emissiveTexture: try image(material.emissiveTexture, location),
                 alphaMode: mode, alphaCutoff: Float(material.alphaCutoff ?? 0.5),
-                doubleSided: material.doubleSided ?? false)
+                doubleSided: material.doubleSided ?? false,
+                iridescence: films[index],
+                iridescenceThicknessTexture: films[index] == nil
+                    ? nil : try image(material.extensions?.iridescence?.iridescenceThicknessTexture, location))
         }
+    }
+
+    /// A material's `KHR_materials_iridescence`, or `nil` when it has none or its numbers are not a
+    /// film's: a factor 0…1, an index of 1 or more, thicknesses from 0 to a millimetre with the
+    /// thinnest first.
+    private static func iridescence(_ film: GLTFDocument.Iridescence?) -> Material.Iridescence? {
+        guard let film else { return nil }
+        let defaults = Material.Iridescence()
+        let factor = film.iridescenceFactor ?? Double(defaults.factor)
+        let index = film.iridescenceIor ?? Double(defaults.index)
+        let thinnest = film.iridescenceThicknessMinimum ?? Double(defaults.thicknessRange.lowerBound)
+        let thickest = film.iridescenceThicknessMaximum ?? Double(defaults.thicknessRange.upperBound)
+        guard (0...1).contains(factor), (1...100).contains(index), thinnest >= 0, thickest <= 1_000_000,
+            thinnest <= thickest
+        else { return nil }
+        return Material.Iridescence(
+            factor: Float(factor), index: Float(index), thicknessRange: Float(thinnest)...Float(thickest))
     }
 
     private mutating func readPrimitive(

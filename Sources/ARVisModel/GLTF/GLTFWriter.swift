@@ -105,6 +105,9 @@ public struct GLBWriter: Sendable {
         document.scenes = [.init(nodes: model.roots)]
         document.meshes = meshes.isEmpty ? nil : meshes
         document.materials = model.materials.isEmpty ? nil : model.materials.map(Self.material)
+        if model.materials.contains(where: { $0.iridescence != nil }) {
+            document.extensionsUsed = [GLTFDocument.MaterialExtensions.CodingKeys.iridescence.rawValue]
+        }
         if !images.isEmpty {
             document.images = images
             document.textures = images.indices.map { .init(sampler: 0, source: $0) }
@@ -133,7 +136,15 @@ public struct GLBWriter: Sendable {
             emissiveFactor: emissive == .zero ? nil : [Double(emissive.x), Double(emissive.y), Double(emissive.z)],
             alphaMode: material.alphaMode == .opaque ? nil : material.alphaMode.rawValue,
             alphaCutoff: material.alphaMode == .mask ? Double(material.alphaCutoff) : nil,
-            doubleSided: material.doubleSided ? true : nil)
+            doubleSided: material.doubleSided ? true : nil,
+            extensions: material.iridescence.map { film in
+                GLTFDocument.MaterialExtensions(
+                    iridescence: .init(
+                        iridescenceFactor: Double(film.factor), iridescenceIor: Double(film.index),
+                        iridescenceThicknessMinimum: Double(film.thicknessRange.lowerBound),
+                        iridescenceThicknessMaximum: Double(film.thicknessRange.upperBound),
+                        iridescenceThicknessTexture: info(material.iridescenceThicknessTexture)))
+            })
     }
 
     /// The GLB container: header, JSON chunk (space-padded), binary chunk (zero-padded).

@@ -232,10 +232,7 @@ extension Model {
         }
         materials += other.materials.map { material in
             var material = material
-            for keyPath in [
-                \Material.baseColorTexture, \.metallicRoughnessTexture, \.normalTexture, \.occlusionTexture,
-                \.emissiveTexture,
-            ] {
+            for keyPath in Material.textureKeyPaths {
                 material[keyPath: keyPath] = material[keyPath: keyPath].map { $0 + textureBase }
             }
             return material

@@ -162,13 +162,21 @@ public struct Material: Sendable, Hashable {
     public var alphaCutoff: Float
     /// Whether back faces are drawn too.
     public var doubleSided: Bool
+    /// A thin film on the surface whose colour comes from interference (glTF's
+    /// `KHR_materials_iridescence`), or `nil`.
+    public var iridescence: Iridescence?
+    /// A texture whose green channel picks the film's thickness within the iridescence's range (0 the
+    /// thinnest, 1 the thickest); without it the film is the range's thickest everywhere.
+    public var iridescenceThicknessTexture: Int?
 
     /// Creates a material; by default an opaque, fully rough, non-metallic white.
     public init(
         name: String = "", baseColorFactor: SIMD4<Float> = SIMD4(1, 1, 1, 1), baseColorTexture: Int? = nil,
         metallicFactor: Float = 1, roughnessFactor: Float = 1, metallicRoughnessTexture: Int? = nil,
         normalTexture: Int? = nil, occlusionTexture: Int? = nil, emissiveFactor: SIMD3<Float> = .zero,
-        emissiveTexture: Int? = nil, alphaMode: AlphaMode = .opaque, alphaCutoff: Float = 0.5, doubleSided: Bool = false
+        emissiveTexture: Int? = nil, alphaMode: AlphaMode = .opaque, alphaCutoff: Float = 0.5,
+        doubleSided: Bool = false,
+        iridescence: Iridescence? = nil, iridescenceThicknessTexture: Int? = nil
     ) {
         self.name = name
         self.baseColorFactor = baseColorFactor
@@ -183,11 +191,35 @@ public struct Material: Sendable, Hashable {
         self.alphaMode = alphaMode
         self.alphaCutoff = alphaCutoff
         self.doubleSided = doubleSided
+        self.iridescence = iridescence
+        self.iridescenceThicknessTexture = iridescenceThicknessTexture
+    }
+
+    /// Where a material names a texture.
+    public static var textureKeyPaths: [WritableKeyPath<Material, Int?>] {
+        [
+            \.baseColorTexture, \.metallicRoughnessTexture, \.normalTexture, \.occlusionTexture, \.emissiveTexture,
+            \.iridescenceThicknessTexture,
+        ]
     }
 
     /// The indices of every texture the material uses.
-    public var textureIndices: [Int] {
-        [baseColorTexture, metallicRoughnessTexture, normalTexture, occlusionTexture, emissiveTexture].compactMap { $0 }
+    public var textureIndices: [Int] { Self.textureKeyPaths.compactMap { self[keyPath: $0] } }
+
+    /// A thin film on a surface (a soap film, oil on water), coloured by the interference of the
+    /// light its two faces reflect: glTF's `KHR_materials_iridescence`, whose names these are.
+    public struct Iridescence: Sendable, Hashable {
+        /// How much of the surface the film covers, 0…1.
+        public var factor: Float
+        /// The film's refractive index (1.33 for soapy water).
+        public var index: Float
+        /// The film's thinnest and thickest (nm), which the thickness texture's 0 and 1 stand for.
+        public var thicknessRange: ClosedRange<Float>
+
+        /// Creates a film; the defaults are the glTF extension's.
+        public init(factor: Float = 1, index: Float = 1.3, thicknessRange: ClosedRange<Float> = 100...400) {
+            (self.factor, self.index, self.thicknessRange) = (factor, index, thicknessRange)
+        }
     }
 }
 

@@ -44,6 +44,8 @@ extension ErrorCode<APIErrorDomain> {
     static let invalidArea = Self("invalidArea")
     /// An anchor's payload says it is a bubble (a pane, a trail) and breaks a bubble's rule.
     static let invalidBubble = Self("invalidBubble")
+    /// A project's `anchorsPerSession` is not 1 to 1000.
+    static let invalidAnchorCap = Self("invalidAnchorCap")
     /// A `clientId` is not 1 to 100 characters.
     static let invalidClientId = Self("invalidClientId")
     /// A lifetime (an anchor's, a room link's) is out of its range.
@@ -170,7 +172,8 @@ extension ErrorCode<APIErrorDomain> {
     static let all: [Self] = [
         .ambiguousSpecies, .badCredentials, .badRequest, .cannotPlan, .cannotRelocalize, .conflict,
         .databaseUnavailable, .digestMismatch, .draining, .exportFailed, .fontsMissing, .forbidden,
-        .insufficientStorage, .internal, .invalid, .invalidArea, .invalidBubble, .invalidClientId, .invalidLifetime,
+        .insufficientStorage, .internal, .invalid, .invalidAnchorCap, .invalidArea, .invalidBubble, .invalidClientId,
+        .invalidLifetime,
         .invalidLocation,
         .invalidName, .invalidOrientation, .invalidPose, .invalidPosition, .invalidRow, .invalidScale, .invalidSession,
         .invalidShare, .invalidSignal, .invalidSlug, .invalidSpacing, .invalidSpatialInput, .invalidSpec,

@@ -87,12 +87,7 @@ struct TreeModelRoutes: Sendable {
                 PlantingScene.Tree(
                     species: $0.species, position: SIMD3($0.x, $0.y, $0.z), yaw: $0.yaw, scale: $0.scale)
             })
-        let bytes: [UInt8]
-        do { bytes = try write(scene.model) } catch {
-            throw APIError(.internalServerError, .exportFailed, "the planting could not be written: \(error.message)")
-        }
-        return HubRoutes.response(
-            Output(bytes: bytes, mediaType: mediaType),
-            etag: EntityTag(joining: [String(Digest.sha256Hex(bytes).prefix(32))]), request: request)
+        return try ModelFileResponse.response(
+            scene.model, what: "the planting", mediaType: mediaType, request: request, write: write)
     }
 }

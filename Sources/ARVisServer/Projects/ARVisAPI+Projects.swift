@@ -37,6 +37,7 @@ extension ARVisAPI {
             location: project.location.map {
                 .init(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude, heading: $0.heading)
             },
+            anchorsPerSession: project.anchorsPerSession,
             role: role.flatMap { Components.Schemas.Role(rawValue: $0.rawValue) }, createdAt: project.createdAt,
             trashedAt: project.trashedAt)
     }
@@ -67,6 +68,15 @@ extension ARVisAPI {
         return value
     }
 
+    /// A cap on the anchors one device session keeps: 1 to 1000.
+    static func anchorCap(_ cap: Int) throws(APIError) -> Int {
+        guard Store.anchorsPerSessionRange.contains(cap) else {
+            throw APIError.invalid(
+                .invalidAnchorCap, "anchorsPerSession is 1 to 1000 (the anchors one device session keeps); got \(cap)")
+        }
+        return cap
+    }
+
     func createProject(_ input: Operations.CreateProject.Input) async throws -> Operations.CreateProject.Output {
         let account = try await requireAccount()
         guard case .json(let creation) = input.body else {
@@ -81,9 +91,11 @@ extension ARVisAPI {
         }
         let visibility = Visibility(rawValue: creation.visibility.rawValue) ?? .private
         let location = try creation.location.map(Self.frame)
+        let cap = try Self.anchorCap(creation.anchorsPerSession ?? Store.defaultAnchorsPerSession)
         let project = try await answering { () async throws(StoreError) in
             try await store.createProject(
-                slug: slug, name: name, visibility: visibility, location: location, ownerID: account.id)
+                slug: slug, name: name, visibility: visibility, location: location, anchorsPerSession: cap,
+                ownerID: account.id)
         }
         return .created(.init(body: .json(Self.schema(project, role: .owner))))
     }
@@ -101,15 +113,18 @@ extension ARVisAPI {
 
     func updateProject(_ input: Operations.UpdateProject.Input) async throws -> Operations.UpdateProject.Output {
         guard case .json(let body) = input.body else {
-            throw APIError.badRequest("send JSON {name?, visibility?, location?, removeLocation?}")
+            throw APIError.badRequest("send JSON {name?, visibility?, location?, removeLocation?, anchorsPerSession?}")
         }
-        // Editors may rename; visibility and location are the owners'.
-        let needs: Role =
-            body.visibility != nil || body.location != nil || body.removeLocation == true ? .owner : .editor
+        // Editors may rename; visibility, location and the anchor cap are the owners'.
+        let ownersOnly =
+            body.visibility != nil || body.location != nil || body.removeLocation == true
+            || body.anchorsPerSession != nil
+        let needs: Role = ownersOnly ? .owner : .editor
         let access = try await access(input.path.project, needs: needs)
         var change = ProjectChange(
             name: try body.name.map(Self.projectName),
-            visibility: body.visibility.flatMap { Visibility(rawValue: $0.rawValue) })
+            visibility: body.visibility.flatMap { Visibility(rawValue: $0.rawValue) },
+            anchorsPerSession: try body.anchorsPerSession.map(Self.anchorCap))
         if let location = body.location {
             change.location = .some(try Self.frame(location))
         } else if body.removeLocation == true {

@@ -93,6 +93,7 @@ struct RoomSession: Sendable {
         case .planes(let message): try setPlanes(message)
         case .signal(let message): await relay(message, text: text)
         case .mark(let message): try mark(message)
+        case .projectFrame(let message): try shareProjectFrame(message)
         case .legacy(let signal): try await annotate(legacy: signal)
         case .turnCredentials: grantTURN()
         }
@@ -279,6 +280,16 @@ struct RoomSession: Sendable {
             LiveMessages.mark(
                 tap: message.tap, text: message.text, author: joining.access.account?.username,
                 clientID: message.clientId))
+    }
+
+    /// Where the project's frame lies in the publisher's session: sent on to every member (on every
+    /// instance), so each draws the project's bubbles where the device sees them; not stored (the
+    /// device sends it again every few seconds while it shares).
+    private func shareProjectFrame(_ message: ProjectFrameMessage) throws {
+        guard joining.publishes else {
+            throw LiveClose.notAllowed("only the room's publisher reports the project's frame")
+        }
+        room.broadcastEverywhere(RoomMessage.projectFrame(message).text)
     }
 
     // MARK: Planting

@@ -21,6 +21,14 @@ public enum Bubble: Equatable, Sendable {
         public var height: Double
         /// How much thicker (nm, −300 to 300) than the film's drifting 400 ± 300 nm: its colour.
         public var thicknessOffset: Double
+        /// Where in its drift the film's pattern is (seconds ahead of the clock; the phone picks
+        /// one at random, so panes blown together do not shimmer in step).
+        public var phase: Double
+
+        /// Creates a pane.
+        public init(width: Double, height: Double, thicknessOffset: Double = 0, phase: Double = 0) {
+            (self.width, self.height, self.thicknessOffset, self.phase) = (width, height, thicknessOffset, phase)
+        }
     }
 
     /// A trail: the positions of its slices, each a centimetre or more from the last.
@@ -35,6 +43,11 @@ public enum Bubble: Equatable, Sendable {
 
         /// How many slices the trail has.
         public var sliceCount: Int { points.count / 3 }
+
+        /// Creates a trail.
+        public init(up: [Double], points: [Int], thicknessOffset: Double = 0) {
+            (self.up, self.points, self.thicknessOffset) = (up, points, thicknessOffset)
+        }
     }
 
     /// The payload kinds that are bubbles.
@@ -48,6 +61,8 @@ public enum Bubble: Equatable, Sendable {
     public static let heights = 0.05...2.0
     /// The colour offsets a bubble may have (nm).
     public static let thicknessOffsets = -300.0...300.0
+    /// The phases a pane may have (s).
+    public static let phases = -1_000_000.0...1_000_000.0
     /// The longest step between two slices of a trail (mm).
     public static let longestStep = 100_000
 
@@ -70,7 +85,8 @@ public enum Bubble: Equatable, Sendable {
         return Pane(
             width: width, height: height,
             thicknessOffset: try number(
-                payload, "thicknessOffset", in: thicknessOffsets, "a thickness offset is −300 to 300 nm", default: 0))
+                payload, "thicknessOffset", in: thicknessOffsets, "a thickness offset is −300 to 300 nm", default: 0),
+            phase: try number(payload, "phase", in: phases, "a phase is a finite number of seconds", default: 0))
     }
 
     private static func trail(_ payload: JSONValue) throws(SpatialError) -> Trail {

@@ -25,6 +25,8 @@ public enum RoomMessage: Sendable, Hashable {
     case signal(SignalMessage)
     /// A mark in the picture of a video that carries no pose.
     case mark(MarkMessage)
+    /// Where the project's frame lies in the publishing device's session.
+    case projectFrame(ProjectFrameMessage)
     /// The OpenTok sample's `x:y:z:tapX:tapY`, the tap in view points.
     case legacy(AnnotationSignal)
     /// A request for TURN credentials, sent when the member starts video and again before the
@@ -39,7 +41,7 @@ public enum RoomMessage: Sendable, Hashable {
     /// The `type`s a JSON message may have.
     public static let types = [
         "annotate", "deleteAnnotation", "mark", "plant", "plantGroup", "removeTree", "removeTreeGroup", "planes",
-        "signal", "turnCredentials",
+        "signal", "turnCredentials", "projectFrame",
     ]
 
     /// Reads a text frame: JSON when it starts with `{`, else the legacy signal.
@@ -69,6 +71,7 @@ public enum RoomMessage: Sendable, Hashable {
         case "planes": self = .planes(try Self.decode(data))
         case "signal": self = .signal(try Self.decode(data))
         case "mark": self = .mark(try Self.decode(data))
+        case "projectFrame": self = .projectFrame(try Self.decode(data))
         case "turnCredentials": self = .turnCredentials
         default:
             throw SpatialError(
@@ -90,6 +93,7 @@ public enum RoomMessage: Sendable, Hashable {
         case .planes(let message): Self.json(message, type: "planes")
         case .signal(let message): Self.json(message, type: "signal")
         case .mark(let message): Self.json(message, type: "mark")
+        case .projectFrame(let message): Self.json(message, type: "projectFrame")
         case .turnCredentials: #"{"type":"turnCredentials"}"#
         case .legacy(let signal):
             [

@@ -232,3 +232,34 @@ public struct PlanesMessage: Codable, Hashable, Sendable, RoomMessageContent {
         return nil
     }
 }
+
+/// `{"type": "projectFrame", "position"?: [x, y, z], "orientation"?: [x, y, z, w]}`: where the
+/// project's frame lies in the publishing device's session (its origin, metres, and its turn, a
+/// quaternion), as the device found it (marker, anchor, taps or GPS), so members draw the project's
+/// bubbles and trees in the room's coordinates; neither field when the device has not found it.
+public struct ProjectFrameMessage: Codable, Hashable, Sendable, RoomMessageContent {
+    static let name = "projectFrame"
+    static let shape = "{\"type\": \"projectFrame\", \"position\"?: [x, y, z], \"orientation\"?: [x, y, z, w]}"
+    /// The frame's origin in the session, metres.
+    public var position: [Double]?
+    /// The frame's turn in the session, a quaternion (any length above 0).
+    public var orientation: [Double]?
+
+    /// Creates a message; `nil` for both: the device has not found the frame.
+    public init(position: [Double]? = nil, orientation: [Double]? = nil) {
+        (self.position, self.orientation) = (position, orientation)
+    }
+
+    /// What is wrong with the values (the message a room refuses it with), or `nil`.
+    public var problem: String? {
+        switch (position, orientation) {
+        case (nil, nil): return nil
+        case (let position?, let orientation?):
+            guard finite(position, count: 3), finite(orientation, count: 4),
+                orientation.map({ $0 * $0 }).reduce(0, +) > 1e-12
+            else { return "a project frame's position is three finite numbers and its orientation four, not all 0" }
+            return nil
+        default: return "a project frame has both a position and an orientation, or neither"
+        }
+    }
+}

@@ -90,6 +90,7 @@ async function run(session, ready, overlay) {
   // Sharing stopped: its Annotate tool goes with it, and taps go back to Place.
   const share = ar.share = shareTool(ar, annotateButton, () => { if (active.name === "annotate") choose(place); });
   const projectView = ready.member ? projectLayer(ar, ready.member, markerIndex) : null;
+  ar.projectFrame = () => (projectView ? projectView.frame.matrix : null);
   const modes = [annotateTool(ar, share)];
   if (projectView) {
     modes.push(plantTool(ar, { planting: ready.member, frame: projectView.frame, layer: projectView.trees, room: projectView.room }));

@@ -40,6 +40,7 @@ export class CameraView {
   constructor(onTap) {
     this.pose = null;
     this.annotations = [];
+    this.bubbles = [];
     this.marks = [];
     this.video = null;
     this.frozen = false;
@@ -124,7 +125,7 @@ export class CameraView {
     const size = pose ? pose.viewport : video.size, box = letterbox(width, height, size);
     if (video) g.drawImage(this.picture, 0, 0, video.size[0], video.size[1], box.ox, box.oy, size[0] * box.scale, size[1] * box.scale);
     else { g.fillStyle = "#2c2c2e"; g.fillRect(box.ox, box.oy, size[0] * box.scale, size[1] * box.scale); }
-    if (pose) { this.drawFloor(g, pose, box); this.drawAnnotations(g, pose, box); }
+    if (pose) { this.drawFloor(g, pose, box); this.drawBubbles(g, pose, box); this.drawAnnotations(g, pose, box); }
     else { this.drawMarks(g, size, box); this.caption(g, "This video carries no pose: a click marks the picture for 30 s, not the device's world."); }
     if (this.frozen) this.caption(g, "Frozen frame — annotate on it, then resume", height - 12);
     g.strokeStyle = "rgba(255,255,255,.5)"; g.beginPath(); g.moveTo(width / 2 - 8, height / 2); g.lineTo(width / 2 + 8, height / 2); g.moveTo(width / 2, height / 2 - 8); g.lineTo(width / 2, height / 2 + 8); g.stroke();
@@ -158,6 +159,28 @@ export class CameraView {
       }
     }
     g.stroke();
+  }
+
+  /// The project's bubbles as this camera sees them: a pane wholly in front of it filled with the
+  /// film's tint, every edge in front of it drawn (cut where it passes behind).
+  drawBubbles(g, pose, { scale, ox, oy }) {
+    for (const bubble of this.bubbles) {
+      const closed = bubble.kind === "pane", points = bubble.points, seen = points.map((point) => toCamera(pose, point));
+      g.strokeStyle = bubble.tint; g.lineWidth = closed ? 2 : 5;
+      if (closed && seen.every(Boolean)) {
+        g.beginPath();
+        seen.forEach(([x, y], k) => (k ? g.lineTo(ox + x * scale, oy + y * scale) : g.moveTo(ox + x * scale, oy + y * scale)));
+        g.closePath(); g.fillStyle = bubble.tint; g.fill(); g.stroke();
+        continue;
+      }
+      g.beginPath();
+      for (let k = 1; k < points.length + (closed ? 1 : 0); k++) {
+        const segment = segmentToCamera(pose, points[k - 1], points[k % points.length]);
+        if (segment) { g.moveTo(ox + segment[0][0] * scale, oy + segment[0][1] * scale); g.lineTo(ox + segment[1][0] * scale, oy + segment[1][1] * scale); }
+      }
+      g.stroke();
+    }
+    g.lineWidth = 1;
   }
 
   drawAnnotations(g, pose, { scale, ox, oy }) {

@@ -1,8 +1,8 @@
 // A project's rooms, the remote expert's side: a device's session live — its video with the pose
 // of every frame, its camera moving in the 3D scene, its view where a click places an annotation
 // (the ray through the pixel of the frame shown, from that frame's pose), a frame frozen to
-// annotate on, the room's annotations listed and deletable, and (owners) the links devices join
-// with. A browser with a camera can publish in the room too (without a pose: a click on its video
+// annotate on, the room's annotations listed and deletable, the project's bubbles where the device
+// sees them (once it has found the project's frame), and (owners) the links devices join with. A browser with a camera can publish in the room too (without a pose: a click on its video
 // marks the picture instead, for every member, for 30 s).
 
 import { api, projectPath } from "../core/api.js";
@@ -17,6 +17,7 @@ import { watchVideo } from "./expert-video.js";
 import { RoomMembers } from "../../media/camera-share.js";
 import { base64Of } from "../../media/frame-metadata.js";
 import { maxPeers } from "../../media/room-video.js";
+import { roomBubbles } from "./room-bubbles.js";
 import { roomLinksCard } from "./room-links.js";
 import { SceneView } from "./scene-view.js";
 
@@ -57,7 +58,12 @@ export async function roomsPage(project, rest) {
   const videoStatus = h("p", { id: "video-status", class: "muted", role: "status" }, "No video in this room yet.");
   const list = h("ul", { class: "list", id: "annotations", "aria-label": "Annotations" });
   let frames = 0, pending = 0, drawPending = false;
-  window.studioRoom = { frames: 0, annotations: 0, device: "none", video: camera.stats, videoState: "none", sent: [], placed: {}, marks: [] };
+  window.studioRoom = { frames: 0, annotations: 0, device: "none", video: camera.stats, videoState: "none", sent: [], placed: {}, marks: [], bubbles: { frame: null, drawn: [] } };
+  const bubbles = roomBubbles(slug, () => {
+    scene.bubbles = camera.bubbles = bubbles.drawn();
+    window.studioRoom.bubbles = { frame: bubbles.frame, count: bubbles.count(), drawn: scene.bubbles.map(({ id, kind, points }) => ({ id, kind, points })) };
+    scene.draw(); camera.draw();
+  });
 
   const remove = editable ? (annotation) => connection.send({ type: "deleteAnnotation", id: annotation.id, clientId: "delete-" + annotation.id }) : null;
   const refresh = () => {
@@ -129,6 +135,7 @@ export async function roomsPage(project, rest) {
   const onMessage = (message) => {
     if (members.read(message)) showDevice();
     video.receive(message);
+    bubbles.receive(message);
     if (message.type === "welcome" && message.annotations) { annotations.clear(); message.annotations.forEach((annotation) => annotations.set(annotation.id, annotation)); refresh(); }
     else if (message.type === "annotation") {
       annotations.set(message.annotation.id, message.annotation);
@@ -155,6 +162,7 @@ export async function roomsPage(project, rest) {
   const ownCamera = cameraButton(slug, room);
   const connection = joinRoom(slug, room, onMessage, (text) => { status.textContent = "Room " + room + ": " + text; }, onPose);
   onLeave(() => { video.close(); ownCamera.close(); connection.close(); });
+  bubbles.load().catch((error) => say("The project's bubbles could not be read: " + error.message, "error"));
 
   show("Room " + room, projectNav(project, "rooms"), h("h1", {}, "Room " + room), status, device,
     h("div", { class: "room" },

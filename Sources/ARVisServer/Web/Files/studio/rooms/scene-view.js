@@ -1,5 +1,5 @@
 // An orbit view of a room's scene on a canvas: the floor, the device's camera and path, the
-// annotations. Dragging, the arrow keys, the wheel and plus and minus turn and zoom it.
+// annotations and the project's bubbles (room-bubbles.js). Dragging, the arrow keys, the wheel and plus and minus turn and zoom it.
 
 import { canvas2D, h } from "../core/dom.js";
 import { orbitToScreen, viewCorner } from "./camera-math.js";
@@ -10,7 +10,7 @@ export class SceneView {
   constructor() {
     this.canvas = h("canvas", { class: "room-scene", tabindex: 0, role: "img", "aria-label": "The room's scene from above and aside: the device's camera, its path and the annotations. Drag or arrow keys turn it, wheel or plus and minus zoom." });
     this.yaw = 0.6; this.pitch = 0.5; this.distance = 6;
-    this.pose = null; this.path = []; this.annotations = [];
+    this.pose = null; this.path = []; this.annotations = []; this.bubbles = [];
     this.listen();
     new ResizeObserver(() => this.draw()).observe(this.canvas);
   }
@@ -53,8 +53,21 @@ export class SceneView {
     g.fillStyle = "#fbfbfd"; g.fillRect(0, 0, this.width, this.height);
     this.drawFloor(g);
     this.drawPath(g);
+    this.drawBubbles(g);
     if (this.pose) this.drawCamera(g, this.pose);
     this.drawAnnotations(g);
+  }
+
+  /// Each pane as its outline filled with the film's tint, each trail as a line along its path.
+  drawBubbles(g) {
+    for (const bubble of this.bubbles) {
+      const points = bubble.points.map((point) => this.screen(point));
+      if (points.some((point) => !point)) continue;
+      g.beginPath();
+      points.forEach(([x, y], k) => (k ? g.lineTo(x, y) : g.moveTo(x, y)));
+      if (bubble.kind === "pane") { g.closePath(); g.fillStyle = bubble.tint; g.fill(); }
+      g.strokeStyle = bubble.tint; g.lineWidth = bubble.kind === "pane" ? 1.5 : 4; g.stroke(); g.lineWidth = 1;
+    }
   }
 
   /// A 10 m grid under the device, and the world's axes.

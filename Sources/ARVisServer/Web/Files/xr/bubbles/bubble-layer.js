@@ -5,6 +5,7 @@
 // frame. A pane that goes (the cap passed, an owner's clearing) fades out over a second. Nothing
 // here places a bubble: every pose drawn is the server's.
 
+import { decodePoints, isPane, isTrail, paneHeight } from "../../protocol/bubble-payload.js";
 import { fromTRS } from "../../viewer/matrix.js";
 import { apiRequest } from "../api-request.js";
 import { filmRenderer, paneFloats } from "./film-renderer.js";
@@ -17,32 +18,11 @@ export const fadeTime = 1000;
 /// A pane's anchor as one instance of the film renderer (`paneFloats`), at `fade`.
 export function paneInstance(anchor, fade) {
   const { position, orientation } = anchor.pose, payload = anchor.payload;
-  const height = Number.isFinite(payload.height) ? payload.height : payload.width * paneSize[1] / paneSize[0];
+  const height = paneHeight(payload);
   const data = new Float32Array(paneFloats);
   data.set(fromTRS(position, orientation, [payload.width / paneSize[0], height / paneSize[1], 1]));
   data.set([1, payload.thicknessOffset || 0, payload.phase || 0, fade], 16);
   return data;
-}
-
-/// A trail's points as stored: millimetres from the anchor's position, each the difference from the
-/// one before (a 1 024-slice trail fits the anchor's 16 KB payload), and back.
-export function encodePoints(origin, points) {
-  const flat = [];
-  let last = [0, 0, 0];
-  for (const point of points) {
-    const at = [0, 1, 2].map((c) => Math.round((point[c] - origin[c]) * 1000));
-    flat.push(at[0] - last[0], at[1] - last[1], at[2] - last[2]);
-    last = at;
-  }
-  return flat;
-}
-export function decodePoints(origin, flat) {
-  const points = [], at = [0, 0, 0];
-  for (let k = 0; k + 2 < flat.length; k += 3) {
-    for (let c = 0; c < 3; c++) at[c] += flat[k + c];
-    points.push([origin[0] + at[0] / 1000, origin[1] + at[1] / 1000, origin[2] + at[2] / 1000]);
-  }
-  return points;
 }
 
 /// A trail's ribbon rebuilt from its anchor: the same slices, frames and edges the painting phone
@@ -52,9 +32,6 @@ export function ribbonOf(anchor) {
   for (const point of decodePoints(anchor.pose.position, anchor.payload.points)) ribbon.add(point);
   return ribbon;
 }
-
-const isPane = (anchor) => anchor && anchor.payload && anchor.payload.kind === "pane" && Number.isFinite(anchor.payload.width);
-const isTrail = (anchor) => anchor && anchor.payload && anchor.payload.kind === "trail" && Array.isArray(anchor.payload.points) && Array.isArray(anchor.payload.up);
 
 /// The bubbles of `project` on `gl`, live from `room` (project-room.js), read with `token`; `on`:
 /// {status(text), arrived(anchor, at), fading(id, at)}. Returns {panes, trails (Maps id → anchor), upsert(anchor),

@@ -9,7 +9,7 @@
 
 import { multiply, quaternionOf, transformDirection, transformPoint } from "../../viewer/matrix.js";
 import { apiRequest, errorMessage, removeAndSay, secondPress } from "../api-request.js";
-import { encodePoints } from "../bubbles/bubble-layer.js";
+import { encodePoints } from "../../protocol/bubble-payload.js";
 import { blowGate } from "../bubbles/gating.js";
 import { paneSize } from "../bubbles/pane-mesh.js";
 import { trail } from "../bubbles/trail.js";

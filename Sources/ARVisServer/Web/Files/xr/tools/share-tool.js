@@ -1,9 +1,12 @@
 // The Share tool, "Share my view": joins the room the page's link names (`?room=R#link=TOKEN`), or as
 // a signed-in member the room `?room=` names (else "main"), sends the viewer's pose every frame as
 // an ARVis pose packet with the camera's video, and shows the room's annotations made on this
-// session's frames. Pressed again, it stops.
+// session's frames. Once the session has found the project's frame, it tells the room where that
+// frame lies in the session's coordinates (again every few seconds, and when it moves), so the
+// Studio draws the project's bubbles where this device sees them. Pressed again, it stops.
 
 import { encodePose } from "../../protocol/pose-packet.js";
+import { quaternionOf } from "../../viewer/matrix.js";
 import { intrinsicsOf } from "../view-intrinsics.js";
 import { lookUpRoomLink, shareRoom } from "../room-share.js";
 import { picturePacket, shareViewVideo } from "../view-video.js";
@@ -40,7 +43,7 @@ export function shareTool(ar, annotateButton, stopped) {
       state: (state, detail) => {
         log.share.state = state;
         if (state === "refused") log.share.error = "refused";
-        if (state === "on" && share.room) share.room.planes(ar.planes);
+        if (state === "on" && share.room) { share.room.planes(ar.planes); share.frameSent = null; }
         say(detail ? detail : state === "on" ? `Sharing your view in room ${room}` : "");
       },
       annotations: (list, replace) => {
@@ -91,7 +94,23 @@ export function shareTool(ar, annotateButton, stopped) {
     };
     share.room.publish(encodePose(share.published));
     log.share.sent = share.room.sent;
+    sendProjectFrame(ar.now());
     if (share.xrCamera) share.xrCamera.capture(view, (size) => picturePacket(share.published, size));
+  }
+
+  /// How often the project's frame is told again while it stays put, and at most while it moves
+  /// (ms): a member who joins late hears it within the first.
+  const frameRepeat = 3000, frameEvery = 250;
+
+  /// Tells the room where the project's frame lies in this session (`ar.projectFrame()`, a matrix
+  /// from the frame to the session, or null before it is found) when that changed by more than a
+  /// millimetre (at most every `frameEvery`) or `frameRepeat` has passed.
+  function sendProjectFrame(now) {
+    const matrix = ar.projectFrame ? ar.projectFrame() : null;
+    const key = matrix ? Array.from(matrix, (value) => value.toFixed(3)).join() : "none", sent = share.frameSent;
+    if (sent && now - sent.at < (sent.key === key ? frameRepeat : frameEvery)) return;
+    const message = matrix ? { type: "projectFrame", position: [matrix[12], matrix[13], matrix[14]], orientation: quaternionOf(matrix) } : { type: "projectFrame" };
+    if (share.room.send(message)) share.frameSent = { key, at: now };
   }
 
   /// The room's notes made on this session's frames, as small magenta squares facing the viewer.
