@@ -271,7 +271,9 @@ public struct BubbleScene: Sendable {
             let at = SIMD3<Double>(Double(millimetres.x), Double(millimetres.y), Double(millimetres.z)) / 1_000
             if points.last != at { points.append(at) }
         }
-        let slices = frames(up: SIMD3<Double>(trail.up[0], trail.up[1], trail.up[2]), along: points)
+        // A trail read from a payload has a three-number up; one made by hand may not: y then.
+        let up = trail.up.count == 3 ? SIMD3(trail.up[0], trail.up[1], trail.up[2]) : SIMD3<Double>(0, 1, 0)
+        let slices = frames(up: up, along: points)
         var positions: [SIMD3<Float>] = []
         var normals: [SIMD3<Float>] = []
         var uvs: [SIMD2<Float>] = []
