@@ -59,6 +59,16 @@ public struct BubbleScene: Sendable {
     struct FilmKey: Hashable {
         var offset: Double
         var phase: Double
+
+        /// A film within a bubble's rules whatever a hand-made ``Bubble`` holds (a payload read by
+        /// ``Bubble/init(payload:)`` is within them already): the offset clamped to
+        /// ``Bubble/thicknessOffsets``, a phase outside ``Bubble/phases`` taken as 0, anything not a
+        /// number as 0. So every thickness below is finite and every conversion to an integer holds.
+        init(_ offset: Double, phase: Double) {
+            let offsets = Bubble.thicknessOffsets
+            self.offset = offset.isNaN ? 0 : min(max(offset, offsets.lowerBound), offsets.upperBound)
+            self.phase = Bubble.phases.contains(phase) ? phase : 0
+        }
     }
 
     /// The model: a root "Bubbles" whose children are the panes and trails, one material (and one
@@ -71,8 +81,8 @@ public struct BubbleScene: Sendable {
         for placed in bubbles {
             let key: FilmKey
             switch placed.bubble {
-            case .pane(let bubble): key = FilmKey(offset: bubble.thicknessOffset, phase: bubble.phase)
-            case .trail(let bubble): key = FilmKey(offset: bubble.thicknessOffset, phase: 0)
+            case .pane(let bubble): key = FilmKey(bubble.thicknessOffset, phase: bubble.phase)
+            case .trail(let bubble): key = FilmKey(bubble.thicknessOffset, phase: 0)
             }
             let material = materialOfFilm[key] ?? Self.addMaterial(key, film, to: &model)
             materialOfFilm[key] = material
@@ -171,7 +181,9 @@ public struct BubbleScene: Sendable {
     static let bakedOpacity = 0.45
 
     /// A value 0…1 as a byte.
-    private static func byte(_ value: Double) -> UInt8 { UInt8((min(max(value, 0), 1) * 255).rounded()) }
+    private static func byte(_ value: Double) -> UInt8 {
+        value.isNaN ? 0 : UInt8((min(max(value, 0), 1) * 255).rounded())
+    }
 
     /// A linear value sRGB-encoded (IEC 61966-2-1).
     private static func srgbEncoded(_ linear: Double) -> Double {
