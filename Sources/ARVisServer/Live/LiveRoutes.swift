@@ -55,7 +55,7 @@ struct LiveRoutes: Sendable {
             return .upgrade(Self.protocolHeaders(request))
         } onUpgrade: { inbound, outbound, context in
             defer { context.requestContext.endWebSocket() }
-            Self.limitSendBuffer(of: context.requestContext.channel)
+            Self.prepare(context.requestContext.channel)
             await self.room(
                 inbound, outbound, request: context.request, parameters: context.requestContext.parameters,
                 channel: context.requestContext.channel)
@@ -69,7 +69,7 @@ struct LiveRoutes: Sendable {
             return .upgrade(Self.protocolHeaders(request))
         } onUpgrade: { inbound, outbound, context in
             defer { context.requestContext.endWebSocket() }
-            Self.limitSendBuffer(of: context.requestContext.channel)
+            Self.prepare(context.requestContext.channel)
             await self.spec(inbound, outbound, request: context.request, parameters: context.requestContext.parameters)
         }
     }
@@ -77,6 +77,16 @@ struct LiveRoutes: Sendable {
     /// Fixes a live connection's send buffer (``ConnectionGuard/liveSendBuffer``), on its event loop.
     private static func limitSendBuffer(of channel: any Channel) {
         channel.eventLoop.execute { ConnectionGuard.limitSendBuffer(of: channel) }
+    }
+
+    /// Readies an upgraded connection on its event loop, ahead of any frame written to it: its send
+    /// buffer is fixed and a ``CloseFrameGuard`` keeps frames from following its close.
+    private static func prepare(_ channel: any Channel) {
+        channel.eventLoop.execute {
+            ConnectionGuard.limitSendBuffer(of: channel)
+            // No encoder means the connection is already gone: there is nothing left to guard.
+            try? CloseFrameGuard.install(on: channel)
+        }
     }
 
     // MARK: Spec streams
