@@ -9,6 +9,11 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The test targets' settings: their own code is not optimised even in a release build. `swift test -c
+/// release` (CI's) tests the optimised modules users get; optimising the suites' expanded test macros
+/// too took a quarter of the build's time and bought nothing.
+let testSettings = swiftSettings + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+
 let package = Package(
     name: "ARVis",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -191,57 +196,57 @@ let package = Package(
         ),
         .target(
             name: "ARVisTestSupport", dependencies: ["ARVisSupport", "ARVisSpatial"],
-            swiftSettings: swiftSettings),
+            swiftSettings: testSettings),
         .testTarget(
             name: "ARVisSpecTests",
             dependencies: ["ARVisSupport", "ARVisSpec", "ARVisTestSupport"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisWireTests",
             dependencies: ["ARVisSupport", "ARVisWire"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisGraphicsTests",
             dependencies: ["ARVisGraphics", "ARVisTestSupport"],
             exclude: ["Pictures"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisRenderTests",
             dependencies: ["ARVisRender", "ARVisTestSupport"],
             exclude: ["Golden", "LookSpecs"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisSpatialTests",
             dependencies: ["ARVisSpatial", "ARVisTestSupport"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisModelTests",
             dependencies: ["ARVisModel", "ARVisTestSupport"],
             exclude: ["Findings"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisPlantingTests",
             dependencies: ["ARVisPlanting", "ARVisTestSupport"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisSpecYAMLTests",
             dependencies: ["ARVisSpecYAML", "ARVisTestSupport"],
             exclude: ["Findings"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisPipelineTests",
             dependencies: [
                 "ARVisSupport", "ARVisPipeline", "ARVisModel", "ARVisPlanting", "ARVisSpatial", "ARVisTestSupport",
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisStoreTests",
@@ -250,7 +255,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisServerTests",
@@ -265,12 +270,12 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ARVisCLITests",
             dependencies: ["ARVisCLI", "ARVisTestSupport"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSettings
         ),
     ]
 )
