@@ -22,6 +22,7 @@ let targets: [(name: String, modules: [String])] = [
     ("FuzzUSDZ", ["ARVisModel", "FuzzModelChecks"]),
     ("FuzzUSDC", ["ARVisModel", "FuzzModelChecks"]),
     ("FuzzUSDA", ["ARVisModel", "FuzzModelChecks"]),
+    ("FuzzMeshopt", ["ARVisModel"]),
     ("FuzzGeoJSON", ["ARVisSpec", "ARVisPlanting"]),
     ("FuzzPosePacket", ["ARVisSpatial"]),
     ("FuzzRoomMessage", ["ARVisSpatial"]),

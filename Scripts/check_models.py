@@ -13,6 +13,10 @@ For every fixture made by make_model_fixtures.py:
   the silhouettes agree (IoU >= 0.97).
 - Damaged files: every fixture truncated and corrupted gives a one-line error and exit 1 or 2,
   never a crash or a hang.
+- Compressed files (compressed_fixtures.py, the encoders' own libraries): each reads with the exact
+  triangle and vertex counts, its positions within the encoder's quantization step of the original's
+  and its triangles the original's; it converts to a USDZ the ARKit checks pass, and its thumbnail's
+  silhouette matches f3d's of the uncompressed original.
 - Tree models (`arvis species --model`): every catalog species side by side as USDZ passes the ARKit
   checks, and usd-core reads the same world-space points from it as trimesh from the GLB; each tree is
   as tall as the mean of its catalog heights (`arvis species --format json`).
@@ -167,7 +171,8 @@ def f3d_mask(glb, bounds, size):
     return np.abs(frames[0] - frames[1]).max(axis=2) < 8
 
 
-def thumbnail(name):
+def thumbnail(name, reference=None):
+    """Our thumbnail of `name` against f3d's of `reference` (the same file, or its uncompressed original)."""
     source = os.path.join(FIXTURES, name) if name.endswith(".glb") else os.path.join(WORK, name.replace(".", "_") + ".glb")
     if not os.path.exists(source):
         return check(f"{name} thumbnail", False, "no GLB to render")
@@ -179,7 +184,8 @@ def thumbnail(name):
         return
     ours = np.array(Image.open(png).convert("RGBA"))[:, :, 3] > 127
     report = json.loads(arvis("inspect", "--format", "json", source).stdout)
-    theirs = f3d_mask(source, (report["bounds"]["min"], report["bounds"]["max"]), size)
+    theirs = f3d_mask(os.path.join(FIXTURES, reference) if reference else source,
+                      (report["bounds"]["min"], report["bounds"]["max"]), size)
     Image.fromarray((np.stack([ours, theirs, ours & theirs], axis=2) * 255).astype(np.uint8)).save(os.path.join(WORK, name + ".compare.png"))
     iou = (ours & theirs).sum() / max(1, (ours | theirs).sum())
     check(f"{name} thumbnail silhouette matches f3d (IoU {iou:.4f} >= 0.97)", iou >= 0.97)
@@ -205,6 +211,45 @@ def damaged(name):
         crashed = result.returncode < 0 or result.returncode > 2
         ok = not crashed and (result.returncode in (1, 2) and "error:" in result.stderr or kind == "corrupt" and result.returncode == 0)
         check(f"{kind} {name}: a clear error, no crash (exit {result.returncode})", ok, result.stderr[-300:])
+
+
+def canonical_triangles(faces):
+    """Each triangle turned to start at its smallest index (an encoder may rotate one), in order."""
+    faces = np.asarray(faces).reshape(-1, 3)
+    turn = np.argmin(faces, axis=1)
+    return np.stack([faces[np.arange(len(faces)), (turn + k) % 3] for k in range(3)], axis=1)
+
+
+def compressed(name, expected):
+    source = os.path.join(FIXTURES, name)
+    result = arvis("inspect", "--format", "json", source)
+    check(f"{name} reads (exit {result.returncode})", result.returncode == 0, result.stderr[-300:])
+    if result.returncode != 0:
+        return
+    report = json.loads(result.stdout)
+    check(f"{name}: {expected['triangles']} triangles and {expected['vertices']} vertices",
+          (report["triangles"], report["vertices"]) == (expected["triangles"], expected["vertices"]),
+          f"{report['triangles']} triangles, {report['vertices']} vertices")
+    plain = os.path.join(WORK, name.replace(".glb", ".plain.glb"))
+    result = arvis("convert", "--to", "glb", source, "-o", plain, "-q")
+    check(f"{name} → glb exits 0", result.returncode == 0, result.stderr)
+    if result.returncode == 0:
+        ours = trimesh.load(plain, force="mesh", process=False)
+        original = trimesh.load(os.path.join(FIXTURES, expected["original"]), force="mesh", process=False)
+        same_shape = ours.vertices.shape == original.vertices.shape
+        error = float(np.abs(ours.vertices - original.vertices).max()) if same_shape else math.inf
+        check(f"{name}: every position within the encoder's step {expected['step']:.3g} of the original's "
+              f"(largest difference {error:.3g})", error <= expected["step"] + 1e-6)
+        check(f"{name}: the original's triangles, in order",
+              ours.faces.shape == original.faces.shape
+              and (canonical_triangles(ours.faces) == canonical_triangles(original.faces)).all())
+    usdz = os.path.join(WORK, name.replace(".glb", ".usdz"))
+    result = arvis("convert", "--to", "usdz", source, "-o", usdz, "-q")
+    check(f"{name} → usdz exits 0", result.returncode == 0, result.stderr)
+    if result.returncode == 0:
+        issues = compliance(usdz)
+        check(f"{name} → usdz passes the ARKit checks", not issues, issues)
+    thumbnail(name, reference=expected["original"])
 
 
 def tree_models():
@@ -235,6 +280,9 @@ for fixture in ("zup_cm.usdz", "yup_text.usdz", "plain.usda", "plain.usdc"):
     usd_to_glb(fixture)
 for fixture in ("cube.glb", "sphere.glb", "hierarchy.glb", "zup_cm.usdz", "yup_text.usdz"):
     thumbnail(fixture)
-for fixture in ("cube.glb", "sphere.glb", "zup_cm.usdz", "yup_text.usdz", "plain.usda", "plain.usdc"):
+with open(os.path.join(FIXTURES, "compressed.json")) as handle:
+    for fixture, expected in json.load(handle).items():
+        compressed(fixture, expected)
+for fixture in ("cube.glb", "sphere.glb", "zup_cm.usdz", "yup_text.usdz", "plain.usda", "plain.usdc", "meshopt-quantized.glb"):
     damaged(fixture)
 check.finish()

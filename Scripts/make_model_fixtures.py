@@ -7,6 +7,7 @@ hierarchy.glb (nested transforms, three materials).
 USD side (usd-core): zup_cm.usdz (Z up, centimetres, translate/rotateXYZ/scale and orient ops, quads,
 face-varying indexed st, a textured UsdPreviewSurface; root layer .usdc), yup_text.usdz (root layer
 .usda, GeomSubsets with two materials), plain.usda and plain.usdc.
+Compressed (compressed_fixtures.py, the encoders' own libraries): meshopt-*.glb and compressed.json.
 """
 import os
 import sys
@@ -15,6 +16,9 @@ import numpy as np
 import trimesh
 from PIL import Image
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdShade, UsdUtils, Vt
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compressed_fixtures  # noqa: E402
 
 
 def checker(path, size=256, cells=8, colors=((200, 40, 40), (240, 220, 60))):
@@ -149,6 +153,7 @@ def main():
     texture = checker(os.path.join(folder, "checker.png"))
     gltf_fixtures(folder, texture)
     usd_fixtures(folder)
+    compressed_fixtures.make(folder)
 
 
 if __name__ == "__main__":

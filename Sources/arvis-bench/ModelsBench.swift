@@ -4,7 +4,8 @@ import ArgumentParser
 import Foundation
 
 /// `arvis-bench models`: GLB ⇄ USDZ conversion and thumbnails of a 100 000-triangle textured model,
-/// then a USDZ laid out as Apple's are, beside usd-core and f3d on the same file.
+/// then a USDZ laid out as Apple's are, beside usd-core and f3d on the same file; then meshopt streams
+/// decoded beside the meshoptimizer library.
 struct ModelsBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
@@ -13,7 +14,9 @@ struct ModelsBench: ParsableCommand {
         discussion: """
             The Apple-style file is made by Benchmarks/apple_like_usdz.py with usd-core (pip install \
             usd-core==26.3), which also times usd-core opening and traversing it; f3d (pip install f3d) \
-            draws the GLB ARVis converts it to, offscreen, at the same size as ARVis's thumbnail.
+            draws the GLB ARVis converts it to, offscreen, at the same size as ARVis's thumbnail. \
+            Benchmarks/meshopt_decode.py (pip install --pre meshoptimizer==0.2.30a0) encodes a \
+            1-million-triangle mesh with the meshoptimizer library and times the library's decoders.
             """
     )
 
@@ -25,6 +28,9 @@ struct ModelsBench: ParsableCommand {
 
     @Option(help: "Triangles of the test model (a textured UV sphere).")
     var triangles = 100_000
+
+    @Option(help: "Triangles of the mesh whose meshopt streams are decoded.")
+    var meshoptTriangles = 1_000_000
 
     func run() throws {
         let model = Self.sphere(triangles: triangles, textureSide: 1024)
@@ -56,6 +62,7 @@ struct ModelsBench: ParsableCommand {
         print(String(format: "RESULT thumbnail_512_ms %.1f ms", times[2] * 1000))
         print(String(format: "RESULT glb_file_thumbnail_512_ms %.1f ms", times[3] * 1000))
         try appleStyle()
+        try meshopt()
     }
 
     /// Inspect, convert to GLB and draw at 512 × 512 a USDZ laid out as Apple's samples are (five

@@ -6,15 +6,24 @@ import Foundation
 struct GLTFBuffers {
     let document: GLTFDocument
     private(set) var buffers: [[UInt8]] = []
+    /// The buffers with no data: no `uri`, and not the GLB's binary chunk. Only a view nothing reads,
+    /// or one whose bytes `EXT_meshopt_compression` gives, may point into one (a fallback buffer).
+    private(set) var placeholders: Set<Int> = []
     let external: ((String) throws(ModelError) -> [UInt8])?
     /// The components decoded so far, over every accessor read: an accessor without a bufferView
     /// is all zeros at no cost in the file, so what a file may make the reader allocate is bounded
     /// here, not by its size.
     private let decoded = DecodeBudget()
+    /// The compressed views decoded so far, each decoded once.
+    private let decompressed = DecompressedViews()
 
     /// The most accessor components a file may make the reader decode: 64 million (256 MB of floats),
     /// more than a 200 MB upload can hold in its buffers.
     static let componentBudget = 64_000_000
+
+    /// The most bytes a file's compressed buffer views may decode to: 512 MB, checked before each
+    /// view is allocated (a stream of a few bytes may claim a view of any length).
+    static let decompressedByteBudget = 512_000_000
 
     init(document: GLTFDocument, glbBuffer: [UInt8]?, external: ((String) throws(ModelError) -> [UInt8])?)
         throws(ModelError)
@@ -29,8 +38,9 @@ struct GLTFBuffers {
             } else if index == 0, let glbBuffer {
                 bytes = glbBuffer
             } else {
-                throw ModelError(
-                    .notFound, "the buffer has no uri and is not the GLB's binary chunk", location: location)
+                placeholders.insert(index)
+                buffers.append([])
+                continue
             }
             guard buffer.byteLength >= 0, bytes.count >= buffer.byteLength else {
                 throw ModelError(
@@ -62,28 +72,85 @@ struct GLTFBuffers {
 
     /// The bytes a buffer view spans.
     func viewBytes(_ index: Int, location: String) throws(ModelError) -> [UInt8] {
-        let (buffer, start, length, _) = try view(index, location: location)
-        return Array(buffers[buffer][start..<start + length])
+        let (bytes, start, length, _) = try view(index, location: location)
+        return Array(bytes[start..<start + length])
     }
 
+    /// The bytes behind buffer view `index` (decoded first when compressed), where in them the view
+    /// starts, its length and its stride.
     private func view(_ index: Int, location: String) throws(ModelError) -> (
-        buffer: Int, start: Int, length: Int, stride: Int?
+        bytes: [UInt8], start: Int, length: Int, stride: Int?
     ) {
         guard let views = document.bufferViews, views.indices.contains(index) else {
             throw ModelError(.invalid, "bufferView \(index) does not exist", location: location)
         }
         let view = views[index]
-        let start = view.byteOffset ?? 0
-        guard buffers.indices.contains(view.buffer), start >= 0, view.byteLength >= 0,
-            view.byteLength <= buffers[view.buffer].count - min(start, buffers[view.buffer].count),
-            start <= buffers[view.buffer].count
-        else {
-            throw ModelError(.invalid, "bufferView \(index) lies outside its buffer", location: location)
-        }
         if let stride = view.byteStride, !(4...252).contains(stride) {
             throw ModelError(.invalid, "bufferView \(index) has a byteStride outside 4…252", location: location)
         }
-        return (view.buffer, start, view.byteLength, view.byteStride)
+        if let compressed = view.extensions?.meshopt {
+            return (try decompress(index, view, compressed), 0, view.byteLength, view.byteStride)
+        }
+        let (buffer, start) = try range(
+            buffer: view.buffer, offset: view.byteOffset ?? 0, length: view.byteLength, of: "bufferView \(index)",
+            location: location)
+        return (buffers[buffer], start, view.byteLength, view.byteStride)
+    }
+
+    /// Checks that `length` bytes from `offset` lie in a buffer with data; returns the buffer and the offset.
+    private func range(buffer: Int, offset: Int, length: Int, of what: String, location: String) throws(ModelError)
+        -> (Int, Int)
+    {
+        guard buffers.indices.contains(buffer), offset >= 0, length >= 0, offset <= buffers[buffer].count,
+            length <= buffers[buffer].count - offset
+        else {
+            if placeholders.contains(buffer) {
+                throw ModelError(
+                    .notFound,
+                    "\(what) reads buffer \(buffer), which has no uri and is not the GLB's binary chunk",
+                    location: location)
+            }
+            throw ModelError(.invalid, "\(what) lies outside its buffer", location: location)
+        }
+        return (buffer, offset)
+    }
+
+    /// The bytes of a view `EXT_meshopt_compression` compresses, decoded once; the parent view's
+    /// own buffer (a fallback) is never read.
+    private func decompress(_ index: Int, _ view: GLTFDocument.BufferView, _ compressed: GLTFDocument.MeshoptView)
+        throws(ModelError) -> [UInt8]
+    {
+        if let bytes = decompressed.views[index] { return bytes }
+        let location = "bufferViews[\(index)].extensions.EXT_meshopt_compression"
+        guard let mode = MeshoptDecoder.Mode(rawValue: compressed.mode) else {
+            throw ModelError(.invalid, "mode is ATTRIBUTES, TRIANGLES or INDICES", location: location + ".mode")
+        }
+        guard let filter = MeshoptDecoder.Filter(rawValue: compressed.filter ?? "NONE") else {
+            throw ModelError(
+                .invalid, "filter is NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL", location: location + ".filter")
+        }
+        let (count, stride) = (compressed.count, compressed.byteStride)
+        guard count >= 0, stride > 0, count <= view.byteLength / stride, count * stride == view.byteLength,
+            view.byteStride.map({ $0 == stride }) ?? true
+        else {
+            throw ModelError(
+                .invalid, "count × byteStride (\(count) × \(stride)) is the bufferView's byteLength \(view.byteLength)",
+                location: location)
+        }
+        try decompressed.charge(view.byteLength, location: location)
+        let (buffer, start) = try range(
+            buffer: compressed.buffer, offset: compressed.byteOffset ?? 0, length: compressed.byteLength,
+            of: "the compressed data", location: location)
+        let bytes: [UInt8]
+        do {
+            bytes = try MeshoptDecoder.decode(
+                Array(buffers[buffer][start..<start + compressed.byteLength]), count: count, stride: stride, mode: mode,
+                filter: filter)
+        } catch {
+            throw ModelError(.invalid, error.message, location: location)
+        }
+        decompressed.views[index] = bytes
+        return bytes
     }
 
     private static func componentSize(_ type: Int) -> Int? {
@@ -120,7 +187,7 @@ struct GLTFBuffers {
             // Bytes and shorts are exact as floats; so are sparse 32-bit indices below 2²⁴.
             return try components(index, location: location).1.map { UInt32($0) }
         }
-        let (buffer, start, length, stride) = try view(viewIndex, location: "accessors[\(index)]")
+        let (bytes, start, length, stride) = try view(viewIndex, location: "accessors[\(index)]")
         let offset = accessor.byteOffset ?? 0
         let step = stride ?? 4
         guard offset >= 0, offset <= length, accessor.count >= 0, accessor.count <= 50_000_000,
@@ -131,7 +198,7 @@ struct GLTFBuffers {
                 location: "accessors[\(index)]")
         }
         try decoded.charge(accessor.count, location: "accessors[\(index)]")
-        return buffers[buffer].withUnsafeBytes { raw in
+        return bytes.withUnsafeBytes { raw in
             (0..<accessor.count).map {
                 UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + offset + $0 * step, as: UInt32.self))
             }
@@ -157,7 +224,7 @@ struct GLTFBuffers {
         try decoded.charge(accessor.count * width, location: place)
         var values = [Float](repeating: 0, count: accessor.count * width)
         if let viewIndex = accessor.bufferView {
-            let (buffer, start, length, stride) = try view(viewIndex, location: place)
+            let (bytes, start, length, stride) = try view(viewIndex, location: place)
             let elementSize = size * width
             let step = stride ?? elementSize
             let offset = accessor.byteOffset ?? 0
@@ -168,7 +235,7 @@ struct GLTFBuffers {
                     .invalid, "the accessor's \(accessor.count) elements run past its bufferView", location: place)
             }
             read(
-                buffers[buffer], from: start + offset, step: step, count: accessor.count, width: width,
+                bytes, from: start + offset, step: step, count: accessor.count, width: width,
                 accessor: accessor, size: size, into: &values, at: 0)
         }
         if let sparse = accessor.sparse {
@@ -187,9 +254,9 @@ struct GLTFBuffers {
         else {
             throw ModelError(.invalid, "the sparse substitution is malformed", location: location + ".sparse")
         }
-        let (indexBuffer, indexStart, indexLength, _) = try view(
+        let (indexBytes, indexStart, indexLength, _) = try view(
             sparse.indices.bufferView, location: location + ".sparse.indices")
-        let (valueBuffer, valueStart, valueLength, _) = try view(
+        let (valueBytes, valueStart, valueLength, _) = try view(
             sparse.values.bufferView, location: location + ".sparse.values")
         let indexOffset = sparse.indices.byteOffset ?? 0
         let valueOffset = sparse.values.byteOffset ?? 0
@@ -204,11 +271,11 @@ struct GLTFBuffers {
             componentType: sparse.indices.componentType, count: sparse.count, type: "SCALAR")
         var targets = [Float](repeating: 0, count: sparse.count)
         read(
-            buffers[indexBuffer], from: indexStart + indexOffset, step: indexSize, count: sparse.count, width: 1,
+            indexBytes, from: indexStart + indexOffset, step: indexSize, count: sparse.count, width: 1,
             accessor: indexAccessor, size: indexSize, into: &targets, at: 0)
         var replacements = [Float](repeating: 0, count: sparse.count * width)
         read(
-            buffers[valueBuffer], from: valueStart + valueOffset, step: size * width, count: sparse.count, width: width,
+            valueBytes, from: valueStart + valueOffset, step: size * width, count: sparse.count, width: width,
             accessor: accessor, size: size, into: &replacements, at: 0)
         for (k, target) in targets.enumerated() {
             let element = Int(target)
@@ -256,6 +323,24 @@ struct GLTFBuffers {
                     }
                 }
             }
+        }
+    }
+}
+
+/// The decoded bytes of a file's compressed buffer views, and their running total, shared by the
+/// copies of one ``GLTFBuffers``.
+private final class DecompressedViews {
+    var views: [Int: [UInt8]] = [:]
+    private var bytes = 0
+
+    /// Counts `count` more decoded bytes; throws `tooLarge` past ``GLTFBuffers/decompressedByteBudget``.
+    func charge(_ count: Int, location: String) throws(ModelError) {
+        bytes += count
+        guard bytes <= GLTFBuffers.decompressedByteBudget else {
+            throw ModelError(
+                .tooLarge,
+                "the file's compressed views decode to more than \(GLTFBuffers.decompressedByteBudget / 1_000_000) MB",
+                location: location)
         }
     }
 }

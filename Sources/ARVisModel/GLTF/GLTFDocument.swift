@@ -71,6 +71,27 @@ struct GLTFDocument: Codable {
         var byteLength: Int
         var byteStride: Int?
         var target: Int?
+        var extensions: BufferViewExtensions?
+    }
+
+    /// The buffer view extensions ARVis reads.
+    struct BufferViewExtensions: Codable {
+        var meshopt: MeshoptView?
+
+        enum CodingKeys: String, CodingKey {
+            case meshopt = "EXT_meshopt_compression"
+        }
+    }
+
+    /// `EXT_meshopt_compression` on a buffer view: where its compressed bytes are and how to decode them.
+    struct MeshoptView: Codable {
+        var buffer: Int
+        var byteOffset: Int?
+        var byteLength: Int
+        var byteStride: Int
+        var count: Int
+        var mode: String
+        var filter: String?
     }
 
     struct Buffer: Codable {

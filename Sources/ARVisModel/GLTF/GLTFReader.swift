@@ -6,6 +6,7 @@ import Foundation
 /// files an `external` closure supplies. Meshes (triangles, strips and fans; points and lines are
 /// skipped with a warning), indices, normals, the first UV set, the node hierarchy with matrices or
 /// translation-rotation-scale, and metallic-roughness materials with their PNG and JPEG textures.
+/// Buffer views `EXT_meshopt_compression` compresses are decoded (``MeshoptDecoder``).
 struct GLTFReader {
     /// Loads a file a `.gltf` names by a relative URI; `nil` refuses every external file.
     var external: ((String) throws(ModelError) -> [UInt8])?
@@ -17,7 +18,7 @@ struct GLTFReader {
     /// Extensions ARVis reads, or whose data it can ignore and still draw the model correctly enough.
     private static let ignorableExtensions: Set<String> = [
         "KHR_materials_emissive_strength", "KHR_texture_transform", "KHR_materials_ior", "KHR_materials_specular",
-        "KHR_materials_unlit", "KHR_mesh_quantization", "KHR_materials_iridescence",
+        "KHR_materials_unlit", "KHR_mesh_quantization", "KHR_materials_iridescence", "EXT_meshopt_compression",
     ]
 
     /// Reads a `.glb` file.
@@ -318,8 +319,11 @@ struct GLTFReader {
             warnings.append("\(location): points and lines are not drawn")
             return nil
         }
+        // glTF 2.0 (3.7.2.1): "When positions are not specified, client implementations SHOULD skip
+        // primitive's rendering".
         guard let positionAccessor = primitive.attributes["POSITION"] else {
-            throw ModelError(.invalid, "the primitive has no POSITION", location: location + ".attributes")
+            warnings.append("\(location): the primitive has no POSITION and is not drawn")
+            return nil
         }
         let positions = Self.packed3(
             try context.vectors(positionAccessor, width: 3, location: location + ".attributes.POSITION"))
