@@ -13,7 +13,11 @@ struct GLTFBuffers {
     /// The components decoded so far, over every accessor read: an accessor without a bufferView
     /// is all zeros at no cost in the file, so what a file may make the reader allocate is bounded
     /// here, not by its size.
-    private let decoded = DecodeBudget()
+    private let decoded = Budget(
+        limit: GLTFBuffers.componentBudget,
+        excess:
+            "the file's accessors decode to more than \(GLTFBuffers.componentBudget) numbers (accessors without data, or one accessor read many times)"
+    )
     /// The compressed views decoded so far, each decoded once.
     private let decompressed = DecompressedViews()
 
@@ -137,7 +141,7 @@ struct GLTFBuffers {
                 .invalid, "count × byteStride (\(count) × \(stride)) is the bufferView's byteLength \(view.byteLength)",
                 location: location)
         }
-        try decompressed.charge(view.byteLength, location: location)
+        try decompressed.budget.charge(view.byteLength, location: location)
         let (buffer, start) = try range(
             buffer: compressed.buffer, offset: compressed.byteOffset ?? 0, length: compressed.byteLength,
             of: "the compressed data", location: location)
@@ -327,36 +331,30 @@ struct GLTFBuffers {
     }
 }
 
-/// The decoded bytes of a file's compressed buffer views, and their running total, shared by the
-/// copies of one ``GLTFBuffers``.
+/// The decoded bytes of a file's compressed buffer views, shared by the copies of one ``GLTFBuffers``.
 private final class DecompressedViews {
     var views: [Int: [UInt8]] = [:]
-    private var bytes = 0
-
-    /// Counts `count` more decoded bytes; throws `tooLarge` past ``GLTFBuffers/decompressedByteBudget``.
-    func charge(_ count: Int, location: String) throws(ModelError) {
-        bytes += count
-        guard bytes <= GLTFBuffers.decompressedByteBudget else {
-            throw ModelError(
-                .tooLarge,
-                "the file's compressed views decode to more than \(GLTFBuffers.decompressedByteBudget / 1_000_000) MB",
-                location: location)
-        }
-    }
+    /// Their bytes, charged before each is allocated.
+    let budget = Budget(
+        limit: GLTFBuffers.decompressedByteBudget,
+        excess: "the file's compressed views decode to more than \(GLTFBuffers.decompressedByteBudget / 1_000_000) MB")
 }
 
-/// A running count of decoded accessor components, shared by the copies of one ``GLTFBuffers``.
-private final class DecodeBudget {
+/// A running total charged against a limit, shared by the copies of one ``GLTFBuffers``.
+private final class Budget {
     private var used = 0
+    let limit: Int
+    /// What passing the limit means, as the error says it.
+    let excess: String
 
-    /// Counts `components` more; throws `tooLarge` past ``GLTFBuffers/componentBudget``.
-    func charge(_ components: Int, location: String) throws(ModelError) {
-        used += components
-        guard used <= GLTFBuffers.componentBudget else {
-            throw ModelError(
-                .tooLarge,
-                "the file's accessors decode to more than \(GLTFBuffers.componentBudget) numbers (accessors without data, or one accessor read many times)",
-                location: location)
-        }
+    init(limit: Int, excess: String) {
+        self.limit = limit
+        self.excess = excess
+    }
+
+    /// Counts `amount` more; throws `tooLarge` past the limit.
+    func charge(_ amount: Int, location: String) throws(ModelError) {
+        used += amount
+        guard used <= limit else { throw ModelError(.tooLarge, excess, location: location) }
     }
 }
