@@ -145,9 +145,10 @@ public enum MeshoptDecoder {
             throw Failure("the attribute stream has \(input.count) bytes, too few for its header and tail")
         }
         try checkHeader(input[0], expected: 0xA0, versions: 0...0, what: "attribute")
-        let bytes = input.bindMemory(to: UInt8.self).baseAddress!
+        guard let bytes = input.bindMemory(to: UInt8.self).baseAddress,
+            let output = out.bindMemory(to: UInt8.self).baseAddress
+        else { throw truncated("attribute") }
         let end = input.count
-        let output = out.bindMemory(to: UInt8.self).baseAddress!
         // The element before the first: the stream's last `stride` bytes.
         let previous = UnsafeMutablePointer<UInt8>.allocate(capacity: stride)
         defer { previous.deallocate() }
@@ -246,7 +247,7 @@ public enum MeshoptDecoder {
             throw Failure("the triangle stream has \(input.count) bytes, too few for \(triangles) triangles")
         }
         try checkHeader(input[0], expected: 0xE1, versions: 0...1, what: "triangle")
-        let bytes = input.bindMemory(to: UInt8.self).baseAddress!
+        guard let bytes = input.bindMemory(to: UInt8.self).baseAddress else { throw truncated("triangle") }
         let version = Int(bytes[0] & 0x0F)
         let fecLimit: UInt32 = version >= 1 ? 13 : 15
         let safeEnd = bytes + input.count - 16
@@ -438,7 +439,7 @@ public enum MeshoptDecoder {
             throw Failure("the index stream has \(input.count) bytes, too few for \(count) indices")
         }
         try checkHeader(input[0], expected: 0xD1, versions: 0...1, what: "index")
-        let bytes = input.bindMemory(to: UInt8.self).baseAddress!
+        guard let bytes = input.bindMemory(to: UInt8.self).baseAddress else { throw truncated("index") }
         let safeEnd = bytes + input.count - 4
         var data = bytes + 1
         var baselines: (UInt32, UInt32) = (0, 0)
