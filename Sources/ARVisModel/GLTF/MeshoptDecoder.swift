@@ -470,23 +470,26 @@ public enum MeshoptDecoder {
     ) {
         let size = MemoryLayout<Component>.size
         let maximum = Float(Component.max)
+        func load(_ at: Int) -> Float {
+            Float(Component(littleEndian: out.loadUnaligned(fromByteOffset: at, as: Component.self)))
+        }
+        func store(_ value: Float, _ at: Int) {
+            out.storeBytes(of: rounded(value, Component.self).littleEndian, toByteOffset: at, as: Component.self)
+        }
         for element in 0..<count {
             let base = element * 4 * size
-            var x = Float(Component(littleEndian: out.loadUnaligned(fromByteOffset: base, as: Component.self)))
-            var y = Float(Component(littleEndian: out.loadUnaligned(fromByteOffset: base + size, as: Component.self)))
-            let one = Float(
-                Component(littleEndian: out.loadUnaligned(fromByteOffset: base + 2 * size, as: Component.self)))
-            let z = one - abs(x) - abs(y)
+            var x = load(base)
+            var y = load(base + size)
+            let z = load(base + 2 * size) - abs(x) - abs(y)
             // The lower hemisphere folded back: x − copysign(t, x) with t = min(z, 0) ≤ 0.
             let fold = min(z, 0)
             x += x >= 0 ? fold : -fold
             y += y >= 0 ? fold : -fold
             let scale = maximum / (x * x + y * y + z * z).squareRoot()
-            for (offset, value) in [x, y, z].enumerated() {
-                out.storeBytes(
-                    of: rounded(value * scale, Component.self).littleEndian, toByteOffset: base + offset * size,
-                    as: Component.self)
-            }
+            // Three stores, no array: this runs once per normal of a mesh.
+            store(x * scale, base)
+            store(y * scale, base + size)
+            store(z * scale, base + 2 * size)
         }
     }
 
@@ -503,11 +506,15 @@ public enum MeshoptDecoder {
             let z = Float(load(base + 4)) * scale
             let w = max(0, 1 - x * x - y * y - z * z).squareRoot()
             let largest = Int(last & 3)
-            for (offset, value) in [(1, x), (2, y), (3, z), (0, w)] {
+            func store(_ value: Float, after: Int) {
                 out.storeBytes(
                     of: rounded(value * 32767, Int16.self).littleEndian,
-                    toByteOffset: base + ((largest + offset) & 3) * 2, as: Int16.self)
+                    toByteOffset: base + ((largest + after) & 3) * 2, as: Int16.self)
             }
+            store(x, after: 1)
+            store(y, after: 2)
+            store(z, after: 3)
+            store(w, after: 0)
         }
     }
 
