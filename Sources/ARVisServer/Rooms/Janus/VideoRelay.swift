@@ -192,7 +192,7 @@ actor VideoRelay: Service {
                 session, handle: handle,
                 body: [
                     "request": "join", "room": .number(Double(room)), "ptype": "subscriber",
-                    "streams": [["feed": .number(Double(feed))]],
+                    "streams": [["feed": .number(Double(feed)), "min_delay": 0, "max_delay": 0]],
                 ])
             guard let offer = jsep?["sdp"]?.string else {
                 throw JanusError(reason: "joining as a subscriber gave no offer")
