@@ -43,16 +43,16 @@ export class FrameMetadata {
 }
 
 /// Shows `track` (the remote video): `onFrame(picture, metadata)` for each frame shown, where
-/// `picture` is something drawImage takes and is only valid during the call; metadata is null
-/// for a frame that carried none, or whose RTP timestamp the browser does not give (the picture's
-/// tag then finds it: `FrameMetadata.ofCounter`). Returns {stop()}: it returns a promise that
+/// `picture` is something drawImage takes, valid until the call (or the promise it returns) ends;
+/// metadata is null for a frame that carried none, or whose RTP timestamp the browser does not
+/// give (the picture's tag then finds it: `FrameMetadata.ofCounter`). Returns {stop()}: it returns a promise that
 /// settles once no frame is being read (stop it before the track ends: media/frame-stream.js).
 export function showFrames(track, metadata, onFrame) {
   if (typeof MediaStreamTrackProcessor === "function") {
     // One frame held at most: a slow page skips to the newest frame instead of falling behind.
     const frames = readFrames(track, async (frame) => {
       const rtp = typeof frame.metadata === "function" ? frame.metadata().rtpTimestamp : undefined;
-      onFrame(frame, rtp === undefined ? null : await metadata.arriving(rtp));
+      await onFrame(frame, rtp === undefined ? null : await metadata.arriving(rtp));
     }, { maxBufferSize: 1, failure: "A video frame could not be shown:" });
     return { stop: () => frames.stop() };
   }
@@ -64,7 +64,8 @@ export function showFrames(track, metadata, onFrame) {
   const next = () => { handle = video.requestVideoFrameCallback(shown); };
   const shown = (now, frame) => {
     next();
-    try { onFrame(video, frame.rtpTimestamp === undefined ? null : metadata.of(frame.rtpTimestamp)); } catch (error) { console.error("A video frame could not be shown:", error); }
+    const failed = (error) => console.error("A video frame could not be shown:", error);
+    try { Promise.resolve(onFrame(video, frame.rtpTimestamp === undefined ? null : metadata.of(frame.rtpTimestamp))).catch(failed); } catch (error) { failed(error); }
   };
   next();
   video.play().catch(() => {});

@@ -32,9 +32,11 @@ export function canvas2D(canvas) {
   const ratio = window.devicePixelRatio || 1;
   const width = canvas.clientWidth, height = canvas.clientHeight;
   if (!width || !height) return null;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
+  const pixels = [Math.round(width * ratio), Math.round(height * ratio)];
   const g = canvas.getContext("2d");
+  // Setting a canvas's size, even to the one it has, makes its bitmap anew: only a new size does.
+  if (canvas.width !== pixels[0] || canvas.height !== pixels[1] || typeof g.reset !== "function") [canvas.width, canvas.height] = pixels;
+  else g.reset();
   g.setTransform(ratio, 0, 0, ratio, 0, 0);
   return { g, width, height };
 }

@@ -16,18 +16,41 @@ const remembered = 1200;
 /// publisher that draws no tag).
 export const rowsBelow = (width, height, viewport) => Math.max(0, Math.round(height - width * viewport[1] / viewport[0]));
 
-/// The frame tag under a picture drawn on `g` (`width` × `height`): {tag, rows} — the counter and
-/// the band's height, or {tag: null, rows: 0} without one. `candidates`: the band heights to try.
-function readBand(g, width, height, candidates) {
+/// The frame tag under a picture `width` × `height`: {tag, rows} — the counter and the band's
+/// height, or {tag: null, rows: 0} without one. `rowsOf(top, count)`: the picture's RGBA bytes
+/// from row `top`, `count` rows; `candidates`: the band heights to try.
+function readBand(rowsOf, width, height, candidates) {
   const deepest = Math.max(0, ...candidates.filter((rows) => rows > 1 && rows < height));
   if (!deepest) return { tag: null, rows: 0 };
-  const pixels = g.getImageData(0, height - deepest, width, deepest).data;
+  const pixels = rowsOf(height - deepest, deepest);
   for (const rows of candidates) {
     if (rows < 2 || rows > deepest) continue;
     const tag = readTagFromBytes(pixels, { width, stride: width * 4, top: deepest - rows, rows, channels: 4 });
     if (tag !== null) return { tag, rows };
   }
   return { tag: null, rows: 0 };
+}
+
+/// Draws `picture` (`width` × `height`, anything drawImage takes) on `canvas`, of its size, and
+/// returns `rowsOf` (readBand's). A VideoFrame is converted to RGBA by the browser and put on
+/// the canvas, its rows read from those bytes: drawImage converts a frame several times slower
+/// in a page without a GPU. `bytes`: a buffer to reuse, or null. Asynchronous: a VideoFrame
+/// stays open until it settles.
+async function drawPicture(canvas, picture, width, height, bytes) {
+  const g = canvas.getContext("2d", { willReadFrequently: true });
+  const rect = picture.visibleRect;
+  if (typeof picture.copyTo === "function" && rect && rect.width === width && rect.height === height) {
+    const rgba = bytes && bytes.length === width * height * 4 ? bytes : new Uint8ClampedArray(width * height * 4);
+    try {
+      await picture.copyTo(rgba, { format: "RGBA", colorSpace: "srgb" });
+      g.putImageData(new ImageData(rgba, width, height), 0, 0);
+      return { bytes: rgba, rowsOf: (top, count) => rgba.subarray(top * width * 4, (top + count) * width * 4) };
+    } catch (error) {
+      // A browser without the conversion draws the frame instead.
+    }
+  }
+  g.drawImage(picture, 0, 0, width, height);
+  return { bytes, rowsOf: (top, count) => g.getImageData(0, top, width, count).data };
 }
 
 /// How long a mark stays in a picture without a pose, in milliseconds.
@@ -45,6 +68,7 @@ export class CameraView {
     this.video = null;
     this.frozen = false;
     this.picture = document.createElement("canvas");
+    this.bytes = null;
     this.stats = { shown: 0, withPose: 0, tagged: 0, mismatches: 0, recent: [] };
     this.canvas = h("canvas", { class: "room-camera", tabindex: 0, role: "application",
       "aria-label": "The device's camera view. Click, or press Enter for its centre, to place an annotation where that ray meets the world (on a video without a pose, to mark the picture)." });
@@ -80,17 +104,18 @@ export class CameraView {
   /// Shows a video frame (`picture`, anything drawImage takes) with its metadata ({counter, pose,
   /// packet} or null; `store`, a FrameMetadata, finds it by the picture's tag when the browser
   /// gave no RTP timestamp); nothing while frozen. The frame tag under the picture is read,
-  /// checked against the metadata's counter, and left out of the view.
-  show(picture, metadata, store = null) {
+  /// checked against the metadata's counter, and left out of the view. Returns a promise: the
+  /// picture is read once it settles (keep a VideoFrame open until then).
+  async show(picture, metadata, store = null) {
     if (this.frozen) return;
     const width = picture.displayWidth || picture.videoWidth, height = picture.displayHeight || picture.videoHeight;
     if (!width || !height) return;
     if (this.picture.width !== width || this.picture.height !== height) Object.assign(this.picture, { width, height });
-    const g = this.picture.getContext("2d", { willReadFrequently: true });
-    g.drawImage(picture, 0, 0, width, height);
+    const drawn = await drawPicture(this.picture, picture, width, height, this.bytes);
+    this.bytes = drawn.bytes;
     let pose = (metadata && metadata.pose) || null;
     const below = pose ? rowsBelow(width, height, pose.viewport) : 0;
-    const band = readBand(g, width, height, pose ? [below] : likelyBands(height));
+    const band = readBand(drawn.rowsOf, width, height, pose ? [below] : likelyBands(height));
     if (!metadata && store && band.tag !== null) {
       metadata = store.ofCounter(band.tag);
       pose = (metadata && metadata.pose) || null;

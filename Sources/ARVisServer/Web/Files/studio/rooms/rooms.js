@@ -57,7 +57,7 @@ export async function roomsPage(project, rest) {
   const freeze = h("button", { type: "button", "aria-pressed": "false", onclick: () => toggleFreeze() }, "Freeze frame");
   const videoStatus = h("p", { id: "video-status", class: "muted", role: "status" }, "No video in this room yet.");
   const list = h("ul", { class: "list", id: "annotations", "aria-label": "Annotations" });
-  let frames = 0, pending = 0, drawPending = false;
+  let frames = 0, pending = 0, drawPending = false, sceneStale = false, lastShown = -Infinity, deviceLineAt = -Infinity;
   window.studioRoom = { frames: 0, annotations: 0, device: "none", video: camera.stats, videoState: "none", sent: [], placed: {}, marks: [], bubbles: { frame: null, drawn: [] } };
   const bubbles = roomBubbles(slug, () => {
     scene.bubbles = camera.bubbles = bubbles.drawn();
@@ -114,7 +114,11 @@ export async function roomsPage(project, rest) {
   const video = watchVideo({
     room: members,
     send: (message) => connection.send(message),
-    onFrame: (picture, metadata, store) => camera.show(picture, metadata, store),
+    // The scene is drawn with each shown frame while video comes: one redraw of the page for both.
+    onFrame: (picture, metadata, store) => camera.show(picture, metadata, store).then(() => {
+      lastShown = performance.now();
+      if (sceneStale) { sceneStale = false; scene.draw(); }
+    }),
     onState: (state, path) => {
       window.studioRoom.videoState = state;
       window.studioRoom.videoPath = path || null;
@@ -152,10 +156,21 @@ export async function roomsPage(project, rest) {
     scene.pose = next;
     scene.path.push(next.position.slice()); if (scene.path.length > 600) scene.path.shift();
     lastFrame = next.frame;
-    if (members.hasPublisher) device.textContent = "Device: frame " + next.frame + " at " + next.position.map((v) => v.toFixed(2)).join(", ") + " m";
-    // With video, the camera view is drawn with each shown frame's own pose, as frames come: a pose
-    // over the socket changes only the scene.
-    if (!drawPending) { drawPending = true; requestAnimationFrame(() => { drawPending = false; scene.draw(); if (!camera.video) camera.draw(); }); }
+    // The device's line changes at most four times a second (text redrawn with every pose is the
+    // page redrawn as often).
+    const now = performance.now(), line = device.textContent.startsWith("Device: frame");
+    if (members.hasPublisher && (!line || now - deviceLineAt >= 250)) {
+      deviceLineAt = now;
+      device.textContent = "Device: frame " + next.frame + " at " + next.position.map((v) => v.toFixed(2)).join(", ") + " m";
+    }
+    // With video, the camera view is drawn with each shown frame's own pose, and the scene with it:
+    // a pose over the socket only marks the scene stale. Without frames for 200 ms, both are drawn
+    // at the next animation frame.
+    sceneStale = true;
+    if (now - lastShown > 200 && !drawPending) {
+      drawPending = true;
+      requestAnimationFrame(() => { drawPending = false; if (sceneStale) { sceneStale = false; scene.draw(); } if (!camera.video) camera.draw(); });
+    }
   };
   // Owners make the links devices share their view with; the page waits for the specs they may open.
   const specs = project.role === "owner" ? (await api("GET", projectPath(slug, "specs"))).specs.map((spec) => spec.name) : null;
