@@ -107,10 +107,10 @@ def served(binary, seconds=30, args=(), env=None):
         shutil.rmtree(data, ignore_errors=True)
 
 
-def wait_for(page, script, timeout=20):
-    """Polls `script` in a Playwright page or frame until it is truthy and returns it (the last
-    value after `timeout` seconds). page.evaluate runs outside the page's CSP; wait_for_function
-    would not. A page navigating (a reload) is asked again."""
+def wait_for(page, script, timeout=20, every=0.05):
+    """Polls `script` in a Playwright page or frame every `every` seconds until it is truthy and
+    returns it (the last value after `timeout` seconds). page.evaluate runs outside the page's CSP;
+    wait_for_function would not. A page navigating (a reload) is asked again."""
     from playwright.sync_api import Error as PlaywrightError
     deadline = time.time() + timeout
     value = None
@@ -121,7 +121,7 @@ def wait_for(page, script, timeout=20):
             value = None
         if value:
             return value
-        time.sleep(0.05)
+        time.sleep(every)
     return value
 
 
