@@ -55,8 +55,12 @@ from websockets.sync.client import connect  # noqa: E402
 
 ARVIS = sys.argv[1]
 check = xr.check
+# Chromium 156 gives every window two renderers for its omnibox popup (WebUI), each taking 5–30 % of
+# a core here: six windows share these two cores, and no page uses an omnibox. (One
+# --disable-features: Chromium takes the last one given.)
 MEDIA_FLAGS = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-               "--disable-features=WebRtcHideLocalIpsWithMdns", "--enable-unsafe-swiftshader", "--use-angle=swiftshader"]
+               "--disable-features=WebRtcHideLocalIpsWithMdns,WebUIOmniboxPopup,WebUIOmniboxAimPopup",
+               "--enable-unsafe-swiftshader", "--use-angle=swiftshader"]
 
 # The phone's scripted walk: 1.4 m up, looking 34° down, swaying 0.6 m sideways every 5 s and
 # turning ±14° every 3.3 s — always moving, as a hand-held phone is. Its XR frames run at 30 Hz:
