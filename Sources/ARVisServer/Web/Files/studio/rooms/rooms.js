@@ -58,6 +58,7 @@ export async function roomsPage(project, rest) {
   const videoStatus = h("p", { id: "video-status", class: "muted", role: "status" }, "No video in this room yet.");
   const list = h("ul", { class: "list", id: "annotations", "aria-label": "Annotations" });
   let frames = 0, pending = 0, drawPending = false, sceneStale = false, lastShown = -Infinity, deviceLineAt = -Infinity;
+  const drawStaleScene = () => { if (sceneStale) { sceneStale = false; scene.draw(); } };
   window.studioRoom = { frames: 0, annotations: 0, device: "none", video: camera.stats, videoState: "none", sent: [], placed: {}, marks: [], bubbles: { frame: null, drawn: [] } };
   const bubbles = roomBubbles(slug, () => {
     scene.bubbles = camera.bubbles = bubbles.drawn();
@@ -117,7 +118,7 @@ export async function roomsPage(project, rest) {
     // The scene is drawn with each shown frame while video comes: one redraw of the page for both.
     onFrame: (picture, metadata, store) => camera.show(picture, metadata, store).then(() => {
       lastShown = performance.now();
-      if (sceneStale) { sceneStale = false; scene.draw(); }
+      drawStaleScene();
     }),
     onState: (state, path) => {
       window.studioRoom.videoState = state;
@@ -169,7 +170,7 @@ export async function roomsPage(project, rest) {
     sceneStale = true;
     if (now - lastShown > 200 && !drawPending) {
       drawPending = true;
-      requestAnimationFrame(() => { drawPending = false; if (sceneStale) { sceneStale = false; scene.draw(); } if (!camera.video) camera.draw(); });
+      requestAnimationFrame(() => { drawPending = false; drawStaleScene(); if (!camera.video) camera.draw(); });
     }
   };
   // Owners make the links devices share their view with; the page waits for the specs they may open.
