@@ -313,8 +313,9 @@ def live_and_cap(ana, rui, ana_origin, base, tokens, results):
     rui.evaluate("__xr.autoFrames(true)")
     lags, arrived, answered, echoed = [], [], [], []
     frames_before, started = rui.evaluate("__xr.frameCount"), time.time()
-    for k in range(12):
-        xr.set_viewer(ana, look([-1.5 + 0.25 * k, 1.4, 1.5], [-1.5 + 0.25 * k, 1.3, -1.0]), 1)
+    # Twenty blows, so that the p95 is not simply the slowest one (of twelve, it was).
+    for k in range(20):
+        xr.set_viewer(ana, look([-2.5 + 0.25 * k, 1.4, 1.5], [-2.5 + 0.25 * k, 1.3, -1.0]), 1)
         record = blow_and_wait(ana).get("record")
         if not record:
             continue
@@ -328,12 +329,13 @@ def live_and_cap(ana, rui, ana_origin, base, tokens, results):
             echoed.append(echo[0]["at"] - record["tappedAt"] if echo else float("nan"))
     results["bubble_blow_to_peer_ms"] = float(np.percentile(lags, 95)) if lags else float("nan")
     rate = (rui.evaluate("__xr.frameCount") - frames_before) / (time.time() - started)
-    print(f"phone 2 ran {rate:.1f} frames a second; its JS per frame (median) {np.median(log(rui, 'frameTimes')[-100:]):.2f} ms")
+    print(f"phone 2 ran {rate:.1f} frames a second; its JS per frame (median) {np.median(log(rui, 'frameTimes')[-100:]):.2f} ms; "
+          f"blow → drawn there, each: {', '.join(f'{lag:.0f}' for lag in lags)} ms; → arrived: {', '.join(f'{lag:.0f}' for lag in arrived)} ms")
     check(f"phone 2 draws every pane phone 1 blows (p95 blow → drawn there {results['bubble_blow_to_peer_ms']:.0f} ms, → arrived there "
           f"{np.percentile(arrived, 95) if arrived else float('nan'):.0f} ms, → phone 1's answer {np.percentile(answered, 95) if answered else float('nan'):.0f} ms, "
           f"→ the room's echo on phone 1 {np.nanpercentile(echoed, 95) if echoed else float('nan'):.0f} ms; "
           "target ≤ 300, fails past twice that)",
-          len(lags) == 12 and results["bubble_blow_to_peer_ms"] <= 600)
+          len(lags) == 20 and results["bubble_blow_to_peer_ms"] <= 600)
     session = log(ana, "bubbles.session")
     mine = [a for a in anchors(base, tokens["olga"]) if a.get("session") == session]
     for k in range(100 - len(mine)):
