@@ -9,32 +9,128 @@ struct DracoAttributeDescriptor {
     var coding: UInt8 = 0
 }
 
+/// How the values of a decoder's attributes are predicted: `(corrections, method, transform, buffer)`
+/// to values.
+typealias DracoPredictor = (_ corrections: [UInt32], _ method: Int8, _ transform: Int8, _ buffer: inout DracoBuffer)
+    throws(DracoFailure) -> [Int32]
+
 /// The attributes of a mesh: each decoder's descriptors, then its values, transform parameters and
 /// original values (`sequential_attribute_decoders_controller.cc`).
 enum DracoAttributeSection {
+    /// An edgebreaker attribute decoder's identifiers (`CreateAttributesDecoder`).
+    private struct Identifier {
+        /// The attribute connectivity it uses, -1 for the mesh's.
+        var connectivity: Int
+        /// Whether its values sit on corners (cut along seams) rather than vertices.
+        var perCorner: Bool
+        var maximumDegree: Bool
+    }
+
     static func decode(_ buffer: inout DracoBuffer, connectivity: DracoConnectivity, limits: DracoLimits)
         throws(DracoFailure) -> [UInt32: DracoAttribute]
     {
         let decoders = Int(try buffer.uint8("the attribute decoder count"))
         guard decoders > 0 else { throw buffer.failure("a mesh without attribute decoders") }
-        guard connectivity.isSequential else { throw buffer.failure("edgebreaker attributes are not read yet") }
+        var identifiers = [Identifier]()
+        if let mesh = connectivity.edgebreaker {
+            for _ in 0..<decoders { identifiers.append(try identifier(&buffer, tables: mesh.attributeTables.count)) }
+        }
         var groups = [[DracoAttributeDescriptor]]()
         for _ in 0..<decoders { groups.append(try descriptors(&buffer)) }
         var attributes = [UInt32: DracoAttribute]()
-        for group in groups {
-            let values = connectivity.pointCount
+        var positions: DracoPositions?
+        for (index, group) in groups.enumerated() {
+            let sequence: DracoSequence
+            if let mesh = connectivity.edgebreaker {
+                sequence = try self.sequence(identifiers[index], mesh, buffer: buffer)
+            } else {
+                sequence = .linear(points: connectivity.pointCount)
+            }
             var portable = [DracoPortableValues]()
             for descriptor in group {
-                portable.append(try DracoPortableValues.decode(&buffer, descriptor, count: values))
+                let predict: DracoPredictor = { corrections, method, transform, buffer throws(DracoFailure) in
+                    guard let mesh = connectivity.edgebreaker, method != 0 else {
+                        // Without a corner table every method is the difference from the value before.
+                        let inverse = try DracoPredictionTransform(reading: &buffer, kind: transform)
+                        return inverse.undoDifferences(corrections, components: descriptor.coding == 3 ? 2 : descriptor.components)
+                    }
+                    return try predicted(
+                        corrections, method, transform, &buffer, mesh: mesh, identifier: identifiers[index],
+                        sequence: sequence, positions: positions, components: descriptor.coding == 3 ? 2 : descriptor.components)
+                }
+                let values = try DracoPortableValues.decode(&buffer, descriptor, count: sequence.pointIDs.count, predict: predict)
+                if positions == nil, descriptor.kind == 0, case .integers(let integers, 3) = values {
+                    positions = DracoPositions(values: integers, pointValues: sequence.pointValues)
+                }
+                portable.append(values)
             }
             for (descriptor, values) in zip(group, portable) {
                 guard attributes[descriptor.uniqueID] == nil else {
                     throw buffer.failure("two attributes with the unique id \(descriptor.uniqueID)")
                 }
-                attributes[descriptor.uniqueID] = try values.original(descriptor, reading: &buffer)
+                let attribute = try values.original(descriptor, reading: &buffer)
+                attributes[descriptor.uniqueID] = try perPoint(attribute, sequence.pointValues, buffer: buffer)
             }
         }
         return attributes
+    }
+
+    private static func identifier(_ buffer: inout DracoBuffer, tables: Int) throws(DracoFailure) -> Identifier {
+        let connectivity = Int(Int8(bitPattern: try buffer.uint8("the decoder's attribute connectivity")))
+        let kind = try buffer.uint8("the decoder's type")
+        let traversal = try buffer.uint8("the decoder's traversal")
+        guard connectivity >= -1, connectivity < tables else { throw buffer.failure("attribute connectivity \(connectivity) of \(tables)") }
+        guard kind <= 1, traversal <= 1, kind == 0 || (connectivity >= 0 && traversal == 0) else {
+            throw buffer.failure("an attribute decoder of type \(kind) and traversal \(traversal)")
+        }
+        return Identifier(connectivity: connectivity, perCorner: kind == 1, maximumDegree: traversal == 1)
+    }
+
+    /// The decoder's value order: a traversal of the mesh's table, or of its attribute table when its
+    /// values sit on corners.
+    private static func sequence(_ identifier: Identifier, _ mesh: DracoEdgebreaker, buffer: DracoBuffer) throws(DracoFailure)
+        -> DracoSequence
+    {
+        let own = identifier.connectivity >= 0 ? mesh.attributeTables[identifier.connectivity].vertexCount : 0
+        let slots = max(own, mesh.table.vertexCount)
+        if identifier.perCorner {
+            return try .traversal(
+                of: mesh.attributeTables[identifier.connectivity], maximumDegree: false, vertexSlots: slots,
+                cornerPoints: mesh.cornerPoints, points: mesh.pointCount, buffer: buffer)
+        }
+        return try .traversal(
+            of: mesh.table, maximumDegree: identifier.maximumDegree, vertexSlots: slots, cornerPoints: mesh.cornerPoints,
+            points: mesh.pointCount, buffer: buffer)
+    }
+
+    private static func predicted(
+        _ corrections: [UInt32], _ method: Int8, _ transform: Int8, _ buffer: inout DracoBuffer, mesh: DracoEdgebreaker,
+        identifier: Identifier, sequence: DracoSequence, positions: DracoPositions?, components: Int
+    ) throws(DracoFailure) -> [Int32] {
+        if identifier.perCorner {
+            return try DracoPrediction(
+                table: mesh.attributeTables[identifier.connectivity], sequence: sequence, positions: positions, components: components,
+                buffer: buffer
+            ).decode(corrections, method: method, transform: transform, reading: &buffer)
+        }
+        return try DracoPrediction(table: mesh.table, sequence: sequence, positions: positions, components: components, buffer: buffer)
+            .decode(corrections, method: method, transform: transform, reading: &buffer)
+    }
+
+    /// The attribute's values per point, from its values in decoding order.
+    private static func perPoint(_ attribute: DracoAttribute, _ pointValues: [Int32], buffer: DracoBuffer) throws(DracoFailure)
+        -> DracoAttribute
+    {
+        let size = attribute.components * attribute.dataType.size
+        let values = size == 0 ? 0 : attribute.bytes.count / size
+        var result = attribute
+        result.bytes = []
+        result.bytes.reserveCapacity(pointValues.count * size)
+        for value in pointValues {
+            guard value >= 0, Int(value) < values else { throw buffer.failure("a point without a value") }
+            result.bytes += attribute.bytes[Int(value) * size..<(Int(value) + 1) * size]
+        }
+        return result
     }
 
     /// A decoder's attribute descriptors and their codings.
@@ -77,7 +173,7 @@ enum DracoPortableValues {
     case integers([Int32], components: Int)
 
     /// Reads `count` values of `descriptor` (`SequentialIntegerAttributeDecoder` and its kin).
-    static func decode(_ buffer: inout DracoBuffer, _ descriptor: DracoAttributeDescriptor, count: Int)
+    static func decode(_ buffer: inout DracoBuffer, _ descriptor: DracoAttributeDescriptor, count: Int, predict: DracoPredictor)
         throws(DracoFailure) -> Self
     {
         if descriptor.coding == 0 {
@@ -96,9 +192,7 @@ enum DracoPortableValues {
         var values = try corrections(&buffer, count: count * components, components: components)
         if method == -2 || transform == 1 { values = values.map(unzigzag) }
         guard method != -2 else { return .integers(values.map { Int32(bitPattern: $0) }, components: components) }
-        // Without a corner table (sequential connectivity) every method is the difference from the previous value.
-        let inverse = try DracoPredictionTransform(reading: &buffer, kind: transform)
-        return .integers(inverse.undoDifferences(values, components: components), components: components)
+        return .integers(try predict(values, method, transform, &buffer), components: components)
     }
 
     /// The stream's corrections: coded symbols, or raw integers of 1 to 4 bytes.

@@ -111,19 +111,23 @@ struct DracoBuffer {
 struct DracoBits {
     private let bytes: [UInt8]
     private let start: Int
+    private let end: Int
     private var bit = 0
 
-    /// A region starting at `buffer`'s position; `end(in:)` moves the buffer past the bits read.
-    init(at buffer: DracoBuffer) {
+    /// A region starting at `buffer`'s position, of `length` bytes (to the stream's end when nil);
+    /// `end(in:)` moves the buffer past the bits read.
+    init(at buffer: DracoBuffer, length: Int? = nil) {
         bytes = buffer.bytes
         start = buffer.position
+        let first = buffer.position
+        end = length.map { min(buffer.bytes.count, first + $0) } ?? buffer.bytes.count
     }
 
     /// The next `count` bits (0 to 32) as a number, the first bit read its least significant.
     mutating func read(_ count: Int) throws(DracoFailure) -> UInt32 {
         guard count > 0 else { return 0 }
         guard count <= 32 else { throw DracoFailure("a bit field of \(count) bits (at most 32)", at: start + bit / 8) }
-        guard start * 8 + bit + count <= bytes.count * 8 else {
+        guard start * 8 + bit + count <= end * 8 else {
             throw DracoFailure("the bit region ends before \(count) more bits", at: start + bit / 8)
         }
         var value: UInt32 = 0

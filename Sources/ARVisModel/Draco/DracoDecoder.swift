@@ -10,9 +10,12 @@ public enum DracoDecoder {
         var buffer = DracoBuffer(stream)
         let method = try readHeader(&buffer)
         let connectivity: DracoConnectivity
-        switch method {
-        case 0: connectivity = try DracoConnectivity.sequential(reading: &buffer, limits: limits)
-        default: throw buffer.failure("edgebreaker connectivity is not read yet")
+        if method == 0 {
+            connectivity = try DracoConnectivity.sequential(reading: &buffer, limits: limits)
+        } else {
+            let mesh = try DracoEdgebreaker.decode(reading: &buffer, limits: limits)
+            connectivity = DracoConnectivity(
+                indices: mesh.cornerPoints.map { UInt32(bitPattern: $0) }, pointCount: mesh.pointCount, edgebreaker: mesh)
         }
         let attributes = try DracoAttributeSection.decode(&buffer, connectivity: connectivity, limits: limits)
         return DracoMesh(indices: connectivity.indices, pointCount: connectivity.pointCount, attributes: attributes)
@@ -71,8 +74,8 @@ struct DracoConnectivity {
     var indices: [UInt32]
     /// How many points there are.
     var pointCount: Int
-    /// Whether the connectivity is sequential (values in point order, no corner table).
-    var isSequential: Bool
+    /// The edgebreaker tables, nil for sequential connectivity (values in point order).
+    var edgebreaker: DracoEdgebreaker?
 
     /// Sequential connectivity (`compression/mesh/mesh_sequential_decoder.cc`): the counts, then the
     /// indices raw or as coded differences.
@@ -91,7 +94,7 @@ struct DracoConnectivity {
         if let outside = indices.first(where: { Int($0) >= points }) {
             throw buffer.failure("a triangle names point \(outside) of \(points)")
         }
-        return DracoConnectivity(indices: indices, pointCount: points, isSequential: true)
+        return DracoConnectivity(indices: indices, pointCount: points, edgebreaker: nil)
     }
 
     /// Indices as differences from the previous one, sign in the lowest bit.

@@ -99,6 +99,43 @@ struct DracoOctahedron {
         return vectors
     }
 
+    /// `vector` scaled so its components' magnitudes add up to the centre value (`CanonicalizeIntegerVector`).
+    func canonical(_ vector: (Int32, Int32, Int32)) -> (Int32, Int32, Int32) {
+        let sum = Int64(vector.0.magnitude) + Int64(vector.1.magnitude) + Int64(vector.2.magnitude)
+        guard sum > 0 else { return (center, 0, 0) }
+        let x = Int64(vector.0) * Int64(center) / sum
+        let y = Int64(vector.1) * Int64(center) / sum
+        var z = Int64(center) - x.magnitude.asInt64 - y.magnitude.asInt64
+        if vector.2 < 0 { z = -z }
+        return (Int32(truncatingIfNeeded: x), Int32(truncatingIfNeeded: y), Int32(truncatingIfNeeded: z))
+    }
+
+    /// The octahedral coordinates of a canonical integer vector, canonicalized on the square's edges
+    /// (`IntegerVectorToQuantizedOctahedralCoords`).
+    func coordinates(of vector: (Int32, Int32, Int32)) -> (Int32, Int32) {
+        let last = maximumQuantized - 1
+        var s: Int32, t: Int32
+        if vector.0 >= 0 {
+            s = vector.1 &+ center
+            t = vector.2 &+ center
+        } else {
+            s = vector.1 < 0 ? Int32(truncatingIfNeeded: vector.2.magnitude) : last &- Int32(truncatingIfNeeded: vector.2.magnitude)
+            t = vector.2 < 0 ? Int32(truncatingIfNeeded: vector.1.magnitude) : last &- Int32(truncatingIfNeeded: vector.1.magnitude)
+        }
+        if (s == 0 && t == 0) || (s == 0 && t == last) || (s == last && t == 0) {
+            (s, t) = (last, last)
+        } else if s == 0 && t > center {
+            t = center &- (t &- center)
+        } else if s == last && t < center {
+            t = center &+ (center &- t)
+        } else if t == last && s < center {
+            s = center &+ (center &- s)
+        } else if t == 0 && s > center {
+            s = center &- (s &- center)
+        }
+        return (s, t)
+    }
+
     /// A value from its prediction and correction, both rotated into the prediction's quadrant.
     func original(_ prediction: [Int32], _ correction: [Int32]) -> [Int32] {
         guard prediction.count == 2, correction.count == 2 else { return prediction }
@@ -176,4 +213,9 @@ struct DracoQuantization {
             return product + minimum[index % minimum.count]
         }
     }
+}
+
+extension UInt64 {
+    /// The value as an Int64, Int64.max when it does not fit.
+    fileprivate var asInt64: Int64 { Int64(clamping: self) }
 }
