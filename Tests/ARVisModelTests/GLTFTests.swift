@@ -74,8 +74,8 @@ struct GLTFTests {
     @Test(arguments: [
         (#"{"asset": {"version": "1.0"}}"#, "only 2.x"),
         (
-            #"{"asset": {"version": "2.0"}, "extensionsRequired": ["KHR_draco_mesh_compression"]}"#,
-            "KHR_draco_mesh_compression"
+            #"{"asset": {"version": "2.0"}, "extensionsRequired": ["EXT_mesh_gpu_instancing"]}"#,
+            "EXT_mesh_gpu_instancing"
         ),
         (
             #"{"asset": {"version": "2.0"}, "nodes": [{"children": [1]}, {"children": [2]}, {"children": [1]}], "scenes": [{"nodes": [0]}]}"#,

@@ -39,6 +39,7 @@ enum DracoAttributeSection {
         for _ in 0..<decoders { groups.append(try descriptors(&buffer)) }
         var attributes = [UInt32: DracoAttribute]()
         var positions: DracoPositions?
+        var valueCount = 0
         for (index, group) in groups.enumerated() {
             let sequence: DracoSequence
             if let mesh = connectivity.edgebreaker {
@@ -48,6 +49,10 @@ enum DracoAttributeSection {
             }
             var portable = [DracoPortableValues]()
             for descriptor in group {
+                valueCount += max(sequence.pointIDs.count, sequence.pointValues.count) * descriptor.components
+                guard valueCount <= limits.maximumValues else {
+                    throw buffer.failure("the attributes hold more than \(limits.maximumValues) values, over the limit")
+                }
                 let predict: DracoPredictor = { corrections, method, transform, buffer throws(DracoFailure) in
                     guard let mesh = connectivity.edgebreaker, method != 0 else {
                         // Without a corner table every method is the difference from the value before.

@@ -47,10 +47,15 @@ public struct DracoLimits: Sendable {
     public var maximumFaces: Int
     /// The most points the stream may hold.
     public var maximumPoints: Int
+    /// The most attribute components, over every attribute of the stream (a few bytes of entropy-coded
+    /// data can stand for millions of values).
+    public var maximumValues: Int
 
-    /// Limits of `maximumFaces` triangles and `maximumPoints` points.
-    public init(maximumFaces: Int, maximumPoints: Int) {
+    /// Limits of `maximumFaces` triangles, `maximumPoints` points and `maximumValues` attribute
+    /// components (by default 16 for each point).
+    public init(maximumFaces: Int, maximumPoints: Int, maximumValues: Int? = nil) {
         self.maximumFaces = maximumFaces
         self.maximumPoints = maximumPoints
+        self.maximumValues = maximumValues ?? maximumPoints.multipliedReportingOverflow(by: 16).partialValue
     }
 }

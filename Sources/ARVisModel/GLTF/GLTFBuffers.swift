@@ -13,13 +13,13 @@ struct GLTFBuffers {
     /// The components decoded so far, over every accessor read: an accessor without a bufferView
     /// is all zeros at no cost in the file, so what a file may make the reader allocate is bounded
     /// here, not by its size.
-    private let decoded = Budget(
+    let decoded = Budget(
         limit: GLTFBuffers.componentBudget,
         excess:
             "the file's accessors decode to more than \(GLTFBuffers.componentBudget) numbers (accessors without data, or one accessor read many times)"
     )
-    /// The compressed views decoded so far, each decoded once.
-    private let decompressed = DecompressedViews()
+    /// The compressed views and Draco streams decoded so far, each decoded once.
+    let decompressed = DecompressedViews()
 
     /// The most accessor components a file may make the reader decode: 64 million (256 MB of floats),
     /// more than a 200 MB upload can hold in its buffers.
@@ -194,7 +194,7 @@ struct GLTFBuffers {
         let (bytes, start, length, stride) = try view(viewIndex, location: "accessors[\(index)]")
         let offset = accessor.byteOffset ?? 0
         let step = stride ?? 4
-        guard offset >= 0, offset <= length, accessor.count >= 0, accessor.count <= 50_000_000,
+        guard offset >= 0, offset <= length, accessor.count >= 0, accessor.count <= Self.elementLimit,
             accessor.count == 0 || (accessor.count - 1) * step + 4 <= length - offset
         else {
             throw ModelError(
@@ -209,6 +209,22 @@ struct GLTFBuffers {
         }
     }
 
+    /// The most elements an accessor may have.
+    static let elementLimit = 50_000_000
+
+    /// The element count of accessor `index`, checked to be within the reader's limit.
+    func elementCount(_ index: Int, location: String) throws(ModelError) -> Int {
+        guard let accessor = document.accessors?[safe: index] else {
+            throw ModelError(.invalid, "accessor \(index) does not exist", location: location)
+        }
+        guard (0...Self.elementLimit).contains(accessor.count) else {
+            throw ModelError(
+                .tooLarge, "the accessor has \(accessor.count) elements; at most 50 000 000 are read",
+                location: "accessors[\(index)]")
+        }
+        return accessor.count
+    }
+
     /// Every component of an accessor's elements, in order.
     private func components(_ index: Int, location: String) throws(ModelError) -> (GLTFDocument.Accessor, [Float]) {
         guard let accessors = document.accessors, accessors.indices.contains(index) else {
@@ -221,10 +237,7 @@ struct GLTFBuffers {
                 .invalid, "componentType \(accessor.componentType) or type \(accessor.type) is not glTF's",
                 location: place)
         }
-        guard accessor.count >= 0, accessor.count <= 50_000_000 else {
-            throw ModelError(
-                .tooLarge, "the accessor has \(accessor.count) elements; at most 50 000 000 are read", location: place)
-        }
+        _ = try elementCount(index, location: place)
         try decoded.charge(accessor.count * width, location: place)
         var values = [Float](repeating: 0, count: accessor.count * width)
         if let viewIndex = accessor.bufferView {
@@ -331,9 +344,11 @@ struct GLTFBuffers {
     }
 }
 
-/// The decoded bytes of a file's compressed buffer views, shared by the copies of one ``GLTFBuffers``.
-private final class DecompressedViews {
+/// The decoded bytes of a file's compressed buffer views, and the meshes of its Draco streams (by
+/// buffer view), shared by the copies of one ``GLTFBuffers``.
+final class DecompressedViews {
     var views: [Int: [UInt8]] = [:]
+    var meshes: [Int: DracoMesh] = [:]
     /// Their bytes, charged before each is allocated.
     let budget = Budget(
         limit: GLTFBuffers.decompressedByteBudget,
@@ -341,8 +356,8 @@ private final class DecompressedViews {
 }
 
 /// A running total charged against a limit, shared by the copies of one ``GLTFBuffers``.
-private final class Budget {
-    private var used = 0
+final class Budget {
+    private(set) var used = 0
     let limit: Int
     /// What passing the limit means, as the error says it.
     let excess: String

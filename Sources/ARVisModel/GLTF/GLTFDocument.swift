@@ -30,7 +30,23 @@ struct GLTFDocument: Codable {
         var indices: Int?
         var material: Int?
         var mode: Int?
-        var extensions: [String: JSONValue]?
+        var extensions: PrimitiveExtensions?
+    }
+
+    /// The primitive extensions ARVis reads.
+    struct PrimitiveExtensions: Codable {
+        var draco: DracoCompression?
+
+        enum CodingKeys: String, CodingKey {
+            case draco = "KHR_draco_mesh_compression"
+        }
+    }
+
+    /// `KHR_draco_mesh_compression` on a primitive: the buffer view holding its Draco stream, and the
+    /// stream's unique id of each attribute the primitive names.
+    struct DracoCompression: Codable {
+        var bufferView: Int
+        var attributes: [String: Int]
     }
 
     struct Mesh: Codable {

@@ -1,3 +1,4 @@
+import ARVisGraphics
 import ARVisSpatial
 import ARVisSupport
 import Foundation
@@ -6,7 +7,8 @@ import Foundation
 /// files an `external` closure supplies. Meshes (triangles, strips and fans; points and lines are
 /// skipped with a warning), indices, normals, the first UV set, the node hierarchy with matrices or
 /// translation-rotation-scale, and metallic-roughness materials with their PNG and JPEG textures.
-/// Buffer views `EXT_meshopt_compression` compresses are decoded (``MeshoptDecoder``).
+/// Buffer views `EXT_meshopt_compression` compresses are decoded (``MeshoptDecoder``), and so are
+/// primitives `KHR_draco_mesh_compression` compresses (``DracoDecoder``).
 struct GLTFReader {
     /// Loads a file a `.gltf` names by a relative URI; `nil` refuses every external file.
     var external: ((String) throws(ModelError) -> [UInt8])?
@@ -19,6 +21,7 @@ struct GLTFReader {
     private static let ignorableExtensions: Set<String> = [
         "KHR_materials_emissive_strength", "KHR_texture_transform", "KHR_materials_ior", "KHR_materials_specular",
         "KHR_materials_unlit", "KHR_mesh_quantization", "KHR_materials_iridescence", "EXT_meshopt_compression",
+        "KHR_draco_mesh_compression",
     ]
 
     /// Reads a `.glb` file.
@@ -309,11 +312,6 @@ struct GLTFReader {
     private mutating func readPrimitive(
         _ primitive: GLTFDocument.Primitive, name: String, location: String, _ context: GLTFBuffers
     ) throws(ModelError) -> Mesh? {
-        if let extensions = primitive.extensions, extensions["KHR_draco_mesh_compression"] != nil {
-            throw ModelError(
-                .unsupported, "the mesh is Draco-compressed, which ARVis does not read (re-export without Draco)",
-                location: location)
-        }
         let mode = primitive.mode ?? 4
         guard (4...6).contains(mode) else {
             warnings.append("\(location): points and lines are not drawn")
@@ -321,32 +319,37 @@ struct GLTFReader {
         }
         // glTF 2.0 (3.7.2.1): "When positions are not specified, client implementations SHOULD skip
         // primitive's rendering".
-        guard let positionAccessor = primitive.attributes["POSITION"] else {
+        guard primitive.attributes["POSITION"] != nil else {
             warnings.append("\(location): the primitive has no POSITION and is not drawn")
             return nil
         }
-        let positions = Self.packed3(
-            try context.vectors(positionAccessor, width: 3, location: location + ".attributes.POSITION"))
-        var normals: [SIMD3<Float>] = []
-        var uvs: [SIMD2<Float>] = []
-        if let accessor = primitive.attributes["NORMAL"] {
-            normals = Self.packed3(try context.vectors(accessor, width: 3, location: location + ".attributes.NORMAL"))
+        let draco = try primitive.extensions?.draco.map { compression throws(ModelError) in
+            try context.draco(compression, of: primitive, location: location)
         }
-        if let accessor = primitive.attributes["TEXCOORD_0"] {
-            let flat = try context.vectors(accessor, width: 2, location: location + ".attributes.TEXCOORD_0")
-            uvs = (0..<flat.count / 2).map { SIMD2(flat[2 * $0], flat[2 * $0 + 1]) }
+        /// An attribute's values: from the Draco stream when it names the attribute, else its accessor's.
+        func attribute(_ semantic: String, width: Int) throws(ModelError) -> [Float] {
+            guard let accessor = primitive.attributes[semantic] else { return [] }
+            let normalized = context.document.accessors?[safe: accessor]?.normalized ?? false
+            if let values = try draco?.vectors(semantic, width: width, normalized: normalized) { return values }
+            return try context.vectors(accessor, width: width, location: location + ".attributes." + semantic)
         }
+        let positions = Self.packed3(try attribute("POSITION", width: 3))
+        let normals = Self.packed3(try attribute("NORMAL", width: 3))
+        let flat = try attribute("TEXCOORD_0", width: 2)
+        let uvs = (0..<flat.count / 2).map { SIMD2(flat[2 * $0], flat[2 * $0 + 1]) }
         guard normals.isEmpty || normals.count == positions.count, uvs.isEmpty || uvs.count == positions.count else {
             throw ModelError(
                 .invalid, "NORMAL and TEXCOORD_0 have as many elements as POSITION", location: location + ".attributes")
         }
-        var indices: [UInt32]
-        if let accessor = primitive.indices {
-            indices = try context.indices(accessor, location: location + ".indices")
+        let indices: [UInt32]
+        if let draco {
+            // A Draco stream holds a triangle list, whatever the mode says.
+            indices = draco.mesh.indices
+        } else if let accessor = primitive.indices {
+            indices = Self.triangles(try context.indices(accessor, location: location + ".indices"), mode: mode)
         } else {
-            indices = (0..<UInt32(positions.count)).map { $0 }
+            indices = Self.triangles((0..<UInt32(positions.count)).map { $0 }, mode: mode)
         }
-        indices = Self.triangles(indices, mode: mode)
         return Mesh(
             name: name, positions: positions, normals: normals, uvs: uvs, indices: indices, material: primitive.material
         )
