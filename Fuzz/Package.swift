@@ -23,6 +23,7 @@ let targets: [(name: String, modules: [String])] = [
     ("FuzzUSDC", ["ARVisModel", "FuzzModelChecks"]),
     ("FuzzUSDA", ["ARVisModel", "FuzzModelChecks"]),
     ("FuzzMeshopt", ["ARVisModel"]),
+    ("FuzzDraco", ["ARVisModel"]),
     ("FuzzGeoJSON", ["ARVisSpec", "ARVisPlanting"]),
     ("FuzzPosePacket", ["ARVisSpatial"]),
     ("FuzzRoomMessage", ["ARVisSpatial"]),

@@ -1,5 +1,6 @@
 """GLB files compressed by other people's encoders, for check_models.py (made by make_model_fixtures.py).
 
+KHR_draco_mesh_compression with Google's Draco encoder (`draco`, below), and
 EXT_meshopt_compression with the meshoptimizer library's own encoders (PyPI `meshoptimizer`, the C++
 library 0.22), at several settings, each beside the plain GLB of the same mesh (`*.original.glb`) and
 a JSON of what a reader must find: the triangle and vertex counts and how far a position may move
@@ -115,6 +116,47 @@ def exponential(values, bits):
     return ((e & 0xFF) << 24 | (m & 0xFFFFFF)).astype(np.uint32), step
 
 
+def draco(folder, mesh):
+    """KHR_draco_mesh_compression with Google's Draco encoder (PyPI DracoPy 2.2.0): sequential
+    connectivity, edgebreaker's standard and valence traversals; 14-bit positions, 10-bit normals.
+    Draco orders points and triangles its own way, so each file's original is what Google's decoder
+    makes of the same stream (the exact floats a reader must find: step 0), written plain."""
+    import DracoPy
+
+    made = {}
+    points, faces, normals = mesh.vertices, mesh.faces.astype(np.uint32), mesh.vertex_normals
+    for name, level in (("draco-sequential.glb", 0), ("draco-standard.glb", 3), ("draco-valence.glb", 7)):
+        stream = DracoPy.encode(points, faces, quantization_bits=14, compression_level=level, normals=normals,
+                                normal_quantization_bits=10)
+        decoded = DracoPy.decode(stream)
+        positions = np.asarray(decoded.points, np.float32)
+        count, vertices = len(decoded.faces), len(positions)
+        b = Builder()
+        b.views.append({"buffer": 0, "byteOffset": b._append(stream), "byteLength": len(stream)})
+        document = {
+            "asset": {"version": "2.0", "generator": "ARVis fixtures (Draco 1.5, DracoPy 2.2.0)"},
+            "extensionsUsed": ["KHR_draco_mesh_compression"], "extensionsRequired": ["KHR_draco_mesh_compression"],
+            "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+            "meshes": [{"primitives": [{
+                "attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2, "mode": 4,
+                # DracoPy gives normals the unique id 0 and positions 1.
+                "extensions": {"KHR_draco_mesh_compression": {"bufferView": 0, "attributes": {"POSITION": 1, "NORMAL": 0}}}}]}],
+            "buffers": [{"byteLength": 0}], "bufferViews": b.views,
+            "accessors": [
+                {"componentType": 5126, "count": vertices, "type": "VEC3",
+                 "min": [float(v) for v in positions.min(axis=0)], "max": [float(v) for v in positions.max(axis=0)]},
+                {"componentType": 5126, "count": vertices, "type": "VEC3"},
+                {"componentType": 5125, "count": count * 3, "type": "SCALAR"}],
+        }
+        with open(os.path.join(folder, name), "wb") as handle:
+            handle.write(glb(document, b.binary))
+        original = name.replace(".glb", ".original.glb")
+        trimesh.Trimesh(vertices=positions, faces=np.asarray(decoded.faces).reshape(-1, 3),
+                        vertex_normals=np.asarray(decoded.normals, np.float32), process=False).export(os.path.join(folder, original))
+        made[name] = {"triangles": int(count), "vertices": int(vertices), "step": 0.0, "original": original}
+    return made
+
+
 def make(folder):
     """Writes the meshopt fixtures into `folder`; returns their names."""
     sphere = trimesh.creation.uv_sphere(radius=0.5, count=[96, 192])
@@ -182,6 +224,7 @@ def make(folder):
     # The uncompressed original, for f3d and trimesh.
     original = trimesh.Trimesh(vertices=positions, faces=triangles.reshape(-1, 3), vertex_normals=normals, process=False)
     original.export(os.path.join(folder, "meshopt.original.glb"))
+    made.update(draco(folder, sphere))
     with open(os.path.join(folder, "compressed.json"), "w") as handle:
         json.dump(made, handle, indent=1)
     return sorted(made)

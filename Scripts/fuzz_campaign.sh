@@ -23,7 +23,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 fuzz=$root/Fuzz
-all=(FuzzSpecJSON FuzzSpecYAML FuzzLink FuzzPNG FuzzJPEG FuzzGLB FuzzGLTF FuzzUSDZ FuzzUSDC FuzzUSDA FuzzMeshopt FuzzGeoJSON FuzzPosePacket FuzzRoomMessage FuzzHTTPBody FuzzHTTPField)
+all=(FuzzSpecJSON FuzzSpecYAML FuzzLink FuzzPNG FuzzJPEG FuzzGLB FuzzGLTF FuzzUSDZ FuzzUSDC FuzzUSDA FuzzMeshopt FuzzDraco FuzzGeoJSON FuzzPosePacket FuzzRoomMessage FuzzHTTPBody FuzzHTTPField)
 runs=10000000 seconds=7200 mode=campaign targets=()
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -132,7 +132,8 @@ def main():
         triangles, points, value = digest(stream)
         text = base64.b64encode(stream).decode()
         body = "\n".join("            " + text[k:k + 96] for k in range(0, len(text), 96))
-        lines += [f'        (\n            "{name}", {triangles}, {points}, 0x{value:016X},', '            """', body, '            """', "        ),"]
+        grouped = "_".join(f"{value:016X}"[k:k + 4] for k in range(0, 16, 4))
+        lines += [f'        (\n            "{name}", {triangles}, {points}, 0x{grouped},', '            """', body, '            """', "        ),"]
     lines += ["    ]", "}"]
     print("\n".join(lines))
 

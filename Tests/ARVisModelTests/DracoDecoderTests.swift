@@ -13,10 +13,12 @@ struct DracoDecoderTests {
     /// Scripts/make_draco_vectors.py takes of Google's decoding.
     static func digest(_ mesh: DracoMesh) -> UInt64 {
         var value: UInt64 = 0xCBF2_9CE4_8422_2325
-        func add(_ byte: UInt8) { value = (value ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        for index in mesh.indices { (0..<4).forEach { add(UInt8(truncatingIfNeeded: index >> (8 * $0))) } }
+        func add(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        }
+        for index in mesh.indices { add((0..<4).map { UInt8(truncatingIfNeeded: index >> (8 * $0)) }) }
         for kind: UInt8 in [0, 1, 2, 3] {
-            for attribute in mesh.attributes.values.filter({ $0.kind == kind }) { attribute.bytes.forEach(add) }
+            for attribute in mesh.attributes.values where attribute.kind == kind { add(attribute.bytes) }
         }
         return value
     }
@@ -66,7 +68,9 @@ struct DracoDecoderTests {
         version[5] = 1
         var cloud = good
         cloud[7] = 0
-        for (bytes, words) in [(Array("glTF".utf8) + good, "DRACO"), (version, "bitstream 1.2"), (cloud, "point cloud")] {
+        for (bytes, words) in [
+            (Array("glTF".utf8) + good, "DRACO"), (version, "bitstream 1.2"), (cloud, "point cloud"),
+        ] {
             do {
                 _ = try DracoDecoder.decode(bytes, limits: Self.roomy)
                 Issue.record("decoded: \(words)")
@@ -74,7 +78,9 @@ struct DracoDecoderTests {
                 #expect(error.message.contains(words), "\(error)")
             }
         }
-        let cut = #expect(throws: DracoFailure.self) { try DracoDecoder.decode(Array(good.prefix(30)), limits: Self.roomy) }
+        let cut = #expect(throws: DracoFailure.self) {
+            try DracoDecoder.decode(Array(good.prefix(30)), limits: Self.roomy)
+        }
         #expect((cut?.offset ?? .max) <= 30, "\(String(describing: cut))")
     }
 

@@ -6,7 +6,7 @@
 enum DracoVectors {
     static let cases: [(name: String, triangles: Int, points: Int, digest: UInt64, stream: String)] = [
         (
-            "torusSequential", 576, 288, 0xEE5B4FC1D8FD3E19,
+            "torusSequential", 576, 288, 0xEE5B_4FC1_D8FD_3E19,
             """
             RFJBQ08CAgEAAADABKACAQAADAABAAEADAANAAEADQACAAIADQAOAAIADgADAAMADgAPAAMADwAEAAQADwAQAAQAEAAFAAUA
             EAARAAUAEQAGAAYAEQASAAYAEgAHAAcAEgATAAcAEwAIAAgAEwAUAAgAFAAJAAkAFAAVAAkAFQAKAAoAFQAWAAoAFgALAAsA
@@ -102,7 +102,7 @@ enum DracoVectors {
             """
         ),
         (
-            "torusStandard", 576, 288, 0x3CE00912E5463D87,
+            "torusStandard", 576, 288, 0x3CE0_0912_E546_3D87,
             """
             RFJBQ08CAgEBAAAAoALABAC/BA0CpQQZCeQCA5EBf/pUn6o+VdWnqmrtuq7ruqaqSquqqqqqSquqqqqqSquqqqqqSquqqqqq
             SquqqqqqSh9VVVVVVapPqaqqqipVfapUVVVVqao+VaWqqqpUVfWpqlJVVaWqqvpUVZWqqlJVVZWqqlJVVaqqSlVVqapSVVWq
@@ -157,7 +157,7 @@ enum DracoVectors {
             """
         ),
         (
-            "torusValence", 576, 288, 0x262691BFCE20B723,
+            "torusValence", 576, 288, 0x2626_91BF_CE20_B723,
             """
             RFJBQ08CAgEBAAAAoALABAO/BA0CpQQZCeQCA5EBf/pUn6o+VdWnqmrtuq7ruqaqSquqqqqqSquqqqqqSquqqqqqSquqqqqq
             SquqqqqqSh9VVVVVVapPqaqqqipVfapUVVVVqao+VaWqqqpUVfWpqlJVVaWqqvpUVZWqqlJVVZWqqlJVVaqqSlVVqapSVVWq
@@ -208,7 +208,7 @@ enum DracoVectors {
             """
         ),
         (
-            "torusValenceBest", 576, 288, 0x262691BFCE20B723,
+            "torusValenceBest", 576, 288, 0x2626_91BF_CE20_B723,
             """
             RFJBQ08CAgEBAAAAoALABAO/BA0CpQQZCeQCA5EBf/pUn6o+VdWnqmrtuq7ruqaqSquqqqqqSquqqqqqSquqqqqqSquqqqqq
             SquqqqqqSh9VVVVVVapPqaqqqipVfapUVVVVqao+VaWqqqpUVfWpqlJVVaWqqvpUVZWqqlJVVZWqqlJVVaqqSlVVqapSVVWq
@@ -260,7 +260,7 @@ enum DracoVectors {
             """
         ),
         (
-            "torusPositionsOnly", 576, 288, 0x1AB7474C702C9DB5,
+            "torusPositionsOnly", 576, 288, 0x1AB7_474C_702C_9DB5,
             """
             RFJBQ08CAgEBAAAAoALABAC/BA0CpQQZCeQCA5EBf/pUn6o+VdWnqmrtuq7ruqaqSquqqqqqSquqqqqqSquqqqqqSquqqqqq
             SquqqqqqSh9VVVVVVapPqaqqqipVfapUVVVVqao+VaWqqqpUVfWpqlJVVaWqqvpUVZWqqlJVVZWqqlJVVaqqSlVVqapSVVWq
@@ -284,7 +284,7 @@ enum DracoVectors {
             """
         ),
         (
-            "torusLossless", 576, 288, 0x617FF52D84050E16,
+            "torusLossless", 576, 288, 0x617F_F52D_8405_0E16,
             """
             RFJBQ08CAgEBAAAAoALABAO/BA0CpQQZCeQCA5EBf/pUn6o+VdWnqmrtuq7ruqaqSquqqqqqSquqqqqqSquqqqqqSquqqqqq
             SquqqqqqSh9VVVVVVapPqaqqqipVfapUVVVVqao+VaWqqqpUVfWpqlJVVaWqqvpUVZWqqlJVVZWqqlJVVaqqSlVVqapSVVWq
@@ -400,7 +400,7 @@ enum DracoVectors {
             """
         ),
         (
-            "sphereStandard", 1280, 642, 0x40B14F5442C0EA23,
+            "sphereStandard", 1280, 642, 0x40B1_4F54_42C0_EA23,
             """
             RFJBQ08CAgEBAAAAggWACgD/CQEAwAJvq61Wq1WtVrWqVa2qVrWqWlWtqlZVtapaVdWqqlZVtaqqWlXVqqpqVVW1qqpaVVXV
             qqpqVVVVq6qqWlVV1aqqqnqqqqrWlqqqqlZVVVWrqqqqVVVVpVVVVaXVUlVVVVVVVVVVVVVVVVVVWlVVVVrVUlVVVVVVVVVV
@@ -482,7 +482,7 @@ enum DracoVectors {
             """
         ),
         (
-            "sphereValence", 1280, 642, 0xBDFCA24C505CCE21,
+            "sphereValence", 1280, 642, 0xBDFC_A24C_505C_CE21,
             """
             RFJBQ08CAgEBAAACggWACgP/CQEAAQEQ/wTUYmmA/wTUYmmA/wTUYmmAAwECBANVFQOtKgP7b4EEAQEECwFAAQBAAQIFBwEB
             AT4BAQTAD5ScwwQBAgQ5AQfJPgwgU58bgqWLSrHfPZv0BAEBAQFAAQAABAAAAP8AAAEAAAIAAAECAgMBAAEBAAkDAAMCAQMJ
@@ -572,7 +572,7 @@ enum DracoVectors {
             """
         ),
         (
-            "holedStandard", 168, 111, 0xBA00A61FEDFADCCB,
+            "holedStandard", 168, 111, 0xBA00_A61F_EDFA_DCCB,
             """
             RFJBQ08CAgEBAAAAb6gBAKgBCAGdASsBMe+6vuvTqj7VdV3XtKr6VNd1XVOtqupTVVVV1aqq6lNVVVVVraqq6lNVVVVV1aqq
             qhr/AREB/wAABAICAwEAAwkCAQEBCQMAAgAJAwADAQIDAgABAQAJDykBlKkIuRDlJBih4C3hG1wiGsNt4lSWMxLiORV8u/Ma
@@ -598,7 +598,7 @@ enum DracoVectors {
             """
         ),
         (
-            "holedValence", 168, 111, 0xC90DD772F0B4AFFE,
+            "holedValence", 168, 111, 0xC90D_D772_F0B4_AFFE,
             """
             RFJBQ08CAgEBAAAAb6gBA6gBCAGdASsBMe+6vuvTqj7VdV3XtKr6VNd1XVOtqupTVVVV1aqq6lNVVVVVraqq6lNVVVVV1aqq
             qhr/ARH/AkxX/wJMV/8CTFcEAAAA/wAAAQAAAgAAAQICAwEAAQEACQMAAwIBAwkCAQECAQEJAwACAwQBAQAJA1ECCQQpAYEH
@@ -624,7 +624,7 @@ enum DracoVectors {
             """
         ),
         (
-            "partsStandard", 92, 50, 0x4AD2D5B0A8055C0E,
+            "partsStandard", 92, 50, 0x4AD2_D5B0_A805_5C0E,
             """
             RFJBQ08CAgEBAAAAMlwAWgEAF29Vlbf1rC2tVktLq6WqqrRUlaoqpYoCAQEgAf8AAAQCAgMBAAMJAgEBAQkDAAIACQMAAwEC
             AwIBAQEBBPYBHQ7ZA2kGH2xsP2xJARdJATf9Ah9sH2xH3CsdCAOxBMORAkvZA0tsK2wTbLEEL2wbIQUrbEiQTAts477/ZLzb
@@ -640,7 +640,7 @@ enum DracoVectors {
             """
         ),
         (
-            "partsValence", 92, 50, 0x354B2B9B9D9EAE9C,
+            "partsValence", 92, 50, 0x354B_2B9B_9D9E_AE9C,
             """
             RFJBQ08CAgEBAAAAMlwDWgEAF29Vlbf1rC2tVktLq6WqqrRUlaoqpYoCAQEg/wLQS/8C0Ev/AtBLBAAAAP8AAQEAAAIAAAEC
             AgMBAAEBAAkDAAMCAQMJAgEBAgEBCQMAAgMEAQEBB/cB8RElAkUEH2xsQ/0CT7UB3B9sH2xJAbUBb/0CaQP9ArUBL/0C20UE
@@ -657,7 +657,7 @@ enum DracoVectors {
             """
         ),
         (
-            "nonManifoldStandard", 73, 63, 0x304FD993FEC1FC36,
+            "nonManifoldStandard", 73, 63, 0x304F_D993_FEC1_FC36,
             """
             RFJBQ08CAgEBAAAAP0kASQYAF//ap1p9qlq1r32q1aeqVfvap1p9qlo1/wJEQAH/AAAEAgIDAQADCQIBAQEJAwACAAkDAAMB
             AgMCAAEBAAkbSRK5LQniBSy6kM3DDJW1jo6X1QAA1gDbSShvRJ5wR+VtJR+65ADOT8S6KbidYSYAAFDTAWz0koksk1je5aQ9
@@ -676,7 +676,7 @@ enum DracoVectors {
             """
         ),
         (
-            "nonManifoldValence", 73, 63, 0x6C62B484A49FE24F,
+            "nonManifoldValence", 73, 63, 0x6C62_B484_A49F_E24F,
             """
             RFJBQ08CAgEBAAAAP0kDSQYAF//ap1p9qlq1r32q1aeqVfvap1p9qlo1/wJEQP8Cskb/ArJG/wKyRgQAAAABAAACAAD/AAAB
             AgIDAQABAQMJAgEBAgEBCQMAAgMBAAkDAAMCAQEBAAkDFQUFAQkCDQMdB0EQVRQlCRZF12NTDHXTx3lYezJnv7LJ0SsGb6+t

@@ -57,13 +57,16 @@ enum DracoAttributeSection {
                     guard let mesh = connectivity.edgebreaker, method != 0 else {
                         // Without a corner table every method is the difference from the value before.
                         let inverse = try DracoPredictionTransform(reading: &buffer, kind: transform)
-                        return inverse.undoDifferences(corrections, components: descriptor.coding == 3 ? 2 : descriptor.components)
+                        return inverse.undoDifferences(
+                            corrections, components: descriptor.coding == 3 ? 2 : descriptor.components)
                     }
                     return try predicted(
                         corrections, method, transform, &buffer, mesh: mesh, identifier: identifiers[index],
-                        sequence: sequence, positions: positions, components: descriptor.coding == 3 ? 2 : descriptor.components)
+                        sequence: sequence, positions: positions,
+                        components: descriptor.coding == 3 ? 2 : descriptor.components)
                 }
-                let values = try DracoPortableValues.decode(&buffer, descriptor, count: sequence.pointIDs.count, predict: predict)
+                let values = try DracoPortableValues.decode(
+                    &buffer, descriptor, count: sequence.pointIDs.count, predict: predict)
                 if positions == nil, descriptor.kind == 0, case .integers(let integers, 3) = values {
                     positions = DracoPositions(values: integers, pointValues: sequence.pointValues)
                 }
@@ -84,7 +87,9 @@ enum DracoAttributeSection {
         let connectivity = Int(Int8(bitPattern: try buffer.uint8("the decoder's attribute connectivity")))
         let kind = try buffer.uint8("the decoder's type")
         let traversal = try buffer.uint8("the decoder's traversal")
-        guard connectivity >= -1, connectivity < tables else { throw buffer.failure("attribute connectivity \(connectivity) of \(tables)") }
+        guard connectivity >= -1, connectivity < tables else {
+            throw buffer.failure("attribute connectivity \(connectivity) of \(tables)")
+        }
         guard kind <= 1, traversal <= 1, kind == 0 || (connectivity >= 0 && traversal == 0) else {
             throw buffer.failure("an attribute decoder of type \(kind) and traversal \(traversal)")
         }
@@ -93,7 +98,8 @@ enum DracoAttributeSection {
 
     /// The decoder's value order: a traversal of the mesh's table, or of its attribute table when its
     /// values sit on corners.
-    private static func sequence(_ identifier: Identifier, _ mesh: DracoEdgebreaker, buffer: DracoBuffer) throws(DracoFailure)
+    private static func sequence(_ identifier: Identifier, _ mesh: DracoEdgebreaker, buffer: DracoBuffer)
+        throws(DracoFailure)
         -> DracoSequence
     {
         let own = identifier.connectivity >= 0 ? mesh.attributeTables[identifier.connectivity].vertexCount : 0
@@ -104,7 +110,8 @@ enum DracoAttributeSection {
                 cornerPoints: mesh.cornerPoints, points: mesh.pointCount, buffer: buffer)
         }
         return try .traversal(
-            of: mesh.table, maximumDegree: identifier.maximumDegree, vertexSlots: slots, cornerPoints: mesh.cornerPoints,
+            of: mesh.table, maximumDegree: identifier.maximumDegree, vertexSlots: slots,
+            cornerPoints: mesh.cornerPoints,
             points: mesh.pointCount, buffer: buffer)
     }
 
@@ -114,16 +121,20 @@ enum DracoAttributeSection {
     ) throws(DracoFailure) -> [Int32] {
         if identifier.perCorner {
             return try DracoPrediction(
-                table: mesh.attributeTables[identifier.connectivity], sequence: sequence, positions: positions, components: components,
+                table: mesh.attributeTables[identifier.connectivity], sequence: sequence, positions: positions,
+                components: components,
                 buffer: buffer
             ).decode(corrections, method: method, transform: transform, reading: &buffer)
         }
-        return try DracoPrediction(table: mesh.table, sequence: sequence, positions: positions, components: components, buffer: buffer)
-            .decode(corrections, method: method, transform: transform, reading: &buffer)
+        return try DracoPrediction(
+            table: mesh.table, sequence: sequence, positions: positions, components: components, buffer: buffer
+        )
+        .decode(corrections, method: method, transform: transform, reading: &buffer)
     }
 
     /// The attribute's values per point, from its values in decoding order.
-    private static func perPoint(_ attribute: DracoAttribute, _ pointValues: [Int32], buffer: DracoBuffer) throws(DracoFailure)
+    private static func perPoint(_ attribute: DracoAttribute, _ pointValues: [Int32], buffer: DracoBuffer)
+        throws(DracoFailure)
         -> DracoAttribute
     {
         let size = attribute.components * attribute.dataType.size
@@ -147,7 +158,9 @@ enum DracoAttributeSection {
             let kind = try buffer.uint8("an attribute's kind")
             guard kind <= 8 else { throw buffer.failure("attribute kind \(kind) (0 to 8)") }
             let type = try buffer.uint8("an attribute's data type")
-            guard let dataType = DracoDataType(rawValue: type) else { throw buffer.failure("data type \(type) (1 to 11)") }
+            guard let dataType = DracoDataType(rawValue: type) else {
+                throw buffer.failure("data type \(type) (1 to 11)")
+            }
             let components = Int(try buffer.uint8("an attribute's component count"))
             guard (1...16).contains(components) else { throw buffer.failure("\(components) components (1 to 16)") }
             let normalized = try buffer.uint8("an attribute's normalised flag") != 0
@@ -178,7 +191,9 @@ enum DracoPortableValues {
     case integers([Int32], components: Int)
 
     /// Reads `count` values of `descriptor` (`SequentialIntegerAttributeDecoder` and its kin).
-    static func decode(_ buffer: inout DracoBuffer, _ descriptor: DracoAttributeDescriptor, count: Int, predict: DracoPredictor)
+    static func decode(
+        _ buffer: inout DracoBuffer, _ descriptor: DracoAttributeDescriptor, count: Int, predict: DracoPredictor
+    )
         throws(DracoFailure) -> Self
     {
         if descriptor.coding == 0 {
@@ -192,7 +207,9 @@ enum DracoPortableValues {
         if method != -2 {
             transform = Int8(bitPattern: try buffer.uint8("the prediction transform"))
             let expected: Int8 = descriptor.coding == 3 ? 3 : 1
-            guard transform == expected else { throw buffer.failure("prediction transform \(transform), not \(expected)") }
+            guard transform == expected else {
+                throw buffer.failure("prediction transform \(transform), not \(expected)")
+            }
         }
         var values = try corrections(&buffer, count: count * components, components: components)
         if method == -2 || transform == 1 { values = values.map(unzigzag) }
@@ -230,7 +247,8 @@ enum DracoPortableValues {
         case (.raw(let raw), _): bytes = raw
         case (.integers(let values, _), 1): bytes = try Self.stored(values, as: descriptor.dataType, buffer: buffer)
         case (.integers(let values, _), 2):
-            bytes = Self.floats(try DracoQuantization(reading: &buffer, components: descriptor.components).dequantize(values))
+            bytes = Self.floats(
+                try DracoQuantization(reading: &buffer, components: descriptor.components).dequantize(values))
         case (.integers(let values, _), _):
             bytes = Self.floats(try DracoOctahedron(reading: &buffer).unitVectors(values))
         }

@@ -132,7 +132,9 @@ struct DracoAttributeCornerTable: DracoCorners {
                     first = around
                     around = swingLeft(around)
                     steps += 1
-                    guard around != corner, steps <= cornerCount else { throw buffer.failure("a vertex's corners loop between seams") }
+                    guard around != corner, steps <= cornerCount else {
+                        throw buffer.failure("a vertex's corners loop between seams")
+                    }
                 }
             }
             var id = leftMost.count

@@ -15,7 +15,8 @@ public enum DracoDecoder {
         } else {
             let mesh = try DracoEdgebreaker.decode(reading: &buffer, limits: limits)
             connectivity = DracoConnectivity(
-                indices: mesh.cornerPoints.map { UInt32(bitPattern: $0) }, pointCount: mesh.pointCount, edgebreaker: mesh)
+                indices: mesh.cornerPoints.map { UInt32(bitPattern: $0) }, pointCount: mesh.pointCount,
+                edgebreaker: mesh)
         }
         let attributes = try DracoAttributeSection.decode(&buffer, connectivity: connectivity, limits: limits)
         return DracoMesh(indices: connectivity.indices, pointCount: connectivity.pointCount, attributes: attributes)
@@ -35,7 +36,9 @@ public enum DracoDecoder {
         let geometry = try buffer.uint8("the geometry type")
         guard geometry == 1 else { throw DracoFailure("geometry type \(geometry): a point cloud, not a mesh", at: 7) }
         let method = try buffer.uint8("the connectivity method")
-        guard method <= 1 else { throw DracoFailure("connectivity method \(method) (0 sequential, 1 edgebreaker)", at: 8) }
+        guard method <= 1 else {
+            throw DracoFailure("connectivity method \(method) (0 sequential, 1 edgebreaker)", at: 8)
+        }
         let flags = try buffer.uint16("the flags")
         if flags & 0x8000 != 0 { try skipGeometryMetadata(&buffer) }
         return method
@@ -82,8 +85,12 @@ struct DracoConnectivity {
     static func sequential(reading buffer: inout DracoBuffer, limits: DracoLimits) throws(DracoFailure) -> Self {
         let faces = try buffer.count("the triangle count")
         let points = try buffer.count("the point count")
-        guard faces <= limits.maximumFaces else { throw buffer.failure("\(faces) triangles, over the limit of \(limits.maximumFaces)") }
-        guard points <= limits.maximumPoints else { throw buffer.failure("\(points) points, over the limit of \(limits.maximumPoints)") }
+        guard faces <= limits.maximumFaces else {
+            throw buffer.failure("\(faces) triangles, over the limit of \(limits.maximumFaces)")
+        }
+        guard points <= limits.maximumPoints else {
+            throw buffer.failure("\(points) points, over the limit of \(limits.maximumPoints)")
+        }
         let method = try buffer.uint8("the index coding")
         let indices: [UInt32]
         if method == 0 {

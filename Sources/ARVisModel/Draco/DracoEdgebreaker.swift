@@ -11,7 +11,13 @@ struct DracoEdgebreaker {
     /// How many points there are.
     var pointCount: Int
 
-    private enum Symbol: UInt32 { case center = 0, split = 1, left = 3, right = 5, end = 7 }
+    private enum Symbol: UInt32 {
+        case center = 0
+        case split = 1
+        case left = 3
+        case right = 5
+        case end = 7
+    }
 
     private struct SplitEvent {
         var splitSymbol: Int
@@ -48,7 +54,8 @@ struct DracoEdgebreaker {
         /// Valence only: the degrees the new triangle adds, and the next symbol's context.
         mutating func reached(_ corner: Int, after symbol: Symbol, in table: DracoCornerTable) {
             guard bits == nil else { return }
-            let next = DracoCornerTable.next(corner), previous = DracoCornerTable.previous(corner)
+            let next = DracoCornerTable.next(corner)
+            let previous = DracoCornerTable.previous(corner)
             let added: (Int32, Int32, Int32) =
                 switch symbol {
                 case .center, .split: (0, 1, 1)
@@ -87,7 +94,11 @@ struct DracoEdgebreaker {
         let v = UInt64(vertexCount)
         guard vertexCount <= 3 * faceCount, v * (v &- 1) / 2 >= UInt64(3 * faceCount / 2) || faceCount == 0,
             faceCount >= symbolCount, faceCount <= symbolCount + symbolCount / 3, splitCount <= symbolCount
-        else { throw buffer.failure("edgebreaker counts that no mesh has (\(vertexCount) vertices, \(faceCount) triangles, \(symbolCount) symbols)") }
+        else {
+            throw buffer.failure(
+                "edgebreaker counts that no mesh has (\(vertexCount) vertices, \(faceCount) triangles, \(symbolCount) symbols)"
+            )
+        }
         let events = try splitEvents(reading: &buffer, faces: faceCount)
         var symbols = Symbols()
         if traversal == 0 {
@@ -106,9 +117,13 @@ struct DracoEdgebreaker {
             var total = 0
             for _ in 0..<6 {
                 let count = try buffer.count("a valence context's symbol count")
-                guard count <= faceCount else { throw buffer.failure("a valence context of \(count) symbols for \(faceCount) triangles") }
+                guard count <= faceCount else {
+                    throw buffer.failure("a valence context of \(count) symbols for \(faceCount) triangles")
+                }
                 total += count
-                guard total <= max(symbolCount - 1, 0) else { throw buffer.failure("more valence symbols than triangles") }
+                guard total <= max(symbolCount - 1, 0) else {
+                    throw buffer.failure("more valence symbols than triangles")
+                }
                 symbols.contexts.append(try DracoSymbols.decode(count: count, components: 1, from: &buffer))
                 symbols.remaining.append(count)
             }
@@ -123,7 +138,9 @@ struct DracoEdgebreaker {
         var seams = [[Int]](repeating: [], count: attributeData)
         builder.readSeams(&seamBits, into: &seams)
         var attributeTables = [DracoAttributeCornerTable]()
-        for cut in seams { attributeTables.append(try DracoAttributeCornerTable(base: builder.table, seams: cut, buffer: buffer)) }
+        for cut in seams {
+            attributeTables.append(try DracoAttributeCornerTable(base: builder.table, seams: cut, buffer: buffer))
+        }
         let (cornerPoints, pointCount) = try builder.points(attributeTables, buffer: buffer)
         guard pointCount <= limits.maximumPoints else {
             throw buffer.failure("\(pointCount) points, over the limit of \(limits.maximumPoints)")
@@ -133,7 +150,8 @@ struct DracoEdgebreaker {
     }
 
     /// The topology split events, each naming the symbol that splits and the edge it starts from.
-    private static func splitEvents(reading buffer: inout DracoBuffer, faces: Int) throws(DracoFailure) -> [SplitEvent] {
+    private static func splitEvents(reading buffer: inout DracoBuffer, faces: Int) throws(DracoFailure) -> [SplitEvent]
+    {
         let count = try buffer.count("the split event count", bytesEach: 2)
         guard count <= faces else { throw buffer.failure("\(count) split events for \(faces) triangles") }
         var events = [SplitEvent]()
@@ -166,7 +184,8 @@ struct DracoEdgebreaker {
         var splits: [Int: Int] = [:]
         var faces = 0
 
-        init(faces: Int, maximumVertices: Int, symbolCount: Int, events: [SplitEvent], keepsIsolated: Bool, offset: Int) {
+        init(faces: Int, maximumVertices: Int, symbolCount: Int, events: [SplitEvent], keepsIsolated: Bool, offset: Int)
+        {
             table = DracoCornerTable(faces: faces)
             table.leftMost.reserveCapacity(maximumVertices)
             self.maximumVertices = maximumVertices
@@ -212,7 +231,8 @@ struct DracoEdgebreaker {
             }
             table.setOpposite(a, corner + 1)
             table.setOpposite(b, corner + 2)
-            let ap = table.vertex(DracoCornerTable.previous(a)), bn = table.vertex(DracoCornerTable.next(b))
+            let ap = table.vertex(DracoCornerTable.previous(a))
+            let bn = table.vertex(DracoCornerTable.next(b))
             guard x != ap, x != bn, ap >= 0, bn >= 0 else { throw failure("a C symbol making a degenerate triangle") }
             table.setVertex(corner, x)
             table.setVertex(corner + 1, bn)
@@ -223,8 +243,11 @@ struct DracoEdgebreaker {
         }
 
         private mutating func side(_ corner: Int, right: Bool) throws(DracoFailure) {
-            guard let a = active.last, table.opposite(a) < 0 else { throw failure("an L or R symbol with no open corner") }
-            let (across, left, rightCorner) = right ? (corner + 2, corner + 1, corner) : (corner + 1, corner, corner + 2)
+            guard let a = active.last, table.opposite(a) < 0 else {
+                throw failure("an L or R symbol with no open corner")
+            }
+            let (across, left, rightCorner) =
+                right ? (corner + 2, corner + 1, corner) : (corner + 1, corner, corner + 2)
             table.setOpposite(across, a)
             let vertex = try newVertex()
             table.setVertex(across, vertex)
@@ -262,7 +285,9 @@ struct DracoEdgebreaker {
                 table.setVertex(around, p)
                 around = table.swingLeft(around)
                 steps += 1
-                guard around != first, steps <= table.cornerCount else { throw failure("an S symbol merging a vertex in a loop") }
+                guard around != first, steps <= table.cornerCount else {
+                    throw failure("an S symbol merging a vertex in a loop")
+                }
             }
             table.setLeftMost(n, -1)
             if !keepsIsolated { isolated.append(n) }
@@ -315,7 +340,9 @@ struct DracoEdgebreaker {
                 table.setVertex(corner + 2, n)
                 for vertex in [x, p, n] { holes[vertex] = false }
             }
-            guard faces == table.cornerCount / 3 else { throw failure("\(faces) triangles decoded of \(table.cornerCount / 3)") }
+            guard faces == table.cornerCount / 3 else {
+                throw failure("\(faces) triangles decoded of \(table.cornerCount / 3)")
+            }
         }
 
         /// Moves the last live vertices into the places the S symbols emptied.
@@ -355,7 +382,9 @@ struct DracoEdgebreaker {
         }
 
         /// The point of each corner: one per vertex, split where an attribute has a seam through it.
-        func points(_ attributes: [DracoAttributeCornerTable], buffer: DracoBuffer) throws(DracoFailure) -> ([Int32], Int) {
+        func points(_ attributes: [DracoAttributeCornerTable], buffer: DracoBuffer) throws(DracoFailure) -> (
+            [Int32], Int
+        ) {
             guard !attributes.isEmpty else { return (table.vertices, table.vertexCount) }
             var cornerPoints = [Int32](repeating: -1, count: table.cornerCount)
             var count = 0
@@ -370,7 +399,9 @@ struct DracoEdgebreaker {
                         var steps = 0
                         while around != corner {
                             steps += 1
-                            guard around >= 0, steps <= table.cornerCount else { throw buffer.failure("a seam vertex's corners do not close") }
+                            guard around >= 0, steps <= table.cornerCount else {
+                                throw buffer.failure("a seam vertex's corners do not close")
+                            }
                             if attribute.vertex(around) != id {
                                 first = around
                                 break search

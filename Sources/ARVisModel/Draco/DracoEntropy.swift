@@ -43,7 +43,9 @@ struct RAnsSymbolDecoder {
             let extra = Int(first & 3)
             if extra == 3 {
                 let run = Int(first >> 2)
-                guard index + run < count else { throw buffer.failure("a run of zero probabilities past the table's end") }
+                guard index + run < count else {
+                    throw buffer.failure("a run of zero probabilities past the table's end")
+                }
                 index += run + 1
                 continue
             }
@@ -73,7 +75,9 @@ struct RAnsSymbolDecoder {
             for slot in Int(sum)..<Int(sum) + Int(probability) { lookup[slot] = UInt32(symbol) }
             sum += UInt64(probability)
         }
-        guard sum == UInt64(precision) else { throw buffer.failure("rANS probabilities adding up to \(sum), not \(precision)") }
+        guard sum == UInt64(precision) else {
+            throw buffer.failure("rANS probabilities adding up to \(sum), not \(precision)")
+        }
         return (cumulative, lookup)
     }
 
@@ -164,7 +168,9 @@ struct RAnsBitDecoder {
             throw DracoFailure("a bit coder of \(size) bytes, \(buffer.remaining) left", at: start)
         }
         data = try buffer.take(size, "the bit coder's bytes")
-        guard let last = data.last, last >> 6 < 3 else { throw DracoFailure("a bit coder's state of a size it cannot have", at: start) }
+        guard let last = data.last, last >> 6 < 3 else {
+            throw DracoFailure("a bit coder's state of a size it cannot have", at: start)
+        }
         let length = Int(last >> 6) + 1
         guard data.count >= length else { throw DracoFailure("a bit coder shorter than its state", at: start) }
         var value: UInt32 = 0

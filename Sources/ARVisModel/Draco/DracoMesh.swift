@@ -27,7 +27,8 @@ public struct DracoAttribute: Sendable {
 
 /// The component types of Draco's attributes (`core/draco_types.h`).
 public enum DracoDataType: UInt8, Sendable {
-    case int8 = 1, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, bool
+    case int8 = 1
+    case uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, bool
 
     /// Bytes per component.
     public var size: Int {

@@ -27,7 +27,8 @@ struct DracoPrediction<T: DracoCorners> {
         let effective = (method == 6) == octahedral ? method : 0
         switch effective {
         case 0:
-            return try DracoPredictionTransform(reading: &buffer, kind: kind).undoDifferences(corrections, components: components)
+            return try DracoPredictionTransform(reading: &buffer, kind: kind).undoDifferences(
+                corrections, components: components)
         case 1:
             let transform = try DracoPredictionTransform(reading: &buffer, kind: kind)
             return try parallelogram(corrections, transform)
@@ -35,7 +36,9 @@ struct DracoPrediction<T: DracoCorners> {
             var flags = [[Bool]]()
             for _ in 0..<4 {
                 let count = try buffer.count("the crease flag count")
-                guard count <= table.cornerCount else { throw buffer.failure("\(count) crease flags for \(table.cornerCount) corners") }
+                guard count <= table.cornerCount else {
+                    throw buffer.failure("\(count) crease flags for \(table.cornerCount) corners")
+                }
                 if count > 0 {
                     var bits = try RAnsBitDecoder(reading: &buffer)
                     flags.append((0..<count).map { _ in bits.next() })
@@ -47,7 +50,9 @@ struct DracoPrediction<T: DracoCorners> {
             return try multiParallelogram(corrections, transform, creases: flags)
         case 5:
             let count = Int(Int32(bitPattern: try buffer.uint32("the orientation count")))
-            guard count >= 0, count <= sequence.pointIDs.count else { throw buffer.failure("\(count) texture orientations") }
+            guard count >= 0, count <= sequence.pointIDs.count else {
+                throw buffer.failure("\(count) texture orientations")
+            }
             var bits = try RAnsBitDecoder(reading: &buffer)
             var orientations = [Bool]()
             var last = true
@@ -60,7 +65,9 @@ struct DracoPrediction<T: DracoCorners> {
         case 6:
             let transform = try DracoPredictionTransform(reading: &buffer, kind: kind)
             var flips = try RAnsBitDecoder(reading: &buffer)
-            guard case .octahedron(let octahedron) = transform else { throw buffer.failure("a geometric normal without octahedral coordinates") }
+            guard case .octahedron(let octahedron) = transform else {
+                throw buffer.failure("a geometric normal without octahedral coordinates")
+            }
             return try geometricNormals(corrections, transform, octahedron, flips: &flips)
         default:
             throw buffer.failure("prediction method \(method), which Draco's encoders no longer write")
@@ -88,10 +95,14 @@ struct DracoPrediction<T: DracoCorners> {
     private func parallelogram(_ p: Int, across corner: Int, _ values: [Int32]) -> [Int32]? {
         let opposite = table.opposite(corner)
         guard opposite >= 0 else { return nil }
-        let o = valueOf(vertexAt: opposite), n = valueOf(vertexAt: T.next(opposite)), q = valueOf(vertexAt: T.previous(opposite))
+        let o = valueOf(vertexAt: opposite)
+        let n = valueOf(vertexAt: T.next(opposite))
+        let q = valueOf(vertexAt: T.previous(opposite))
         guard o < p, n < p, q < p else { return nil }
         return (0..<components).map { c in
-            Int32(truncatingIfNeeded: Int64(values[n * components + c]) + Int64(values[q * components + c]) - Int64(values[o * components + c]))
+            Int32(
+                truncatingIfNeeded: Int64(values[n * components + c]) + Int64(values[q * components + c])
+                    - Int64(values[o * components + c]))
         }
     }
 
@@ -99,13 +110,19 @@ struct DracoPrediction<T: DracoCorners> {
 
     // MARK: Schemes
 
-    private func parallelogram(_ corrections: [UInt32], _ transform: DracoPredictionTransform) throws(DracoFailure) -> [Int32] {
+    private func parallelogram(_ corrections: [UInt32], _ transform: DracoPredictionTransform) throws(DracoFailure)
+        -> [Int32]
+    {
         var values = [Int32](repeating: 0, count: corrections.count)
         let count = corrections.count / components
         guard count == sequence.valueCorners.count else { throw buffer.failure("values and traversal disagree") }
         for p in 0..<count {
-            let prediction = p == 0 ? [Int32](repeating: 0, count: components) : parallelogram(p, across: corner(of: p), values) ?? value(values, p - 1)
-            values.replaceSubrange(p * components..<(p + 1) * components, with: transform.original(prediction, correction(corrections, p)))
+            let prediction =
+                p == 0
+                ? [Int32](repeating: 0, count: components)
+                : parallelogram(p, across: corner(of: p), values) ?? value(values, p - 1)
+            values.replaceSubrange(
+                p * components..<(p + 1) * components, with: transform.original(prediction, correction(corrections, p)))
         }
         return values
     }
@@ -122,7 +139,9 @@ struct DracoPrediction<T: DracoCorners> {
             if p > 0 {
                 let start = corner(of: p)
                 var found = [[Int32]]()
-                var corner = start, leftwards = true, steps = 0
+                var corner = start
+                var leftwards = true
+                var steps = 0
                 while corner >= 0, steps <= table.cornerCount {
                     steps += 1
                     if let one = parallelogram(p, across: corner, values) {
@@ -150,22 +169,32 @@ struct DracoPrediction<T: DracoCorners> {
                 }
                 prediction = used == 0 ? value(values, p - 1) : sum.map { $0 / used }
             }
-            values.replaceSubrange(p * components..<(p + 1) * components, with: transform.original(prediction, correction(corrections, p)))
+            values.replaceSubrange(
+                p * components..<(p + 1) * components, with: transform.original(prediction, correction(corrections, p)))
         }
         return values
     }
 
     /// The POSITION integers of value `index` of this decoder.
     private func position(ofValue index: Int) throws(DracoFailure) -> (Int64, Int64, Int64) {
-        guard let positions, index >= 0, index < sequence.pointIDs.count else { throw buffer.failure("a prediction without positions") }
+        guard let positions, index >= 0, index < sequence.pointIDs.count else {
+            throw buffer.failure("a prediction without positions")
+        }
         let point = Int(sequence.pointIDs[index])
         guard point < positions.pointValues.count else { throw buffer.failure("a point without a position") }
         let value = Int(positions.pointValues[point])
-        guard value >= 0, 3 * value + 2 < positions.values.count else { throw buffer.failure("a point without a position") }
-        return (Int64(positions.values[3 * value]), Int64(positions.values[3 * value + 1]), Int64(positions.values[3 * value + 2]))
+        guard value >= 0, 3 * value + 2 < positions.values.count else {
+            throw buffer.failure("a point without a position")
+        }
+        return (
+            Int64(positions.values[3 * value]), Int64(positions.values[3 * value + 1]),
+            Int64(positions.values[3 * value + 2])
+        )
     }
 
-    private func textureCoordinates(_ corrections: [UInt32], _ transform: DracoPredictionTransform, orientations: [Bool])
+    private func textureCoordinates(
+        _ corrections: [UInt32], _ transform: DracoPredictionTransform, orientations: [Bool]
+    )
         throws(DracoFailure) -> [Int32]
     {
         guard components == 2 else { throw buffer.failure("texture coordinates of \(components) components") }
@@ -175,7 +204,8 @@ struct DracoPrediction<T: DracoCorners> {
         guard count == sequence.valueCorners.count else { throw buffer.failure("values and traversal disagree") }
         for p in 0..<count {
             let c = corner(of: p)
-            let next = valueOf(vertexAt: T.next(c)), previous = valueOf(vertexAt: T.previous(c))
+            let next = valueOf(vertexAt: T.next(c))
+            let previous = valueOf(vertexAt: T.previous(c))
             var prediction: [Int32]?
             if previous < p, next < p {
                 let nextUV = (Int64(values[2 * next]), Int64(values[2 * next + 1]))
@@ -184,7 +214,8 @@ struct DracoPrediction<T: DracoCorners> {
                     prediction = [Int32(truncatingIfNeeded: previousUV.0), Int32(truncatingIfNeeded: previousUV.1)]
                 } else {
                     prediction = try projected(
-                        tip: try position(ofValue: p), next: try position(ofValue: next), previous: try position(ofValue: previous),
+                        tip: try position(ofValue: p), next: try position(ofValue: next),
+                        previous: try position(ofValue: previous),
                         nextUV: nextUV, previousUV: previousUV, orientations: &orientations)
                 }
             }
@@ -194,7 +225,8 @@ struct DracoPrediction<T: DracoCorners> {
                 let fallback = next < p ? next : p - 1
                 prediction = fallback >= 0 ? value(values, fallback) : [0, 0]
             }
-            values.replaceSubrange(2 * p..<2 * p + 2, with: transform.original(prediction ?? [0, 0], correction(corrections, p)))
+            values.replaceSubrange(
+                2 * p..<2 * p + 2, with: transform.original(prediction ?? [0, 0], correction(corrections, p)))
         }
         return values
     }
@@ -212,13 +244,17 @@ struct DracoPrediction<T: DracoCorners> {
         let dot = pn.0 &* cn.0 &+ pn.1 &* cn.1 &+ pn.2 &* cn.2
         let uv = (previousUV.0 &- nextUV.0, previousUV.1 &- nextUV.1)
         let overflow = buffer.failure("a texture coordinate prediction that overflows")
-        guard max(nextUV.0.magnitude, nextUV.1.magnitude) <= UInt64(Int64.max) / squared.magnitude else { throw overflow }
+        guard max(nextUV.0.magnitude, nextUV.1.magnitude) <= UInt64(Int64.max) / squared.magnitude else {
+            throw overflow
+        }
         let uvMaximum = max(uv.0.magnitude, uv.1.magnitude)
         guard uvMaximum == 0 || dot.magnitude <= UInt64(Int64.max) / uvMaximum else { throw overflow }
         let x = (nextUV.0 &* squared &+ dot &* uv.0, nextUV.1 &* squared &+ dot &* uv.1)
         let pnMaximum = max(pn.0.magnitude, pn.1.magnitude, pn.2.magnitude)
         guard pnMaximum == 0 || dot.magnitude <= UInt64(Int64.max) / pnMaximum else { throw overflow }
-        let foot = (next.0 &+ (dot &* pn.0) / squared, next.1 &+ (dot &* pn.1) / squared, next.2 &+ (dot &* pn.2) / squared)
+        let foot = (
+            next.0 &+ (dot &* pn.0) / squared, next.1 &+ (dot &* pn.1) / squared, next.2 &+ (dot &* pn.2) / squared
+        )
         let away = (tip.0 &- foot.0, tip.1 &- foot.1, tip.2 &- foot.2)
         let distance = UInt64(bitPattern: away.0 &* away.0 &+ away.1 &* away.1 &+ away.2 &* away.2)
         let root = Int64(bitPattern: Self.integerSquareRoot(distance &* UInt64(bitPattern: squared)))
@@ -226,10 +262,17 @@ struct DracoPrediction<T: DracoCorners> {
         guard let clockwise = orientations.popLast() else { throw buffer.failure("too few texture orientations") }
         let sum =
             clockwise
-            ? (UInt64(bitPattern: x.0) &+ UInt64(bitPattern: across.0), UInt64(bitPattern: x.1) &+ UInt64(bitPattern: across.1))
-            : (UInt64(bitPattern: x.0) &- UInt64(bitPattern: across.0), UInt64(bitPattern: x.1) &- UInt64(bitPattern: across.1))
+            ? (
+                UInt64(bitPattern: x.0) &+ UInt64(bitPattern: across.0),
+                UInt64(bitPattern: x.1) &+ UInt64(bitPattern: across.1)
+            )
+            : (
+                UInt64(bitPattern: x.0) &- UInt64(bitPattern: across.0),
+                UInt64(bitPattern: x.1) &- UInt64(bitPattern: across.1)
+            )
         return [
-            Int32(truncatingIfNeeded: Int64(bitPattern: sum.0) / squared), Int32(truncatingIfNeeded: Int64(bitPattern: sum.1) / squared),
+            Int32(truncatingIfNeeded: Int64(bitPattern: sum.0) / squared),
+            Int32(truncatingIfNeeded: Int64(bitPattern: sum.1) / squared),
         ]
     }
 
@@ -272,7 +315,8 @@ struct DracoPrediction<T: DracoCorners> {
                 normal.2 &+= dn.0 &* dp.1 &- dn.1 &* dp.0
             }
             let bound: Int64 = 1 << 29
-            let (sum01, overflow01) = Int64(clamping: normal.0.magnitude).addingReportingOverflow(Int64(clamping: normal.1.magnitude))
+            let (sum01, overflow01) = Int64(clamping: normal.0.magnitude).addingReportingOverflow(
+                Int64(clamping: normal.1.magnitude))
             let (total, overflow) = sum01.addingReportingOverflow(Int64(clamping: normal.2.magnitude))
             let magnitude = overflow01 || overflow ? Int64.max : total
             if magnitude > bound {
@@ -280,10 +324,14 @@ struct DracoPrediction<T: DracoCorners> {
                 normal = (normal.0 / quotient, normal.1 / quotient, normal.2 / quotient)
             }
             var vector = octahedron.canonical(
-                (Int32(truncatingIfNeeded: normal.0), Int32(truncatingIfNeeded: normal.1), Int32(truncatingIfNeeded: normal.2)))
+                (
+                    Int32(truncatingIfNeeded: normal.0), Int32(truncatingIfNeeded: normal.1),
+                    Int32(truncatingIfNeeded: normal.2)
+                ))
             if flips.next() { vector = (0 &- vector.0, 0 &- vector.1, 0 &- vector.2) }
             let coordinates = octahedron.coordinates(of: vector)
-            values.replaceSubrange(2 * p..<2 * p + 2, with: transform.original([coordinates.0, coordinates.1], correction(corrections, p)))
+            values.replaceSubrange(
+                2 * p..<2 * p + 2, with: transform.original([coordinates.0, coordinates.1], correction(corrections, p)))
         }
         return values
     }

@@ -30,8 +30,11 @@ struct DracoSequence {
         sequence = walk.sequence
         sequence.pointValues = [Int32](repeating: -1, count: points)
         for corner in 0..<table.cornerCount {
-            let point = Int(cornerPoints[corner]), vertex = table.vertex(corner)
-            guard point < points, vertex >= 0, vertex < vertexSlots else { throw buffer.failure("a corner outside the points") }
+            let point = Int(cornerPoints[corner])
+            let vertex = table.vertex(corner)
+            guard point < points, vertex >= 0, vertex < vertexSlots else {
+                throw buffer.failure("a corner outside the points")
+            }
             sequence.pointValues[point] = sequence.vertexValues[vertex]
         }
         return sequence
@@ -64,7 +67,9 @@ private struct DracoTraversal<T: DracoCorners> {
 
     /// Records vertex `v` reached at `corner`, the first time.
     private mutating func observe(_ v: Int, at corner: Int) throws(DracoFailure) {
-        guard v >= 0, v < vertexVisited.count else { throw buffer.failure("a traversal reached a corner without a vertex") }
+        guard v >= 0, v < vertexVisited.count else {
+            throw buffer.failure("a traversal reached a corner without a vertex")
+        }
         guard !vertexVisited[v] else { return }
         vertexVisited[v] = true
         sequence.vertexValues[v] = Int32(sequence.pointIDs.count)
@@ -95,7 +100,8 @@ private struct DracoTraversal<T: DracoCorners> {
                         continue
                     }
                 }
-                let right = table.rightCorner(corner), left = table.leftCorner(corner)
+                let right = table.rightCorner(corner)
+                let left = table.leftCorner(corner)
                 if isVisited(face: right) {
                     if isVisited(face: left) {
                         stack.removeLast()
@@ -122,8 +128,10 @@ private struct DracoTraversal<T: DracoCorners> {
             while true {
                 faceVisited[corner / 3] = true
                 try observe(table.vertex(corner), at: corner)
-                let right = table.rightCorner(corner), left = table.leftCorner(corner)
-                let rightVisited = isVisited(face: right), leftVisited = isVisited(face: left)
+                let right = table.rightCorner(corner)
+                let left = table.leftCorner(corner)
+                let rightVisited = isVisited(face: right)
+                let leftVisited = isVisited(face: left)
                 if !leftVisited {
                     let priority = self.priority(left)
                     if rightVisited, priority <= best {

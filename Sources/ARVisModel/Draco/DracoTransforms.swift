@@ -114,13 +114,18 @@ struct DracoOctahedron {
     /// (`IntegerVectorToQuantizedOctahedralCoords`).
     func coordinates(of vector: (Int32, Int32, Int32)) -> (Int32, Int32) {
         let last = maximumQuantized - 1
-        var s: Int32, t: Int32
+        var s: Int32
+        var t: Int32
         if vector.0 >= 0 {
             s = vector.1 &+ center
             t = vector.2 &+ center
         } else {
-            s = vector.1 < 0 ? Int32(truncatingIfNeeded: vector.2.magnitude) : last &- Int32(truncatingIfNeeded: vector.2.magnitude)
-            t = vector.2 < 0 ? Int32(truncatingIfNeeded: vector.1.magnitude) : last &- Int32(truncatingIfNeeded: vector.1.magnitude)
+            s =
+                vector.1 < 0
+                ? Int32(truncatingIfNeeded: vector.2.magnitude) : last &- Int32(truncatingIfNeeded: vector.2.magnitude)
+            t =
+                vector.2 < 0
+                ? Int32(truncatingIfNeeded: vector.1.magnitude) : last &- Int32(truncatingIfNeeded: vector.1.magnitude)
         }
         if (s == 0 && t == 0) || (s == 0 && t == last) || (s == last && t == 0) {
             (s, t) = (last, last)

@@ -55,7 +55,8 @@ extension GLTFBuffers {
             do {
                 mesh = try DracoDecoder.decode(stream, limits: limits)
             } catch {
-                throw ModelError(.invalid, "the Draco stream is refused at byte \(error.offset): \(error.message)", location: place)
+                throw ModelError(
+                    .invalid, "the Draco stream is refused at byte \(error.offset): \(error.message)", location: place)
             }
             let values = mesh.attributes.values.reduce(mesh.indices.count) { $0 + $1.bytes.count / $1.dataType.size }
             try decoded.charge(values, location: place)
@@ -84,24 +85,32 @@ extension DracoAttribute {
                 let at = index * size
                 switch dataType {
                 case .float32:
-                    return Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                    return Float(
+                        bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
                 case .float64:
                     return Float(
-                        Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))))
+                        Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+                    )
                 case .int8: return Self.scaled(Int8(bitPattern: raw[at]), normalized)
                 case .uint8, .bool: return Self.scaled(raw[at], normalized)
                 case .int16:
-                    return Self.scaled(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int16.self)), normalized)
+                    return Self.scaled(
+                        Int16(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int16.self)), normalized)
                 case .uint16:
-                    return Self.scaled(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self)), normalized)
+                    return Self.scaled(
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self)), normalized)
                 case .int32:
-                    return Self.scaled(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int32.self)), normalized)
+                    return Self.scaled(
+                        Int32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int32.self)), normalized)
                 case .uint32:
-                    return Self.scaled(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)), normalized)
+                    return Self.scaled(
+                        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)), normalized)
                 case .int64:
-                    return Self.scaled(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int64.self)), normalized)
+                    return Self.scaled(
+                        Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: Int64.self)), normalized)
                 case .uint64:
-                    return Self.scaled(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)), normalized)
+                    return Self.scaled(
+                        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)), normalized)
                 }
             }
         }
