@@ -5,7 +5,7 @@ import Foundation
 
 /// `arvis-bench models`: GLB ⇄ USDZ conversion and thumbnails of a 100 000-triangle textured model,
 /// then a USDZ laid out as Apple's are, beside usd-core and f3d on the same file; then meshopt streams
-/// decoded beside the meshoptimizer library.
+/// decoded beside the meshoptimizer library, and Draco streams beside Google's decoder.
 struct ModelsBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
@@ -16,7 +16,8 @@ struct ModelsBench: ParsableCommand {
             usd-core==26.3), which also times usd-core opening and traversing it; f3d (pip install f3d) \
             draws the GLB ARVis converts it to, offscreen, at the same size as ARVis's thumbnail. \
             Benchmarks/meshopt_decode.py (pip install --pre meshoptimizer==0.2.30a0) encodes a \
-            1-million-triangle mesh with the meshoptimizer library and times the library's decoders.
+            1-million-triangle mesh with the meshoptimizer library and times the library's decoders; \
+            Benchmarks/draco_decode.py (pip install DracoPy==2.2.0) does the same with Google's Draco.
             """
     )
 
@@ -29,7 +30,7 @@ struct ModelsBench: ParsableCommand {
     @Option(help: "Triangles of the test model (a textured UV sphere).")
     var triangles = 100_000
 
-    @Option(help: "Triangles of the mesh whose meshopt streams are decoded.")
+    @Option(help: "Triangles of the mesh whose meshopt and Draco streams are decoded.")
     var meshoptTriangles = 1_000_000
 
     func run() throws {
@@ -63,6 +64,7 @@ struct ModelsBench: ParsableCommand {
         print(String(format: "RESULT glb_file_thumbnail_512_ms %.1f ms", times[3] * 1000))
         try appleStyle()
         try meshopt()
+        try draco()
     }
 
     /// Inspect, convert to GLB and draw at 512 × 512 a USDZ laid out as Apple's samples are (five

@@ -26,13 +26,15 @@ extension DracoCorners {
         return corner < 0 || swingLeft(corner) < 0
     }
 
-    /// The corners around the vertex at `start`: leftwards first, then rightwards from `start` when a
-    /// boundary is met (`VertexCornersIterator`). At most every corner once.
-    func corners(around start: Int) -> [Int] {
-        var found = [start]
+    /// Calls `body` with each corner around the vertex at `start`: `start`, leftwards, then rightwards
+    /// from `start` when a boundary is met (`VertexCornersIterator`). At most every corner once, and
+    /// nothing allocated (it runs for every vertex).
+    func forEachCorner<E: Error>(around start: Int, _ body: (Int) throws(E) -> Void) throws(E) {
+        try body(start)
         var corner = start
         var leftwards = true
-        while found.count <= cornerCount {
+        var found = 1
+        while found <= cornerCount {
             if leftwards {
                 corner = swingLeft(corner)
                 if corner < 0 {
@@ -45,9 +47,9 @@ extension DracoCorners {
                 corner = swingRight(corner)
             }
             if corner < 0 { break }
-            found.append(corner)
+            try body(corner)
+            found += 1
         }
-        return found
     }
 }
 

@@ -355,7 +355,9 @@ struct DracoEdgebreaker {
                     source = live - 1
                 }
                 guard source >= hole else { continue }
-                for corner in table.corners(around: table.leftMostCorner(source)) {
+                var corners: [Int] = []
+                table.forEachCorner(around: table.leftMostCorner(source)) { corners.append($0) }
+                for corner in corners {
                     guard table.vertex(corner) == source else { throw failure("a vertex's corners disagree") }
                     table.setVertex(corner, hole)
                 }

@@ -305,7 +305,7 @@ struct DracoPrediction<T: DracoCorners> {
             let start = corner(of: p)
             let center = try position(ofValue: valueOf(vertexAt: start))
             var normal: (Int64, Int64, Int64) = (0, 0, 0)
-            for around in table.corners(around: start) {
+            try table.forEachCorner(around: start) { (around) throws(DracoFailure) in
                 let a = try position(ofValue: valueOf(vertexAt: T.next(around)))
                 let b = try position(ofValue: valueOf(vertexAt: T.previous(around)))
                 let dn = (a.0 &- center.0, a.1 &- center.1, a.2 &- center.2)

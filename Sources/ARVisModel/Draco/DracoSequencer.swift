@@ -120,9 +120,12 @@ private struct DracoTraversal<T: DracoCorners> {
     }
 
     mutating func byDegree(from start: Int) throws(DracoFailure) {
+        guard !faceVisited[start / 3] else { return }
         stacks[0].append(start)
         best = 0
-        for corner in [T.next(start), T.previous(start), start] { try observe(table.vertex(corner), at: corner) }
+        try observe(table.vertex(T.next(start)), at: T.next(start))
+        try observe(table.vertex(T.previous(start)), at: T.previous(start))
+        try observe(table.vertex(start), at: start)
         while var corner = pop() {
             if faceVisited[corner / 3] { continue }
             while true {
