@@ -15,7 +15,8 @@ For every fixture made by make_model_fixtures.py:
   never a crash or a hang.
 - Compressed files (compressed_fixtures.py, the encoders' own libraries): each reads with the exact
   triangle and vertex counts, its positions within the encoder's quantization step of the original's
-  and its triangles the original's; it converts to a USDZ the ARKit checks pass, and its thumbnail's
+  and its triangles the original's (a Draco file's original is what Google's decoder makes of its
+  stream: the same floats, step 0); it converts to a USDZ the ARKit checks pass, and its thumbnail's
   silhouette matches f3d's of the uncompressed original.
 - Tree models (`arvis species --model`): every catalog species side by side as USDZ passes the ARKit
   checks, and usd-core reads the same world-space points from it as trimesh from the GLB; each tree is
@@ -283,6 +284,7 @@ for fixture in ("cube.glb", "sphere.glb", "hierarchy.glb", "zup_cm.usdz", "yup_t
 with open(os.path.join(FIXTURES, "compressed.json")) as handle:
     for fixture, expected in json.load(handle).items():
         compressed(fixture, expected)
-for fixture in ("cube.glb", "sphere.glb", "zup_cm.usdz", "yup_text.usdz", "plain.usda", "plain.usdc", "meshopt-quantized.glb"):
+for fixture in ("cube.glb", "sphere.glb", "zup_cm.usdz", "yup_text.usdz", "plain.usda", "plain.usdc", "meshopt-quantized.glb",
+                "draco-valence.glb"):
     damaged(fixture)
 check.finish()
