@@ -33,6 +33,7 @@ import zipfile
 
 import numpy as np
 import trimesh
+from scipy.spatial import cKDTree
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -244,6 +245,11 @@ def compressed(name, expected):
         check(f"{name}: the original's triangles, in order",
               ours.faces.shape == original.faces.shape
               and (canonical_triangles(ours.faces) == canonical_triangles(original.faces)).all())
+        if "source" in expected:
+            given = trimesh.load(os.path.join(FIXTURES, expected["source"]), force="mesh", process=False)
+            distance, _ = cKDTree(given.vertices).query(ours.vertices)
+            check(f"{name}: every position within the encoder's step {expected['sourceStep']:.3g} of the mesh it was given "
+                  f"(largest distance to the nearest vertex {distance.max():.3g})", distance.max() <= expected["sourceStep"])
     usdz = os.path.join(WORK, name.replace(".glb", ".usdz"))
     result = arvis("convert", "--to", "usdz", source, "-o", usdz, "-q")
     check(f"{name} → usdz exits 0", result.returncode == 0, result.stderr)
