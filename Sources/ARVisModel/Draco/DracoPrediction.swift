@@ -76,12 +76,9 @@ struct DracoPrediction<T: DracoCorners> {
 
     // MARK: Helpers
 
-    private func correction(_ corrections: [UInt32], _ value: Int) -> [Int32] {
-        corrections[value * components..<(value + 1) * components].map { Int32(bitPattern: $0) }
-    }
-
-    private func value(_ values: [Int32], _ index: Int) -> [Int32] {
-        Array(values[index * components..<(index + 1) * components])
+    /// Copies value `index` of `values` into `prediction`.
+    private func copy(_ values: [Int32], _ index: Int, into prediction: inout [Int32]) {
+        for c in 0..<components { prediction[c] = values[index * components + c] }
     }
 
     private func valueOf(vertexAt corner: Int) -> Int {
@@ -91,19 +88,22 @@ struct DracoPrediction<T: DracoCorners> {
         return value < 0 ? Int.max : value
     }
 
-    /// The parallelogram across the edge opposite `corner`, when its three vertices come before `p`.
-    private func parallelogram(_ p: Int, across corner: Int, _ values: [Int32]) -> [Int32]? {
+    /// Writes into `prediction` the parallelogram across the edge opposite `corner`, when its three
+    /// vertices come before `p`; returns whether it did.
+    private func parallelogram(_ p: Int, across corner: Int, _ values: [Int32], into prediction: inout [Int32]) -> Bool
+    {
         let opposite = table.opposite(corner)
-        guard opposite >= 0 else { return nil }
+        guard opposite >= 0 else { return false }
         let o = valueOf(vertexAt: opposite)
         let n = valueOf(vertexAt: T.next(opposite))
         let q = valueOf(vertexAt: T.previous(opposite))
-        guard o < p, n < p, q < p else { return nil }
-        return (0..<components).map { c in
-            Int32(
+        guard o < p, n < p, q < p else { return false }
+        for c in 0..<components {
+            prediction[c] = Int32(
                 truncatingIfNeeded: Int64(values[n * components + c]) + Int64(values[q * components + c])
                     - Int64(values[o * components + c]))
         }
+        return true
     }
 
     private func corner(of value: Int) -> Int { Int(sequence.valueCorners[value]) }
@@ -116,13 +116,12 @@ struct DracoPrediction<T: DracoCorners> {
         var values = [Int32](repeating: 0, count: corrections.count)
         let count = corrections.count / components
         guard count == sequence.valueCorners.count else { throw buffer.failure("values and traversal disagree") }
+        var prediction = [Int32](repeating: 0, count: components)
         for p in 0..<count {
-            let prediction =
-                p == 0
-                ? [Int32](repeating: 0, count: components)
-                : parallelogram(p, across: corner(of: p), values) ?? value(values, p - 1)
-            values.replaceSubrange(
-                p * components..<(p + 1) * components, with: transform.original(prediction, correction(corrections, p)))
+            if p > 0, !parallelogram(p, across: corner(of: p), values, into: &prediction) {
+                copy(values, p - 1, into: &prediction)
+            }
+            transform.restore(prediction, corrections, into: &values, at: p * components)
         }
         return values
     }
@@ -134,19 +133,24 @@ struct DracoPrediction<T: DracoCorners> {
         let count = corrections.count / components
         guard count == sequence.valueCorners.count else { throw buffer.failure("values and traversal disagree") }
         var read = [0, 0, 0, 0]
+        var prediction = [Int32](repeating: 0, count: components)
+        // Up to four parallelograms, one after another, and their sum.
+        var found = [Int32](repeating: 0, count: 4 * components)
+        var one = [Int32](repeating: 0, count: components)
+        var sum = [Int32](repeating: 0, count: components)
         for p in 0..<count {
-            var prediction = [Int32](repeating: 0, count: components)
             if p > 0 {
                 let start = corner(of: p)
-                var found = [[Int32]]()
+                var foundCount = 0
                 var corner = start
                 var leftwards = true
                 var steps = 0
                 while corner >= 0, steps <= table.cornerCount {
                     steps += 1
-                    if let one = parallelogram(p, across: corner, values) {
-                        found.append(one)
-                        if found.count == 4 { break }
+                    if parallelogram(p, across: corner, values, into: &one) {
+                        for c in 0..<components { found[foundCount * components + c] = one[c] }
+                        foundCount += 1
+                        if foundCount == 4 { break }
                     }
                     corner = leftwards ? table.swingLeft(corner) : table.swingRight(corner)
                     if corner == start { break }
@@ -156,21 +160,24 @@ struct DracoPrediction<T: DracoCorners> {
                     }
                 }
                 var used: Int32 = 0
-                var sum = [Int32](repeating: 0, count: components)
-                for one in found {
-                    let context = found.count - 1
+                for c in 0..<components { sum[c] = 0 }
+                for k in 0..<foundCount {
+                    let context = foundCount - 1
                     guard read[context] < creases[context].count else { throw buffer.failure("too few crease flags") }
                     let crease = creases[context][read[context]]
                     read[context] += 1
                     if !crease {
                         used += 1
-                        for c in 0..<components { sum[c] &+= one[c] }
+                        for c in 0..<components { sum[c] &+= found[k * components + c] }
                     }
                 }
-                prediction = used == 0 ? value(values, p - 1) : sum.map { $0 / used }
+                if used == 0 {
+                    copy(values, p - 1, into: &prediction)
+                } else {
+                    for c in 0..<components { prediction[c] = sum[c] / used }
+                }
             }
-            values.replaceSubrange(
-                p * components..<(p + 1) * components, with: transform.original(prediction, correction(corrections, p)))
+            transform.restore(prediction, corrections, into: &values, at: p * components)
         }
         return values
     }
@@ -223,10 +230,9 @@ struct DracoPrediction<T: DracoCorners> {
                 // As Draco: the next corner's value when decoded, else the value before (never the
                 // previous corner's alone).
                 let fallback = next < p ? next : p - 1
-                prediction = fallback >= 0 ? value(values, fallback) : [0, 0]
+                prediction = fallback >= 0 ? [values[2 * fallback], values[2 * fallback + 1]] : [0, 0]
             }
-            values.replaceSubrange(
-                2 * p..<2 * p + 2, with: transform.original(prediction ?? [0, 0], correction(corrections, p)))
+            transform.restore(prediction ?? [0, 0], corrections, into: &values, at: 2 * p)
         }
         return values
     }
@@ -301,6 +307,18 @@ struct DracoPrediction<T: DracoCorners> {
         var values = [Int32](repeating: 0, count: corrections.count)
         let count = corrections.count / 2
         guard count == sequence.valueCorners.count else { throw buffer.failure("values and traversal disagree") }
+        var prediction: [Int32] = [0, 0]
+        // Every value's position once: each is read around about six vertices.
+        var known = [Int64]()
+        known.reserveCapacity(3 * count)
+        for value in 0..<count {
+            let position = try self.position(ofValue: value)
+            known += [position.0, position.1, position.2]
+        }
+        func position(ofValue value: Int) throws(DracoFailure) -> (Int64, Int64, Int64) {
+            guard value < count else { throw buffer.failure("a prediction without positions") }
+            return (known[3 * value], known[3 * value + 1], known[3 * value + 2])
+        }
         for p in 0..<count {
             let start = corner(of: p)
             let center = try position(ofValue: valueOf(vertexAt: start))
@@ -330,8 +348,9 @@ struct DracoPrediction<T: DracoCorners> {
                 ))
             if flips.next() { vector = (0 &- vector.0, 0 &- vector.1, 0 &- vector.2) }
             let coordinates = octahedron.coordinates(of: vector)
-            values.replaceSubrange(
-                2 * p..<2 * p + 2, with: transform.original([coordinates.0, coordinates.1], correction(corrections, p)))
+            prediction[0] = coordinates.0
+            prediction[1] = coordinates.1
+            transform.restore(prediction, corrections, into: &values, at: 2 * p)
         }
         return values
     }

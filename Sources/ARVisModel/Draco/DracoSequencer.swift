@@ -23,6 +23,8 @@ struct DracoSequence {
         of table: T, maximumDegree: Bool, vertexSlots: Int, cornerPoints: [Int32], points: Int, buffer: DracoBuffer
     ) throws(DracoFailure) -> DracoSequence {
         var sequence = DracoSequence(vertexValues: [Int32](repeating: -1, count: vertexSlots))
+        sequence.pointIDs.reserveCapacity(vertexSlots)
+        sequence.valueCorners.reserveCapacity(vertexSlots)
         var walk = DracoTraversal(table: table, sequence: sequence, cornerPoints: cornerPoints, buffer: buffer)
         for face in 0..<table.cornerCount / 3 {
             if maximumDegree { try walk.byDegree(from: 3 * face) } else { try walk.depthFirst(from: 3 * face) }

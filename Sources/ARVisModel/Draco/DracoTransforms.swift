@@ -30,27 +30,35 @@ enum DracoPredictionTransform {
         var prediction = [Int32](repeating: 0, count: components)
         var start = 0
         while start + components <= corrections.count {
-            let correction = corrections[start..<start + components].map { Int32(bitPattern: $0) }
-            let value = original(prediction, correction)
-            values.replaceSubrange(start..<start + components, with: value)
-            prediction = value
+            restore(prediction, corrections, into: &values, at: start)
+            for c in 0..<components { prediction[c] = values[start + c] }
             start += components
         }
         return values
     }
 
-    /// One value from its prediction and correction.
-    func original(_ prediction: [Int32], _ correction: [Int32]) -> [Int32] {
+    /// Writes the value at `start` of `values` (as many components as `prediction`): its prediction
+    /// corrected by the correction at the same place of `corrections`. Nothing is allocated (it runs
+    /// for every value).
+    func restore(_ prediction: [Int32], _ corrections: [UInt32], into values: inout [Int32], at start: Int) {
         switch self {
         case .wrap(let minimum, let maximum):
             let span = maximum &- minimum &+ 1
-            return zip(prediction, correction).map { predicted, corrected in
-                var value = min(max(predicted, minimum), maximum) &+ corrected
+            for c in prediction.indices {
+                var value = min(max(prediction[c], minimum), maximum) &+ Int32(bitPattern: corrections[start + c])
                 if value > maximum { value = value &- span } else if value < minimum { value = value &+ span }
-                return value
+                values[start + c] = value
             }
         case .octahedron(let octahedron):
-            return octahedron.original(prediction, correction)
+            guard prediction.count == 2 else {
+                for c in prediction.indices { values[start + c] = prediction[c] }
+                return
+            }
+            let value = octahedron.original(
+                (prediction[0], prediction[1]),
+                (Int32(bitPattern: corrections[start]), Int32(bitPattern: corrections[start + 1])))
+            values[start] = value.0
+            values[start + 1] = value.1
         }
     }
 }
@@ -142,18 +150,17 @@ struct DracoOctahedron {
     }
 
     /// A value from its prediction and correction, both rotated into the prediction's quadrant.
-    func original(_ prediction: [Int32], _ correction: [Int32]) -> [Int32] {
-        guard prediction.count == 2, correction.count == 2 else { return prediction }
-        var point = (prediction[0] &- center, prediction[1] &- center)
+    func original(_ prediction: (Int32, Int32), _ correction: (Int32, Int32)) -> (Int32, Int32) {
+        var point = (prediction.0 &- center, prediction.1 &- center)
         let inDiamond = UInt32(point.0.magnitude) &+ UInt32(point.1.magnitude) <= UInt32(center)
         if !inDiamond { point = invertDiamond(point) }
         let bottomLeft = (point.0 == 0 && point.1 == 0) || (point.0 < 0 && point.1 <= 0)
         let turns = rotations(point)
         if !bottomLeft { point = rotate(point, turns) }
-        var value = (wrapped(point.0 &+ correction[0]), wrapped(point.1 &+ correction[1]))
+        var value = (wrapped(point.0 &+ correction.0), wrapped(point.1 &+ correction.1))
         if !bottomLeft { value = rotate(value, (4 - turns) % 4) }
         if !inDiamond { value = invertDiamond(value) }
-        return [value.0 &+ center, value.1 &+ center]
+        return (value.0 &+ center, value.1 &+ center)
     }
 
     private func wrapped(_ value: Int32) -> Int32 {
