@@ -15,20 +15,7 @@ import time
 
 import DracoPy
 import numpy as np
-
-
-def height_field(triangles):
-    side = max(2, int(round((triangles / 2) ** 0.5)))
-    y, x = np.mgrid[0 : side + 1, 0 : side + 1]
-    heights = np.sin(x / 9.0) * np.cos(y / 7.0) * 4
-    points = np.stack([x.ravel(), heights.ravel(), y.ravel()], axis=1).astype(np.float64)
-    a = (np.arange(side)[None, :] + np.arange(side)[:, None] * (side + 1)).ravel()
-    faces = np.stack([a, a + side + 1, a + 1, a + 1, a + side + 1, a + side + 2], axis=1).reshape(-1, 3)
-    slope_x = 4 / 9 * np.cos(x.ravel() / 9) * np.cos(y.ravel() / 7)
-    slope_z = -4 / 7 * np.sin(x.ravel() / 9) * np.sin(y.ravel() / 7)
-    normals = np.stack([-slope_x, np.ones_like(slope_x), -slope_z], axis=1)
-    normals /= np.linalg.norm(normals, axis=1, keepdims=True)
-    return points, faces.astype(np.uint32), normals
+from height_field import grid, normals
 
 
 def main():
@@ -37,11 +24,12 @@ def main():
     parser.add_argument("--triangles", type=int, default=1_000_000)
     parser.add_argument("--iterations", type=int, default=15)
     args = parser.parse_args()
-    points, faces, normals = height_field(args.triangles)
+    positions, flat = grid(args.triangles)
+    points, faces = positions.astype(np.float64), flat.reshape(-1, 3)
     os.makedirs(args.folder, exist_ok=True)
     streams = []
     for level in (3, 7):
-        stream = DracoPy.encode(points, faces, quantization_bits=14, compression_level=level, normals=normals,
+        stream = DracoPy.encode(points, faces, quantization_bits=14, compression_level=level, normals=normals(points),
                                 normal_quantization_bits=10)
         with open(os.path.join(args.folder, f"level{level}.drc"), "wb") as handle:
             handle.write(stream)

@@ -19,16 +19,7 @@ import time
 import meshoptimizer as mo
 import numpy as np
 from meshoptimizer._loader import lib
-
-
-def grid(triangles):
-    side = max(2, int(round((triangles / 2) ** 0.5)))
-    y, x = np.mgrid[0 : side + 1, 0 : side + 1]
-    heights = np.sin(x / 9.0) * np.cos(y / 7.0) * 4
-    positions = np.stack([x.ravel(), heights.ravel(), y.ravel()], axis=1).astype(np.float32)
-    a = (np.arange(side)[None, :] + np.arange(side)[:, None] * (side + 1)).ravel()
-    faces = np.stack([a, a + 1, a + side + 1, a + 1, a + side + 2, a + side + 1], axis=1).reshape(-1)
-    return positions, faces.astype(np.uint32)
+from height_field import grid
 
 
 def main():
