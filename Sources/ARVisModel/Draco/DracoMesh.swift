@@ -57,6 +57,6 @@ public struct DracoLimits: Sendable {
     public init(maximumFaces: Int, maximumPoints: Int, maximumValues: Int? = nil) {
         self.maximumFaces = maximumFaces
         self.maximumPoints = maximumPoints
-        self.maximumValues = maximumValues ?? maximumPoints.multipliedReportingOverflow(by: 16).partialValue
+        self.maximumValues = maximumValues ?? (maximumPoints > Int.max / 16 ? Int.max : maximumPoints * 16)
     }
 }

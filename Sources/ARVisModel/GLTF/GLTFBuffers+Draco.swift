@@ -32,7 +32,8 @@ extension GLTFBuffers {
     /// The Draco stream of a primitive, decoded once per buffer view, within what the primitive's
     /// accessors say it holds: no more points than its POSITION accessor has elements and no more
     /// triangles than a third of its indices accessor's (as `KHR_draco_mesh_compression` has them
-    /// agree), and no more values than the file's decoding budget has left.
+    /// agree), and no more values than the file's decoding budget has left; each primitive reading
+    /// it is charged to that budget, as each accessor read is.
     func draco(_ compression: GLTFDocument.DracoCompression, of primitive: GLTFDocument.Primitive, location: String)
         throws(ModelError) -> GLTFDracoPrimitive
     {
@@ -46,6 +47,9 @@ extension GLTFBuffers {
         }
         let mesh: DracoMesh
         if let known = decompressed.meshes[compression.bufferView] {
+            // Each primitive that reads the stream again takes its own arrays: charged as an accessor
+            // read is (its triangles, and at most 8 numbers a point: POSITION, NORMAL, TEXCOORD_0).
+            try decoded.charge(known.indices.count + 8 * known.pointCount, location: place)
             mesh = known
         } else {
             let stream = try viewBytes(compression.bufferView, location: place + ".bufferView")
