@@ -207,8 +207,11 @@ def pixel_at(page, point):
 def trunk_centred(page, tree, height, label):
     """Whether the framebuffer shows the tree's trunk centred on its projected pixel (±2 px): seen
     from 1.5 m, looking down at 35° (beside the trunk the rays meet the bare floor a few centimetres
-    behind it), from the first of eight sides where the trunk stands alone in its row; (ok, detail)."""
+    behind it), from the one of eight sides where the drawn run of pixels through it is narrowest: the
+    trunk alone there, where from another side a neighbour's crown or trunk may touch it in the row (a
+    run of 77 px, the trunk's 47 and a neighbour, failed CI once); (ok, detail)."""
     point = trunk_point(tree, height)
+    best = None
     for k in range(8):
         away = np.array([math.cos(k * math.pi / 4), 0.0, math.sin(k * math.pi / 4)])
         xr.set_viewer(page, look(point + away * 1.5 + [0, 1.05, 0], point.tolist()), 2)
@@ -216,17 +219,23 @@ def trunk_centred(page, tree, height, label):
         if not seen:
             continue
         at, row_index, x = seen
-        row = xr.framebuffer(page)[row_index]
+        pixels = xr.framebuffer(page)
+        if not (0 <= row_index < pixels.shape[0] and 0 <= x < pixels.shape[1]):
+            continue
+        row = pixels[row_index]
         if row[x][3] == 0:
-            return False, f"{label}: nothing drawn at its projected pixel ({at['x']:.1f}, {at['y']:.1f})"
+            return False, f"{label}: nothing drawn at its projected pixel ({at['x']:.1f}, {at['y']:.1f}) (seen from side {k})"
         left, right = x, x
         while left > 0 and row[left - 1][3] > 0:
             left -= 1
         while right < len(row) - 1 and row[right + 1][3] > 0:
             right += 1
-        if left > 0 and right < len(row) - 1 and right - left < len(row) / 3:
-            return abs((left + right) / 2 - at["x"]) <= 2, f"{label}: trunk {left}–{right}, projected at {at['x']:.1f} (seen from side {k})"
-    return False, f"{label}: from no side does its trunk stand alone in its row"
+        if left > 0 and right < len(row) - 1 and right - left < len(row) / 3 and (best is None or right - left < best[1] - best[0]):
+            best = (left, right, at["x"], k)
+    if best is None:
+        return False, f"{label}: from no side does its trunk stand alone in its row"
+    left, right, projected, k = best
+    return abs((left + right) / 2 - projected) <= 2, f"{label}: trunk {left}–{right}, projected at {projected:.1f} (seen from side {k}, its narrowest)"
 
 
 # --- The runs -----------------------------------------------------------------------------------
@@ -251,11 +260,19 @@ def first_session(ana_page, rui_page, studio, base, tokens, shrub, results):
     xr.aim(rui_page, look(MARKER + [0.0, 8.0, 20.0], MARKER.tolist()))
     rui_page.evaluate("__xr.autoFrames(true)")
     choose_plant(ana_page, shrub["latinName"], 5, 0.71)
-    times, records = [], []
+    times, records, moved = [], [], 0
     for k in range(20):
-        point = [float(MARKER[0] + (k % 5 - 2) * 3.0), 0.0, float(MARKER[2] + (k // 5 - 1.5) * 3.0)]
-        aim_at_ground(ana_page, point)
-        answer = tap_and_wait(ana_page)
+        point = np.array([MARKER[0] + (k % 5 - 2) * 3.0, 0.0, MARKER[2] + (k // 5 - 1.5) * 3.0])
+        for attempt in range(2):
+            aim_at_ground(ana_page, point.tolist())
+            answer = tap_and_wait(ana_page)
+            if (answer.get("refused") or {}).get("reason") != "noSpace" or attempt == 1:
+                break
+            # A group's trees wander up to metres from its tap (ReforestAR's chain), so a tap 3 m from
+            # another group's may find no room: as the refusal says, tap elsewhere, 1.5 m further out.
+            outward = np.array([point[0] - MARKER[0], 0.0, point[2] - MARKER[2]])
+            point = point + 1.5 * outward / max(float(np.linalg.norm(outward)), 1e-9)
+            moved += 1
         record = answer.get("record") or {}
         if not record.get("drawnAt"):
             check(f"phone 1: tap {k} planted and drawn", False, answer)
@@ -265,7 +282,7 @@ def first_session(ana_page, rui_page, studio, base, tokens, shrub, results):
     results["plant_tap_to_drawn_ms"] = float(np.median(times)) if times else float("nan")
     answered = float(np.median([r["answeredAt"] - r["tappedAt"] for r in records])) if records else float("nan")
     check(f"phone 1: 20 tap groups planted and drawn (median tap to drawn {results['plant_tap_to_drawn_ms']:.0f} ms, of which the server's answer {answered:.0f} ms; "
-          "target ≤ 150, fails past twice that)", len(records) == 20 and results["plant_tap_to_drawn_ms"] <= 300)
+          f"{moved} tapped again 1.5 m further out after 'no room'; target ≤ 150, fails past twice that)", len(records) == 20 and results["plant_tap_to_drawn_ms"] <= 300)
     trees = stored_trees(base, tokens["olga"])
     by_id = {tree["id"]: tree for tree in trees}
     drawn = {tree["id"]: tree for tree in log(ana_page, "treesDrawn()")}
