@@ -13,11 +13,7 @@ struct GLTFBuffers {
     /// The components decoded so far, over every accessor read: an accessor without a bufferView
     /// is all zeros at no cost in the file, so what a file may make the reader allocate is bounded
     /// here, not by its size.
-    let decoded = Budget(
-        limit: GLTFBuffers.componentBudget,
-        excess:
-            "the file's accessors decode to more than \(GLTFBuffers.componentBudget) numbers (accessors without data, or one accessor read many times)"
-    )
+    let decoded: Budget
     /// The compressed views and Draco streams decoded so far, each decoded once.
     let decompressed = DecompressedViews()
 
@@ -29,11 +25,19 @@ struct GLTFBuffers {
     /// view is allocated (a stream of a few bytes may claim a view of any length).
     static let decompressedByteBudget = 512_000_000
 
-    init(document: GLTFDocument, glbBuffer: [UInt8]?, external: ((String) throws(ModelError) -> [UInt8])?)
-        throws(ModelError)
-    {
+    /// The buffers of `document`; `componentBudget`: the most numbers its accessors may decode to
+    /// (``componentBudget`` but in tests).
+    init(
+        document: GLTFDocument, glbBuffer: [UInt8]?, external: ((String) throws(ModelError) -> [UInt8])?,
+        componentBudget: Int = GLTFBuffers.componentBudget
+    ) throws(ModelError) {
         self.document = document
         self.external = external
+        decoded = Budget(
+            limit: componentBudget,
+            excess:
+                "the file's accessors decode to more than \(componentBudget) numbers (accessors without data, or one accessor read many times)"
+        )
         for (index, buffer) in (document.buffers ?? []).enumerated() {
             let location = "buffers[\(index)]"
             let bytes: [UInt8]
