@@ -44,19 +44,23 @@ public enum DracoDataType: UInt8, Sendable {
 /// Bounds on a decoded mesh, set before anything is allocated: what the glTF accessors that take the
 /// mesh say it holds, and a ceiling for any stream.
 public struct DracoLimits: Sendable {
+    /// The most triangles or points any limits allow, whatever is asked: every corner and point
+    /// index of the decoder fits in 32 bits.
+    public static let ceiling = Int(Int32.max) / 3
+
     /// The most triangles the stream may hold.
-    public var maximumFaces: Int
+    public let maximumFaces: Int
     /// The most points the stream may hold.
-    public var maximumPoints: Int
+    public let maximumPoints: Int
     /// The most attribute components, over every attribute of the stream (a few bytes of entropy-coded
     /// data can stand for millions of values).
-    public var maximumValues: Int
+    public let maximumValues: Int
 
-    /// Limits of `maximumFaces` triangles, `maximumPoints` points and `maximumValues` attribute
-    /// components (by default 16 for each point).
+    /// Limits of `maximumFaces` triangles, `maximumPoints` points (each at most ``ceiling``) and
+    /// `maximumValues` attribute components (by default 16 for each point).
     public init(maximumFaces: Int, maximumPoints: Int, maximumValues: Int? = nil) {
-        self.maximumFaces = maximumFaces
-        self.maximumPoints = maximumPoints
-        self.maximumValues = maximumValues ?? (maximumPoints > Int.max / 16 ? Int.max : maximumPoints * 16)
+        self.maximumFaces = min(maximumFaces, Self.ceiling)
+        self.maximumPoints = min(maximumPoints, Self.ceiling)
+        self.maximumValues = maximumValues ?? self.maximumPoints * 16
     }
 }
