@@ -55,7 +55,7 @@ extension GLTFBuffers {
             let stream = try viewBytes(compression.bufferView, location: place + ".bufferView")
             let limits = DracoLimits(
                 maximumFaces: (corners ?? Self.elementLimit) / 3, maximumPoints: points,
-                maximumValues: decoded.limit - decoded.used)
+                maximumValues: decoded.remaining)
             do {
                 mesh = try DracoDecoder.decode(stream, limits: limits)
             } catch {

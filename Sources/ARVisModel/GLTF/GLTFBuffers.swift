@@ -221,7 +221,12 @@ struct GLTFBuffers {
         guard let accessor = document.accessors?[safe: index] else {
             throw ModelError(.invalid, "accessor \(index) does not exist", location: location)
         }
-        guard (0...Self.elementLimit).contains(accessor.count) else {
+        return try Self.checkedCount(accessor, index: index)
+    }
+
+    /// The element count of `accessor` (accessor `index`), checked to be within the reader's limit.
+    private static func checkedCount(_ accessor: GLTFDocument.Accessor, index: Int) throws(ModelError) -> Int {
+        guard (0...elementLimit).contains(accessor.count) else {
             throw ModelError(
                 .tooLarge, "the accessor has \(accessor.count) elements; at most 50 000 000 are read",
                 location: "accessors[\(index)]")
@@ -241,7 +246,7 @@ struct GLTFBuffers {
                 .invalid, "componentType \(accessor.componentType) or type \(accessor.type) is not glTF's",
                 location: place)
         }
-        _ = try elementCount(index, location: place)
+        _ = try Self.checkedCount(accessor, index: index)
         try decoded.charge(accessor.count * width, location: place)
         var values = [Float](repeating: 0, count: accessor.count * width)
         if let viewIndex = accessor.bufferView {
@@ -361,7 +366,7 @@ final class DecompressedViews {
 
 /// A running total charged against a limit, shared by the copies of one ``GLTFBuffers``.
 final class Budget {
-    private(set) var used = 0
+    private var used = 0
     let limit: Int
     /// What passing the limit means, as the error says it.
     let excess: String
@@ -370,6 +375,9 @@ final class Budget {
         self.limit = limit
         self.excess = excess
     }
+
+    /// What may still be charged.
+    var remaining: Int { limit - used }
 
     /// Counts `amount` more; throws `tooLarge` past the limit.
     func charge(_ amount: Int, location: String) throws(ModelError) {
